@@ -1,0 +1,17 @@
+// Placeholder until the `evidence` command lands; it says so instead of pretending to work.
+import type { Command } from "commander";
+import type { ActionWrapper } from "../main.js";
+import { EXIT_INTERNAL_ERROR } from "../errors.js";
+
+export function registerEvidence(program: Command, wrap: ActionWrapper): void {
+  program
+    .command("evidence")
+    .description("(not implemented yet)")
+    .allowUnknownOption()
+    .action(
+      wrap(async () => {
+        process.stderr.write("mari: 'evidence' is not implemented yet\n");
+        return EXIT_INTERNAL_ERROR;
+      }),
+    );
+}

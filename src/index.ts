@@ -1,0 +1,2 @@
+// Library entry point: the pure core, for users who score inside their own training loop.
+export { MARI_VERSION } from "./version.js";

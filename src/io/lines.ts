@@ -1,0 +1,70 @@
+// Streaming line reader shared by every input: bounded memory (a dump of millions of lines is
+// never held whole), exact 1-based line numbers, BOM and CRLF handled, invalid UTF-8 reported
+// per line instead of being replaced with U+FFFD behind the user's back.
+import { createReadStream } from "node:fs";
+import { isUtf8 } from "node:buffer";
+
+export type Line =
+  | { readonly lineNo: number; readonly text: string; readonly invalidUtf8: false }
+  | { readonly lineNo: number; readonly text: null; readonly invalidUtf8: true };
+
+const NEWLINE = 0x0a;
+const CHUNK_BYTES = 1 << 20;
+
+/** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */
+function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
+  let lineNo = firstLineNo;
+  const push = (text: string) => {
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    out.push({ lineNo, text, invalidUtf8: false });
+    lineNo++;
+  };
+  const endsWithNewline = block.length > 0 && block[block.length - 1] === NEWLINE;
+  if (isUtf8(block)) {
+    // Fast path: one decode for the whole block.
+    const pieces = block.toString("utf8").split("\n");
+    if (endsWithNewline) pieces.pop();
+    for (const piece of pieces) push(piece);
+    return lineNo;
+  }
+  let start = 0;
+  while (start < block.length) {
+    let end = block.indexOf(NEWLINE, start);
+    if (end === -1) end = block.length;
+    const bytes = block.subarray(start, end);
+    if (isUtf8(bytes)) push(bytes.toString("utf8"));
+    else out.push({ lineNo: lineNo++, text: null, invalidUtf8: true });
+    start = end + 1;
+  }
+  return lineNo;
+}
+
+/** Yields the file's lines in batches (one batch per chunk read), for throughput. */
+export async function* readLineBatches(path: string): AsyncGenerator<Line[]> {
+  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  let pending: Buffer[] = [];
+  let nextLineNo = 1;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    if (lastNewline === -1) {
+      pending.push(chunk);
+      continue;
+    }
+    const head = chunk.subarray(0, lastNewline + 1);
+    const block = pending.length === 0 ? head : Buffer.concat([...pending, head]);
+    pending = lastNewline + 1 < chunk.length ? [chunk.subarray(lastNewline + 1)] : [];
+    const out: Line[] = [];
+    nextLineNo = splitBlock(block, nextLineNo, out);
+    yield out;
+  }
+  if (pending.length > 0) {
+    const out: Line[] = [];
+    splitBlock(Buffer.concat(pending), nextLineNo, out);
+    yield out;
+  }
+}
+
+export async function* readLines(path: string): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(path)) yield* batch;
+}

@@ -1,0 +1,156 @@
+// Reads a table of records (dataset slices, pair corpora, document sets) from JSONL, CSV or a
+// whole-file JSON container, detected from the content rather than the file extension. Every
+// record, good or bad, comes out with its location so nothing is dropped silently (SPEC §5).
+import { createReadStream } from "node:fs";
+import { open, readFile } from "node:fs/promises";
+import { parse as parseCsv } from "csv-parse";
+import { readLines } from "./lines.js";
+
+export type RecordFormat = "jsonl" | "csv" | "json";
+
+/** Line-level rejection codes shared by all JSONL inputs (SPEC Appendix A, "Dump lines" step 1). */
+export type LineRejection = "invalid_utf8" | "blank_line" | "malformed_json" | "not_an_object";
+
+export type JsonObject = Record<string, unknown>;
+
+export type RecordItem =
+  | { readonly where: string; readonly line?: number; readonly record: JsonObject; readonly error?: undefined }
+  | {
+      readonly where: string;
+      readonly line?: number;
+      readonly record?: undefined;
+      readonly error: { readonly code: LineRejection; readonly message: string };
+    };
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses one JSONL line. JSON.parse already rejects NaN/Infinity (not JSON) and keeps a
+ * `__proto__` key as an own data property, so no prototype can be polluted here.
+ */
+export function parseJsonLine(
+  text: string | null,
+): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
+  if (text === null) return { error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
+  if (text.trim() === "") return { error: { code: "blank_line", message: "blank line" } };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    return { error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
+  }
+  if (!isJsonObject(value)) return { error: { code: "not_an_object", message: "line is not a JSON object" } };
+  return { record: value };
+}
+
+async function readHead(path: string, bytes: number): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * JSONL when the first non-blank line is a complete JSON object (unless it is the whole file and a
+ * ContraDoc-style container); whole-file JSON when the content starts with `{`/`[` but the first
+ * line is not a complete value (pretty-printed); CSV otherwise.
+ */
+export async function detectRecordFormat(path: string): Promise<RecordFormat> {
+  const head = (await readHead(path, 1 << 16)).replace(/^\uFEFF/, "");
+  const trimmed = head.trimStart();
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return "csv";
+  if (trimmed.startsWith("[")) return "json";
+  const firstLine = trimmed.split("\n", 1)[0]!.replace(/\r$/, "");
+  try {
+    const value = JSON.parse(firstLine);
+    if (isJsonObject(value) && isContainer(value) && firstLine.length === trimmed.trimEnd().length) return "json";
+    return "jsonl";
+  } catch {
+    return "json";
+  }
+}
+
+/** `{"pos": {ID: {...}}, "neg": {ID: {...}}}` (ContraDoc's original layout). */
+function isContainer(value: JsonObject): boolean {
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((k) => (k === "pos" || k === "neg") && isJsonObject(value[k]));
+}
+
+async function* readJsonl(path: string): AsyncGenerator<RecordItem> {
+  for await (const line of readLines(path)) {
+    const where = `${path}:${line.lineNo}`;
+    const parsed = parseJsonLine(line.text);
+    if ("error" in parsed) yield { where, line: line.lineNo, error: parsed.error };
+    else yield { where, line: line.lineNo, record: parsed.record };
+  }
+}
+
+async function* readCsv(path: string): AsyncGenerator<RecordItem> {
+  const parser = createReadStream(path).pipe(
+    parseCsv({ columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false }),
+  );
+  let previousEnd = 1; // the header row
+  try {
+    for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
+      // A quoted field may span lines: report the line where the record starts.
+      const line = previousEnd + 1;
+      previousEnd = item.info.lines;
+      yield { where: `${path}:${line}`, line, record: { ...item.record } };
+    }
+  } catch (err) {
+    const e = err as Error & { lines?: number };
+    const line = e.lines ?? previousEnd + 1;
+    yield { where: `${path}:${line}`, line, error: { code: "malformed_json", message: `malformed CSV: ${e.message}` } };
+  }
+}
+
+/** Whole-file JSON: an array of records, or a ContraDoc container whose keys become ids. */
+async function* readJsonContainer(path: string): AsyncGenerator<RecordItem> {
+  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    yield { where: path, error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const where = `${path}[${i}]`;
+      const item = value[i];
+      if (isJsonObject(item)) yield { where, record: item };
+      else yield { where, error: { code: "not_an_object", message: "array item is not a JSON object" } };
+    }
+    return;
+  }
+  if (!isJsonObject(value) || !isContainer(value)) {
+    yield { where: path, error: { code: "not_an_object", message: 'expected a JSON array or {"pos": {...}, "neg": {...}}' } };
+    return;
+  }
+  for (const group of ["pos", "neg"] as const) {
+    const members = value[group];
+    if (!isJsonObject(members)) continue;
+    for (const [id, item] of Object.entries(members)) {
+      const where = `${path}#${group}/${id}`;
+      if (!isJsonObject(item)) {
+        yield { where, error: { code: "not_an_object", message: "entry is not a JSON object" } };
+        continue;
+      }
+      // The container's key is the id and its group the label (SPEC §1.1).
+      yield { where, record: { ...item, id, label: group === "pos" } };
+    }
+  }
+}
+
+export async function* readRecords(path: string, format?: RecordFormat): AsyncGenerator<RecordItem> {
+  const detected = format ?? (await detectRecordFormat(path));
+  if (detected === "jsonl") yield* readJsonl(path);
+  else if (detected === "csv") yield* readCsv(path);
+  else yield* readJsonContainer(path);
+}

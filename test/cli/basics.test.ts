@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runMari } from "../support/cli.js";
+import { MARI_VERSION } from "../../src/version.js";
+
+describe("mari CLI basics", () => {
+  it("keeps the version constant in step with package.json", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+    expect(MARI_VERSION).toBe(pkg.version);
+  });
+
+  it("prints help and exits 0", async () => {
+    const r = await runMari(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Usage: mari");
+  });
+
+  it("exits 2 on an unknown command", async () => {
+    const r = await runMari(["no-such-command"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown command");
+  });
+});

@@ -1,0 +1,95 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readLines, type Line } from "../../src/io/lines.js";
+import { readRecords, detectRecordFormat } from "../../src/io/records.js";
+import { tempDir } from "../support/cli.js";
+
+const tmp = tempDir();
+afterAll(tmp.cleanup);
+
+async function linesOf(content: string | Buffer): Promise<Line[]> {
+  const path = join(tmp.dir, `f${Math.random().toString(36).slice(2)}.txt`);
+  writeFileSync(path, content);
+  const out: Line[] = [];
+  for await (const line of readLines(path)) out.push(line);
+  return out;
+}
+
+describe("readLines", () => {
+  it("numbers lines from 1, strips CRLF and a leading BOM, keeps blank lines", async () => {
+    const lines = await linesOf("\uFEFFa\r\n\r\nb\nc");
+    expect(lines.map((l) => [l.lineNo, l.text])).toEqual([
+      [1, "a"],
+      [2, ""],
+      [3, "b"],
+      [4, "c"],
+    ]);
+  });
+
+  it("does not invent a line after a final newline; an empty file has no lines", async () => {
+    expect((await linesOf("x\n")).length).toBe(1);
+    expect((await linesOf("")).length).toBe(0);
+  });
+
+  it("reports invalid UTF-8 on its own line and decodes the others", async () => {
+    const content = Buffer.concat([Buffer.from("ok\n"), Buffer.from([0xff, 0xfe, 0x41]), Buffer.from("\né\n")]);
+    const lines = await linesOf(content);
+    expect(lines).toEqual([
+      { lineNo: 1, text: "ok", invalidUtf8: false },
+      { lineNo: 2, text: null, invalidUtf8: true },
+      { lineNo: 3, text: "é", invalidUtf8: false },
+    ]);
+  });
+
+  it("reads a 10 MB line and lines that straddle read chunks intact", async () => {
+    const big = "x".repeat(10 * 1024 * 1024);
+    const lines = await linesOf(`first\n${big}\nlast\n`);
+    expect(lines.map((l) => l.text?.length)).toEqual([5, big.length, 4]);
+    expect(lines[2]!.lineNo).toBe(3);
+  });
+
+  it("keeps a multi-byte character split across a chunk boundary", async () => {
+    const prefix = "a".repeat((1 << 20) - 1);
+    const lines = await linesOf(`${prefix}é\n`);
+    expect(lines[0]!.text).toBe(`${prefix}é`);
+  });
+});
+
+describe("readRecords", () => {
+  async function recordsOf(name: string, content: string) {
+    const path = join(tmp.dir, name);
+    writeFileSync(path, content);
+    const out = [];
+    for await (const item of readRecords(path)) out.push(item);
+    return { path, out, format: await detectRecordFormat(path) };
+  }
+
+  it("reads JSONL and classifies each bad line with its location", async () => {
+    const { path, out, format } = await recordsOf("a.data", '{"id":"1"}\n\n{bad\n[1]\n{"id":NaN}\n{"__proto__":{"x":1},"id":"2"}\n');
+    expect(format).toBe("jsonl");
+    expect(out.map((o) => o.error?.code ?? "ok")).toEqual(["ok", "blank_line", "malformed_json", "not_an_object", "malformed_json", "ok"]);
+    expect(out[2]!.where).toBe(`${path}:3`);
+    const proto = out[5]!.record!;
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("reads CSV with quoted newlines and reports each record's first line", async () => {
+    const { out, format } = await recordsOf("b.data", 'id,text\n1,"two\nlines"\n2,plain\n');
+    expect(format).toBe("csv");
+    expect(out.map((o) => [o.line, o.record?.id, o.record?.text])).toEqual([
+      [2, "1", "two\nlines"],
+      [4, "2", "plain"],
+    ]);
+  });
+
+  it("reads a ContraDoc container: keys become ids, groups become labels", async () => {
+    const { out, format } = await recordsOf("c.data", JSON.stringify({ pos: { p1: { text: "A." } }, neg: { n1: { text: "B." } } }, null, 2));
+    expect(format).toBe("json");
+    expect(out.map((o) => o.record)).toEqual([
+      { text: "A.", id: "p1", label: true },
+      { text: "B.", id: "n1", label: false },
+    ]);
+  });
+});
