@@ -1,0 +1,157 @@
+// Entity extraction (contradict-algorithm.md §3.1): capitalised spans of up to four words, read
+// from the original-case text. Entities make tokens value-like and decide `sharedEntity`.
+import { CALENDAR_WORDS, STOPWORDS } from "./word-lists.js";
+import { simpleLower, splitFields } from "./text.js";
+
+/** Only the first 12 distinct entities count, for the shared-entity test and for marking values. */
+const MAX_ENTITIES = 12;
+const MAX_SPAN_WORDS = 4;
+
+const NON_ASCII_KEPT = /^[\p{L}\p{Nd}\u2019]$/u;
+const HAS_LETTER = /\p{L}/u;
+const STARTS_UPPER = /^\p{Lu}/u;
+const UPPER_OR_DIGIT = /[\p{Lu}\p{Nd}]/u;
+const SENTENCE_END = /[.!?;:]/;
+
+interface Span {
+  words: string[];
+  initial: boolean;
+  /** The trimmed original-case form of the span's first field. */
+  firstRaw: string;
+}
+
+/** A character the field trim keeps: a letter, a decimal digit, `'`, `’` or `-`. */
+function isKept(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 0x80) {
+    return (
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x27 ||
+      code === 0x2d
+    );
+  }
+  return NON_ASCII_KEPT.test(ch);
+}
+
+/** Go's `strings.TrimFunc` with "not kept": returns the trimmed field and the trimmed-off tail. */
+function trimField(field: string): { word: string; tail: string } {
+  let start = 0;
+  while (start < field.length) {
+    const ch = String.fromCodePoint(field.codePointAt(start)!);
+    if (isKept(ch)) break;
+    start += ch.length;
+  }
+  if (start >= field.length) return { word: "", tail: field };
+  let end = field.length;
+  while (end > start) {
+    const low = field.charCodeAt(end - 1);
+    const width = low >= 0xdc00 && low <= 0xdfff && end - 2 >= start && isHighSurrogate(field.charCodeAt(end - 2)) ? 2 : 1;
+    if (isKept(field.slice(end - width, end))) break;
+    end -= width;
+  }
+  return { word: field.slice(start, end), tail: field.slice(end) };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Lower-cased, curly apostrophe straightened, one `'s` and then one `'` removed from the end. */
+function normalizeEntityWord(trimmed: string): string {
+  let word = simpleLower(trimmed).replaceAll("\u2019", "'");
+  if (word.endsWith("'s")) word = word.slice(0, -2);
+  if (word.endsWith("'")) word = word.slice(0, -1);
+  return word;
+}
+
+function isStopwordLike(word: string): boolean {
+  if (STOPWORDS.has(word)) return true;
+  const apostrophe = word.indexOf("'");
+  return apostrophe > 0 && STOPWORDS.has(word.slice(0, apostrophe));
+}
+
+function codePointLength(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
+/** `iPhone`, `LGBTQ`, `Qwen3`: an uppercase letter or a digit after the first code point. */
+function isSelfEvident(raw: string): boolean {
+  const first = raw.codePointAt(0)!;
+  return UPPER_OR_DIGIT.test(raw.slice(first > 0xffff ? 2 : 1));
+}
+
+function collectSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  let current: Span | null = null;
+  const flush = (): void => {
+    if (current !== null) {
+      const n = current.words.length;
+      if (n >= 1 && n <= MAX_SPAN_WORDS && !current.words.every((w) => CALENDAR_WORDS.has(w))) spans.push(current);
+      current = null;
+    }
+  };
+  for (const line of text.split("\n")) {
+    let atSentenceStart = true;
+    let inBracket = false;
+    for (const field of splitFields(line)) {
+      // Bracketed scaffolding such as `[1]` is skipped; it does not change atSentenceStart.
+      if (inBracket || field.startsWith("[")) {
+        inBracket = !field.includes("]");
+        flush();
+        continue;
+      }
+      const { word: trimmed, tail } = trimField(field);
+      const endsSentence = SENTENCE_END.test(tail);
+      if (trimmed === "") {
+        flush();
+        if (endsSentence) atSentenceStart = true;
+        continue;
+      }
+      const word = normalizeEntityWord(trimmed);
+      const joins =
+        STARTS_UPPER.test(trimmed) &&
+        word !== "" &&
+        !isStopwordLike(word) &&
+        HAS_LETTER.test(word) &&
+        codePointLength(word) >= 2;
+      if (joins) {
+        if (current === null) current = { words: [], initial: atSentenceStart, firstRaw: trimmed };
+        current.words.push(word);
+      } else {
+        flush();
+      }
+      if (endsSentence) flush();
+      atSentenceStart = endsSentence;
+    }
+    flush();
+  }
+  flush();
+  return spans;
+}
+
+/** The text's entity keys (words joined by single spaces), at most 12, in reading order. */
+export function extractEntities(text: string): string[] {
+  const spans = collectSpans(text);
+  if (spans.length === 0) return [];
+  const midSentence = new Set<string>();
+  for (const span of spans) {
+    for (let i = span.initial ? 1 : 0; i < span.words.length; i++) midSentence.add(span.words[i]!);
+  }
+  const keys: string[] = [];
+  for (const span of spans) {
+    // A lone capitalised word at the start of a sentence is just capitalisation, unless the text
+    // also capitalises it mid-sentence or its shape (iPhone, Qwen3) shows it is a name.
+    if (span.initial && span.words.length === 1 && !midSentence.has(span.words[0]!) && !isSelfEvident(span.firstRaw)) {
+      continue;
+    }
+    const key = span.words.join(" ");
+    if (keys.includes(key)) continue;
+    keys.push(key);
+    if (keys.length === MAX_ENTITIES) break;
+  }
+  return keys;
+}

@@ -1,0 +1,97 @@
+// Per-text feature extraction (contradict-algorithm.md §3.2–§3.6): content tokens, the value-like
+// subset, entities and the negation flag. Extracted once per text, so sweeps and judges can reuse
+// a text's features across many comparisons.
+import { extractEntities } from "./entities.js";
+import { fingerprint, simpleLower } from "./text.js";
+import { normalizeWord } from "./normalize-word.js";
+import { EXTRA_STOPWORDS, NEGATORS, NUMBER_WORDS, STOPWORDS } from "./word-lists.js";
+
+export interface TextFeatures {
+  /** The identity-check form (§2). */
+  readonly fingerprint: string;
+  /** The lower-cased original text (before time normalisation): retro cues are searched here. */
+  readonly lowerText: string;
+  readonly tokens: ReadonlySet<string>;
+  /** The tokens that are value-like (numbers, quoted, entity words). */
+  readonly values: ReadonlySet<string>;
+  /** The first 12 distinct entity keys. */
+  readonly entities: ReadonlySet<string>;
+  /** Whether any raw letter token is a negator. */
+  readonly negated: boolean;
+}
+
+// ASCII `\b` and `\d` (no `u` flag), as in Go's RE2; the gap before am/pm is only space, \t, \n, \f, \r.
+const AM_PM = /\b(\d{1,2})(?::(\d{2}))?[ \t\n\f\r]*(am|pm)\b/g;
+const ZERO_PADDED_HOUR = /\b0(\d):(\d{2})\b/g;
+// `u` so that {1,80} counts code points.
+const QUOTED_SPAN = /"([^"]{1,80})"|`([^`]{1,80})`|'([^']{1,80})'/gu;
+const HAS_QUOTE = /["`']/;
+const TOKEN = /[a-z]+|[0-9]+(?:[.:][0-9]+)*/g;
+
+function rewriteAmPm(_match: string, hour: string, minutes: string | undefined, suffix: string): string {
+  const h = (Number(hour) % 12) + (suffix === "pm" ? 12 : 0);
+  return `${h}:${minutes ?? "00"}`;
+}
+
+/** §3.2: `2:30pm` → `14:30`, then `02:00` → `2:00`. */
+function normalizeTimes(lower: string): string {
+  return lower.replace(AM_PM, rewriteAmPm).replace(ZERO_PADDED_HOUR, "$1:$2");
+}
+
+/** §3.3: the raw tokens inside quoted spans (contraction apostrophes pair up too, as upstream). */
+function quotedTokens(text: string): ReadonlySet<string> | null {
+  if (!HAS_QUOTE.test(text)) return null;
+  let quoted: Set<string> | null = null;
+  for (const match of text.matchAll(QUOTED_SPAN)) {
+    const inner = match[1] ?? match[2] ?? match[3]!;
+    for (const token of inner.match(TOKEN) ?? []) (quoted ??= new Set()).add(token);
+  }
+  return quoted;
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+export function extractFeatures(text: string): TextFeatures {
+  const lowerText = simpleLower(text);
+  const entityList = extractEntities(text);
+  let entityWords: Set<string> | null = null;
+  for (const key of entityList) for (const word of key.split(" ")) (entityWords ??= new Set()).add(word);
+
+  const normalized = normalizeTimes(lowerText);
+  const quoted = quotedTokens(normalized);
+  const tokens = new Set<string>();
+  const values = new Set<string>();
+  let negated = false;
+  for (const raw of normalized.match(TOKEN) ?? []) {
+    let value = (quoted !== null && quoted.has(raw)) || (entityWords !== null && entityWords.has(raw));
+    let token: string;
+    if (isDigit(raw.charCodeAt(0))) {
+      value = true;
+      token = raw;
+    } else {
+      if (NEGATORS.has(raw)) negated = true;
+      const number = NUMBER_WORDS.get(raw);
+      if (number !== undefined) {
+        token = number;
+        value = true;
+      } else {
+        token = normalizeWord(raw);
+        if (!value && entityWords !== null && entityWords.has(token)) value = true;
+      }
+    }
+    // Stopwords are tested on the normalised form (so `does` → `doe` survives), digits included.
+    if (token.length < 2 || STOPWORDS.has(token) || EXTRA_STOPWORDS.has(token)) continue;
+    tokens.add(token);
+    if (value) values.add(token);
+  }
+  return {
+    fingerprint: fingerprint(text),
+    lowerText,
+    tokens,
+    values,
+    entities: new Set(entityList),
+    negated,
+  };
+}
