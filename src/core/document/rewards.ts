@@ -1,0 +1,66 @@
+// Reward components for one validated judgment (reference-semantics.md §1.3; Chen et al. 2025,
+// Equations 5 and 7). The three rewards stay separate, as GRPO trainers consume them.
+
+import { DocumentContradictionError } from "./errors.js";
+import { checkedSentenceIds } from "./sentence-ids.js";
+import { pythonTruthy } from "./truthiness.js";
+import type { DocumentContradictionAssessment } from "./validation.js";
+
+export interface DocumentContradictionRewards {
+  /**
+   * Equation 5, gold-normalised. Gold positive: wrong judgment 0; right but no gold sentence
+   * cited −1; otherwise 1 + matched/|gold| ∈ (1, 2]. Gold negative: right 1, wrong 0. Evidence
+   * outside the gold is not penalised.
+   */
+  accuracy: number;
+  /** Copied from the assessment (Equation 7), in [0, 1]. */
+  referenceCoverage: number;
+  /** 1 when the prediction was format-valid, else 0. */
+  format: number;
+  /** |predicted evidence ∩ gold|, in 0..goldEvidenceCount. */
+  matchedEvidenceCount: number;
+  /** |gold| after de-duplication. */
+  goldEvidenceCount: number;
+}
+
+/**
+ * Checks the gold first (integer IDs, inside the assessed document, a positive has gold evidence,
+ * a negative has none; DocumentContradictionError otherwise), then scores. Expected judgment and
+ * formatValid are read with Python truthiness; an omitted formatValid means valid.
+ */
+export function documentContradictionRewards(
+  assessment: DocumentContradictionAssessment,
+  expectedJudgment: unknown,
+  goldEvidenceSentenceIds?: readonly unknown[],
+  formatValid?: unknown,
+): DocumentContradictionRewards {
+  const gold = checkedSentenceIds(
+    goldEvidenceSentenceIds,
+    assessment.sentenceCount,
+    "non_integer_gold",
+    "gold_out_of_document",
+  );
+  const expectedPositive = pythonTruthy(expectedJudgment);
+  if (expectedPositive && gold.length === 0) throw new DocumentContradictionError("positive_gold_without_evidence");
+  if (!expectedPositive && gold.length > 0) throw new DocumentContradictionError("negative_gold_with_evidence");
+
+  // Identity, as the reference's `is`: a hand-built assessment with a non-boolean judgment is wrong.
+  const judgmentCorrect = assessment.judgment === expectedPositive;
+  const goldSet = new Set(gold);
+  let matched = 0;
+  for (const id of new Set(assessment.evidenceSentenceIds)) if (goldSet.has(id)) matched++;
+
+  let accuracy: number;
+  if (!expectedPositive) accuracy = judgmentCorrect ? 1 : 0;
+  else if (!judgmentCorrect) accuracy = 0;
+  else if (matched === 0) accuracy = -1;
+  else accuracy = 1 + matched / gold.length;
+
+  return {
+    accuracy,
+    referenceCoverage: assessment.referenceCoverage,
+    format: formatValid === undefined || pythonTruthy(formatValid) ? 1 : 0,
+    matchedEvidenceCount: matched,
+    goldEvidenceCount: gold.length,
+  };
+}

@@ -1,0 +1,108 @@
+// The canonical sentence rule (SPEC §1.1, Appendix A) and gold alignment by token Jaccard.
+// Gold sentence IDs depend on this exact rule, so it mirrors the reference benchmark's
+// `re.split(r"(?<=[.!?])\s+", text)` with Python's whitespace set, not JavaScript's.
+
+import { asciiCasefold } from "./casefold.js";
+
+/**
+ * Python's `\s` (and `str.isspace()`/`str.strip()`) set, written out: 29 characters. Unlike
+ * JavaScript's `\s` it includes U+001C–U+001F and U+0085, and excludes U+FEFF.
+ */
+export const PYTHON_WHITESPACE =
+  "\t\n\u000b\u000c\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680" +
+  "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" +
+  "\u2028\u2029\u202f\u205f\u3000";
+
+// All members are single UTF-16 code units, so testing char codes is exact.
+const WHITESPACE_CODES: ReadonlySet<number> = new Set(Array.from(PYTHON_WHITESPACE, (ch) => ch.charCodeAt(0)));
+
+function isPythonWhitespace(code: number): boolean {
+  return WHITESPACE_CODES.has(code);
+}
+
+function isSentenceEnd(code: number): boolean {
+  return code === 0x2e /* . */ || code === 0x21 /* ! */ || code === 0x3f /* ? */;
+}
+
+/** Python's `text.strip()`: removes leading and trailing characters of PYTHON_WHITESPACE. */
+export function stripPythonWhitespace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isPythonWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isPythonWhitespace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * Splits a document into sentences: a break is a run of whitespace right after `.`, `!` or `?`;
+ * pieces are stripped and empty ones dropped. Never empty: when nothing remains, the stripped text
+ * (possibly "") is the one sentence, so every document has n ≥ 1.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = [];
+  const keep = (piece: string): void => {
+    const stripped = stripPythonWhitespace(piece);
+    if (stripped.length > 0) sentences.push(stripped);
+  };
+  let pieceStart = 0;
+  let i = 1;
+  while (i < text.length) {
+    if (isPythonWhitespace(text.charCodeAt(i)) && isSentenceEnd(text.charCodeAt(i - 1))) {
+      keep(text.slice(pieceStart, i));
+      // The break consumes the whole whitespace run, as `\s+` does.
+      while (i < text.length && isPythonWhitespace(text.charCodeAt(i))) i++;
+      pieceStart = i;
+    } else {
+      i++;
+    }
+  }
+  keep(text.slice(pieceStart));
+  return sentences.length > 0 ? sentences : [stripPythonWhitespace(text)];
+}
+
+/** The numbered form shown to judges: `[1] first [2] second`. */
+export function tagSentences(sentences: readonly string[]): string {
+  return sentences.map((sentence, index) => `[${index + 1}] ${sentence}`).join(" ");
+}
+
+const TOKEN = /[a-z0-9]+/g;
+
+/** Alignment tokens: the runs of `[a-z0-9]` in the text case-folded as Python's casefold() does. */
+export function jaccardTokens(text: string): Set<string> {
+  return new Set(asciiCasefold(text).match(TOKEN) ?? []);
+}
+
+/** |A ∩ B| / |A ∪ B|; 0 when both sets are empty. */
+export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [smaller, larger] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const token of smaller) if (larger.has(token)) shared++;
+  const union = a.size + b.size - shared;
+  return union === 0 ? 0 : shared / union;
+}
+
+/**
+ * Gold sentence IDs for evidence strings: each maps to the 1-based index of the sentence with the
+ * highest token Jaccard (ties → lowest index; a best score of 0 still maps to the argmax, i.e.
+ * sentence 1 when all tie). Evidence strings that are empty after stripping whitespace are
+ * ignored. Returns sorted, unique IDs; empty when there is no usable evidence.
+ */
+export function alignEvidence(sentences: readonly string[], evidence: readonly string[]): number[] {
+  const sentenceTokens = sentences.map(jaccardTokens);
+  const gold = new Set<number>();
+  for (const quote of evidence) {
+    if (stripPythonWhitespace(quote).length === 0) continue;
+    const quoteTokens = jaccardTokens(quote);
+    let bestIndex = -1;
+    let bestScore = -1;
+    sentenceTokens.forEach((tokens, index) => {
+      const score = tokenJaccard(quoteTokens, tokens);
+      if (score > bestScore) {
+        bestScore = score;
+        bestIndex = index;
+      }
+    });
+    if (bestIndex >= 0) gold.add(bestIndex + 1);
+  }
+  return [...gold].sort((a, b) => a - b);
+}

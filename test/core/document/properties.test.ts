@@ -1,0 +1,104 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  DocumentContradictionError,
+  alignEvidence,
+  documentContradictionRewards,
+  parseReasoningReferences,
+  splitSentences,
+  validateDocumentContradiction,
+} from "../../../src/core/document/index.js";
+
+// Text built mostly from the characters the reference grammar cares about.
+const referenceish = fc
+  .array(fc.constantFrom("[", "]", "-", "0", "1", "2", "7", "9", "３", "٣", " ", "a", ",", "\u2013"), { maxLength: 40 })
+  .map((chars) => chars.join(""));
+
+describe("document core properties", () => {
+  it("the parser only ever throws DocumentContradictionError", () => {
+    fc.assert(
+      fc.property(fc.oneof(referenceish, fc.string(), fc.anything()), fc.oneof(fc.integer({ min: -3, max: 50 }), fc.double()), (text, n) => {
+        try {
+          const ids = parseReasoningReferences(text, n);
+          expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+          for (const id of ids) expect(Number.isInteger(id) && id >= 1 && id <= n).toBe(true);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DocumentContradictionError);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("handles 100k-bracket adversarial inputs", () => {
+    const inputs = [
+      "[".repeat(100_000),
+      "[1-".repeat(100_000),
+      "[1]-".repeat(100_000),
+      "[" + "1".repeat(100_000),
+      "[1-" + "2".repeat(100_000) + "-",
+      "[1]-[" + "１".repeat(100_000),
+      "]".repeat(100_000) + "[",
+    ];
+    for (const input of inputs) expect(parseReasoningReferences(input, 10)).toEqual(input.startsWith("[1]-[") ? [1] : []);
+    expect(parseReasoningReferences("[1]".repeat(100_000), 1)).toEqual([1]);
+  });
+
+  it("coverage is in [0, 1] and counts distinct cited sentences", () => {
+    fc.assert(
+      fc.property(referenceish, fc.integer({ min: 1, max: 30 }), (reasoning, n) => {
+        try {
+          const assessment = validateDocumentContradiction(n, false, [], reasoning);
+          expect(assessment.referenceCoverage).toBeGreaterThanOrEqual(0);
+          expect(assessment.referenceCoverage).toBeLessThanOrEqual(1);
+          expect(assessment.referenceCoverage).toBe(assessment.reasoningSentenceIds.length / n);
+        } catch (error) {
+          expect(error).toBeInstanceOf(DocumentContradictionError);
+        }
+      }),
+    );
+  });
+
+  it("rewards stay within their documented ranges", () => {
+    const scenario = fc.integer({ min: 1, max: 12 }).chain((n) =>
+      fc.record({
+        n: fc.constant(n),
+        judgment: fc.boolean(),
+        evidence: fc.uniqueArray(fc.integer({ min: 1, max: n }), { minLength: 1, maxLength: n }),
+        expected: fc.boolean(),
+        gold: fc.array(fc.integer({ min: 1, max: n }), { minLength: 1, maxLength: n }),
+        format: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(scenario, ({ n, judgment, evidence, expected, gold, format }) => {
+        const assessment = validateDocumentContradiction(n, judgment, judgment ? evidence : []);
+        const rewards = documentContradictionRewards(assessment, expected, expected ? gold : [], format);
+        const a = rewards.accuracy;
+        expect(a === -1 || a === 0 || (a >= 1 && a <= 2)).toBe(true);
+        if (!expected) expect([0, 1]).toContain(a);
+        if (expected && a > 0) expect(a).toBeGreaterThan(1);
+        expect(rewards.format).toBe(format ? 1 : 0);
+        expect(rewards.goldEvidenceCount).toBe(expected ? new Set(gold).size : 0);
+        expect(rewards.matchedEvidenceCount).toBeGreaterThanOrEqual(0);
+        expect(rewards.matchedEvidenceCount).toBeLessThanOrEqual(rewards.goldEvidenceCount);
+        expect(rewards.referenceCoverage).toBe(0);
+      }),
+    );
+  });
+
+  it("splitting always yields at least one stripped sentence, and alignment stays inside the document", () => {
+    const texty = fc
+      .array(fc.constantFrom("a", "B", ".", "!", "?", " ", "\n", "\u0085", "\u001c", "\ufeff", "ß"), { maxLength: 30 })
+      .map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(texty, fc.array(texty, { maxLength: 4 }), (text, evidence) => {
+        const sentences = splitSentences(text);
+        expect(sentences.length).toBeGreaterThanOrEqual(1);
+        for (const id of alignEvidence(sentences, evidence)) {
+          expect(id >= 1 && id <= sentences.length).toBe(true);
+        }
+      }),
+    );
+  });
+});
