@@ -1,17 +1,156 @@
-// Placeholder until the `classify` command lands; it says so instead of pretending to work.
+// `mari classify PAIRS [--config key=value ...]`: one JSON line `{id, class, reason}` per pair on
+// stdout, streamed in input order; rejected records are reported on stderr with their location.
+import { stat } from "node:fs/promises";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_INTERNAL_ERROR } from "../errors.js";
+import { EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
+import { readRecords } from "../../io/records.js";
+import { parsePairRecord } from "../../core/pairs/input.js";
+import {
+  ClassifierConfigError,
+  classify,
+  parseConfigAssignments,
+  type ClassifierConfig,
+} from "../../core/classifier/index.js";
+
+interface ClassifyOptions {
+  config: string[];
+  strict?: boolean;
+}
+
+/** Output is gathered into chunks of about this many characters before each write to stdout. */
+const CHUNK_CHARS = 1 << 16;
+
+/**
+ * Batched stdout writes with back-pressure (one write per line costs more than classifying it).
+ * A closed pipe (`mari classify … | head`) ends the output quietly.
+ */
+class StdoutLines {
+  private buffer = "";
+  private closed = false;
+
+  constructor() {
+    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE") this.closed = true;
+      else throw err;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async push(line: string): Promise<void> {
+    this.buffer += line;
+    if (this.buffer.length >= CHUNK_CHARS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer === "" || this.closed) return;
+    const chunk = this.buffer;
+    this.buffer = "";
+    if (!process.stdout.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          process.stdout.off("drain", done);
+          process.stdout.off("close", done);
+          resolve();
+        };
+        process.stdout.once("drain", done);
+        process.stdout.once("close", done);
+      });
+    }
+  }
+}
+
+function configFrom(assignments: string[]): ClassifierConfig {
+  try {
+    return parseConfigAssignments(assignments.flatMap((a) => a.split(",")).filter((a) => a.trim() !== ""));
+  } catch (err) {
+    if (err instanceof ClassifierConfigError) throw new InputError(err.message);
+    throw err;
+  }
+}
+
+async function runClassify(pairsPath: string, options: ClassifyOptions): Promise<number> {
+  const config = configFrom(options.config);
+  try {
+    const info = await stat(pairsPath);
+    if (!info.isFile()) throw new InputError(`${pairsPath}: not a file`);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`${pairsPath}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+
+  const out = new StdoutLines();
+  const rejected = new Map<string, number>();
+  const seenIds = new Set<string>();
+  let classified = 0;
+  const reject = (where: string, code: string, message: string): void => {
+    process.stderr.write(`${where}: ${message}\n`);
+    rejected.set(code, (rejected.get(code) ?? 0) + 1);
+  };
+
+  for await (const item of readRecords(pairsPath)) {
+    if (item.error !== undefined) {
+      reject(item.where, item.error.code, item.error.message);
+      continue;
+    }
+    const parsed = parsePairRecord(item.record);
+    if ("error" in parsed) {
+      reject(item.where, parsed.error.code, parsed.error.message);
+      continue;
+    }
+    const { id, newText, oldText } = parsed.pair;
+    if (seenIds.has(id)) {
+      reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
+      continue;
+    }
+    seenIds.add(id);
+    const verdict = classify(newText, oldText, config);
+    await out.push(`${JSON.stringify({ id, class: verdict.class, reason: verdict.reason })}\n`);
+    classified++;
+    if (out.isClosed) break;
+  }
+  await out.flush();
+
+  const rejectedTotal = [...rejected.values()].reduce((a, b) => a + b, 0);
+  const byReason = [...rejected.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(", ");
+  process.stderr.write(
+    `mari classify: ${classified} pair${classified === 1 ? "" : "s"} classified, ` +
+      `${rejectedTotal} record${rejectedTotal === 1 ? "" : "s"} rejected${rejectedTotal > 0 ? ` (${byReason})` : ""}\n`,
+  );
+  if (classified === 0 && !out.isClosed) {
+    process.stderr.write(`mari classify: no pairs classified in ${pairsPath}\n`);
+    return EXIT_INPUT_ERROR;
+  }
+  if (options.strict && rejectedTotal > 0) return EXIT_INPUT_ERROR;
+  return EXIT_OK;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
 
 export function registerClassify(program: Command, wrap: ActionWrapper): void {
   program
     .command("classify")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .action(
-      wrap(async () => {
-        process.stderr.write("mari: 'classify' is not implemented yet\n");
-        return EXIT_INTERNAL_ERROR;
-      }),
-    );
+    .description("classify (new, old) memory-text pairs as distinct / restatement / update; JSONL verdicts on stdout")
+    .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored)")
+    .option(
+      "--config <key=value>",
+      "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin",
+      collect,
+      [],
+    )
+    .option("--strict", "exit 2 if any record was rejected")
+    .addHelpText(
+      "after",
+      "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --config overlapFloor=0.4 > verdicts.jsonl\n" +
+        "Output lines: {\"id\": ..., \"class\": \"distinct|restatement|update\", \"reason\": ...}",
+    )
+    .action(wrap(async (pairs: string, options: ClassifyOptions) => runClassify(pairs, options)));
 }
