@@ -1,0 +1,103 @@
+// The per-case answer cache of a model judge: JSONL, one line per (case, run) appended as soon as
+// the answer arrives, so a killed run resumes where it stopped. Lines are in the dump reader's
+// cache shape `{case_id, run, prediction}` plus the lookup `key`. The key is a hash of everything
+// that determines the answer (judge version, endpoint, model, sampling, prompt, run index) and
+// never of the API key; a changed prompt or model therefore misses instead of serving stale text.
+import { createHash } from "node:crypto";
+import { open, stat, type FileHandle } from "node:fs/promises";
+import { readLines } from "../io/lines.js";
+import { isJsonObject, parseJsonLine } from "../io/records.js";
+import type { PredictionBody } from "./types.js";
+
+export interface CacheKeyParts {
+  judgeVersion: string;
+  baseUrl: string;
+  model: string;
+  temperature: number;
+  messages: unknown;
+  run: number;
+}
+
+export function cacheKey(parts: CacheKeyParts): string {
+  const material = JSON.stringify([
+    parts.judgeVersion,
+    parts.baseUrl,
+    parts.model,
+    parts.temperature,
+    parts.messages,
+    parts.run,
+  ]);
+  return createHash("sha256").update(material).digest("hex");
+}
+
+export interface CacheEntry {
+  key: string;
+  case_id: string;
+  run: number;
+  prediction: PredictionBody;
+}
+
+export interface LoadedCache {
+  entries: Map<string, PredictionBody>;
+  /** Lines that could not be used (e.g. the torn last line of a killed run), by line number. */
+  skippedLines: number[];
+}
+
+function isPredictionBody(value: unknown): value is PredictionBody {
+  return isJsonObject(value) && Object.hasOwn(value, "judgment");
+}
+
+/** Reads a cache file; a missing file is an empty cache. The first line for a key wins. */
+export async function loadCache(path: string): Promise<LoadedCache> {
+  const entries = new Map<string, PredictionBody>();
+  const skippedLines: number[] = [];
+  try {
+    await stat(path);
+  } catch {
+    return { entries, skippedLines };
+  }
+  for await (const line of readLines(path)) {
+    const parsed = parseJsonLine(line.text);
+    if ("error" in parsed) {
+      if (parsed.error.code !== "blank_line") skippedLines.push(line.lineNo);
+      continue;
+    }
+    const { key, prediction } = parsed.record;
+    if (typeof key !== "string" || !isPredictionBody(prediction)) {
+      skippedLines.push(line.lineNo);
+      continue;
+    }
+    if (!entries.has(key)) entries.set(key, prediction);
+  }
+  return { entries, skippedLines };
+}
+
+/** Appends cache lines one write at a time (each line reaches the kernel before the next request). */
+export class CacheAppender {
+  private chain: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly handle: FileHandle) {}
+
+  static async open(path: string): Promise<CacheAppender> {
+    const handle = await open(path, "a+");
+    // A run killed mid-write can leave a torn last line: start ours on a fresh line.
+    const { size } = await handle.stat();
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await handle.appendFile("\n");
+    }
+    return new CacheAppender(handle);
+  }
+
+  append(entry: CacheEntry): Promise<void> {
+    const text = `${JSON.stringify(entry)}\n`;
+    this.chain = this.chain.then(() => this.handle.appendFile(text));
+    return this.chain;
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    await this.handle.close();
+  }
+}

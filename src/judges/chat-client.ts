@@ -1,0 +1,172 @@
+// A minimal OpenAI-compatible chat-completions client for judging: temperature fixed by the
+// caller, JSON response format where the server accepts it, a timeout per attempt
+// (AbortController), and retries with back-off on 429 (Retry-After honoured), 408, 5xx, network
+// errors, timeouts and unreadable bodies. 401/403/404 are configuration problems and end the run;
+// another 4xx fails that one request.
+import { parseRetryAfter, retryDelayMs, type BackoffPolicy } from "./backoff.js";
+import type { ChatMessage } from "./prompt.js";
+import { redactSecrets } from "../report/redact.js";
+
+export interface ChatClientOptions {
+  baseUrl: string;
+  model: string;
+  apiKey: string;
+  temperature: number;
+  timeoutMs: number;
+  maxRetries: number;
+  backoff: BackoffPolicy;
+  /** Ask for `response_format: {type: "json_object"}` (turned off for the run on a 400 that rejects it). */
+  jsonMode?: boolean;
+  /** Injected in tests; defaults to a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Called before each retry with a redacted description (for stderr diagnostics). */
+  onRetry?: (info: { requestKey: string; attempt: number; delayMs: number; cause: string }) => void;
+}
+
+export type ChatResult =
+  | { ok: true; content: string | null; attempts: number }
+  | { ok: false; message: string; attempts: number };
+
+/** A response no retry can fix (bad key, unknown model, wrong URL): the whole run stops. */
+export class ChatConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ChatConfigError";
+  }
+}
+
+export function chatCompletionsUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  return trimmed.endsWith("/chat/completions") ? trimmed : `${trimmed}/chat/completions`;
+}
+
+const BODY_EXCERPT_CHARS = 300;
+
+/** Servers reject an unsupported `response_format` with a 400 that names it. */
+function rejectsJsonMode(body: string): boolean {
+  return /response_format|json_object|json mode/i.test(body);
+}
+
+type Attempt =
+  | { kind: "ok"; content: string | null }
+  | { kind: "retry"; cause: string; retryAfterMs?: number }
+  | { kind: "json_mode_rejected" }
+  | { kind: "rejected"; cause: string }
+  | { kind: "fatal"; cause: string };
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class ChatClient {
+  private jsonMode: boolean;
+  private readonly url: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ChatClientOptions) {
+    this.jsonMode = options.jsonMode ?? true;
+    this.url = chatCompletionsUrl(options.baseUrl);
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /** Whether requests still carry `response_format` (false after the server rejected it). */
+  get usesJsonMode(): boolean {
+    return this.jsonMode;
+  }
+
+  private redact(text: string): string {
+    // A server may echo the key back (e.g. in a 401 body): scrub every text that leaves the client.
+    return this.options.apiKey === "" ? text : redactSecrets(text, [this.options.apiKey]);
+  }
+
+  /** Sends one chat request with retries; `requestKey` seeds the jitter and names the request. */
+  async complete(messages: readonly ChatMessage[], requestKey: string): Promise<ChatResult> {
+    let retries = 0;
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      const outcome = await this.attempt(messages);
+      if (outcome.kind === "ok") {
+        const content = outcome.content === null ? null : this.redact(outcome.content);
+        return { ok: true, content, attempts };
+      }
+      if (outcome.kind === "fatal") throw new ChatConfigError(this.redact(outcome.cause));
+      if (outcome.kind === "json_mode_rejected") {
+        // Not the request's fault: drop the JSON response format for the rest of the run and resend.
+        this.jsonMode = false;
+        continue;
+      }
+      if (outcome.kind === "rejected") return { ok: false, message: this.redact(outcome.cause), attempts };
+      if (retries >= this.options.maxRetries) {
+        return { ok: false, message: this.redact(`${outcome.cause} (gave up after ${attempts} attempts)`), attempts };
+      }
+      const delayMs = retryDelayMs(this.options.backoff, requestKey, retries, outcome.retryAfterMs);
+      this.options.onRetry?.({ requestKey, attempt: retries + 1, delayMs, cause: this.redact(outcome.cause) });
+      retries++;
+      await this.sleep(delayMs);
+    }
+  }
+
+  private async attempt(messages: readonly ChatMessage[]): Promise<Attempt> {
+    const usedJsonMode = this.jsonMode;
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      messages,
+      temperature: this.options.temperature,
+    };
+    if (usedJsonMode) body["response_format"] = { type: "json_object" };
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
+    try {
+      const response = await fetch(this.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: `Bearer ${this.options.apiKey}`,
+        },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+      });
+      const text = await response.text();
+      const excerpt = text.slice(0, BODY_EXCERPT_CHARS);
+      if (response.status === 429) {
+        return {
+          kind: "retry",
+          cause: `HTTP 429 rate limited: ${excerpt}`,
+          retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
+        };
+      }
+      if (response.status === 408 || response.status >= 500) {
+        return { kind: "retry", cause: `HTTP ${response.status}: ${excerpt}` };
+      }
+      if (response.status === 400 && usedJsonMode && rejectsJsonMode(text)) return { kind: "json_mode_rejected" };
+      if (response.status === 401 || response.status === 403 || response.status === 404) {
+        return { kind: "fatal", cause: `${this.url} answered HTTP ${response.status}: ${excerpt}` };
+      }
+      // Another 4xx is about this request (e.g. a document beyond the context window): no retry.
+      if (!response.ok) return { kind: "rejected", cause: `HTTP ${response.status}: ${excerpt}` };
+      return readContent(text);
+    } catch (err) {
+      if (controller.signal.aborted) return { kind: "retry", cause: `timed out after ${this.options.timeoutMs} ms` };
+      const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
+      return { kind: "retry", cause: `request failed: ${cause}` };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** `choices[0].message.content` of a 200 body; an unreadable body is retried like a 5xx. */
+function readContent(text: string): Attempt {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { kind: "retry", cause: `response body is not JSON: ${text.slice(0, BODY_EXCERPT_CHARS)}` };
+  }
+  const choices = (parsed as { choices?: unknown })?.choices;
+  const first = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined) : undefined;
+  if (first === undefined || typeof first !== "object" || first === null) {
+    return { kind: "retry", cause: "response has no choices" };
+  }
+  const content = first.message?.content;
+  return { kind: "ok", content: typeof content === "string" ? content : null };
+}

@@ -1,0 +1,136 @@
+// The OpenAI-compatible judge: one chat request per (case, run), at most `concurrency` in flight,
+// each answer appended to the cache as it arrives, predictions emitted in slice order × run order
+// whatever order the answers come back in.
+import pLimit from "p-limit";
+import { parseJudgeAnswer, failedPrediction } from "./answer.js";
+import { CacheAppender, cacheKey, loadCache } from "./cache.js";
+import { ChatClient, type ChatClientOptions } from "./chat-client.js";
+import { buildJudgeMessages } from "./prompt.js";
+import { predictionLine, type JudgeCase, type Prediction, type PredictionBody } from "./types.js";
+
+/** Part of every cache key: bump it when the prompt or answer handling changes meaning. */
+export const OPENAI_JUDGE_VERSION = "mari-openai-judge/1";
+
+export interface OpenAIJudgeOptions extends ChatClientOptions {
+  /** Independent runs per case (run r is never served from another run's cache entry). */
+  runs: number;
+  concurrency: number;
+  cachePath?: string;
+  /** Diagnostics (already redacted), one line each, for stderr. */
+  log?: (line: string) => void;
+}
+
+export interface OpenAIJudgeSummary {
+  predictions: number;
+  fromCache: number;
+  requested: number;
+  /** Answers that arrived but could not be read (non-JSON, wrong shape, wrong case, empty). */
+  malformed: number;
+  /** Requests that failed for good; written as failed predictions but not cached (a rerun retries them). */
+  failed: number;
+  retries: number;
+  jsonMode: boolean;
+  skippedCacheLines: number[];
+}
+
+export async function runOpenAIJudge(
+  cases: readonly JudgeCase[],
+  options: OpenAIJudgeOptions,
+  emit: (prediction: Prediction) => void | Promise<void>,
+): Promise<OpenAIJudgeSummary> {
+  const cache = options.cachePath ? await loadCache(options.cachePath) : { entries: new Map(), skippedLines: [] };
+  const appender = options.cachePath ? await CacheAppender.open(options.cachePath) : undefined;
+  const summary: OpenAIJudgeSummary = {
+    predictions: 0,
+    fromCache: 0,
+    requested: 0,
+    malformed: 0,
+    failed: 0,
+    retries: 0,
+    jsonMode: options.jsonMode ?? true,
+    skippedCacheLines: cache.skippedLines,
+  };
+  const client = new ChatClient({
+    ...options,
+    onRetry: (info) => {
+      summary.retries++;
+      options.log?.(`retry ${info.attempt} for ${info.requestKey} in ${info.delayMs} ms: ${info.cause}`);
+      options.onRetry?.(info);
+    },
+  });
+
+  // Reorder buffer: slot i = case ⌊i/runs⌋, run i mod runs.
+  const total = cases.length * options.runs;
+  const slots: (Prediction | undefined)[] = new Array(total);
+  let nextToEmit = 0;
+  let emitting: Promise<void> = Promise.resolve();
+  const flush = () => {
+    emitting = emitting.then(async () => {
+      while (nextToEmit < total && slots[nextToEmit] !== undefined) {
+        const prediction = slots[nextToEmit]!;
+        slots[nextToEmit] = undefined;
+        nextToEmit++;
+        summary.predictions++;
+        await emit(prediction);
+      }
+    });
+    return emitting;
+  };
+
+  let stopped = false;
+  const judgeOne = async (slot: number): Promise<void> => {
+    if (stopped) return;
+    const judgeCase = cases[Math.floor(slot / options.runs)]!;
+    const run = slot % options.runs;
+    const messages = buildJudgeMessages(judgeCase);
+    const key = cacheKey({
+      judgeVersion: OPENAI_JUDGE_VERSION,
+      baseUrl: options.baseUrl,
+      model: options.model,
+      temperature: options.temperature,
+      messages,
+      run,
+    });
+    let body: PredictionBody | undefined = cache.entries.get(key);
+    if (body !== undefined) {
+      summary.fromCache++;
+    } else {
+      summary.requested++;
+      const result = await client.complete(messages, `case ${JSON.stringify(judgeCase.id)} run ${run}`);
+      if (result.ok) {
+        body = parseJudgeAnswer(result.content, judgeCase.id);
+        if (body.error) {
+          summary.malformed++;
+          options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${body.error.message}`);
+        }
+        await appender?.append({ key, case_id: judgeCase.id, run, prediction: body });
+      } else {
+        summary.failed++;
+        options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${result.message}`);
+        body = failedPrediction("request_failed", result.message);
+      }
+    }
+    slots[slot] = predictionLine(judgeCase.id, run, body);
+    await flush();
+  };
+
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: total }, (_, slot) =>
+      limit(async () => {
+        try {
+          await judgeOne(slot);
+        } catch (err) {
+          stopped = true; // a configuration error: every other request would fail the same way
+          throw err;
+        }
+      }),
+    ),
+  );
+  await appender?.close();
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (failure) throw failure.reason;
+  await emitting;
+  summary.jsonMode = client.usesJsonMode;
+  return summary;
+}

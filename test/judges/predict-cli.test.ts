@@ -1,0 +1,159 @@
+// `mari predict` through the built CLI, against a real chat-completions server on 127.0.0.1.
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
+
+const API_KEY = "sk-live-TOPSECRET-0123456789";
+const KEY_ENV = { MARI_TEST_JUDGE_KEY: API_KEY };
+
+const CASE_IDS = ["doc-1", "doc-2", "doc-3", "doc-4", "doc-5", "doc-6"];
+
+let server: FakeChatServer | undefined;
+let work: { dir: string; cleanup: () => void };
+let slicePath: string;
+
+beforeAll(() => {
+  work = tempDir("mari-predict-");
+  slicePath = join(work.dir, "slice.jsonl");
+  writeFileSync(
+    slicePath,
+    CASE_IDS.map((id, i) =>
+      JSON.stringify({
+        id,
+        text: `Document ${i} opens here. The office has ${i + 2} floors. The office has ${i + 3} floors.`,
+        label: i % 2 === 0,
+        evidence: i % 2 === 0 ? `The office has ${i + 3} floors.` : null,
+      }),
+    ).join("\n") + "\n",
+  );
+  return () => work.cleanup();
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function openaiArgs(baseUrl: string, extra: string[] = []): string[] {
+  return [
+    "predict", slicePath, "--judge", "openai", "--base-url", baseUrl, "--model", "judge-1",
+    "--api-key-env", "MARI_TEST_JUDGE_KEY", "--retry-base-ms", "1", "--retry-max-ms", "5", ...extra,
+  ];
+}
+
+function expectedDump(runs: number): string {
+  const lines: string[] = [];
+  for (const id of CASE_IDS) {
+    for (let run = 0; run < runs; run++) {
+      const a = JSON.parse(honestAnswer(id));
+      lines.push(JSON.stringify({ case_id: id, run, judgment: a.judgment, evidence_sentence_ids: a.evidence_sentence_ids, reasoning: a.reasoning }));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+describe("mari predict --judge openai", () => {
+  it("writes the dump to stdout in slice × run order", async () => {
+    server = await startFakeChatServer();
+    const r = await runMari(openaiArgs(server.baseUrl, ["--runs", "2", "--concurrency", "4"]), { env: KEY_ENV });
+    expect(r.stderr).toContain("12 predictions");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expectedDump(2));
+  });
+
+  it("survives 500, 429, a hung response, malformed JSON and a wrong-case answer; never writes the key", async () => {
+    server = await startFakeChatServer((info) => {
+      const first = info.previousAttempts === 0;
+      if (info.caseId === "doc-1" && first) return { status: 500, body: `{"error":"internal"}` };
+      if (info.caseId === "doc-2" && first) return { status: 429, body: `{"error":"rate"}`, headers: { "retry-after": "0" } };
+      if (info.caseId === "doc-3" && first) return "hang";
+      if (info.caseId === "doc-4") return { content: '{"judgment": true, "evidence_sentence_ids": [2, ' };
+      if (info.caseId === "doc-5") return { content: honestAnswer("doc-1") };
+      return { content: honestAnswer(info.caseId) };
+    });
+    const dump = join(work.dir, "faults.jsonl");
+    const cache = join(work.dir, "faults.cache.jsonl");
+    const r = await runMari(
+      openaiArgs(server.baseUrl, ["--timeout-ms", "300", "--out", dump, "--cache", cache, "--concurrency", "3"]),
+      { env: KEY_ENV },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/3 retries, 2 malformed answers, 0 failed requests/);
+    expect(r.stderr).toContain("timed out after 300 ms");
+    const lines = readFileSync(dump, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.case_id)).toEqual(CASE_IDS);
+    expect(lines[3]).toMatchObject({ judgment: null, error: { code: "answer_not_json" } });
+    expect(lines[4]).toMatchObject({ judgment: null, error: { code: "answer_wrong_case" } });
+    for (const i of [0, 1, 2, 5]) expect(lines[i].error).toBeUndefined();
+    for (const text of [readFileSync(dump, "utf8"), readFileSync(cache, "utf8"), r.stdout, r.stderr]) {
+      expect(text).not.toContain(API_KEY);
+    }
+    // The cache is itself a dump in the cache shape, one line per answer.
+    const cached = readFileSync(cache, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(cached).toHaveLength(6);
+    expect(Object.keys(cached[0]).sort()).toEqual(["case_id", "key", "prediction", "run"]);
+  });
+
+  it("resumes after SIGKILL: the final dump equals an uninterrupted run's", async () => {
+    // Uninterrupted reference run.
+    server = await startFakeChatServer();
+    const reference = await runMari(openaiArgs(server.baseUrl, ["--runs", "2"]), { env: KEY_ENV });
+    expect(reference.code).toBe(0);
+    await server.close();
+
+    // Killed run: with one request in flight, every answer before the 6th request is in the cache.
+    const cache = join(work.dir, "resume.cache.jsonl");
+    const dump = join(work.dir, "resume.jsonl");
+    let child: ReturnType<typeof spawn> | undefined;
+    const killed = new Promise<void>((resolve) => {
+      startFakeChatServer((info) => {
+        if (info.index === 5) {
+          child!.kill("SIGKILL");
+          return "hang";
+        }
+        return { content: honestAnswer(info.caseId) };
+      }).then((s) => {
+        server = s;
+        child = spawn(process.execPath, [MARI_BIN, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
+          env: { ...process.env, ...KEY_ENV },
+          stdio: "ignore",
+        });
+        child.on("exit", () => resolve());
+      });
+    });
+    await killed;
+    expect(existsSync(dump)).toBe(false); // the dump only appears when complete
+    expect(readFileSync(cache, "utf8").trim().split("\n")).toHaveLength(5);
+    const port = server!.port;
+    await server!.close();
+
+    // Same endpoint (the base URL is part of the cache key), now healthy.
+    server = await startFakeChatServer(undefined, port);
+    const resumed = await runMari(openaiArgs(server.baseUrl, ["--runs", "2", "--cache", cache, "--out", dump]), { env: KEY_ENV });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toContain("5 from cache, 7 requested");
+    expect(server.requests).toHaveLength(7);
+    expect(readFileSync(dump, "utf8")).toBe(reference.stdout);
+    expect(readFileSync(cache, "utf8")).not.toContain(API_KEY);
+  });
+
+  it("exits 2 without the key's variable, without required flags, and on 401 (key redacted)", async () => {
+    server = await startFakeChatServer((info) => ({ status: 401, body: `bad key: ${info.headers.authorization}` }));
+    const noKey = await runMari(openaiArgs(server.baseUrl), { env: { MARI_TEST_JUDGE_KEY: "" } });
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain("MARI_TEST_JUDGE_KEY");
+    const noModel = await runMari(["predict", slicePath, "--judge", "openai", "--api-key-env", "MARI_TEST_JUDGE_KEY"], { env: KEY_ENV });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain("--base-url URL, --model M");
+    const refused = await runMari(openaiArgs(server.baseUrl), { env: KEY_ENV });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("HTTP 401");
+    expect(refused.stderr).not.toContain(API_KEY);
+    expect(refused.stdout).toBe("");
+    const badRuns = await runMari(openaiArgs(server.baseUrl, ["--runs", "0"]), { env: KEY_ENV });
+    expect(badRuns.code).toBe(2);
+  });
+});
