@@ -93,9 +93,55 @@ export interface Report {
   rejections: Record<string, number>;
   rejection_examples: RejectionExample[];
   orphans?: { count: number; examples: string[] };
+  /**
+   * Format-invalid predictions over all scored predictions (cases × runs), for `--max-invalid-rate`.
+   * Kept in the report so `mari merge` can re-evaluate that gate from sums.
+   */
+  invalid?: { count: number; total: number };
+  /** Paired comparison against `--baseline`, when one was given (src/gates/paired.ts). */
+  baseline?: BaselineComparison | null;
   /** Task-specific extras (e.g. cost matrix, dependency list) live under their own keys. */
   [extra: string]: unknown;
   elapsed_seconds: number;
 }
 
 export type ReportFormat = "json" | "md" | "html" | "junit";
+
+/** One metric's paired difference (current − baseline) on the cases both runs scored. */
+export interface PairedDifference {
+  current: number;
+  baseline: number;
+  difference: number;
+  /** Seeded percentile bootstrap interval of the difference (95%), resampling case ids. */
+  low: number;
+  high: number;
+}
+
+/** McNemar's test on paired correctness (exact two-sided binomial on the discordant pairs). */
+export interface McNemarResult {
+  /** Units the baseline got right and the current run got wrong. */
+  baseline_only: number;
+  /** Units the current run got right and the baseline got wrong. */
+  current_only: number;
+  p_value: number;
+  method: "exact_binomial";
+}
+
+export interface BaselineComparison {
+  /** The baseline report.json that was compared against. */
+  path: string | null;
+  /** Paired units (case, run) found on both sides, and the distinct cases among them. */
+  matched_units: number;
+  matched_cases: number;
+  /** Units only one side has (not compared). */
+  unmatched_current: number;
+  unmatched_baseline: number;
+  /** "case_run" pairs (case_id, run); "case" when both sides have exactly one run each. */
+  paired_by: "case_run" | "case";
+  seed: number;
+  resamples: number;
+  metrics: Record<string, PairedDifference>;
+  mcnemar: McNemarResult;
+  /** Set when the two reports were built from different slices (different slice_hash). */
+  warning?: string;
+}

@@ -1,0 +1,103 @@
+// Progress on stderr (SPEC §4.1, lessons §0.11): a cli-progress bar on a terminal, plain periodic
+// lines elsewhere (CI logs; cli-progress prints nothing off a TTY), nothing with `none`. Never on
+// stdout, which carries the summary (and, for some commands, data).
+import cliProgress from "cli-progress";
+import { InputError } from "./errors.js";
+
+export type ProgressMode = "auto" | "bar" | "plain" | "none";
+
+export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", "none"];
+
+export interface Progress {
+  tick(n?: number): void;
+  done(): void;
+}
+
+/** Plain mode prints at most this often… */
+const PLAIN_INTERVAL_MS = 2000;
+/** …or whenever another tenth of a known total is done. */
+const PLAIN_STEP_FRACTION = 0.1;
+
+export interface ProgressOptions {
+  mode: ProgressMode;
+  label: string;
+  total?: number;
+  stream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Clock, for tests of the periodic lines. */
+  now?: () => number;
+}
+
+function plainProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream, now: () => number): Progress {
+  let count = 0;
+  let lastPrintedAt = now();
+  let nextStep = total !== undefined && total > 0 ? Math.ceil(total * PLAIN_STEP_FRACTION) : Infinity;
+  let finished = false;
+  const start = lastPrintedAt;
+  const line = (): string => {
+    const seconds = ((now() - start) / 1000).toFixed(1);
+    if (total !== undefined && total > 0) return `${label}: ${count}/${total} (${Math.floor((count / total) * 100)}%) ${seconds}s\n`;
+    return `${label}: ${count} ${seconds}s\n`;
+  };
+  return {
+    tick(n = 1) {
+      if (finished) return;
+      count += n;
+      const t = now();
+      if (count >= nextStep || t - lastPrintedAt >= PLAIN_INTERVAL_MS) {
+        stream.write(line());
+        lastPrintedAt = t;
+        if (total !== undefined && total > 0) {
+          while (nextStep <= count) nextStep += Math.ceil(total * PLAIN_STEP_FRACTION);
+        }
+      }
+    },
+    done() {
+      if (finished) return;
+      finished = true;
+      stream.write(`${line().trimEnd()} done\n`);
+    },
+  };
+}
+
+function barProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream): Progress {
+  const format = total !== undefined ? `${label} [{bar}] {percentage}% {value}/{total} eta {eta}s` : `${label} {value}`;
+  const bar = new cliProgress.SingleBar(
+    { format, stream: stream as NodeJS.WritableStream & NodeJS.WriteStream, hideCursor: true, clearOnComplete: false, etaBuffer: 50, fps: 10 },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(total ?? 0, 0);
+  let finished = false;
+  return {
+    tick(n = 1) {
+      if (!finished) bar.increment(n);
+    },
+    done() {
+      if (finished) return;
+      finished = true;
+      bar.stop();
+    },
+  };
+}
+
+const silent: Progress = { tick() {}, done() {} };
+
+/** `auto` is a bar on a terminal and plain lines otherwise. Writes to `stream` (default stderr) only. */
+export function createProgress(opts: ProgressOptions): Progress {
+  const stream = opts.stream ?? process.stderr;
+  const mode = opts.mode === "auto" ? (stream.isTTY ? "bar" : "plain") : opts.mode;
+  switch (mode) {
+    case "none":
+      return silent;
+    case "bar":
+      return barProgress(opts.label, opts.total, stream);
+    case "plain":
+      return plainProgress(opts.label, opts.total, stream, opts.now ?? Date.now);
+  }
+}
+
+/** Validates `--progress`; undefined means auto. */
+export function parseProgressMode(text: string | undefined): ProgressMode {
+  if (text === undefined) return "auto";
+  if ((PROGRESS_MODES as readonly string[]).includes(text)) return text as ProgressMode;
+  throw new InputError(`--progress: unknown mode "${text}" (choose from ${PROGRESS_MODES.join(", ")})`);
+}

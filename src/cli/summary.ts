@@ -1,0 +1,95 @@
+// The short summary printed on stdout after a run: headline metrics with intervals, problems with
+// the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
+// honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
+import { styleText } from "node:util";
+import { formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
+import type { Report } from "../report/types.js";
+
+/** Metrics shown first when a report has them; others fill up to MAX_METRICS in report order. */
+const PREFERRED = [
+  "accuracy",
+  "macro_f1",
+  "localization_recall",
+  "format_valid_rate",
+  "revision_cost",
+  "update_precision",
+  "update_recall",
+  "acceptance_rate",
+];
+const MAX_METRICS = 6;
+const MAX_GATES_LISTED = 10;
+
+type Style = "green" | "red" | "yellow" | "bold" | "dim" | "cyan";
+
+export interface SummaryOptions {
+  quiet: boolean;
+  outDir: string;
+  /** Files written (from writeReportFiles); listed when given. */
+  files?: readonly string[];
+  stream?: NodeJS.WritableStream;
+}
+
+function headlineNames(report: Report): string[] {
+  const names = Object.keys(report.metrics);
+  const chosen = PREFERRED.filter((name) => names.includes(name));
+  for (const name of names) {
+    if (chosen.length >= MAX_METRICS) break;
+    if (!chosen.includes(name)) chosen.push(name);
+  }
+  return chosen.slice(0, MAX_METRICS);
+}
+
+export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet">, color: (style: Style, text: string) => string): string {
+  const lines: string[] = [];
+  const runs = runKeys(report).length;
+  const source = report.predictions ? report.predictions.path : report.system.judge ? `judge ${report.system.judge}` : "no predictions";
+  lines.push(color("bold", `mari ${report.task}: ${report.dataset.cases} cases, ${runs} run${runs === 1 ? "" : "s"} (${source})`));
+  if (report.system.judge_note) lines.push(color("yellow", `  note: ${report.system.judge_note}`));
+  const names = headlineNames(report);
+  const width = Math.max(0, ...names.map((name) => name.length));
+  for (const name of names) {
+    const ci = report.ci[name];
+    const spread = runs > 1 ? report.spread?.[name] : undefined;
+    let text = `  ${name.padEnd(width)}  ${formatNumber(report.metrics[name]).padStart(7)}`;
+    if (ci) text += `  95% CI ${formatInterval(ci)} n=${ci.n}`;
+    if (spread) text += color("dim", `  ±${formatNumber(spread.std)} over runs`);
+    lines.push(text);
+  }
+  if (report.setcons && typeof report.setcons["judgment"] === "number") {
+    lines.push(`  setcons.judgment  ${formatNumber(report.setcons["judgment"] as number)}`);
+  }
+  if (report.baseline) {
+    const b = report.baseline;
+    for (const [name, diff] of Object.entries(b.metrics).filter(([name]) => names.includes(name))) {
+      lines.push(`  vs baseline ${name}: ${formatSigned(diff.difference)} [${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`);
+    }
+    lines.push(`  McNemar p = ${formatNumber(b.mcnemar.p_value)} on ${b.matched_units} paired units`);
+  }
+  const rejections = sortedRejections(report);
+  if (rejections.length > 0) {
+    const total = rejections.reduce((sum, [, count]) => sum + count, 0);
+    const top = rejections.slice(0, 4).map(([reason, count]) => `${reason} ${count}`).join(", ");
+    lines.push(color("yellow", `  rejected/invalid: ${total} (${top}${rejections.length > 4 ? ", …" : ""})`));
+  }
+  if (report.orphans && report.orphans.count > 0) lines.push(color("yellow", `  orphans: ${report.orphans.count} predictions for unknown case ids`));
+  for (const gate of report.gates.slice(0, MAX_GATES_LISTED)) {
+    const mark = gate.passed ? color("green", "pass") : color("red", "FAIL");
+    lines.push(`  ${mark} ${gate.name} (value ${formatNumber(gate.value)})${!gate.passed && gate.detail ? color("dim", ` ${gate.detail}`) : ""}`);
+  }
+  if (report.gates.length > MAX_GATES_LISTED) lines.push(`  … ${report.gates.length - MAX_GATES_LISTED} more gates in the report`);
+  if (report.gates.length > 0) {
+    const failed = report.gates.filter((gate) => !gate.passed).length;
+    lines.push(gatesPassed(report) ? color("green", `gates: all ${report.gates.length} passed`) : color("red", `gates: ${failed} of ${report.gates.length} FAILED`));
+  }
+  const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;
+  lines.push(color("cyan", `report: ${files}`));
+  return `${lines.join("\n")}\n`;
+}
+
+/** Prints the summary on stdout (or `stream`); nothing with `quiet`. */
+export function printSummary(report: Report, opts: SummaryOptions): void {
+  if (opts.quiet) return;
+  const stream = opts.stream ?? process.stdout;
+  const color = (style: Style, text: string) => styleText(style, text, { stream: stream as NodeJS.WriteStream });
+  stream.write(renderSummary(report, opts, color));
+}

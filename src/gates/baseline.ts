@@ -1,0 +1,141 @@
+// `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
+// provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
+import { readFile, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { InputError, located } from "../cli/errors.js";
+import { readLines } from "../io/lines.js";
+import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
+import { validateReport } from "../report/schema.js";
+import type { BaselineComparison, Report } from "../report/types.js";
+import { documentClass, pairedComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+
+export interface Baseline {
+  /** The report.json that was read. */
+  path: string;
+  report: Report;
+  casesPath: string;
+  outcomes: PairedOutcome[];
+  /** cases.jsonl lines that could not be turned into an outcome (malformed, or lacking fields). */
+  skippedLines: number;
+}
+
+/**
+ * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
+ * metric each one's mean is. Booleans count as 0/1; null leaves the case out (e.g. gold negatives).
+ */
+export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = {
+  localization_hit: "localization_recall",
+  exact_localization: "exact_localization",
+  format_valid: "format_valid_rate",
+  reference_coverage: "reference_coverage_mean",
+};
+
+function label(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return documentClass(value);
+  return null;
+}
+
+/**
+ * The default reading of one cases.jsonl line: `case_id` (string), `run` (string or integer,
+ * default "0"), gold class from `gold` (string) or `label` (boolean), predicted class from
+ * `predicted` (string) or `judgment` (boolean, as scored), and the DOCUMENT_CASE_VALUES fields.
+ * Null when the line lacks them.
+ */
+export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
+  const caseId = line["case_id"];
+  if (typeof caseId !== "string") return null;
+  const run = line["run"] ?? "0";
+  if (typeof run !== "string" && !(typeof run === "number" && Number.isInteger(run))) return null;
+  const gold = label(line["gold"] ?? line["label"]);
+  const predicted = label(line["predicted"] ?? line["judgment"]);
+  if (gold === null || predicted === null) return null;
+  const values: Record<string, number | null> = {};
+  for (const [field, metric] of Object.entries(DOCUMENT_CASE_VALUES)) {
+    const v = line[field];
+    if (typeof v === "boolean") values[metric] = v ? 1 : 0;
+    else if (typeof v === "number" && Number.isFinite(v)) values[metric] = v;
+  }
+  return { case_id: caseId, run: String(run), gold, predicted, values };
+}
+
+/** Streams a cases.jsonl file into paired outcomes. */
+export async function readPairedOutcomes(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+): Promise<{ outcomes: PairedOutcome[]; skippedLines: number }> {
+  const outcomes: PairedOutcome[] = [];
+  let skippedLines = 0;
+  for await (const line of readLines(casesPath)) {
+    const parsed = parseJsonLine(line.text);
+    if ("error" in parsed) {
+      if (parsed.error.code !== "blank_line") skippedLines++;
+      continue;
+    }
+    const outcome = convert(parsed.record);
+    if (outcome === null) skippedLines++;
+    else outcomes.push(outcome);
+  }
+  return { outcomes, skippedLines };
+}
+
+/**
+ * Reads a baseline: `reportPath` is a report.json, or the directory holding one. Its cases.jsonl
+ * must sit beside it. Any problem is an InputError naming the file (exit 2).
+ */
+export async function loadBaseline(
+  reportPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+): Promise<Baseline> {
+  let path = reportPath;
+  try {
+    if ((await stat(path)).isDirectory()) path = join(path, "report.json");
+  } catch {
+    throw new InputError(`--baseline ${reportPath}: no such file`);
+  }
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`);
+  }
+  let report: unknown;
+  try {
+    report = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(located(path, undefined, `--baseline is not valid JSON: ${(err as Error).message}`));
+  }
+  if (!isJsonObject(report)) throw new InputError(located(path, undefined, "--baseline is not a mari report.json object"));
+  const problems = validateReport(report);
+  if (problems.length > 0) {
+    throw new InputError(located(path, undefined, `--baseline is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));
+  }
+  const casesPath = join(dirname(path), "cases.jsonl");
+  try {
+    await stat(casesPath);
+  } catch {
+    throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
+  }
+  const { outcomes, skippedLines } = await readPairedOutcomes(casesPath, convert);
+  if (outcomes.length === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
+  return { path, report: report as Report, casesPath, outcomes, skippedLines };
+}
+
+/**
+ * Pairs the current outcomes with a loaded baseline and notes when the two were built from
+ * different slices (the comparison then only covers the case ids they share).
+ */
+export function compareWithBaseline(
+  current: readonly PairedOutcome[],
+  baseline: Baseline,
+  opts: PairedOptions & { currentSliceHash?: string },
+): BaselineComparison {
+  const comparison = pairedComparison(current, baseline.outcomes, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
+  const notes: string[] = [];
+  if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {
+    notes.push("the baseline was scored on a different slice (slice_hash differs); only shared case ids are compared");
+  }
+  if (baseline.skippedLines > 0) notes.push(`${baseline.skippedLines} baseline cases.jsonl lines were unusable`);
+  if (notes.length > 0) comparison.warning = notes.join("; ");
+  return comparison;
+}

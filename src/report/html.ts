@@ -1,0 +1,209 @@
+// report.html: one self-contained page (no scripts, no network: inline CSS and SVG only), safe to
+// open from a CI artifact. Every string from the report is HTML-escaped, since case ids, messages
+// and model text are untrusted.
+import {
+  describeInterval,
+  flippedCases,
+  formatInterval,
+  formatNumber,
+  formatSigned,
+  gatesPassed,
+  metricNames,
+  provenanceRows,
+  runKeys,
+  setconsRows,
+  sortedRejections,
+} from "./format.js";
+import type { Report } from "./types.js";
+
+const MAX_EXAMPLES = 50;
+const MAX_RUN_COLUMNS = 20;
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+const e = escapeHtml;
+
+function table(header: string[], rows: string[][], className = ""): string {
+  const head = `<tr>${header.map((cell) => `<th>${cell}</th>`).join("")}</tr>`;
+  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("\n");
+  return `<table${className ? ` class="${className}"` : ""}>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+function section(title: string, body: string): string {
+  return body === "" ? "" : `<section>\n<h2>${e(title)}</h2>\n${body}\n</section>`;
+}
+
+/** A horizontal bar for a value in [0, 1] (values outside are clamped for drawing only). */
+function bar(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "";
+  const width = Math.round(Math.min(1, Math.max(0, value)) * 200);
+  return `<svg class="bar" width="200" height="12" role="img" aria-label="${e(formatNumber(value))}"><rect width="200" height="12" fill="#eee"/><rect width="${width}" height="12" fill="#4a78c2"/></svg>`;
+}
+
+function gates(report: Report): string {
+  if (report.gates.length === 0) return section("Gates", "<p>No gates were set.</p>");
+  const rows = report.gates.map((gate) => [
+    gate.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`,
+    e(gate.name),
+    e(formatNumber(gate.value)),
+    e(formatNumber(gate.threshold)),
+    e(gate.detail ?? ""),
+  ]);
+  return section("Gates", table(["result", "gate", "value", "threshold", "detail"], rows));
+}
+
+function metrics(report: Report): string {
+  const names = metricNames(report);
+  if (names.length === 0) return "";
+  const multi = runKeys(report).length > 1 && report.spread !== undefined;
+  const header = ["metric", "value", "95% CI", "n", ""];
+  if (multi) header.push("std", "min", "max");
+  const rows = names.map((name) => {
+    const value = report.metrics[name];
+    const ci = report.ci[name];
+    const row = [e(name), e(formatNumber(value)), e(formatInterval(ci)), ci ? String(ci.n) : "", ci || (value !== null && value !== undefined && value >= 0 && value <= 1) ? bar(value) : ""];
+    if (multi) {
+      const spread = report.spread?.[name];
+      row.push(e(formatNumber(spread?.std)), e(formatNumber(spread?.min)), e(formatNumber(spread?.max)));
+    }
+    return row;
+  });
+  const methods = [...new Set(Object.values(report.ci).map(describeInterval))];
+  const note = methods.length ? `<p class="note">Intervals: ${e(methods.join("; "))}.</p>` : "";
+  return section("Metrics", table(header, rows) + note);
+}
+
+function baseline(report: Report): string {
+  const comparison = report.baseline;
+  if (!comparison) return "";
+  const rows = Object.entries(comparison.metrics).map(([name, diff]) => [
+    e(name),
+    e(formatNumber(diff.baseline)),
+    e(formatNumber(diff.current)),
+    e(formatSigned(diff.difference)),
+    e(`[${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`),
+  ]);
+  const m = comparison.mcnemar;
+  const notes = [
+    `Paired on ${comparison.matched_units} units (${comparison.matched_cases} cases); unmatched ${comparison.unmatched_current} current / ${comparison.unmatched_baseline} baseline.`,
+    `McNemar exact: baseline-only ${m.baseline_only}, current-only ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
+  ];
+  if (comparison.warning) notes.push(`Warning: ${comparison.warning}`);
+  return section("Baseline comparison", table(["metric", "baseline", "current", "difference", "95% CI"], rows) + notes.map((n) => `<p class="note">${e(n)}</p>`).join(""));
+}
+
+function runs(report: Report): string {
+  const keys = runKeys(report);
+  if (keys.length < 2) return "";
+  const shown = keys.slice(0, MAX_RUN_COLUMNS);
+  const names = [...new Set(shown.flatMap((key) => Object.keys(report.runs[key] ?? {})))];
+  const rows = names.map((name) => [e(name), ...shown.map((key) => e(formatNumber(report.runs[key]?.[name])))]);
+  const more = keys.length > shown.length ? `<p class="note">${keys.length - shown.length} more runs are in report.json.</p>` : "";
+  return section("Runs", table(["metric", ...shown.map((key) => `run ${e(key)}`)], rows) + more);
+}
+
+function breakdowns(report: Report): string {
+  if (!report.breakdowns) return "";
+  const parts = Object.entries(report.breakdowns).map(([dimension, groups]) => {
+    const names = [...new Set(Object.values(groups).flatMap((m) => Object.keys(m)))];
+    const rows = Object.entries(groups).map(([group, m]) => [
+      e(group),
+      ...names.flatMap((name) => [`${e(formatNumber(m[name]))} ${bar(m[name])}`]),
+    ]);
+    return `<h3>By ${e(dimension)}</h3>\n${table([e(dimension), ...names.map(e)], rows)}`;
+  });
+  return section("Breakdowns", parts.join("\n"));
+}
+
+function setcons(report: Report): string {
+  if (report.setcons === undefined) return "";
+  if (report.setcons === null) return section("SetCons", "<p>Not available: it needs at least two runs.</p>");
+  const rows = setconsRows(report.setcons).map(([k, v]) => [e(k), e(v)]);
+  const flipped = flippedCases(report.setcons);
+  const list = flipped.length ? `<p>Flipped cases: ${flipped.slice(0, MAX_EXAMPLES).map((id) => `<code>${e(id)}</code>`).join(", ")}</p>` : "";
+  return section("SetCons (run-to-run consistency)", table(["measure", "value"], rows) + list);
+}
+
+function majority(report: Report): string {
+  if (!report.majority) return "";
+  return section("Majority vote", table(["metric", "value"], Object.entries(report.majority).map(([k, v]) => [e(k), e(formatNumber(v))])));
+}
+
+function confusion(report: Report): string {
+  const matrix = report.confusion;
+  if (!matrix || Object.keys(matrix).length === 0) return "";
+  const gold = Object.keys(matrix);
+  const predicted = [...new Set([...gold, ...gold.flatMap((g) => Object.keys(matrix[g] ?? {}))])];
+  const max = Math.max(1, ...gold.flatMap((g) => predicted.map((p) => matrix[g]?.[p] ?? 0)));
+  const rows = gold.map((g) => [
+    `<th>${e(g)}</th>`,
+    ...predicted.map((p) => {
+      const count = matrix[g]?.[p] ?? 0;
+      const shade = Math.round(255 - (count / max) * 140);
+      return `<span class="cell" style="background:rgb(${shade},${shade},255)">${count}</span>`;
+    }),
+  ]);
+  return section("Confusion matrix (rows gold, columns predicted)", table(["gold \\ predicted", ...predicted.map(e)], rows, "confusion"));
+}
+
+function rejections(report: Report): string {
+  const counts = sortedRejections(report);
+  if (counts.length === 0 && report.rejection_examples.length === 0) return section("Rejections", "<p>None.</p>");
+  const examples = report.rejection_examples
+    .slice(0, MAX_EXAMPLES)
+    .map((ex) => `<li><code>${e(ex.where)}</code> ${e(ex.reason)}: ${e(ex.message)}</li>`)
+    .join("\n");
+  return section("Rejections", table(["reason", "count"], counts.map(([r, c]) => [e(r), String(c)])) + (examples ? `<ul>\n${examples}\n</ul>` : ""));
+}
+
+function orphans(report: Report): string {
+  if (!report.orphans || report.orphans.count === 0) return "";
+  const list = report.orphans.examples.slice(0, MAX_EXAMPLES).map((id) => `<code>${e(id)}</code>`).join(", ");
+  return section("Orphans", `<p>${report.orphans.count} predictions name a case id not in the slice: ${list}</p>`);
+}
+
+function provenance(report: Report): string {
+  return section("Provenance", table(["field", "value"], provenanceRows(report).map(([k, v]) => [e(k), e(v)])));
+}
+
+const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:middle}
+th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}
+.note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}
+.confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}`;
+
+export function renderHtml(report: Report): string {
+  const verdict =
+    report.gates.length === 0
+      ? "No gates."
+      : gatesPassed(report)
+        ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
+        : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
+  const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
+  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), rejections(report), orphans(report), provenance(report)]
+    .filter((part) => part !== "")
+    .join("\n");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>mari report: ${e(report.task)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>mari report: ${e(report.task)}</h1>
+<p class="verdict">${verdict}</p>
+${note}
+${body}
+</body>
+</html>
+`;
+}

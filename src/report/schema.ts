@@ -1,0 +1,119 @@
+// The published schema of report.json (SPEC §4.1). One definition (zod) gives both the runtime
+// validator used by tests and `mari merge`, and the JSON Schema written to schema/report.schema.json.
+// It mirrors src/report/types.ts; task-specific extras are allowed beside the contract keys.
+import { z } from "zod";
+import { REPORT_SCHEMA_VERSION } from "./types.js";
+
+const metricValue = z.number().nullable();
+const metricTable = z.record(z.string(), metricValue);
+
+const confidenceInterval = z.object({
+  low: z.number(),
+  high: z.number(),
+  method: z.enum(["wilson", "bootstrap"]),
+  n: z.number().int().nonnegative(),
+  seed: z.number().int().optional(),
+  resamples: z.number().int().positive().optional(),
+});
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase hex sha256");
+
+const systemInfo = z
+  .object({
+    mari_version: z.string(),
+    git_commit: z.string().nullable(),
+    git_dirty: z.boolean().nullable(),
+    node: z.string(),
+    icu: z.string().nullable(),
+    platform: z.string(),
+    config: z.record(z.string(), z.unknown()),
+    config_hash: sha256,
+    seed: z.number().int(),
+    workers: z.number().int().positive(),
+    judge: z.string().nullable(),
+    judge_note: z.string().optional(),
+  })
+  .catchall(z.unknown());
+
+const gateResult = z.object({
+  name: z.string(),
+  metric: z.string(),
+  kind: z.enum(["min", "max", "max_drop", "max_invalid_rate"]),
+  threshold: z.number(),
+  value: metricValue,
+  passed: z.boolean(),
+  detail: z.string().optional(),
+});
+
+const pairedDifference = z.object({
+  current: z.number(),
+  baseline: z.number(),
+  difference: z.number(),
+  low: z.number(),
+  high: z.number(),
+});
+
+const baselineComparison = z.object({
+  path: z.string().nullable(),
+  matched_units: z.number().int().nonnegative(),
+  matched_cases: z.number().int().nonnegative(),
+  unmatched_current: z.number().int().nonnegative(),
+  unmatched_baseline: z.number().int().nonnegative(),
+  paired_by: z.enum(["case_run", "case"]),
+  seed: z.number().int(),
+  resamples: z.number().int().nonnegative(),
+  metrics: z.record(z.string(), pairedDifference),
+  mcnemar: z.object({
+    baseline_only: z.number().int().nonnegative(),
+    current_only: z.number().int().nonnegative(),
+    p_value: z.number().min(0).max(1),
+    method: z.literal("exact_binomial"),
+  }),
+  warning: z.string().optional(),
+});
+
+const count = z.number().int().nonnegative();
+
+export const reportSchema = z
+  .object({
+    schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    task: z.enum(["documents", "pairs", "evidence", "sweep"]),
+    dataset: z
+      .object({ path: z.string(), sha256, cases: count, slice_hash: sha256 })
+      .catchall(z.unknown()),
+    predictions: z
+      .object({ path: z.string(), sha256, lines: count, runs: z.array(z.string()) })
+      .catchall(z.unknown())
+      .nullable(),
+    system: systemInfo,
+    metrics: metricTable,
+    runs: z.record(z.string(), metricTable),
+    ci: z.record(z.string(), confidenceInterval),
+    spread: z.record(z.string(), z.object({ std: z.number(), min: z.number(), max: z.number() })).optional(),
+    breakdowns: z.record(z.string(), z.record(z.string(), metricTable)).optional(),
+    setcons: z.record(z.string(), z.unknown()).nullable().optional(),
+    majority: metricTable.nullable().optional(),
+    confusion: z.record(z.string(), z.record(z.string(), count)).optional(),
+    gates: z.array(gateResult),
+    rejections: z.record(z.string(), count),
+    rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
+    orphans: z.object({ count, examples: z.array(z.string()) }).optional(),
+    invalid: z.object({ count, total: count }).optional(),
+    baseline: baselineComparison.nullable().optional(),
+    elapsed_seconds: z.number().nonnegative(),
+  })
+  .catchall(z.unknown())
+  .meta({
+    $id: `https://mari.invalid/schema/report-${REPORT_SCHEMA_VERSION}.json`,
+    title: "mari report.json",
+    description: `The report every mari task writes (schema_version ${REPORT_SCHEMA_VERSION}).`,
+  });
+
+export const REPORT_JSON_SCHEMA: object = z.toJSONSchema(reportSchema);
+
+/** Schema errors as `path: message` lines; empty when `report` is a valid report.json value. */
+export function validateReport(report: unknown): string[] {
+  const result = reportSchema.safeParse(report);
+  if (result.success) return [];
+  return result.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`);
+}

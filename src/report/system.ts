@@ -1,0 +1,95 @@
+// Provenance for report.json (SPEC §4.1, lessons §0.8): which tool, code, runtime and config
+// produced a report, so two reports can be told apart or shown to be comparable.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { MARI_VERSION } from "../version.js";
+import { redactConfig } from "./redact.js";
+import type { SystemInfo } from "./types.js";
+
+/** sha256 of a file, streamed so a multi-GB dump is never held in memory. */
+export function sha256File(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    createReadStream(path)
+      .on("error", reject)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("end", () => resolve(hash.digest("hex")));
+  });
+}
+
+export function sha256Text(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/**
+ * JSON with object keys sorted (recursively), so equal values hash equally whatever order their
+ * keys were built in. `undefined` members are left out and non-finite numbers become null, as
+ * JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== "object") return value;
+  const sorted: Record<string, unknown> = Object.create(null);
+  for (const key of Object.keys(value).sort()) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member !== undefined) sorted[key] = sortKeys(member);
+  }
+  return sorted;
+}
+
+function git(args: string[], cwd: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    try {
+      execFile("git", args, { cwd, timeout: 5000, windowsHide: true }, (err, stdout) => {
+        resolve(err ? null : stdout);
+      });
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+/**
+ * The git commit of the checkout holding `cwd` (the user's project: slice, config and dump live
+ * there), with a dirty flag for uncommitted changes to tracked files. Null when git is missing or
+ * `cwd` is not in a checkout; never throws.
+ */
+export async function gitRevision(cwd: string = process.cwd()): Promise<{ commit: string | null; dirty: boolean | null }> {
+  const head = await git(["rev-parse", "--verify", "HEAD"], cwd);
+  const commit = head?.trim() || null;
+  if (commit === null) return { commit: null, dirty: null };
+  const status = await git(["status", "--porcelain", "--untracked-files=no"], cwd);
+  return { commit, dirty: status === null ? null : status.trim() !== "" };
+}
+
+export async function collectSystemInfo(opts: {
+  config: Record<string, unknown>;
+  seed: number;
+  workers: number;
+  judge?: string | null;
+  judgeNote?: string;
+  cwd?: string;
+}): Promise<SystemInfo> {
+  const { commit, dirty } = await gitRevision(opts.cwd);
+  const config = redactConfig(opts.config);
+  const info: SystemInfo = {
+    mari_version: MARI_VERSION,
+    git_commit: commit,
+    git_dirty: dirty,
+    node: process.version,
+    icu: process.versions.icu ?? null,
+    platform: `${process.platform}-${process.arch}`,
+    config,
+    config_hash: sha256Text(canonicalJson(config)),
+    seed: opts.seed,
+    workers: opts.workers,
+    judge: opts.judge ?? null,
+  };
+  if (opts.judgeNote !== undefined) info.judge_note = opts.judgeNote;
+  return info;
+}

@@ -1,0 +1,84 @@
+// Writes a report in the formats the user asked for (SPEC §4.1). Each file is written atomically
+// (temp + rename) and scrubbed of secret values; report.json is always written, as every other
+// format is a projection of it.
+import { join } from "node:path";
+import { InputError } from "../cli/errors.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { renderHtml } from "./html.js";
+import { renderJunit } from "./junit.js";
+import { renderMarkdown } from "./markdown.js";
+import { redactSecrets, secretEnvValues } from "./redact.js";
+import type { Report, ReportFormat } from "./types.js";
+
+export { renderHtml } from "./html.js";
+export { renderJunit } from "./junit.js";
+export { renderMarkdown } from "./markdown.js";
+export { REPORT_JSON_SCHEMA, validateReport } from "./schema.js";
+
+export const REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
+
+/** The file each format is written to inside `--out`. */
+export const REPORT_FILE_NAMES: Readonly<Record<ReportFormat, string>> = {
+  json: "report.json",
+  md: "report.md",
+  html: "report.html",
+  junit: "report.junit.xml",
+};
+
+/**
+ * Parses `--report json,md,html,junit` (also accepts `markdown` and `xml` as aliases, and an array
+ * from the config file). Undefined gives the default set. json is always included.
+ */
+export function parseReportFormats(spec: string | readonly string[] | undefined): ReportFormat[] {
+  if (spec === undefined) return [...DEFAULT_REPORT_FORMATS];
+  const names = (typeof spec === "string" ? spec.split(",") : [...spec]).map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
+  if (names.length === 0) throw new InputError(`--report: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}`);
+  const chosen = new Set<ReportFormat>(["json"]);
+  for (const name of names) {
+    const format = name === "markdown" ? "md" : name === "xml" ? "junit" : name;
+    if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+      throw new InputError(`--report: unknown format "${name}" (choose from ${REPORT_FORMATS.join(", ")})`);
+    }
+    chosen.add(format as ReportFormat);
+  }
+  return REPORT_FORMATS.filter((format) => chosen.has(format));
+}
+
+export function renderReportJson(report: Report): string {
+  return `${JSON.stringify(report, null, 2)}\n`;
+}
+
+function render(format: ReportFormat, report: Report, inputErrors: readonly string[]): string {
+  switch (format) {
+    case "json":
+      return renderReportJson(report);
+    case "md":
+      return renderMarkdown(report);
+    case "html":
+      return renderHtml(report);
+    case "junit":
+      return renderJunit(report, inputErrors);
+  }
+}
+
+/**
+ * Writes the report files into `outDir` and returns their paths (json first). `inputErrors` go
+ * into the JUnit file as <error> cases.
+ */
+export async function writeReportFiles(
+  outDir: string,
+  report: Report,
+  formats: readonly ReportFormat[],
+  options: { inputErrors?: readonly string[] } = {},
+): Promise<string[]> {
+  const secrets = secretEnvValues();
+  const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
+  const written: string[] = [];
+  for (const format of wanted) {
+    const path = join(outDir, REPORT_FILE_NAMES[format]);
+    await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? []), secrets));
+    written.push(path);
+  }
+  return written;
+}

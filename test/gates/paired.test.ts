@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { binomialHalfCdf, DOCUMENT_CLASSES, mcnemarExact, pairedComparison, type PairedOutcome } from "../../src/gates/paired.js";
+
+const o = (case_id: string, gold: string, predicted: string, run = "0", values?: Record<string, number | null>): PairedOutcome => ({
+  case_id,
+  run,
+  gold,
+  predicted,
+  ...(values ? { values } : {}),
+});
+
+describe("McNemar (exact binomial)", () => {
+  it("matches hand-computed two-sided p values", () => {
+    // b = 10, c = 5: 2 · (1 + 15 + 105 + 455 + 1365 + 3003) / 2^15
+    expect(mcnemarExact(10, 5)).toMatchObject({ baseline_only: 10, current_only: 5, method: "exact_binomial" });
+    expect(mcnemarExact(10, 5).p_value).toBeCloseTo(9888 / 32768, 14);
+    expect(mcnemarExact(1, 9).p_value).toBeCloseTo(22 / 1024, 14);
+    expect(mcnemarExact(9, 1).p_value).toBeCloseTo(22 / 1024, 14);
+    expect(mcnemarExact(0, 6).p_value).toBeCloseTo(2 / 64, 14);
+    expect(mcnemarExact(3, 3).p_value).toBe(1);
+    expect(mcnemarExact(0, 0).p_value).toBe(1);
+  });
+
+  it("stays accurate for large discordant counts (no underflow)", () => {
+    // P(X ≤ 500), X ~ Bin(1000, 1/2) = 1/2 + C(1000, 500) / 2^1001.
+    expect(binomialHalfCdf(500, 1000)).toBeCloseTo(0.5126125090891569, 12);
+    expect(binomialHalfCdf(0, 2000)).toBeCloseTo(0, 300);
+    const p = mcnemarExact(5000, 5300).p_value;
+    expect(p).toBeGreaterThan(0.002);
+    expect(p).toBeLessThan(0.004);
+  });
+});
+
+describe("pairedComparison", () => {
+  const current = [o("c1", "positive", "positive"), o("c2", "negative", "negative"), o("c3", "positive", "negative"), o("c4", "negative", "positive"), o("c5", "positive", "positive")];
+  const baseline = [o("c1", "positive", "negative", "a"), o("c2", "negative", "negative", "a"), o("c3", "positive", "negative", "a"), o("c4", "negative", "negative", "a"), o("c6", "negative", "negative", "a")];
+
+  it("pairs single-run sides by case and computes hand-checked differences", () => {
+    const result = pairedComparison(current, baseline, { seed: 0, resamples: 200, classes: DOCUMENT_CLASSES });
+    expect(result).toMatchObject({ matched_units: 4, matched_cases: 4, unmatched_current: 1, unmatched_baseline: 1, paired_by: "case" });
+    expect(result.metrics.accuracy).toMatchObject({ current: 0.5, baseline: 0.5, difference: 0 });
+    // current: both classes F1 = 0.5; baseline: positive F1 0, negative P = 2/4, R = 1, F1 = 2/3.
+    expect(result.metrics.macro_f1!.current).toBeCloseTo(0.5, 14);
+    expect(result.metrics.macro_f1!.baseline).toBeCloseTo(1 / 3, 14);
+    expect(result.metrics.macro_f1!.difference).toBeCloseTo(1 / 6, 14);
+    expect(result.mcnemar).toMatchObject({ baseline_only: 1, current_only: 1, p_value: 1 });
+    for (const diff of Object.values(result.metrics)) expect(diff.low).toBeLessThanOrEqual(diff.high);
+  });
+
+  it("is reproducible for a fixed seed and changes with the seed", () => {
+    // 60 cases with a varied pattern of right and wrong answers on both sides.
+    const labels = (i: number) => (i % 3 === 0 ? "positive" : "negative");
+    const flip = (label: string) => (label === "positive" ? "negative" : "positive");
+    const cur = Array.from({ length: 60 }, (_, i) => o(`k${i}`, labels(i), i % 5 === 0 ? flip(labels(i)) : labels(i)));
+    const base = Array.from({ length: 60 }, (_, i) => o(`k${i}`, labels(i), i % 4 === 0 ? flip(labels(i)) : labels(i)));
+    const a = pairedComparison(cur, base, { seed: 7, resamples: 300 });
+    const b = pairedComparison(cur, base, { seed: 7, resamples: 300 });
+    const c = pairedComparison(cur, base, { seed: 8, resamples: 300 });
+    expect(b).toEqual(a);
+    expect(c.metrics.macro_f1).not.toEqual(a.metrics.macro_f1);
+  });
+
+  it("gives a zero-width interval when the two sides are identical", () => {
+    const result = pairedComparison(current, current, { seed: 0, resamples: 100 });
+    expect(result.metrics.accuracy).toEqual({ current: 0.6, baseline: 0.6, difference: 0, low: 0, high: 0 });
+    expect(result.mcnemar.p_value).toBe(1);
+  });
+
+  it("pairs on (case, run) with several runs and averages per run like the headline", () => {
+    const cur = [o("x", "positive", "positive", "0"), o("y", "negative", "negative", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1"), o("z", "negative", "negative", "2")];
+    const base = [o("x", "positive", "negative", "0"), o("y", "negative", "positive", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1")];
+    const result = pairedComparison(cur, base, { seed: 1, resamples: 50 });
+    expect(result).toMatchObject({ paired_by: "case_run", matched_units: 4, matched_cases: 2, unmatched_current: 1, unmatched_baseline: 0 });
+    // current: run 0 accuracy 1, run 1 accuracy 0.5 → 0.75; baseline: run 0 0, run 1 0.5 → 0.25.
+    expect(result.metrics.accuracy).toMatchObject({ current: 0.75, baseline: 0.25, difference: 0.5 });
+    expect(result.mcnemar).toMatchObject({ baseline_only: 0, current_only: 2, p_value: 0.5 });
+  });
+
+  it("compares per-case values as means over the units that have them", () => {
+    const cur = [o("p1", "positive", "positive", "0", { localization_recall: 1 }), o("p2", "positive", "positive", "0", { localization_recall: 0 }), o("n1", "negative", "negative", "0", { localization_recall: null })];
+    const base = [o("p1", "positive", "positive", "0", { localization_recall: 0 }), o("p2", "positive", "negative", "0", { localization_recall: 0 }), o("n1", "negative", "negative", "0", {})];
+    const result = pairedComparison(cur, base, { seed: 0, resamples: 20 });
+    expect(result.metrics.localization_recall).toMatchObject({ current: 0.5, baseline: 0, difference: 0.5 });
+  });
+
+  it("reports no match without failing", () => {
+    const result = pairedComparison([o("a", "positive", "positive")], [o("b", "positive", "positive")], { seed: 0, resamples: 10 });
+    expect(result).toMatchObject({ matched_units: 0, matched_cases: 0, unmatched_current: 1, unmatched_baseline: 1 });
+    expect(result.metrics.accuracy).toEqual({ current: 0, baseline: 0, difference: 0, low: 0, high: 0 });
+  });
+});

@@ -1,0 +1,56 @@
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { InputError } from "../../src/cli/errors.js";
+import { parseReportFormats, writeReportFiles } from "../../src/report/write.js";
+import { validateReport } from "../../src/report/schema.js";
+import { tempDir } from "../support/cli.js";
+import { fixtureReport } from "./fixture.js";
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+describe("parseReportFormats", () => {
+  it("defaults to every format and always includes json", () => {
+    expect(parseReportFormats(undefined)).toEqual(["json", "md", "html", "junit"]);
+    expect(parseReportFormats("md")).toEqual(["json", "md"]);
+    expect(parseReportFormats(" junit , markdown,JSON ")).toEqual(["json", "md", "junit"]);
+    expect(parseReportFormats(["html"])).toEqual(["json", "html"]);
+  });
+  it("rejects unknown names", () => {
+    expect(() => parseReportFormats("json,pdf")).toThrow(InputError);
+    expect(() => parseReportFormats("json,pdf")).toThrow('--report: unknown format "pdf" (choose from json, md, html, junit)');
+    expect(() => parseReportFormats(",")).toThrow(InputError);
+  });
+});
+
+describe("writeReportFiles", () => {
+  const saved = process.env.MARI_TEST_API_KEY;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.MARI_TEST_API_KEY;
+    else process.env.MARI_TEST_API_KEY = saved;
+  });
+
+  it("writes the chosen formats atomically and returns their paths", async () => {
+    const out = join(dir, "out", "nested");
+    const written = await writeReportFiles(out, fixtureReport(), ["md", "junit"], { inputErrors: ["slice.jsonl:2: bad"] });
+    expect(written).toEqual([join(out, "report.json"), join(out, "report.md"), join(out, "report.junit.xml")]);
+    expect(readdirSync(out).sort()).toEqual(["report.json", "report.junit.xml", "report.md"]);
+    const json = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+    expect(validateReport(json)).toEqual([]);
+    expect(json).toEqual(JSON.parse(JSON.stringify(fixtureReport())));
+    expect(readFileSync(join(out, "report.junit.xml"), "utf8")).toContain('<error message="slice.jsonl:2: bad"');
+  });
+
+  it("never writes the value of a secret environment variable", async () => {
+    process.env.MARI_TEST_API_KEY = "sk-test-0123456789abcdef";
+    const report = fixtureReport({ rejection_examples: [{ where: "d.jsonl:1", reason: "bad_judgment", message: "model said sk-test-0123456789abcdef" }] });
+    const out = join(dir, "secret");
+    await writeReportFiles(out, report, ["json", "md", "html", "junit"]);
+    for (const file of readdirSync(out)) {
+      const text = readFileSync(join(out, file), "utf8");
+      expect(text).not.toContain("sk-test-0123456789abcdef");
+      if (file !== "report.junit.xml") expect(text).toContain("[redacted]");
+    }
+  });
+});
