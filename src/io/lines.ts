@@ -12,7 +12,7 @@ const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1 << 20;
 
 /** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */
-function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
+export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
   let lineNo = firstLineNo;
   const push = (text: string) => {
     if (text.endsWith("\r")) text = text.slice(0, -1);
@@ -40,8 +40,11 @@ function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
   return lineNo;
 }
 
-/** Yields the file's lines in batches (one batch per chunk read), for throughput. */
-export async function* readLineBatches(path: string): AsyncGenerator<Line[]> {
+/**
+ * Yields the file as raw blocks of whole lines with the line number of each block's first line, so
+ * that decoding and splitting can happen elsewhere (e.g. in a worker) with `splitBlock`.
+ */
+export async function* readLineBlocks(path: string): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   let pending: Buffer[] = [];
   let nextLineNo = 1;
@@ -54,13 +57,23 @@ export async function* readLineBatches(path: string): AsyncGenerator<Line[]> {
     const head = chunk.subarray(0, lastNewline + 1);
     const block = pending.length === 0 ? head : Buffer.concat([...pending, head]);
     pending = lastNewline + 1 < chunk.length ? [chunk.subarray(lastNewline + 1)] : [];
-    const out: Line[] = [];
-    nextLineNo = splitBlock(block, nextLineNo, out);
-    yield out;
+    yield { firstLineNo: nextLineNo, block };
+    nextLineNo += countNewlines(block);
   }
-  if (pending.length > 0) {
+  if (pending.length > 0) yield { firstLineNo: nextLineNo, block: Buffer.concat(pending) };
+}
+
+function countNewlines(block: Buffer): number {
+  let count = 0;
+  for (let at = block.indexOf(NEWLINE); at !== -1; at = block.indexOf(NEWLINE, at + 1)) count++;
+  return count;
+}
+
+/** Yields the file's lines in batches (one batch per chunk read), for throughput. */
+export async function* readLineBatches(path: string): AsyncGenerator<Line[]> {
+  for await (const { firstLineNo, block } of readLineBlocks(path)) {
     const out: Line[] = [];
-    splitBlock(Buffer.concat(pending), nextLineNo, out);
+    splitBlock(block, firstLineNo, out);
     yield out;
   }
 }

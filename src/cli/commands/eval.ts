@@ -1,17 +1,207 @@
-// Placeholder until the `eval` command lands; it says so instead of pretending to work.
-import type { Command } from "commander";
+// `mari eval SLICE [--predictions DUMP] …` (SPEC §4): detects the task from the slice (pairs go to
+// the pair evaluator), scores a document dump, writes the report files, applies gates and maps the
+// outcome onto an exit code. Flags win over mari.config.json, which wins over defaults.
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_INTERNAL_ERROR } from "../errors.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
+import { createProgress, parseProgressMode } from "../progress.js";
+import { printSummary } from "../summary.js";
+import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { combineGates, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
+import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
+import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import { evaluateGates } from "../../gates/evaluate.js";
+import { sniffSliceTask } from "../../io/slice.js";
+import { parseReportFormats, writeReportFiles } from "../../report/write.js";
+import { runPairEval } from "../../tasks/pairs.js";
+import { buildDocumentReport, strictViolations } from "../../tasks/document-report.js";
+import { runDocumentEval, type Shard } from "../../tasks/document.js";
+
+interface EvalFlags {
+  predictions?: string;
+  out?: string;
+  report?: string;
+  rewards?: string;
+  baseline?: string;
+  gate: string[];
+  maxDrop: string[];
+  maxInvalidRate?: string;
+  workers?: string;
+  shard?: string;
+  seed?: string;
+  bootstrap?: string;
+  progress?: string;
+  strict?: boolean;
+  quiet?: boolean;
+  lenientIds?: boolean;
+  config?: string;
+  chunkSize?: string;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function integerFlag(name: string, text: string | undefined, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^-?\d+$/.test(text.trim()) || Number(text) < min) throw new InputError(`${name} "${text}": expected an integer ≥ ${min}`);
+  return Number(text);
+}
+
+export function parseShard(text: string | undefined): Shard | undefined {
+  if (text === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) {
+    throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N (e.g. 0/4)`);
+  }
+  return { index: Number(m[1]), count: Number(m[2]) };
+}
+
+export function defaultWorkers(): number {
+  return Math.max(1, Math.min(availableParallelism() - 1, 4));
+}
 
 export function registerEval(program: Command, wrap: ActionWrapper): void {
   program
     .command("eval")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .action(
-      wrap(async () => {
-        process.stderr.write("mari: 'eval' is not implemented yet\n");
-        return EXIT_INTERNAL_ERROR;
-      }),
-    );
+    .description("score a prediction dump against a slice and write reports (documents or pairs, detected from the slice)")
+    .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
+    .option("--predictions <dump>", "prediction dump (JSONL: structured, cache or raw-completion lines)")
+    .option("--out <dir>", "output directory (default ./mari-report)")
+    .option("--report <formats>", "report formats: json,md,html,junit (default all)")
+    .option("--rewards <file>", "write one JSONL reward line per scored prediction, in input order")
+    .option("--baseline <report>", "a previous report.json (with its cases.jsonl) for --max-drop gates")
+    .option("--gate <metric>=<value>", "gate, e.g. accuracy>=0.6 (repeatable)", collect, [])
+    .option("--max-drop <metric=delta>", "largest allowed drop vs --baseline, e.g. macro_f1=0.02 (repeatable)", collect, [])
+    .option("--max-invalid-rate <r>", "largest share (0.05, 5%) or count (3) of format-invalid predictions")
+    .option("--workers <n>", "worker threads (1 = in-process)")
+    .option("--shard <i/n>", "score only the cases whose id hashes to shard I of N (0-based)")
+    .option("--seed <s>", "bootstrap seed (default 0)")
+    .option("--bootstrap <b>", "bootstrap resamples for the macro-F1 interval (default 1000)")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
+    .option("--quiet", "no summary on stdout")
+    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
+    .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp())
+    .action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
+}
+
+async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number> {
+  const started = process.hrtime.bigint();
+  const config = await loadMariConfig(flags.config);
+  const flagGates: GateSpec[] = [
+    ...flags.gate.map((text) => parseGateFlag(text)),
+    ...flags.maxDrop.map((text) => parseMaxDropFlag(text)),
+    ...(flags.maxInvalidRate !== undefined ? [parseMaxInvalidRate(flags.maxInvalidRate)] : []),
+  ];
+  const gates = combineGates(flagGates, config.gates);
+  const outDir = pickOption(flags.out, config.out, "mari-report");
+  const formats = parseReportFormats(flags.report ?? config.report);
+  const progressMode = parseProgressMode(flags.progress ?? config.progress);
+  const quiet = pickOption(flags.quiet, config.quiet, false);
+  const strict = pickOption(flags.strict, config.strict, false);
+  const workers = pickOption(integerFlag("--workers", flags.workers, 1), config.workers, defaultWorkers());
+
+  let task: "documents" | "pairs";
+  try {
+    task = await sniffSliceTask(slicePath);
+  } catch (err) {
+    throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
+  }
+  if (task === "pairs") {
+    // Pair corpora (SPEC §2) are evaluated by the pair task; --predictions does not apply.
+    return runPairEval({
+      pairs: slicePath,
+      out: outDir,
+      formats,
+      gates,
+      strict,
+      quiet,
+      progress: progressMode,
+      workers,
+      recordConfig: config.path ? { config_file: config.path } : {},
+    });
+  }
+
+  const dumpPath = flags.predictions;
+  if (dumpPath === undefined) {
+    throw new InputError("--predictions DUMP is required for a document slice (the built-in lexical judge is not available in this build)");
+  }
+  const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
+  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
+  const shard = parseShard(flags.shard);
+  const lenientIds = pickOption(flags.lenientIds, config.lenient_ids, false);
+  const rewardsPath = flags.rewards ?? config.rewards;
+  const baselinePath = flags.baseline ?? config.baseline;
+  // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
+  const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
+
+  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: undefined });
+  let reportedMb = 0;
+  const result = await runDocumentEval({
+    slicePath,
+    dumpPath,
+    outDir,
+    workers,
+    chunkLines: integerFlag("--chunk-size", flags.chunkSize, 1),
+    seed,
+    bootstrap,
+    lenientIds,
+    ...(shard ? { shard } : {}),
+    ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+    onProgress: (done) => {
+      const mb = Math.floor(done / 1e6);
+      if (mb > reportedMb) {
+        progress.tick(mb - reportedMb);
+        reportedMb = mb;
+      }
+    },
+  });
+  progress.done();
+
+  const report = await buildDocumentReport(result, {
+    slicePath,
+    dumpPath,
+    seed,
+    bootstrap,
+    workers,
+    shard,
+    judge: null,
+    config: {
+      slice: resolve(slicePath),
+      predictions: resolve(dumpPath),
+      bootstrap,
+      lenient_ids: lenientIds,
+      strict,
+      shard: flags.shard ?? null,
+      config_file: config.path,
+    },
+    elapsedSeconds: 0,
+  });
+  if (baseline) {
+    const { outcomes } = await readPairedOutcomes(result.casesPath);
+    report.baseline = compareWithBaseline(outcomes, baseline, {
+      seed,
+      resamples: bootstrap,
+      classes: DOCUMENT_CLASSES,
+      currentSliceHash: result.sliceHash,
+    });
+  }
+  report.gates = evaluateGates(report, gates);
+  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+  const inputErrors: string[] = [];
+  const scored = result.aggregate.casesScored;
+  if (scored === 0) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  const violations = strict ? strictViolations(report) : [];
+  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+  const files = await writeReportFiles(outDir, report, formats, { inputErrors });
+  printSummary(report, { quiet, outDir, files });
+  for (const ex of report.rejection_examples.slice(0, 10)) process.stderr.write(`${ex.where}: ${ex.reason}: ${ex.message}\n`);
+  if (inputErrors.length > 0) {
+    for (const message of inputErrors) process.stderr.write(`mari: ${message}\n`);
+    return EXIT_INPUT_ERROR;
+  }
+  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
 }

@@ -1,0 +1,34 @@
+// What one scored (case, run) contributes to the metrics: the compact, task-independent facts the
+// accumulators read. Derived per case from the slice (label, gold) and the validated prediction.
+export interface CaseOutcome {
+  /** Gold label: the document is self-contradictory. */
+  label: boolean;
+  /** The judgment as scored (a format-invalid or missing prediction scores negative). */
+  judgment: boolean;
+  formatValid: boolean;
+  /** Distinct predicted evidence sentence IDs (0 when scored negative). */
+  predictedCount: number;
+  /** |gold ∩ predicted|. */
+  matched: number;
+  /** |gold| (0 for negatives). */
+  goldCount: number;
+  referenceCoverage: number;
+  rewardAccuracy: number;
+  rewardFormat: number;
+}
+
+/** Per-case localization fields (Appendix A): null on gold-negative cases. */
+export function localizationFields(o: CaseOutcome): {
+  localization_hit: boolean | null;
+  exact_localization: boolean | null;
+  evidence_precision: number | null;
+  evidence_recall: number | null;
+} {
+  if (!o.label) return { localization_hit: null, exact_localization: null, evidence_precision: null, evidence_recall: null };
+  return {
+    localization_hit: o.matched > 0,
+    exact_localization: o.matched === o.goldCount && o.predictedCount === o.goldCount,
+    evidence_precision: o.predictedCount > 0 ? o.matched / o.predictedCount : 0,
+    evidence_recall: o.goldCount > 0 ? o.matched / o.goldCount : 0,
+  };
+}

@@ -1,0 +1,23 @@
+// Headline over runs (Appendix A): arithmetic mean; spread = population std, min, max.
+export interface Spread {
+  mean: number;
+  std: number;
+  min: number;
+  max: number;
+}
+
+export function spreadOf(values: readonly number[]): Spread {
+  if (values.length === 0) return { mean: 0, std: 0, min: 0, max: 0 };
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    sum += v;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  const mean = sum / values.length;
+  let squares = 0;
+  for (const v of values) squares += (v - mean) * (v - mean);
+  return { mean, std: Math.sqrt(squares / values.length), min, max };
+}

@@ -1,0 +1,244 @@
+// Reads prediction dump lines (SPEC §1.2, Appendix A "Dump lines" and "One prediction"): the three
+// shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
+// of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
+// code runs in-process and in pool workers.
+import { stripPythonWhitespace } from "../core/document/index.js";
+import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
+
+/** Line-level rejections, in the order they are checked. */
+export type DumpLineRejection = LineRejection | "bad_case_id" | "bad_run_key" | "duplicate_prediction";
+
+/** Per-prediction reasons that make a kept line format-invalid (checked in this order). */
+export type PredictionShapeReason =
+  | "bad_prediction_shape"
+  | "bad_completion_format"
+  | "bad_judgment"
+  | "bad_evidence_field"
+  | "bad_reasoning";
+
+// JSON.parse turns `2.0` and `2e0` into the integer 2, but the reference rejects floats as IDs and
+// run keys. Number tokens with a fraction or exponent are rewritten into this marker object before
+// parsing, so every integer check downstream sees a non-integer.
+export const FLOAT_MARKER = "$mari_float";
+// A JSON float always has a digit right before its `.`, `e` or `E`.
+const FLOAT_HINT = /\d[.eE]/;
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+/** Rewrites number tokens with a fraction or exponent (outside strings) into FLOAT_MARKER objects. */
+export function markFloatTokens(text: string): string {
+  let out = "";
+  let copiedTo = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c /* \ */) i += 2;
+        else if (d === 0x22) break;
+        else i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === 0x2d /* - */ || isDigit(c)) {
+      const start = i;
+      let isFloat = false;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (isDigit(d) || d === 0x2d || d === 0x2b /* + */) i++;
+        else if (d === 0x2e || d === 0x65 || d === 0x45) {
+          isFloat = true;
+          i++;
+        } else break;
+      }
+      if (isFloat) {
+        out += text.slice(copiedTo, start) + `{"${FLOAT_MARKER}":"${text.slice(start, i)}"}`;
+        copiedTo = i;
+      }
+      continue;
+    }
+    i++;
+  }
+  return copiedTo === 0 ? text : out + text.slice(copiedTo);
+}
+
+/** Parses a dump line with float detection; rejections as in records.ts. */
+export function parseDumpJson(
+  text: string | null,
+): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
+  const parsed = parseJsonLine(text);
+  if ("error" in parsed || !FLOAT_HINT.test(text!)) return parsed;
+  const marked = markFloatTokens(text!);
+  return marked === text ? parsed : { record: JSON.parse(marked) as JsonObject };
+}
+
+function isFloatMarker(value: unknown): value is { [FLOAT_MARKER]: string } {
+  return isJsonObject(value) && typeof value[FLOAT_MARKER] === "string";
+}
+
+function present(record: JsonObject, key: string): boolean {
+  return Object.hasOwn(record, key) && record[key] !== undefined;
+}
+
+/** Step 2: `case_id`, or `id` when `case_id` is absent; must be a string. */
+export function dumpCaseId(record: JsonObject): string | undefined {
+  const value = present(record, "case_id") ? record.case_id : record.id;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Step 4: `run`, else `sample`, else "0"; integer 1 and string "1" are the same run. */
+export function dumpRunKey(record: JsonObject): string | undefined {
+  const value = record.run !== undefined && record.run !== null && Object.hasOwn(record, "run") ? record.run
+    : record.sample !== undefined && record.sample !== null && Object.hasOwn(record, "sample") ? record.sample
+    : "0";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+/** The fields of one prediction, before validation. */
+export interface RawPrediction {
+  judgment: boolean;
+  /** Entries as given (validated later); absent/null → []. */
+  evidence: unknown[];
+  /** Absent/null → "". May be a non-string (then `bad_reasoning` after the evidence checks). */
+  reasoning: unknown;
+}
+
+export type Extracted = { ok: true; prediction: RawPrediction } | { ok: false; reason: PredictionShapeReason | "evidence_out_of_document"; message: string };
+
+const JUDGMENT_STRINGS: Readonly<Record<string, boolean>> = { yes: true, no: false, true: true, false: false };
+
+/** A boolean, or exactly one of yes/no/true/false in any case (untrimmed). */
+export function coerceJudgment(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string" && value.length <= 5) return JUDGMENT_STRINGS[value.toLowerCase()];
+  return undefined;
+}
+
+const LENIENT_ID = /^\s*\[?\s*(\d{1,9})\s*\]?\s*$/;
+
+/** `--lenient-ids`: "3", "[3]" and integral floats such as 2.0 become integers; the rest stays. */
+export function lenientId(value: unknown): unknown {
+  if (typeof value === "string") {
+    const m = LENIENT_ID.exec(value);
+    return m ? Number(m[1]) : value;
+  }
+  if (isFloatMarker(value)) {
+    const number = Number(value[FLOAT_MARKER]);
+    return Number.isInteger(number) ? number : value;
+  }
+  return value;
+}
+
+const THINK_OPEN = "<think>\n";
+const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
+const ANSWER_CLOSE = "\n</answer>";
+const TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
+
+function countOccurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count++;
+  return count;
+}
+
+/**
+ * The tagged layout, exactly: `<think>\n…\n</think>\n<answer>\nJudgment: X\nEvidence: [...]\n</answer>`,
+ * each tag once, nothing before or after. Returns the think text and the two answer values.
+ */
+export function parseCompletionLayout(completion: string): { think: string; judgment: string; evidence: string } | undefined {
+  if (!completion.startsWith(THINK_OPEN) || !completion.endsWith(ANSWER_CLOSE)) return undefined;
+  for (const tag of TAGS) if (countOccurrences(completion, tag) !== 1) return undefined;
+  const middle = completion.indexOf(THINK_TO_ANSWER, THINK_OPEN.length - 1);
+  if (middle === -1) return undefined;
+  const answerStart = middle + THINK_TO_ANSWER.length;
+  const answerEnd = completion.length - ANSWER_CLOSE.length;
+  if (answerStart > answerEnd) return undefined;
+  const think = middle < THINK_OPEN.length ? "" : completion.slice(THINK_OPEN.length, middle);
+  const lines = completion.slice(answerStart, answerEnd).split("\n");
+  if (lines.length !== 2 || !lines[0]!.startsWith("Judgment: ") || !lines[1]!.startsWith("Evidence: ")) return undefined;
+  return { think, judgment: lines[0]!.slice("Judgment: ".length), evidence: lines[1]!.slice("Evidence: ".length) };
+}
+
+/** Maps a quoted sentence to the first sentence that contains it or that it contains (case-insensitive). */
+function sentenceForQuote(quote: string, lowered: readonly string[]): number | undefined {
+  const q = stripPythonWhitespace(quote).toLowerCase();
+  if (q.length === 0) return undefined;
+  for (let i = 0; i < lowered.length; i++) {
+    const s = lowered[i]!;
+    if (s.includes(q) || (s.length > 0 && q.includes(s))) return i + 1;
+  }
+  return undefined;
+}
+
+function extractCompletion(completion: unknown, sentences: readonly string[]): Extracted {
+  const layout = typeof completion === "string" ? parseCompletionLayout(completion) : undefined;
+  if (!layout) return { ok: false, reason: "bad_completion_format", message: "completion is not in the <think>…</think><answer>…</answer> layout" };
+  const judgment = coerceJudgment(layout.judgment);
+  if (judgment === undefined) return { ok: false, reason: "bad_judgment", message: `judgment ${JSON.stringify(layout.judgment)} is not yes/no/true/false` };
+  let items: unknown;
+  try {
+    items = JSON.parse(markFloatTokens(layout.evidence));
+  } catch {
+    return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+  }
+  if (!Array.isArray(items)) return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+  let lowered: string[] | undefined;
+  const evidence: unknown[] = [];
+  for (const item of items) {
+    if (typeof item !== "string") {
+      evidence.push(item);
+      continue;
+    }
+    lowered ??= sentences.map((s) => s.toLowerCase());
+    const id = sentenceForQuote(item, lowered);
+    if (id === undefined) return { ok: false, reason: "evidence_out_of_document", message: `quoted evidence ${JSON.stringify(item.slice(0, 80))} is not in the document` };
+    evidence.push(id);
+  }
+  return { ok: true, prediction: { judgment, evidence, reasoning: layout.think } };
+}
+
+/**
+ * The prediction carried by a kept line, or the first shape failure (Appendix A order:
+ * bad_prediction_shape, bad_completion_format, bad_judgment, bad_evidence_field). Validation of the
+ * evidence and reasoning follows in the scorer.
+ */
+export function extractPrediction(record: JsonObject, sentences: readonly string[], lenientIds: boolean): Extracted {
+  let source = record;
+  if (present(record, "prediction")) {
+    if (!isJsonObject(record.prediction)) return { ok: false, reason: "bad_prediction_shape", message: "`prediction` is not an object" };
+    source = record.prediction;
+  }
+  let extracted: Extracted;
+  if (!present(source, "judgment") && present(source, "completion")) {
+    extracted = extractCompletion(source.completion, sentences);
+  } else {
+    const judgment = coerceJudgment(source.judgment);
+    if (judgment === undefined) {
+      return { ok: false, reason: "bad_judgment", message: `judgment ${describe(source.judgment)} is not a boolean or yes/no/true/false` };
+    }
+    const field = present(source, "evidence_sentence_ids") ? source.evidence_sentence_ids : source.evidence;
+    if (field !== undefined && field !== null && !Array.isArray(field)) {
+      return { ok: false, reason: "bad_evidence_field", message: `evidence_sentence_ids ${describe(field)} is not a list` };
+    }
+    const reasoning = source.reasoning ?? "";
+    extracted = { ok: true, prediction: { judgment, evidence: (field as unknown[] | null | undefined) ?? [], reasoning } };
+  }
+  if (extracted.ok && lenientIds) extracted.prediction.evidence = extracted.prediction.evidence.map(lenientId);
+  return extracted;
+}
+
+/** A short, safe rendering of a value for a message (model text is truncated). */
+export function describe(value: unknown): string {
+  if (value === undefined) return "(missing)";
+  if (isFloatMarker(value)) return value[FLOAT_MARKER];
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

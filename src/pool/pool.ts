@@ -1,0 +1,84 @@
+// A generic chunked worker pool (SPEC §4.4). A task is a compiled ES module exporting
+//   init(initData) → state            (once per worker, e.g. read the slice)
+//   processChunk(state, chunk) → result
+// `createChunkPool` runs it on piscina workers, or in-process when workers = 1 (no threads, same
+// code path). `mapInOrder` feeds chunks with bounded in-flight work and yields results in input
+// order, so whatever the worker count or chunk size, the consumer sees the same sequence.
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Piscina } from "piscina";
+
+export interface ChunkTaskModule<S, I, O> {
+  init(initData: unknown): Promise<S> | S;
+  processChunk(state: S, chunk: I): Promise<O> | O;
+}
+
+export interface ChunkPool<I, O> {
+  readonly workers: number;
+  run(chunk: I, transfer?: readonly ArrayBuffer[]): Promise<O>;
+  close(): Promise<void>;
+}
+
+export interface ChunkPoolOptions<S> {
+  workers: number;
+  /** URL of the task module. A `src/**.ts` URL (tests, tsx) is mapped to its `dist/**.js` build for workers. */
+  taskModule: URL;
+  initData: unknown;
+  /** In-process only: a ready state (skips `init`, e.g. the slice the caller already read). */
+  state?: S;
+}
+
+/** Workers load compiled JavaScript: map `…/src/x.ts` to `…/dist/x.js`. */
+export function compiledModuleUrl(url: URL): URL {
+  const path = fileURLToPath(url);
+  if (!path.endsWith(".ts")) return url;
+  const mapped = path.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, "$1dist$2").replace(/\.ts$/, ".js");
+  return pathToFileURL(mapped);
+}
+
+export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
+  if (options.workers <= 1) {
+    const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
+    const state = options.state ?? (await task.init(options.initData));
+    return {
+      workers: 1,
+      run: async (chunk) => task.processChunk(state, chunk),
+      close: async () => {},
+    };
+  }
+  const piscina = new Piscina({
+    filename: compiledModuleUrl(new URL("./worker.js", import.meta.url)).href,
+    minThreads: options.workers,
+    maxThreads: options.workers,
+    workerData: { taskModule: compiledModuleUrl(options.taskModule).href, initData: options.initData },
+  });
+  return {
+    workers: options.workers,
+    run: (chunk, transfer) => piscina.run(chunk, transfer ? { transferList: [...transfer] } : undefined) as Promise<O>,
+    close: () => piscina.destroy(),
+  };
+}
+
+/**
+ * Runs `pool` over `chunks`, at most `maxInFlight` at a time, and yields each result in input
+ * order. `transferOf` may name buffers to move (not copy) to the worker.
+ */
+export async function* mapInOrder<I, O>(
+  pool: ChunkPool<I, O>,
+  chunks: AsyncIterable<I> | Iterable<I>,
+  maxInFlight = Math.max(2, pool.workers * 2),
+  transferOf?: (chunk: I) => readonly ArrayBuffer[] | undefined,
+): AsyncGenerator<O> {
+  const inFlight: Promise<O>[] = [];
+  try {
+    for await (const chunk of chunks) {
+      const pending = pool.run(chunk, transferOf?.(chunk));
+      // Avoid unhandled rejections while the promise waits its turn in the queue.
+      pending.catch(() => {});
+      inFlight.push(pending);
+      if (inFlight.length >= maxInFlight) yield await inFlight.shift()!;
+    }
+    while (inFlight.length > 0) yield await inFlight.shift()!;
+  } finally {
+    await Promise.allSettled(inFlight);
+  }
+}

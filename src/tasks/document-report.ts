@@ -1,0 +1,80 @@
+// Assembles report.json for a document eval (SPEC §4.1, Appendix A keys) from the eval result.
+import { collectSystemInfo, sha256File } from "../report/system.js";
+import { REPORT_SCHEMA_VERSION, type Report } from "../report/types.js";
+import type { DocumentEvalResult, Shard } from "./document.js";
+
+export interface DocumentReportContext {
+  slicePath: string;
+  dumpPath: string | null;
+  seed: number;
+  bootstrap: number;
+  workers: number;
+  shard: Shard | undefined;
+  /** The judge mari ran to produce the dump (e.g. "lexical"), or null for a user's dump. */
+  judge: string | null;
+  judgeNote?: string;
+  config: Record<string, unknown>;
+  elapsedSeconds: number;
+}
+
+export async function buildDocumentReport(result: DocumentEvalResult, ctx: DocumentReportContext): Promise<Report> {
+  const a = result.aggregate;
+  const system = await collectSystemInfo({
+    config: ctx.config,
+    seed: ctx.seed,
+    workers: ctx.workers,
+    judge: ctx.judge,
+    ...(ctx.judgeNote !== undefined ? { judgeNote: ctx.judgeNote } : {}),
+  });
+  const report: Report = {
+    schema_version: REPORT_SCHEMA_VERSION,
+    task: "documents",
+    dataset: {
+      path: ctx.slicePath,
+      sha256: await sha256File(ctx.slicePath),
+      cases: result.cases.length,
+      slice_hash: result.sliceHash,
+    },
+    predictions: ctx.dumpPath === null ? null : {
+      path: ctx.dumpPath,
+      sha256: await sha256File(ctx.dumpPath),
+      lines: result.lines,
+      runs: result.runKeys,
+    },
+    system,
+    metrics: a.metrics,
+    runs: a.runs,
+    spread: a.spread,
+    ci: a.ci,
+    breakdowns: a.breakdowns,
+    setcons: a.setcons,
+    ...(a.setconsReason !== null ? { setcons_reason: a.setconsReason } : {}),
+    majority: a.majority,
+    gates: [],
+    rejections: result.rejections,
+    rejection_examples: result.rejectionExamples,
+    orphans: result.orphans,
+    invalid: a.invalid,
+    elapsed_seconds: ctx.elapsedSeconds,
+  };
+  if (ctx.shard) {
+    // What `mari merge` needs beyond the shards' cases.jsonl (documented in docs/eval.md).
+    report.shard = {
+      index: ctx.shard.index,
+      count: ctx.shard.count,
+      run_first_lines: Object.fromEntries(result.runKeys.map((key, r) => [key, result.runFirstLines[r]])),
+      line_rejections: result.lineRejections,
+    };
+  }
+  return report;
+}
+
+/** What --strict objects to: rejected dump lines, orphans and format-invalid kept lines. */
+export function strictViolations(report: Report): string[] {
+  const out: string[] = [];
+  for (const [reason, count] of Object.entries(report.rejections)) {
+    if (reason !== "missing_prediction" && count > 0) out.push(`${count} × ${reason}`);
+  }
+  if (report.orphans && report.orphans.count > 0) out.push(`${report.orphans.count} orphan line(s)`);
+  return out;
+}

@@ -1,0 +1,234 @@
+// Scores a block of dump lines against the slice (SPEC §1.3, Appendix A). Runs in-process or in a
+// pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
+// arrays so that a million lines cross the worker boundary cheaply.
+import {
+  DocumentContradictionError,
+  documentContradictionRewards,
+  validateDocumentContradiction,
+} from "../core/document/index.js";
+import { splitBlock, type Line } from "../io/lines.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, parseDumpJson } from "../io/dump.js";
+import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../io/slice.js";
+import type { RecordFormat } from "../io/records.js";
+
+/** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
+export const LINE_REJECTIONS = [
+  "invalid_utf8",
+  "blank_line",
+  "malformed_json",
+  "not_an_object",
+  "bad_case_id",
+  "bad_run_key",
+  "duplicate_prediction",
+] as const;
+export type LineRejectionCode = (typeof LINE_REJECTIONS)[number];
+
+/** Per-case reasons (index 0 = format-valid), in Appendix A order. */
+export const CASE_REASONS = [
+  null,
+  "missing_prediction",
+  "bad_prediction_shape",
+  "bad_completion_format",
+  "bad_judgment",
+  "bad_evidence_field",
+  "non_integer_evidence",
+  "evidence_out_of_document",
+  "positive_without_evidence",
+  "negative_with_evidence",
+  "bad_reasoning",
+  "reasoning_reference_out_of_document",
+] as const;
+export type CaseReason = Exclude<(typeof CASE_REASONS)[number], null>;
+const REASON_INDEX = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
+
+export function reasonIndex(reason: CaseReason | null): number {
+  return reason === null ? 0 : REASON_INDEX.get(reason)!;
+}
+
+export const LINE_KIND_REJECTED = 0;
+export const LINE_KIND_ORPHAN = 1;
+export const LINE_KIND_PREDICTION = 2;
+
+/** Messages kept per reason per chunk: enough for the report's examples after an ordered merge. */
+export const EXAMPLES_PER_REASON = 5;
+
+export interface ScoreOptions {
+  lenientIds: boolean;
+}
+
+export interface ScoreState {
+  slice: DocumentSlice;
+  options: ScoreOptions;
+}
+
+/** One prediction as scored: what the tables, cases.jsonl and --rewards need. */
+export interface ScoredPrediction {
+  judgment: boolean;
+  reason: CaseReason | null;
+  message: string | null;
+  evidence: number[];
+  referenceCoverage: number;
+  rewardAccuracy: number;
+  matched: number;
+}
+
+export interface ChunkResult {
+  firstLineNo: number;
+  count: number;
+  kind: Uint8Array;
+  /** Rejected: index into LINE_REJECTIONS. Prediction: index into CASE_REASONS. */
+  code: Uint8Array;
+  caseIndex: Int32Array;
+  runKeys: string[];
+  judgment: Uint8Array;
+  coverage: Float64Array;
+  rewardAccuracy: Float64Array;
+  matched: Int32Array;
+  /** Evidence of line i is evData[evStart[i] .. evStart[i + 1]). */
+  evStart: Int32Array;
+  evData: Int32Array;
+  /** Sparse: chunk-relative line index → message (rejections, format-invalid lines), capped per reason. */
+  messages: Array<[number, string]>;
+  /** Sparse: chunk-relative line index → orphan case id. */
+  orphans: Array<[number, string]>;
+}
+
+export interface ScoreInit {
+  slicePath: string;
+  sliceFormat: RecordFormat;
+  options: ScoreOptions;
+}
+
+/** Pool entry: workers read the slice themselves (cheaper than sending it). */
+export async function init(data: ScoreInit): Promise<ScoreState> {
+  return { slice: await readDocumentSlice(data.slicePath, data.sliceFormat), options: data.options };
+}
+
+/** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */
+export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, options: ScoreOptions): ScoredPrediction {
+  const n = c.sentences.length;
+  let reason: CaseReason | null = null;
+  let message: string | null = null;
+  let assessment;
+  if (record === null) {
+    reason = "missing_prediction";
+    message = "no prediction for this case in this run";
+  } else {
+    const extracted = extractPrediction(record, c.sentences, options.lenientIds);
+    if (!extracted.ok) {
+      reason = extracted.reason;
+      message = extracted.message;
+    } else {
+      const p = extracted.prediction;
+      const reasoningIsText = typeof p.reasoning === "string";
+      try {
+        assessment = validateDocumentContradiction(n, p.judgment, p.evidence, reasoningIsText ? p.reasoning : "");
+        if (!reasoningIsText) {
+          assessment = undefined;
+          reason = "bad_reasoning";
+          message = "reasoning is not a string";
+        }
+      } catch (err) {
+        if (!(err instanceof DocumentContradictionError)) throw err;
+        reason = err.code as CaseReason;
+        message = err.message;
+      }
+    }
+  }
+  assessment ??= validateDocumentContradiction(n, false, [], "");
+  const rewards = documentContradictionRewards(assessment, c.label, c.gold, reason === null);
+  return {
+    judgment: assessment.judgment,
+    reason,
+    message,
+    evidence: assessment.evidenceSentenceIds,
+    referenceCoverage: rewards.referenceCoverage,
+    rewardAccuracy: rewards.accuracy,
+    matched: rewards.matchedEvidenceCount,
+  };
+}
+
+export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[]): ChunkResult {
+  const count = lines.length;
+  const r: ChunkResult = {
+    firstLineNo,
+    count,
+    kind: new Uint8Array(count),
+    code: new Uint8Array(count),
+    caseIndex: new Int32Array(count).fill(-1),
+    runKeys: new Array<string>(count).fill(""),
+    judgment: new Uint8Array(count),
+    coverage: new Float64Array(count),
+    rewardAccuracy: new Float64Array(count),
+    matched: new Int32Array(count),
+    evStart: new Int32Array(count + 1),
+    evData: new Int32Array(0),
+    messages: [],
+    orphans: [],
+  };
+  const evidence: number[] = [];
+  const examplesPerCode = new Map<string, number>();
+  const note = (i: number, key: string, message: string): void => {
+    const seen = examplesPerCode.get(key) ?? 0;
+    if (seen >= EXAMPLES_PER_REASON) return;
+    examplesPerCode.set(key, seen + 1);
+    r.messages.push([i, message]);
+  };
+  const reject = (i: number, code: LineRejectionCode, message: string): void => {
+    r.kind[i] = LINE_KIND_REJECTED;
+    r.code[i] = LINE_REJECTIONS.indexOf(code);
+    note(i, code, message);
+  };
+  for (let i = 0; i < count; i++) {
+    r.evStart[i] = evidence.length;
+    const parsed = parseDumpJson(lines[i]!.text);
+    if ("error" in parsed) {
+      reject(i, parsed.error.code, parsed.error.message);
+      continue;
+    }
+    const record = parsed.record;
+    const caseId = dumpCaseId(record);
+    if (caseId === undefined) {
+      reject(i, "bad_case_id", "case_id (or id) is missing or not a string");
+      continue;
+    }
+    const caseIndex = state.slice.byId.get(caseId);
+    if (caseIndex === undefined) {
+      r.kind[i] = LINE_KIND_ORPHAN;
+      r.orphans.push([i, caseId]);
+      continue;
+    }
+    const runKey = dumpRunKey(record);
+    if (runKey === undefined) {
+      reject(i, "bad_run_key", "run (or sample) is neither a string nor an integer");
+      continue;
+    }
+    const scored = scoreCase(state.slice.cases[caseIndex]!, record, state.options);
+    r.kind[i] = LINE_KIND_PREDICTION;
+    r.caseIndex[i] = caseIndex;
+    r.runKeys[i] = runKey;
+    r.code[i] = reasonIndex(scored.reason);
+    r.judgment[i] = scored.judgment ? 1 : 0;
+    r.coverage[i] = scored.referenceCoverage;
+    r.rewardAccuracy[i] = scored.rewardAccuracy;
+    r.matched[i] = scored.matched;
+    for (const id of scored.evidence) evidence.push(id);
+    if (scored.reason !== null) note(i, scored.reason, scored.message!);
+  }
+  r.evStart[count] = evidence.length;
+  r.evData = Int32Array.from(evidence);
+  return r;
+}
+
+export interface LineBlock {
+  firstLineNo: number;
+  block: Uint8Array;
+}
+
+/** Pool entry: decode, split and score one raw block of whole lines. */
+export function processChunk(state: ScoreState, chunk: LineBlock): ChunkResult {
+  const lines: Line[] = [];
+  const buffer = Buffer.from(chunk.block.buffer, chunk.block.byteOffset, chunk.block.byteLength);
+  splitBlock(buffer, chunk.firstLineNo, lines);
+  return scoreLines(state, chunk.firstLineNo, lines);
+}

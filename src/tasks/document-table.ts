@@ -1,0 +1,85 @@
+// Compact per-(case, run) state of a document eval: typed arrays per run, evidence in one shared
+// growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
+// by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
+import { reasonIndex, type ScoredPrediction } from "./document-score.js";
+
+export interface RunColumns {
+  key: string;
+  /** Dump line number of the kept line; 0 = no kept line (missing). */
+  line: Int32Array;
+  judgment: Uint8Array;
+  reason: Uint8Array;
+  coverage: Float64Array;
+  rewardAccuracy: Float64Array;
+  matched: Int32Array;
+  evStart: Int32Array;
+  evLength: Int32Array;
+}
+
+export class RunTable {
+  readonly runs: RunColumns[] = [];
+  private readonly index = new Map<string, number>();
+  private evidence = new Int32Array(1 << 12);
+  private evidenceUsed = 0;
+
+  constructor(readonly caseCount: number) {}
+
+  runIndex(key: string): number | undefined {
+    return this.index.get(key);
+  }
+
+  /** The run's index, registering it (in order of first appearance) when new. */
+  ensureRun(key: string): number {
+    let r = this.index.get(key);
+    if (r !== undefined) return r;
+    const n = this.caseCount;
+    r = this.runs.length;
+    this.runs.push({
+      key,
+      line: new Int32Array(n),
+      judgment: new Uint8Array(n),
+      reason: new Uint8Array(n),
+      coverage: new Float64Array(n),
+      rewardAccuracy: new Float64Array(n),
+      matched: new Int32Array(n),
+      evStart: new Int32Array(n),
+      evLength: new Int32Array(n),
+    });
+    this.index.set(key, r);
+    return r;
+  }
+
+  has(run: number, caseIndex: number): boolean {
+    return this.runs[run]!.line[caseIndex] !== 0;
+  }
+
+  put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message">): void {
+    const cols = this.runs[run]!;
+    cols.line[caseIndex] = line;
+    cols.judgment[caseIndex] = p.judgment ? 1 : 0;
+    cols.reason[caseIndex] = reasonIndex(p.reason);
+    cols.coverage[caseIndex] = p.referenceCoverage;
+    cols.rewardAccuracy[caseIndex] = p.rewardAccuracy;
+    cols.matched[caseIndex] = p.matched;
+    cols.evStart[caseIndex] = this.appendEvidence(p.evidence);
+    cols.evLength[caseIndex] = p.evidence.length;
+  }
+
+  evidenceOf(run: number, caseIndex: number): number[] {
+    const cols = this.runs[run]!;
+    const start = cols.evStart[caseIndex]!;
+    return Array.from(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
+  }
+
+  private appendEvidence(ids: readonly number[]): number {
+    const start = this.evidenceUsed;
+    if (start + ids.length > this.evidence.length) {
+      const grown = new Int32Array(Math.max(this.evidence.length * 2, start + ids.length));
+      grown.set(this.evidence.subarray(0, start));
+      this.evidence = grown;
+    }
+    for (let k = 0; k < ids.length; k++) this.evidence[start + k] = ids[k]!;
+    this.evidenceUsed += ids.length;
+    return start;
+  }
+}

@@ -1,0 +1,261 @@
+// `mari eval` on a document slice (SPEC §1): reads the slice, streams the dump through the chunk
+// pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
+// then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
+// provenance, gates and the report files.
+import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { AtomicLineWriter } from "../io/atomic-write.js";
+import { readLineBlocks } from "../io/lines.js";
+import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../io/slice.js";
+import { createChunkPool, mapInOrder } from "../pool/pool.js";
+import { canonicalJson, sha256Text } from "../report/system.js";
+import type { RejectionExample } from "../report/types.js";
+import { aggregateDocumentEval, type Aggregate } from "./document-aggregate.js";
+import {
+  CASE_REASONS,
+  LINE_KIND_ORPHAN,
+  LINE_KIND_PREDICTION,
+  LINE_REJECTIONS,
+  type ChunkResult,
+  type LineBlock,
+  type ScoreInit,
+  type ScoreOptions,
+  type ScoreState,
+} from "./document-score.js";
+import { RunTable } from "./document-table.js";
+
+export interface Shard {
+  /** 0-based shard index, < count. */
+  index: number;
+  count: number;
+}
+
+export interface DocumentEvalOptions extends ScoreOptions {
+  slicePath: string;
+  /** A slice the caller already read (else it is read here). */
+  slice?: DocumentSlice;
+  dumpPath: string;
+  outDir: string;
+  workers: number;
+  /** Lines per pool chunk; default: one read block (~1 MB). */
+  chunkLines?: number;
+  seed: number;
+  bootstrap: number;
+  shard?: Shard;
+  rewardsPath?: string;
+  /** Called with bytes of the dump consumed so far and the total. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface DocumentEvalResult {
+  slice: DocumentSlice;
+  /** Cases scored by this process (the shard's, or all). */
+  cases: SliceCase[];
+  aggregate: Aggregate;
+  lines: number;
+  runKeys: string[];
+  /** First dump line of each run's first kept line (for merging shard run orders). */
+  runFirstLines: number[];
+  lineRejections: Record<string, number>;
+  /** All rejection counts: line-level and per-case reasons. */
+  rejections: Record<string, number>;
+  rejectionExamples: RejectionExample[];
+  orphans: { count: number; examples: string[] };
+  casesPath: string;
+  sliceHash: string;
+}
+
+/** The shard of a case id: the first 32 bits of its sha256, modulo the shard count. */
+export function shardOfCaseId(caseId: string, count: number): number {
+  return createHash("sha256").update(caseId, "utf8").digest().readUInt32BE(0) % count;
+}
+
+/** sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content, order-free. */
+export function sliceHashOf(cases: readonly SliceCase[]): string {
+  const hashes = cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
+  return sha256Text(hashes.sort().join("\n"));
+}
+
+/** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
+async function* chunked(path: string, lines: number | undefined, onBytes: (n: number) => void): AsyncGenerator<LineBlock> {
+  for await (const { firstLineNo, block } of readLineBlocks(path)) {
+    onBytes(block.length);
+    if (lines === undefined || lines <= 0) {
+      yield { firstLineNo, block: new Uint8Array(block) };
+      continue;
+    }
+    let start = 0;
+    let lineNo = firstLineNo;
+    while (start < block.length) {
+      let end = start;
+      let taken = 0;
+      while (taken < lines && end < block.length) {
+        const nl = block.indexOf(0x0a, end);
+        end = nl === -1 ? block.length : nl + 1;
+        taken++;
+      }
+      yield { firstLineNo: lineNo, block: new Uint8Array(block.subarray(start, end)) };
+      lineNo += taken;
+      start = end;
+    }
+  }
+}
+
+export const EXAMPLE_CAP = 5;
+export const ORPHAN_EXAMPLE_CAP = 20;
+export const FLIPPED_CAP = 50;
+
+export async function runDocumentEval(opts: DocumentEvalOptions): Promise<DocumentEvalResult> {
+  const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath));
+  const n = slice.cases.length;
+  const inShard = new Uint8Array(n).fill(1);
+  if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
+  const countsLineLevel = !opts.shard || opts.shard.index === 0;
+  const table = new RunTable(n);
+  const runFirstLines: number[] = [];
+  const lineRejections: Record<string, number> = {};
+  const examples = new Map<string, RejectionExample[]>();
+  const orphanIds = new Set<string>();
+  const orphans = { count: 0, examples: [] as string[] };
+  let lines = 0;
+  const dumpName = opts.dumpPath;
+  const addExample = (reason: string, where: string, message: string): void => {
+    let list = examples.get(reason);
+    if (!list) examples.set(reason, (list = []));
+    if (list.length < EXAMPLE_CAP) list.push({ where, reason, message });
+  };
+  const rewards = opts.rewardsPath ? await AtomicLineWriter.open(opts.rewardsPath) : undefined;
+  const total = (await stat(opts.dumpPath)).size;
+  let done = 0;
+
+  const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds };
+  const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, options: scoreOptions };
+  const pool = await createChunkPool<ScoreState, LineBlock, ChunkResult>({
+    workers: opts.workers,
+    taskModule: new URL("./document-score.js", import.meta.url),
+    initData: init,
+    state: { slice, options: scoreOptions },
+  });
+  try {
+    const chunks = chunked(opts.dumpPath, opts.chunkLines, (bytes) => {
+      done += bytes;
+      opts.onProgress?.(done, total);
+    });
+    for await (const r of mapInOrder(pool, chunks, undefined, (chunk) => [chunk.block.buffer as ArrayBuffer])) {
+      let message = 0;
+      let orphan = 0;
+      lines += r.count;
+      for (let i = 0; i < r.count; i++) {
+        const lineNo = r.firstLineNo + i;
+        const where = `${dumpName}:${lineNo}`;
+        const text = r.messages[message]?.[0] === i ? r.messages[message++]![1] : undefined;
+        const kind = r.kind[i];
+        if (kind === LINE_KIND_PREDICTION) {
+          const caseIndex = r.caseIndex[i]!;
+          if (!inShard[caseIndex]) continue;
+          const key = r.runKeys[i]!;
+          const existing = table.runIndex(key);
+          if (existing !== undefined && table.has(existing, caseIndex)) {
+            lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
+            const first = table.runs[existing]!.line[caseIndex];
+            addExample("duplicate_prediction", where, `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
+            continue;
+          }
+          const run = existing ?? table.ensureRun(key);
+          if (existing === undefined) runFirstLines.push(lineNo);
+          const evidence = Array.from(r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!));
+          const reason = CASE_REASONS[r.code[i]!]!;
+          table.put(run, caseIndex, lineNo, {
+            judgment: r.judgment[i] === 1,
+            reason,
+            evidence,
+            referenceCoverage: r.coverage[i]!,
+            rewardAccuracy: r.rewardAccuracy[i]!,
+            matched: r.matched[i]!,
+          });
+          if (reason !== null && text !== undefined) addExample(reason, where, text);
+          if (rewards) {
+            const c = slice.cases[caseIndex]!;
+            await rewards.write(
+              `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${r.rewardAccuracy[i]}` +
+                `,"reference_coverage":${r.coverage[i]},"format":${reason === null ? 1 : 0}` +
+                `,"matched_evidence_count":${r.matched[i]},"gold_evidence_count":${c.gold.length}` +
+                `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`,
+            );
+          }
+        } else if (kind === LINE_KIND_ORPHAN) {
+          const id = r.orphans[orphan]?.[0] === i ? r.orphans[orphan++]![1] : undefined;
+          // Orphans belong to the shard their id hashes to.
+          if (opts.shard && shardOfCaseId(id!, opts.shard.count) !== opts.shard.index) continue;
+          orphans.count++;
+          if (!orphanIds.has(id!) && orphans.examples.length < ORPHAN_EXAMPLE_CAP) {
+            orphanIds.add(id!);
+            orphans.examples.push(id!);
+          }
+        } else {
+          if (!countsLineLevel) continue;
+          const code = LINE_REJECTIONS[r.code[i]!]!;
+          lineRejections[code] = (lineRejections[code] ?? 0) + 1;
+          if (text !== undefined) addExample(code, where, text);
+        }
+      }
+    }
+  } catch (err) {
+    await rewards?.abort();
+    throw err;
+  } finally {
+    await pool.close();
+  }
+  await rewards?.commit();
+
+  const cases = slice.cases.filter((c) => inShard[c.index]);
+  const casesPath = join(opts.outDir, "cases.jsonl");
+  const writer = await AtomicLineWriter.open(casesPath);
+  let aggregate: Aggregate;
+  try {
+    let buffered = "";
+    aggregate = await aggregateDocumentEval(
+      cases,
+      table,
+      { ...scoreOptions, seed: opts.seed, bootstrap: opts.bootstrap, flippedCap: FLIPPED_CAP, sliceWhere: (c) => c.where },
+      async (text) => {
+        buffered += text;
+        if (buffered.length >= 1 << 16) {
+          const out = buffered;
+          buffered = "";
+          await writer.write(out);
+        }
+      },
+    );
+    if (buffered.length > 0) await writer.write(buffered);
+    await writer.commit();
+  } catch (err) {
+    await writer.abort();
+    throw err;
+  }
+  for (const ex of aggregate.missingExamples) addExample(ex.reason, ex.where, ex.message);
+
+  const rejections: Record<string, number> = {};
+  for (const code of LINE_REJECTIONS) if (lineRejections[code]) rejections[code] = lineRejections[code]!;
+  for (const reason of CASE_REASONS) {
+    if (reason !== null && aggregate.reasons.get(reason)) rejections[reason] = aggregate.reasons.get(reason)!;
+  }
+  const rejectionExamples = [...LINE_REJECTIONS, ...CASE_REASONS]
+    .flatMap((reason) => (reason === null ? [] : (examples.get(reason) ?? [])));
+
+  return {
+    slice,
+    cases,
+    aggregate,
+    lines,
+    runKeys: table.runs.map((run) => run.key),
+    runFirstLines,
+    lineRejections,
+    rejections,
+    rejectionExamples,
+    orphans,
+    casesPath,
+    sliceHash: sliceHashOf(slice.cases),
+  };
+}
