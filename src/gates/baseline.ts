@@ -28,6 +28,7 @@ export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = {
   exact_localization: "exact_localization",
   format_valid: "format_valid_rate",
   reference_coverage: "reference_coverage_mean",
+  reward_accuracy: "reward_accuracy_mean",
 };
 
 function label(value: unknown): string | null {

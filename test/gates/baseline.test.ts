@@ -1,0 +1,87 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../../src/cli/errors.js";
+import { compareWithBaseline, loadBaseline, outcomeFromCaseLine, readPairedOutcomes } from "../../src/gates/baseline.js";
+import { DOCUMENT_CLASSES } from "../../src/gates/paired.js";
+import { tempDir } from "../support/cli.js";
+import { fixtureReport } from "../report/fixture.js";
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+// cases.jsonl lines in the shape the documents task writes (fields not used here trimmed).
+const line = (case_id: string, run: string, label: boolean, judgment: boolean, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ case_id, case_index: 0, label, run, judgment, format_valid: true, judgment_correct: judgment === label, localization_hit: label ? judgment : null, reward_accuracy: judgment === label ? 1 : 0, ...extra });
+
+function baselineDir(name: string, lines: string[], report: unknown = fixtureReport()): string {
+  const root = join(dir, name);
+  mkdirSync(root, { recursive: true });
+  writeFileSync(join(root, "report.json"), typeof report === "string" ? report : JSON.stringify(report));
+  writeFileSync(join(root, "cases.jsonl"), lines.join("\n") + "\n");
+  return root;
+}
+
+describe("baseline", () => {
+  it("reads a documents cases.jsonl line into a paired outcome", () => {
+    expect(outcomeFromCaseLine(JSON.parse(line("a", "0", true, false, { exact_localization: false, reference_coverage: 0.5 })))).toEqual({
+      case_id: "a",
+      run: "0",
+      gold: "positive",
+      predicted: "negative",
+      values: { localization_recall: 0, exact_localization: 0, format_valid_rate: 1, reference_coverage_mean: 0.5, reward_accuracy_mean: 0 },
+    });
+    expect(outcomeFromCaseLine({ case_id: "p", run: 3, gold: "update", predicted: "distinct" })).toMatchObject({ run: "3", gold: "update", predicted: "distinct" });
+    expect(outcomeFromCaseLine({ case_id: 1, label: true, judgment: true })).toBeNull();
+    expect(outcomeFromCaseLine({ case_id: "x", label: true })).toBeNull();
+  });
+
+  it("loads report.json (file or directory) with the cases.jsonl beside it", async () => {
+    const root = baselineDir("good", [line("a", "0", true, true), "", line("b", "0", false, true), "{not json", JSON.stringify({ case_id: "c" })]);
+    const fromDir = await loadBaseline(root);
+    const fromFile = await loadBaseline(join(root, "report.json"));
+    expect(fromDir.path).toBe(join(root, "report.json"));
+    expect(fromFile.outcomes).toEqual(fromDir.outcomes);
+    expect(fromDir.outcomes.map((o) => [o.case_id, o.gold, o.predicted])).toEqual([
+      ["a", "positive", "positive"],
+      ["b", "negative", "positive"],
+    ]);
+    expect(fromDir.skippedLines).toBe(2);
+    expect(fromDir.report.task).toBe("documents");
+  });
+
+  it.each([
+    ["a missing path", (root: string) => join(root, "nope.json"), /no such file/],
+    ["bad JSON", (root: string) => (writeFileSync(join(root, "report.json"), "{"), root), /not valid JSON/],
+    ["not a report", (root: string) => (writeFileSync(join(root, "report.json"), JSON.stringify({ task: "documents" })), root), /not a valid mari report: schema_version/],
+    ["no cases.jsonl", (root: string) => (writeFileSync(join(root, "cases.jsonl"), ""), root), /no usable per-case line/],
+  ])("rejects %s as an input error", async (name, prepare, message) => {
+    const root = baselineDir(name.replace(/ /g, "-"), [line("a", "0", true, true)]);
+    const load = loadBaseline(prepare(root));
+    await expect(load).rejects.toThrow(InputError);
+    await expect(loadBaseline(prepare(root))).rejects.toThrow(message);
+  });
+
+  it("needs the per-case file", async () => {
+    const root = join(dir, "lonely");
+    mkdirSync(root);
+    writeFileSync(join(root, "report.json"), JSON.stringify(fixtureReport()));
+    await expect(loadBaseline(root)).rejects.toThrow(/cases\.jsonl are missing/);
+  });
+
+  it("compares with a baseline and warns when the slices differ", async () => {
+    const root = baselineDir("compare", [line("a", "0", true, false), line("b", "0", false, false), line("c", "0", true, true)]);
+    const currentPath = join(dir, "current-cases.jsonl");
+    writeFileSync(currentPath, [line("a", "0", true, true), line("b", "0", false, false), line("c", "0", true, true)].join("\n"));
+    const baseline = await loadBaseline(root);
+    const { outcomes } = await readPairedOutcomes(currentPath);
+    const same = compareWithBaseline(outcomes, baseline, { seed: 0, resamples: 50, classes: DOCUMENT_CLASSES, currentSliceHash: fixtureReport().dataset.slice_hash });
+    expect(same.warning).toBeUndefined();
+    expect(same.path).toBe(join(root, "report.json"));
+    expect(same.metrics.accuracy!.difference).toBeCloseTo(1 / 3, 14);
+    expect(same.metrics.localization_recall).toMatchObject({ current: 1, baseline: 0.5, difference: 0.5 });
+    expect(same.mcnemar).toMatchObject({ baseline_only: 0, current_only: 1, p_value: 1 });
+    const other = compareWithBaseline(outcomes, baseline, { seed: 0, resamples: 50, currentSliceHash: "f".repeat(64) });
+    expect(other.warning).toMatch(/different slice/);
+  });
+});
