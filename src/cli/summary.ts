@@ -31,11 +31,11 @@ export interface SummaryOptions {
 
 function headlineNames(report: Report): string[] {
   const names = Object.keys(report.metrics);
+  // Known headline metrics, then any other metric with an interval; counts and the long tail of
+  // per-class numbers stay in report.md.
   const chosen = PREFERRED.filter((name) => names.includes(name));
-  for (const name of names) {
-    if (chosen.length >= MAX_METRICS) break;
-    if (!chosen.includes(name)) chosen.push(name);
-  }
+  for (const name of names) if (report.ci[name] !== undefined && !chosen.includes(name)) chosen.push(name);
+  if (chosen.length === 0) chosen.push(...names);
   return chosen.slice(0, MAX_METRICS);
 }
 

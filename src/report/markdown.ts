@@ -103,7 +103,9 @@ function baselineSection(report: Report): string {
   ]);
   const m = comparison.mcnemar;
   const lines = [
-    `Paired on ${comparison.matched_units} ${comparison.paired_by === "case" ? "cases" : "(case, run) units"} (${comparison.matched_cases} cases); unmatched: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`,
+    comparison.paired_by === "case"
+      ? `Paired on ${comparison.matched_cases} cases; unmatched: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`
+      : `Paired on ${comparison.matched_units} (case, run) units over ${comparison.matched_cases} cases; unmatched units: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`,
     `McNemar (exact binomial): baseline-only correct ${m.baseline_only}, current-only correct ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
     `Difference intervals: paired percentile bootstrap over cases, B=${comparison.resamples}, seed=${comparison.seed}.`,
   ];

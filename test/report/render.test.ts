@@ -65,6 +65,7 @@ describe("markdown", () => {
     expect(text).toContain("| **distinct** | 2 | 7 |");
     expect(text).toContain("| accuracy | 0.5000 | 0.7500 | +0.2500 | [-0.2500, +0.7500] |");
     expect(text).toContain("baseline-only correct 0, current-only correct 1, p = 1");
+    expect(text).toContain("Paired on 4 cases; unmatched: 0 current, 1 baseline.");
   });
 
   it("escapes pipes, newlines and HTML in cells", () => {
