@@ -1,0 +1,131 @@
+// Through the built CLI (run `npm run build` first): real files, real child processes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { validateReport } from "../../src/report/schema.js";
+import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
+
+const tmp = tempDir("mari-doc-eval-");
+afterAll(() => tmp.cleanup());
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+const readLinesOf = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+describe("mari eval on a hand-computed three-run slice", () => {
+  let report: any;
+  let out: string;
+  let result: Awaited<ReturnType<typeof runMari>>;
+  beforeAll(async () => {
+    const slice = writeJsonl(tmp.dir, "tiny.jsonl", TINY_SLICE);
+    const dump = writeJsonl(tmp.dir, "tiny-dump.jsonl", TINY_DUMP);
+    out = join(tmp.dir, "tiny-out");
+    result = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--rewards", join(out, "rewards.jsonl"), "--progress", "none", "--workers", "1"]);
+    report = readJson(join(out, "report.json"));
+  });
+
+  it("exits 0 and writes every report file", () => {
+    expect(result.code).toBe(0);
+    expect(validateReport(report)).toEqual([]);
+    for (const f of ["report.md", "report.html", "report.junit.xml", "cases.jsonl"]) expect(readFileSync(join(out, f), "utf8").length).toBeGreaterThan(0);
+  });
+
+  it("per-run metrics", () => {
+    expect(Object.keys(report.runs)).toEqual(["0", "1", "2"]);
+    const [r0, r1, r2] = ["0", "1", "2"].map((k) => report.runs[k]);
+    expect(r0).toMatchObject({ accuracy: 1, macro_f1: 1, localization_recall: 1, localization_precision: 0.75, exact_localization: 0.5, format_valid_rate: 1 });
+    expect(r0.reward_accuracy_mean).toBeCloseTo(5 / 3, 12);
+    expect(r0.reference_coverage_mean).toBeCloseTo((1 / 3 + 0 + 2 / 4) / 3, 12);
+    expect(r1).toMatchObject({ tp: 1, fp: 1, fn: 1, tn: 0, macro_f1: 0.25, localization_recall: 0.5, localization_precision: 0.5, exact_localization: 0 });
+    expect(r1.format_valid_rate).toBeCloseTo(2 / 3, 12);
+    expect(r2).toMatchObject({ tp: 1, fp: 0, fn: 1, tn: 1, localization_recall: 0.5, localization_precision: 1, exact_localization: 0.5 });
+    expect(r2.macro_f1).toBeCloseTo(2 / 3, 12);
+  });
+
+  it("headline = mean over runs, with population spread", () => {
+    expect(report.metrics.accuracy).toBeCloseTo(2 / 3, 12);
+    expect(report.metrics.macro_f1).toBeCloseTo((1 + 0.25 + 2 / 3) / 3, 12);
+    expect(report.spread.accuracy.min).toBeCloseTo(1 / 3, 12);
+    expect(report.spread.accuracy.max).toBe(1);
+    expect(report.ci.accuracy).toMatchObject({ method: "wilson", n: 9 });
+    expect(report.ci.macro_f1).toMatchObject({ method: "bootstrap", seed: 0, resamples: 1000, n: 3 });
+  });
+
+  it("SetCons and majority", () => {
+    expect(report.setcons.judgment).toBeCloseTo((1 / 2 + 2 / 3 + 0) / 3, 12);
+    expect(report.setcons.evidence).toBeCloseTo(2 / 7, 12);
+    expect(report.setcons).toMatchObject({ pairs_used: 3, unanimous_rate: 0, flipped_count: 2, flipped_cases: ["A", "B"] });
+    expect(report.majority).toMatchObject({ accuracy: 1, tp: 2, tn: 1 });
+  });
+
+  it("rejections, breakdowns, cases.jsonl and rewards", () => {
+    expect(report.rejections).toEqual({ missing_prediction: 1 });
+    expect(report.breakdowns.scope).toHaveProperty("global");
+    expect(report.breakdowns.doc_type.news.cases).toBe(2);
+    const cases = readLinesOf(join(out, "cases.jsonl"));
+    expect(cases.map((c) => `${c.case_id}/${c.run}`)).toEqual(["A/0", "A/1", "A/2", "B/0", "B/1", "B/2", "C/0", "C/1", "C/2"]);
+    expect(cases[7]).toMatchObject({ case_id: "C", run: "1", reason: "missing_prediction", line: null, format_valid: false, judgment: false, localization_hit: false });
+    expect(cases[6].fields).toEqual({ extra_field: 7 });
+    expect(cases[3]).toMatchObject({ localization_hit: null, evidence_precision: null });
+    const rewards = readLinesOf(join(out, "rewards.jsonl"));
+    expect(rewards.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(rewards[0]).toMatchObject({ case_id: "A", run: "0", accuracy: 2, reference_coverage: 1 / 3, format: 1, matched_evidence_count: 1, gold_evidence_count: 1, format_valid: true, reason: null });
+  });
+
+  it("gates: pass, fail (exit 1), and a baseline drop", async () => {
+    const slice = join(tmp.dir, "tiny.jsonl");
+    const dump = join(tmp.dir, "tiny-dump.jsonl");
+    const pass = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g1"), "--gate", "accuracy>=0.6", "--quiet", "--progress", "none"]);
+    expect(pass.code).toBe(0);
+    const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g2"), "--gate", "accuracy>=0.9", "--progress", "none"]);
+    expect(fail.code).toBe(1);
+    const g2 = readJson(join(tmp.dir, "g2", "report.json"));
+    expect(g2.gates[0]).toMatchObject({ metric: "accuracy", passed: false });
+    const worse = writeJsonl(tmp.dir, "worse.jsonl", TINY_DUMP.map((l) => ({ ...l, judgment: false, evidence_sentence_ids: [], prediction: undefined })));
+    const drop = await runMari(["eval", slice, "--predictions", worse, "--out", join(tmp.dir, "g3"), "--baseline", join(out, "report.json"), "--max-drop", "accuracy=0.05", "--progress", "none"]);
+    expect(drop.code).toBe(1);
+    const g3 = readJson(join(tmp.dir, "g3", "report.json"));
+    expect(g3.baseline.matched_units).toBe(9);
+    expect(g3.gates[0].passed).toBe(false);
+  });
+});
+
+describe("determinism across workers and chunk sizes", () => {
+  it("cases.jsonl and report.json (minus timing/system) are byte-identical", async () => {
+    const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    const cases = readFileSync(slicePath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows: unknown[] = [];
+    let k = 0;
+    for (let run = 0; run < 4; run++) {
+      for (const c of cases) {
+        k = (k * 1103515245 + 12345) % 2147483648;
+        const judgment = k % 3 !== 0 ? c.label : !c.label;
+        if (k % 17 === 0) continue; // some missing predictions
+        rows.push({ case_id: c.id, run, judgment, evidence_sentence_ids: judgment ? [1 + (k % 5)] : [], reasoning: `[${1 + (k % 3)}]` });
+      }
+    }
+    rows.push("not json", { case_id: "orphan-1", judgment: true });
+    const dump = writeJsonl(tmp.dir, "det-dump.jsonl", rows);
+    const outputs: string[] = [];
+    for (const [workers, chunk] of [["1", undefined], ["2", undefined], ["2", "7"], ["1", "1"]] as const) {
+      const out = join(tmp.dir, `det-${workers}-${chunk ?? "d"}`);
+      const args = ["eval", slicePath, "--predictions", dump, "--out", out, "--workers", workers, "--quiet", "--progress", "none", "--bootstrap", "200"];
+      if (chunk) args.push("--chunk-size", chunk);
+      const r = await runMari(args);
+      expect(r.code, r.stderr).toBe(0);
+      outputs.push(out);
+    }
+    const strip = (dir: string) => {
+      const rep = readJson(join(dir, "report.json"));
+      delete rep.elapsed_seconds;
+      delete rep.system;
+      return JSON.stringify(rep);
+    };
+    const first = readFileSync(join(outputs[0]!, "cases.jsonl"), "utf8");
+    expect(first.split("\n").length - 1).toBe(160 * 4);
+    for (const dir of outputs.slice(1)) {
+      expect(readFileSync(join(dir, "cases.jsonl"), "utf8")).toBe(first);
+      expect(strip(dir)).toBe(strip(outputs[0]!));
+    }
+  });
+});

@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { binaryMetrics, macroF1 } from "../../src/core/metrics/binary.js";
+import { bootstrapMacroF1, outcomeCode, percentile } from "../../src/core/metrics/bootstrap.js";
+import { createPrng } from "../../src/core/metrics/prng.js";
+import { addOutcome, emptyRunSums, mergeRunSums, runMetrics } from "../../src/core/metrics/run-sums.js";
+import { spreadOf } from "../../src/core/metrics/spread.js";
+import { wilsonInterval } from "../../src/core/metrics/wilson.js";
+import type { CaseOutcome } from "../../src/core/metrics/case-outcome.js";
+
+describe("wilson", () => {
+  it("matches hand-computed values", () => {
+    // p = 0.5, n = 10: centre 0.5, half = z·sqrt(0.025 + z²/400)/(1 + z²/10)
+    const { low, high } = wilsonInterval(5, 10);
+    expect(low).toBeCloseTo(0.236593, 6);
+    expect(high).toBeCloseTo(0.763407, 6);
+    expect(wilsonInterval(0, 0)).toEqual({ low: 0, high: 0 });
+    const all = wilsonInterval(20, 20);
+    expect(all.high).toBe(1);
+    expect(all.low).toBeCloseTo(0.838875, 6);
+  });
+});
+
+describe("binary metrics", () => {
+  it("uses max(1, denominator) and mean of class F1", () => {
+    const m = binaryMetrics({ tp: 1, fp: 1, fn: 1, tn: 0 });
+    expect(m.positive_precision).toBe(0.5);
+    expect(m.positive_f1).toBe(0.5);
+    expect(m.negative_precision).toBe(0);
+    expect(m.negative_f1).toBe(0);
+    expect(m.macro_f1).toBe(0.25);
+    expect(m.accuracy).toBeCloseTo(1 / 3, 15);
+    expect(binaryMetrics({ tp: 0, fp: 0, fn: 0, tn: 0 }).accuracy).toBe(0);
+  });
+});
+
+const outcome = (o: Partial<CaseOutcome>): CaseOutcome => ({
+  label: false,
+  judgment: false,
+  formatValid: true,
+  predictedCount: 0,
+  matched: 0,
+  goldCount: 0,
+  referenceCoverage: 0,
+  rewardAccuracy: 0,
+  rewardFormat: 1,
+  ...o,
+});
+
+describe("run sums", () => {
+  it("computes localization metrics by hand", () => {
+    const s = emptyRunSums();
+    // gold {1}, predicted {1}: hit, exact, precision 1
+    addOutcome(s, outcome({ label: true, judgment: true, predictedCount: 1, matched: 1, goldCount: 1, rewardAccuracy: 2 }));
+    // gold {2}, predicted {2,3}: hit, not exact, precision 1/2
+    addOutcome(s, outcome({ label: true, judgment: true, predictedCount: 2, matched: 1, goldCount: 1, rewardAccuracy: 2 }));
+    // gold {1}, predicted negative: miss
+    addOutcome(s, outcome({ label: true, judgment: false, goldCount: 1, formatValid: false, rewardFormat: 0 }));
+    addOutcome(s, outcome({ label: false, judgment: false, rewardAccuracy: 1, referenceCoverage: 0.5 }));
+    const m = runMetrics(s);
+    expect(m.localization_recall).toBeCloseTo(2 / 3, 15);
+    expect(m.localization_precision).toBe(0.75);
+    expect(m.exact_localization).toBeCloseTo(1 / 3, 15);
+    expect(m.format_valid_rate).toBe(0.75);
+    expect(m.reward_accuracy_mean).toBe(1.25);
+    expect(m.reference_coverage_mean).toBe(0.125);
+    expect(m.accuracy).toBe(0.75);
+    expect([m.tp, m.fp, m.fn, m.tn]).toEqual([2, 0, 1, 1]);
+  });
+
+  it("an empty population gives 0, and merging is adding", () => {
+    const m = runMetrics(emptyRunSums());
+    expect(m.localization_recall).toBe(0);
+    expect(m.accuracy).toBe(0);
+    const a = emptyRunSums();
+    const b = emptyRunSums();
+    addOutcome(a, outcome({ label: true, judgment: true, predictedCount: 1, matched: 1, goldCount: 1 }));
+    addOutcome(b, outcome({ label: false, judgment: true }));
+    mergeRunSums(a, b);
+    expect([a.cases, a.tp, a.fp]).toEqual([2, 1, 1]);
+  });
+});
+
+describe("spread", () => {
+  it("population std, min, max", () => {
+    expect(spreadOf([1, 3])).toEqual({ mean: 2, std: 1, min: 1, max: 3 });
+    expect(spreadOf([])).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
+  });
+});
+
+describe("bootstrap", () => {
+  it("percentile interpolates linearly", () => {
+    expect(percentile([0, 10], 0.25)).toBe(2.5);
+    expect(percentile([1, 2, 3, 4, 5], 0.5)).toBe(3);
+  });
+
+  it("PRNG streams are reproducible and unbiased in range", () => {
+    const a = createPrng(7, 3);
+    const b = createPrng(7, 3);
+    for (let i = 0; i < 100; i++) expect(a.nextBelow(891)).toBe(b.nextBelow(891));
+    const p = createPrng(0, 0);
+    for (let i = 0; i < 1000; i++) {
+      const x = p.nextBelow(5);
+      expect(x >= 0 && x < 5).toBe(true);
+    }
+  });
+
+  it("is deterministic, brackets the point estimate, and degenerate on a perfect run", () => {
+    const labels = Uint8Array.from([1, 1, 0, 0, 1, 0, 1, 0]);
+    const perfect = Uint8Array.from(labels, (l) => outcomeCode(l === 1, l === 1));
+    const ci = bootstrapMacroF1(labels, [perfect], 0, 200);
+    expect(ci).toMatchObject({ low: 1, high: 1, seed: 0, resamples: 200, n: 8 });
+    const noisy = Uint8Array.from([3, 2, 0, 1, 3, 0, 3, 0]);
+    const one = bootstrapMacroF1(labels, [noisy], 5, 300);
+    const two = bootstrapMacroF1(labels, [noisy], 5, 300);
+    expect(one).toEqual(two);
+    const point = macroF1({ tp: 3, fp: 1, fn: 1, tn: 3 });
+    expect(one.low).toBeLessThanOrEqual(point);
+    expect(one.high).toBeGreaterThanOrEqual(point);
+  });
+
+  it("with identical runs equals the single-run interval", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 30 }), (pairs) => {
+        const labels = Uint8Array.from(pairs, ([l]) => (l ? 1 : 0));
+        const codes = Uint8Array.from(pairs, ([l, j]) => outcomeCode(l, j));
+        const single = bootstrapMacroF1(labels, [codes], 1, 50);
+        const double = bootstrapMacroF1(labels, [codes, codes], 1, 50);
+        expect(double.low).toBeCloseTo(single.low, 12);
+        expect(double.high).toBeCloseTo(single.high, 12);
+      }),
+      { numRuns: 30 },
+    );
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { computeSetCons, jaccardSorted, majorityVote, type RunJudgments, type SetConsResult } from "../../src/core/setcons.js";
+
+// Cases A (gold +), B (gold −), C (gold +); three runs; C is missing from run 1.
+//   run 0: A + [1]    B −        C + [2,3]
+//   run 1: A + [1,2]  B + [1]    C missing
+//   run 2: A −        B −        C + [2]
+const caseIds = ["A", "B", "C"];
+const labels = Uint8Array.from([1, 0, 1]);
+const runs: RunJudgments[] = [
+  { present: Uint8Array.from([1, 1, 1]), judgment: Uint8Array.from([1, 0, 1]) },
+  { present: Uint8Array.from([1, 1, 0]), judgment: Uint8Array.from([1, 1, 0]) },
+  { present: Uint8Array.from([1, 1, 1]), judgment: Uint8Array.from([0, 0, 1]) },
+];
+const evidence = [
+  [[1], [], [2, 3]],
+  [[1, 2], [1], []],
+  [[], [], [2]],
+];
+
+describe("SetCons (hand-computed)", () => {
+  const result = computeSetCons({ caseIds, runs, evidenceOf: (r, i) => evidence[r]![i]!, flippedCap: 10 }) as SetConsResult;
+
+  it("judgment agreement is the mean over pairs of per-pair fractions", () => {
+    // (0,1): A agree, B not → 1/2; (0,2): A not, B, C agree → 2/3; (1,2): A, B not → 0
+    expect(result.judgment).toBeCloseTo((1 / 2 + 2 / 3 + 0) / 3, 15);
+    expect(result.pairs_used).toBe(3);
+    expect(result.pairs).toBe(3);
+  });
+
+  it("evidence Jaccard is a flat mean over (pair, common case)", () => {
+    // (0,1): A 1/2, B 0; (0,2): A 0, B 1 (both empty), C 1/2; (1,2): A 0, B 0 → 2 / 7
+    expect(result.evidence).toBeCloseTo(2 / 7, 15);
+  });
+
+  it("unanimous rate, flipped cases", () => {
+    expect(result.unanimous_rate).toBe(0);
+    expect(result.unanimous_cases).toBe(2);
+    expect(result.flipped_count).toBe(2);
+    expect(result.flipped_cases).toEqual(["A", "B"]);
+  });
+
+  it("majority vote (ties negative)", () => {
+    const m = majorityVote(labels, runs);
+    expect(m.accuracy).toBe(1);
+    expect([m.tp, m.fp, m.fn, m.tn]).toEqual([2, 0, 0, 1]);
+    const tie = majorityVote(Uint8Array.from([1]), [
+      { present: Uint8Array.from([1]), judgment: Uint8Array.from([1]) },
+      { present: Uint8Array.from([1]), judgment: Uint8Array.from([0]) },
+    ]);
+    expect(tie.fn).toBe(1);
+  });
+
+  it("needs two runs", () => {
+    expect(computeSetCons({ caseIds, runs: runs.slice(0, 1), evidenceOf: () => [], flippedCap: 1 })).toMatchObject({ runs: 1 });
+  });
+
+  it("jaccard of two empty sets is 1", () => {
+    expect(jaccardSorted([], [])).toBe(1);
+    expect(jaccardSorted([1, 2], [2, 3])).toBeCloseTo(1 / 3, 15);
+  });
+});
+
+/** The definition, written naively (quadratic in runs), to check the counting algorithm. */
+function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: number; evidence: number; used: number } {
+  let sum = 0;
+  let used = 0;
+  let evSum = 0;
+  let evPairs = 0;
+  for (let r = 0; r < runs.length; r++) {
+    for (let s = r + 1; s < runs.length; s++) {
+      let common = 0;
+      let agree = 0;
+      for (let i = 0; i < n; i++) {
+        if (!runs[r]!.present[i] || !runs[s]!.present[i]) continue;
+        common++;
+        if (runs[r]!.judgment[i] === runs[s]!.judgment[i]) agree++;
+        evSum += jaccardSorted(ev[r]![i]!, ev[s]![i]!);
+        evPairs++;
+      }
+      if (common > 0) {
+        sum += agree / common;
+        used++;
+      }
+    }
+  }
+  return { judgment: used ? sum / used : 0, evidence: evPairs ? evSum / evPairs : 0, used };
+}
+
+describe("SetCons counting algorithm equals the naive definition", () => {
+  it("on random runs", () => {
+    const cell = fc.record({ present: fc.boolean(), judgment: fc.boolean(), ev: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { maxLength: 3 }) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 2, max: 6 }), fc.infiniteStream(cell), (n, runCount, stream) => {
+        const cells = [...stream.take(n * runCount)];
+        const rs: RunJudgments[] = [];
+        const ev: number[][][] = [];
+        for (let r = 0; r < runCount; r++) {
+          const slice = cells.slice(r * n, (r + 1) * n);
+          rs.push({ present: Uint8Array.from(slice, (c) => (c.present ? 1 : 0)), judgment: Uint8Array.from(slice, (c) => (c.judgment ? 1 : 0)) });
+          ev.push(slice.map((c) => [...c.ev].sort((a, b) => a - b)));
+        }
+        const ids = Array.from({ length: n }, (_, i) => `c${i}`);
+        const fast = computeSetCons({ caseIds: ids, runs: rs, evidenceOf: (r, i) => ev[r]![i]!, flippedCap: 5 }) as SetConsResult;
+        const slow = naive(rs, ev, n);
+        expect(fast.judgment).toBeCloseTo(slow.judgment, 12);
+        expect(fast.evidence).toBeCloseTo(slow.evidence, 12);
+        expect(fast.pairs_used).toBe(slow.used);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
