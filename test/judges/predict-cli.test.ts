@@ -95,6 +95,14 @@ describe("mari predict --judge openai", () => {
     const cached = readFileSync(cache, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(cached).toHaveLength(6);
     expect(Object.keys(cached[0]).sort()).toEqual(["case_id", "key", "prediction", "run"]);
+
+    // mari eval scores the dump: the two malformed answers are format-invalid (bad_judgment), nothing else.
+    const evalDir = join(work.dir, "faults-eval");
+    const evaluated = await runMari(["eval", slicePath, "--predictions", dump, "--out", evalDir, "--quiet"]);
+    expect(evaluated.code).toBe(0);
+    const report = JSON.parse(readFileSync(join(evalDir, "report.json"), "utf8"));
+    expect(report.metrics.format_valid_rate).toBeCloseTo(4 / 6, 12);
+    expect(report.rejections).toEqual({ bad_judgment: 2 });
   });
 
   it("resumes after SIGKILL: the final dump equals an uninterrupted run's", async () => {

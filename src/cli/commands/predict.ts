@@ -8,6 +8,7 @@ import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/du
 import { runLexicalJudge } from "../../judges/lexical.js";
 import { runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
+import { createProgress, parseProgressMode } from "../progress.js";
 
 interface PredictOptions {
   judge: "lexical" | "openai";
@@ -26,6 +27,7 @@ interface PredictOptions {
   jsonMode: boolean;
   out?: string;
   quiet?: boolean;
+  progress?: string;
 }
 
 function integerFlag(value: string, flag: string, min: number): number {
@@ -110,16 +112,27 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     temperature: numberFlag(options.temperature, "--temperature"),
     jsonMode: options.jsonMode,
   };
+  const progressMode = parseProgressMode(options.progress);
   const slice = await readDocumentSlice(slicePath);
   const log = (line: string) => {
     if (!options.quiet) process.stderr.write(`mari predict: ${line}\n`);
   };
   const sink = await openDumpSink(options.out);
+  const progress = createProgress({
+    mode: options.quiet ? "none" : progressMode,
+    label: "mari predict",
+    total: slice.cases.length * settings.runs,
+  });
   let summary;
   try {
-    summary = await runOpenAIJudge(slice.cases, { ...settings, apiKey, cachePath: options.cache, log }, (p) => sink.write(p));
+    summary = await runOpenAIJudge(slice.cases, { ...settings, apiKey, cachePath: options.cache, log }, async (p) => {
+      await sink.write(p);
+      progress.tick();
+    });
     await sink.commit();
+    progress.done();
   } catch (err) {
+    progress.done();
     await sink.abort();
     if (err instanceof ChatConfigError) throw new InputError(`the server refused the request: ${err.message}`);
     if (isClosedPipe(err)) return EXIT_OK;
@@ -163,7 +176,8 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--temperature <t>", "openai: sampling temperature", "0")
     .option("--no-json-mode", "openai: do not send response_format {type: json_object}")
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
-    .option("--quiet", "no diagnostics on stderr beyond errors and the summary line")
+    .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")
+    .option("--quiet", "no progress or diagnostics on stderr beyond errors and the summary line")
     .action(
       wrap(async (slicePath: string, options: PredictOptions) =>
         options.judge === "lexical" ? predictLexical(slicePath, options) : predictOpenAI(slicePath, options),
