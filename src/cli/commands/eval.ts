@@ -15,7 +15,7 @@ import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
-import { runPairEval } from "../../tasks/pairs.js";
+import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs.js";
 import { buildDocumentReport, strictViolations } from "../../tasks/document-report.js";
 import { runDocumentEval, type Shard } from "../../tasks/document.js";
 
@@ -38,6 +38,8 @@ interface EvalFlags {
   lenientIds?: boolean;
   config?: string;
   chunkSize?: string;
+  costs?: string;
+  classifier: string[];
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -83,6 +85,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
     .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
+    .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
     .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp())
     .action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
 }
@@ -114,6 +118,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     return runPairEval({
       pairs: slicePath,
       out: outDir,
+      costs: flags.costs ?? config.costs,
+      classifierConfig: classifierConfigFromFlags(flags.classifier),
       formats,
       gates,
       strict,

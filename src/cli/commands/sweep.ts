@@ -1,17 +1,71 @@
-// Placeholder until the `sweep` command lands; it says so instead of pretending to work.
+// `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (SPEC §2.5).
+// Flags win over mari.config.json (grid, costs, out, workers, gate, progress, quiet), which wins
+// over defaults.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_INTERNAL_ERROR } from "../errors.js";
+import { InputError } from "../errors.js";
+import { parseProgressMode } from "../progress.js";
+import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { combineGates, parseGateFlag } from "../../gates/spec.js";
+import { defaultWorkerCount, runSweep } from "../../tasks/sweep.js";
+
+interface SweepFlags {
+  grid?: string;
+  costs?: string;
+  out?: string;
+  workers?: string;
+  gate: string[];
+  quiet?: boolean;
+  progress?: string;
+  config?: string;
+}
+
+function parseWorkers(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 256) {
+    throw new InputError(`--workers expects an integer from 1 to 256, got "${text}"`);
+  }
+  return Number(text);
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export function registerSweep(program: Command, wrap: ActionWrapper): void {
   program
     .command("sweep")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
+    .description("evaluate the contradiction classifier over a grid of configs on labelled pairs")
+    .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
+    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default: default)")
+    .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
+    .option("--out <dir>", "output directory (default ./mari-sweep)")
+    .option("--workers <n>", "worker threads (1 = in-process; default: cores - 1)")
+    .option("--gate <metric>=<value>", "gate every config must pass, e.g. update_recall>=0.7 (replaces the default gate on that metric; repeatable)", collect, [])
+    .option("--progress <mode>", "auto|bar|plain|none (on stderr)")
+    .option("--quiet", "no summary on stdout")
+    .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .addHelpText(
+      "after",
+      `
+Writes sweep.json, sweep.csv, report.md and pareto.svg into --out; they are identical for any
+--workers. Exit 0 when some config passes every gate, 1 when none does, 2 on a usage or input error.
+
+Example:
+  mari sweep datasets/memory-pairs/mari-pairs.jsonl --grid full --out sweep-out`,
+    )
     .action(
-      wrap(async () => {
-        process.stderr.write("mari: 'sweep' is not implemented yet\n");
-        return EXIT_INTERNAL_ERROR;
+      wrap(async (pairs: string, flags: SweepFlags) => {
+        const config = await loadMariConfig(flags.config);
+        return runSweep({
+          pairs,
+          grid: flags.grid ?? config.grid,
+          costs: flags.costs ?? config.costs,
+          out: pickOption(flags.out, config.out, "mari-sweep"),
+          workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
+          // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
+          gates: combineGates(flags.gate.map((g) => parseGateFlag(g)), config.gates.filter((g) => g.kind === "min" || g.kind === "max")),
+          quiet: pickOption(flags.quiet, config.quiet, false),
+          progress: parseProgressMode(flags.progress ?? config.progress),
+        });
       }),
     );
 }

@@ -1,30 +1,21 @@
 // The default pair gates (SPEC §2.4), taken from the reference classifier's own benchmark. They are
-// data here; evaluation belongs to the shared gate code.
+// data here; parsing, combining with user gates and evaluating belong to src/gates.
 
-export interface PairGateSpec {
-  name: string;
+export interface PairGateDefault {
   metric: string;
   kind: "min" | "max";
   threshold: number;
+  /** Why the gate exists, shown beside its result. */
+  note: string;
 }
 
-export const DEFAULT_PAIR_GATES: readonly PairGateSpec[] = Object.freeze([
-  // At most one restatement flagged as an update per 36 restatements: the precision-first promise.
-  { name: "restatement_to_update_rate<=1/36", metric: "restatement_to_update_rate", kind: "max", threshold: 1 / 36 },
-  { name: "distinct_to_update_rate<=0.05", metric: "distinct_to_update_rate", kind: "max", threshold: 0.05 },
-  { name: "update_recall>=0.6", metric: "update_recall", kind: "min", threshold: 0.6 },
+export const DEFAULT_PAIR_GATES: readonly PairGateDefault[] = Object.freeze([
+  {
+    metric: "restatement_to_update_rate",
+    kind: "max",
+    threshold: 1 / 36,
+    note: "default gate: at most 1 restatement in 36 flagged as an update (precision first)",
+  },
+  { metric: "distinct_to_update_rate", kind: "max", threshold: 0.05, note: "default gate: at most 5% of distinct pairs flagged as updates" },
+  { metric: "update_recall", kind: "min", threshold: 0.6, note: "default gate: at least 60% of updates detected" },
 ]);
-
-/** min: value ≥ threshold; max: value ≤ threshold. */
-export function gatePasses(spec: Pick<PairGateSpec, "kind" | "threshold">, value: number): boolean {
-  return spec.kind === "min" ? value >= spec.threshold : value <= spec.threshold;
-}
-
-/**
- * The gates a pair run checks: the defaults, except that a user gate on the same metric in the
- * same direction replaces the default one; user gates follow in their given order.
- */
-export function pairGatesWith<T extends Pick<PairGateSpec, "metric" | "kind">>(userGates: readonly T[]): (PairGateSpec | T)[] {
-  const overridden = (d: PairGateSpec) => userGates.some((g) => g.metric === d.metric && g.kind === d.kind);
-  return [...DEFAULT_PAIR_GATES.filter((d) => !overridden(d)), ...userGates];
-}

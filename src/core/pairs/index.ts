@@ -7,3 +7,4 @@ export * from "./gates.js";
 export * from "./input.js";
 export * from "./sweep-grid.js";
 export * from "./sweep-select.js";
+export * from "./sweep-kernel.js";

@@ -2,6 +2,7 @@
 // the unit prices, so it can be recomputed exactly from merged tallies.
 import { PAIR_CLASSES, type RevisionClass } from "./classes.js";
 import { costMatrix, totalCost, type CostMatrix, type UnitPrices } from "./costs.js";
+import { rate } from "../metrics/ratio.js";
 import { labelledCount, sortedKinds, type Confusion, type PairTally } from "./tally.js";
 
 /** Headline pair metric names, exactly as Appendix A lists them. */
@@ -17,11 +18,6 @@ export const PAIR_HEADLINE_METRICS = [
   "distinct_to_update",
   "distinct_to_update_rate",
 ] as const;
-
-/** Rates over an empty population are 0 (Appendix A). */
-function rate(count: number, population: number): number {
-  return population === 0 ? 0 : count / population;
-}
 
 function f1(precision: number, recall: number): number {
   return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);

@@ -1,0 +1,256 @@
+// `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
+// cases.jsonl and the report files, and turn gate results into the exit code.
+import { join } from "node:path";
+import {
+  ClassifierConfigError,
+  classify,
+  DEFAULT_CONFIG,
+  parseConfigAssignments,
+  type ClassifierConfig,
+} from "../core/classifier/index.js";
+import {
+  addPair,
+  costMatrix,
+  DEFAULT_PAIR_GATES,
+  emptyTally,
+  labelledCount,
+  PAIR_CLASSES,
+  pairMetrics,
+  pairMetricsByKind,
+  revisionCostDetail,
+  sortedKinds,
+  type Confusion,
+  type PairTally,
+  type UnitPrices,
+} from "../core/pairs/index.js";
+import { wilsonInterval } from "../core/metrics/wilson.js";
+import { AtomicLineWriter } from "../io/atomic-write.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError, located } from "../cli/errors.js";
+import { evaluateGates } from "../gates/evaluate.js";
+import { combineGates, type GateSpec } from "../gates/spec.js";
+import { collectSystemInfo, sha256File } from "../report/system.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
+import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type GateResult, type Report, type ReportFormat } from "../report/types.js";
+import { printSummary } from "../cli/summary.js";
+import { createProgress, type ProgressMode } from "../cli/progress.js";
+import { loadUnitPrices } from "./pair-costs.js";
+import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
+
+export interface PairEvalOptions {
+  /** The pair corpus (JSONL or CSV). */
+  pairs: string;
+  /** Output directory (default `mari-report`). */
+  out?: string;
+  formats?: readonly ReportFormat[];
+  /** `--costs FILE`: unit prices (SPEC §2.3). */
+  costs?: string;
+  /** Classifier thresholds (already validated); default DEFAULT_CONFIG. */
+  classifierConfig?: ClassifierConfig;
+  /** User gates, highest priority first (flags, then config file); the default pair gates follow. */
+  gates?: readonly GateSpec[];
+  /** Any rejected record makes the run exit 2 (after writing the report). */
+  strict?: boolean;
+  quiet?: boolean;
+  /** Progress on stderr (default none). */
+  progress?: ProgressMode;
+  /** Recorded in the report; pair eval classifies in-process (about 25 µs a pair). */
+  workers?: number;
+  /** Extra settings to record under system.config (e.g. the config file's path). */
+  recordConfig?: Record<string, unknown>;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+/** `--classifier key=value …` on top of the default thresholds; a bad assignment is an input error. */
+export function classifierConfigFromFlags(assignments: readonly string[]): ClassifierConfig {
+  try {
+    return parseConfigAssignments(assignments);
+  } catch (err) {
+    if (err instanceof ClassifierConfigError) throw new InputError(err.message.replace(/^--config/, "--classifier"));
+    throw err;
+  }
+}
+
+/** The default gates of SPEC §2.4 in the shared gate form. */
+export function defaultPairGateSpecs(): GateSpec[] {
+  return DEFAULT_PAIR_GATES.map((g) => ({ kind: g.kind, metric: g.metric, threshold: g.threshold, source: "default" as const }));
+}
+
+/** Gate results with the default gates' notes attached (a user gate on the same metric replaces the default). */
+export function evaluatePairGates(report: Report, userGates: readonly GateSpec[]): GateResult[] {
+  const gates = combineGates(userGates, defaultPairGateSpecs());
+  return evaluateGates(report, gates).map((result, i) => {
+    if (gates[i]!.source !== "default") return result;
+    const note = DEFAULT_PAIR_GATES.find((d) => d.metric === gates[i]!.metric && d.kind === gates[i]!.kind)?.note;
+    return note === undefined || result.detail !== undefined ? result : { ...result, detail: note };
+  });
+}
+
+function proportionInterval(successes: number, n: number): ConfidenceInterval {
+  return { ...wilsonInterval(successes, n), method: "wilson", n };
+}
+
+function goldTotal(confusion: Confusion, gold: (typeof PAIR_CLASSES)[number]): number {
+  return PAIR_CLASSES.reduce((sum, pred) => sum + confusion[gold][pred], 0);
+}
+
+/** Wilson intervals for the headline proportions, with the population each is a rate over. */
+function pairIntervals(confusion: Confusion): Record<string, ConfidenceInterval> {
+  const predictedUpdates = PAIR_CLASSES.reduce((sum, gold) => sum + confusion[gold].update, 0);
+  const correct = PAIR_CLASSES.reduce((sum, c) => sum + confusion[c][c], 0);
+  return {
+    accuracy: proportionInterval(correct, labelledCount(confusion)),
+    update_precision: proportionInterval(confusion.update.update, predictedUpdates),
+    update_recall: proportionInterval(confusion.update.update, goldTotal(confusion, "update")),
+    restatement_to_update_rate: proportionInterval(confusion.restatement.update, goldTotal(confusion, "restatement")),
+    distinct_to_update_rate: proportionInterval(confusion.distinct.update, goldTotal(confusion, "distinct")),
+  };
+}
+
+export interface PairReportInput {
+  path: string;
+  sha256: string;
+  stats: PairInputStats;
+  tally: PairTally;
+  prices: UnitPrices;
+  classifierConfig: ClassifierConfig;
+  userGates: readonly GateSpec[];
+  system: Report["system"];
+  elapsedSeconds: number;
+}
+
+/** Builds report.json for a pair run from its tally (every number is a projection of the tally). */
+export function buildPairReport(input: PairReportInput): Report {
+  const { tally, prices, stats } = input;
+  const matrix = costMatrix(prices);
+  const metrics = pairMetrics(tally.confusion, matrix);
+  const confusionByKind: Record<string, Confusion> = {};
+  for (const kind of sortedKinds(tally)) confusionByKind[kind] = tally.byKind[kind]!;
+  const report: Report = {
+    schema_version: REPORT_SCHEMA_VERSION,
+    task: "pairs",
+    dataset: { path: input.path, sha256: input.sha256, cases: stats.pairs, slice_hash: stats.sliceHash() },
+    predictions: null,
+    system: input.system,
+    metrics,
+    runs: { "0": metrics },
+    ci: pairIntervals(tally.confusion),
+    // Only when some pair has a kind: an empty "by kind" table says nothing.
+    ...(Object.keys(confusionByKind).length > 0 ? { breakdowns: { kind: pairMetricsByKind(tally, matrix) } } : {}),
+    confusion: tally.confusion,
+    confusion_by_kind: confusionByKind,
+    revision_cost: revisionCostDetail(tally.confusion, prices),
+    pairs: {
+      records: stats.records,
+      usable: stats.pairs,
+      labelled: labelledCount(tally.confusion),
+      unlabelled: tally.unlabelled,
+      rejected: stats.rejected,
+      unrecognised_gold: stats.unrecognisedGold,
+      unrecognised_gold_examples: stats.unrecognisedGoldExamples,
+    },
+    gates: [],
+    rejections: { ...stats.rejections },
+    rejection_examples: [...stats.examples],
+    invalid: { count: stats.rejected, total: stats.records },
+    elapsed_seconds: input.elapsedSeconds,
+  };
+  report.gates = evaluatePairGates(report, input.userGates);
+  return report;
+}
+
+function caseLine(
+  pair: { id: string; gold: string | null; kind: string | null; newText: string; oldText: string; extra: Record<string, unknown> },
+  verdict: { class: string; reason: string },
+  cost: number | null,
+): string {
+  const line: Record<string, unknown> = {
+    id: pair.id,
+    gold: pair.gold,
+    class: verdict.class,
+    reason: verdict.reason,
+    cost,
+    kind: pair.kind,
+    new: pair.newText,
+    old: pair.oldText,
+  };
+  // Carried-through fields never overwrite ours (defineProperty: a "__proto__" field stays data).
+  for (const [key, value] of Object.entries(pair.extra)) {
+    if (!Object.hasOwn(line, key)) Object.defineProperty(line, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return `${JSON.stringify(line)}\n`;
+}
+
+/** Runs a pair evaluation end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
+export async function runPairEval(options: PairEvalOptions): Promise<number> {
+  const started = process.hrtime.bigint();
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const outDir = options.out ?? "mari-report";
+  const config = options.classifierConfig ?? { ...DEFAULT_CONFIG };
+  const prices = await loadUnitPrices(options.costs);
+  const matrix = costMatrix(prices);
+  const stats = new PairInputStats();
+  const tally = emptyTally();
+
+  const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
+  const progress = createProgress({ mode: options.progress ?? "none", label: "pairs" });
+  try {
+    for await (const { pair } of readPairs(options.pairs, stats)) {
+      progress.tick();
+      const verdict = classify(pair.newText, pair.oldText, config);
+      addPair(tally, pair.gold, verdict.class, pair.kind);
+      await cases.write(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
+    }
+  } catch (err) {
+    await cases.abort();
+    throw err;
+  } finally {
+    progress.done();
+  }
+
+  writeRejections(stats, stderr);
+  for (const message of stats.unrecognisedGoldExamples) stderr.write(`mari: warning: ${message}; the pair is unlabelled and not scored\n`);
+
+  const labelled = labelledCount(tally.confusion);
+  if (labelled === 0) {
+    await cases.abort();
+    throw new InputError(
+      located(
+        options.pairs,
+        undefined,
+        `no labelled pair to score (${stats.records} records: ${stats.pairs} usable, ${tally.unlabelled} unlabelled, ${stats.rejected} rejected); gold must be distinct, restatement or update`,
+      ),
+    );
+  }
+  await cases.commit();
+
+  const system = await collectSystemInfo({
+    config: { task: "pairs", classifier: config, unit_prices: prices, ...(options.recordConfig ?? {}) },
+    seed: 0,
+    workers: 1,
+    judge: "contradict",
+  });
+  const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const report = buildPairReport({
+    path: options.pairs,
+    sha256: await sha256File(options.pairs),
+    stats,
+    tally,
+    prices,
+    classifierConfig: config,
+    userGates: options.gates ?? [],
+    system,
+    elapsedSeconds,
+  });
+  const strictFailure = options.strict === true && stats.rejected > 0;
+  const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+
+  printSummary(report, { quiet: options.quiet === true, outDir, files: [join(outDir, "cases.jsonl"), ...written], stream: stdout });
+  if (strictFailure) {
+    stderr.write(`mari: --strict: ${stats.rejected} rejected record(s) in ${options.pairs}\n`);
+    return EXIT_INPUT_ERROR;
+  }
+  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+}

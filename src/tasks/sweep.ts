@@ -1,0 +1,166 @@
+// `mari sweep PAIRS` (SPEC §2.5): evaluate the classifier over a grid of configs on one labelled
+// corpus, then pick the best config under the gates and the Pareto front. The work is split into
+// chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
+// output does not depend on the number of workers.
+import { availableParallelism } from "node:os";
+import type { ClassifierConfig } from "../core/classifier/index.js";
+import {
+  bestConfigIndex,
+  costMatrix,
+  defaultGrid,
+  emptyTally,
+  formatConfig,
+  fullGrid,
+  GridError,
+  gridFromSpec,
+  mergeTallies,
+  pairMetrics,
+  pairMetricsByKind,
+  paretoFront,
+  type PairTally,
+  type SweepPair,
+} from "../core/pairs/index.js";
+import { EXIT_GATE_FAILED, EXIT_OK, InputError, located } from "../cli/errors.js";
+import type { GateSpec } from "../gates/spec.js";
+import { collectSystemInfo, sha256File } from "../report/system.js";
+import type { Report } from "../report/types.js";
+import { readJsonFile } from "../io/json-file.js";
+import { loadUnitPrices } from "./pair-costs.js";
+import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
+import { evaluatePairGates } from "./pairs.js";
+import { createChunkPool, mapInOrder } from "../pool/pool.js";
+import { createProgress, type ProgressMode } from "../cli/progress.js";
+import type { SweepInit } from "./sweep-worker.js";
+import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-output.js";
+
+export interface SweepOptions {
+  pairs: string;
+  /** `default`, `full`, or a JSON grid file. */
+  grid?: string;
+  costs?: string;
+  out?: string;
+  /** 1 = in-process; more = a worker pool running the compiled workers from dist/. */
+  workers?: number;
+  /** User gates (replace the default gate on the same metric and direction). */
+  gates?: readonly GateSpec[];
+  quiet?: boolean;
+  progress?: ProgressMode;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+/** Pairs per unit of work: small enough to spread over workers, large enough to amortise messaging. */
+export const SWEEP_CHUNK_PAIRS = 64;
+
+export async function resolveGrid(spec: string | undefined): Promise<{ name: string; configs: ClassifierConfig[] }> {
+  if (spec === undefined || spec === "default") return { name: "default", configs: defaultGrid() };
+  if (spec === "full") return { name: "full", configs: fullGrid() };
+  const value = await readJsonFile(spec, "grid file (--grid expects default, full or a JSON file)");
+  try {
+    return { name: spec, configs: gridFromSpec(value) };
+  } catch (err) {
+    if (err instanceof GridError) throw new InputError(located(spec, undefined, err.message));
+    throw err;
+  }
+}
+
+export function defaultWorkerCount(): number {
+  return Math.max(1, Math.min(availableParallelism() - 1, 8));
+}
+
+/** Tallies per config over all pairs, summed chunk by chunk in input order (in-process for one worker). */
+async function tallyGrid(pairs: SweepPair[], configs: ClassifierConfig[], workers: number, progress: ProgressMode): Promise<PairTally[]> {
+  const chunks: SweepPair[][] = [];
+  for (let i = 0; i < pairs.length; i += SWEEP_CHUNK_PAIRS) chunks.push(pairs.slice(i, i + SWEEP_CHUNK_PAIRS));
+  const initData: SweepInit = { configs };
+  const pool = await createChunkPool<ClassifierConfig[], SweepPair[], PairTally[]>({
+    workers,
+    taskModule: new URL("./sweep-worker.js", import.meta.url),
+    initData,
+    state: configs,
+  });
+  const bar = createProgress({ mode: progress, label: "sweep", total: pairs.length });
+  let totals = configs.map(() => emptyTally());
+  try {
+    let k = 0;
+    for await (const chunkTallies of mapInOrder(pool, chunks)) {
+      totals = totals.map((t, c) => mergeTallies(t, chunkTallies[c]!));
+      bar.tick(chunks[k++]!.length);
+    }
+  } finally {
+    bar.done();
+    await pool.close();
+  }
+  return totals;
+}
+
+export async function runSweep(options: SweepOptions): Promise<number> {
+  const started = process.hrtime.bigint();
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const outDir = options.out ?? "mari-sweep";
+  const workers = options.workers ?? defaultWorkerCount();
+  const grid = await resolveGrid(options.grid);
+  const prices = await loadUnitPrices(options.costs);
+
+  const stats = new PairInputStats();
+  const pairs: SweepPair[] = [];
+  let unlabelled = 0;
+  for await (const { pair } of readPairs(options.pairs, stats)) {
+    if (pair.gold === null) unlabelled++;
+    else pairs.push({ newText: pair.newText, oldText: pair.oldText, gold: pair.gold, kind: pair.kind });
+  }
+  writeRejections(stats, stderr);
+  if (pairs.length === 0) {
+    throw new InputError(
+      located(options.pairs, undefined, `no labelled pair to sweep over (${stats.records} records: ${unlabelled} unlabelled, ${stats.rejected} rejected)`),
+    );
+  }
+
+  const tallies = await tallyGrid(pairs, grid.configs, workers, options.progress ?? "none");
+  const matrix = costMatrix(prices);
+  const rows: SweepRow[] = grid.configs.map((config, index) => {
+    const tally = tallies[index]!;
+    const metrics = pairMetrics(tally.confusion, matrix);
+    // Gates read headline metrics or dotted paths (breakdowns.kind.value.update_recall): give them both.
+    const view = { task: "pairs", metrics, breakdowns: { kind: pairMetricsByKind(tally, matrix) }, confusion: tally.confusion } as unknown as Report;
+    const gates = evaluatePairGates(view, options.gates ?? []);
+    return { index, config, label: formatConfig(config), metrics, confusion: tally.confusion, gates, passed: gates.every((g) => g.passed) };
+  });
+  const candidates = rows.map((r) => ({
+    config: r.config,
+    revisionCost: r.metrics.revision_cost!,
+    updateRecall: r.metrics.update_recall!,
+    restatementToUpdateRate: r.metrics.restatement_to_update_rate!,
+    passedAllGates: r.passed,
+  }));
+  const best = bestConfigIndex(candidates);
+  const system = await collectSystemInfo({ config: {}, seed: 0, workers: 1 });
+  const result: SweepResult = {
+    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.pairs, slice_hash: stats.sliceHash() },
+    // Provenance without the worker count or timings: the files are identical for any --workers.
+    system: { mari_version: system.mari_version, git_commit: system.git_commit, git_dirty: system.git_dirty, node: system.node, icu: system.icu, platform: system.platform },
+    grid: grid.name,
+    unit_prices: prices,
+    pairs: { records: stats.records, labelled: pairs.length, unlabelled, rejected: stats.rejected },
+    rejections: { ...stats.rejections },
+    rejection_examples: [...stats.examples],
+    rows,
+    best,
+    pareto_front: paretoFront(candidates),
+  };
+  const written = await writeSweepOutputs(outDir, result);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  stderr.write(`mari: swept ${rows.length} configs over ${pairs.length} labelled pairs in ${seconds.toFixed(2)} s (${workers} worker${workers === 1 ? "" : "s"})\n`);
+  if (!options.quiet) {
+    const passing = rows.filter((r) => r.passed).length;
+    const lines = [
+      `configs: ${rows.length} (${passing} pass all gates), labelled pairs: ${pairs.length}`,
+      best === null ? "best: none (no config passes every gate)" : `best: ${rows[best]!.label} (revision_cost ${rows[best]!.metrics.revision_cost!.toFixed(4)})`,
+      `pareto front: ${result.pareto_front.length} config(s)`,
+      ...written.map((p) => `wrote ${p}`),
+    ];
+    stdout.write(`${lines.join("\n")}\n`);
+  }
+  return best === null ? EXIT_GATE_FAILED : EXIT_OK;
+}

@@ -1,0 +1,88 @@
+// `mari eval PAIRS` through the built CLI (run `npm run build` first).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { MIXED_PAIRS, PASSING_PAIRS, writeFixture } from "./fixtures.js";
+
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => ({ dir, cleanup } = tempDir()));
+afterAll(() => cleanup());
+
+const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+const readLines = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+describe("mari eval PAIRS", () => {
+  it("scores the shipped corpus exactly as its gold labels and frozen verdicts say", async () => {
+    const corpus = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+    const out = join(dir, "corpus");
+    const r = await runMari(["eval", corpus, "--out", out, "--progress", "none"]);
+    expect([0, 1]).toContain(r.code);
+    const report = readJson(join(out, "report.json"));
+    const gold = new Map(readLines(corpus).map((p) => [p.id, p.gold]));
+    const expected: Record<string, Record<string, number>> = {};
+    for (const g of ["restatement", "update", "distinct"]) expected[g] = { restatement: 0, update: 0, distinct: 0 };
+    for (const v of readLines(join(ROOT, "datasets/memory-pairs/mari-pairs.verdicts.jsonl"))) expected[gold.get(v.id)][v.class]++;
+    expect(report.confusion).toEqual(expected);
+    expect(report.dataset.cases).toBe(161);
+    expect(r.code).toBe(report.gates.every((g: { passed: boolean }) => g.passed) ? 0 : 1);
+    expect(readLines(join(out, "cases.jsonl"))).toHaveLength(161);
+  });
+
+  it("exits 1 when a default gate fails and 0 when all pass", async () => {
+    const failing = await runMari(["eval", writeFixture(dir, "mixed.jsonl", MIXED_PAIRS), "--out", join(dir, "m"), "--quiet"]);
+    expect(failing.code).toBe(1);
+    expect(readJson(join(dir, "m", "report.json")).task).toBe("pairs");
+    const passing = await runMari(["eval", writeFixture(dir, "pass.jsonl", PASSING_PAIRS), "--out", join(dir, "p")]);
+    expect(passing.code).toBe(0);
+    expect(passing.stdout).toContain("revision_cost");
+  });
+
+  it("reads CSV (quoted newlines included) and applies --costs and --classifier", async () => {
+    const csv = 'id,new,old,gold,kind\nu1,"The cache TTL is 30 minutes.","The cache TTL is 10 minutes.",update,value\n' +
+      'r1,"We use Postgres.","we use\n postgres.",Restatement,\nd1,Mars is red.,The office opens at nine.,distinct,\n';
+    const pairs = writeFixture(dir, "pairs.csv", csv);
+    const costs = writeFixture(dir, "costs.json", JSON.stringify({ stale_kept: 5 }));
+    const out = join(dir, "csv");
+    const r = await runMari(["eval", pairs, "--out", out, "--costs", costs, "--classifier", "residueMax=1", "--quiet"]);
+    expect(r.code).toBe(0);
+    const report = readJson(join(out, "report.json"));
+    expect(report.pairs.labelled).toBe(3);
+    expect(report.revision_cost.unit_prices.stale_kept).toBe(5);
+    expect(report.system.config.classifier.residueMax).toBe(1);
+    const cases = readLines(join(out, "cases.jsonl"));
+    expect(cases.map((c) => [c.id, c.gold, c.class])).toEqual([
+      ["u1", "update", "update"],
+      ["r1", "restatement", "restatement"],
+      ["d1", "distinct", "distinct"],
+    ]);
+  });
+
+  it("exits 2 on bad costs, a bad classifier setting, and rejected records under --strict", async () => {
+    const pairs = writeFixture(dir, "pass2.jsonl", PASSING_PAIRS);
+    const costs = writeFixture(dir, "bad-costs.json", "[1]");
+    const badCosts = await runMari(["eval", pairs, "--out", join(dir, "x1"), "--costs", costs]);
+    expect(badCosts.code).toBe(2);
+    expect(badCosts.stderr).toMatch(/bad-costs\.json: costs must be a JSON object/);
+    const badConfig = await runMari(["eval", pairs, "--out", join(dir, "x2"), "--classifier", "overlapFloor=0"]);
+    expect(badConfig.code).toBe(2);
+    expect(badConfig.stderr).toMatch(/overlapFloor/);
+    const withBad = writeFixture(dir, "bad.jsonl", PASSING_PAIRS + '{"id":"q","new":"a"}\n');
+    const lenient = await runMari(["eval", withBad, "--out", join(dir, "x3"), "--quiet"]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toMatch(/bad\.jsonl:4: bad_old/);
+    const strict = await runMari(["eval", withBad, "--out", join(dir, "x4"), "--strict", "--quiet"]);
+    expect(strict.code).toBe(2);
+  });
+
+  it("lets --gate replace a default gate", async () => {
+    const pairs = writeFixture(dir, "mixed2.jsonl", MIXED_PAIRS);
+    const r = await runMari([
+      "eval", pairs, "--out", join(dir, "g"), "--quiet",
+      "--gate", "update_recall>=0.5", "--gate", "restatement_to_update_rate<=0.5", "--gate", "distinct_to_update_rate<=0.5",
+    ]);
+    expect(r.code).toBe(0);
+    expect(readJson(join(dir, "g", "report.json")).gates).toHaveLength(3);
+  });
+});

@@ -1,0 +1,87 @@
+// The sweep through the built CLI (run `npm run build` first): files, exit codes, and identical
+// output for any worker count.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { MIXED_PAIRS, writeFixture } from "./fixtures.js";
+
+const CORPUS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+let dir: string;
+let cleanup: () => void;
+beforeAll(() => ({ dir, cleanup } = tempDir()));
+afterAll(() => cleanup());
+
+function readAll(out: string): Record<string, string> {
+  return Object.fromEntries(readdirSync(out).sort().map((f) => [f, readFileSync(join(out, f), "utf8")]));
+}
+
+describe("mari sweep", () => {
+  it("writes the same files for 1 and 3 workers over the full grid", async () => {
+    const outputs: Record<string, string>[] = [];
+    for (const workers of ["1", "3"]) {
+      const out = join(dir, `full-${workers}`);
+      const r = await runMari(["sweep", CORPUS, "--grid", "full", "--out", out, "--workers", workers, "--progress", "none"]);
+      expect([0, 1]).toContain(r.code);
+      outputs.push(readAll(out));
+    }
+    expect(Object.keys(outputs[0]!)).toEqual(["pareto.svg", "report.md", "sweep.csv", "sweep.json"]);
+    expect(outputs[1]).toEqual(outputs[0]);
+    const sweep = JSON.parse(outputs[0]!["sweep.json"]!);
+    expect(sweep.rows).toHaveLength(81);
+    expect(sweep.pairs.labelled).toBe(161);
+    expect(outputs[0]!["sweep.csv"]!.split("\r\n")).toHaveLength(83); // header + 81 rows + final newline
+  });
+
+  it("default grid: 9 rows, the default first, best and Pareto front named", async () => {
+    const out = join(dir, "default");
+    const r = await runMari(["sweep", CORPUS, "--out", out, "--workers", "1", "--progress", "none"]);
+    const sweep = JSON.parse(readFileSync(join(out, "sweep.json"), "utf8"));
+    expect(sweep.rows).toHaveLength(9);
+    expect(sweep.rows[0].config).toEqual({ overlapFloor: 0.5, residueMax: 2, negOverlapFloor: 0.6, aliasPrefixMin: 4 });
+    expect(sweep.pareto_front.length).toBeGreaterThan(0);
+    expect(r.code).toBe(sweep.best === null ? 1 : 0);
+    expect(readFileSync(join(out, "report.md"), "utf8")).toContain("## Pareto front");
+    expect(readFileSync(join(out, "pareto.svg"), "utf8")).toMatch(/^<svg /);
+  });
+
+  it("takes a grid file and exits 1 when no config passes the gates", async () => {
+    const pairs = writeFixture(dir, "mixed.jsonl", MIXED_PAIRS);
+    const grid = writeFixture(dir, "grid.json", JSON.stringify({ residueMax: [1, 2], overlapFloor: [0.5] }));
+    const out = join(dir, "grid-file");
+    const r = await runMari(["sweep", pairs, "--grid", grid, "--out", out, "--workers", "2", "--progress", "none"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("best: none");
+    const sweep = JSON.parse(readFileSync(join(out, "sweep.json"), "utf8"));
+    expect(sweep.rows.map((row: { config: { residueMax: number } }) => row.config.residueMax)).toEqual([1, 2]);
+    expect(sweep.best).toBeNull();
+    expect(sweep.pairs).toEqual({ records: 7, labelled: 6, unlabelled: 1, rejected: 0 });
+  });
+
+  it.each([
+    ["unknown field", { overlap: [0.5] }, /unknown grid field "overlap"/],
+    ["empty list", { residueMax: [] }, /empty list/],
+    ["unusable config", { overlapFloor: [0] }, /not usable/],
+  ])("exits 2 on a grid file with an %s", async (_name, spec, message) => {
+    const pairs = writeFixture(dir, "mixed.jsonl", MIXED_PAIRS);
+    const grid = writeFixture(dir, "bad-grid.json", JSON.stringify(spec));
+    const r = await runMari(["sweep", pairs, "--grid", grid, "--out", join(dir, "bad"), "--progress", "none"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("bad-grid.json");
+  });
+
+  it("exits 2 on a bad costs file, a missing pairs file, and bad --workers", async () => {
+    const pairs = writeFixture(dir, "mixed.jsonl", MIXED_PAIRS);
+    const costs = writeFixture(dir, "costs.json", JSON.stringify({ stale_kept: 1, typo: 2 }));
+    const bad = await runMari(["sweep", pairs, "--costs", costs, "--out", join(dir, "c")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/costs\.json: unknown unit price "typo"/);
+    const missing = await runMari(["sweep", join(dir, "nope.jsonl"), "--out", join(dir, "m")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.jsonl: cannot read the pair file/);
+    const workers = await runMari(["sweep", pairs, "--workers", "0", "--out", join(dir, "w")]);
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toMatch(/--workers/);
+  });
+});
