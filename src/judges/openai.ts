@@ -28,6 +28,8 @@ export interface OpenAIJudgeSummary {
   malformed: number;
   /** Requests that failed for good; written as failed predictions but not cached (a rerun retries them). */
   failed: number;
+  /** The first failed request's message (redacted), for the error when nothing succeeded. */
+  firstFailure?: string;
   retries: number;
   jsonMode: boolean;
   skippedCacheLines: number[];
@@ -106,6 +108,7 @@ export async function runOpenAIJudge(
         await appender?.append({ key, case_id: judgeCase.id, run, prediction: body });
       } else {
         summary.failed++;
+        summary.firstFailure ??= result.message;
         options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${result.message}`);
         body = failedPrediction("request_failed", result.message);
       }

@@ -164,4 +164,15 @@ describe("mari predict --judge openai", () => {
     const badRuns = await runMari(openaiArgs(server.baseUrl, ["--runs", "0"]), { env: KEY_ENV });
     expect(badRuns.code).toBe(2);
   });
+
+  it("exits 2 and writes no dump when no request succeeds", async () => {
+    server = await startFakeChatServer(() => ({ status: 503, body: "down" }));
+    const dump = join(work.dir, "dead.jsonl");
+    const r = await runMari(openaiArgs(server.baseUrl, ["--max-retries", "1", "--out", dump]), { env: KEY_ENV });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("no request succeeded (6 failed)");
+    expect(r.stderr).toContain("HTTP 503");
+    expect(existsSync(dump)).toBe(false);
+    expect(server.requests).toHaveLength(12);
+  });
 });

@@ -129,8 +129,12 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
       await sink.write(p);
       progress.tick();
     });
-    await sink.commit();
     progress.done();
+    if (summary.predictions > 0 && summary.failed === summary.predictions) {
+      // Zero answers is an error, not an empty pass (most likely a wrong --base-url or a dead server).
+      throw new InputError(`no request succeeded (${summary.failed} failed); first failure: ${summary.firstFailure}`);
+    }
+    await sink.commit();
   } catch (err) {
     progress.done();
     await sink.abort();
