@@ -76,51 +76,42 @@ export function mcnemarExact(baselineOnly: number, currentOnly: number): McNemar
   return { baseline_only: baselineOnly, current_only: currentOnly, p_value: p, method: "exact_binomial" };
 }
 
-/** Outcomes of one side, laid out per paired unit. */
-interface Side {
-  gold: Int32Array;
-  predicted: Int32Array;
-  values: Map<string, Float64Array>;
+/**
+ * One side's outcomes laid out for the bootstrap: units grouped by case (CSR: the units of case i
+ * are caseStart[i] … caseStart[i+1]-1), each unit's confusion cell (run·k² + gold·k + predicted).
+ */
+interface SideLayout {
+  cell: Int32Array;
+  /** Per value metric: per-case sums when the fast path applies, else per-unit values (NaN = none). */
+  values: ValueLayout[];
 }
 
-function unitKey(outcome: PairedOutcome, byCase: boolean): string {
-  return byCase ? outcome.case_id : `${outcome.case_id}\u0000${outcome.run}`;
+type ValueLayout =
+  | { kind: "per_case"; caseSum: Float64Array; caseDefined: Uint8Array }
+  | { kind: "per_unit"; value: Float64Array };
+
+interface Layout {
+  caseStart: Int32Array;
+  unitRun: Int32Array;
+  runCount: number;
+  classCount: number;
+  f1Classes: number;
 }
 
-function distinctRuns(outcomes: readonly PairedOutcome[]): Set<string> {
-  const runs = new Set<string>();
-  for (const o of outcomes) runs.add(o.run);
-  return runs;
-}
-
-/** Per metric name, the value of one side on case weights `weights` (mean over runs). */
-function sideMetrics(
-  side: Side,
-  unitCase: Int32Array,
-  unitRun: Int32Array,
-  runCount: number,
-  classCount: number,
-  f1Classes: number,
-  weights: Uint32Array | null,
-  valueNames: readonly string[],
-): Map<string, number> {
-  const k = classCount;
-  const confusion = new Float64Array(runCount * k * k);
-  const sums = valueNames.map(() => new Float64Array(runCount));
-  const counts = valueNames.map(() => new Float64Array(runCount));
-  const valueArrays = valueNames.map((name) => side.values.get(name)!);
-  for (let u = 0; u < unitCase.length; u++) {
-    const w = weights === null ? 1 : weights[unitCase[u]!]!;
-    if (w === 0) continue;
-    const r = unitRun[u]!;
-    confusion[r * k * k + side.gold[u]! * k + side.predicted[u]!]! += w;
-    for (let m = 0; m < valueArrays.length; m++) {
-      const v = valueArrays[m]![u]!;
-      if (!Number.isNaN(v)) {
-        sums[m]![r]! += w * v;
-        counts[m]![r]! += w;
-      }
-    }
+/**
+ * The metrics of one side on case weights `weights` (only `drawn[0..drawnCount)` are non-zero):
+ * [accuracy, macro_f1, ...values], each the mean over runs of the per-run value.
+ * Cost: O(units of the drawn cases + runs · k²) (+ O(drawn cases) per per-case value).
+ */
+function sideMetrics(layout: Layout, side: SideLayout, weights: Uint32Array, drawn: Int32Array, drawnCount: number, confusion: Float64Array): Float64Array {
+  const { caseStart, unitRun, runCount, classCount: k, f1Classes } = layout;
+  const out = new Float64Array(2 + side.values.length);
+  confusion.fill(0);
+  const cell = side.cell;
+  for (let d = 0; d < drawnCount; d++) {
+    const i = drawn[d]!;
+    const w = weights[i]!;
+    for (let u = caseStart[i]!, end = caseStart[i + 1]!; u < end; u++) confusion[cell[u]!]! += w;
   }
   let accuracy = 0;
   let macro = 0;
@@ -144,16 +135,79 @@ function sideMetrics(
     accuracy += total > 0 ? correct / total : 0;
     macro += f1Classes > 0 ? f1Sum / f1Classes : 0;
   }
-  const result = new Map<string, number>([
-    ["accuracy", accuracy / runCount],
-    ["macro_f1", macro / runCount],
-  ]);
-  valueNames.forEach((name, m) => {
+  out[0] = accuracy / runCount;
+  out[1] = macro / runCount;
+  const sums = new Float64Array(runCount);
+  const counts = new Float64Array(runCount);
+  side.values.forEach((layoutOfValue, m) => {
+    if (layoutOfValue.kind === "per_case") {
+      // Every run covers the same cases and a case has the value in all its runs or none, so the
+      // mean over runs of per-run means is one weighted mean over cases.
+      let sum = 0;
+      let defined = 0;
+      for (let d = 0; d < drawnCount; d++) {
+        const i = drawn[d]!;
+        const w = weights[i]!;
+        sum += w * layoutOfValue.caseSum[i]!;
+        defined += w * layoutOfValue.caseDefined[i]!;
+      }
+      out[2 + m] = defined > 0 ? sum / (runCount * defined) : 0;
+      return;
+    }
+    sums.fill(0);
+    counts.fill(0);
+    const value = layoutOfValue.value;
+    for (let d = 0; d < drawnCount; d++) {
+      const i = drawn[d]!;
+      const w = weights[i]!;
+      for (let u = caseStart[i]!, end = caseStart[i + 1]!; u < end; u++) {
+        const v = value[u]!;
+        if (v === v) {
+          sums[unitRun[u]!]! += w * v;
+          counts[unitRun[u]!]! += w;
+        }
+      }
+    }
     let mean = 0;
-    for (let r = 0; r < runCount; r++) mean += counts[m]![r]! > 0 ? sums[m]![r]! / counts[m]![r]! : 0;
-    result.set(name, mean / runCount);
+    for (let r = 0; r < runCount; r++) mean += counts[r]! > 0 ? sums[r]! / counts[r]! : 0;
+    out[2 + m] = mean / runCount;
   });
-  return result;
+  return out;
+}
+
+/** Per-case sums when every case has one unit per run and the value in all its runs or none. */
+function valueLayout(value: Float64Array, caseStart: Int32Array, runCount: number): ValueLayout {
+  const cases = caseStart.length - 1;
+  const caseSum = new Float64Array(cases);
+  const caseDefined = new Uint8Array(cases);
+  for (let i = 0; i < cases; i++) {
+    const start = caseStart[i]!;
+    const end = caseStart[i + 1]!;
+    if (end - start !== runCount) return { kind: "per_unit", value };
+    let defined = 0;
+    let sum = 0;
+    for (let u = start; u < end; u++) {
+      const v = value[u]!;
+      if (v === v) {
+        defined++;
+        sum += v;
+      }
+    }
+    if (defined !== 0 && defined !== runCount) return { kind: "per_unit", value };
+    caseSum[i] = sum;
+    caseDefined[i] = defined > 0 ? 1 : 0;
+  }
+  return { kind: "per_case", caseSum, caseDefined };
+}
+
+function unitKey(outcome: PairedOutcome, byCase: boolean): string {
+  return byCase ? outcome.case_id : `${outcome.case_id}\u0000${outcome.run}`;
+}
+
+function distinctRuns(outcomes: readonly PairedOutcome[]): Set<string> {
+  const runs = new Set<string>();
+  for (const o of outcomes) runs.add(o.run);
+  return runs;
 }
 
 /**
@@ -196,60 +250,84 @@ export function pairedComparison(
     return i;
   };
 
+  // Case and run indices in order of first appearance; units then grouped by case (counting sort).
   const caseIndex = new Map<string, number>();
   const runIndex = new Map<string, number>();
   const n = pairs.length;
-  const unitCase = new Int32Array(n);
-  const unitRun = new Int32Array(n);
+  const pairCase = new Int32Array(n);
+  for (let p = 0; p < n; p++) {
+    const pair = pairs[p]!;
+    let ci = caseIndex.get(pair[0].case_id);
+    if (ci === undefined) caseIndex.set(pair[0].case_id, (ci = caseIndex.size));
+    if (!runIndex.has(pair[0].run)) runIndex.set(pair[0].run, runIndex.size);
+    pairCase[p] = ci;
+  }
+  const cases = caseIndex.size;
+  const caseStart = new Int32Array(cases + 1);
+  for (let p = 0; p < n; p++) caseStart[pairCase[p]! + 1]!++;
+  for (let i = 0; i < cases; i++) caseStart[i + 1]! += caseStart[i]!;
+  const order = new Int32Array(n);
+  const fill = caseStart.slice(0, cases);
+  for (let p = 0; p < n; p++) order[fill[pairCase[p]!]!++] = p;
+
   const valueNames = [...new Set(pairs.flatMap(([c]) => Object.keys(c.values ?? {})))].filter((name) =>
     pairs.some(([, b]) => b.values !== undefined && Object.hasOwn(b.values, name)),
   );
-  const makeSide = (): Side => ({ gold: new Int32Array(n), predicted: new Int32Array(n), values: new Map(valueNames.map((name) => [name, new Float64Array(n).fill(NaN)])) });
-  const sides = [makeSide(), makeSide()] as const;
-  pairs.forEach((pair, u) => {
-    let ci = caseIndex.get(pair[0].case_id);
-    if (ci === undefined) caseIndex.set(pair[0].case_id, (ci = caseIndex.size));
-    let ri = runIndex.get(pair[0].run);
-    if (ri === undefined) runIndex.set(pair[0].run, (ri = runIndex.size));
-    unitCase[u] = ci;
-    unitRun[u] = ri;
-    pair.forEach((o, s) => {
-      const side = sides[s]!;
-      side.gold[u] = indexOf(o.gold);
-      side.predicted[u] = indexOf(o.predicted);
-      for (const name of valueNames) {
-        const v = o.values?.[name];
-        if (typeof v === "number" && Number.isFinite(v)) side.values.get(name)![u] = v;
-      }
-    });
-  });
+  for (const [c, b] of pairs) {
+    for (const o of [c, b]) {
+      indexOf(o.gold);
+      indexOf(o.predicted);
+    }
+  }
   // Labels outside `classes` widen the matrix for accuracy, but macro-F1 averages only `classes`.
   const classCount = classIndex.size;
   const runCount = Math.max(1, runIndex.size);
   const f1Classes = opts.classes ? opts.classes.length : classCount;
+  const unitRun = new Int32Array(n);
+  for (let u = 0; u < n; u++) unitRun[u] = runIndex.get(pairs[order[u]!]![0].run)!;
+  const layout: Layout = { caseStart, unitRun, runCount, classCount, f1Classes };
+  const sides: SideLayout[] = [0, 1].map((s) => {
+    const cell = new Int32Array(n);
+    const perUnit = valueNames.map(() => new Float64Array(n).fill(NaN));
+    for (let u = 0; u < n; u++) {
+      const o = pairs[order[u]!]![s]!;
+      cell[u] = unitRun[u]! * classCount * classCount + indexOf(o.gold) * classCount + indexOf(o.predicted);
+      valueNames.forEach((name, m) => {
+        const v = o.values?.[name];
+        if (typeof v === "number" && Number.isFinite(v)) perUnit[m]![u] = v;
+      });
+    }
+    return { cell, values: perUnit.map((value) => valueLayout(value, caseStart, runCount)) };
+  });
 
-  const evaluate = (weights: Uint32Array | null) =>
-    sides.map((side) => sideMetrics(side, unitCase, unitRun, runCount, classCount, f1Classes, weights, valueNames));
-
-  const point = evaluate(null);
+  const confusion = new Float64Array(runCount * classCount * classCount);
+  const everyCase = new Int32Array(cases).map((_, i) => i);
+  const unitWeights = new Uint32Array(cases).fill(1);
+  const point = sides.map((side) => sideMetrics(layout, side, unitWeights, everyCase, cases, confusion));
   const names = ["accuracy", "macro_f1", ...valueNames];
-  const cases = caseIndex.size;
   const draws = names.map(() => new Float64Array(opts.resamples));
   if (cases > 0) {
     const weights = new Uint32Array(cases);
+    const drawn = new Int32Array(cases);
     for (let b = 0; b < opts.resamples; b++) {
       const prng = createPrng(opts.seed, b);
       weights.fill(0);
-      for (let k = 0; k < cases; k++) weights[prng.nextBelow(cases)]!++;
-      const [cur, base] = evaluate(weights);
-      names.forEach((name, m) => (draws[m]![b] = cur!.get(name)! - base!.get(name)!));
+      let drawnCount = 0;
+      for (let k = 0; k < cases; k++) {
+        const i = prng.nextBelow(cases);
+        if (weights[i] === 0) drawn[drawnCount++] = i;
+        weights[i]!++;
+      }
+      const cur = sideMetrics(layout, sides[0]!, weights, drawn, drawnCount, confusion);
+      const base = sideMetrics(layout, sides[1]!, weights, drawn, drawnCount, confusion);
+      for (let m = 0; m < names.length; m++) draws[m]![b] = cur[m]! - base[m]!;
     }
   }
   const metrics: Record<string, PairedDifference> = {};
   names.forEach((name, m) => {
     const sorted = draws[m]!.sort();
-    const currentValue = point[0]!.get(name)!;
-    const baselineValue = point[1]!.get(name)!;
+    const currentValue = point[0]![m]!;
+    const baselineValue = point[1]![m]!;
     const difference = currentValue - baselineValue;
     const hasDraws = cases > 0 && opts.resamples > 0;
     metrics[name] = {
@@ -263,9 +341,9 @@ export function pairedComparison(
 
   let baselineOnly = 0;
   let currentOnly = 0;
-  for (let u = 0; u < n; u++) {
-    const currentRight = sides[0].gold[u] === sides[0].predicted[u];
-    const baselineRight = sides[1].gold[u] === sides[1].predicted[u];
+  for (const [c, b] of pairs) {
+    const currentRight = c.gold === c.predicted;
+    const baselineRight = b.gold === b.predicted;
     if (baselineRight && !currentRight) baselineOnly++;
     else if (currentRight && !baselineRight) currentOnly++;
   }
