@@ -20,9 +20,8 @@ interface Span {
   firstRaw: string;
 }
 
-/** A character the field trim keeps: a letter, a decimal digit, `'`, `’` or `-`. */
-function isKept(ch: string): boolean {
-  const code = ch.charCodeAt(0);
+/** A code point the field trim keeps: a letter, a decimal digit, `'`, `’` or `-`. */
+function isKept(code: number): boolean {
   if (code < 0x80) {
     return (
       (code >= 0x61 && code <= 0x7a) ||
@@ -32,30 +31,42 @@ function isKept(ch: string): boolean {
       code === 0x2d
     );
   }
-  return NON_ASCII_KEPT.test(ch);
+  return NON_ASCII_KEPT.test(String.fromCodePoint(code));
 }
 
 /** Go's `strings.TrimFunc` with "not kept": returns the trimmed field and the trimmed-off tail. */
 function trimField(field: string): { word: string; tail: string } {
   let start = 0;
   while (start < field.length) {
-    const ch = String.fromCodePoint(field.codePointAt(start)!);
-    if (isKept(ch)) break;
-    start += ch.length;
+    const code = field.codePointAt(start)!;
+    if (isKept(code)) break;
+    start += code > 0xffff ? 2 : 1;
   }
   if (start >= field.length) return { word: "", tail: field };
   let end = field.length;
   while (end > start) {
-    const low = field.charCodeAt(end - 1);
-    const width = low >= 0xdc00 && low <= 0xdfff && end - 2 >= start && isHighSurrogate(field.charCodeAt(end - 2)) ? 2 : 1;
-    if (isKept(field.slice(end - width, end))) break;
+    let width = 1;
+    let code = field.charCodeAt(end - 1);
+    if (code >= 0xdc00 && code <= 0xdfff && end - 2 >= start && isHighSurrogate(field.charCodeAt(end - 2))) {
+      width = 2;
+      code = field.codePointAt(end - 2)!;
+    }
+    if (isKept(code)) break;
     end -= width;
   }
+  if (start === 0 && end === field.length) return { word: field, tail: "" };
   return { word: field.slice(start, end), tail: field.slice(end) };
 }
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** Whether the first code point is uppercase (Lu); ASCII answered without a regex. */
+function startsUpper(word: string): boolean {
+  const code = word.charCodeAt(0);
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a;
+  return STARTS_UPPER.test(word);
 }
 
 /** Lower-cased, curly apostrophe straightened, one `'s` and then one `'` removed from the end. */
@@ -105,15 +116,15 @@ function collectSpans(text: string): Span[] {
         continue;
       }
       const { word: trimmed, tail } = trimField(field);
-      const endsSentence = SENTENCE_END.test(tail);
+      const endsSentence = tail !== "" && SENTENCE_END.test(tail);
       if (trimmed === "") {
         flush();
         if (endsSentence) atSentenceStart = true;
         continue;
       }
-      const word = normalizeEntityWord(trimmed);
+      // The uppercase test comes first: it is cheap and rules out most words.
+      const word = startsUpper(trimmed) ? normalizeEntityWord(trimmed) : "";
       const joins =
-        STARTS_UPPER.test(trimmed) &&
         word !== "" &&
         !isStopwordLike(word) &&
         HAS_LETTER.test(word) &&

@@ -2,7 +2,7 @@
 // subset, entities and the negation flag. Extracted once per text, so sweeps and judges can reuse
 // a text's features across many comparisons.
 import { extractEntities } from "./entities.js";
-import { fingerprint, simpleLower } from "./text.js";
+import { fingerprintOfLower, simpleLower } from "./text.js";
 import { normalizeWord } from "./normalize-word.js";
 import { EXTRA_STOPWORDS, NEGATORS, NUMBER_WORDS, STOPWORDS } from "./word-lists.js";
 
@@ -49,6 +49,38 @@ function quotedTokens(text: string): ReadonlySet<string> | null {
   return quoted;
 }
 
+/** What a raw letter token contributes, independent of the text it is in. */
+interface LetterToken {
+  /** The number word's digits, or the normalised word. */
+  token: string;
+  isNumberWord: boolean;
+  isNegator: boolean;
+  /** Too short or a stopword after normalisation. */
+  dropped: boolean;
+}
+
+// Memoised per raw token: vocabularies are small, and this replaces five lookups and a stemming
+// pass with one lookup. Cleared when full, so memory stays bounded on adversarial input.
+const LETTER_TOKEN_CACHE = new Map<string, LetterToken>();
+const LETTER_TOKEN_CACHE_MAX = 50_000;
+
+function letterToken(raw: string): LetterToken {
+  let info = LETTER_TOKEN_CACHE.get(raw);
+  if (info === undefined) {
+    const number = NUMBER_WORDS.get(raw);
+    const token = number ?? normalizeWord(raw);
+    info = { token, isNumberWord: number !== undefined, isNegator: NEGATORS.has(raw), dropped: isDropped(token) };
+    if (LETTER_TOKEN_CACHE.size >= LETTER_TOKEN_CACHE_MAX) LETTER_TOKEN_CACHE.clear();
+    LETTER_TOKEN_CACHE.set(raw, info);
+  }
+  return info;
+}
+
+/** §3.5 step 3, on the normalised form (so `does` → `doe` survives), digits included. */
+function isDropped(token: string): boolean {
+  return token.length < 2 || STOPWORDS.has(token) || EXTRA_STOPWORDS.has(token);
+}
+
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
@@ -68,26 +100,21 @@ export function extractFeatures(text: string): TextFeatures {
     let value = (quoted !== null && quoted.has(raw)) || (entityWords !== null && entityWords.has(raw));
     let token: string;
     if (isDigit(raw.charCodeAt(0))) {
-      value = true;
+      if (isDropped(raw)) continue;
       token = raw;
+      value = true;
     } else {
-      if (NEGATORS.has(raw)) negated = true;
-      const number = NUMBER_WORDS.get(raw);
-      if (number !== undefined) {
-        token = number;
-        value = true;
-      } else {
-        token = normalizeWord(raw);
-        if (!value && entityWords !== null && entityWords.has(token)) value = true;
-      }
+      const info = letterToken(raw);
+      if (info.isNegator) negated = true; // before filtering: `not` and `no` are stopwords
+      if (info.dropped) continue;
+      token = info.token;
+      if (info.isNumberWord || (entityWords !== null && entityWords.has(token))) value = true;
     }
-    // Stopwords are tested on the normalised form (so `does` → `doe` survives), digits included.
-    if (token.length < 2 || STOPWORDS.has(token) || EXTRA_STOPWORDS.has(token)) continue;
     tokens.add(token);
     if (value) values.add(token);
   }
   return {
-    fingerprint: fingerprint(text),
+    fingerprint: fingerprintOfLower(lowerText),
     lowerText,
     tokens,
     values,

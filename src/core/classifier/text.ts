@@ -47,7 +47,19 @@ export function simpleLower(text: string): string {
   return text.replace(CONTEXT_SENSITIVE_UPPER, (ch) => (ch === "\u0130" ? "i" : "\u03c3")).toLowerCase();
 }
 
+// Anything `splitFields` + join would change: non-space whitespace, double, leading or trailing spaces.
+const NEEDS_COLLAPSE = /[\t-\r\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]| {2}|^ | $/;
+
+/**
+ * The identity-check form (§2) of an already lower-cased text: fields joined by single spaces.
+ * Lower-casing maps whitespace to itself and nothing else to whitespace, so lower-casing before
+ * or after the join gives the same string.
+ */
+export function fingerprintOfLower(lower: string): string {
+  return NEEDS_COLLAPSE.test(lower) ? splitFields(lower).join(" ") : lower;
+}
+
 /** The identity-check form (§2): fields joined by single spaces, then lower-cased. */
 export function fingerprint(text: string): string {
-  return simpleLower(splitFields(text).join(" "));
+  return fingerprintOfLower(simpleLower(text));
 }
