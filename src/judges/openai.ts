@@ -3,7 +3,7 @@
 // whatever order the answers come back in.
 import pLimit from "p-limit";
 import { parseJudgeAnswer, failedPrediction } from "./answer.js";
-import { CacheAppender, cacheKey, loadCache } from "./cache.js";
+import { CacheAppender, cacheKey, loadCache, type LoadedCache } from "./cache.js";
 import { ChatClient, type ChatClientOptions } from "./chat-client.js";
 import { buildJudgeMessages } from "./prompt.js";
 import { predictionLine, type JudgeCase, type Prediction, type PredictionBody } from "./types.js";
@@ -40,7 +40,7 @@ export async function runOpenAIJudge(
   options: OpenAIJudgeOptions,
   emit: (prediction: Prediction) => void | Promise<void>,
 ): Promise<OpenAIJudgeSummary> {
-  const cache = options.cachePath ? await loadCache(options.cachePath) : { entries: new Map(), skippedLines: [] };
+  const cache: LoadedCache = options.cachePath ? await loadCache(options.cachePath) : { entries: new Map(), skippedLines: [] };
   const appender = options.cachePath ? await CacheAppender.open(options.cachePath) : undefined;
   const summary: OpenAIJudgeSummary = {
     predictions: 0,

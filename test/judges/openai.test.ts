@@ -79,6 +79,15 @@ describe("openai judge against a real HTTP server", () => {
     expect(user).toContain("[1] The sky is blue. [2] The sky is green.");
   });
 
+  it("keeps at most --concurrency requests in flight and the output order fixed when answers arrive out of order", async () => {
+    const many: JudgeCase[] = Array.from({ length: 12 }, (_, i) => ({ id: `m${i}`, sentences: [`Sentence ${i}.`] }));
+    // Early cases answer slowest, so answers arrive roughly in reverse.
+    const s = await serve((info) => ({ content: honestAnswer(info.caseId), delayMs: 5 * (12 - Number(info.caseId.slice(1))) }));
+    const { predictions } = await judge(many, options(s.baseUrl, { concurrency: 3, runs: 2 }));
+    expect(predictions.map((p) => `${p.case_id}/${p.run}`)).toEqual(many.flatMap((c) => [`${c.id}/0`, `${c.id}/1`]));
+    expect(s.maxInFlight).toBe(3);
+  });
+
   it("retries a 500 and an unreadable body, then succeeds", async () => {
     const s = await serve((info) => {
       if (info.caseId === "a" && info.previousAttempts === 0) return { status: 500, body: "boom" };

@@ -15,10 +15,12 @@ export interface ChatRequestInfo {
 
 export type ScriptedReply =
   | { status: number; body: string; headers?: Record<string, string> }
-  | { content: string }
+  | { content: string; delayMs?: number }
   | "hang";
 
 export interface FakeChatServer {
+  /** Most requests that were open at the same time. */
+  readonly maxInFlight: number;
   baseUrl: string;
   port: number;
   requests: ChatRequestInfo[];
@@ -58,7 +60,12 @@ export async function startFakeChatServer(
 ): Promise<FakeChatServer> {
   const requests: ChatRequestInfo[] = [];
   const attemptsByCase = new Map<string, number>();
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    res.on("close", () => inFlight--);
     let raw = "";
     req.setEncoding("utf8");
     req.on("data", (chunk) => (raw += chunk));
@@ -78,7 +85,9 @@ export async function startFakeChatServer(
       const reply = script(info);
       if (reply === "hang") return; // never answers: the client must time out
       if ("content" in reply) {
-        res.writeHead(200, { "content-type": "application/json" }).end(completionBody(reply.content));
+        const send = () => res.writeHead(200, { "content-type": "application/json" }).end(completionBody(reply.content));
+        if (reply.delayMs) setTimeout(send, reply.delayMs);
+        else send();
         return;
       }
       res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers }).end(reply.body);
@@ -87,6 +96,9 @@ export async function startFakeChatServer(
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
+    get maxInFlight() {
+      return maxInFlight;
+    },
     baseUrl: `http://127.0.0.1:${bound}/v1`,
     port: bound,
     requests,
