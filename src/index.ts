@@ -2,3 +2,4 @@
 export { MARI_VERSION } from "./version.js";
 export * from "./core/classifier/index.js";
 export * from "./core/document/index.js";
+export * from "./core/evidence/index.js";

@@ -1,17 +1,89 @@
-// Placeholder until the `evidence` command lands; it says so instead of pretending to work.
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (SPEC §3, §4):
+// validates model citations against exactly the documents and materials each model saw.
+// Flags win over mari.config.json, which wins over defaults.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_INTERNAL_ERROR } from "../errors.js";
+import { InputError } from "../errors.js";
+import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { combineGates, parseGateFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
+import { parseReportFormats } from "../../report/write.js";
+import { runEvidence } from "../../tasks/evidence.js";
+
+interface EvidenceFlags {
+  facts?: string;
+  located?: string;
+  materials?: string;
+  current?: string;
+  out?: string;
+  report?: string;
+  gate: string[];
+  maxInvalidRate?: string;
+  threshold?: string;
+  strict?: boolean;
+  quiet?: boolean;
+  config?: string;
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function thresholdFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text.trim());
+  if (!/^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(text) || value > 1) throw new InputError(`--threshold "${text}": expected a number from 0 to 1`);
+  return value;
+}
 
 export function registerEvidence(program: Command, wrap: ActionWrapper): void {
   program
     .command("evidence")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
-    .action(
-      wrap(async () => {
-        process.stderr.write("mari: 'evidence' is not implemented yet\n");
-        return EXIT_INTERNAL_ERROR;
-      }),
-    );
+    .description("validate model citations (facts or located evidence) against the documents and materials the model saw")
+    .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}")
+    .option("--facts <file>", "model outputs, JSONL: {case_id, documents?, output: {facts: [...]}, gold_state?}")
+    .option("--located <file>", "structured citations, JSONL: {case_id, visible?, evidence: [{ref, locator?, quote?}]}")
+    .option("--materials <file>", "materials for --located, JSONL: {ref, material}")
+    .option("--current <docs>", "documents at their present revisions: report each case's dependency freshness")
+    .option("--out <dir>", "output directory (default ./mari-report)")
+    .option("--report <formats>", "report formats: json,md,html,junit (default all)")
+    .option("--gate <metric>=<value>", "gate, e.g. accepted_rate>=0.9 (repeatable)", collect, [])
+    .option("--max-invalid-rate <r>", "largest share (0.05, 5%) or count (3) of rejected cases")
+    .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
+    .option("--strict", "exit 2 when any input record is rejected")
+    .option("--quiet", "no summary on stdout")
+    .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .addHelpText(
+      "after",
+      `
+Writes cases.jsonl (one line per facts case), located.jsonl (one per located case) and the report
+files into --out. One bad citation fails its case, never the run. Exit 0 when every gate passes,
+1 when a gate fails, 2 on a usage or input error (including zero cases).
+
+Example:
+  mari evidence datasets/evidence-example/docs.jsonl --facts datasets/evidence-example/facts.jsonl \\
+    --located datasets/evidence-example/located.jsonl --materials datasets/evidence-example/materials.jsonl \\
+    --gate accepted_rate>=0.5`,
+    )
+    .action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
+}
+
+async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<number> {
+  const config = await loadMariConfig(flags.config);
+  const flagGates: GateSpec[] = [
+    ...flags.gate.map((text) => parseGateFlag(text)),
+    ...(flags.maxInvalidRate !== undefined ? [parseMaxInvalidRate(flags.maxInvalidRate)] : []),
+  ];
+  const threshold = thresholdFlag(flags.threshold);
+  return runEvidence({
+    documents: docs,
+    ...(flags.facts !== undefined ? { facts: flags.facts } : {}),
+    ...(flags.located !== undefined ? { located: flags.located } : {}),
+    ...(flags.materials !== undefined ? { materials: flags.materials } : {}),
+    ...(flags.current !== undefined ? { current: flags.current } : {}),
+    out: pickOption(flags.out, config.out, "mari-report"),
+    formats: parseReportFormats(flags.report ?? config.report),
+    gates: combineGates(flagGates, config.gates),
+    ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),
+    strict: pickOption(flags.strict, config.strict, false),
+    quiet: pickOption(flags.quiet, config.quiet, false),
+    recordConfig: config.path ? { config_file: config.path } : {},
+  });
 }

@@ -1,0 +1,208 @@
+// parseFacts (reference-semantics §7, mari_kit 327926b, recipe "facts-extract-v3"): turns a
+// model's `{"facts": [...]}` answer into fact candidates whose every citation is an exact quote
+// bound to the document revision and the unique section that holds it. The library derives the
+// offsets (code points) and revisions; any the model supplies are ignored. One bad citation
+// raises and aborts the whole parse, as in the reference.
+
+import type { KnowledgeDocument } from "./documents.js";
+import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
+import { groundingCoverage } from "./grounding.js";
+import { codePointLength, codePointOffset, containsCodePoints, findCodePoints, pythonCasefold } from "./python-text.js";
+import { stripPythonWhitespace } from "../document/sentences.js";
+import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "./python-values.js";
+import { pythonStringRepr } from "./python-text.js";
+import { documentSections, type DocumentSection } from "./sections.js";
+
+export const FACTS_RECIPE = "facts-extract-v3";
+
+/** A citation resolved against a document: exact quote, code-point span, bound revisions. */
+export interface Evidence {
+  readonly document_id: string;
+  readonly revision: string;
+  readonly quote: string;
+  readonly start: number | null;
+  readonly end: number | null;
+  /** "" when not bound to a section; section_id and section_revision come together. */
+  readonly section_id: string;
+  readonly section_revision: string;
+}
+
+export function evidence(input: {
+  document_id: string;
+  revision: string;
+  quote?: string;
+  start?: number | null;
+  end?: number | null;
+  section_id?: string;
+  section_revision?: string;
+}): Evidence {
+  const start = input.start ?? null;
+  const end = input.end ?? null;
+  const sectionId = input.section_id ?? "";
+  const sectionRevision = input.section_revision ?? "";
+  if (input.document_id === "" || input.revision === "") throw new EvidenceValueError("evidence document_id and revision are required");
+  if ((start === null) !== (end === null)) throw new EvidenceValueError("evidence start and end must be supplied together");
+  if ((sectionId === "") !== (sectionRevision === "")) {
+    throw new EvidenceValueError("evidence section ID and section revision must be supplied together");
+  }
+  if (start !== null && end !== null && (start < 0 || end < start)) throw new EvidenceValueError("evidence span is invalid");
+  return Object.freeze({ document_id: input.document_id, revision: input.revision, quote: input.quote ?? "", start, end, section_id: sectionId, section_revision: sectionRevision });
+}
+
+export const QUALIFIER_KEYS = ["atomic_claims", "subject", "relation", "object", "scopes", "valid_from", "valid_to", "conditions"] as const;
+
+export interface FactCandidate {
+  /** Index of the row in the model's `facts` array that produced this fact (not in the reference). */
+  readonly row: number;
+  readonly claim: string;
+  readonly evidence: readonly Evidence[];
+  readonly grounding: number;
+  /** Copied verbatim when present in the row (null values included). */
+  readonly qualifiers: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The de-duplication key of a claim: NFKC, casefold, runs of non-word characters or underscores
+ * become one space, trimmed. "" means the claim has no words (such rows are skipped).
+ */
+export function normalizeClaim(claim: string): string {
+  return (pythonCasefold(claim.normalize("NFKC")).match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+}
+
+function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
+  return (Object.keys(a) as (keyof KnowledgeDocument)[]).every((key) => a[key] === b[key]);
+}
+
+/**
+ * The allowed documents by document_id. Equal duplicates collapse; two different documents with
+ * one id raise ValueError before any parsing.
+ */
+export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<string, KnowledgeDocument> {
+  const byId = new Map<string, KnowledgeDocument>();
+  for (const document of documents) {
+    const existing = byId.get(document.document_id);
+    if (existing !== undefined && !sameDocument(existing, document)) {
+      throw new EvidenceValueError(
+        `conflicting documents share document_id ${pythonStringRepr(document.document_id)}`,
+        "conflicting_documents",
+      );
+    }
+    if (existing === undefined) byId.set(document.document_id, document);
+  }
+  return byId;
+}
+
+// Sections depend only on a document's body and title; documents are frozen, so cache per object.
+const sectionCache = new WeakMap<KnowledgeDocument, readonly DocumentSection[]>();
+
+function sectionsOf(document: KnowledgeDocument): readonly DocumentSection[] {
+  let sections = sectionCache.get(document);
+  if (sections === undefined) {
+    sections = documentSections(document);
+    sectionCache.set(document, sections);
+  }
+  return sections;
+}
+
+/** str(value or "") in Python. */
+function textOrEmpty(value: unknown): string {
+  return pyTruthy(value) ? pythonStr(value) : "";
+}
+
+function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence {
+  let documentId: string;
+  let quote: string;
+  let requestedSection: string;
+  if (typeof entry === "string") {
+    // A bare quote: the document is filled in only when exactly one allowed body contains it.
+    quote = stripPythonWhitespace(entry);
+    const holders = [...documents.values()].filter((document) => containsCodePoints(document.body, quote));
+    documentId = holders.length === 1 ? holders[0]!.document_id : "";
+    requestedSection = "";
+  } else if (isMapping(entry)) {
+    documentId = textOrEmpty(mappingGet(entry, "document_id"));
+    quote = stripPythonWhitespace(textOrEmpty(mappingGet(entry, "quote")));
+    requestedSection = stripPythonWhitespace(textOrEmpty(mappingGet(entry, "section_id")));
+  } else {
+    throw new MalformedModelOutput("bad_evidence_entry", `${recipe} evidence entries must be objects`);
+  }
+
+  if (!documents.has(documentId) && quote !== "" && documents.size === 1) {
+    // Single-document rescue: with one document, a wrong or missing id is replaced by its id.
+    const only = documents.values().next().value!;
+    if (containsCodePoints(only.body, quote)) documentId = only.document_id;
+  }
+  const document = documents.get(documentId);
+  if (document === undefined) throw new MalformedModelOutput("unknown_document", `${recipe} references an unknown document`);
+  if (quote === "") throw new MalformedModelOutput("empty_quote", `${recipe} evidence quote is required`);
+  if (!containsCodePoints(document.body, quote)) {
+    throw new MalformedModelOutput("quote_not_in_document", `${recipe} evidence quote is not present in the document`);
+  }
+  const candidates = sectionsOf(document).filter(
+    (section) => (requestedSection === "" || section.section_id === requestedSection) && containsCodePoints(section.text, quote),
+  );
+  if (candidates.length === 0) {
+    // Also when the quote crosses a heading boundary: it is in the body but in no one section.
+    throw new MalformedModelOutput("quote_not_in_section", `${recipe} evidence quote is not present in the requested section`);
+  }
+  if (candidates.length > 1) throw new MalformedModelOutput("ambiguous_section", `${recipe} repeated evidence quote requires section_id`);
+  const section = candidates[0]!;
+  const start = section.start + codePointOffset(section.text, findCodePoints(section.text, quote));
+  return evidence({
+    document_id: document.document_id,
+    revision: document.revision,
+    quote,
+    start,
+    end: start + codePointLength(quote),
+    section_id: section.section_id,
+    section_revision: section.revision,
+  });
+}
+
+function resolveEvidence(row: PyMapping, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence[] {
+  const entries = mappingGet(row, "evidence");
+  if (!Array.isArray(entries) || entries.length === 0) {
+    throw new MalformedModelOutput("no_evidence", `${recipe} evidence must be a non-empty array`);
+  }
+  // Not de-duplicated: a repeated citation counts again toward citation credit.
+  return entries.map((entry) => resolveEntry(entry, documents, recipe));
+}
+
+export interface ParseFactsOptions {
+  /** The label that prefixes messages (default "facts-extract-v3"). */
+  recipe?: string;
+}
+
+/**
+ * Validates a model's facts against exactly the documents it saw. Throws MalformedModelOutput for
+ * a contract violation and EvidenceValueError for conflicting documents.
+ */
+export function parseFacts(
+  documents: Iterable<KnowledgeDocument> | ReadonlyMap<string, KnowledgeDocument>,
+  modelOutput: unknown,
+  options: ParseFactsOptions = {},
+): FactCandidate[] {
+  const recipe = options.recipe ?? FACTS_RECIPE;
+  // A Map is taken to be a lookup already built (and checked) by documentLookup.
+  const allowed = documents instanceof Map ? (documents as ReadonlyMap<string, KnowledgeDocument>) : documentLookup(documents as Iterable<KnowledgeDocument>);
+  if (!isMapping(modelOutput)) throw new MalformedModelOutput("bad_envelope", `${recipe} must return a JSON object`);
+  const rows = mappingGet(modelOutput, "facts");
+  if (!Array.isArray(rows) || !rows.every(isMapping)) {
+    throw new MalformedModelOutput("bad_envelope", `${recipe}.facts must be a JSON array of objects`);
+  }
+  const seen = new Set<string>();
+  const facts: FactCandidate[] = [];
+  for (const [index, row] of (rows as PyMapping[]).entries()) {
+    const claim = stripPythonWhitespace(textOrEmpty(mappingGet(row, "claim")));
+    if (claim === "") throw new MalformedModelOutput("missing_claim", "fact claim is required");
+    // Duplicates (by normalised claim) are skipped before their evidence is looked at.
+    const key = normalizeClaim(claim);
+    if (key === "" || seen.has(key)) continue;
+    seen.add(key);
+    const cited = resolveEvidence(row, allowed, recipe);
+    const qualifiers: Record<string, unknown> = {};
+    for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
+    facts.push(Object.freeze({ row: index, claim, evidence: Object.freeze(cited), grounding: groundingCoverage(claim, cited), qualifiers: Object.freeze(qualifiers) }));
+  }
+  return facts;
+}

@@ -1,0 +1,342 @@
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--current DOCS]` (SPEC §3):
+// validates model citations against exactly what each model saw, writes cases.jsonl (facts) and
+// located.jsonl (structured evidence) plus the report files, and maps the outcome onto exit codes.
+
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import {
+  DEFAULT_CLAIM_STATE_THRESHOLDS,
+  documentLookup,
+  EvidenceValueError,
+  EVIDENCE_ISSUE_KINDS,
+  sectionRevisions,
+  type ClaimStateThresholds,
+  type KnowledgeDocument,
+} from "../core/evidence/index.js";
+import { wilsonInterval } from "../core/metrics/wilson.js";
+import { AtomicLineWriter } from "../io/atomic-write.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../cli/errors.js";
+import { printSummary } from "../cli/summary.js";
+import { evaluateGates } from "../gates/evaluate.js";
+import type { GateSpec } from "../gates/spec.js";
+import { collectSystemInfo, sha256File } from "../report/system.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
+import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../report/types.js";
+import {
+  EvidenceTally,
+  factsCaseLine,
+  locatedCaseLine,
+  scoreFactsCase,
+  scoreLocatedCase,
+  type CurrentRevisions,
+  type Materials,
+} from "./evidence-cases.js";
+import {
+  factsCaseFromRecord,
+  FieldError,
+  locatedCaseFromRecord,
+  readDocuments,
+  readJsonlObjects,
+  readMaterials,
+  RejectionLog,
+  type JsonlRecord,
+} from "./evidence-input.js";
+
+export interface EvidenceOptions {
+  documents: string;
+  facts?: string;
+  located?: string;
+  materials?: string;
+  /** Documents at their present revisions: each case's dependencies are assessed against them. */
+  current?: string;
+  out?: string;
+  formats?: readonly ReportFormat[];
+  gates?: readonly GateSpec[];
+  thresholds?: ClaimStateThresholds;
+  strict?: boolean;
+  quiet?: boolean;
+  recordConfig?: Record<string, unknown>;
+  stdout?: NodeJS.WritableStream;
+  stderr?: NodeJS.WritableStream;
+}
+
+/** sha256 over the sorted (document_id, revision, content digest) lines: the document set's content. */
+function documentSetHash(documents: readonly KnowledgeDocument[]): string {
+  const lines = documents.map((d) => JSON.stringify([d.document_id, d.revision, d.content_digest])).sort();
+  const hash = createHash("sha256");
+  for (const line of lines) hash.update(`${line}\n`);
+  return hash.digest("hex");
+}
+
+function wilson(successes: number, n: number): ConfidenceInterval {
+  return { ...wilsonInterval(successes, n), method: "wilson", n };
+}
+
+const rate = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
+
+async function readCurrent(path: string, log: RejectionLog): Promise<CurrentRevisions> {
+  const { documents } = await readDocuments(path, log);
+  let lookup: Map<string, KnowledgeDocument>;
+  try {
+    lookup = documentLookup(documents);
+  } catch (err) {
+    if (err instanceof EvidenceValueError) throw new InputError(`${path}: ${err.message}`);
+    throw err;
+  }
+  return {
+    documents: new Map([...lookup].map(([id, d]) => [id, d.revision])),
+    sections: sectionRevisions([...lookup.values()]),
+  };
+}
+
+interface RunCounts {
+  factsLines: number;
+  locatedLines: number;
+  documents: number;
+  documentRecords: number;
+}
+
+function factsMetrics(t: EvidenceTally): Record<string, MetricValue> {
+  return {
+    cases: t.cases,
+    accepted: t.accepted,
+    rejected: t.cases - t.accepted,
+    accepted_rate: rate(t.accepted, t.cases),
+    facts: t.facts,
+    citations: t.citations,
+    grounding_mean: rate(t.groundingSum, t.facts),
+    claims_supported: t.states.supported,
+    claims_contradicted: t.states.contradicted,
+    claims_uncertain: t.states.uncertain,
+    claims_insufficient_evidence: t.states.insufficient_evidence,
+    claim_state_accuracy: t.goldCompared === 0 ? null : t.goldCorrect / t.goldCompared,
+    claim_state_gold: t.goldCompared,
+    dependencies: t.dependencies.size,
+    dependency_conflicts: t.dependencyConflicts,
+  };
+}
+
+function locatedMetrics(t: EvidenceTally): Record<string, MetricValue> {
+  const metrics: Record<string, MetricValue> = {
+    located_cases: t.locatedCases,
+    located_accepted: t.locatedAccepted,
+    located_accepted_rate: rate(t.locatedAccepted, t.locatedCases),
+    located_items: t.locatedItems,
+    located_valid_items: t.locatedValid,
+  };
+  for (const kind of EVIDENCE_ISSUE_KINDS) metrics[`located_${kind}`] = t.locatedIssues[kind];
+  return metrics;
+}
+
+function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionLog, counts: RunCounts, extras: {
+  system: Report["system"];
+  documentsSha: string;
+  documentsHash: string;
+  predictionsPath: string;
+  predictionsSha: string;
+  elapsedSeconds: number;
+}): Report {
+  const metrics = {
+    ...(options.facts !== undefined ? factsMetrics(t) : {}),
+    ...(options.located !== undefined ? locatedMetrics(t) : {}),
+  };
+  const ci: Record<string, ConfidenceInterval> = {};
+  if (options.facts !== undefined) {
+    ci["accepted_rate"] = wilson(t.accepted, t.cases);
+    if (t.goldCompared > 0) ci["claim_state_accuracy"] = wilson(t.goldCorrect, t.goldCompared);
+  }
+  if (options.located !== undefined) ci["located_accepted_rate"] = wilson(t.locatedAccepted, t.locatedCases);
+
+  // Rejections: unreadable or invalid records, plus each failed case under its error code.
+  const rejections: Record<string, number> = { ...log.counts };
+  for (const [code, n] of Object.entries(t.errors)) rejections[code] = (rejections[code] ?? 0) + n;
+  for (const [code, n] of Object.entries(t.locatedErrors)) rejections[code] = (rejections[code] ?? 0) + n;
+  const caseExamples = Object.entries(t.errorExamples).flatMap(([code, list]) =>
+    list.map((ex) => ({ where: ex.where, reason: code, message: `case ${JSON.stringify(ex.case_id)}: ${ex.message}` })),
+  );
+
+  const report: Report = {
+    schema_version: REPORT_SCHEMA_VERSION,
+    task: "evidence",
+    dataset: { path: options.documents, sha256: extras.documentsSha, cases: t.cases + t.locatedCases, slice_hash: extras.documentsHash },
+    predictions: {
+      path: extras.predictionsPath,
+      sha256: extras.predictionsSha,
+      lines: options.facts !== undefined ? counts.factsLines : counts.locatedLines,
+      runs: ["0"],
+    },
+    system: extras.system,
+    metrics,
+    runs: { "0": metrics },
+    ci,
+    gates: [],
+    rejections,
+    rejection_examples: [...log.examples, ...caseExamples],
+    invalid: { count: t.cases - t.accepted + (t.locatedCases - t.locatedAccepted), total: t.cases + t.locatedCases },
+    documents: { records: counts.documentRecords, usable: counts.documents },
+    elapsed_seconds: extras.elapsedSeconds,
+  };
+  if (options.facts !== undefined) {
+    report["errors"] = t.errors;
+    report["error_examples"] = t.errorExamples;
+    report["claim_states"] = t.states;
+    if (t.goldCompared > 0) report["claim_state_confusion"] = t.goldConfusion;
+    report["dependencies"] = t.dependencyList();
+    report["dependency_conflicts"] = { count: t.dependencyConflicts, examples: t.dependencyConflictExamples };
+    if (options.current !== undefined) report["freshness"] = t.freshness;
+  }
+  if (options.located !== undefined) {
+    report["located"] = {
+      cases: t.locatedCases,
+      accepted: t.locatedAccepted,
+      items: t.locatedItems,
+      valid_items: t.locatedValid,
+      issues: t.locatedIssues,
+      errors: t.locatedErrors,
+      examples: t.locatedExamples,
+    };
+  }
+  report.gates = evaluateGates(report, options.gates ?? []);
+  return report;
+}
+
+/**
+ * The cases of a JSONL file: lines that fail `parse` are rejected under the FieldError's code, and
+ * a repeated case id is rejected (the first line is kept).
+ */
+async function* uniqueCases<T extends { caseId: string }>(
+  path: string,
+  what: string,
+  log: RejectionLog,
+  parse: (item: JsonlRecord) => T,
+  counter: { lines: number },
+): AsyncGenerator<T> {
+  const seen = new Set<string>();
+  for await (const item of readJsonlObjects(path, what, log, counter)) {
+    let input: T;
+    try {
+      input = parse(item);
+    } catch (err) {
+      if (!(err instanceof FieldError)) throw err;
+      log.reject(item.where, err.code, err.message);
+      continue;
+    }
+    if (seen.has(input.caseId)) {
+      log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
+      continue;
+    }
+    seen.add(input.caseId);
+    yield input;
+  }
+}
+
+/** Runs `mari evidence` end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
+export async function runEvidence(options: EvidenceOptions): Promise<number> {
+  const started = process.hrtime.bigint();
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const outDir = options.out ?? "mari-report";
+  if (options.facts === undefined && options.located === undefined) throw new InputError("give --facts FILE, or --located FILE with --materials FILE");
+  if (options.located !== undefined && options.materials === undefined) throw new InputError("--located needs --materials FILE");
+  if (options.materials !== undefined && options.located === undefined) throw new InputError("--materials is only used with --located FILE");
+  const thresholds = options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS;
+  const log = new RejectionLog();
+  const tally = new EvidenceTally();
+
+  const { documents, records: documentRecords } = await readDocuments(options.documents, log);
+  if (documents.length === 0) throw new InputError(`${options.documents}: no usable document (${documentRecords} records)`);
+  const versions = new Map<string, KnowledgeDocument[]>();
+  for (const document of documents) {
+    const list = versions.get(document.document_id);
+    if (list) list.push(document);
+    else versions.set(document.document_id, [document]);
+  }
+  // Cases that saw every document share one lookup; if two versions of an id conflict, each such
+  // case fails with the reference's error instead (parseFacts builds the lookup itself).
+  let allLookup: ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[];
+  try {
+    allLookup = documentLookup(documents);
+  } catch (err) {
+    if (!(err instanceof EvidenceValueError)) throw err;
+    allLookup = documents;
+  }
+  const current = options.current !== undefined ? await readCurrent(options.current, log) : null;
+  const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
+
+  const writers: AtomicLineWriter[] = [];
+  try {
+    if (options.facts !== undefined) {
+      const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
+      writers.push(cases);
+      const counter = { lines: 0 };
+      for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter)) {
+        const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
+        const result = scoreFactsCase(input, lookup, thresholds, current);
+        tally.addFacts(result);
+        await cases.write(factsCaseLine(result, input.line));
+      }
+      counts.factsLines = counter.lines;
+    }
+    if (options.located !== undefined) {
+      const materials: Materials = await readMaterials(options.materials!, log);
+      const out = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
+      writers.push(out);
+      const counter = { lines: 0 };
+      for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
+        const result = scoreLocatedCase(input, materials);
+        tally.addLocated(result);
+        await out.write(locatedCaseLine(result, input.line));
+      }
+      counts.locatedLines = counter.lines;
+    }
+  } catch (err) {
+    for (const writer of writers) await writer.abort();
+    throw err;
+  }
+
+  for (const ex of log.examples) stderr.write(`mari: ${ex.where}: ${ex.reason}: ${ex.message}\n`);
+  if (log.total > log.examples.length) stderr.write(`mari: … ${log.total - log.examples.length} more rejected records (counts in report.json)\n`);
+  if (tally.cases + tally.locatedCases === 0) {
+    for (const writer of writers) await writer.abort();
+    throw new InputError(`no case to score (${log.total} rejected records)`);
+  }
+  for (const writer of writers) await writer.commit();
+
+  const system = await collectSystemInfo({
+    config: {
+      task: "evidence",
+      recipe: "facts-extract-v3",
+      claim_state_thresholds: thresholds,
+      facts: options.facts ?? null,
+      located: options.located ?? null,
+      materials: options.materials ?? null,
+      current: options.current ?? null,
+      ...(options.recordConfig ?? {}),
+    },
+    seed: 0,
+    workers: 1,
+  });
+  const predictionsPath = options.facts ?? options.located!;
+  const report = buildReport(options, tally, log, counts, {
+    system,
+    documentsSha: await sha256File(options.documents),
+    documentsHash: documentSetHash(documents),
+    predictionsPath,
+    predictionsSha: await sha256File(predictionsPath),
+    elapsedSeconds: Number(process.hrtime.bigint() - started) / 1e9,
+  });
+  const strictFailure = options.strict === true && log.total > 0;
+  const inputErrors = strictFailure ? log.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const files = [
+    ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),
+    ...(options.located !== undefined ? [join(outDir, "located.jsonl")] : []),
+    ...written,
+  ];
+  printSummary(report, { quiet: options.quiet === true, outDir, files, stream: stdout });
+  if (strictFailure) {
+    stderr.write(`mari: --strict: ${log.total} rejected record(s)\n`);
+    return EXIT_INPUT_ERROR;
+  }
+  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+}
