@@ -60,12 +60,22 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
   return { case_id: caseId, run: String(run), gold, predicted, values };
 }
 
-/** Streams a cases.jsonl file into paired outcomes. */
+/**
+ * Streams a cases.jsonl file into paired outcomes. Case ids, run keys and labels repeat across
+ * runs, so they are interned: one string per distinct value instead of one per line.
+ */
 export async function readPairedOutcomes(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
 ): Promise<{ outcomes: PairedOutcome[]; skippedLines: number }> {
   const outcomes: PairedOutcome[] = [];
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
   let skippedLines = 0;
   for await (const line of readLines(casesPath)) {
     const parsed = parseJsonLine(line.text);
@@ -74,8 +84,13 @@ export async function readPairedOutcomes(
       continue;
     }
     const outcome = convert(parsed.record);
-    if (outcome === null) skippedLines++;
-    else outcomes.push(outcome);
+    if (outcome === null) {
+      skippedLines++;
+      continue;
+    }
+    const compact: PairedOutcome = { case_id: intern(outcome.case_id), run: intern(outcome.run), gold: intern(outcome.gold), predicted: intern(outcome.predicted) };
+    if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
+    outcomes.push(compact);
   }
   return { outcomes, skippedLines };
 }
