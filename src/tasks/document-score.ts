@@ -149,6 +149,18 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
 }
 
 export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[]): ChunkResult {
+  // Rejected predictions are expected data, not bugs: capturing a stack trace for each of the
+  // validator's errors cost more than scoring the line.
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return scoreLinesUnchecked(state, firstLineNo, lines);
+  } finally {
+    Error.stackTraceLimit = stackLimit;
+  }
+}
+
+function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: readonly Line[]): ChunkResult {
   const count = lines.length;
   const r: ChunkResult = {
     firstLineNo,

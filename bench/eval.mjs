@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `mari eval` at scale (SPEC §7): a dump of ≥ 1,000,000 predictions over the 891-document ContraDoc
+// set, many runs (a sampling sweep: 1,123 runs × 891 cases), scored with --workers 1 and 2 and
+// compared with the floor "read every line and JSON.parse it", all measured in this run, as wall
+// time and peak RSS of child processes (/usr/bin/time -v when present, else a resourceUsage
+// wrapper). Needs a build. Writes bench/results/eval.json.
+//   node bench/eval.mjs [--predictions N] [--repeat K]
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { once } from "node:events";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
+const OUT = join(ROOT, "bench/out");
+const DUMP = join(OUT, "eval-dump.jsonl");
+const MARI = join(ROOT, "bin/mari.js");
+const TIME = "/usr/bin/time";
+
+function flag(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const PREDICTIONS = flag("--predictions", 1_000_000);
+const REPEAT = flag("--repeat", 3);
+
+mkdirSync(OUT, { recursive: true });
+const { splitSentences } = await import(join(ROOT, "dist/core/document/index.js"));
+const cases = readFileSync(SLICE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+for (const c of cases) c.n = splitSentences(c.text).length;
+const runs = Math.ceil(PREDICTIONS / cases.length);
+
+/** Deterministic LCG so the dump is the same on every machine. */
+let state = 12345;
+const rand = (n) => {
+  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+  return (state >>> 8) % n;
+};
+
+async function generate() {
+  const out = createWriteStream(DUMP);
+  let lines = 0;
+  for (let run = 0; run < runs; run++) {
+    let block = "";
+    for (const c of cases) {
+      if (lines >= runs * cases.length) break;
+      const judgment = rand(10) < 7 ? c.label : !c.label;
+      // Mostly valid predictions (IDs inside the document), about 2% citing a sentence past the end.
+      const ids = judgment ? [1 + rand(c.n), 1 + rand(c.n + (rand(50) === 0 ? 5 : 0))] : [];
+      const a = 1 + rand(c.n);
+      const reasoning = `Sentence [${a}] says one thing; [${1 + rand(c.n)}]-[${Math.min(c.n, a + 1)}] agree, so the document ${judgment ? "contradicts itself" : "is consistent"}.`;
+      const shape = rand(100);
+      let row;
+      if (shape < 5) {
+        row = { case_id: c.id, run, completion: `<think>\n${reasoning}\n</think>\n<answer>\nJudgment: ${judgment ? "yes" : "no"}\nEvidence: [${ids.join(", ")}]\n</answer>` };
+      } else if (shape < 10) {
+        row = { case_id: c.id, run, prediction: { judgment, evidence_sentence_ids: ids, reasoning } };
+      } else {
+        row = { case_id: c.id, run, judgment, evidence_sentence_ids: ids, reasoning };
+      }
+      block += `${JSON.stringify(row)}\n`;
+      lines++;
+    }
+    if (!out.write(block)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+  return lines;
+}
+
+const FLOOR_SCRIPT = `
+import { readLineBatches } from ${JSON.stringify(join(ROOT, "dist/io/lines.js"))};
+let n = 0;
+for await (const batch of readLineBatches(process.argv[1])) for (const line of batch) { if (line.text) { JSON.parse(line.text); n++; } }
+console.log(n);
+`;
+
+/** Wall seconds and peak RSS (MB) of a child process. */
+async function measure(args) {
+  const useTime = existsSync(TIME);
+  const argv = useTime ? ["-v", process.execPath, ...args] : args;
+  const started = process.hrtime.bigint();
+  const child = spawn(useTime ? TIME : process.execPath, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  const [code] = await once(child, "close");
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
+  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+  return { wall_seconds: wall, peak_rss_mb: rss ? Number(rss[1]) / 1024 : null };
+}
+
+function best(samples) {
+  return {
+    wall_seconds: Math.min(...samples.map((s) => s.wall_seconds)),
+    peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
+    samples: samples.map((s) => Number(s.wall_seconds.toFixed(3))),
+  };
+}
+
+const lines = await generate();
+const size = (await import("node:fs")).statSync(DUMP).size;
+console.log(`dump: ${lines} predictions, ${runs} runs × ${cases.length} cases, ${(size / 1e6).toFixed(1)} MB`);
+
+const results = { floor: [], workers_1: [], workers_2: [] };
+for (let k = 0; k < REPEAT; k++) {
+  results.floor.push(await measure(["--input-type=module", "-e", FLOOR_SCRIPT, DUMP]));
+  for (const workers of [1, 2]) {
+    const out = join(OUT, `eval-report-w${workers}`);
+    results[`workers_${workers}`].push(
+      await measure([MARI, "eval", SLICE, "--predictions", DUMP, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", "--report", "json"]),
+    );
+  }
+}
+const floor = best(results.floor);
+const w1 = best(results.workers_1);
+const w2 = best(results.workers_2);
+const summary = {
+  command: "npm run bench -- eval   (node bench/eval.mjs)",
+  date: new Date().toISOString(),
+  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+  dump: { predictions: lines, runs, cases: cases.length, bytes: size },
+  repeat: REPEAT,
+  floor,
+  workers_1: { ...w1, ratio_to_floor: w1.wall_seconds / floor.wall_seconds },
+  workers_2: { ...w2, ratio_to_floor: w2.wall_seconds / floor.wall_seconds },
+  targets: {
+    within_2x_floor: { workers_1: w1.wall_seconds <= 2 * floor.wall_seconds, workers_2: w2.wall_seconds <= 2 * floor.wall_seconds },
+    peak_rss_under_512_mb: Math.max(w1.peak_rss_mb, w2.peak_rss_mb) < 512,
+    workers_2_faster_than_1: w2.wall_seconds < w1.wall_seconds,
+  },
+};
+mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+writeFileSync(join(ROOT, "bench/results/eval.json"), `${JSON.stringify(summary, null, 2)}\n`);
+console.log(JSON.stringify(summary, null, 2));
+if (process.argv.includes("--clean")) rmSync(OUT, { recursive: true, force: true });
