@@ -5,7 +5,7 @@ import { parsePairRecord, type PairRecord } from "../core/pairs/index.js";
 import { located, InputError } from "../cli/errors.js";
 import type { RejectionExample } from "../report/types.js";
 import { canonicalJson, sha256Text } from "../report/system.js";
-import { createHash } from "node:crypto";
+import { shardOfCaseId, type Shard } from "./document.js";
 
 /** Rejection examples kept in a report; the counts are always complete. */
 const MAX_EXAMPLES = 50;
@@ -16,10 +16,15 @@ export interface LocatedPair {
   line: number | undefined;
 }
 
-/** What reading a corpus saw besides the usable pairs. */
+/**
+ * What reading a corpus saw besides the usable pairs. With a shard, the counts cover that shard's
+ * records only (a record belongs to the shard of its id; a record without a usable id to shard 0),
+ * so shard reports add up exactly; `corpusPairs` and the slice hash always cover the whole file.
+ */
 export class PairInputStats {
   records = 0;
   pairs = 0;
+  corpusPairs = 0;
   /** reason code → count. */
   readonly rejections: Record<string, number> = {};
   readonly examples: RejectionExample[] = [];
@@ -36,9 +41,15 @@ export class PairInputStats {
     return Object.values(this.rejections).reduce((a, b) => a + b, 0);
   }
 
-  accept(located: LocatedPair, record: Record<string, unknown>): void {
-    this.pairs++;
+  /** A usable pair anywhere in the file (it identifies the corpus). */
+  hashPair(record: Record<string, unknown>): void {
+    this.corpusPairs++;
     this.caseHashes.push(sha256Text(canonicalJson(record)));
+  }
+
+  /** A usable pair of this shard. */
+  accept(located: LocatedPair): void {
+    this.pairs++;
     if (located.pair.unrecognisedGold !== undefined) {
       this.unrecognisedGold++;
       if (this.unrecognisedGoldExamples.length < MAX_EXAMPLES) {
@@ -47,41 +58,48 @@ export class PairInputStats {
     }
   }
 
-  /** sha256 over the sorted per-pair hashes: the corpus's content, independent of record order. */
+  /** sha256 over the sorted per-pair hashes (as for document slices): the corpus's content, order-free. */
   sliceHash(): string {
-    const hash = createHash("sha256");
-    for (const h of [...this.caseHashes].sort()) hash.update(`${h}\n`);
-    return hash.digest("hex");
+    return sha256Text([...this.caseHashes].sort().join("\n"));
   }
 }
 
+function recordShard(record: Record<string, unknown> | undefined, shard: Shard): number {
+  const id = record?.id;
+  return typeof id === "string" && id !== "" ? shardOfCaseId(id, shard.count) : 0;
+}
+
 /**
- * Yields the usable pairs in input order; rejections (unreadable lines, bad fields, a repeated id:
- * the first record with an id wins) go into `stats`. An unreadable file is an InputError.
+ * Yields the usable pairs (of `shard`, when given) in input order; rejections (unreadable lines,
+ * bad fields, a repeated id: the first record with an id wins) go into `stats`. An unreadable file
+ * is an InputError.
  */
-export async function* readPairs(path: string, stats: PairInputStats): AsyncGenerator<LocatedPair> {
+export async function* readPairs(path: string, stats: PairInputStats, shard?: Shard): AsyncGenerator<LocatedPair> {
   const firstSeen = new Map<string, string>();
   try {
     for await (const item of readRecords(path)) {
-      stats.records++;
+      const ours = shard === undefined || recordShard(item.record, shard) === shard.index;
+      if (ours) stats.records++;
       if (item.error) {
-        stats.reject(item.where, item.error.code, item.error.message);
+        if (ours) stats.reject(item.where, item.error.code, item.error.message);
         continue;
       }
       const parsed = parsePairRecord(item.record);
       if ("error" in parsed) {
-        stats.reject(item.where, parsed.error.code, parsed.error.message);
+        if (ours) stats.reject(item.where, parsed.error.code, parsed.error.message);
         continue;
       }
       const id = parsed.pair.id;
       const first = firstSeen.get(id);
       if (first !== undefined) {
-        stats.reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)} (first seen at ${first}); this record is not used`);
+        if (ours) stats.reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)} (first seen at ${first}); this record is not used`);
         continue;
       }
       firstSeen.set(id, item.where);
+      stats.hashPair(item.record);
+      if (!ours) continue;
       const result: LocatedPair = { pair: parsed.pair, where: item.where, line: item.line };
-      stats.accept(result, item.record);
+      stats.accept(result);
       yield result;
     }
   } catch (err) {

@@ -30,11 +30,20 @@ import { evaluateGates } from "../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../gates/spec.js";
 import { collectSystemInfo, sha256File } from "../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
-import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type GateResult, type Report, type ReportFormat } from "../report/types.js";
+import {
+  REPORT_SCHEMA_VERSION,
+  type ConfidenceInterval,
+  type DatasetInfo,
+  type GateResult,
+  type RejectionExample,
+  type Report,
+  type ReportFormat,
+} from "../report/types.js";
 import { printSummary } from "../cli/summary.js";
 import { createProgress, type ProgressMode } from "../cli/progress.js";
 import { loadUnitPrices } from "./pair-costs.js";
 import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
+import type { Shard } from "./document.js";
 
 export interface PairEvalOptions {
   /** The pair corpus (JSONL or CSV). */
@@ -48,6 +57,8 @@ export interface PairEvalOptions {
   classifierConfig?: ClassifierConfig;
   /** User gates, highest priority first (flags, then config file); the default pair gates follow. */
   gates?: readonly GateSpec[];
+  /** Score only the pairs whose id hashes to this shard (SPEC §4.4); `mari merge` adds shard reports up. */
+  shard?: Shard;
   /** Any rejected record makes the run exit 2 (after writing the report). */
   strict?: boolean;
   quiet?: boolean;
@@ -76,9 +87,13 @@ export function defaultPairGateSpecs(): GateSpec[] {
   return DEFAULT_PAIR_GATES.map((g) => ({ kind: g.kind, metric: g.metric, threshold: g.threshold, source: "default" as const }));
 }
 
-/** Gate results with the default gates' notes attached (a user gate on the same metric replaces the default). */
-export function evaluatePairGates(report: Report, userGates: readonly GateSpec[]): GateResult[] {
-  const gates = combineGates(userGates, defaultPairGateSpecs());
+/** The gates a pair run checks: the user's, then each default gate no user gate replaces (same metric and direction). */
+export function pairGateList(userGates: readonly GateSpec[]): GateSpec[] {
+  return combineGates(userGates, defaultPairGateSpecs());
+}
+
+/** Gate results, with the default gates' notes attached. */
+export function evaluatePairGates(report: Report, gates: readonly GateSpec[]): GateResult[] {
   return evaluateGates(report, gates).map((result, i) => {
     if (gates[i]!.source !== "default") return result;
     const note = DEFAULT_PAIR_GATES.find((d) => d.metric === gates[i]!.metric && d.kind === gates[i]!.kind)?.note;
@@ -107,29 +122,44 @@ function pairIntervals(confusion: Confusion): Record<string, ConfidenceInterval>
   };
 }
 
+/** report.pairs: what happened to the corpus's records (sums over shards). */
+export interface PairCounts {
+  records: number;
+  usable: number;
+  labelled: number;
+  unlabelled: number;
+  rejected: number;
+  unrecognised_gold: number;
+  unrecognised_gold_examples: string[];
+}
+
 export interface PairReportInput {
-  path: string;
-  sha256: string;
-  stats: PairInputStats;
+  dataset: DatasetInfo;
+  /** `labelled` and `unlabelled` come from the tally. */
+  counts: Omit<PairCounts, "labelled" | "unlabelled">;
+  rejections: Record<string, number>;
+  rejectionExamples: RejectionExample[];
   tally: PairTally;
   prices: UnitPrices;
-  classifierConfig: ClassifierConfig;
-  userGates: readonly GateSpec[];
+  /** The full gate list (see pairGateList). */
+  gates: readonly GateSpec[];
   system: Report["system"];
   elapsedSeconds: number;
+  shard?: Shard;
 }
 
 /** Builds report.json for a pair run from its tally (every number is a projection of the tally). */
 export function buildPairReport(input: PairReportInput): Report {
-  const { tally, prices, stats } = input;
+  const { tally, prices } = input;
   const matrix = costMatrix(prices);
   const metrics = pairMetrics(tally.confusion, matrix);
   const confusionByKind: Record<string, Confusion> = {};
   for (const kind of sortedKinds(tally)) confusionByKind[kind] = tally.byKind[kind]!;
+  const counts: PairCounts = { ...input.counts, labelled: labelledCount(tally.confusion), unlabelled: tally.unlabelled };
   const report: Report = {
     schema_version: REPORT_SCHEMA_VERSION,
     task: "pairs",
-    dataset: { path: input.path, sha256: input.sha256, cases: stats.pairs, slice_hash: stats.sliceHash() },
+    dataset: input.dataset,
     predictions: null,
     system: input.system,
     metrics,
@@ -140,22 +170,15 @@ export function buildPairReport(input: PairReportInput): Report {
     confusion: tally.confusion,
     confusion_by_kind: confusionByKind,
     revision_cost: revisionCostDetail(tally.confusion, prices),
-    pairs: {
-      records: stats.records,
-      usable: stats.pairs,
-      labelled: labelledCount(tally.confusion),
-      unlabelled: tally.unlabelled,
-      rejected: stats.rejected,
-      unrecognised_gold: stats.unrecognisedGold,
-      unrecognised_gold_examples: stats.unrecognisedGoldExamples,
-    },
+    pairs: counts,
     gates: [],
-    rejections: { ...stats.rejections },
-    rejection_examples: [...stats.examples],
-    invalid: { count: stats.rejected, total: stats.records },
+    rejections: { ...input.rejections },
+    rejection_examples: [...input.rejectionExamples],
+    invalid: { count: counts.rejected, total: counts.records },
     elapsed_seconds: input.elapsedSeconds,
   };
-  report.gates = evaluatePairGates(report, input.userGates);
+  if (input.shard) report.shard = { index: input.shard.index, count: input.shard.count };
+  report.gates = evaluatePairGates(report, input.gates);
   return report;
 }
 
@@ -196,7 +219,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
   const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
   const progress = createProgress({ mode: options.progress ?? "none", label: "pairs" });
   try {
-    for await (const { pair } of readPairs(options.pairs, stats)) {
+    for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
       progress.tick();
       const verdict = classify(pair.newText, pair.oldText, config);
       addPair(tally, pair.gold, verdict.class, pair.kind);
@@ -213,7 +236,8 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
   for (const message of stats.unrecognisedGoldExamples) stderr.write(`mari: warning: ${message}; the pair is unlabelled and not scored\n`);
 
   const labelled = labelledCount(tally.confusion);
-  if (labelled === 0) {
+  // A shard may hold no labelled pair (small corpus, many shards); the merged report is what counts.
+  if (labelled === 0 && options.shard === undefined) {
     await cases.abort();
     throw new InputError(
       located(
@@ -233,15 +257,22 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
   });
   const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const report = buildPairReport({
-    path: options.pairs,
-    sha256: await sha256File(options.pairs),
-    stats,
+    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.corpusPairs, slice_hash: stats.sliceHash() },
+    counts: {
+      records: stats.records,
+      usable: stats.pairs,
+      rejected: stats.rejected,
+      unrecognised_gold: stats.unrecognisedGold,
+      unrecognised_gold_examples: stats.unrecognisedGoldExamples,
+    },
+    rejections: stats.rejections,
+    rejectionExamples: stats.examples,
     tally,
     prices,
-    classifierConfig: config,
-    userGates: options.gates ?? [],
+    gates: pairGateList(options.gates ?? []),
     system,
     elapsedSeconds,
+    ...(options.shard ? { shard: options.shard } : {}),
   });
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];

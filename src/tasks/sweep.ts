@@ -27,7 +27,7 @@ import type { Report } from "../report/types.js";
 import { readJsonFile } from "../io/json-file.js";
 import { loadUnitPrices } from "./pair-costs.js";
 import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
-import { evaluatePairGates } from "./pairs.js";
+import { evaluatePairGates, pairGateList } from "./pairs.js";
 import { createChunkPool, mapInOrder } from "../pool/pool.js";
 import { createProgress, type ProgressMode } from "../cli/progress.js";
 import type { SweepInit } from "./sweep-worker.js";
@@ -49,8 +49,13 @@ export interface SweepOptions {
   stderr?: NodeJS.WritableStream;
 }
 
-/** Pairs per unit of work: small enough to spread over workers, large enough to amortise messaging. */
-export const SWEEP_CHUNK_PAIRS = 64;
+/** Smallest unit of work, in pairs: each chunk sends back one tally per config, so chunks must not be tiny. */
+export const SWEEP_MIN_CHUNK_PAIRS = 256;
+
+/** About four chunks per worker: enough to balance the load, few enough that messaging stays cheap. */
+export function sweepChunkPairs(pairs: number, workers: number): number {
+  return Math.max(SWEEP_MIN_CHUNK_PAIRS, Math.ceil(pairs / (workers * 4)));
+}
 
 export async function resolveGrid(spec: string | undefined): Promise<{ name: string; configs: ClassifierConfig[] }> {
   if (spec === undefined || spec === "default") return { name: "default", configs: defaultGrid() };
@@ -71,7 +76,8 @@ export function defaultWorkerCount(): number {
 /** Tallies per config over all pairs, summed chunk by chunk in input order (in-process for one worker). */
 async function tallyGrid(pairs: SweepPair[], configs: ClassifierConfig[], workers: number, progress: ProgressMode): Promise<PairTally[]> {
   const chunks: SweepPair[][] = [];
-  for (let i = 0; i < pairs.length; i += SWEEP_CHUNK_PAIRS) chunks.push(pairs.slice(i, i + SWEEP_CHUNK_PAIRS));
+  const size = sweepChunkPairs(pairs.length, workers);
+  for (let i = 0; i < pairs.length; i += size) chunks.push(pairs.slice(i, i + size));
   const initData: SweepInit = { configs };
   const pool = await createChunkPool<ClassifierConfig[], SweepPair[], PairTally[]>({
     workers,
@@ -119,12 +125,13 @@ export async function runSweep(options: SweepOptions): Promise<number> {
 
   const tallies = await tallyGrid(pairs, grid.configs, workers, options.progress ?? "none");
   const matrix = costMatrix(prices);
+  const gateList = pairGateList(options.gates ?? []);
   const rows: SweepRow[] = grid.configs.map((config, index) => {
     const tally = tallies[index]!;
     const metrics = pairMetrics(tally.confusion, matrix);
     // Gates read headline metrics or dotted paths (breakdowns.kind.value.update_recall): give them both.
     const view = { task: "pairs", metrics, breakdowns: { kind: pairMetricsByKind(tally, matrix) }, confusion: tally.confusion } as unknown as Report;
-    const gates = evaluatePairGates(view, options.gates ?? []);
+    const gates = evaluatePairGates(view, gateList);
     return { index, config, label: formatConfig(config), metrics, confusion: tally.confusion, gates, passed: gates.every((g) => g.passed) };
   });
   const candidates = rows.map((r) => ({
@@ -137,7 +144,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
   const best = bestConfigIndex(candidates);
   const system = await collectSystemInfo({ config: {}, seed: 0, workers: 1 });
   const result: SweepResult = {
-    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.pairs, slice_hash: stats.sliceHash() },
+    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.corpusPairs, slice_hash: stats.sliceHash() },
     // Provenance without the worker count or timings: the files are identical for any --workers.
     system: { mari_version: system.mari_version, git_commit: system.git_commit, git_dirty: system.git_dirty, node: system.node, icu: system.icu, platform: system.platform },
     grid: grid.name,

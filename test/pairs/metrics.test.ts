@@ -78,6 +78,7 @@ describe("pair metrics", () => {
     const byKind = pairMetricsByKind(tally, costMatrix(DEFAULT_UNIT_PRICES));
     expect(Object.keys(byKind)).toEqual(["polarity", "value"]);
     expect(byKind.value!.pairs).toBe(3);
+    expect([byKind.value!.updates, byKind.value!.updates_detected, byKind.value!.restatement_to_update]).toEqual([2, 1, 1]);
     expect(byKind.value!.update_recall).toBe(1 / 2);
     expect(byKind.value!.update_precision).toBe(1 / 2);
     expect(byKind.polarity!.update_recall).toBe(1);

@@ -120,6 +120,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       out: outDir,
       costs: flags.costs ?? config.costs,
       classifierConfig: classifierConfigFromFlags(flags.classifier),
+      shard: parseShard(flags.shard),
       formats,
       gates,
       strict,

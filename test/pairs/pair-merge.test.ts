@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { runPairEval } from "../../src/tasks/pairs.js";
+import { mergePairReports } from "../../src/tasks/pair-merge.js";
+import { ROOT, tempDir } from "../support/cli.js";
+import type { Report } from "../../src/report/types.js";
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+const CORPUS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+
+async function run(pairs: string, out: string, shard?: { index: number; count: number }): Promise<Report> {
+  await runPairEval({ pairs, out, quiet: true, stdout: quiet, stderr: quiet, formats: ["json"], ...(shard ? { shard } : {}) });
+  return JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+}
+
+const comparable = (r: Report) => ({ ...r, system: null, elapsed_seconds: 0, shard: undefined });
+
+describe("merging pair shard reports", () => {
+  it("gives exactly the unsharded report, whatever the argument order", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const whole = await run(CORPUS, join(t.dir, "whole"));
+    const shards = [];
+    for (let index = 0; index < 3; index++) shards.push(await run(CORPUS, join(t.dir, `s${index}`), { index, count: 3 }));
+    expect(shards.map((s) => (s.pairs as { usable: number }).usable).reduce((a, b) => a + b)).toBe(161);
+    expect(shards.every((s) => s.dataset.slice_hash === whole.dataset.slice_hash && s.dataset.cases === 161)).toBe(true);
+    const context = { system: whole.system, elapsedSeconds: 0 };
+    const merged = JSON.parse(JSON.stringify(mergePairReports(shards, context)));
+    expect(comparable(merged)).toEqual(comparable(whole));
+    const reversed = JSON.parse(JSON.stringify(mergePairReports([...shards].reverse(), context)));
+    expect(comparable(reversed)).toEqual(comparable(whole));
+  });
+
+  it("counts every rejected record in exactly one shard", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const pairs = join(t.dir, "pairs.jsonl");
+    const text = readFileSync(CORPUS, "utf8") + 'not json\n{"id":"pref-milk-r","new":"a","old":"b"}\n{"id":"zz","new":1,"old":"b"}\n';
+    writeFileSync(pairs, text);
+    const whole = await run(pairs, join(t.dir, "whole"));
+    const shards = [];
+    for (let index = 0; index < 4; index++) shards.push(await run(pairs, join(t.dir, `s${index}`), { index, count: 4 }));
+    const merged = mergePairReports(shards, { system: whole.system, elapsedSeconds: 0 });
+    expect(merged.rejections).toEqual({ malformed_json: 1, duplicate_id: 1, bad_new: 1 });
+    expect(merged.rejections).toEqual(whole.rejections);
+    expect(merged.pairs).toEqual(whole.pairs);
+    expect(merged.metrics).toEqual(whole.metrics);
+  });
+
+  it("refuses reports of different corpora or an incomplete split", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    const a = await run(CORPUS, join(t.dir, "a"), { index: 0, count: 2 });
+    const b = await run(CORPUS, join(t.dir, "b"), { index: 1, count: 2 });
+    const context = { system: a.system, elapsedSeconds: 0 };
+    expect(() => mergePairReports([a], context)).toThrow(/expected the 2 shard report/);
+    expect(() => mergePairReports([a, a], context)).toThrow(/shard index appears twice/);
+    const other = { ...b, dataset: { ...b.dataset, slice_hash: "0".repeat(64) } };
+    expect(() => mergePairReports([a, other], context)).toThrow(/differ in corpus/);
+  });
+});
