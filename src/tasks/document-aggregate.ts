@@ -53,6 +53,16 @@ function dimensionValue(c: SliceCase, dim: Dimension): string | null {
   return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
 }
 
+/** The breakdown cells a case falls in: `dimension\0value` for each dimension it has a value for. */
+function cellKeysOf(c: SliceCase): string[] {
+  const keys: string[] = [];
+  for (const dim of BREAKDOWN_DIMENSIONS) {
+    const value = dimensionValue(c, dim);
+    if (value !== null) keys.push(`${dim}\u0000${value}`);
+  }
+  return keys;
+}
+
 /** The case-level, run-independent part of a cases.jsonl line, serialised once per case. */
 function caseSuffix(c: SliceCase): string {
   return (
@@ -71,18 +81,22 @@ export async function aggregateDocumentEval(
   cases: readonly SliceCase[],
   table: RunTable,
   options: AggregateOptions,
-  writeLine: (text: string) => Promise<void> | void,
+  /** Returns a promise only when the consumer needs the caller to wait (back-pressure). */
+  writeLine: (text: string) => Promise<void> | undefined,
 ): Promise<Aggregate> {
   const runCount = table.runs.length;
   const m = cases.length;
   const sums: RunSums[] = table.runs.map(() => emptyRunSums());
-  const breakdownSums: Map<string, BreakdownSums>[] = table.runs.map(() => new Map());
-  const usedDimensions = new Set<Dimension>();
+  // Breakdown cells are numbered once (sorted "dimension\0value" keys); each case knows its cells.
+  const cellKeys = [...new Set(cases.flatMap((c) => cellKeysOf(c)))].sort();
+  const cellIndex = new Map(cellKeys.map((key, id) => [key, id]));
+  const breakdownSums: BreakdownSums[][] = table.runs.map(() => cellKeys.map(() => emptyBreakdownSums()));
   const labels = new Uint8Array(m);
   const codes = table.runs.map(() => new Uint8Array(m));
   const judgments: RunJudgments[] = table.runs.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
-  const reasons = new Map<string, number>();
+  const reasonCounts = new Float64Array(CASE_REASONS.length);
   const missingExamples: RejectionExample[] = [];
+  const runKeyJson = table.runs.map((cols) => JSON.stringify(cols.key));
   let invalid = 0;
 
   for (let k = 0; k < m; k++) {
@@ -91,8 +105,9 @@ export async function aggregateDocumentEval(
     labels[k] = c.label ? 1 : 0;
     const prefix = `{"case_id":${JSON.stringify(c.id)},"case_index":${i},"label":${c.label},"run":`;
     const suffix = caseSuffix(c);
+    const cells = cellKeysOf(c).map((key) => cellIndex.get(key)!);
     const missing = runCount > 0 ? scoreCase(c, null, options) : null;
-    for (const dim of BREAKDOWN_DIMENSIONS) if (dimensionValue(c, dim) !== null) usedDimensions.add(dim);
+    const missingEvidence = missing ? missing.evidence.join(",") : "";
     for (let r = 0; r < runCount; r++) {
       const cols = table.runs[r]!;
       const line = cols.line[i]!;
@@ -100,54 +115,52 @@ export async function aggregateDocumentEval(
       const reasonIdx = present ? cols.reason[i]! : 1;
       const reason = CASE_REASONS[reasonIdx]!;
       const judgment = present ? cols.judgment[i] === 1 : missing!.judgment;
-      const evidence = present ? table.evidenceOf(r, i) : missing!.evidence;
       const outcome: CaseOutcome = {
         label: c.label,
         judgment,
-        formatValid: reason === null,
-        predictedCount: evidence.length,
+        formatValid: reasonIdx === 0,
+        predictedCount: present ? cols.evLength[i]! : missing!.evidence.length,
         matched: present ? cols.matched[i]! : missing!.matched,
         goldCount: c.gold.length,
         referenceCoverage: present ? cols.coverage[i]! : missing!.referenceCoverage,
         rewardAccuracy: present ? cols.rewardAccuracy[i]! : missing!.rewardAccuracy,
-        rewardFormat: reason === null ? 1 : 0,
+        rewardFormat: reasonIdx === 0 ? 1 : 0,
       };
       addOutcome(sums[r]!, outcome);
-      for (const dim of BREAKDOWN_DIMENSIONS) {
-        const value = dimensionValue(c, dim);
-        if (value === null) continue;
-        const key = `${dim}\u0000${value}`;
-        let cell = breakdownSums[r]!.get(key);
-        if (!cell) breakdownSums[r]!.set(key, (cell = emptyBreakdownSums()));
-        addBreakdownOutcome(cell, outcome);
-      }
+      const runCells = breakdownSums[r]!;
+      for (const cell of cells) addBreakdownOutcome(runCells[cell]!, outcome);
       codes[r]![k] = outcomeCode(c.label, judgment);
       judgments[r]!.present[k] = present ? 1 : 0;
       judgments[r]!.judgment[k] = judgment ? 1 : 0;
-      if (reason !== null) {
+      if (reasonIdx !== 0) {
         invalid++;
-        reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        reasonCounts[reasonIdx]!++;
         if (!present && missingExamples.length < EXAMPLES_PER_REASON) {
           missingExamples.push({
             where: options.sliceWhere?.(c) ?? c.where,
-            reason,
-            message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(cols.key)}`,
+            reason: reason!,
+            message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}`,
           });
         }
       }
       const loc = localizationFields(outcome);
-      await writeLine(
-        `${prefix}${JSON.stringify(cols.key)},"line":${present ? line : "null"},"judgment":${judgment}` +
-          `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`}` +
-          `,"evidence_sentence_ids":[${evidence.join(",")}],"judgment_correct":${judgment === c.label}` +
+      const pending = writeLine(
+        `${prefix}${runKeyJson[r]},"line":${present ? line : "null"},"judgment":${judgment}` +
+          `,"format_valid":${reasonIdx === 0},"reason":${reason === null ? "null" : `"${reason}"`}` +
+          `,"evidence_sentence_ids":[${present ? table.evidenceText(r, i) : missingEvidence}],"judgment_correct":${judgment === c.label}` +
           `,"localization_hit":${jsonBool(loc.localization_hit)},"exact_localization":${jsonBool(loc.exact_localization)}` +
           `,"evidence_precision":${loc.evidence_precision}` +
           `,"evidence_recall":${loc.evidence_recall},"reward_accuracy":${outcome.rewardAccuracy}` +
           `,"reference_coverage":${outcome.referenceCoverage},"reward_format":${outcome.rewardFormat}` +
           `,"matched_evidence_count":${outcome.matched}${suffix}`,
       );
+      if (pending) await pending;
     }
   }
+  const reasons = new Map<string, number>();
+  CASE_REASONS.forEach((reason, idx) => {
+    if (reason !== null && reasonCounts[idx]! > 0) reasons.set(reason, reasonCounts[idx]!);
+  });
 
   const runs: Record<string, Record<string, MetricValue>> = {};
   const perRun = sums.map((s) => runMetrics(s));
@@ -172,19 +185,18 @@ export async function aggregateDocumentEval(
   };
 
   const breakdowns: Record<string, Record<string, Record<string, MetricValue>>> = {};
-  const cellKeys = [...new Set(breakdownSums.flatMap((map) => [...map.keys()]))].sort();
-  for (const dim of BREAKDOWN_DIMENSIONS) {
-    if (!usedDimensions.has(dim)) continue;
-    breakdowns[dim] = {};
-    for (const key of cellKeys) {
-      const [d, value] = key.split("\u0000") as [string, string];
-      if (d !== dim) continue;
-      const rows = breakdownSums.map((map) => breakdownMetrics(map.get(key) ?? emptyBreakdownSums()));
-      const cell: Record<string, MetricValue> = {};
-      for (const name of Object.keys(rows[0]!)) cell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
-      breakdowns[dim]![value] = cell;
+  cellKeys.forEach((key, cell) => {
+    const [dim, value] = key.split("\u0000") as [string, string];
+    const rows = breakdownSums.map((runCells) => breakdownMetrics(runCells[cell]!));
+    const metricsOfCell: Record<string, MetricValue> = {};
+    for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) {
+      metricsOfCell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
     }
-  }
+    (breakdowns[dim] ??= {})[value] = metricsOfCell;
+  });
+  // Dimensions in their fixed order, whatever order the sorted cell keys gave.
+  const orderedBreakdowns: typeof breakdowns = {};
+  for (const dim of BREAKDOWN_DIMENSIONS) if (breakdowns[dim]) orderedBreakdowns[dim] = breakdowns[dim]!;
 
   const setconsOutcome = computeSetCons({
     caseIds: cases.map((c) => c.id),
@@ -198,7 +210,7 @@ export async function aggregateDocumentEval(
     runs,
     spread,
     ci,
-    breakdowns,
+    breakdowns: orderedBreakdowns,
     setcons,
     setconsReason: "reason" in setconsOutcome ? setconsOutcome.reason : null,
     majority: runCount > 0 ? majorityVote(labels, judgments) : null,

@@ -53,7 +53,7 @@ export class RunTable {
     return this.runs[run]!.line[caseIndex] !== 0;
   }
 
-  put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message">): void {
+  put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message" | "evidence"> & { evidence: ArrayLike<number> }): void {
     const cols = this.runs[run]!;
     cols.line[caseIndex] = line;
     cols.judgment[caseIndex] = p.judgment ? 1 : 0;
@@ -65,13 +65,23 @@ export class RunTable {
     cols.evLength[caseIndex] = p.evidence.length;
   }
 
+  /** The evidence IDs as comma-separated text (for cases.jsonl), without building an array. */
+  evidenceText(run: number, caseIndex: number): string {
+    const cols = this.runs[run]!;
+    const start = cols.evStart[caseIndex]!;
+    const end = start + cols.evLength[caseIndex]!;
+    let text = "";
+    for (let k = start; k < end; k++) text += k === start ? `${this.evidence[k]}` : `,${this.evidence[k]}`;
+    return text;
+  }
+
   evidenceOf(run: number, caseIndex: number): number[] {
     const cols = this.runs[run]!;
     const start = cols.evStart[caseIndex]!;
     return Array.from(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
   }
 
-  private appendEvidence(ids: readonly number[]): number {
+  private appendEvidence(ids: ArrayLike<number>): number {
     const start = this.evidenceUsed;
     if (start + ids.length > this.evidence.length) {
       const grown = new Int32Array(Math.max(this.evidence.length * 2, start + ids.length));

@@ -164,7 +164,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           }
           const run = existing ?? table.ensureRun(key);
           if (existing === undefined) runFirstLines.push(lineNo);
-          const evidence = Array.from(r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!));
+          const evidence = r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!);
           const reason = CASE_REASONS[r.code[i]!]!;
           table.put(run, caseIndex, lineNo, {
             judgment: r.judgment[i] === 1,
@@ -219,13 +219,12 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       cases,
       table,
       { ...scoreOptions, seed: opts.seed, bootstrap: opts.bootstrap, flippedCap: FLIPPED_CAP, sliceWhere: (c) => c.where },
-      async (text) => {
+      (text) => {
         buffered += text;
-        if (buffered.length >= 1 << 16) {
-          const out = buffered;
-          buffered = "";
-          await writer.write(out);
-        }
+        if (buffered.length < 1 << 20) return undefined;
+        const out = buffered;
+        buffered = "";
+        return writer.write(out);
       },
     );
     if (buffered.length > 0) await writer.write(buffered);
