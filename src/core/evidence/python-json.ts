@@ -151,11 +151,11 @@ export function parsePythonJson(text: string): unknown {
 
 /**
  * The value as plain JSON-serialisable data: Maps become objects (a "__proto__" key stays a data
- * property), PyFloats numbers, big ints numbers when safe and decimal strings otherwise.
+ * property), PyFloats numbers, big ints numbers when exact and decimal strings otherwise.
  */
 export function toPlainJson(value: unknown): unknown {
   if (value instanceof PyFloat) return value.value;
-  if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (typeof value === "bigint") return BigInt(Number(value)) === value ? Number(value) : value.toString();
   if (Array.isArray(value)) return value.map(toPlainJson);
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
