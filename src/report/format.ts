@@ -68,6 +68,7 @@ export const CONTRACT_KEYS: ReadonlySet<string> = new Set([
   "rejection_examples",
   "orphans",
   "invalid",
+  "histograms",
   "baseline",
   "elapsed_seconds",
 ]);

@@ -153,6 +153,29 @@ function confusion(report: Report): string {
   return section("Confusion matrix (rows gold, columns predicted)", table(["gold \\ predicted", ...predicted.map(e)], rows, "confusion"));
 }
 
+/** A column chart of one histogram (inline SVG, counts labelled above the columns). */
+function histogramSvg(name: string, bins: readonly { bin: string; count: number }[]): string {
+  const colWidth = 44;
+  const height = 120;
+  const max = Math.max(1, ...bins.map((b) => b.count));
+  const width = Math.max(1, bins.length) * colWidth;
+  const cols = bins.map((b, i) => {
+    const h = Math.round((b.count / max) * (height - 40));
+    const x = i * colWidth + 4;
+    return (
+      `<rect x="${x}" y="${height - 20 - h}" width="${colWidth - 8}" height="${h}" fill="#4a78c2"/>` +
+      `<text x="${x + (colWidth - 8) / 2}" y="${height - 24 - h}" text-anchor="middle">${b.count}</text>` +
+      `<text x="${x + (colWidth - 8) / 2}" y="${height - 6}" text-anchor="middle">${e(b.bin)}</text>`
+    );
+  });
+  return `<h3>${e(name)}</h3>\n<svg width="${width}" height="${height}" role="img" aria-label="${e(name)}" font-size="10">${cols.join("")}</svg>`;
+}
+
+function histograms(report: Report): string {
+  if (!report.histograms || Object.keys(report.histograms).length === 0) return "";
+  return section("Distributions", Object.entries(report.histograms).map(([name, bins]) => histogramSvg(name, bins)).join("\n"));
+}
+
 function rejections(report: Report): string {
   const counts = sortedRejections(report);
   if (counts.length === 0 && report.rejection_examples.length === 0) return section("Rejections", "<p>None.</p>");
@@ -187,7 +210,7 @@ export function renderHtml(report: Report): string {
         ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
         : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
   const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
-  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), rejections(report), orphans(report), provenance(report)]
+  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");
   return `<!DOCTYPE html>

@@ -151,6 +151,17 @@ function confusionSection(report: Report): string {
   return section("Confusion matrix", "Rows: gold class; columns: predicted class.", table(["gold \\ predicted", ...predicted.map(escapeCell)], rows));
 }
 
+function histogramsSection(report: Report): string {
+  const histograms = report.histograms;
+  if (!histograms || Object.keys(histograms).length === 0) return "";
+  const parts = Object.entries(histograms).map(([name, bins]) => {
+    const total = bins.reduce((sum, b) => sum + b.count, 0);
+    const rows = bins.map((b) => [escapeCell(b.bin), String(b.count), total > 0 ? formatNumber(b.count / total) : "0"]);
+    return `### ${escapeCell(name)}\n\n${table(["bin", "count", "share"], rows)}`;
+  });
+  return section("Distributions", ...parts);
+}
+
 function rejectionsSection(report: Report): string {
   const counts = sortedRejections(report);
   if (counts.length === 0 && report.rejection_examples.length === 0) return section("Rejections", "None: every input record was usable.");
@@ -186,6 +197,7 @@ export function renderMarkdown(report: Report): string {
     setconsSection(report),
     majoritySection(report),
     confusionSection(report),
+    histogramsSection(report),
     rejectionsSection(report),
     orphansSection(report),
     extras.length ? section("More in report.json", extras.map((key) => `\`${key.replace(/`/g, "")}\``).join(", ")) : "",

@@ -99,6 +99,7 @@ export const reportSchema = z
     rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
     orphans: z.object({ count, examples: z.array(z.string()) }).optional(),
     invalid: z.object({ count, total: count }).optional(),
+    histograms: z.record(z.string(), z.array(z.object({ bin: z.string(), count }))).optional(),
     baseline: baselineComparison.nullable().optional(),
     elapsed_seconds: z.number().nonnegative(),
   })

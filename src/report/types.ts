@@ -98,6 +98,11 @@ export interface Report {
    * Kept in the report so `mari merge` can re-evaluate that gate from sums.
    */
   invalid?: { count: number; total: number };
+  /**
+   * Distributions to draw (e.g. `reward_accuracy`: how many predictions earned each reward), as
+   * labelled bins in display order. Counts are sums, so shards merge by adding them per bin.
+   */
+  histograms?: Record<string, HistogramBin[]>;
   /** Paired comparison against `--baseline`, when one was given (src/gates/paired.ts). */
   baseline?: BaselineComparison | null;
   /** Task-specific extras (e.g. cost matrix, dependency list) live under their own keys. */
@@ -106,6 +111,12 @@ export interface Report {
 }
 
 export type ReportFormat = "json" | "md" | "html" | "junit";
+
+export interface HistogramBin {
+  /** e.g. "-1", "0", "1", "(1, 1.5]". */
+  bin: string;
+  count: number;
+}
 
 /** One metric's paired difference (current − baseline) on the cases both runs scored. */
 export interface PairedDifference {

@@ -46,6 +46,7 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
     ],
     orphans: { count: 1, examples: ["ghost|id"] },
     invalid: { count: 2, total: 8 },
+    histograms: { reward_accuracy: [{ bin: "-1", count: 1 }, { bin: "0", count: 2 }, { bin: "1", count: 3 }, { bin: "<2", count: 2 }] },
     elapsed_seconds: 1.25,
     ...overrides,
   };

@@ -26,6 +26,8 @@ describe("markdown", () => {
     expect(md).toContain("| judgment | 0.5000 |");
     expect(md).toContain("Flipped cases: case-2, case&lt;3>");
     expect(md).toContain("## Majority vote");
+    expect(md).toContain("### reward_accuracy\n\n| bin | count | share |");
+    expect(md).toContain("| &lt;2 | 2 | 0.2500 |");
     expect(md).toContain("| bad_judgment | 2 |");
     expect(md).not.toContain("| missing_prediction | 0 |");
     expect(md).toContain("- dump.jsonl:3: malformed_json: Unexpected token \\| in<br>JSON");
@@ -122,6 +124,8 @@ describe("html", () => {
     expect(html).toContain("Confusion matrix");
     expect(html).toContain(">3</span>");
     expect(html).toContain("SetCons (run-to-run consistency)");
+    expect(html).toContain('<h3>reward_accuracy</h3>');
+    expect(html).toContain('text-anchor="middle">&lt;2</text>');
     expect(html).toMatch(/<svg class="bar" width="200" height="12" role="img" aria-label="0.7500"><rect width="200" height="12" fill="#eee"\/><rect width="150"/);
   });
 });
