@@ -92,12 +92,14 @@ export function pairGateList(userGates: readonly GateSpec[]): GateSpec[] {
   return combineGates(userGates, defaultPairGateSpecs());
 }
 
-/** Gate results, with the default gates' notes attached. */
+/** Gate results; default gates carry their readable name and a note saying why they exist. */
 export function evaluatePairGates(report: Report, gates: readonly GateSpec[]): GateResult[] {
   return evaluateGates(report, gates).map((result, i) => {
-    if (gates[i]!.source !== "default") return result;
-    const note = DEFAULT_PAIR_GATES.find((d) => d.metric === gates[i]!.metric && d.kind === gates[i]!.kind)?.note;
-    return note === undefined || result.detail !== undefined ? result : { ...result, detail: note };
+    const gate = gates[i]!;
+    if (gate.source !== "default") return result;
+    const known = DEFAULT_PAIR_GATES.find((d) => d.metric === gate.metric && d.kind === gate.kind && d.threshold === gate.threshold);
+    if (known === undefined) return result;
+    return { ...result, name: known.name, detail: result.detail ?? known.note };
   });
 }
 

@@ -1,5 +1,5 @@
-// The files a sweep writes (SPEC §2.5): sweep.json (the source of truth), sweep.csv, report.md and
-// pareto.svg (the plot of the front). None holds timings or the worker count, so every file is
+// The files a sweep writes (SPEC §2.5): sweep.json (the source of truth), sweep.csv, report.md,
+// report.html and pareto.svg (the plot of the front). None holds timings or the worker count, so every file is
 // byte-identical for any --workers.
 import { join } from "node:path";
 import type { ClassifierConfig } from "../core/classifier/index.js";
@@ -8,6 +8,7 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { escapeCell } from "../report/markdown.js";
 import { formatNumber } from "../report/format.js";
 import { escapeXml } from "../report/junit.js";
+import { escapeHtml } from "../report/html.js";
 import type { DatasetInfo, GateResult, RejectionExample } from "../report/types.js";
 
 export const SWEEP_SCHEMA_VERSION = "1.0.0";
@@ -118,8 +119,38 @@ function mdTable(header: string[], rows: string[][]): string {
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
+const CONFIG_COLUMNS = [
+  "#",
+  ...SWEEP_FIELDS,
+  "revision_cost",
+  "update recall",
+  "update precision",
+  "rest→update (rate)",
+  "dist→update (rate)",
+  "macro-F1",
+  "gates",
+  "",
+];
+
+/** One config's row of the Markdown and HTML tables, as plain text (each format escapes it). */
+function configRowCells(result: SweepResult, r: SweepRow): string[] {
+  const m = r.metrics;
+  const failed = r.gates.filter((g) => !g.passed).map((g) => g.name);
+  return [
+    String(r.index),
+    ...SWEEP_FIELDS.map((f) => String(r.config[f])),
+    formatNumber(m.revision_cost),
+    formatNumber(m.update_recall),
+    formatNumber(m.update_precision),
+    `${formatNumber(m.restatement_to_update)} (${formatNumber(m.restatement_to_update_rate)})`,
+    `${formatNumber(m.distinct_to_update)} (${formatNumber(m.distinct_to_update_rate)})`,
+    formatNumber(m.macro_f1),
+    r.passed ? "pass" : `fail: ${failed.join(", ")}`,
+    [r.index === result.best ? "best" : "", result.pareto_front.includes(r.index) ? "pareto" : ""].filter(Boolean).join(", "),
+  ];
+}
+
 export function renderSweepMarkdown(result: SweepResult): string {
-  const front = new Set(result.pareto_front);
   const passing = result.rows.filter((r) => r.passed).length;
   const out: string[] = [`# mari sweep: ${escapeCell(result.grid)} grid`, ""];
   out.push(
@@ -134,29 +165,8 @@ export function renderSweepMarkdown(result: SweepResult): string {
   }
   out.push(`Best = ${BEST_RULE}.`, "");
   out.push("## Configs", "");
-  const rows = result.rows.map((r) => {
-    const m = r.metrics;
-    const failed = r.gates.filter((g) => !g.passed).map((g) => g.name);
-    return [
-      String(r.index),
-      ...SWEEP_FIELDS.map((f) => String(r.config[f])),
-      formatNumber(m.revision_cost),
-      formatNumber(m.update_recall),
-      formatNumber(m.update_precision),
-      `${formatNumber(m.restatement_to_update)} (${formatNumber(m.restatement_to_update_rate)})`,
-      `${formatNumber(m.distinct_to_update)} (${formatNumber(m.distinct_to_update_rate)})`,
-      formatNumber(m.macro_f1),
-      r.passed ? "pass" : `fail: ${escapeCell(failed.join(", "))}`,
-      [r.index === result.best ? "best" : "", front.has(r.index) ? "pareto" : ""].filter(Boolean).join(", "),
-    ];
-  });
-  out.push(
-    mdTable(
-      ["#", ...SWEEP_FIELDS, "revision_cost", "update recall", "update precision", "rest→update (rate)", "dist→update (rate)", "macro-F1", "gates", ""],
-      rows,
-    ),
-    "",
-  );
+  const rows = result.rows.map((r) => configRowCells(result, r).map(escapeCell));
+  out.push(mdTable(CONFIG_COLUMNS.map(escapeCell), rows), "");
   out.push("## Pareto front (update recall ↑, restatement→update ↓)", "", `Front = ${PARETO_RULE}.`, "", "![Pareto front](pareto.svg)", "");
   out.push(
     mdTable(
@@ -238,12 +248,47 @@ export function renderParetoSvg(result: SweepResult): string {
   return `${parts.join("\n")}\n`;
 }
 
-/** Writes the four files atomically; returns their paths. */
+/** report.html: one self-contained page (no network) with the Pareto plot inline and the config table. */
+export function renderSweepHtml(result: SweepResult): string {
+  const e = escapeHtml;
+  const rows = result.rows.map((r) => {
+    const cells = configRowCells(result, r).map((c) => `<td>${e(c)}</td>`);
+    return `<tr${r.index === result.best ? ' class="best"' : ""}>${cells.join("")}</tr>`;
+  });
+  const best = result.best === null ? "none: no config passes every gate" : `row ${result.best}, ${result.rows[result.best]!.label}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>mari sweep: ${e(result.grid)}</title>
+<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.best{background:#e6f4e6}</style>
+</head>
+<body>
+<h1>mari sweep: ${e(result.grid)} grid</h1>
+<p>${result.rows.length} configs over ${result.pairs.labelled} labelled pairs of ${e(result.dataset.path)}. Best config: ${e(best)}.</p>
+<p>${e(`Best = ${BEST_RULE}.`)}</p>
+<h2>Pareto front (update recall ↑, restatement→update ↓)</h2>
+${renderParetoSvg(result)}<p>${e(`Front = ${PARETO_RULE}.`)}</p>
+<h2>Configs</h2>
+<table>
+<thead><tr>${CONFIG_COLUMNS.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>
+<tbody>
+${rows.join("\n")}
+</tbody>
+</table>
+</body>
+</html>
+`;
+}
+
+/** Writes the sweep's files atomically; returns their paths. */
 export async function writeSweepOutputs(outDir: string, result: SweepResult): Promise<string[]> {
   const files: [string, string][] = [
     ["sweep.json", renderSweepJson(result)],
     ["sweep.csv", renderSweepCsv(result)],
     ["report.md", renderSweepMarkdown(result)],
+    ["report.html", renderSweepHtml(result)],
     ["pareto.svg", renderParetoSvg(result)],
   ];
   const written: string[] = [];

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { runPairEval } from "../../src/tasks/pairs.js";
 import { InputError } from "../../src/cli/errors.js";
-import { validateReport } from "../../src/report/write.js";
+import { validateReport } from "../../src/report/schema.js";
 import { tempDir } from "../support/cli.js";
 import { MIXED_PAIRS, PASSING_PAIRS, writeFixture } from "./fixtures.js";
 
@@ -66,11 +66,13 @@ describe("pair evaluation (in-process)", () => {
     expect(report.revision_cost.unit_prices).toEqual({ downrank_live: 2, lost_corroboration: 1, stale_kept: 1, false_corroboration: 1 });
     expect(report.revision_cost.cells).toContainEqual({ gold: "restatement", predicted: "update", count: 1, unit_cost: 3, cost: 3 });
     expect(report.pairs).toMatchObject({ records: 7, usable: 7, labelled: 6, unlabelled: 1, rejected: 0 });
-    expect(report.gates.map((g: { metric: string; passed: boolean }) => [g.metric, g.passed])).toEqual([
-      ["restatement_to_update_rate", false],
-      ["distinct_to_update_rate", false],
-      ["update_recall", false],
+    expect(report.gates.map((g: { name: string; passed: boolean }) => [g.name, g.passed])).toEqual([
+      ["restatement_to_update_rate<=1/36", false],
+      ["distinct_to_update_rate<=0.05", false],
+      ["update_recall>=0.6", false],
     ]);
+    expect(report.gates[0].threshold).toBe(1 / 36);
+    expect(report.gates[2].detail).toMatch(/default gate/);
     const cases = readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(cases).toHaveLength(7);
     expect(cases[1]).toMatchObject({ id: "r2", gold: "restatement", class: "update", cost: 3, kind: "value" });

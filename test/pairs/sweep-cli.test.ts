@@ -25,7 +25,7 @@ describe("mari sweep", () => {
       expect([0, 1]).toContain(r.code);
       outputs.push(readAll(out));
     }
-    expect(Object.keys(outputs[0]!)).toEqual(["pareto.svg", "report.md", "sweep.csv", "sweep.json"]);
+    expect(Object.keys(outputs[0]!)).toEqual(["pareto.svg", "report.html", "report.md", "sweep.csv", "sweep.json"]);
     expect(outputs[1]).toEqual(outputs[0]);
     const sweep = JSON.parse(outputs[0]!["sweep.json"]!);
     expect(sweep.rows).toHaveLength(81);
@@ -46,7 +46,7 @@ describe("mari sweep", () => {
   });
 
   it("takes a grid file and exits 1 when no config passes the gates", async () => {
-    const pairs = writeFixture(dir, "mixed.jsonl", MIXED_PAIRS);
+    const pairs = writeFixture(dir, "mixed<b>.jsonl", MIXED_PAIRS);
     const grid = writeFixture(dir, "grid.json", JSON.stringify({ residueMax: [1, 2], overlapFloor: [0.5] }));
     const out = join(dir, "grid-file");
     const r = await runMari(["sweep", pairs, "--grid", grid, "--out", out, "--workers", "2", "--progress", "none"]);
@@ -56,6 +56,10 @@ describe("mari sweep", () => {
     expect(sweep.rows.map((row: { config: { residueMax: number } }) => row.config.residueMax)).toEqual([1, 2]);
     expect(sweep.best).toBeNull();
     expect(sweep.pairs).toEqual({ records: 7, labelled: 6, unlabelled: 1, rejected: 0 });
+    const html = readFileSync(join(out, "report.html"), "utf8");
+    expect(html).toContain("mixed&lt;b&gt;.jsonl");
+    expect(html).not.toContain("<b>");
+    expect(html).toContain("<svg ");
   });
 
   it.each([

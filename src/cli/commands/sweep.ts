@@ -46,7 +46,7 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
     .addHelpText(
       "after",
       `
-Writes sweep.json, sweep.csv, report.md and pareto.svg into --out; they are identical for any
+Writes sweep.json, sweep.csv, report.md, report.html and pareto.svg into --out; they are identical for any
 --workers. Exit 0 when some config passes every gate, 1 when none does, 2 on a usage or input error.
 
 Example:
