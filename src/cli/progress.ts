@@ -1,7 +1,8 @@
 // Progress on stderr (SPEC §4.1, lessons §0.11): a cli-progress bar on a terminal, plain periodic
 // lines elsewhere (CI logs; cli-progress prints nothing off a TTY), nothing with `none`. Never on
 // stdout, which carries the summary (and, for some commands, data).
-import cliProgress from "cli-progress";
+import { createRequire } from "node:module";
+import type * as CliProgress from "cli-progress";
 import { InputError } from "./errors.js";
 
 export type ProgressMode = "auto" | "bar" | "plain" | "none";
@@ -60,6 +61,8 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
 }
 
 function barProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream): Progress {
+  // Loaded on first use (it is CommonJS, so synchronously): most runs, and `mari --help`, never draw a bar.
+  const cliProgress = createRequire(import.meta.url)("cli-progress") as typeof CliProgress;
   const format = total !== undefined ? `${label} [{bar}] {percentage}% {value}/{total} eta {eta}s` : `${label} {value}`;
   const bar = new cliProgress.SingleBar(
     { format, stream: stream as NodeJS.WritableStream & NodeJS.WriteStream, hideCursor: true, clearOnComplete: false, etaBuffer: 50, fps: 10 },

@@ -5,7 +5,6 @@ import { dirname, join } from "node:path";
 import { InputError, located } from "../cli/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
-import { validateReport } from "../report/schema.js";
 import type { BaselineComparison, Report } from "../report/types.js";
 import { documentClass, pairedComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
 
@@ -122,6 +121,8 @@ export async function loadBaseline(
     throw new InputError(located(path, undefined, `--baseline is not valid JSON: ${(err as Error).message}`));
   }
   if (!isJsonObject(report)) throw new InputError(located(path, undefined, "--baseline is not a mari report.json object"));
+  // Loaded here, not at startup: the schema pulls in zod.
+  const { validateReport } = await import("../report/schema.js");
   const problems = validateReport(report);
   if (problems.length > 0) {
     throw new InputError(located(path, undefined, `--baseline is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));

@@ -4,41 +4,43 @@
 // Unknown keys are errors: a misspelt gate must not silently disappear.
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { z } from "zod";
+import type { z as Zod } from "zod";
 import { InputError } from "../cli/errors.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";
 
-const stringList = z.union([z.string(), z.array(z.string())]);
+// zod is loaded only when a config is read: `mari --help` should not pay for it.
+function buildConfigSchema(z: typeof Zod) {
+  const stringList = z.union([z.string(), z.array(z.string())]);
+  return z
+    .object({
+      $schema: z.string().optional(),
+      /** `["accuracy>=0.6", "revision_cost<=0.4"]`, as --gate. */
+      gate: stringList.optional(),
+      /** `{"macro_f1": 0.02}` or `["macro_f1=0.02"]`, as --max-drop. */
+      max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional(),
+      /** `0.05`, `"5%"`, `5` (a count) or `"count:1"`, as --max-invalid-rate. */
+      max_invalid_rate: z.union([z.number(), z.string()]).optional(),
+      baseline: z.string().optional(),
+      out: z.string().optional(),
+      report: stringList.optional(),
+      rewards: z.string().optional(),
+      seed: z.number().int().optional(),
+      bootstrap: z.number().int().nonnegative().optional(),
+      workers: z.number().int().positive().optional(),
+      progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
+      strict: z.boolean().optional(),
+      quiet: z.boolean().optional(),
+      lenient_ids: z.boolean().optional(),
+      sentencer: z.string().optional(),
+      grid: z.string().optional(),
+      costs: z.string().optional(),
+    })
+    .strict();
+}
 
-export const mariConfigSchema = z
-  .object({
-    $schema: z.string().optional(),
-    /** `["accuracy>=0.6", "revision_cost<=0.4"]`, as --gate. */
-    gate: stringList.optional(),
-    /** `{"macro_f1": 0.02}` or `["macro_f1=0.02"]`, as --max-drop. */
-    max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional(),
-    /** `0.05`, `"5%"`, `5` (a count) or `"count:1"`, as --max-invalid-rate. */
-    max_invalid_rate: z.union([z.number(), z.string()]).optional(),
-    baseline: z.string().optional(),
-    out: z.string().optional(),
-    report: stringList.optional(),
-    rewards: z.string().optional(),
-    seed: z.number().int().optional(),
-    bootstrap: z.number().int().nonnegative().optional(),
-    workers: z.number().int().positive().optional(),
-    progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
-    strict: z.boolean().optional(),
-    quiet: z.boolean().optional(),
-    lenient_ids: z.boolean().optional(),
-    sentencer: z.string().optional(),
-    grid: z.string().optional(),
-    costs: z.string().optional(),
-  })
-  .strict();
-
-export type MariConfigFile = z.infer<typeof mariConfigSchema>;
+export type MariConfigFile = Zod.infer<ReturnType<typeof buildConfigSchema>>;
 
 export interface MariConfig extends Omit<MariConfigFile, "gate" | "max_drop" | "max_invalid_rate" | "$schema"> {
   /** The file read, or null when there was none (all defaults). */
@@ -72,7 +74,8 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd())
   } catch (err) {
     throw new InputError(`config ${file}: not valid JSON: ${(err as Error).message}`);
   }
-  const parsed = mariConfigSchema.safeParse(raw);
+  const { z } = await import("zod");
+  const parsed = buildConfigSchema(z).safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const where = issue.path.length ? issue.path.join(".") : "(top level)";

@@ -13,7 +13,6 @@ import type { Report, ReportFormat } from "./types.js";
 export { renderHtml } from "./html.js";
 export { renderJunit } from "./junit.js";
 export { renderMarkdown } from "./markdown.js";
-export { REPORT_JSON_SCHEMA, validateReport } from "./schema.js";
 
 export const REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
