@@ -15,6 +15,9 @@ export interface DocumentReportContext {
   judgeNote?: string;
   config: Record<string, unknown>;
   elapsedSeconds: number;
+  /** Known hashes (merge: the dump need not be present); computed from the files otherwise. */
+  sliceSha256?: string;
+  dumpSha256?: string;
 }
 
 export async function buildDocumentReport(result: DocumentEvalResult, ctx: DocumentReportContext): Promise<Report> {
@@ -31,13 +34,13 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     task: "documents",
     dataset: {
       path: ctx.slicePath,
-      sha256: await sha256File(ctx.slicePath),
+      sha256: ctx.sliceSha256 ?? (await sha256File(ctx.slicePath)),
       cases: result.cases.length,
       slice_hash: result.sliceHash,
     },
     predictions: ctx.dumpPath === null ? null : {
       path: ctx.dumpPath,
-      sha256: await sha256File(ctx.dumpPath),
+      sha256: ctx.dumpSha256 ?? (await sha256File(ctx.dumpPath)),
       lines: result.lines,
       runs: result.runKeys,
     },
@@ -64,6 +67,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       count: ctx.shard.count,
       run_first_lines: Object.fromEntries(result.runKeys.map((key, r) => [key, result.runFirstLines[r]])),
       line_rejections: result.lineRejections,
+      orphan_first_lines: result.orphanFirstLines,
     };
   }
   return report;

@@ -62,6 +62,8 @@ export interface DocumentEvalResult {
   rejections: Record<string, number>;
   rejectionExamples: RejectionExample[];
   orphans: { count: number; examples: string[] };
+  /** Dump line of each orphan example's first occurrence (for merging shards). */
+  orphanFirstLines: number[];
   casesPath: string;
   sliceHash: string;
 }
@@ -118,6 +120,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   const examples = new Map<string, RejectionExample[]>();
   const orphanIds = new Set<string>();
   const orphans = { count: 0, examples: [] as string[] };
+  const orphanFirstLines: number[] = [];
   let lines = 0;
   const dumpName = opts.dumpPath;
   const addExample = (reason: string, where: string, message: string): void => {
@@ -192,6 +195,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (!orphanIds.has(id!) && orphans.examples.length < ORPHAN_EXAMPLE_CAP) {
             orphanIds.add(id!);
             orphans.examples.push(id!);
+            orphanFirstLines.push(lineNo);
           }
         } else {
           if (!countsLineLevel) continue;
@@ -209,8 +213,48 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   }
   await rewards?.commit();
 
-  const cases = slice.cases.filter((c) => inShard[c.index]);
-  const casesPath = join(opts.outDir, "cases.jsonl");
+  return finishDocumentEval({
+    slice,
+    cases: slice.cases.filter((c) => inShard[c.index]),
+    table,
+    lines,
+    runFirstLines,
+    lineRejections,
+    examples: [...examples.values()].flat(),
+    orphans,
+    orphanFirstLines,
+    outDir: opts.outDir,
+    seed: opts.seed,
+    bootstrap: opts.bootstrap,
+    lenientIds: opts.lenientIds,
+  });
+}
+
+export interface FinishInput extends ScoreOptions {
+  slice: DocumentSlice;
+  /** The cases scored, in slice order. */
+  cases: SliceCase[];
+  table: RunTable;
+  lines: number;
+  runFirstLines: number[];
+  lineRejections: Record<string, number>;
+  /** Examples of line-level rejections and of format-invalid kept lines, ≤ EXAMPLE_CAP per reason, in line order. */
+  examples: RejectionExample[];
+  orphans: { count: number; examples: string[] };
+  orphanFirstLines: number[];
+  outDir: string;
+  seed: number;
+  bootstrap: number;
+}
+
+/**
+ * Aggregates a filled table (from a dump, or rebuilt from shards' cases.jsonl by `mari merge`),
+ * writes cases.jsonl and assembles the rejection counts. The same function for both, which is what
+ * makes a merged report identical to a single run's.
+ */
+export async function finishDocumentEval(input: FinishInput): Promise<DocumentEvalResult> {
+  const { slice, cases, table } = input;
+  const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
   let aggregate: Aggregate;
   try {
@@ -218,7 +262,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     aggregate = await aggregateDocumentEval(
       cases,
       table,
-      { ...scoreOptions, seed: opts.seed, bootstrap: opts.bootstrap, flippedCap: FLIPPED_CAP, sliceWhere: (c) => c.where },
+      { lenientIds: input.lenientIds, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP, sliceWhere: (c) => c.where },
       (text) => {
         buffered += text;
         if (buffered.length < 1 << 20) return undefined;
@@ -233,27 +277,31 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     await writer.abort();
     throw err;
   }
-  for (const ex of aggregate.missingExamples) addExample(ex.reason, ex.where, ex.message);
-
+  const byReason = new Map<string, RejectionExample[]>();
+  for (const ex of [...input.examples, ...aggregate.missingExamples]) {
+    let list = byReason.get(ex.reason);
+    if (!list) byReason.set(ex.reason, (list = []));
+    if (list.length < EXAMPLE_CAP) list.push(ex);
+  }
   const rejections: Record<string, number> = {};
-  for (const code of LINE_REJECTIONS) if (lineRejections[code]) rejections[code] = lineRejections[code]!;
+  for (const code of LINE_REJECTIONS) if (input.lineRejections[code]) rejections[code] = input.lineRejections[code]!;
   for (const reason of CASE_REASONS) {
     if (reason !== null && aggregate.reasons.get(reason)) rejections[reason] = aggregate.reasons.get(reason)!;
   }
-  const rejectionExamples = [...LINE_REJECTIONS, ...CASE_REASONS]
-    .flatMap((reason) => (reason === null ? [] : (examples.get(reason) ?? [])));
+  const rejectionExamples = [...LINE_REJECTIONS, ...CASE_REASONS].flatMap((reason) => (reason === null ? [] : (byReason.get(reason) ?? [])));
 
   return {
     slice,
     cases,
     aggregate,
-    lines,
+    lines: input.lines,
     runKeys: table.runs.map((run) => run.key),
-    runFirstLines,
-    lineRejections,
+    runFirstLines: input.runFirstLines,
+    lineRejections: input.lineRejections,
     rejections,
     rejectionExamples,
-    orphans,
+    orphans: input.orphans,
+    orphanFirstLines: input.orphanFirstLines,
     casesPath,
     sliceHash: sliceHashOf(slice.cases),
   };

@@ -1,17 +1,54 @@
-// Placeholder until the `merge` command lands; it says so instead of pretending to work.
+// `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
+// runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_INTERNAL_ERROR } from "../errors.js";
+import { EXIT_OK } from "../errors.js";
+import { printSummary } from "../summary.js";
+import { parseReportFormats, writeReportFiles } from "../../report/write.js";
+import { buildDocumentReport } from "../../tasks/document-report.js";
+import { mergeDocumentShards } from "../../tasks/document-merge.js";
+
+interface MergeFlags {
+  out?: string;
+  report?: string;
+  slice?: string;
+  quiet?: boolean;
+}
 
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
   program
     .command("merge")
-    .description("(not implemented yet)")
-    .allowUnknownOption()
+    .description("combine shard reports (mari eval --shard I/N) into the single-run report")
+    .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
+    .option("--out <dir>", "output directory (default ./mari-report)")
+    .option("--report <formats>", "report formats: json,md,html,junit (default all)")
+    .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
+    .option("--quiet", "no summary on stdout")
     .action(
-      wrap(async () => {
-        process.stderr.write("mari: 'merge' is not implemented yet\n");
-        return EXIT_INTERNAL_ERROR;
+      wrap(async (reports: string[], flags: MergeFlags) => {
+        const started = process.hrtime.bigint();
+        const outDir = flags.out ?? "mari-report";
+        const merged = await mergeDocumentShards({ reportPaths: reports, outDir, ...(flags.slice ? { slicePath: flags.slice } : {}) });
+        const system = merged.first.system;
+        const config = { ...(system.config as Record<string, unknown>), shard: null };
+        const report = await buildDocumentReport(merged.result, {
+          slicePath: merged.first.dataset.path,
+          dumpPath: merged.first.predictions?.path ?? null,
+          seed: merged.seed,
+          bootstrap: merged.bootstrap,
+          workers: system.workers,
+          shard: undefined,
+          judge: system.judge,
+          ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
+          config: { ...config, merged_from: reports },
+          elapsedSeconds: 0,
+          sliceSha256: merged.first.dataset.sha256,
+          ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
+        });
+        report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const files = await writeReportFiles(outDir, report, parseReportFormats(flags.report));
+        printSummary(report, { quiet: flags.quiet ?? false, outDir, files });
+        return EXIT_OK;
       }),
     );
 }

@@ -1,0 +1,154 @@
+// `mari merge` for document evals (SPEC §4.4): rebuilds the single-run (case, run) table from the
+// shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
+// `shard` key, and aggregates with the same code as a single run, so the merged report equals the
+// report one process would have written (apart from `system` and timing).
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { InputError, located } from "../cli/errors.js";
+import { readLines } from "../io/lines.js";
+import { parseJsonLine } from "../io/records.js";
+import { readDocumentSlice } from "../io/slice.js";
+import { sha256File } from "../report/system.js";
+import type { RejectionExample, Report } from "../report/types.js";
+import { CASE_REASONS, type CaseReason } from "./document-score.js";
+import { RunTable } from "./document-table.js";
+import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, type DocumentEvalResult } from "./document.js";
+
+interface ShardState {
+  index: number;
+  count: number;
+  run_first_lines: Record<string, number>;
+  line_rejections: Record<string, number>;
+  orphan_first_lines: number[];
+}
+
+export interface MergeInput {
+  reportPaths: string[];
+  outDir: string;
+  /** The slice, when it is not at the path recorded in the shard reports. */
+  slicePath?: string;
+}
+
+export interface MergeOutput {
+  result: DocumentEvalResult;
+  first: Report;
+  slicePath: string;
+  seed: number;
+  bootstrap: number;
+}
+
+async function readShardReport(path: string): Promise<{ report: Report; shard: ShardState }> {
+  let report: Report;
+  try {
+    report = JSON.parse(await readFile(path, "utf8")) as Report;
+  } catch (err) {
+    throw new InputError(located(path, undefined, `cannot read a report: ${(err as Error).message}`));
+  }
+  const shard = report?.shard as ShardState | undefined;
+  if (report?.task !== "documents" || !shard || typeof shard.index !== "number") {
+    throw new InputError(located(path, undefined, "not a shard report of a document eval (run `mari eval … --shard I/N` first)"));
+  }
+  return { report, shard };
+}
+
+/** The line number at the end of an example's `file:line`. */
+function exampleLine(ex: RejectionExample): number {
+  const m = /:(\d+)$/.exec(ex.where);
+  return m ? Number(m[1]) : 0;
+}
+
+export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutput> {
+  if (input.reportPaths.length === 0) throw new InputError("merge: give the shard reports to merge");
+  const shards = await Promise.all(input.reportPaths.map((path) => readShardReport(path)));
+  const first = shards[0]!.report;
+  const count = shards[0]!.shard.count;
+  const seen = new Set<number>();
+  shards.forEach(({ report, shard }, k) => {
+    const where = input.reportPaths[k]!;
+    if (shard.count !== count) throw new InputError(located(where, undefined, `shard count ${shard.count} differs from ${count}`));
+    if (seen.has(shard.index)) throw new InputError(located(where, undefined, `shard ${shard.index}/${count} given twice`));
+    seen.add(shard.index);
+    if (report.dataset.sha256 !== first.dataset.sha256) throw new InputError(located(where, undefined, "scored a different slice than the first report"));
+    if (report.predictions?.sha256 !== first.predictions?.sha256) throw new InputError(located(where, undefined, "scored a different dump than the first report"));
+  });
+  const absent = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
+  if (absent.length > 0) throw new InputError(`merge: shard(s) ${absent.map((i) => `${i}/${count}`).join(", ")} missing`);
+
+  const slicePath = input.slicePath ?? first.dataset.path;
+  if ((await sha256File(slicePath).catch(() => null)) !== first.dataset.sha256) {
+    throw new InputError(`merge: the slice ${slicePath} is missing or differs from the one the shards scored (give it with --slice)`);
+  }
+  const slice = await readDocumentSlice(slicePath);
+
+  // Global run order = order of each run's first kept line over all shards.
+  const firstLine = new Map<string, number>();
+  for (const { shard } of shards) {
+    for (const [key, line] of Object.entries(shard.run_first_lines)) {
+      firstLine.set(key, Math.min(line, firstLine.get(key) ?? Infinity));
+    }
+  }
+  const runOrder = [...firstLine.entries()].sort((a, b) => a[1] - b[1]);
+  const table = new RunTable(slice.cases.length);
+  for (const [key] of runOrder) table.ensureRun(key);
+
+  const reasonIndex = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
+  for (let k = 0; k < shards.length; k++) {
+    const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
+    for await (const line of readLines(casesPath)) {
+      const parsed = parseJsonLine(line.text);
+      if ("error" in parsed) {
+        if (parsed.error.code === "blank_line") continue;
+        throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
+      }
+      const row = parsed.record as Record<string, any>;
+      const c = slice.cases[row.case_index];
+      if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.lineNo, "case_index/case_id do not match the slice"));
+      if (row.line === null) continue; // missing: re-derived by the aggregation
+      const run = table.runIndex(String(row.run));
+      if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
+      table.put(run, c.index, row.line, {
+        judgment: row.judgment === true,
+        reason: (row.reason ?? null) as CaseReason | null,
+        evidence: row.evidence_sentence_ids,
+        referenceCoverage: row.reference_coverage,
+        rewardAccuracy: row.reward_accuracy,
+        matched: row.matched_evidence_count,
+      });
+    }
+  }
+
+  const lineRejections: Record<string, number> = {};
+  for (const { shard } of shards) {
+    for (const [code, n] of Object.entries(shard.line_rejections)) lineRejections[code] = (lineRejections[code] ?? 0) + n;
+  }
+  const examples = shards
+    .flatMap(({ report }) => report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction"))
+    .sort((a, b) => exampleLine(a) - exampleLine(b));
+  const orphanSeen = shards
+    .flatMap(({ report, shard }) => (report.orphans?.examples ?? []).map((id, i) => ({ id, line: shard.orphan_first_lines[i] ?? 0 })))
+    .sort((a, b) => a.line - b.line)
+    .slice(0, ORPHAN_EXAMPLE_CAP);
+  const orphans = {
+    count: shards.reduce((sum, { report }) => sum + (report.orphans?.count ?? 0), 0),
+    examples: orphanSeen.map((o) => o.id),
+  };
+  const config = first.system.config as Record<string, unknown>;
+  const seed = first.system.seed;
+  const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? 1000);
+  const result = await finishDocumentEval({
+    slice,
+    cases: slice.cases,
+    table,
+    lines: first.predictions?.lines ?? 0,
+    runFirstLines: runOrder.map(([, line]) => line),
+    lineRejections,
+    examples,
+    orphans,
+    orphanFirstLines: orphanSeen.map((o) => o.line),
+    outDir: input.outDir,
+    seed,
+    bootstrap,
+    lenientIds: config.lenient_ids === true,
+  });
+  return { result, first, slicePath, seed, bootstrap };
+}

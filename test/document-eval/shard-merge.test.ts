@@ -1,0 +1,77 @@
+// --shard I/N and `mari merge` through the built CLI (run `npm run build` first): the merged report
+// equals the single-run report (apart from system and timing), cases.jsonl byte for byte.
+import { afterAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { writeJsonl } from "./helpers.js";
+
+const tmp = tempDir("mari-shard-");
+afterAll(() => tmp.cleanup());
+const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+
+function shuffledDump(): string {
+  const cases = readFileSync(SLICE, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  let seed = 42;
+  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rows: unknown[] = [];
+  for (const run of ["a", "b", 7]) {
+    for (const c of cases) {
+      const r = rand();
+      if (r < 0.05) continue;
+      const judgment = r < 0.7 ? c.label : !c.label;
+      rows.push({ case_id: c.id, run, judgment, evidence_sentence_ids: judgment ? [1 + Math.floor(rand() * 4)] : [], reasoning: `[${1 + Math.floor(rand() * 30)}]` });
+    }
+  }
+  for (let i = rows.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [rows[i], rows[j]] = [rows[j], rows[i]];
+  }
+  rows.splice(10, 0, "garbage");
+  rows.splice(50, 0, { case_id: "orphan-1", judgment: true });
+  rows.splice(70, 0, { case_id: "orphan-2" });
+  rows.splice(90, 0, rows[5]);
+  rows.splice(120, 0, "   ");
+  return writeJsonl(tmp.dir, "shuffled.jsonl", rows);
+}
+
+const strip = (dir: string) => {
+  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+  delete report.elapsed_seconds;
+  delete report.system;
+  return JSON.stringify(report, null, 1);
+};
+
+describe("shards and merge", () => {
+  it("merge of 3 shards equals the single run", async () => {
+    const dump = shuffledDump();
+    const base = ["eval", SLICE, "--predictions", dump, "--quiet", "--progress", "none", "--bootstrap", "200"];
+    expect((await runMari([...base, "--out", join(tmp.dir, "single")])).code).toBe(0);
+    let scored = 0;
+    for (let i = 0; i < 3; i++) {
+      const r = await runMari([...base, "--out", join(tmp.dir, `shard-${i}`), "--shard", `${i}/3`, "--workers", String(1 + (i % 2))]);
+      expect(r.code, r.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(tmp.dir, `shard-${i}`, "report.json"), "utf8"));
+      expect(report.shard).toMatchObject({ index: i, count: 3 });
+      scored += report.dataset.cases;
+    }
+    expect(scored).toBe(160);
+    const merged = await runMari(["merge", ...[2, 0, 1].map((i) => join(tmp.dir, `shard-${i}`, "report.json")), "--out", join(tmp.dir, "merged"), "--quiet"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(readFileSync(join(tmp.dir, "merged", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "single", "cases.jsonl"), "utf8"));
+    const single = strip(join(tmp.dir, "single"));
+    expect(strip(join(tmp.dir, "merged"))).toBe(single);
+    const parsed = JSON.parse(single);
+    expect(parsed.orphans).toEqual({ count: 2, examples: ["orphan-1", "orphan-2"] });
+    expect(parsed.rejections).toMatchObject({ malformed_json: 1, blank_line: 1, duplicate_prediction: 1 });
+  });
+
+  it("refuses incomplete or mismatched shard sets", async () => {
+    const missing = await runMari(["merge", join(tmp.dir, "shard-0", "report.json"), "--out", join(tmp.dir, "bad"), "--quiet"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("shard(s) 1/3, 2/3 missing");
+    const notShard = await runMari(["merge", join(tmp.dir, "single", "report.json"), "--out", join(tmp.dir, "bad2"), "--quiet"]);
+    expect(notShard.code).toBe(2);
+    expect(notShard.stderr).toContain("not a shard report");
+  });
+});
