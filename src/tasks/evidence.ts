@@ -200,6 +200,27 @@ function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionL
   return report;
 }
 
+/** Per-case lines are gathered into chunks of about this many characters before each write. */
+const CHUNK_CHARS = 1 << 16;
+
+/** Buffers lines for an AtomicLineWriter: one write per chunk, not per case. */
+class ChunkedLines {
+  private buffer = "";
+  constructor(readonly writer: AtomicLineWriter) {}
+
+  async push(line: string): Promise<void> {
+    this.buffer += line;
+    if (this.buffer.length >= CHUNK_CHARS) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.buffer === "") return;
+    const chunk = this.buffer;
+    this.buffer = "";
+    await this.writer.write(chunk);
+  }
+}
+
 /**
  * The cases of a JSONL file: lines that fail `parse` are rejected under the FieldError's code, and
  * a repeated case id is rejected (the first line is kept).
@@ -266,27 +287,31 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
   const writers: AtomicLineWriter[] = [];
   try {
     if (options.facts !== undefined) {
-      const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
-      writers.push(cases);
+      const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
+      writers.push(casesFile);
+      const cases = new ChunkedLines(casesFile);
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter)) {
         const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
         const result = scoreFactsCase(input, lookup, thresholds, current);
         tally.addFacts(result);
-        await cases.write(factsCaseLine(result, input.line));
+        await cases.push(factsCaseLine(result, input.line));
       }
+      await cases.flush();
       counts.factsLines = counter.lines;
     }
     if (options.located !== undefined) {
       const materials: Materials = await readMaterials(options.materials!, log);
-      const out = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
-      writers.push(out);
+      const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
+      writers.push(outFile);
+      const out = new ChunkedLines(outFile);
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
         const result = scoreLocatedCase(input, materials);
         tally.addLocated(result);
-        await out.write(locatedCaseLine(result, input.line));
+        await out.push(locatedCaseLine(result, input.line));
       }
+      await out.flush();
       counts.locatedLines = counter.lines;
     }
   } catch (err) {

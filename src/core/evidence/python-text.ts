@@ -175,14 +175,23 @@ export function pythonStringRepr(text: string): string {
  */
 export function roundHalfEven(x: number, digits: number): number {
   if (!Number.isFinite(x) || Math.abs(x) >= 1e21) return x;
+  // Fast path: far from a tie, the scaled value's rounding error cannot change the direction, and
+  // n / 10^d (both exact) is the double nearest to the decimal n·10^-d.
+  const scale = 10 ** digits;
+  const scaled = Math.abs(x) * scale;
+  const fraction = scaled - Math.floor(scaled);
+  if (scaled < 2 ** 52 && Math.abs(fraction - 0.5) > 1e-6) {
+    const magnitude = (fraction < 0.5 ? Math.floor(scaled) : Math.ceil(scaled)) / scale;
+    return x < 0 || Object.is(x, -0) ? -magnitude : magnitude;
+  }
   const exact = Math.abs(x).toFixed(100);
   const point = exact.indexOf(".");
-  const scaled = BigInt(exact.slice(0, point) + exact.slice(point + 1, point + 1 + digits));
+  const kept = BigInt(exact.slice(0, point) + exact.slice(point + 1, point + 1 + digits));
   const rest = exact.slice(point + 1 + digits);
   const firstDropped = rest.charCodeAt(0) - 48;
   const aboveHalf = firstDropped > 5 || (firstDropped === 5 && /[1-9]/.test(rest.slice(1)));
   const tie = firstDropped === 5 && !aboveHalf;
-  const rounded = aboveHalf || (tie && scaled % 2n === 1n) ? scaled + 1n : scaled;
+  const rounded = aboveHalf || (tie && kept % 2n === 1n) ? kept + 1n : kept;
   const magnitude = Number(`${rounded}e-${digits}`);
   return x < 0 || Object.is(x, -0) ? -magnitude : magnitude;
 }
