@@ -18,7 +18,7 @@ const jsonLines = (text: string): unknown[] => text.split("\n").filter((l) => l 
 describe("mari classify", () => {
   it("reproduces the corpus fixture byte for byte, in input order", async () => {
     const r = await runMari(["classify", "datasets/memory-pairs/mari-pairs.jsonl"]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(join(ROOT, "datasets/memory-pairs/mari-pairs.verdicts.jsonl"), "utf8"));
     expect(r.stderr).toBe("mari classify: 161 pairs classified, 0 records rejected\n");
   });
@@ -31,7 +31,7 @@ describe("mari classify", () => {
         'b,"Email is sent through SES, always.","Email is sent through SES.\nAlways.",restatement\r\n',
     );
     const r = await runMari(["classify", path]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(jsonLines(r.stdout)).toEqual([
       { id: "a", class: "update", reason: 'value swap: "10" -> "30"' },
       { id: "b", class: "restatement", reason: "overlap 1.00, no decisive change" },
@@ -52,7 +52,7 @@ describe("mari classify", () => {
       ].join("\n") + "\n",
     );
     const r = await runMari(["classify", path]);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(jsonLines(r.stdout)).toEqual([
       { id: "ok1", class: "restatement", reason: "identical content" },
       { id: "ok2", class: "update", reason: "polarity: no longer" },
@@ -85,7 +85,7 @@ describe("mari classify", () => {
     const base = await runMari(["classify", path]);
     expect(jsonLines(base.stdout)).toEqual([{ id: "m", class: "restatement", reason: "overlap 0.75, no decisive change" }]);
     const raised = await runMari(["classify", path, "--config", "overlap_floor=0.8,residueMax=1", "--config", "aliasPrefixMin=5"]);
-    expect(raised.code).toBe(0);
+    expect(raised.code, raised.stderr).toBe(0);
     expect(jsonLines(raised.stdout)).toEqual([{ id: "m", class: "distinct", reason: "overlap 0.75 below floor" }]);
   });
 

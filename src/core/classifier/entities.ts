@@ -11,7 +11,6 @@ const NON_ASCII_KEPT = /^[\p{L}\p{Nd}\u2019]$/u;
 const HAS_LETTER = /\p{L}/u;
 const STARTS_UPPER = /^\p{Lu}/u;
 const UPPER_OR_DIGIT = /[\p{Lu}\p{Nd}]/u;
-const SENTENCE_END = /[.!?;:]/;
 
 interface Span {
   words: string[];
@@ -34,15 +33,19 @@ function isKept(code: number): boolean {
   return NON_ASCII_KEPT.test(String.fromCodePoint(code));
 }
 
-/** Go's `strings.TrimFunc` with "not kept": returns the trimmed field and the trimmed-off tail. */
-function trimField(field: string): { word: string; tail: string } {
+/** Where Go's `strings.TrimFunc` with "not kept" would start the field (its length if nothing is kept). */
+function trimmedStart(field: string): number {
   let start = 0;
   while (start < field.length) {
     const code = field.codePointAt(start)!;
     if (isKept(code)) break;
     start += code > 0xffff ? 2 : 1;
   }
-  if (start >= field.length) return { word: "", tail: field };
+  return start;
+}
+
+/** Where the trimmed field ends (`start` < the result when something is kept). */
+function trimmedEnd(field: string, start: number): number {
   let end = field.length;
   while (end > start) {
     let width = 1;
@@ -54,8 +57,16 @@ function trimField(field: string): { word: string; tail: string } {
     if (isKept(code)) break;
     end -= width;
   }
-  if (start === 0 && end === field.length) return { word: field, tail: "" };
-  return { word: field.slice(start, end), tail: field.slice(end) };
+  return end;
+}
+
+/** Whether the trimmed-off tail `field[from..]` contains `.` `!` `?` `;` or `:`. */
+function tailEndsSentence(field: string, from: number): boolean {
+  for (let i = from; i < field.length; i++) {
+    const c = field.charCodeAt(i);
+    if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b || c === 0x3a) return true;
+  }
+  return false;
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -115,13 +126,17 @@ function collectSpans(text: string): Span[] {
         flush();
         continue;
       }
-      const { word: trimmed, tail } = trimField(field);
-      const endsSentence = tail !== "" && SENTENCE_END.test(tail);
-      if (trimmed === "") {
+      const start = trimmedStart(field);
+      if (start === field.length) {
+        // Pure punctuation (a bare `—`): the whole field is the tail.
+        const endsSentence = tailEndsSentence(field, 0);
         flush();
         if (endsSentence) atSentenceStart = true;
         continue;
       }
+      const end = trimmedEnd(field, start);
+      const trimmed = start === 0 && end === field.length ? field : field.slice(start, end);
+      const endsSentence = tailEndsSentence(field, end);
       // The uppercase test comes first: it is cheap and rules out most words.
       const word = startsUpper(trimmed) ? normalizeEntityWord(trimmed) : "";
       const joins =

@@ -81,6 +81,8 @@ function isDropped(token: string): boolean {
   return token.length < 2 || STOPWORDS.has(token) || EXTRA_STOPWORDS.has(token);
 }
 
+const NO_ENTITIES: ReadonlySet<string> = new Set();
+
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
@@ -118,7 +120,7 @@ export function extractFeatures(text: string): TextFeatures {
     lowerText,
     tokens,
     values,
-    entities: new Set(entityList),
+    entities: entityList.length === 0 ? NO_ENTITIES : new Set(entityList),
     negated,
   };
 }
