@@ -30,6 +30,11 @@ export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = {
   reward_accuracy: "reward_accuracy_mean",
 };
 
+/** The same for a pairs cases.jsonl line: the cost of the verdict, whose mean is revision_cost. */
+export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = {
+  cost: "revision_cost",
+};
+
 function label(value: unknown): string | null {
   if (typeof value === "string") return value;
   if (typeof value === "boolean") return documentClass(value);
@@ -37,21 +42,22 @@ function label(value: unknown): string | null {
 }
 
 /**
- * The default reading of one cases.jsonl line: `case_id` (string), `run` (string or integer,
- * default "0"), gold class from `gold` (string) or `label` (boolean), predicted class from
- * `predicted` (string) or `judgment` (boolean, as scored), and the DOCUMENT_CASE_VALUES fields.
- * Null when the line lacks them.
+ * The default reading of one cases.jsonl line, documents or pairs: the case id from `case_id`
+ * (else `id`), `run` (string or integer, default "0"), the gold class from `gold` (string) or
+ * `label` (boolean), the class as scored from `predicted`, `judgment` (boolean) or `class`, and the
+ * DOCUMENT_CASE_VALUES / PAIR_CASE_VALUES fields. Null when the line lacks them (e.g. an
+ * unlabelled pair).
  */
 export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
-  const caseId = line["case_id"];
+  const caseId = line["case_id"] ?? line["id"];
   if (typeof caseId !== "string") return null;
   const run = line["run"] ?? "0";
   if (typeof run !== "string" && !(typeof run === "number" && Number.isInteger(run))) return null;
   const gold = label(line["gold"] ?? line["label"]);
-  const predicted = label(line["predicted"] ?? line["judgment"]);
+  const predicted = label(line["predicted"] ?? line["judgment"] ?? line["class"]);
   if (gold === null || predicted === null) return null;
   const values: Record<string, number | null> = {};
-  for (const [field, metric] of Object.entries(DOCUMENT_CASE_VALUES)) {
+  for (const [field, metric] of [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)]) {
     const v = line[field];
     if (typeof v === "boolean") values[metric] = v ? 1 : 0;
     else if (typeof v === "number" && Number.isFinite(v)) values[metric] = v;
@@ -152,7 +158,7 @@ export function compareWithBaseline(
   if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {
     notes.push("the baseline was scored on a different slice (slice_hash differs); only shared case ids are compared");
   }
-  if (baseline.skippedLines > 0) notes.push(`${baseline.skippedLines} baseline cases.jsonl lines were unusable`);
+  if (baseline.skippedLines > 0) notes.push(`${baseline.skippedLines} baseline cases.jsonl lines were not compared (no case id, or no gold or predicted class)`);
   if (notes.length > 0) comparison.warning = notes.join("; ");
   return comparison;
 }

@@ -49,6 +49,20 @@ function evaluateBound(report: Report, gate: GateSpec): GateResult {
   return result(gate, value, passed);
 }
 
+/**
+ * Metrics where a smaller value is better: for these a "drop" (getting worse) is an increase.
+ * Everything else (accuracy, F1, recall, rates of good outcomes) is better when larger.
+ */
+export const LOWER_IS_BETTER: ReadonlySet<string> = new Set([
+  "revision_cost",
+  "revision_cost_total",
+  "restatement_to_update",
+  "restatement_to_update_rate",
+  "distinct_to_update",
+  "distinct_to_update_rate",
+  "format_invalid",
+]);
+
 function evaluateDrop(gate: GateSpec, baseline: BaselineComparison | undefined | null): GateResult {
   if (!baseline) return result(gate, null, false, "needs --baseline REPORT.json to compare against");
   const diff = baseline.metrics[gate.metric];
@@ -57,8 +71,9 @@ function evaluateDrop(gate: GateSpec, baseline: BaselineComparison | undefined |
     return result(gate, null, false, `no paired comparison for "${gate.metric}" (compared: ${known || "none"})`);
   }
   if (baseline.matched_units === 0) return result(gate, null, false, "no case is scored in both the current run and the baseline");
-  // The gate's value is the drop (baseline − current); a negative drop is an improvement.
-  const drop = diff.baseline - diff.current;
+  // The gate's value is how much worse the current run is (baseline − current, or the reverse
+  // for lower-is-better metrics); a negative value is an improvement.
+  const drop = LOWER_IS_BETTER.has(gate.metric) ? diff.current - diff.baseline : diff.baseline - diff.current;
   const passed = drop <= gate.threshold + GATE_TOLERANCE;
   let detail = `${formatNumber(diff.baseline)} → ${formatNumber(diff.current)} (difference ${formatSigned(diff.difference)}, 95% CI [${formatSigned(diff.low)}, ${formatSigned(diff.high)}], ${baseline.matched_cases} paired cases)`;
   if (gate.metric === "accuracy") detail += `; McNemar p = ${formatNumber(baseline.mcnemar.p_value)}`;

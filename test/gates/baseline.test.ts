@@ -32,6 +32,9 @@ describe("baseline", () => {
       values: { localization_recall: 0, exact_localization: 0, format_valid_rate: 1, reference_coverage_mean: 0.5, reward_accuracy_mean: 0 },
     });
     expect(outcomeFromCaseLine({ case_id: "p", run: 3, gold: "update", predicted: "distinct" })).toMatchObject({ run: "3", gold: "update", predicted: "distinct" });
+    // A pairs cases.jsonl line: id, gold, class, cost; unlabelled pairs are not compared.
+    expect(outcomeFromCaseLine({ id: "q", gold: "restatement", class: "update", cost: 3, kind: null })).toEqual({ case_id: "q", run: "0", gold: "restatement", predicted: "update", values: { revision_cost: 3 } });
+    expect(outcomeFromCaseLine({ id: "u", gold: null, class: "update", cost: null })).toBeNull();
     expect(outcomeFromCaseLine({ case_id: 1, label: true, judgment: true })).toBeNull();
     expect(outcomeFromCaseLine({ case_id: "x", label: true })).toBeNull();
   });

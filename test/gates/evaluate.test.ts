@@ -85,3 +85,14 @@ describe("evaluateGates", () => {
     expect(evaluateGates(report, [gate])[0]).toMatchObject({ passed: false, detail: "default gate: cost budget" });
   });
 });
+
+describe("max-drop direction", () => {
+  it("counts an increase as the drop for lower-is-better metrics (revision_cost)", () => {
+    const costs: BaselineComparison = { ...comparison, metrics: { revision_cost: { current: 0.5, baseline: 0.3, difference: 0.2, low: 0.1, high: 0.3 } } };
+    const [worse] = evaluateGates(fixtureReport(), [parseMaxDropFlag("revision_cost=0.1")], { baseline: costs });
+    expect(worse).toMatchObject({ passed: false });
+    expect(worse!.value).toBeCloseTo(0.2, 12);
+    const better: BaselineComparison = { ...comparison, metrics: { revision_cost: { current: 0.1, baseline: 0.3, difference: -0.2, low: -0.3, high: -0.1 } } };
+    expect(evaluateGates(fixtureReport(), [parseMaxDropFlag("revision_cost=0")], { baseline: better })[0]).toMatchObject({ passed: true });
+  });
+});
