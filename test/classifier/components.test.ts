@@ -12,6 +12,7 @@ import {
   validateClassifierConfig,
 } from "../../src/core/classifier/index.js";
 import { fingerprint, simpleLower, splitFields } from "../../src/core/classifier/text.js";
+import { STOPWORDS } from "../../src/core/classifier/word-lists.js";
 
 const tokensOf = (text: string): string[] => [...extractFeatures(text).tokens].sort();
 const valuesOf = (text: string): string[] => [...extractFeatures(text).values].sort();
@@ -86,7 +87,15 @@ describe("token extraction (§3.2–§3.5)", () => {
     expect(extractFeatures("never on fridays").tokens.has("never")).toBe(true);
   });
 
-  it("keeps the 38 stopwords that only match before normalisation", () => {
+  it("lets exactly the 38 listed stopwords through as content tokens (stopword test after stemming)", () => {
+    const survivors = [...STOPWORDS].filter((w) => extractFeatures(w).tokens.size > 0).map((w) => [...extractFeatures(w).tokens][0]);
+    expect(survivors.sort()).toEqual(
+      ("amaz awesom becaus befor cheer com congrat congratulation doe dur goodby hav mak mayb min nic non nop " +
+        "onc perhap pleas sam shal sinc som sound stil sur ther thes thi thos wel wer wher whil whos wil").split(" "),
+    );
+  });
+
+  it("keeps the stopwords that only match before normalisation", () => {
     expect(tokensOf("amazing because does have this where will still")).toEqual(
       ["amaz", "becaus", "doe", "hav", "stil", "thi", "wher", "wil"],
     );

@@ -58,7 +58,7 @@ function isAlias(a: string, b: string, prefixMin: number): boolean {
  * Removes alias pairs (a from vNew, b from vOld). Upstream visits the pairs in Go map order, which
  * is random, and the result depends on it when one token aliases several on the other side (§8.7).
  * Here both sides are visited in byte order: each new token, in order, is paired with the first
- * still-present old token it aliases. That is one of the orders the reference itself can take.
+ * still-present old token it aliases: the same greedy procedure as upstream, in a fixed order.
  */
 function dropAliases(vNew: string[], vOld: string[], prefixMin: number): void {
   vNew.sort();
