@@ -28,13 +28,20 @@ const SECRET_ENV_NAME = /(key|token|secret|password|passwd|credential|auth)/i;
 // Short values ("1", "true") would redact ordinary text; real keys are long.
 const MIN_SECRET_LENGTH = 8;
 
-/** Values of credential-like environment variables, longest first. */
+/**
+ * Values of credential-like environment variables, longest first, each also in the forms it takes
+ * once written into JSON or HTML/XML (a `"` or `&` in a key would otherwise slip through).
+ */
 export function secretEnvValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name)) values.add(value);
+    if (value === undefined || value.length < MIN_SECRET_LENGTH || !SECRET_ENV_NAME.test(name)) continue;
+    values.add(value);
+    values.add(JSON.stringify(value).slice(1, -1));
+    values.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
+    values.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;"));
   }
-  return [...values].sort((a, b) => b.length - a.length);
+  return [...values].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** `text` with every occurrence of a secret value replaced by "[redacted]". */

@@ -59,5 +59,8 @@ describe("redaction", () => {
     const secrets = secretEnvValues(env);
     expect(secrets).toEqual(["sk-abcdefghijkl", "ghp_0123456789"]);
     expect(redactSecrets("key sk-abcdefghijkl and ghp_0123456789 at /home/someone", secrets)).toBe("key [redacted] and [redacted] at /home/someone");
+    const odd = secretEnvValues({ MY_SECRET: 'a"b&c<d>e' });
+    expect(redactSecrets(JSON.stringify({ m: 'a"b&c<d>e' }), odd)).toBe('{"m":"[redacted]"}');
+    expect(redactSecrets("<td>a&quot;b&amp;c&lt;d&gt;e</td>", odd)).toBe("<td>[redacted]</td>");
   });
 });
