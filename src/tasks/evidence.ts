@@ -151,9 +151,10 @@ function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionL
   const rejections: Record<string, number> = { ...log.counts };
   for (const [code, n] of Object.entries(t.errors)) rejections[code] = (rejections[code] ?? 0) + n;
   for (const [code, n] of Object.entries(t.locatedErrors)) rejections[code] = (rejections[code] ?? 0) + n;
-  const caseExamples = Object.entries(t.errorExamples).flatMap(([code, list]) =>
-    list.map((ex) => ({ where: ex.where, reason: code, message: `case ${JSON.stringify(ex.case_id)}: ${ex.message}` })),
-  );
+  const caseExamples = [
+    ...Object.entries(t.errorExamples).flatMap(([code, list]) => list.map((ex) => ({ ...ex, kind: code }))),
+    ...t.locatedExamples.filter((ex) => Object.hasOwn(t.locatedErrors, ex.kind)),
+  ].map((ex) => ({ where: ex.where, reason: ex.kind, message: `case ${JSON.stringify(ex.case_id)}: ${ex.message}` }));
 
   const report: Report = {
     schema_version: REPORT_SCHEMA_VERSION,

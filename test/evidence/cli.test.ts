@@ -101,6 +101,14 @@ describe("mari evidence on the example data", () => {
     for (const file of ["report.md", "report.html", "report.junit.xml"]) expect(readFileSync(join(out, file), "utf8").length).toBeGreaterThan(0);
   });
 
+  it("applies --threshold to the caller's scores", async () => {
+    const out = join(dir, "t");
+    expect((await runMari(["evidence", DOCS, "--facts", FACTS, "--out", out, "--quiet", "--threshold", "0.95"])).code).toBe(0);
+    const cases = jsonl(join(out, "cases.jsonl"));
+    expect([cases[0].facts[0].state, cases[3].facts[0].state]).toEqual(["uncertain", "contradicted"]);
+    expect((await runMari(["evidence", DOCS, "--facts", FACTS, "--threshold", "2"])).code).toBe(2);
+  });
+
   it("exits 1 when a gate fails", async () => {
     const r = await runMari(["evidence", DOCS, "--facts", FACTS, "--out", join(dir, "o"), "--gate", "accepted_rate>=0.9", "--quiet"]);
     expect(r.code).toBe(1);
@@ -112,7 +120,7 @@ describe("mari evidence input handling", () => {
   const doc = { source_id: "kb", external_id: "a", revision: "1", body: "# A\none\n# A\ntwo\n# A 2\nthree\n" };
 
   it("counts bad lines under their reasons with file:line and keeps going; --strict makes that exit 2", async () => {
-    const docs = write("docs.jsonl", [doc, { source_id: "kb", external_id: "b", body: "x" }]);
+    const docs = write("docs.jsonl", [doc, { source_id: "kb", external_id: "b", body: "x" }, '{"source_id": "kb", "external_id": "s", "revision": "1", "body": "bad \\ud800"}']);
     const facts = write("facts.jsonl", [
       { case_id: "ok", output: { facts: [{ claim: "one", evidence: ["one"] }] } },
       "{not json",
@@ -130,7 +138,7 @@ describe("mari evidence input handling", () => {
     expect(r.code).toBe(0);
     const rep = report(out);
     expect(rep.rejections).toEqual({
-      bad_document: 1,
+      bad_document: 2,
       malformed_json: 1,
       blank_line: 1,
       duplicate_case: 1,
@@ -143,6 +151,7 @@ describe("mari evidence input handling", () => {
     });
     expect(rep.rejection_examples.map((e: { where: string }) => e.where)).toContain(`${facts}:2`);
     expect(r.stderr).toContain(`${docs}:2: bad_document: "revision" is required (a string)`);
+    expect(r.stderr).toContain(`${docs}:3: bad_document: 'utf-8' codec can't encode character '\\ud800' in position 4: surrogates not allowed`);
     expect(rep.predictions.lines).toBe(10);
     expect(jsonl(join(out, "cases.jsonl"))).toHaveLength(1);
 
