@@ -76,6 +76,22 @@ describe("mari eval PAIRS", () => {
     expect(strict.code).toBe(2);
   });
 
+  it("--shard splits the pairs between shards by id", async () => {
+    const pairs = writeFixture(dir, "mixed3.jsonl", MIXED_PAIRS);
+    const usable: number[] = [];
+    for (const index of [0, 1]) {
+      const out = join(dir, `shard${index}`);
+      const r = await runMari(["eval", pairs, "--out", out, "--shard", `${index}/2`, "--quiet"]);
+      expect([0, 1]).toContain(r.code);
+      const report = readJson(join(out, "report.json"));
+      expect(report.shard).toEqual({ index, count: 2 });
+      expect(report.dataset.cases).toBe(7);
+      usable.push(report.pairs.usable);
+      expect(readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").filter(Boolean)).toHaveLength(report.pairs.usable);
+    }
+    expect(usable[0]! + usable[1]!).toBe(7);
+  });
+
   it("lets --gate replace a default gate", async () => {
     const pairs = writeFixture(dir, "mixed2.jsonl", MIXED_PAIRS);
     const r = await runMari([

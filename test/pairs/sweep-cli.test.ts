@@ -62,6 +62,33 @@ describe("mari sweep", () => {
     expect(html).toContain("<svg ");
   });
 
+  it("reads grid, costs and gates from mari.config.json, flags winning", async () => {
+    const pairs = writeFixture(dir, "mixed-cfg.jsonl", MIXED_PAIRS);
+    writeFixture(dir, "grid-cfg.json", JSON.stringify({ aliasPrefixMin: [3, 4, 5] }));
+    writeFixture(dir, "costs-cfg.json", JSON.stringify({ downrank_live: 7 }));
+    const config = writeFixture(
+      dir,
+      "mari.config.json",
+      JSON.stringify({ grid: "grid-cfg.json", costs: "costs-cfg.json", gate: ["update_recall>=0.5", "restatement_to_update_rate<=0.5", "distinct_to_update_rate<=0.5"] }),
+    );
+    const out = join(dir, "cfg");
+    const r = await runMari(["sweep", pairs, "--config", config, "--out", out, "--workers", "1", "--progress", "none", "--quiet"]);
+    expect(r.code).toBe(0);
+    const sweep = JSON.parse(readFileSync(join(out, "sweep.json"), "utf8"));
+    expect(sweep.rows).toHaveLength(3);
+    expect(sweep.unit_prices.downrank_live).toBe(7);
+    expect(sweep.rows[0].gates.map((g: { name: string }) => g.name)).toEqual([
+      "update_recall>=0.5",
+      "restatement_to_update_rate<=0.5",
+      "distinct_to_update_rate<=0.5",
+    ]);
+    // All rows tie on cost; the default (aliasPrefixMin 4) is nearest.
+    expect(sweep.best.config.aliasPrefixMin).toBe(4);
+    const flags = await runMari(["sweep", pairs, "--config", config, "--grid", "default", "--out", join(dir, "cfg2"), "--workers", "1", "--quiet"]);
+    expect(flags.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "cfg2", "sweep.json"), "utf8")).rows).toHaveLength(9);
+  });
+
   it.each([
     ["unknown field", { overlap: [0.5] }, /unknown grid field "overlap"/],
     ["empty list", { residueMax: [] }, /empty list/],
