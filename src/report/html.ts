@@ -68,7 +68,9 @@ function metrics(report: Report): string {
   const rows = names.map((name) => {
     const value = report.metrics[name];
     const ci = report.ci[name];
-    const row = [e(name), e(formatNumber(value)), e(formatInterval(ci)), ci ? String(ci.n) : "", ci || (value !== null && value !== undefined && value >= 0 && value <= 1) ? bar(value) : ""];
+    // Bars for proportions only: metrics with an interval, or fractions strictly between integers.
+    const proportion = ci !== undefined || (value !== null && value !== undefined && value > 0 && value < 1);
+    const row = [e(name), e(formatNumber(value)), e(formatInterval(ci)), ci ? String(ci.n) : "", proportion ? bar(value) : ""];
     if (multi) {
       const spread = report.spread?.[name];
       row.push(e(formatNumber(spread?.std)), e(formatNumber(spread?.min)), e(formatNumber(spread?.max)));
@@ -113,9 +115,11 @@ function breakdowns(report: Report): string {
   if (!report.breakdowns) return "";
   const parts = Object.entries(report.breakdowns).map(([dimension, groups]) => {
     const names = [...new Set(Object.values(groups).flatMap((m) => Object.keys(m)))];
+    // A column gets bars when all its values are proportions (a `cases` count column does not).
+    const barred = new Set(names.filter((name) => Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1))));
     const rows = Object.entries(groups).map(([group, m]) => [
       e(group),
-      ...names.flatMap((name) => [`${e(formatNumber(m[name]))} ${bar(m[name])}`]),
+      ...names.map((name) => (barred.has(name) ? `${e(formatNumber(m[name]))} ${bar(m[name])}` : e(formatNumber(m[name])))),
     ]);
     return `<h3>By ${e(dimension)}</h3>\n${table([e(dimension), ...names.map(e)], rows)}`;
   });

@@ -127,5 +127,9 @@ describe("html", () => {
     expect(html).toContain('<h3>reward_accuracy</h3>');
     expect(html).toContain('text-anchor="middle">&lt;2</text>');
     expect(html).toMatch(/<svg class="bar" width="200" height="12" role="img" aria-label="0.7500"><rect width="200" height="12" fill="#eee"\/><rect width="150"/);
+    // Counts get no bar: `tp` in the metric table, a `cases` column in a breakdown.
+    expect(html).toContain("<td>tp</td><td>2</td><td></td><td></td><td></td>");
+    const counted = renderHtml(fixtureReport({ breakdowns: { scope: { news: { cases: 24, accuracy: 0.5 } } } }));
+    expect(counted).toContain("<td>news</td><td>24</td><td>0.5000 <svg");
   });
 });
