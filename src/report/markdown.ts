@@ -23,12 +23,14 @@ const MAX_EXAMPLES = 20;
 /**
  * Makes untrusted text (case ids, model output, file names) safe inside a table cell: `|` would
  * end the cell, a newline the row, and raw HTML (a `<` tag, an `&…;` entity) would be interpreted
- * by job-summary renderers. A lone `>` or `&` is harmless and stays readable (`accuracy>=0.6`).
+ * by job-summary renderers. A lone `>`, `&` or `<=` is harmless and stays readable (`accuracy>=0.6`).
  */
 export function escapeCell(text: string): string {
   return text
     .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
-    .replace(/</g, "&lt;")
+    // Only a `<` that could open a tag, comment or autolink (letter, `/`, `!`, `?`) is escaped,
+    // so `restatement_to_update_rate<=0.05` stays readable in the raw file.
+    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
     .replace(/`/g, "\\`")

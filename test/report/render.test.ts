@@ -24,10 +24,10 @@ describe("markdown", () => {
     expect(md).toContain("### By scope");
     expect(md).toContain("| wiki\\|pipe | 0.5000 | n/a |");
     expect(md).toContain("| judgment | 0.5000 |");
-    expect(md).toContain("Flipped cases: case-2, case&lt;3>");
+    expect(md).toContain("Flipped cases: case-2, case<3>");
     expect(md).toContain("## Majority vote");
     expect(md).toContain("### reward_accuracy\n\n| bin | count | share |");
-    expect(md).toContain("| &lt;2 | 2 | 0.2500 |");
+    expect(md).toContain("| <2 | 2 | 0.2500 |");
     expect(md).toContain("| bad_judgment | 2 |");
     expect(md).not.toContain("| missing_prediction | 0 |");
     expect(md).toContain("- dump.jsonl:3: malformed_json: Unexpected token \\| in<br>JSON");
@@ -72,6 +72,7 @@ describe("markdown", () => {
 
   it("escapes pipes, newlines and HTML in cells", () => {
     expect(escapeCell("a|b\nc\r\nd <i>& &amp; `x` \\")).toBe("a\\|b<br>c<br>d &lt;i>& &amp;amp; \\`x\\` \\\\");
+    expect(escapeCell("cost<=0.4 </b> <!-- x --> <?php <https://x> 1 < 2")).toBe("cost<=0.4 &lt;/b> &lt;!-- x --> &lt;?php &lt;https://x> 1 < 2");
   });
 
   it("says SetCons is unavailable for one run", () => {
