@@ -34,6 +34,8 @@ export function escapeCell(text: string): string {
     .replace(/\\/g, "\\\\")
     .replace(/\|/g, "\\|")
     .replace(/`/g, "\\`")
+    // No links or images from untrusted text (an image URL would be fetched by the viewer).
+    .replace(/[[\]]/g, "\\$&")
     .replace(/\r\n|\r|\n/g, "<br>");
 }
 

@@ -72,6 +72,7 @@ describe("markdown", () => {
 
   it("escapes pipes, newlines and HTML in cells", () => {
     expect(escapeCell("a|b\nc\r\nd <i>& &amp; `x` \\")).toBe("a\\|b<br>c<br>d &lt;i>& &amp;amp; \\`x\\` \\\\");
+    expect(escapeCell("![x](https://t.example/p.png) [a]")).toBe("!\\[x\\](https://t.example/p.png) \\[a\\]");
     expect(escapeCell("cost<=0.4 </b> <!-- x --> <?php <https://x> 1 < 2")).toBe("cost<=0.4 &lt;/b> &lt;!-- x --> &lt;?php &lt;https://x> 1 < 2");
   });
 
