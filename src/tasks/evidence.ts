@@ -16,6 +16,7 @@ import {
 import { wilsonInterval } from "../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../io/atomic-write.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../cli/errors.js";
+import { createProgress, type ProgressMode } from "../cli/progress.js";
 import { printSummary } from "../cli/summary.js";
 import { evaluateGates } from "../gates/evaluate.js";
 import type { GateSpec } from "../gates/spec.js";
@@ -55,6 +56,8 @@ export interface EvidenceOptions {
   thresholds?: ClaimStateThresholds;
   strict?: boolean;
   quiet?: boolean;
+  /** Progress on stderr (default none when called as a library). */
+  progress?: ProgressMode;
   recordConfig?: Record<string, unknown>;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -285,6 +288,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
   const current = options.current !== undefined ? await readCurrent(options.current, log) : null;
   const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
 
+  const progress = createProgress({ mode: options.progress ?? "none", label: "evidence (cases)", stream: stderr });
   const writers: AtomicLineWriter[] = [];
   try {
     if (options.facts !== undefined) {
@@ -296,6 +300,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
         const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
         const result = scoreFactsCase(input, lookup, thresholds, current);
         tally.addFacts(result);
+        progress.tick();
         await cases.push(factsCaseLine(result, input.line));
       }
       await cases.flush();
@@ -310,15 +315,18 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
       for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
         const result = scoreLocatedCase(input, materials);
         tally.addLocated(result);
+        progress.tick();
         await out.push(locatedCaseLine(result, input.line));
       }
       await out.flush();
       counts.locatedLines = counter.lines;
     }
   } catch (err) {
+    progress.done();
     for (const writer of writers) await writer.abort();
     throw err;
   }
+  progress.done();
 
   for (const ex of log.examples) stderr.write(`mari: ${ex.where}: ${ex.reason}: ${ex.message}\n`);
   if (log.total > log.examples.length) stderr.write(`mari: … ${log.total - log.examples.length} more rejected records (counts in report.json)\n`);

@@ -4,6 +4,7 @@
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { InputError } from "../errors.js";
+import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
@@ -21,6 +22,7 @@ interface EvidenceFlags {
   threshold?: string;
   strict?: boolean;
   quiet?: boolean;
+  progress?: string;
   config?: string;
 }
 
@@ -47,6 +49,7 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--gate <metric>=<value>", "gate, e.g. accepted_rate>=0.9 (repeatable)", collect, [])
     .option("--max-invalid-rate <r>", "largest share (0.05, 5%) or count (3) of rejected cases")
     .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any input record is rejected")
     .option("--quiet", "no summary on stdout")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
@@ -84,6 +87,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),
     strict: pickOption(flags.strict, config.strict, false),
     quiet: pickOption(flags.quiet, config.quiet, false),
+    progress: parseProgressMode(flags.progress ?? config.progress),
     recordConfig: config.path ? { config_file: config.path } : {},
   });
 }
