@@ -33,7 +33,7 @@ describe("mari evidence on the example data", () => {
     const out = join(dir, "out");
     const r = await runMari(["evidence", DOCS, "--facts", FACTS, "--located", LOCATED, "--materials", MATERIALS, "--current", CURRENT, "--out", out, "--gate", "accepted_rate>=0.3"]);
     expect(r.stderr).not.toContain("mari:");
-    expect(r.stderr).toContain("evidence (cases): 13");
+    expect(r.stderr).toContain("evidence (cases): 25");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("mari evidence");
 
