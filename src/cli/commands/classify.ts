@@ -14,7 +14,7 @@ import {
 } from "../../core/classifier/index.js";
 
 interface ClassifyOptions {
-  config: string[];
+  config?: string[];
   strict?: boolean;
 }
 
@@ -73,7 +73,7 @@ function configFrom(assignments: string[]): ClassifierConfig {
 }
 
 async function runClassify(pairsPath: string, options: ClassifyOptions): Promise<number> {
-  const config = configFrom(options.config);
+  const config = configFrom(options.config ?? []);
   try {
     const info = await stat(pairsPath);
     if (!info.isFile()) throw new InputError(`${pairsPath}: not a file`);
@@ -131,8 +131,8 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
   return EXIT_OK;
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 export function registerClassify(program: Command, wrap: ActionWrapper): void {
@@ -144,7 +144,6 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
       "--config <key=value>",
       "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin",
       collect,
-      [],
     )
     .option("--strict", "exit 2 if any record was rejected")
     .addHelpText(
