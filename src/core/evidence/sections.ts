@@ -32,8 +32,8 @@ interface Heading {
 
 function findHeadings(body: string): Heading[] {
   const headings: Heading[] = [];
-  // JavaScript's multiline ^/$ also break at "\r", "\u2028" and "\u2029"; Python's only at "\n".
-  // So match each "\n"-delimited line on its own, with the line as the whole input.
+  // Python's multiline ^ and $ break only at "\n" (JavaScript's also at "\r", "\u2028", "\u2029"),
+  // so the body is cut at "\n" alone and each line that starts with "#" is tested.
   let lineStart = 0;
   while (lineStart <= body.length) {
     let lineEnd = body.indexOf("\n", lineStart);
