@@ -43,7 +43,7 @@ export class AtomicLineWriter {
   }
 
   /** Writes text; resolves once the stream can take more (back-pressure keeps memory bounded). */
-  async write(text: string): Promise<void> {
+  async write(text: string | Uint8Array): Promise<void> {
     if (this.failure) throw this.failure;
     if (!this.stream.write(text)) {
       await new Promise<void>((resolve) => this.stream.once("drain", resolve));

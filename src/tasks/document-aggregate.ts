@@ -1,12 +1,10 @@
-// Aggregates a scored document eval (SPEC §1.4–§1.5): walks cases in slice order × runs in run
-// order, writes one cases.jsonl line per (case, run), and accumulates the mergeable per-run sums,
-// breakdowns, SetCons, majority vote and intervals. The walk order is fixed, so every float sum is
-// added in the same order whatever the worker count or chunk size: reports are byte-identical.
-import { bootstrapMacroF1, outcomeCode } from "../core/metrics/bootstrap.js";
-import { localizationFields, type CaseOutcome } from "../core/metrics/case-outcome.js";
+// Aggregates a scored document eval (SPEC §1.4–§1.5). Cases are cut into fixed ranges
+// (document-range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
+// back in range order and are added in that order, so every float sum is computed the same way
+// whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
+// computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
+import { percentileInterval } from "../core/metrics/bootstrap.js";
 import {
-  addBreakdownOutcome,
-  addOutcome,
   breakdownMetrics,
   emptyBreakdownSums,
   emptyRunSums,
@@ -18,19 +16,35 @@ import { spreadOf } from "../core/metrics/spread.js";
 import { wilsonInterval } from "../core/metrics/wilson.js";
 import { computeSetCons, majorityVote, type RunJudgments } from "../core/setcons.js";
 import type { SliceCase } from "../io/slice.js";
+import { createChunkPool, mapInOrder } from "../pool/pool.js";
 import type { ConfidenceInterval, MetricValue, RejectionExample } from "../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, scoreCase, type ScoreOptions } from "./document-score.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreInit, type ScoreOptions, type ScoreState } from "./document-score.js";
+import {
+  BOOTSTRAP_BLOCK,
+  BREAKDOWN_DIMENSIONS,
+  BREAKDOWN_FIELDS,
+  RANGE_CASES,
+  RUN_SUM_FIELDS,
+  type AggregatePayload,
+  type AggregateResult,
+  type BootstrapResult,
+  type RangePayload,
+  type RangeResult,
+} from "./document-range.js";
 import type { RunTable } from "./document-table.js";
-
-export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
-type Dimension = (typeof BREAKDOWN_DIMENSIONS)[number];
 
 export interface AggregateOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   flippedCap: number;
-  /** Slice file name for `missing_prediction` example locations. */
-  sliceWhere?: (c: SliceCase) => string;
+}
+
+/** Where the aggregation's pool comes from: the same worker count and init as the scoring pool. */
+export interface AggregatePool {
+  workers: number;
+  init: ScoreInit;
+  /** In-process state (workers = 1). */
+  state: ScoreState;
 }
 
 export interface Aggregate {
@@ -49,118 +63,121 @@ export interface Aggregate {
   casesScored: number;
 }
 
-function dimensionValue(c: SliceCase, dim: Dimension): string | null {
-  return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
-}
-
-/** The breakdown cells a case falls in: `dimension\0value` for each dimension it has a value for. */
-function cellKeysOf(c: SliceCase): string[] {
-  const keys: string[] = [];
-  for (const dim of BREAKDOWN_DIMENSIONS) {
-    const value = dimensionValue(c, dim);
-    if (value !== null) keys.push(`${dim}\u0000${value}`);
+/** Cuts the (case, run) table into range payloads, in case order. */
+function* rangePayloads(cases: readonly SliceCase[], table: RunTable): Generator<RangePayload> {
+  const R = table.runs.length;
+  const runKeys = table.runs.map((run) => run.key);
+  for (let from = 0; from < cases.length; from += RANGE_CASES) {
+    const range = cases.slice(from, from + RANGE_CASES);
+    const w = range.length;
+    const p: RangePayload = {
+      kind: "range",
+      caseIndices: Int32Array.from(range, (c) => c.index),
+      runKeys,
+      line: new Int32Array(R * w),
+      judgment: new Uint8Array(R * w),
+      reason: new Uint8Array(R * w),
+      coverage: new Float64Array(R * w),
+      rewardAccuracy: new Float64Array(R * w),
+      matched: new Int32Array(R * w),
+      evStart: new Int32Array(R * w + 1),
+      evData: new Int32Array(0),
+    };
+    const evidence: number[] = [];
+    for (let r = 0; r < R; r++) {
+      const cols = table.runs[r]!;
+      for (let j = 0; j < w; j++) {
+        const i = range[j]!.index;
+        const s = r * w + j;
+        p.line[s] = cols.line[i]!;
+        p.judgment[s] = cols.judgment[i]!;
+        p.reason[s] = cols.reason[i]!;
+        p.coverage[s] = cols.coverage[i]!;
+        p.rewardAccuracy[s] = cols.rewardAccuracy[i]!;
+        p.matched[s] = cols.matched[i]!;
+        p.evStart[s] = evidence.length;
+        if (cols.line[i] !== 0) for (const id of table.evidenceOf(r, i)) evidence.push(id);
+      }
+    }
+    p.evStart[R * w] = evidence.length;
+    p.evData = Int32Array.from(evidence);
+    yield p;
   }
-  return keys;
-}
-
-/** The case-level, run-independent part of a cases.jsonl line, serialised once per case. */
-function caseSuffix(c: SliceCase): string {
-  return (
-    `,"gold_sentence_ids":${JSON.stringify(c.gold)},"sentence_count":${c.sentences.length}` +
-    `,"gold_evidence_count":${c.gold.length},"scope":${JSON.stringify(c.scope)}` +
-    `,"doc_type":${JSON.stringify(c.docType)},"contra_type":${JSON.stringify(c.contraType)}` +
-    `,"fields":${JSON.stringify(c.extra)}}\n`
-  );
-}
-
-function jsonBool(value: boolean | null): string {
-  return value === null ? "null" : value ? "true" : "false";
 }
 
 export async function aggregateDocumentEval(
   cases: readonly SliceCase[],
   table: RunTable,
   options: AggregateOptions,
-  /** Returns a promise only when the consumer needs the caller to wait (back-pressure). */
-  writeLine: (text: string) => Promise<void> | undefined,
+  writeBytes: (bytes: Uint8Array) => Promise<void>,
+  poolSpec: AggregatePool,
 ): Promise<Aggregate> {
   const runCount = table.runs.length;
+  const R = runCount;
   const m = cases.length;
+  const F = RUN_SUM_FIELDS.length;
+  const BF = BREAKDOWN_FIELDS.length;
   const sums: RunSums[] = table.runs.map(() => emptyRunSums());
-  // Breakdown cells are numbered once (sorted "dimension\0value" keys); each case knows its cells.
-  const cellKeys = [...new Set(cases.flatMap((c) => cellKeysOf(c)))].sort();
-  const cellIndex = new Map(cellKeys.map((key, id) => [key, id]));
-  const breakdownSums: BreakdownSums[][] = table.runs.map(() => cellKeys.map(() => emptyBreakdownSums()));
-  const labels = new Uint8Array(m);
-  const codes = table.runs.map(() => new Uint8Array(m));
+  const cellSums = new Map<string, BreakdownSums[]>();
+  const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
+  const codes = new Uint8Array(R * m);
   const judgments: RunJudgments[] = table.runs.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const missingExamples: RejectionExample[] = [];
-  const runKeyJson = table.runs.map((cols) => JSON.stringify(cols.key));
-  let invalid = 0;
+  const bootstrapValues: Float64Array[] = [];
 
-  for (let k = 0; k < m; k++) {
-    const c = cases[k]!;
-    const i = c.index;
-    labels[k] = c.label ? 1 : 0;
-    const prefix = `{"case_id":${JSON.stringify(c.id)},"case_index":${i},"label":${c.label},"run":`;
-    const suffix = caseSuffix(c);
-    const cells = cellKeysOf(c).map((key) => cellIndex.get(key)!);
-    const missing = runCount > 0 ? scoreCase(c, null, options) : null;
-    const missingEvidence = missing ? missing.evidence.join(",") : "";
-    for (let r = 0; r < runCount; r++) {
-      const cols = table.runs[r]!;
-      const line = cols.line[i]!;
-      const present = line !== 0;
-      const reasonIdx = present ? cols.reason[i]! : 1;
-      const reason = CASE_REASONS[reasonIdx]!;
-      const judgment = present ? cols.judgment[i] === 1 : missing!.judgment;
-      const outcome: CaseOutcome = {
-        label: c.label,
-        judgment,
-        formatValid: reasonIdx === 0,
-        predictedCount: present ? cols.evLength[i]! : missing!.evidence.length,
-        matched: present ? cols.matched[i]! : missing!.matched,
-        goldCount: c.gold.length,
-        referenceCoverage: present ? cols.coverage[i]! : missing!.referenceCoverage,
-        rewardAccuracy: present ? cols.rewardAccuracy[i]! : missing!.rewardAccuracy,
-        rewardFormat: reasonIdx === 0 ? 1 : 0,
-      };
-      addOutcome(sums[r]!, outcome);
-      const runCells = breakdownSums[r]!;
-      for (const cell of cells) addBreakdownOutcome(runCells[cell]!, outcome);
-      codes[r]![k] = outcomeCode(c.label, judgment);
-      judgments[r]!.present[k] = present ? 1 : 0;
-      judgments[r]!.judgment[k] = judgment ? 1 : 0;
-      if (reasonIdx !== 0) {
-        invalid++;
-        reasonCounts[reasonIdx]!++;
-        if (!present && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push({
-            where: options.sliceWhere?.(c) ?? c.where,
-            reason: reason!,
-            message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}`,
-          });
-        }
+  const pool = await createChunkPool<ScoreState, AggregatePayload, AggregateResult>({
+    workers: poolSpec.workers,
+    taskModule: new URL("./document-range.js", import.meta.url),
+    initData: poolSpec.init,
+    state: poolSpec.state,
+  });
+  try {
+    let k0 = 0;
+    for await (const result of mapInOrder(pool, rangePayloads(cases, table))) {
+      const res = result as RangeResult;
+      await writeBytes(res.bytes);
+      const w = R > 0 ? res.codes.length / R : 0;
+      for (let r = 0; r < R; r++) {
+        const target = sums[r]!;
+        for (let f = 0; f < F; f++) target[RUN_SUM_FIELDS[f]!] += res.sums[r * F + f]!;
+        codes.set(res.codes.subarray(r * w, (r + 1) * w), r * m + k0);
+        judgments[r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
+        judgments[r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
       }
-      const loc = localizationFields(outcome);
-      const pending = writeLine(
-        `${prefix}${runKeyJson[r]},"line":${present ? line : "null"},"judgment":${judgment}` +
-          `,"format_valid":${reasonIdx === 0},"reason":${reason === null ? "null" : `"${reason}"`}` +
-          `,"evidence_sentence_ids":[${present ? table.evidenceText(r, i) : missingEvidence}],"judgment_correct":${judgment === c.label}` +
-          `,"localization_hit":${jsonBool(loc.localization_hit)},"exact_localization":${jsonBool(loc.exact_localization)}` +
-          `,"evidence_precision":${loc.evidence_precision}` +
-          `,"evidence_recall":${loc.evidence_recall},"reward_accuracy":${outcome.rewardAccuracy}` +
-          `,"reference_coverage":${outcome.referenceCoverage},"reward_format":${outcome.rewardFormat}` +
-          `,"matched_evidence_count":${outcome.matched}${suffix}`,
-      );
-      if (pending) await pending;
+      res.cellKeys.forEach((key, cell) => {
+        let perRun = cellSums.get(key);
+        if (!perRun) cellSums.set(key, (perRun = table.runs.map(() => emptyBreakdownSums())));
+        for (let r = 0; r < R; r++) {
+          for (let f = 0; f < BF; f++) perRun[r]![BREAKDOWN_FIELDS[f]!] += res.cellSums[(cell * R + r) * BF + f]!;
+        }
+      });
+      for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
+      for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
+      k0 += w;
     }
+    if (R > 0 && m > 0 && options.bootstrap > 0) {
+      const blocks = function* (): Generator<AggregatePayload> {
+        for (let from = 0; from < options.bootstrap; from += BOOTSTRAP_BLOCK) {
+          yield { kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + BOOTSTRAP_BLOCK) };
+        }
+      };
+      for await (const result of mapInOrder(pool, blocks())) bootstrapValues.push((result as BootstrapResult).values);
+    }
+  } finally {
+    await pool.close();
   }
+  let invalid = 0;
   const reasons = new Map<string, number>();
   CASE_REASONS.forEach((reason, idx) => {
-    if (reason !== null && reasonCounts[idx]! > 0) reasons.set(reason, reasonCounts[idx]!);
+    if (reason !== null && reasonCounts[idx]! > 0) {
+      reasons.set(reason, reasonCounts[idx]!);
+      invalid += reasonCounts[idx]!;
+    }
   });
+  const allValues = new Float64Array(bootstrapValues.reduce((n, v) => n + v.length, 0));
+  bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
+  const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
 
   const runs: Record<string, Record<string, MetricValue>> = {};
   const perRun = sums.map((s) => runMetrics(s));
@@ -176,7 +193,6 @@ export async function aggregateDocumentEval(
   const pooled = emptyRunSums();
   for (const s of sums) for (const key of Object.keys(pooled) as (keyof RunSums)[]) pooled[key] += s[key];
   const wilson = (successes: number, n: number): ConfidenceInterval => ({ ...wilsonInterval(successes, n), method: "wilson", n });
-  const macro = bootstrapMacroF1(labels, codes, options.seed, options.bootstrap);
   const ci: Record<string, ConfidenceInterval> = {
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
@@ -185,18 +201,16 @@ export async function aggregateDocumentEval(
   };
 
   const breakdowns: Record<string, Record<string, Record<string, MetricValue>>> = {};
-  cellKeys.forEach((key, cell) => {
-    const [dim, value] = key.split("\u0000") as [string, string];
-    const rows = breakdownSums.map((runCells) => breakdownMetrics(runCells[cell]!));
-    const metricsOfCell: Record<string, MetricValue> = {};
-    for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) {
-      metricsOfCell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
+  for (const dim of BREAKDOWN_DIMENSIONS) {
+    for (const key of [...cellSums.keys()].sort()) {
+      const [d, value] = key.split("\u0000") as [string, string];
+      if (d !== dim) continue;
+      const rows = cellSums.get(key)!.map((bs) => breakdownMetrics(bs));
+      const cell: Record<string, MetricValue> = {};
+      for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) cell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
+      (breakdowns[dim] ??= {})[value] = cell;
     }
-    (breakdowns[dim] ??= {})[value] = metricsOfCell;
-  });
-  // Dimensions in their fixed order, whatever order the sorted cell keys gave.
-  const orderedBreakdowns: typeof breakdowns = {};
-  for (const dim of BREAKDOWN_DIMENSIONS) if (breakdowns[dim]) orderedBreakdowns[dim] = breakdowns[dim]!;
+  }
 
   const setconsOutcome = computeSetCons({
     caseIds: cases.map((c) => c.id),
@@ -210,7 +224,7 @@ export async function aggregateDocumentEval(
     runs,
     spread,
     ci,
-    breakdowns: orderedBreakdowns,
+    breakdowns,
     setcons,
     setconsReason: "reason" in setconsOutcome ? setconsOutcome.reason : null,
     majority: runCount > 0 ? majorityVote(labels, judgments) : null,

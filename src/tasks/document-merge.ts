@@ -27,6 +27,8 @@ export interface MergeInput {
   outDir: string;
   /** The slice, when it is not at the path recorded in the shard reports. */
   slicePath?: string;
+  /** Pool size for the aggregation (default 1: in-process). */
+  workers?: number;
 }
 
 export interface MergeOutput {
@@ -149,6 +151,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     seed,
     bootstrap,
     lenientIds: config.lenient_ids === true,
+    workers: input.workers ?? 1,
   });
   return { result, first, slicePath, seed, bootstrap };
 }

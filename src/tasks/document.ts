@@ -227,6 +227,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     seed: opts.seed,
     bootstrap: opts.bootstrap,
     lenientIds: opts.lenientIds,
+    workers: opts.workers,
   });
 }
 
@@ -245,6 +246,8 @@ export interface FinishInput extends ScoreOptions {
   outDir: string;
   seed: number;
   bootstrap: number;
+  /** Pool size for the aggregation (cases.jsonl lines, partial sums, bootstrap). */
+  workers: number;
 }
 
 /**
@@ -258,20 +261,14 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   const writer = await AtomicLineWriter.open(casesPath);
   let aggregate: Aggregate;
   try {
-    let buffered = "";
+    const options = { lenientIds: input.lenientIds };
     aggregate = await aggregateDocumentEval(
       cases,
       table,
-      { lenientIds: input.lenientIds, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP, sliceWhere: (c) => c.where },
-      (text) => {
-        buffered += text;
-        if (buffered.length < 1 << 20) return undefined;
-        const out = buffered;
-        buffered = "";
-        return writer.write(out);
-      },
+      { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP },
+      (bytes) => writer.write(bytes),
+      { workers: input.workers, init: { slicePath: slice.path, sliceFormat: slice.format, options }, state: { slice, options } },
     );
-    if (buffered.length > 0) await writer.write(buffered);
     await writer.commit();
   } catch (err) {
     await writer.abort();

@@ -31,7 +31,7 @@ async function evalDump(content: string | Buffer, extraArgs: string[] = [], slic
 describe("dump lines", () => {
   it("malformed JSON: counted with file:line", async () => {
     const r = await evalDump(`${good("A")}\n{"case_id": "B",\n${good("C")}\n`);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.report.rejections.malformed_json).toBe(1);
     expect(r.stderr).toContain(`${r.dump}:2: malformed_json`);
     expect(r.report.rejection_examples[0]).toMatchObject({ where: `${r.dump}:2`, reason: "malformed_json" });
@@ -39,7 +39,7 @@ describe("dump lines", () => {
 
   it("BOM and CRLF are read transparently", async () => {
     const r = await evalDump(`\uFEFF${good("A")}\r\n${good("B")}\r\n${good("C")}\r\n`);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.report.rejections).toEqual({});
     expect(r.report.metrics.accuracy).toBe(1);
   });
@@ -52,13 +52,13 @@ describe("dump lines", () => {
 
   it("empty dump: zero cases scored, exit 2", async () => {
     const r = await evalDump("");
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("zero cases scored");
   });
 
   it("invalid UTF-8 on one line", async () => {
     const r = await evalDump(Buffer.concat([Buffer.from(`${good("A")}\n{"case_id":"B","x":"`), Buffer.from([0xff, 0xfe]), Buffer.from(`"}\n${good("C")}\n`)]));
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.report.rejections.invalid_utf8).toBe(1);
     expect(r.stderr).toContain(`${r.dump}:2: invalid_utf8`);
   });
@@ -66,7 +66,7 @@ describe("dump lines", () => {
   it("NaN / Infinity are malformed JSON", async () => {
     const r = await evalDump(`{"case_id":"A","judgment":NaN}\n{"case_id":"B","judgment":false,"x":Infinity}\n`);
     expect(r.report.rejections.malformed_json).toBe(2);
-    expect(r.code).toBe(2); // nothing kept: zero cases scored
+    expect(r.code, r.stderr).toBe(2); // nothing kept: zero cases scored
   });
 
   it("unknown case ids are orphans, listed; duplicates keep the first line", async () => {
@@ -85,25 +85,25 @@ describe("dump lines", () => {
   it("a 10 MB line is scored", async () => {
     const reasoning = "x".repeat(10 * 1024 * 1024) + " [1]";
     const r = await evalDump(`${good("A", { reasoning })}\n${good("B")}\n`);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.report.runs["0"].tp).toBe(1);
     expect(r.report.rejections).toMatchObject({ missing_prediction: 1 });
   });
 
   it("__proto__ keys are plain data", async () => {
     const r = await evalDump(`{"__proto__":{"judgment":true},"case_id":"A","judgment":true,"evidence_sentence_ids":[1]}\n{"case_id":"__proto__","judgment":true}\n`);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.report.orphans.examples).toEqual(["__proto__"]);
     expect(({} as any).judgment).toBeUndefined();
   });
 
   it("--strict turns a rejected line into exit 2 (after writing the report)", async () => {
     const r = await evalDump(`${good("A")}\nnope\n${good("B")}\n${good("C")}\n`, ["--strict"]);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("--strict");
     expect(r.report.rejections.malformed_json).toBe(1);
     const clean = await evalDump(`${good("A")}\n${good("B")}\n${good("C")}\n`, ["--strict"]);
-    expect(clean.code).toBe(0);
+    expect(clean.code, clean.stderr).toBe(0);
   });
 });
 
@@ -116,13 +116,13 @@ describe("slice errors are fatal with file:line", () => {
 
   it("duplicate id", async () => {
     const r = await evalSlice([TINY_SLICE[0], TINY_SLICE[1], TINY_SLICE[0]], "dup.jsonl");
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${r.path}:3: slice error: duplicate id "A" (first at ${r.path}:1)`);
   });
 
   it("positive without resolvable gold", async () => {
     const r = await evalSlice([{ id: "P", text: "One. Two.", label: true, evidence: "  " }], "nogold.jsonl");
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${r.path}:1: slice error: a positive case needs gold evidence`);
   });
 
@@ -138,10 +138,10 @@ describe("slice errors are fatal with file:line", () => {
 
   it("missing and empty slice files", async () => {
     const missing = await runMari(["eval", join(tmp.dir, "nope.jsonl"), "--predictions", dump, "--out", join(tmp.dir, "o-missing"), "--quiet"]);
-    expect(missing.code).toBe(2);
+    expect(missing.code, missing.stderr).toBe(2);
     writeFileSync(join(tmp.dir, "empty.jsonl"), "");
     const empty = await runMari(["eval", join(tmp.dir, "empty.jsonl"), "--predictions", dump, "--out", join(tmp.dir, "o-empty"), "--quiet"]);
-    expect(empty.code).toBe(2);
+    expect(empty.code, empty.stderr).toBe(2);
     expect(empty.stderr).toContain("the slice has no cases");
   });
 

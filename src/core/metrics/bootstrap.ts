@@ -38,8 +38,7 @@ const PACKED = Int32Array.from([0, 1 << 16, 0, 1]);
 
 /**
  * `labels[i]` is case i's gold label; `runs[r][i]` its outcome code in run r (every run covers
- * every case: a missing prediction scores negative). The inner loop runs over a case-major copy of
- * the codes, contiguous per case, which is what makes hundreds of runs affordable.
+ * every case: a missing prediction scores negative).
  */
 export function bootstrapMacroF1(
   labels: Uint8Array,
@@ -48,19 +47,46 @@ export function bootstrapMacroF1(
   resamples: number,
 ): BootstrapInterval {
   const n = labels.length;
-  const R = runs.length;
-  if (n === 0 || R === 0 || resamples <= 0) return { low: 0, high: 0, seed, resamples, n };
-  if (n >= 1 << 15) return bootstrapUnpacked(labels, runs, seed, resamples);
+  const codes = new Uint8Array(n * runs.length);
+  runs.forEach((run, r) => codes.set(run, r * n));
+  return percentileInterval(bootstrapMacroF1Values(labels, codes, runs.length, seed, 0, resamples), seed, resamples, n);
+}
+
+/** The 2.5th and 97.5th percentiles of the resample values (all B of them, in any order). */
+export function percentileInterval(values: Float64Array, seed: number, resamples: number, n: number): BootstrapInterval {
+  if (values.length === 0) return { low: 0, high: 0, seed, resamples, n };
+  const sorted = Float64Array.from(values).sort();
+  return { low: percentile(sorted, 0.025), high: percentile(sorted, 0.975), seed, resamples, n };
+}
+
+/**
+ * The headline macro-F1 of resamples b = from … to − 1. `codes` holds the outcome codes run-major
+ * (run r's case i at r · n + i). The inner loop runs over a case-major copy, contiguous per case,
+ * which is what makes hundreds of runs affordable. Blocks of resamples can be computed anywhere
+ * (e.g. in pool workers) and concatenated: each resample only depends on (seed, b).
+ */
+export function bootstrapMacroF1Values(
+  labels: Uint8Array,
+  codes: Uint8Array,
+  runCount: number,
+  seed: number,
+  from: number,
+  to: number,
+): Float64Array {
+  const n = labels.length;
+  const R = runCount;
+  const values = new Float64Array(Math.max(0, to - from));
+  if (n === 0 || R === 0 || to <= from) return values;
+  if (n >= 1 << 15) return bootstrapUnpacked(labels, codes, R, seed, from, to);
   const byCase = new Int32Array(n * R);
   for (let r = 0; r < R; r++) {
-    const codes = runs[r]!;
-    for (let i = 0; i < n; i++) byCase[i * R + r] = PACKED[codes[i]!]!;
+    const base = r * n;
+    for (let i = 0; i < n; i++) byCase[i * R + r] = PACKED[codes[base + i]!]!;
   }
   const weights = new Uint32Array(n);
   const drawn = new Int32Array(n);
   const acc = new Int32Array(R);
-  const values = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) {
+  for (let b = from; b < to; b++) {
     const draw = drawResample(labels, seed, b, weights, drawn);
     acc.fill(0);
     for (let k = 0; k < draw.distinct; k++) {
@@ -75,10 +101,9 @@ export function bootstrapMacroF1(
       const fp = acc[r]! >>> 16;
       total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
     }
-    values[b] = total / R;
+    values[b - from] = total / R;
   }
-  values.sort();
-  return { low: percentile(values, 0.025), high: percentile(values, 0.975), seed, resamples, n };
+  return values;
 }
 
 /** Resample b: case multiplicities, the distinct cases drawn, and the resample's positives. */
@@ -98,27 +123,26 @@ function drawResample(labels: Uint8Array, seed: number, b: number, weights: Uint
 }
 
 /** The same computation for very large slices, with separate tp/fp counters. */
-function bootstrapUnpacked(labels: Uint8Array, runs: readonly Uint8Array[], seed: number, resamples: number): BootstrapInterval {
+function bootstrapUnpacked(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, from: number, to: number): Float64Array {
   const n = labels.length;
   const weights = new Uint32Array(n);
   const drawn = new Int32Array(n);
-  const values = new Float64Array(resamples);
-  for (let b = 0; b < resamples; b++) {
+  const values = new Float64Array(to - from);
+  for (let b = from; b < to; b++) {
     const draw = drawResample(labels, seed, b, weights, drawn);
     let total = 0;
-    for (const codes of runs) {
+    for (let r = 0; r < R; r++) {
       let tp = 0;
       let fp = 0;
       for (let k = 0; k < draw.distinct; k++) {
         const i = drawn[k]!;
-        const code = codes[i]!;
+        const code = codes[r * n + i]!;
         if (code === 3) tp += weights[i]!;
         else if (code === 1) fp += weights[i]!;
       }
       total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
     }
-    values[b] = total / runs.length;
+    values[b - from] = total / R;
   }
-  values.sort();
-  return { low: percentile(values, 0.025), high: percentile(values, 0.975), seed, resamples, n };
+  return values;
 }

@@ -1,0 +1,229 @@
+// The pool task of the aggregation phase (pool workers, or in-process): a range of cases with all
+// their runs becomes cases.jsonl bytes plus partial sums; a block of bootstrap resamples becomes
+// their values. Ranges have a fixed size (RANGE_CASES), never tied to the worker count, and their
+// partial sums are added in range order, so reports stay byte-identical for any --workers.
+import { bootstrapMacroF1Values, outcomeCode } from "../core/metrics/bootstrap.js";
+import { localizationFields, type CaseOutcome } from "../core/metrics/case-outcome.js";
+import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../core/metrics/run-sums.js";
+import type { SliceCase } from "../io/slice.js";
+import type { RejectionExample } from "../report/types.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, scoreCase, type ScoreState } from "./document-score.js";
+
+export { init } from "./document-score.js";
+
+/** Cases per aggregation range. */
+export const RANGE_CASES = 8;
+/** Resamples per bootstrap block. */
+export const BOOTSTRAP_BLOCK = 50;
+
+export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
+export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
+export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
+
+/** A range of cases × all runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
+export interface RangePayload {
+  kind: "range";
+  /** Slice indices of the range's cases, in slice order (w of them). */
+  caseIndices: Int32Array;
+  runKeys: string[];
+  line: Int32Array;
+  judgment: Uint8Array;
+  reason: Uint8Array;
+  coverage: Float64Array;
+  rewardAccuracy: Float64Array;
+  matched: Int32Array;
+  /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
+  evStart: Int32Array;
+  evData: Int32Array;
+}
+
+export interface BootstrapPayload {
+  kind: "bootstrap";
+  labels: Uint8Array;
+  /** Outcome codes, run-major. */
+  codes: Uint8Array;
+  runCount: number;
+  seed: number;
+  from: number;
+  to: number;
+}
+
+export interface RangeResult {
+  kind: "range";
+  /** UTF-8 cases.jsonl lines of the range (case order × run order). */
+  bytes: Uint8Array;
+  /** Per run, RUN_SUM_FIELDS in order. */
+  sums: Float64Array;
+  /** Breakdown cells (`dimension\0value`) met in the range, and per cell × run the BREAKDOWN_FIELDS. */
+  cellKeys: string[];
+  cellSums: Float64Array;
+  /** Per slot (r · w + j): outcome code, presence, judgment as scored. */
+  codes: Uint8Array;
+  present: Uint8Array;
+  judgment: Uint8Array;
+  /** Per CASE_REASONS index. */
+  reasonCounts: Float64Array;
+  missingExamples: RejectionExample[];
+}
+
+export interface BootstrapResult {
+  kind: "bootstrap";
+  values: Float64Array;
+}
+
+export type AggregatePayload = RangePayload | BootstrapPayload;
+export type AggregateResult = RangeResult | BootstrapResult;
+
+function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | null {
+  return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
+}
+
+/** The breakdown cells a case falls in: `dimension\0value` for each dimension it has a value for. */
+export function cellKeysOf(c: SliceCase): string[] {
+  const keys: string[] = [];
+  for (const dim of BREAKDOWN_DIMENSIONS) {
+    const value = dimensionValue(c, dim);
+    if (value !== null) keys.push(`${dim}\u0000${value}`);
+  }
+  return keys;
+}
+
+/** The case-level, run-independent end of a cases.jsonl line, serialised once per case. */
+function caseSuffix(c: SliceCase): string {
+  return (
+    `,"gold_sentence_ids":${JSON.stringify(c.gold)},"sentence_count":${c.sentences.length}` +
+    `,"gold_evidence_count":${c.gold.length},"scope":${JSON.stringify(c.scope)}` +
+    `,"doc_type":${JSON.stringify(c.docType)},"contra_type":${JSON.stringify(c.contraType)}` +
+    `,"fields":${JSON.stringify(c.extra)}}\n`
+  );
+}
+
+/** Accumulates UTF-8 bytes in one growing buffer (no giant string to flatten, little garbage). */
+class Utf8Sink {
+  private static readonly encoder = new TextEncoder();
+  private buffer = new Uint8Array(1 << 16);
+  private used = 0;
+
+  append(text: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit.
+    const need = this.used + text.length * 3;
+    if (need > this.buffer.length) {
+      const grown = new Uint8Array(Math.max(need, this.buffer.length * 2));
+      grown.set(this.buffer.subarray(0, this.used));
+      this.buffer = grown;
+    }
+    this.used += Utf8Sink.encoder.encodeInto(text, this.buffer.subarray(this.used)).written;
+  }
+
+  /** The bytes written, in their own ArrayBuffer. */
+  bytes(): Uint8Array {
+    return this.buffer.slice(0, this.used);
+  }
+}
+
+function jsonBool(value: boolean | null): string {
+  return value === null ? "null" : value ? "true" : "false";
+}
+
+export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
+  const w = p.caseIndices.length;
+  const R = p.runKeys.length;
+  const F = RUN_SUM_FIELDS.length;
+  const BF = BREAKDOWN_FIELDS.length;
+  const runSums = p.runKeys.map(() => emptyRunSums());
+  const cellIndex = new Map<string, number>();
+  const cellSums: BreakdownSums[][] = [];
+  const codes = new Uint8Array(R * w);
+  const present = new Uint8Array(R * w);
+  const judgments = new Uint8Array(R * w);
+  const reasonCounts = new Float64Array(CASE_REASONS.length);
+  const missingExamples: RejectionExample[] = [];
+  const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
+  const out = new Utf8Sink();
+  for (let j = 0; j < w; j++) {
+    const c = state.slice.cases[p.caseIndices[j]!]!;
+    const prefix = `{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"run":`;
+    const suffix = caseSuffix(c);
+    const cells = cellKeysOf(c).map((key) => {
+      let id = cellIndex.get(key);
+      if (id === undefined) {
+        id = cellSums.length;
+        cellIndex.set(key, id);
+        cellSums.push(p.runKeys.map(() => emptyBreakdownSums()));
+      }
+      return id;
+    });
+    const missing = scoreCase(c, null, state.options);
+    const lines: string[] = new Array<string>(R);
+    for (let r = 0; r < R; r++) {
+      const s = r * w + j;
+      const line = p.line[s]!;
+      const isPresent = line !== 0;
+      const reasonIdx = isPresent ? p.reason[s]! : 1;
+      const reason = CASE_REASONS[reasonIdx]!;
+      const judgment = isPresent ? p.judgment[s] === 1 : missing.judgment;
+      const outcome: CaseOutcome = {
+        label: c.label,
+        judgment,
+        formatValid: reasonIdx === 0,
+        predictedCount: isPresent ? p.evStart[s + 1]! - p.evStart[s]! : missing.evidence.length,
+        matched: isPresent ? p.matched[s]! : missing.matched,
+        goldCount: c.gold.length,
+        referenceCoverage: isPresent ? p.coverage[s]! : missing.referenceCoverage,
+        rewardAccuracy: isPresent ? p.rewardAccuracy[s]! : missing.rewardAccuracy,
+        rewardFormat: reasonIdx === 0 ? 1 : 0,
+      };
+      addOutcome(runSums[r]!, outcome);
+      for (const cell of cells) addBreakdownOutcome(cellSums[cell]![r]!, outcome);
+      codes[s] = outcomeCode(c.label, judgment);
+      present[s] = isPresent ? 1 : 0;
+      judgments[s] = judgment ? 1 : 0;
+      if (reasonIdx !== 0) {
+        reasonCounts[reasonIdx]!++;
+        if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
+          missingExamples.push({ where: c.where, reason: reason!, message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}` });
+        }
+      }
+      let evidence = "";
+      for (let e = p.evStart[s]!; e < p.evStart[s + 1]!; e++) evidence += evidence === "" ? `${p.evData[e]}` : `,${p.evData[e]}`;
+      const loc = localizationFields(outcome);
+      lines[r] =
+        `${prefix}${runKeyJson[r]},"line":${isPresent ? line : "null"},"judgment":${judgment}` +
+        `,"format_valid":${reasonIdx === 0},"reason":${reason === null ? "null" : `"${reason}"`}` +
+        `,"evidence_sentence_ids":[${evidence}],"judgment_correct":${judgment === c.label}` +
+        `,"localization_hit":${jsonBool(loc.localization_hit)},"exact_localization":${jsonBool(loc.exact_localization)}` +
+        `,"evidence_precision":${loc.evidence_precision},"evidence_recall":${loc.evidence_recall}` +
+        `,"reward_accuracy":${outcome.rewardAccuracy},"reference_coverage":${outcome.referenceCoverage}` +
+        `,"reward_format":${outcome.rewardFormat},"matched_evidence_count":${outcome.matched}${suffix}`;
+    }
+    out.append(lines.join(""));
+  }
+  const sums = new Float64Array(R * F);
+  runSums.forEach((rs, r) => RUN_SUM_FIELDS.forEach((field, f) => (sums[r * F + f] = rs[field])));
+  const flatCells = new Float64Array(cellSums.length * R * BF);
+  cellSums.forEach((perRun, cell) =>
+    perRun.forEach((bs, r) => BREAKDOWN_FIELDS.forEach((field, f) => (flatCells[(cell * R + r) * BF + f] = bs[field]))),
+  );
+  return {
+    kind: "range",
+    bytes: out.bytes(),
+    sums,
+    cellKeys: [...cellIndex.keys()],
+    cellSums: flatCells,
+    codes,
+    present,
+    judgment: judgments,
+    reasonCounts,
+    missingExamples,
+  };
+}
+
+export function processChunk(state: ScoreState, payload: AggregatePayload): AggregateResult {
+  if (payload.kind === "bootstrap") {
+    return {
+      kind: "bootstrap",
+      values: bootstrapMacroF1Values(payload.labels, payload.codes, payload.runCount, payload.seed, payload.from, payload.to),
+    };
+  }
+  return aggregateRange(state, payload);
+}
