@@ -63,7 +63,7 @@ files into --out. One bad citation fails its case, never the run. Exit 0 when ev
 Example:
   mari evidence datasets/evidence-example/docs.jsonl --facts datasets/evidence-example/facts.jsonl \\
     --located datasets/evidence-example/located.jsonl --materials datasets/evidence-example/materials.jsonl \\
-    --gate accepted_rate>=0.5`,
+    --gate 'accepted_rate>=0.5'`,
     )
     .action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
 }
