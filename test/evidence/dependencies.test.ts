@@ -2,6 +2,12 @@
 import { describe, expect, it } from "vitest";
 import {
   assessDependencies,
+  assessFreshness,
+  documentRef,
+  impactedArtifacts,
+  knowledgeDocument,
+  revisionRefKey,
+  scopeRef,
   assessRevisionRefs,
   claimState,
   evidence,
@@ -105,5 +111,29 @@ describe("claim states", () => {
     expect(claimState([{ resolvable: true, entailment: 0.2, contradiction: 0.1 }])).toBe("uncertain");
     expect(claimState([{ resolvable: true }])).toBe("uncertain");
     expect(claimState([{ resolvable: true, entailment: 0.7 }], { entailment: 0.8, contradiction: 0.8 })).toBe("uncertain");
+  });
+});
+
+describe("assessFreshness and impactedArtifacts", () => {
+  it("lists only the artifacts whose evidence is not reusable, sorted by id", () => {
+    const current = new Map([["kb/a", "v2"], ["kb/b", "v1"]]);
+    const impacted = impactedArtifacts(
+      new Map([
+        ["summary-z", [cite("kb/a", "v1")]],
+        ["summary-b", [cite("kb/b", "v1")]],
+        ["summary-a", [cite("kb/c", "v1")]],
+      ]),
+      current,
+    );
+    expect(impacted.map((i) => [i.artifact_id, i.assessment.status])).toEqual([
+      ["summary-a", "missing"],
+      ["summary-z", "stale"],
+    ]);
+    expect(assessFreshness([cite("kb/b", "v1")], current).status).toBe("current");
+  });
+  it("gives a document's revision ref (namespace = source_id, object = external_id)", () => {
+    const doc = knowledgeDocument({ source_id: "notion", external_id: "page:1", body: "b", revision: " r7 " });
+    expect(revisionRefKey(documentRef(doc))).toEqual(["", "", "notion", "page:1", "r7", ""]);
+    expect(revisionRefKey(documentRef(doc, scopeRef({ tenant: "acme" })))).toEqual(["acme", "default", "notion", "page:1", "r7", ""]);
   });
 });

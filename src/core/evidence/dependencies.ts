@@ -131,6 +131,30 @@ export function assessDependencies(
   });
 }
 
+/** The reference's assess_freshness: evidenceDependencies, then assessDependencies. */
+export function assessFreshness(
+  evidence: Iterable<Evidence>,
+  currentRevisions: ReadonlyMap<string, string>,
+  currentSectionRevisions: ReadonlyMap<string, string> | null = null,
+): DependencyAssessment {
+  return assessDependencies(evidenceDependencies(evidence), currentRevisions, currentSectionRevisions);
+}
+
+/**
+ * The artifacts whose evidence is no longer reusable (stale, missing or unversioned), with their
+ * assessments, sorted by artifact id in code-point order (the reference's impacted_artifacts).
+ */
+export function impactedArtifacts(
+  evidenceByArtifact: ReadonlyMap<string, Iterable<Evidence>>,
+  currentRevisions: ReadonlyMap<string, string>,
+  currentSectionRevisions: ReadonlyMap<string, string> | null = null,
+): { artifact_id: string; assessment: DependencyAssessment }[] {
+  return [...evidenceByArtifact]
+    .map(([artifactId, evidence]) => ({ artifact_id: artifactId, assessment: assessFreshness(evidence, currentRevisions, currentSectionRevisions) }))
+    .filter((entry) => !entry.assessment.reusable)
+    .sort((a, b) => compareCodePoints(a.artifact_id, b.artifact_id));
+}
+
 export type RevisionRefStatus = "current" | "stale" | "missing";
 
 /**

@@ -5,6 +5,7 @@ import { EvidenceValueError } from "./errors.js";
 import { pythonStringRepr } from "./python-text.js";
 import { stripPythonWhitespace } from "../document/sentences.js";
 import { encodeUtf8Strict, sha256OfText } from "./sha256.js";
+import { objectRef, revisionRef, type RevisionRef, type ScopeRef } from "./refs.js";
 
 export interface KnowledgeDocumentInput {
   source_id: string;
@@ -101,4 +102,12 @@ export function knowledgeDocument(input: KnowledgeDocumentInput): KnowledgeDocum
     provider_revision: input.provider_revision ?? input.revision,
     content_digest: digest,
   });
+}
+
+/**
+ * The document as a revision ref: object (namespace = source_id, object_id = external_id), the
+ * document revision, optionally in a scope (the reference's `ref` and `ref_in(scope)`).
+ */
+export function documentRef(document: KnowledgeDocument, scope: ScopeRef | null = null): RevisionRef {
+  return revisionRef({ object: objectRef({ namespace: document.source_id, object_id: document.external_id, scope }), revision: document.revision });
 }
