@@ -45,15 +45,21 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
       close: async () => {},
     };
   }
+  // Under tsx/vitest this module is src/pool/pool.ts; workers still need the compiled worker.
+  const workerUrl = import.meta.url.endsWith(".ts") ? compiledModuleUrl(new URL("./worker.ts", import.meta.url)) : new URL("./worker.js", import.meta.url);
   const piscina = new Piscina({
-    filename: compiledModuleUrl(new URL("./worker.js", import.meta.url)).href,
+    filename: workerUrl.href,
     minThreads: options.workers,
     maxThreads: options.workers,
     workerData: { taskModule: compiledModuleUrl(options.taskModule).href, initData: options.initData },
   });
+  // A worker that cannot start (or crashes) fails every pending and later task instead of hanging.
+  const failed = new Promise<never>((_, reject) => piscina.once("error", reject));
+  failed.catch(() => {});
   return {
     workers: options.workers,
-    run: (chunk, transfer) => piscina.run(chunk, transfer ? { transferList: [...transfer] } : undefined) as Promise<O>,
+    run: (chunk, transfer) =>
+      Promise.race([piscina.run(chunk, transfer ? { transferList: [...transfer] } : undefined) as Promise<O>, failed]),
     close: () => piscina.destroy(),
   };
 }

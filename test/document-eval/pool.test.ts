@@ -1,0 +1,68 @@
+// The generic chunk pool: order of results, in-process vs threads (threads load the BUILT task
+// module from dist/: run `npm run build` first).
+import { describe, expect, it } from "vitest";
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { compiledModuleUrl, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
+import { bootstrapMacroF1Values } from "../../src/core/metrics/bootstrap.js";
+import { ROOT } from "../support/cli.js";
+
+describe("mapInOrder", () => {
+  it("yields results in input order even when later chunks finish first", async () => {
+    const resolvers: Array<() => void> = [];
+    const pool: ChunkPool<number, number> = {
+      workers: 3,
+      run: (chunk) => new Promise((resolve) => resolvers.push(() => resolve(chunk * 10))),
+      close: async () => {},
+    };
+    const seen: number[] = [];
+    const consumer = (async () => {
+      for await (const value of mapInOrder(pool, [1, 2, 3, 4, 5], 3)) seen.push(value);
+    })();
+    // Let the first three chunks be submitted, then finish them in reverse order.
+    await new Promise((r) => setImmediate(r));
+    for (const resolve of resolvers.splice(0).reverse()) resolve();
+    await new Promise((r) => setImmediate(r));
+    for (const resolve of resolvers.splice(0).reverse()) resolve();
+    await consumer;
+    expect(seen).toEqual([10, 20, 30, 40, 50]);
+  });
+
+  it("propagates a failing chunk", async () => {
+    const pool: ChunkPool<number, number> = {
+      workers: 1,
+      run: async (chunk) => {
+        if (chunk === 2) throw new Error("boom");
+        return chunk;
+      },
+      close: async () => {},
+    };
+    await expect((async () => {
+      for await (const _ of mapInOrder(pool, [1, 2, 3])) void _;
+    })()).rejects.toThrow("boom");
+  });
+});
+
+describe("createChunkPool", () => {
+  it("maps src/*.ts task URLs to their dist/*.js build", () => {
+    const url = compiledModuleUrl(pathToFileURL(join(ROOT, "src/tasks/document-range.ts")));
+    expect(url.pathname.endsWith("/dist/tasks/document-range.js")).toBe(true);
+  });
+
+  it("threads and in-process give the same results (bootstrap blocks)", async () => {
+    const labels = Uint8Array.from([1, 0, 1, 1, 0, 0, 1, 0]);
+    const codes = Uint8Array.from([3, 0, 2, 3, 1, 0, 3, 0, 3, 1, 3, 2, 0, 0, 3, 1]);
+    const blocks = [0, 10, 20].map((from) => ({ kind: "bootstrap" as const, labels, codes, runCount: 2, seed: 9, from, to: from + 10 }));
+    const expected = bootstrapMacroF1Values(labels, codes, 2, 9, 0, 30);
+    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document-range.ts"));
+    const init = { slicePath: join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), sliceFormat: "jsonl" as const, options: { lenientIds: false } };
+    const pool = await createChunkPool<unknown, (typeof blocks)[number], { values: Float64Array }>({ workers: 2, taskModule, initData: init });
+    try {
+      const values: number[] = [];
+      for await (const result of mapInOrder(pool, blocks)) values.push(...result.values);
+      expect(values).toEqual(Array.from(expected));
+    } finally {
+      await pool.close();
+    }
+  });
+});
