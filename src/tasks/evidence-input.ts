@@ -253,6 +253,13 @@ export function factsCaseFromRecord(item: JsonlRecord, knownDocuments: { has(id:
 
 // Structured evidence.
 
+/** A locator index: a JSON `3.0` stays a PyFloat, which Python cannot index with. */
+function indexField(record: PyMapping, key: string): number | PyFloat {
+  const value = mappingGet(record, key);
+  if (value instanceof PyFloat || typeof value === "number") return value;
+  throw new FieldError(`"${key}" must be a number`);
+}
+
 function numberField(record: PyMapping, key: string): number {
   const value = mappingGet(record, key);
   if (value instanceof PyFloat) return value.value;
@@ -281,13 +288,13 @@ export function locatorFromJson(value: unknown): Locator | null {
   const type = mappingGet(value, "type");
   switch (type) {
     case "TextSpan":
-      return textSpan(numberField(value, "start"), numberField(value, "end"));
+      return textSpan(indexField(value, "start"), indexField(value, "end"));
     case "JsonPointer":
       return jsonPointer(requiredString(value, "pointer"));
     case "RecordField":
       return recordField(requiredString(value, "record_id"), requiredString(value, "field"));
     case "TableCell":
-      return tableCell(numberField(value, "row"), numberField(value, "column"));
+      return tableCell(indexField(value, "row"), indexField(value, "column"));
     case "PageRegion": {
       const box = mappingGet(value, "bounding_box");
       if (!Array.isArray(box)) throw new FieldError('"bounding_box" must be an array of four numbers');

@@ -33,7 +33,7 @@ describe("mari evidence on the example data", () => {
     const out = join(dir, "out");
     const r = await runMari(["evidence", DOCS, "--facts", FACTS, "--located", LOCATED, "--materials", MATERIALS, "--current", CURRENT, "--out", out, "--gate", "accepted_rate>=0.3"]);
     expect(r.stderr).not.toContain("mari:");
-    expect(r.stderr).toContain("evidence (cases): 25");
+    expect(r.stderr).toContain("evidence (cases): 26");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("mari evidence");
 
@@ -81,6 +81,7 @@ describe("mari evidence on the example data", () => {
       "bad-span": "bad_located_entry",
       "missing-key": "invalid_span",
       "record-not-mapping": "invalid_span",
+      "float-index": "invalid_span",
     });
 
     const rep = report(out);
@@ -96,8 +97,8 @@ describe("mari evidence on the example data", () => {
       "kb/refunds#refunds-2",
       "kb/refunds#refunds/enterprise-plan",
     ]);
-    expect(rep.located.issues).toEqual({ not_visible: 1, unresolved: 1, invalid_span: 3, unsupported_locator: 1, quote_mismatch: 1 });
-    expect(rep.metrics).toMatchObject({ located_cases: 12, located_accepted: 4 });
+    expect(rep.located.issues).toEqual({ not_visible: 1, unresolved: 1, invalid_span: 4, unsupported_locator: 1, quote_mismatch: 1 });
+    expect(rep.metrics).toMatchObject({ located_cases: 13, located_accepted: 4 });
     expect(rep.gates).toEqual([expect.objectContaining({ name: "accepted_rate>=0.3", passed: true })]);
     for (const file of ["report.md", "report.html", "report.junit.xml"]) expect(readFileSync(join(out, file), "utf8").length).toBeGreaterThan(0);
   });

@@ -18,6 +18,7 @@ import {
   objectRefKey,
   pageRegion,
   parsePythonJson,
+  PyFloat,
   recordField,
   revisionRef,
   revisionRefKey,
@@ -248,5 +249,19 @@ describe("artifact evidence (§4)", () => {
     expect(() => evidence({ document_id: "d", revision: "v", start: 1 })).toThrow("evidence start and end must be supplied together");
     expect(() => evidence({ document_id: "d", revision: "v", section_id: "s" })).toThrow("evidence section ID and section revision must be supplied together");
     expect(() => evidence({ document_id: "d", revision: "v", start: 2, end: 1 })).toThrow("evidence span is invalid");
+  });
+});
+
+describe("float indices from JSON (3.0 is a Python float)", () => {
+  it("fails to slice or index with a float, as Python does", () => {
+    expect(outcome("Returns:14 days", textSpan(new PyFloat(8), new PyFloat(15)))).toBe(
+      "invalid_span: locator did not resolve: slice indices must be integers or None or have an __index__ method",
+    );
+    expect(outcome("Returns:14 days", textSpan(8, new PyFloat(16)))).toBe("invalid_span: locator did not resolve: 16.0");
+    expect(outcome(parsePythonJson('[["a"]]'), tableCell(new PyFloat(0), 0))).toBe(
+      "invalid_span: locator did not resolve: list indices must be integers or slices, not float",
+    );
+    expect(outcome("ab", tableCell(new PyFloat(0), 0))).toBe("invalid_span: locator did not resolve: string indices must be integers, not 'float'");
+    expect(() => textSpan(new PyFloat(3), new PyFloat(2))).toThrow("text span is invalid");
   });
 });

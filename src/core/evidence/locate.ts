@@ -3,7 +3,7 @@
 // Index and key errors keep Python's str() of the exception, which reports quote in details.
 
 import { codePointLength, sliceCodePoints } from "./python-text.js";
-import { isMapping, mappingGet, mappingHas, parsePythonInt, pythonRepr, pythonStr, PyFloat } from "./python-values.js";
+import { isMapping, mappingGet, mappingHas, numericValue, parsePythonInt, pythonRepr, pythonStr, PyFloat } from "./python-values.js";
 import type { Locator } from "./refs.js";
 
 /** Python's exception classes that a locator may raise; `message` is Python's str(exception). */
@@ -93,11 +93,11 @@ export function defaultLocate(material: unknown, locator: Locator | null): unkno
   if (locator === null) return material;
   if (locator.type === "TextSpan" && typeof material === "string") {
     const { start, end } = locator;
-    if (end > codePointLength(material)) throw new LocateError("IndexError", pythonStr(end));
-    if (!Number.isInteger(start) || !Number.isInteger(end)) {
+    if (numericValue(end) > codePointLength(material)) throw new LocateError("IndexError", pythonStr(end));
+    if (!isPythonInt(start) || !isPythonInt(end)) {
       throw new LocateError("TypeError", "slice indices must be integers or None or have an __index__ method");
     }
-    return sliceCodePoints(material, start, end);
+    return sliceCodePoints(material, Number(start), Number(end));
   }
   if (locator.type === "JsonPointer") return resolvePointer(material, locator.pointer);
   if (locator.type === "RecordField" && isMapping(material)) {

@@ -13,6 +13,13 @@ export class PyFloat {
   constructor(readonly value: number) {}
 }
 
+/** A number as Python sees it: a JavaScript number (an int when integral) or an explicit float. */
+export type PyNumber = number | PyFloat;
+
+export function numericValue(value: PyNumber): number {
+  return value instanceof PyFloat ? value.value : value;
+}
+
 export type PyMapping = ReadonlyMap<string, unknown> | { readonly [key: string]: unknown };
 
 export function isMapping(value: unknown): value is PyMapping {

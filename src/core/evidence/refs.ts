@@ -3,6 +3,7 @@
 
 import { EvidenceValueError } from "./errors.js";
 import { stripPythonWhitespace } from "../document/sentences.js";
+import { numericValue, type PyNumber } from "./python-values.js";
 
 export interface ScopeRef {
   readonly tenant: string;
@@ -65,11 +66,14 @@ export function revisionRefKey(ref: RevisionRef): string[] {
 // Locators. `type` is the reference's class name (it appears in messages such as
 // "PageRegion requires a caller locator").
 
-/** Half-open [start, end) in code points; empty spans allowed. */
+/**
+ * Half-open [start, end) in code points; empty spans allowed. A PyFloat index (a JSON `3.0`) is
+ * kept as such: Python cannot slice with it, so locating it fails as in the reference.
+ */
 export interface TextSpan {
   readonly type: "TextSpan";
-  readonly start: number;
-  readonly end: number;
+  readonly start: PyNumber;
+  readonly end: PyNumber;
 }
 export interface JsonPointer {
   readonly type: "JsonPointer";
@@ -80,11 +84,11 @@ export interface RecordField {
   readonly record_id: string;
   readonly field: string;
 }
-/** 0-based. */
+/** 0-based; a PyFloat index fails to locate, as in Python. */
 export interface TableCell {
   readonly type: "TableCell";
-  readonly row: number;
-  readonly column: number;
+  readonly row: PyNumber;
+  readonly column: PyNumber;
 }
 /** 1-based page; box (left, top, right, bottom) with the origin top-left. */
 export interface PageRegion {
@@ -104,8 +108,8 @@ export const LOCATOR_TYPES = ["TextSpan", "JsonPointer", "RecordField", "TableCe
 
 // Numeric checks are comparisons only, so NaN passes them, as in the reference.
 
-export function textSpan(start: number, end: number): TextSpan {
-  if (start < 0 || end < start) throw new EvidenceValueError("text span is invalid");
+export function textSpan(start: PyNumber, end: PyNumber): TextSpan {
+  if (numericValue(start) < 0 || numericValue(end) < numericValue(start)) throw new EvidenceValueError("text span is invalid");
   return Object.freeze({ type: "TextSpan", start, end });
 }
 
@@ -122,8 +126,8 @@ export function recordField(recordId: string, field: string): RecordField {
   return Object.freeze({ type: "RecordField", record_id: recordId, field });
 }
 
-export function tableCell(row: number, column: number): TableCell {
-  if (row < 0 || column < 0) throw new EvidenceValueError("table cell coordinates must be non-negative");
+export function tableCell(row: PyNumber, column: PyNumber): TableCell {
+  if (numericValue(row) < 0 || numericValue(column) < 0) throw new EvidenceValueError("table cell coordinates must be non-negative");
   return Object.freeze({ type: "TableCell", row, column });
 }
 
