@@ -4,7 +4,7 @@ import { readRecords } from "../io/records.js";
 import { parsePairRecord, type PairRecord } from "../core/pairs/index.js";
 import { located, InputError } from "../cli/errors.js";
 import type { RejectionExample } from "../report/types.js";
-import { canonicalJson, sha256Text } from "../report/system.js";
+import { sha256Text } from "../report/system.js";
 import { shardOfCaseId, type Shard } from "./document.js";
 
 /** Rejection examples kept in a report; the counts are always complete. */
@@ -41,10 +41,10 @@ export class PairInputStats {
     return Object.values(this.rejections).reduce((a, b) => a + b, 0);
   }
 
-  /** A usable pair anywhere in the file (it identifies the corpus). */
-  hashPair(record: Record<string, unknown>): void {
+  /** A usable pair anywhere in the file: its scored fields identify the corpus (not extra columns). */
+  hashPair(pair: PairRecord): void {
     this.corpusPairs++;
-    this.caseHashes.push(sha256Text(canonicalJson(record)));
+    this.caseHashes.push(sha256Text(JSON.stringify([pair.id, pair.newText, pair.oldText, pair.gold, pair.kind])));
   }
 
   /** A usable pair of this shard. */
@@ -96,7 +96,7 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
         continue;
       }
       firstSeen.set(id, item.where);
-      stats.hashPair(item.record);
+      stats.hashPair(parsed.pair);
       if (!ours) continue;
       const result: LocatedPair = { pair: parsed.pair, where: item.where, line: item.line };
       stats.accept(result);

@@ -206,6 +206,8 @@ function caseLine(
   return `${JSON.stringify(line)}\n`;
 }
 
+const CASES_BLOCK_CHARS = 1 << 16;
+
 /** Runs a pair evaluation end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
 export async function runPairEval(options: PairEvalOptions): Promise<number> {
   const started = process.hrtime.bigint();
@@ -220,13 +222,20 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
 
   const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
   const progress = createProgress({ mode: options.progress ?? "none", label: "pairs" });
+  // cases.jsonl is written in blocks: one awaited write per line costs more than classifying it.
+  let block = "";
   try {
     for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
       progress.tick();
       const verdict = classify(pair.newText, pair.oldText, config);
       addPair(tally, pair.gold, verdict.class, pair.kind);
-      await cases.write(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
+      block += caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]);
+      if (block.length >= CASES_BLOCK_CHARS) {
+        await cases.write(block);
+        block = "";
+      }
     }
+    await cases.write(block);
   } catch (err) {
     await cases.abort();
     throw err;
