@@ -75,7 +75,8 @@ function recordShard(record: Record<string, unknown> | undefined, shard: Shard):
  * is an InputError.
  */
 export async function* readPairs(path: string, stats: PairInputStats, shard?: Shard): AsyncGenerator<LocatedPair> {
-  const firstSeen = new Map<string, string>();
+  // id → where it was first seen: a line number where there is one (smaller than the location text).
+  const firstSeen = new Map<string, number | string>();
   try {
     for await (const item of readRecords(path)) {
       const ours = shard === undefined || recordShard(item.record, shard) === shard.index;
@@ -92,10 +93,11 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
       const id = parsed.pair.id;
       const first = firstSeen.get(id);
       if (first !== undefined) {
-        if (ours) stats.reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)} (first seen at ${first}); this record is not used`);
+        const firstWhere = typeof first === "number" ? `${path}:${first}` : first;
+        if (ours) stats.reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)} (first seen at ${firstWhere}); this record is not used`);
         continue;
       }
-      firstSeen.set(id, item.where);
+      firstSeen.set(id, item.line ?? item.where);
       stats.hashPair(parsed.pair);
       if (!ours) continue;
       const result: LocatedPair = { pair: parsed.pair, where: item.where, line: item.line };
