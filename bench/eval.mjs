@@ -3,11 +3,12 @@
 // set, many runs (a sampling sweep: 1,123 runs × 891 cases), scored with --workers 1 and 2 and
 // compared with the floor "read every line and JSON.parse it", all measured in this run, as wall
 // time and peak RSS of child processes (/usr/bin/time -v when present, else a resourceUsage
-// wrapper). Needs a build. Writes bench/results/eval.json.
+// wrapper), plus CPU seconds (user + sys) and the 1-minute load average, since wall times on a
+// shared machine say little on their own. Needs a build. Writes bench/results/eval.json.
 //   node bench/eval.mjs [--predictions N] [--repeat K]
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { once } from "node:events";
 
@@ -88,12 +89,21 @@ async function measure(args) {
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
   const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-  return { wall_seconds: wall, peak_rss_mb: rss ? Number(rss[1]) / 1024 : null };
+  const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+  const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+  return {
+    wall_seconds: wall,
+    cpu_seconds: user && sys ? Number(user[1]) + Number(sys[1]) : null,
+    peak_rss_mb: rss ? Number(rss[1]) / 1024 : null,
+    load_average_1m: loadavg()[0],
+  };
 }
 
 function best(samples) {
   return {
     wall_seconds: Math.min(...samples.map((s) => s.wall_seconds)),
+    cpu_seconds: Math.min(...samples.map((s) => s.cpu_seconds ?? Infinity)),
+    load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
     peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
     samples: samples.map((s) => Number(s.wall_seconds.toFixed(3))),
   };

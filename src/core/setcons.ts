@@ -106,14 +106,24 @@ export function jaccardSorted(a: readonly number[], b: readonly number[]): numbe
  * of such pairs. `evidence` lists the present runs' sorted evidence IDs in run order.
  */
 export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): { sum: number; pairs: number } {
-  const groups = new Map<string, { ids: readonly number[]; count: number }>();
-  for (const ids of evidence) {
-    const key = ids.join(",");
+  return groupedJaccard(
+    evidence.map((ids) => ids.join(",")),
+    (k) => evidence[k]!,
+  );
+}
+
+/**
+ * The same from each present run's canonical evidence key (equal sets ⇔ equal keys); `idsOf(k)`
+ * is asked only for the first run of each distinct set.
+ */
+function groupedJaccard(keys: readonly string[], idsOf: (k: number) => readonly number[]): { sum: number; pairs: number } {
+  const groups = new Map<string, { first: number; count: number }>();
+  keys.forEach((key, k) => {
     const group = groups.get(key);
     if (group) group.count++;
-    else groups.set(key, { ids, count: 1 });
-  }
-  const list = [...groups.values()];
+    else groups.set(key, { first: k, count: 1 });
+  });
+  const list = [...groups.values()].map((g) => ({ ids: idsOf(g.first), count: g.count }));
   let sum = 0;
   for (let g = 0; g < list.length; g++) {
     const a = list[g]!;
@@ -123,7 +133,7 @@ export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): {
       sum += a.count * b.count * jaccardSorted(a.ids, b.ids);
     }
   }
-  const m = evidence.length;
+  const m = keys.length;
   return { sum, pairs: (m * (m - 1)) / 2 };
 }
 
@@ -132,6 +142,8 @@ export interface SetConsInput {
   runs: readonly RunJudgments[];
   /** The evidence IDs (sorted, unique) of run r on case i; only asked for present cases. */
   evidenceOf: (run: number, caseIndex: number) => readonly number[];
+  /** A canonical key of that set (default: the IDs joined by commas); cheaper than the list. */
+  evidenceKey?: (run: number, caseIndex: number) => string;
   flippedCap: number;
 }
 
@@ -146,20 +158,24 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   let unanimous = 0;
   let flippedCount = 0;
   const flipped: string[] = [];
-  const caseEvidence: (readonly number[])[] = [];
+  const evidenceKey = input.evidenceKey ?? ((r: number, i: number) => input.evidenceOf(r, i).join(","));
+  const keys: string[] = [];
+  const presentRuns: number[] = [];
   for (let i = 0; i < n; i++) {
     let positives = 0;
     let negatives = 0;
-    caseEvidence.length = 0;
+    keys.length = 0;
+    presentRuns.length = 0;
     for (let r = 0; r < runs.length; r++) {
       if (!runs[r]!.present[i]) continue;
       if (runs[r]!.judgment[i]) positives++;
       else negatives++;
-      caseEvidence.push(input.evidenceOf(r, i));
+      keys.push(evidenceKey(r, i));
+      presentRuns.push(r);
     }
     const present = positives + negatives;
     if (present >= 2) {
-      const j = caseEvidenceJaccard(caseEvidence);
+      const j = groupedJaccard(keys, (k) => input.evidenceOf(presentRuns[k]!, i));
       evidenceSum += j.sum;
       evidencePairs += j.pairs;
       if (positives > 0 && negatives > 0) {

@@ -25,6 +25,11 @@ export interface ChunkPoolOptions<S> {
   initData: unknown;
   /** In-process only: a ready state (skips `init`, e.g. the slice the caller already read). */
   state?: S;
+  /**
+   * Old-generation heap cap per worker (MB). V8 otherwise lets a busy worker's heap grow far
+   * beyond its live data before collecting, and peak RSS is what users budget for.
+   */
+  workerHeapMb?: number;
 }
 
 /** Workers load compiled JavaScript: map `…/src/x.ts` to `…/dist/x.js`. */
@@ -52,14 +57,35 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
     minThreads: options.workers,
     maxThreads: options.workers,
     workerData: { taskModule: compiledModuleUrl(options.taskModule).href, initData: options.initData },
+    ...(options.workerHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb } } : {}),
   });
   // A worker that cannot start (or crashes) fails every pending and later task instead of hanging.
-  const failed = new Promise<never>((_, reject) => piscina.once("error", reject));
-  failed.catch(() => {});
+  // (Not Promise.race with a never-settling promise: each race would leave a reaction on it that
+  // keeps the task's result alive for the pool's lifetime.)
+  let failure: Error | undefined;
+  const pending = new Set<(err: Error) => void>();
+  piscina.on("error", (err: Error) => {
+    failure = err;
+    for (const reject of pending) reject(err);
+    pending.clear();
+  });
   return {
     workers: options.workers,
     run: (chunk, transfer) =>
-      Promise.race([piscina.run(chunk, transfer ? { transferList: [...transfer] } : undefined) as Promise<O>, failed]),
+      new Promise<O>((resolve, reject) => {
+        if (failure) return reject(failure);
+        pending.add(reject);
+        (piscina.run(chunk, transfer ? { transferList: [...transfer] } : undefined) as Promise<O>).then(
+          (value) => {
+            pending.delete(reject);
+            resolve(value);
+          },
+          (err: Error) => {
+            pending.delete(reject);
+            reject(err);
+          },
+        );
+      }),
     close: () => piscina.destroy(),
   };
 }

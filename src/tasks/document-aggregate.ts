@@ -14,11 +14,11 @@ import {
 } from "../core/metrics/run-sums.js";
 import { spreadOf } from "../core/metrics/spread.js";
 import { wilsonInterval } from "../core/metrics/wilson.js";
-import { computeSetCons, majorityVote, type RunJudgments } from "../core/setcons.js";
+import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../core/setcons.js";
 import type { SliceCase } from "../io/slice.js";
 import { createChunkPool, mapInOrder } from "../pool/pool.js";
 import type { ConfidenceInterval, MetricValue, RejectionExample } from "../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreInit, type ScoreOptions, type ScoreState } from "./document-score.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, WORKER_HEAP_MB, type ScoreInit, type ScoreOptions, type ScoreState } from "./document-score.js";
 import {
   BOOTSTRAP_BLOCK,
   BREAKDOWN_DIMENSIONS,
@@ -31,7 +31,7 @@ import {
   type RangePayload,
   type RangeResult,
 } from "./document-range.js";
-import type { RunTable } from "./document-table.js";
+import { EvidenceBuffer, type RunTable } from "./document-table.js";
 
 export interface AggregateOptions extends ScoreOptions {
   seed: number;
@@ -83,7 +83,7 @@ function* rangePayloads(cases: readonly SliceCase[], table: RunTable): Generator
       evStart: new Int32Array(R * w + 1),
       evData: new Int32Array(0),
     };
-    const evidence: number[] = [];
+    const evidence = new EvidenceBuffer();
     for (let r = 0; r < R; r++) {
       const cols = table.runs[r]!;
       for (let j = 0; j < w; j++) {
@@ -96,11 +96,11 @@ function* rangePayloads(cases: readonly SliceCase[], table: RunTable): Generator
         p.rewardAccuracy[s] = cols.rewardAccuracy[i]!;
         p.matched[s] = cols.matched[i]!;
         p.evStart[s] = evidence.length;
-        if (cols.line[i] !== 0) for (const id of table.evidenceOf(r, i)) evidence.push(id);
+        if (cols.line[i] !== 0) table.copyEvidence(r, i, evidence);
       }
     }
     p.evStart[R * w] = evidence.length;
-    p.evData = Int32Array.from(evidence);
+    p.evData = evidence.toArray();
     yield p;
   }
 }
@@ -125,12 +125,14 @@ export async function aggregateDocumentEval(
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const missingExamples: RejectionExample[] = [];
   const bootstrapValues: Float64Array[] = [];
+  let setconsOutcome: SetConsOutcome;
 
   const pool = await createChunkPool<ScoreState, AggregatePayload, AggregateResult>({
     workers: poolSpec.workers,
     taskModule: new URL("./document-range.js", import.meta.url),
     initData: poolSpec.init,
     state: poolSpec.state,
+    workerHeapMb: WORKER_HEAP_MB,
   });
   try {
     let k0 = 0;
@@ -156,14 +158,25 @@ export async function aggregateDocumentEval(
       for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
       k0 += w;
     }
+    // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments).
+    const blocks: AggregatePayload[] = [];
     if (R > 0 && m > 0 && options.bootstrap > 0) {
-      const blocks = function* (): Generator<AggregatePayload> {
-        for (let from = 0; from < options.bootstrap; from += BOOTSTRAP_BLOCK) {
-          yield { kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + BOOTSTRAP_BLOCK) };
-        }
-      };
-      for await (const result of mapInOrder(pool, blocks())) bootstrapValues.push((result as BootstrapResult).values);
+      for (let from = 0; from < options.bootstrap; from += BOOTSTRAP_BLOCK) {
+        blocks.push({ kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + BOOTSTRAP_BLOCK) });
+      }
     }
+    const bootstrapDone = (async () => {
+      for await (const result of mapInOrder(pool, blocks, Math.max(1, blocks.length))) bootstrapValues.push((result as BootstrapResult).values);
+    })();
+    bootstrapDone.catch(() => {});
+    setconsOutcome = computeSetCons({
+      caseIds: cases.map((c) => c.id),
+      runs: judgments,
+      evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
+      evidenceKey: (r, k) => table.evidenceText(r, cases[k]!.index),
+      flippedCap: options.flippedCap,
+    });
+    await bootstrapDone;
   } finally {
     await pool.close();
   }
@@ -212,12 +225,6 @@ export async function aggregateDocumentEval(
     }
   }
 
-  const setconsOutcome = computeSetCons({
-    caseIds: cases.map((c) => c.id),
-    runs: judgments,
-    evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
-    flippedCap: options.flippedCap,
-  });
   const setcons = "reason" in setconsOutcome ? null : (setconsOutcome as unknown as Record<string, unknown>);
   return {
     metrics,

@@ -49,6 +49,12 @@ export const LINE_KIND_REJECTED = 0;
 export const LINE_KIND_ORPHAN = 1;
 export const LINE_KIND_PREDICTION = 2;
 
+/**
+ * Heap cap of document-eval pool workers (MB): their live data is the slice plus a few chunks in
+ * flight; without a cap V8 lets garbage pile up to several hundred MB per worker.
+ */
+export const WORKER_HEAP_MB = 192;
+
 /** Messages kept per reason per chunk: enough for the report's examples after an ordered merge. */
 export const EXAMPLES_PER_REASON = 5;
 

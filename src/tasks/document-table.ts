@@ -75,6 +75,13 @@ export class RunTable {
     return text;
   }
 
+  /** Appends the evidence IDs of (run, case) to `into`. */
+  copyEvidence(run: number, caseIndex: number, into: EvidenceBuffer): void {
+    const cols = this.runs[run]!;
+    const start = cols.evStart[caseIndex]!;
+    into.append(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
+  }
+
   evidenceOf(run: number, caseIndex: number): number[] {
     const cols = this.runs[run]!;
     const start = cols.evStart[caseIndex]!;
@@ -91,5 +98,25 @@ export class RunTable {
     for (let k = 0; k < ids.length; k++) this.evidence[start + k] = ids[k]!;
     this.evidenceUsed += ids.length;
     return start;
+  }
+}
+
+/** A growable Int32 list (evidence IDs of many slots, back to back). */
+export class EvidenceBuffer {
+  private data = new Int32Array(1 << 10);
+  length = 0;
+
+  append(ids: Int32Array): void {
+    if (this.length + ids.length > this.data.length) {
+      const grown = new Int32Array(Math.max(this.data.length * 2, this.length + ids.length));
+      grown.set(this.data.subarray(0, this.length));
+      this.data = grown;
+    }
+    this.data.set(ids, this.length);
+    this.length += ids.length;
+  }
+
+  toArray(): Int32Array {
+    return this.data.slice(0, this.length);
   }
 }

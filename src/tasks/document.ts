@@ -17,6 +17,7 @@ import {
   LINE_KIND_ORPHAN,
   LINE_KIND_PREDICTION,
   LINE_REJECTIONS,
+  WORKER_HEAP_MB,
   type ChunkResult,
   type LineBlock,
   type ScoreInit,
@@ -139,6 +140,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     taskModule: new URL("./document-score.js", import.meta.url),
     initData: init,
     state: { slice, options: scoreOptions },
+    workerHeapMb: WORKER_HEAP_MB,
   });
   try {
     const chunks = chunked(opts.dumpPath, opts.chunkLines, (bytes) => {
