@@ -136,6 +136,12 @@ describe("slice errors are fatal with file:line", () => {
     expect([a.code, b.code, c.code]).toEqual([2, 2, 2]);
   });
 
+  it("a missing dump is an input error", async () => {
+    const r = await runMari(["eval", join(tmp.dir, "slice.jsonl"), "--predictions", join(tmp.dir, "no-dump.jsonl"), "--out", join(tmp.dir, "o-nodump"), "--quiet"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("cannot read the dump (ENOENT)");
+  });
+
   it("missing and empty slice files", async () => {
     const missing = await runMari(["eval", join(tmp.dir, "nope.jsonl"), "--predictions", dump, "--out", join(tmp.dir, "o-missing"), "--quiet"]);
     expect(missing.code, missing.stderr).toBe(2);

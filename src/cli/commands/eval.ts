@@ -1,6 +1,7 @@
 // `mari eval SLICE [--predictions DUMP] …` (SPEC §4): detects the task from the slice (pairs go to
 // the pair evaluator), scores a document dump, writes the report files, applies gates and maps the
 // outcome onto an exit code. Flags win over mari.config.json, which wins over defaults.
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { Option, type Command } from "commander";
@@ -144,7 +145,15 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
 
-  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: undefined });
+  let dumpBytes: number;
+  try {
+    const info = await stat(dumpPath);
+    if (!info.isFile()) throw new Error("not a file");
+    dumpBytes = info.size;
+  } catch (err) {
+    throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: Math.max(1, Math.ceil(dumpBytes / 1e6)) });
   let reportedMb = 0;
   const result = await runDocumentEval({
     slicePath,
