@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `mari sweep` wall time (issue 4): the default grid (9 configs) and the full grid (81) over the
-// shipped 161-pair corpus, and the full grid over that corpus repeated 50 times (8,050 pairs) with
-// --workers 1 and 2. Runs the BUILT CLI in child processes: run `npm run build` first.
+// shipped 161-pair corpus, and the full grid over that corpus repeated 50 times (8,050 pairs) and
+// 1,250 times (201,250 pairs, one run each) with --workers 1 and 2. Runs the BUILT CLI in child processes: run `npm run build` first.
 //   node bench/sweep.mjs [--runs R]
 // Writes bench/results/sweep.json.
 import { spawnSync } from "node:child_process";
@@ -15,6 +15,7 @@ const CORPUS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 const i = process.argv.indexOf("--runs");
 const RUNS = i >= 0 ? Number(process.argv[i + 1]) : 5;
 const REPEAT = 50;
+const REPEAT_LARGE = 1250;
 
 if (!existsSync(join(ROOT, "dist/cli/main.js"))) {
   console.error("bench/sweep.mjs: dist/ is missing; run `npm run build` first");
@@ -27,25 +28,31 @@ const USAGE_HOOK =
   'process.stderr.write("\\nBENCH_USAGE "+JSON.stringify({maxRssKb:u.maxRSS,cpuUs:u.userCPUTime+u.systemCPUTime})+"\\n")})';
 
 const work = mkdtempSync(join(tmpdir(), "mari-bench-sweep-"));
-const big = join(work, "big.jsonl");
-const lines = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l !== "");
-let text = "";
-for (let k = 0; k < REPEAT; k++) {
-  for (const line of lines) {
-    const record = JSON.parse(line);
-    record.id = `${record.id}#${k}`;
-    text += `${JSON.stringify(record)}\n`;
+/** The corpus repeated `times` times, ids made unique. */
+function repeatedCorpus(times) {
+  const path = join(work, `corpus-x${times}.jsonl`);
+  const lines = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l !== "");
+  const out = [];
+  for (let k = 0; k < times; k++) {
+    for (const line of lines) {
+      const record = JSON.parse(line);
+      record.id = `${record.id}#${k}`;
+      out.push(JSON.stringify(record));
+    }
   }
+  writeFileSync(path, `${out.join("\n")}\n`);
+  return path;
 }
-writeFileSync(big, text);
+const big = repeatedCorpus(REPEAT);
+const large = repeatedCorpus(REPEAT_LARGE);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function run(name, pairs, grid, workers) {
+function run(name, pairs, grid, workers, runs = RUNS) {
   const walls = [];
   const sweeps = [];
   let usage;
-  for (let r = 0; r < RUNS; r++) {
+  for (let r = 0; r < runs; r++) {
     const out = join(work, `${name}-${r}`);
     const started = process.hrtime.bigint();
     const child = spawnSync(
@@ -65,8 +72,8 @@ function run(name, pairs, grid, workers) {
   }
   const result = {
     name,
-    command: `mari sweep ${pairs === big ? `<corpus x${REPEAT}>` : "datasets/memory-pairs/mari-pairs.jsonl"} --grid ${grid} --workers ${workers}`,
-    runs: RUNS,
+    command: `mari sweep ${pairs === CORPUS ? "datasets/memory-pairs/mari-pairs.jsonl" : `<corpus x${pairs === big ? REPEAT : REPEAT_LARGE}>`} --grid ${grid} --workers ${workers}`,
+    runs,
     wallSecondsMedian: +median(walls).toFixed(3),
     wallSecondsMin: +Math.min(...walls).toFixed(3),
     sweepSecondsMedian: sweeps.length ? +median(sweeps).toFixed(3) : null,
@@ -83,6 +90,8 @@ try {
     run("full-grid-w1", CORPUS, "full", 1),
     run(`full-grid-x${REPEAT}-w1`, big, "full", 1),
     run(`full-grid-x${REPEAT}-w2`, big, "full", 2),
+    run(`full-grid-x${REPEAT_LARGE}-w1`, large, "full", 1, 1),
+    run(`full-grid-x${REPEAT_LARGE}-w2`, large, "full", 2, 1),
   ];
   const report = {
     benchmark: "sweep",
