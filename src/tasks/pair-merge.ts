@@ -1,10 +1,18 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
 import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../core/pairs/index.js";
-import { InputError } from "../cli/errors.js";
+import { dirname, join } from "node:path";
+import { EXIT_GATE_FAILED, EXIT_OK, InputError, located } from "../cli/errors.js";
+import { printSummary } from "../cli/summary.js";
 import type { GateSpec } from "../gates/spec.js";
-import { canonicalJson } from "../report/system.js";
-import type { Report } from "../report/types.js";
+import { AtomicLineWriter } from "../io/atomic-write.js";
+import { BufferedLines } from "../io/buffered-lines.js";
+import { readJsonFile } from "../io/json-file.js";
+import { readLines } from "../io/lines.js";
+import { canonicalJson, sha256Text } from "../report/system.js";
+import type { Report, ReportFormat } from "../report/types.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
+import { PairInputStats, readPairs } from "./pair-input.js";
 import { buildPairReport, type PairCounts } from "./pairs.js";
 
 const MAX_EXAMPLES = 50;
@@ -88,4 +96,72 @@ export function mergePairReports(reports: readonly Report[], context: { system: 
     system: context.system,
     elapsedSeconds: context.elapsedSeconds,
   });
+}
+
+export interface PairMergeOptions {
+  reportPaths: string[];
+  outDir: string;
+  /** The pair corpus, when it is not at the path recorded in the reports. */
+  pairsPath?: string;
+  formats?: readonly ReportFormat[];
+  quiet?: boolean;
+}
+
+/**
+ * `mari merge` for pair shards: merges the reports, and the shards' cases.jsonl (beside each
+ * report) back into corpus order by re-reading the corpus's ids. Returns the exit code the single
+ * run would have had (0 gates pass, 1 a gate failed).
+ */
+export async function runPairMerge(options: PairMergeOptions): Promise<number> {
+  const started = process.hrtime.bigint();
+  const reports: Report[] = [];
+  for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
+  const first = reports[0];
+  if (first === undefined) throw new InputError("merge: give the shard reports to merge");
+  const pairsPath = options.pairsPath ?? first.dataset.path;
+  const config = { ...(first.system.config as Record<string, unknown>), merged_from: options.reportPaths };
+  const system = { ...first.system, config, config_hash: sha256Text(canonicalJson(config)) };
+  const report = mergePairReports(reports, { system, elapsedSeconds: 0 });
+
+  // Every shard's case lines by id, then written in corpus order (what the single run wrote).
+  const lines = new Map<string, string>();
+  for (const path of options.reportPaths) {
+    const casesPath = join(dirname(path), "cases.jsonl");
+    try {
+      for await (const line of readLines(casesPath)) {
+        if (line.text === null || line.text.trim() === "") continue;
+        const id = (JSON.parse(line.text) as { id?: unknown }).id;
+        if (typeof id === "string") lines.set(id, line.text);
+      }
+    } catch (err) {
+      throw new InputError(located(casesPath, undefined, `cannot read the shard's cases: ${(err as Error).message}`));
+    }
+  }
+  const cases = await AtomicLineWriter.open(join(options.outDir, "cases.jsonl"));
+  const caseLines = new BufferedLines(cases);
+  try {
+    for await (const { pair } of readPairs(pairsPath, new PairInputStats())) {
+      const line = lines.get(pair.id);
+      if (line === undefined) throw new InputError(located(pairsPath, undefined, `merge: no shard has a case line for pair ${JSON.stringify(pair.id)}`));
+      await caseLines.push(`${line}\n`);
+    }
+    await caseLines.flush();
+  } catch (err) {
+    await cases.abort();
+    throw err;
+  }
+  await cases.commit();
+  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS);
+  printSummary(report, { quiet: options.quiet ?? false, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files] });
+  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+}
+
+/** Whether a report file is a pair report (`mari merge` dispatches on it); unreadable → false. */
+export async function isPairReportFile(path: string): Promise<boolean> {
+  try {
+    return ((await readJsonFile(path, "report")) as { task?: unknown } | null)?.task === "pairs";
+  } catch {
+    return false;
+  }
 }

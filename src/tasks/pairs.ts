@@ -25,6 +25,7 @@ import {
 } from "../core/pairs/index.js";
 import { wilsonInterval } from "../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../io/atomic-write.js";
+import { BufferedLines } from "../io/buffered-lines.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError, located } from "../cli/errors.js";
 import { evaluateGates } from "../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../gates/spec.js";
@@ -206,8 +207,6 @@ function caseLine(
   return `${JSON.stringify(line)}\n`;
 }
 
-const CASES_BLOCK_CHARS = 1 << 16;
-
 /** Runs a pair evaluation end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
 export async function runPairEval(options: PairEvalOptions): Promise<number> {
   const started = process.hrtime.bigint();
@@ -222,20 +221,15 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
 
   const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
   const progress = createProgress({ mode: options.progress ?? "none", label: "pairs" });
-  // cases.jsonl is written in blocks: one awaited write per line costs more than classifying it.
-  let block = "";
+  const caseLines = new BufferedLines(cases);
   try {
     for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
       progress.tick();
       const verdict = classify(pair.newText, pair.oldText, config);
       addPair(tally, pair.gold, verdict.class, pair.kind);
-      block += caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]);
-      if (block.length >= CASES_BLOCK_CHARS) {
-        await cases.write(block);
-        block = "";
-      }
+      await caseLines.push(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
     }
-    await cases.write(block);
+    await caseLines.flush();
   } catch (err) {
     await cases.abort();
     throw err;

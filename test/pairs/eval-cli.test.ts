@@ -70,20 +70,25 @@ describe("mari eval PAIRS", () => {
     expect(strict.stderr).toMatch(/bad\.jsonl:4: bad_old/);
   });
 
-  it("--shard splits the pairs between shards by id", async () => {
-    const pairs = writeFixture(dir, "mixed3.jsonl", MIXED_PAIRS);
+  it("--shard splits the pairs by id, and mari merge gives back the single-run report and cases", async () => {
+    const pairs = writeFixture(dir, "mixed3.jsonl", MIXED_PAIRS + '{"id":"bad","new":1,"old":"x"}\n');
     const usable: number[] = [];
     for (const index of [0, 1]) {
       const out = join(dir, `shard${index}`);
-      const r = await runMari(["eval", pairs, "--out", out, "--shard", `${index}/2`, "--quiet"]);
+      const r = await runMari(["eval", pairs, "--out", out, "--shard", `${index}/2`, "--quiet", "--report", "json"]);
       expect([0, 1]).toContain(r.code);
       const report = readJson(join(out, "report.json"));
       expect(report.shard).toEqual({ index, count: 2 });
       expect(report.dataset.cases).toBe(7);
       usable.push(report.pairs.usable);
-      expect(readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").filter(Boolean)).toHaveLength(report.pairs.usable);
     }
     expect(usable[0]! + usable[1]!).toBe(7);
+    const merged = await runMari(["merge", join(dir, "shard0", "report.json"), join(dir, "shard1", "report.json"), "--out", join(dir, "merged"), "--quiet"]);
+    const whole = await runMari(["eval", pairs, "--out", join(dir, "whole"), "--quiet"]);
+    expect(merged.code).toBe(whole.code);
+    expect(readFileSync(join(dir, "merged", "cases.jsonl"), "utf8")).toBe(readFileSync(join(dir, "whole", "cases.jsonl"), "utf8"));
+    const strip = (r: Record<string, unknown>) => ({ ...r, system: null, elapsed_seconds: null });
+    expect(strip(readJson(join(dir, "merged", "report.json")))).toEqual(strip(readJson(join(dir, "whole", "report.json"))));
   });
 
   it("lets --gate replace a default gate", async () => {

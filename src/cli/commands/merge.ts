@@ -2,17 +2,19 @@
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
-import { EXIT_OK } from "../errors.js";
+import { EXIT_OK, InputError } from "../errors.js";
 import { printSummary } from "../summary.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
 import { buildDocumentReport } from "../../tasks/document-report.js";
 import { mergeDocumentShards } from "../../tasks/document-merge.js";
+import { isPairReportFile, runPairMerge } from "../../tasks/pair-merge.js";
 
 interface MergeFlags {
   out?: string;
   report?: string;
   slice?: string;
   quiet?: boolean;
+  workers?: string;
 }
 
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
@@ -23,12 +25,18 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
+    .option("--workers <n>", "worker threads for the aggregation (default 1)")
     .option("--quiet", "no summary on stdout")
     .action(
       wrap(async (reports: string[], flags: MergeFlags) => {
         const started = process.hrtime.bigint();
         const outDir = flags.out ?? "mari-report";
-        const merged = await mergeDocumentShards({ reportPaths: reports, outDir, ...(flags.slice ? { slicePath: flags.slice } : {}) });
+        if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
+          return runPairMerge({ reportPaths: reports, outDir, formats: parseReportFormats(flags.report), quiet: flags.quiet ?? false, ...(flags.slice ? { pairsPath: flags.slice } : {}) });
+        }
+        const workers = flags.workers === undefined ? 1 : Number(flags.workers);
+        if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
+        const merged = await mergeDocumentShards({ reportPaths: reports, outDir, workers, ...(flags.slice ? { slicePath: flags.slice } : {}) });
         const system = merged.first.system;
         const config = { ...(system.config as Record<string, unknown>), shard: null };
         const report = await buildDocumentReport(merged.result, {
