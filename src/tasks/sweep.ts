@@ -74,13 +74,20 @@ export function defaultWorkerCount(): number {
 }
 
 /** Tallies per config over all pairs, summed chunk by chunk in input order (in-process for one worker). */
-async function tallyGrid(pairs: SweepPair[], configs: ClassifierConfig[], workers: number, progress: ProgressMode): Promise<PairTally[]> {
+async function tallyGrid(
+  pairs: SweepPair[],
+  configs: ClassifierConfig[],
+  workers: number,
+  progress: ProgressMode,
+): Promise<{ tallies: PairTally[]; threads: number }> {
   const chunks: SweepPair[][] = [];
   const size = sweepChunkPairs(pairs.length, workers);
   for (let i = 0; i < pairs.length; i += size) chunks.push(pairs.slice(i, i + size));
   const initData: SweepInit = { configs };
+  const threads = Math.min(workers, chunks.length);
   const pool = await createChunkPool<ClassifierConfig[], SweepPair[], PairTally[]>({
-    workers,
+    // More threads than chunks would only start idle workers (a single chunk runs in-process).
+    workers: threads,
     taskModule: new URL("./sweep-worker.js", import.meta.url),
     initData,
     state: configs,
@@ -97,7 +104,7 @@ async function tallyGrid(pairs: SweepPair[], configs: ClassifierConfig[], worker
     bar.done();
     await pool.close();
   }
-  return totals;
+  return { tallies: totals, threads };
 }
 
 export async function runSweep(options: SweepOptions): Promise<number> {
@@ -123,7 +130,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     );
   }
 
-  const tallies = await tallyGrid(pairs, grid.configs, workers, options.progress ?? "none");
+  const { tallies, threads } = await tallyGrid(pairs, grid.configs, workers, options.progress ?? "none");
   const matrix = costMatrix(prices);
   const gateList = pairGateList(options.gates ?? []);
   const rows: SweepRow[] = grid.configs.map((config, index) => {
@@ -158,7 +165,7 @@ export async function runSweep(options: SweepOptions): Promise<number> {
   };
   const written = await writeSweepOutputs(outDir, result);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  stderr.write(`mari: swept ${rows.length} configs over ${pairs.length} labelled pairs in ${seconds.toFixed(2)} s (${workers} worker${workers === 1 ? "" : "s"})\n`);
+  stderr.write(`mari: swept ${rows.length} configs over ${pairs.length} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`);
   if (!options.quiet) {
     const passing = rows.filter((r) => r.passed).length;
     const lines = [

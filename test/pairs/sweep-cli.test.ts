@@ -18,18 +18,23 @@ function readAll(out: string): Record<string, string> {
 
 describe("mari sweep", () => {
   it("writes the same files for 1 and 3 workers over the full grid", async () => {
+    // The corpus four times over (644 pairs): enough for three chunks, so three worker threads run.
+    const lines = readFileSync(CORPUS, "utf8").trim().split("\n");
+    const repeated = [0, 1, 2, 3].flatMap((k) => lines.map((l) => JSON.stringify({ ...JSON.parse(l), id: `${JSON.parse(l).id}#${k}` })));
+    const pairs = writeFixture(dir, "corpus-x4.jsonl", `${repeated.join("\n")}\n`);
     const outputs: Record<string, string>[] = [];
     for (const workers of ["1", "3"]) {
       const out = join(dir, `full-${workers}`);
-      const r = await runMari(["sweep", CORPUS, "--grid", "full", "--out", out, "--workers", workers, "--progress", "none"]);
+      const r = await runMari(["sweep", pairs, "--grid", "full", "--out", out, "--workers", workers, "--progress", "none"]);
       expect([0, 1]).toContain(r.code);
+      expect(r.stderr).toContain(workers === "1" ? "(in-process)" : "(3 worker threads)");
       outputs.push(readAll(out));
     }
     expect(Object.keys(outputs[0]!)).toEqual(["pareto.svg", "report.html", "report.md", "sweep.csv", "sweep.json"]);
     expect(outputs[1]).toEqual(outputs[0]);
     const sweep = JSON.parse(outputs[0]!["sweep.json"]!);
     expect(sweep.rows).toHaveLength(81);
-    expect(sweep.pairs.labelled).toBe(161);
+    expect(sweep.pairs.labelled).toBe(644);
     expect(outputs[0]!["sweep.csv"]!.split("\r\n")).toHaveLength(83); // header + 81 rows + final newline
   });
 
