@@ -16,9 +16,9 @@ import { spreadOf } from "../core/metrics/spread.js";
 import { wilsonInterval } from "../core/metrics/wilson.js";
 import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../core/setcons.js";
 import type { SliceCase } from "../io/slice.js";
-import { createChunkPool, mapInOrder } from "../pool/pool.js";
+import { mapInOrder, type ChunkPool } from "../pool/pool.js";
 import type { ConfidenceInterval, MetricValue, RejectionExample } from "../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, WORKER_HEAP_MB, type ScoreInit, type ScoreOptions, type ScoreState } from "./document-score.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./document-score.js";
 import {
   BOOTSTRAP_BLOCK,
   BREAKDOWN_DIMENSIONS,
@@ -26,8 +26,9 @@ import {
   RANGE_CASES,
   RUN_SUM_FIELDS,
   type AggregatePayload,
-  type AggregateResult,
   type BootstrapResult,
+  type DocumentTaskPayload,
+  type DocumentTaskResult,
   type RangePayload,
   type RangeResult,
 } from "./document-range.js";
@@ -37,14 +38,6 @@ export interface AggregateOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   flippedCap: number;
-}
-
-/** Where the aggregation's pool comes from: the same worker count and init as the scoring pool. */
-export interface AggregatePool {
-  workers: number;
-  init: ScoreInit;
-  /** In-process state (workers = 1). */
-  state: ScoreState;
 }
 
 export interface Aggregate {
@@ -110,7 +103,8 @@ export async function aggregateDocumentEval(
   table: RunTable,
   options: AggregateOptions,
   writeBytes: (bytes: Uint8Array) => Promise<void>,
-  poolSpec: AggregatePool,
+  /** The document pool (scoring's, reused: its workers already hold the slice). Not closed here. */
+  pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
 ): Promise<Aggregate> {
   const runCount = table.runs.length;
   const R = runCount;
@@ -127,14 +121,7 @@ export async function aggregateDocumentEval(
   const bootstrapValues: Float64Array[] = [];
   let setconsOutcome: SetConsOutcome;
 
-  const pool = await createChunkPool<ScoreState, AggregatePayload, AggregateResult>({
-    workers: poolSpec.workers,
-    taskModule: new URL("./document-range.js", import.meta.url),
-    initData: poolSpec.init,
-    state: poolSpec.state,
-    workerHeapMb: WORKER_HEAP_MB,
-  });
-  try {
+  {
     let k0 = 0;
     for await (const result of mapInOrder(pool, rangePayloads(cases, table))) {
       const res = result as RangeResult;
@@ -177,8 +164,6 @@ export async function aggregateDocumentEval(
       flippedCap: options.flippedCap,
     });
     await bootstrapDone;
-  } finally {
-    await pool.close();
   }
   let invalid = 0;
   const reasons = new Map<string, number>();

@@ -7,9 +7,20 @@ import { localizationFields, type CaseOutcome } from "../core/metrics/case-outco
 import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../core/metrics/run-sums.js";
 import type { SliceCase } from "../io/slice.js";
 import type { RejectionExample } from "../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, scoreCase, type ScoreState } from "./document-score.js";
+import {
+  CASE_REASONS,
+  EXAMPLES_PER_REASON,
+  processChunk as scoreChunk,
+  scoreCase,
+  type ChunkResult,
+  type LineBlock,
+  type ScoreState,
+} from "./document-score.js";
 
 export { init } from "./document-score.js";
+
+/** The pool task module of a document eval: scores dump blocks, aggregates ranges, bootstraps. */
+export const DOCUMENT_TASK_MODULE = new URL(import.meta.url);
 
 /** Cases per aggregation range. */
 export const RANGE_CASES = 8;
@@ -73,6 +84,9 @@ export interface BootstrapResult {
 
 export type AggregatePayload = RangePayload | BootstrapPayload;
 export type AggregateResult = RangeResult | BootstrapResult;
+/** Everything the document pool runs: dump blocks (scoring), case ranges, bootstrap blocks. */
+export type DocumentTaskPayload = LineBlock | AggregatePayload;
+export type DocumentTaskResult = ChunkResult | AggregateResult;
 
 function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | null {
   return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
@@ -226,7 +240,8 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   };
 }
 
-export function processChunk(state: ScoreState, payload: AggregatePayload): AggregateResult {
+export function processChunk(state: ScoreState, payload: DocumentTaskPayload): DocumentTaskResult {
+  if (!("kind" in payload)) return scoreChunk(state, payload);
   if (payload.kind === "bootstrap") {
     return {
       kind: "bootstrap",

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { AtomicLineWriter } from "../io/atomic-write.js";
 import { readLineBlocks } from "../io/lines.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../io/slice.js";
-import { createChunkPool, mapInOrder } from "../pool/pool.js";
+import { createChunkPool, mapInOrder, type ChunkPool } from "../pool/pool.js";
 import { canonicalJson, sha256Text } from "../report/system.js";
 import type { RejectionExample } from "../report/types.js";
 import { aggregateDocumentEval, type Aggregate } from "./document-aggregate.js";
@@ -25,6 +25,7 @@ import {
   type ScoreState,
 } from "./document-score.js";
 import { RunTable } from "./document-table.js";
+import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "./document-range.js";
 
 export interface Shard {
   /** 0-based shard index, < count. */
@@ -135,9 +136,9 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
 
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds };
   const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, options: scoreOptions };
-  const pool = await createChunkPool<ScoreState, LineBlock, ChunkResult>({
+  const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
     workers: opts.workers,
-    taskModule: new URL("./document-score.js", import.meta.url),
+    taskModule: DOCUMENT_TASK_MODULE,
     initData: init,
     state: { slice, options: scoreOptions },
     workerHeapMb: WORKER_HEAP_MB,
@@ -147,7 +148,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       done += bytes;
       opts.onProgress?.(done, total);
     });
-    for await (const r of mapInOrder(pool, chunks, undefined, (chunk) => [chunk.block.buffer as ArrayBuffer])) {
+    for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [(chunk as LineBlock).block.buffer as ArrayBuffer])) {
+      const r = result as ChunkResult;
       let message = 0;
       let orphan = 0;
       lines += r.count;
@@ -207,30 +209,30 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
         }
       }
     }
+    await rewards?.commit();
+    return await finishDocumentEval({
+      slice,
+      cases: slice.cases.filter((c) => inShard[c.index]),
+      table,
+      lines,
+      runFirstLines,
+      lineRejections,
+      examples: [...examples.values()].flat(),
+      orphans,
+      orphanFirstLines,
+      outDir: opts.outDir,
+      seed: opts.seed,
+      bootstrap: opts.bootstrap,
+      lenientIds: opts.lenientIds,
+      workers: opts.workers,
+      pool,
+    });
   } catch (err) {
     await rewards?.abort();
     throw err;
   } finally {
     await pool.close();
   }
-  await rewards?.commit();
-
-  return finishDocumentEval({
-    slice,
-    cases: slice.cases.filter((c) => inShard[c.index]),
-    table,
-    lines,
-    runFirstLines,
-    lineRejections,
-    examples: [...examples.values()].flat(),
-    orphans,
-    orphanFirstLines,
-    outDir: opts.outDir,
-    seed: opts.seed,
-    bootstrap: opts.bootstrap,
-    lenientIds: opts.lenientIds,
-    workers: opts.workers,
-  });
 }
 
 export interface FinishInput extends ScoreOptions {
@@ -250,6 +252,8 @@ export interface FinishInput extends ScoreOptions {
   bootstrap: number;
   /** Pool size for the aggregation (cases.jsonl lines, partial sums, bootstrap). */
   workers: number;
+  /** An open document pool to reuse (left open); else one is created and closed here. */
+  pool?: ChunkPool<DocumentTaskPayload, DocumentTaskResult>;
 }
 
 /**
@@ -261,20 +265,31 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   const { slice, cases, table } = input;
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
+  const options = { lenientIds: input.lenientIds };
+  const pool =
+    input.pool ??
+    (await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
+      workers: input.workers,
+      taskModule: DOCUMENT_TASK_MODULE,
+      initData: { slicePath: slice.path, sliceFormat: slice.format, options } satisfies ScoreInit,
+      state: { slice, options },
+      workerHeapMb: WORKER_HEAP_MB,
+    }));
   let aggregate: Aggregate;
   try {
-    const options = { lenientIds: input.lenientIds };
     aggregate = await aggregateDocumentEval(
       cases,
       table,
       { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP },
       (bytes) => writer.write(bytes),
-      { workers: input.workers, init: { slicePath: slice.path, sliceFormat: slice.format, options }, state: { slice, options } },
+      pool,
     );
     await writer.commit();
   } catch (err) {
     await writer.abort();
     throw err;
+  } finally {
+    if (!input.pool) await pool.close();
   }
   const byReason = new Map<string, RejectionExample[]>();
   for (const ex of [...input.examples, ...aggregate.missingExamples]) {
