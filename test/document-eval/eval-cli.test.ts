@@ -1,6 +1,6 @@
 // Through the built CLI (run `npm run build` first): real files, real child processes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { validateReport } from "../../src/report/schema.js";
@@ -127,5 +127,21 @@ describe("determinism across workers and chunk sizes", () => {
       expect(readFileSync(join(dir, "cases.jsonl"), "utf8")).toBe(first);
       expect(strip(dir)).toBe(strip(outputs[0]!));
     }
+  });
+});
+
+describe("config file and progress", () => {
+  it("gates from mari.config.json apply (flags win); plain progress goes to stderr", async () => {
+    const slice = writeJsonl(tmp.dir, "cfg-slice.jsonl", TINY_SLICE);
+    const dump = writeJsonl(tmp.dir, "cfg-dump.jsonl", TINY_DUMP);
+    const config = join(tmp.dir, "mari.config.json");
+    writeFileSync(config, JSON.stringify({ gate: ["accuracy>=0.9"], bootstrap: 50 }));
+    const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg1"), "--config", config, "--progress", "plain"]);
+    expect(fail.code, fail.stderr).toBe(1);
+    expect(fail.stderr).toMatch(/eval \(MB\)/);
+    const report = readJson(join(tmp.dir, "cfg1", "report.json"));
+    expect(report.ci.macro_f1.resamples).toBe(50);
+    const pass = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg2"), "--config", config, "--gate", "accuracy>=0.5", "--quiet", "--progress", "none"]);
+    expect(pass.code, pass.stderr).toBe(0);
   });
 });

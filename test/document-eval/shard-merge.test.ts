@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
+import { validateReport } from "../../src/report/schema.js";
 
 const tmp = tempDir("mari-shard-");
 afterAll(() => tmp.cleanup());
@@ -59,6 +60,7 @@ describe("shards and merge", () => {
     const merged = await runMari(["merge", ...[2, 0, 1].map((i) => join(tmp.dir, `shard-${i}`, "report.json")), "--out", join(tmp.dir, "merged"), "--quiet"]);
     expect(merged.code, merged.stderr).toBe(0);
     expect(readFileSync(join(tmp.dir, "merged", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "single", "cases.jsonl"), "utf8"));
+    for (const dir of ["merged", "shard-0"]) expect(validateReport(JSON.parse(readFileSync(join(tmp.dir, dir, "report.json"), "utf8")))).toEqual([]);
     const single = strip(join(tmp.dir, "single"));
     expect(strip(join(tmp.dir, "merged"))).toBe(single);
     const parsed = JSON.parse(single);
