@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { writeJsonl } from "./helpers.js";
+import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
 import { validateReport } from "../../src/report/schema.js";
 
 const tmp = tempDir("mari-shard-");
@@ -75,5 +75,23 @@ describe("shards and merge", () => {
     const notShard = await runMari(["merge", join(tmp.dir, "single", "report.json"), "--out", join(tmp.dir, "bad2"), "--quiet"]);
     expect(notShard.code).toBe(2);
     expect(notShard.stderr).toContain("not a shard report");
+  });
+
+  it("more shards than cases: empty shards exit 0 and merge", async () => {
+    const slice = writeJsonl(tmp.dir, "tiny.jsonl", TINY_SLICE);
+    const dump = writeJsonl(tmp.dir, "tiny-dump.jsonl", TINY_DUMP);
+    const base = ["eval", slice, "--predictions", dump, "--quiet", "--progress", "none"];
+    expect((await runMari([...base, "--out", join(tmp.dir, "tiny-single")])).code).toBe(0);
+    const reports: string[] = [];
+    let empty = 0;
+    for (let i = 0; i < 6; i++) {
+      const r = await runMari([...base, "--out", join(tmp.dir, `tiny-${i}`), "--shard", `${i}/6`]);
+      expect(r.code, r.stderr).toBe(0);
+      if (r.stderr.includes("holds no case")) empty++;
+      reports.push(join(tmp.dir, `tiny-${i}`, "report.json"));
+    }
+    expect(empty).toBeGreaterThan(0);
+    expect((await runMari(["merge", ...reports, "--out", join(tmp.dir, "tiny-merged"), "--quiet"])).code).toBe(0);
+    expect(strip(join(tmp.dir, "tiny-merged"))).toBe(strip(join(tmp.dir, "tiny-single")));
   });
 });

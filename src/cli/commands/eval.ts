@@ -209,7 +209,11 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
 
   const inputErrors: string[] = [];
   const scored = result.aggregate.casesScored;
-  if (scored === 0) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  // A shard that holds no slice case has nothing to score; that is not an input error (small
+  // slices over many shards), and `mari merge` accepts its empty report.
+  const emptyShard = shard !== undefined && result.cases.length === 0;
+  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  if (emptyShard) process.stderr.write(`mari: shard ${shard!.index}/${shard!.count} holds no case of this slice\n`);
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
   const files = await writeReportFiles(outDir, report, formats, { inputErrors });
