@@ -131,6 +131,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     if (list.length < EXAMPLE_CAP) list.push({ where, reason, message });
   };
   const rewards = opts.rewardsPath ? await AtomicLineWriter.open(opts.rewardsPath) : undefined;
+  let rewardsText = "";
   const total = (await stat(opts.dumpPath)).size;
   let done = 0;
 
@@ -155,7 +156,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       lines += r.count;
       for (let i = 0; i < r.count; i++) {
         const lineNo = r.firstLineNo + i;
-        const where = `${dumpName}:${lineNo}`;
+        const where = (): string => `${dumpName}:${lineNo}`;
         const text = r.messages[message]?.[0] === i ? r.messages[message++]![1] : undefined;
         const kind = r.kind[i];
         if (kind === LINE_KIND_PREDICTION) {
@@ -166,7 +167,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
             const first = table.runs[existing]!.line[caseIndex];
-            addExample("duplicate_prediction", where, `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
+            addExample("duplicate_prediction", where(), `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
             continue;
           }
           const run = existing ?? table.ensureRun(key);
@@ -181,15 +182,14 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
             rewardAccuracy: r.rewardAccuracy[i]!,
             matched: r.matched[i]!,
           });
-          if (reason !== null && text !== undefined) addExample(reason, where, text);
+          if (reason !== null && text !== undefined) addExample(reason, where(), text);
           if (rewards) {
             const c = slice.cases[caseIndex]!;
-            await rewards.write(
+            rewardsText +=
               `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${r.rewardAccuracy[i]}` +
                 `,"reference_coverage":${r.coverage[i]},"format":${reason === null ? 1 : 0}` +
                 `,"matched_evidence_count":${r.matched[i]},"gold_evidence_count":${c.gold.length}` +
-                `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`,
-            );
+                `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`;
           }
         } else if (kind === LINE_KIND_ORPHAN) {
           const id = r.orphans[orphan]?.[0] === i ? r.orphans[orphan++]![1] : undefined;
@@ -205,8 +205,12 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (!countsLineLevel) continue;
           const code = LINE_REJECTIONS[r.code[i]!]!;
           lineRejections[code] = (lineRejections[code] ?? 0) + 1;
-          if (text !== undefined) addExample(code, where, text);
+          if (text !== undefined) addExample(code, where(), text);
         }
+      }
+      if (rewards && rewardsText.length > 0) {
+        await rewards.write(rewardsText);
+        rewardsText = "";
       }
     }
     await rewards?.commit();
