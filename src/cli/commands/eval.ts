@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
-import { createProgress, parseProgressMode } from "../progress.js";
+import { createProgress, parseProgressMode, type ProgressMode } from "../progress.js";
 import { printSummary } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
@@ -16,6 +16,7 @@ import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
+import type { ReportFormat } from "../../report/types.js";
 import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs.js";
 import { buildDocumentReport, strictViolations } from "../../tasks/document-report.js";
 import { runDocumentEval, type Shard } from "../../tasks/document.js";
@@ -132,16 +133,67 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     });
   }
 
+  const settings: DocumentRunSettings = {
+    slicePath,
+    outDir,
+    formats,
+    progressMode,
+    quiet,
+    strict,
+    workers,
+    gates,
+    seed: pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0),
+    bootstrap: pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000),
+    shard: parseShard(flags.shard),
+    lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
+    rewardsPath: flags.rewards ?? config.rewards,
+    baselinePath: flags.baseline ?? config.baseline,
+    chunkLines: integerFlag("--chunk-size", flags.chunkSize, 1),
+    configPath: config.path,
+    started,
+  };
   const dumpPath = flags.predictions;
   if (dumpPath === undefined) {
+    // Seam for the built-in judge (SPEC §4): produce a dump, then evaluateDocumentDump(settings,
+    // dump, { name: "lexical", note }).
     throw new InputError("--predictions DUMP is required for a document slice (the built-in lexical judge is not available in this build)");
   }
-  const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
-  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
-  const shard = parseShard(flags.shard);
-  const lenientIds = pickOption(flags.lenientIds, config.lenient_ids, false);
-  const rewardsPath = flags.rewards ?? config.rewards;
-  const baselinePath = flags.baseline ?? config.baseline;
+  return evaluateDocumentDump(settings, dumpPath, null);
+}
+
+/** Everything `mari eval` resolved from flags and config for a document slice. */
+export interface DocumentRunSettings {
+  slicePath: string;
+  outDir: string;
+  formats: ReportFormat[];
+  progressMode: ProgressMode;
+  quiet: boolean;
+  strict: boolean;
+  workers: number;
+  gates: GateSpec[];
+  seed: number;
+  bootstrap: number;
+  shard: Shard | undefined;
+  lenientIds: boolean;
+  rewardsPath: string | undefined;
+  baselinePath: string | undefined;
+  chunkLines: number | undefined;
+  configPath: string | null;
+  /** process.hrtime.bigint() when the command started (for elapsed_seconds). */
+  started: bigint;
+}
+
+/**
+ * Scores a document dump and writes the reports: the one call after a dump exists, whether the
+ * user gave it or a built-in judge produced it (`judge` then names it in the report). Returns the
+ * exit code.
+ */
+export async function evaluateDocumentDump(
+  settings: DocumentRunSettings,
+  dumpPath: string,
+  judge: { name: string; note?: string } | null,
+): Promise<number> {
+  const { slicePath, outDir, formats, progressMode, quiet, strict, workers, gates, seed, bootstrap, shard, lenientIds, rewardsPath, baselinePath } = settings;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
 
@@ -160,7 +212,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     dumpPath,
     outDir,
     workers,
-    chunkLines: integerFlag("--chunk-size", flags.chunkSize, 1),
+    chunkLines: settings.chunkLines,
     seed,
     bootstrap,
     lenientIds,
@@ -183,15 +235,16 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     bootstrap,
     workers,
     shard,
-    judge: null,
+    judge: judge?.name ?? null,
+    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
     config: {
       slice: resolve(slicePath),
       predictions: resolve(dumpPath),
       bootstrap,
       lenient_ids: lenientIds,
       strict,
-      shard: flags.shard ?? null,
-      config_file: config.path,
+      shard: shard ? `${shard.index}/${shard.count}` : null,
+      config_file: settings.configPath,
     },
     elapsedSeconds: 0,
   });
@@ -205,7 +258,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     });
   }
   report.gates = evaluateGates(report, gates);
-  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
   const inputErrors: string[] = [];
   const scored = result.aggregate.casesScored;
