@@ -133,3 +133,17 @@ describe("bootstrap", () => {
     );
   });
 });
+
+describe("packed bootstrap accumulators", () => {
+  it("equal the plain per-run counters, bit for bit", async () => {
+    const { bootstrapMacroF1Values, bootstrapUnpacked } = await import("../../src/core/metrics/bootstrap.js");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 7 }), fc.integer(), (n, runs, seed) => {
+        const labels = Uint8Array.from({ length: n }, (_, i) => (((i * 7 + seed) >>> 0) % 3 === 0 ? 1 : 0));
+        const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + (((k * 13 + seed) >>> 0) % 5 < 2 ? 1 : 0));
+        expect(Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 3, 23))).toEqual(Array.from(bootstrapUnpacked(labels, codes, runs, seed, 3, 23)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

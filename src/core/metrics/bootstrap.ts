@@ -32,9 +32,10 @@ export function percentile(sorted: Float64Array | readonly number[], q: number):
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
-// tp and fp counts of one run share one accumulator: tp in the low 16 bits, fp in the high bits
-// (exact while n < 65536, checked below), so the inner loop is a single multiply-add.
-const PACKED = Int32Array.from([0, 1 << 16, 0, 1]);
+// Packed counters: a field holds a count up to n, so packing needs n < FIELD (else the unpacked path).
+const FIELD = 1 << 13;
+/** Outcome code → packed (tp, fp) increment: fp = 1 is one FIELD up, tp = 1 the lowest field. */
+const PACKED_CODE = Float64Array.from([0, FIELD, 0, 1]);
 
 /**
  * `labels[i]` is case i's gold label; `runs[r][i]` its outcome code in run r (every run covers
@@ -77,29 +78,40 @@ export function bootstrapMacroF1Values(
   const R = runCount;
   const values = new Float64Array(Math.max(0, to - from));
   if (n === 0 || R === 0 || to <= from) return values;
-  if (n >= 1 << 15) return bootstrapUnpacked(labels, codes, R, seed, from, to);
-  const byCase = new Int32Array(n * R);
+  if (n >= FIELD) return bootstrapUnpacked(labels, codes, R, seed, from, to);
+  // Two runs share one float64 accumulator: four 13-bit counters (tp and fp of run 2q, then of run
+  // 2q + 1). Every partial sum is an integer below 2^52, so float64 holds it exactly, and the inner
+  // loop does one multiply-add per two runs.
+  const pairs = (R + 1) >> 1;
+  const byCase = new Float64Array(n * pairs);
   for (let r = 0; r < R; r++) {
     const base = r * n;
-    for (let i = 0; i < n; i++) byCase[i * R + r] = PACKED[codes[base + i]!]!;
+    const scale = r & 1 ? FIELD * FIELD : 1;
+    const q = r >> 1;
+    for (let i = 0; i < n; i++) byCase[i * pairs + q]! += PACKED_CODE[codes[base + i]!]! * scale;
   }
   const weights = new Uint32Array(n);
   const drawn = new Int32Array(n);
-  const acc = new Int32Array(R);
+  const acc = new Float64Array(pairs);
   for (let b = from; b < to; b++) {
     const draw = drawResample(labels, seed, b, weights, drawn);
     acc.fill(0);
     for (let k = 0; k < draw.distinct; k++) {
       const i = drawn[k]!;
       const w = weights[i]!;
-      const row = i * R;
-      for (let r = 0; r < R; r++) acc[r]! += w * byCase[row + r]!;
+      const row = i * pairs;
+      for (let q = 0; q < pairs; q++) acc[q]! += w * byCase[row + q]!;
     }
     let total = 0;
-    for (let r = 0; r < R; r++) {
-      const tp = acc[r]! & 0xffff;
-      const fp = acc[r]! >>> 16;
-      total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+    for (let q = 0; q < pairs; q++) {
+      let x = acc[q]!;
+      for (let half = 0; half < 2 && 2 * q + half < R; half++) {
+        const tp = x % FIELD;
+        x = (x - tp) / FIELD;
+        const fp = x % FIELD;
+        x = (x - fp) / FIELD;
+        total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+      }
     }
     values[b - from] = total / R;
   }
@@ -122,8 +134,11 @@ function drawResample(labels: Uint8Array, seed: number, b: number, weights: Uint
   return { distinct, positives };
 }
 
-/** The same computation for very large slices, with separate tp/fp counters. */
-function bootstrapUnpacked(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, from: number, to: number): Float64Array {
+/**
+ * The same computation with separate tp/fp counters: used for slices of ≥ 8192 cases, and the
+ * plain reference the packed loop is tested against.
+ */
+export function bootstrapUnpacked(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, from: number, to: number): Float64Array {
   const n = labels.length;
   const weights = new Uint32Array(n);
   const drawn = new Int32Array(n);
