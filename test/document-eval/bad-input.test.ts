@@ -136,6 +136,14 @@ describe("slice errors are fatal with file:line", () => {
     expect([a.code, b.code, c.code]).toEqual([2, 2, 2]);
   });
 
+  it("an unwritable --out is an input error", async () => {
+    const file = join(tmp.dir, "a-file");
+    writeFileSync(file, "");
+    const r = await runMari(["eval", join(tmp.dir, "slice.jsonl"), "--predictions", join(tmp.dir, "ok-dump.jsonl"), "--out", join(file, "sub"), "--quiet"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("cannot write");
+  });
+
   it("a missing dump is an input error", async () => {
     const r = await runMari(["eval", join(tmp.dir, "slice.jsonl"), "--predictions", join(tmp.dir, "no-dump.jsonl"), "--out", join(tmp.dir, "o-nodump"), "--quiet"]);
     expect(r.code, r.stderr).toBe(2);

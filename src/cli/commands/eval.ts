@@ -161,6 +161,22 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   return evaluateDocumentDump(settings, dumpPath, null);
 }
 
+/** File-system failures that are the user's to fix (exit 2), not internal errors. */
+const USER_FS_ERRORS = new Set(["EACCES", "EPERM", "ENOTDIR", "EISDIR", "EROFS", "ENOSPC", "ENOENT", "EEXIST"]);
+
+/** Runs `action`, reporting an unwritable output location as an input error naming the path. */
+async function asInputErrors<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (!(err instanceof InputError) && e.code !== undefined && USER_FS_ERRORS.has(e.code)) {
+      throw new InputError(`${e.path ?? "output"}: cannot write (${e.message})`);
+    }
+    throw err;
+  }
+}
+
 /** Everything `mari eval` resolved from flags and config for a document slice. */
 export interface DocumentRunSettings {
   slicePath: string;
@@ -193,6 +209,10 @@ export async function evaluateDocumentDump(
   dumpPath: string,
   judge: { name: string; note?: string } | null,
 ): Promise<number> {
+  return asInputErrors(() => evaluate(settings, dumpPath, judge));
+}
+
+async function evaluate(settings: DocumentRunSettings, dumpPath: string, judge: { name: string; note?: string } | null): Promise<number> {
   const { slicePath, outDir, formats, progressMode, quiet, strict, workers, gates, seed, bootstrap, shard, lenientIds, rewardsPath, baselinePath } = settings;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
