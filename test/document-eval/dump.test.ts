@@ -88,6 +88,9 @@ describe("prediction shapes and reason order", () => {
     expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":3}').reason).toBe("bad_evidence_field");
     expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[true]}').reason).toBe("non_integer_evidence");
     expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[4]}').reason).toBe("evidence_out_of_document");
+    expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[-1]}').reason).toBe("evidence_out_of_document");
+    expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[0]}').reason).toBe("evidence_out_of_document");
+    expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[1.5]}').reason).toBe("non_integer_evidence");
     expect(score('{"case_id":"a","judgment":true}').reason).toBe("positive_without_evidence");
     expect(score('{"case_id":"a","judgment":false,"evidence_sentence_ids":[1]}').reason).toBe("negative_with_evidence");
     expect(score('{"case_id":"a","judgment":true,"evidence_sentence_ids":[4],"reasoning":5}').reason).toBe("evidence_out_of_document");

@@ -81,6 +81,11 @@ describe("mari eval on a hand-computed three-run slice", () => {
     expect(fail.code).toBe(1);
     const g2 = readJson(join(tmp.dir, "g2", "report.json"));
     expect(g2.gates[0]).toMatchObject({ metric: "accuracy", passed: false });
+    const invalid = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g4"), "--max-invalid-rate", "0", "--quiet", "--progress", "none"]);
+    expect(invalid.code, invalid.stderr).toBe(1);
+    expect(readJson(join(tmp.dir, "g4", "report.json")).gates[0]).toMatchObject({ kind: "max_invalid_rate", value: 1 / 9, passed: false });
+    const allowed = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g5"), "--max-invalid-rate", "1", "--quiet", "--progress", "none"]);
+    expect(allowed.code, allowed.stderr).toBe(0);
     const worse = writeJsonl(tmp.dir, "worse.jsonl", TINY_DUMP.map((l) => ({ ...l, judgment: false, evidence_sentence_ids: [], prediction: undefined })));
     const drop = await runMari(["eval", slice, "--predictions", worse, "--out", join(tmp.dir, "g3"), "--baseline", join(out, "report.json"), "--max-drop", "accuracy=0.05", "--progress", "none"]);
     expect(drop.code).toBe(1);
