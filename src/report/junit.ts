@@ -50,11 +50,21 @@ export function renderJunit(report: Report, inputErrors: readonly string[] = [])
     );
   });
   const counts = { tests: cases.length, failures, errors: inputErrors.length, skipped: 0 };
+  // Who produced the predictions travels with the gates, so a baseline judge is never mistaken
+  // for a model in a CI dashboard.
+  const properties = [
+    `    <properties>`,
+    `      <property${attrs({ name: "mari_version", value: report.system.mari_version })}/>`,
+    `      <property${attrs({ name: "judge", value: report.system.judge ?? "user predictions" })}/>`,
+    ...(report.system.judge_note ? [`      <property${attrs({ name: "judge_note", value: report.system.judge_note })}/>`] : []),
+    `    </properties>`,
+  ];
   const time = report.elapsed_seconds.toFixed(3);
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites${attrs({ name: "mari", ...counts, time })}>`,
     `  <testsuite${attrs({ name: suiteName, ...counts, time })}>`,
+    ...properties,
     ...cases,
     `  </testsuite>`,
     `</testsuites>`,

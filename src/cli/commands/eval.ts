@@ -3,7 +3,7 @@
 // outcome onto an exit code. Flags win over mari.config.json, which wins over defaults.
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
@@ -14,7 +14,9 @@ import { combineGates, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, typ
 import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { evaluateGates } from "../../gates/evaluate.js";
-import { sniffSliceTask } from "../../io/slice.js";
+import { readDocumentSlice, sniffSliceTask } from "../../io/slice.js";
+import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
+import { writePredictionDump } from "../../judges/dump-writer.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
 import type { ReportFormat } from "../../report/types.js";
 import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs.js";
@@ -70,7 +72,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .command("eval")
     .description("score a prediction dump against a slice and write reports (documents or pairs, detected from the slice)")
     .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
-    .option("--predictions <dump>", "prediction dump (JSONL: structured, cache or raw-completion lines)")
+    .option("--predictions <dump>", "prediction dump (JSONL: structured, cache or raw-completion lines); without it, the built-in lexical judge (a baseline) produces one")
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--rewards <file>", "write one JSONL reward line per scored prediction, in input order")
@@ -153,13 +155,28 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     started,
   };
   const dumpPath = flags.predictions;
-  if (dumpPath === undefined) {
-    // Seam for the built-in judge (SPEC §4): produce a dump, then evaluateDocumentDump(settings,
-    // dump, { name: "lexical", note }).
-    throw new InputError("--predictions DUMP is required for a document slice (the built-in lexical judge is not available in this build)");
-  }
+  if (dumpPath === undefined) return evaluateWithLexicalJudge(settings);
   return evaluateDocumentDump(settings, dumpPath, null);
 }
+
+/**
+ * No dump given: the built-in lexical judge (SPEC §6) produces one next to the report, so a fresh
+ * install runs the main job offline. The report names the judge and says it is a baseline.
+ */
+async function evaluateWithLexicalJudge(settings: DocumentRunSettings): Promise<number> {
+  const dumpPath = join(settings.outDir, LEXICAL_DUMP_NAME);
+  await asInputErrors(async () => {
+    const slice = await readDocumentSlice(settings.slicePath);
+    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
+  });
+  if (!settings.quiet) {
+    process.stderr.write(`mari: no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}\n`);
+  }
+  return evaluateDocumentDump(settings, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE });
+}
+
+/** Where `mari eval` without --predictions keeps the lexical judge's dump (inside --out). */
+export const LEXICAL_DUMP_NAME = "lexical.predictions.jsonl";
 
 /** File-system failures that are the user's to fix (exit 2), not internal errors. */
 const USER_FS_ERRORS = new Set(["EACCES", "EPERM", "ENOTDIR", "EISDIR", "EROFS", "ENOSPC", "ENOENT", "EEXIST"]);
