@@ -3,3 +3,4 @@ export { MARI_VERSION } from "./version.js";
 export * from "./core/classifier/index.js";
 export * from "./core/document/index.js";
 export * from "./core/evidence/index.js";
+export * from "./core/pairs/index.js";

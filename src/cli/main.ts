@@ -1,13 +1,8 @@
 // The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (SPEC §4.2).
 import { Command, CommanderError } from "commander";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK, InputError } from "./errors.js";
-import { registerEval } from "./commands/eval.js";
-import { registerPredict } from "./commands/predict.js";
-import { registerClassify } from "./commands/classify.js";
-import { registerSweep } from "./commands/sweep.js";
-import { registerEvidence } from "./commands/evidence.js";
-import { registerMerge } from "./commands/merge.js";
 import { MARI_VERSION } from "../version.js";
+import { COMMANDS, isCommandName, type CommandName } from "./command-list.js";
 
 /** What every command action returns: the process exit code. */
 export type CommandAction = (...args: any[]) => Promise<number>;
@@ -36,12 +31,13 @@ export async function main(argv: string[]): Promise<number> {
     .version(MARI_VERSION)
     .exitOverride()
     .showHelpAfterError();
-  registerEval(program, wrap);
-  registerPredict(program, wrap);
-  registerClassify(program, wrap);
-  registerSweep(program, wrap);
-  registerEvidence(program, wrap);
-  registerMerge(program, wrap);
+  // Only the command being run (or asked about with `help`) is loaded in full; the others are
+  // listed by name and summary for the top-level help.
+  const target = requestedCommand(argv.slice(2));
+  for (const name of Object.keys(COMMANDS) as CommandName[]) {
+    if (name === target) (await COMMANDS[name].load())(program, wrap);
+    else program.command(name).description(COMMANDS[name].summary);
+  }
 
   try {
     await program.parseAsync(argv);
@@ -53,4 +49,11 @@ export async function main(argv: string[]): Promise<number> {
     throw err;
   }
   return exitCode;
+}
+
+/** The command named on the command line: the first operand, or the one after `help`. */
+function requestedCommand(args: readonly string[]): CommandName | undefined {
+  const operands = args.filter((a) => !a.startsWith("-"));
+  const first = operands[0] === "help" ? operands[1] : operands[0];
+  return isCommandName(first) ? first : undefined;
 }

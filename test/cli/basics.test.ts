@@ -22,3 +22,15 @@ describe("mari CLI basics", () => {
     expect(r.stderr).toContain("unknown command");
   });
 });
+
+describe("mari help for one command", () => {
+  it("lists every command at the top level and loads the full options of the one asked about", async () => {
+    const top = await runMari(["--help"]);
+    for (const name of ["eval", "predict", "classify", "sweep", "evidence", "merge"]) expect(top.stdout).toContain(name);
+    const evalHelp = await runMari(["help", "eval"]);
+    expect(evalHelp.code).toBe(0);
+    expect(evalHelp.stdout).toContain("--predictions");
+    const sweepHelp = await runMari(["sweep", "--help"]);
+    expect(sweepHelp.stdout).toContain("--grid");
+  });
+});

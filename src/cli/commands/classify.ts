@@ -3,6 +3,7 @@
 import { stat } from "node:fs/promises";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
 import { readRecords } from "../../io/records.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
@@ -138,7 +139,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 export function registerClassify(program: Command, wrap: ActionWrapper): void {
   program
     .command("classify")
-    .description("classify (new, old) memory-text pairs as distinct / restatement / update; JSONL verdicts on stdout")
+    .description(COMMANDS.classify.summary)
     .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored)")
     .option(
       "--config <key=value>",

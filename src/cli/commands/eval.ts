@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
 import { createProgress, parseProgressMode, type ProgressMode } from "../progress.js";
 import { printSummary } from "../summary.js";
@@ -70,7 +71,7 @@ export function defaultWorkers(): number {
 export function registerEval(program: Command, wrap: ActionWrapper): void {
   program
     .command("eval")
-    .description("score a prediction dump against a slice and write reports (documents or pairs, detected from the slice)")
+    .description(COMMANDS.eval.summary)
     .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
     .option("--predictions <dump>", "prediction dump (JSONL: structured, cache or raw-completion lines); without it, the built-in lexical judge (a baseline) produces one")
     .option("--out <dir>", "output directory (default ./mari-report)")

@@ -3,6 +3,7 @@
 // Flags win over mari.config.json, which wins over defaults.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { InputError } from "../errors.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -38,7 +39,7 @@ function thresholdFlag(text: string | undefined): number | undefined {
 export function registerEvidence(program: Command, wrap: ActionWrapper): void {
   program
     .command("evidence")
-    .description("validate model citations (facts or located evidence) against the documents and materials the model saw")
+    .description(COMMANDS.evidence.summary)
     .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}")
     .option("--facts <file>", "model outputs, JSONL: {case_id, documents?, output: {facts: [...]}, gold_state?}")
     .option("--located <file>", "structured citations, JSONL: {case_id, visible?, evidence: [{ref, locator?, quote?}]}")

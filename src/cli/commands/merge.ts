@@ -2,6 +2,7 @@
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { EXIT_OK, InputError } from "../errors.js";
 import { printSummary } from "../summary.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
@@ -20,7 +21,7 @@ interface MergeFlags {
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
   program
     .command("merge")
-    .description("combine shard reports (mari eval --shard I/N) into the single-run report")
+    .description(COMMANDS.merge.summary)
     .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")

@@ -2,6 +2,7 @@
 // prediction dump (JSONL) that `mari eval --predictions` reads (SPEC §6).
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { EXIT_OK, InputError } from "../errors.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
@@ -163,7 +164,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
 export function registerPredict(program: Command, wrap: ActionWrapper): void {
   program
     .command("predict")
-    .description("run a judge over a document slice and write a prediction dump (JSONL) for `mari eval`")
+    .description(COMMANDS.predict.summary)
     .argument("<slice>", "document slice (JSONL, CSV or ContraDoc JSON)")
     .addOption(new Option("--judge <name>", "which judge").choices(["lexical", "openai"]).makeOptionMandatory())
     .option("--base-url <url>", "openai: the API base URL (…/v1; /chat/completions is appended)")

@@ -3,6 +3,7 @@
 // over defaults.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
 import { InputError } from "../errors.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -33,7 +34,7 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 export function registerSweep(program: Command, wrap: ActionWrapper): void {
   program
     .command("sweep")
-    .description("evaluate the contradiction classifier over a grid of configs on labelled pairs")
+    .description(COMMANDS.sweep.summary)
     .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
     .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default: default)")
     .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")

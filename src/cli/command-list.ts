@@ -1,0 +1,44 @@
+// The commands `mari` knows, with their one-line summaries. main.ts loads only the module of the
+// command being run (each pulls in a whole task), which keeps `mari --help` fast (SPEC §7).
+import type { Command } from "commander";
+import type { ActionWrapper } from "./main.js";
+
+export type Register = (program: Command, wrap: ActionWrapper) => void;
+
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<Register>;
+}
+
+export const COMMANDS = {
+  eval: {
+    summary: "score a prediction dump against a slice and write reports (documents or pairs, detected from the slice)",
+    load: async () => (await import("./commands/eval.js")).registerEval,
+  },
+  predict: {
+    summary: "run a judge over a document slice and write a prediction dump (JSONL) for `mari eval`",
+    load: async () => (await import("./commands/predict.js")).registerPredict,
+  },
+  classify: {
+    summary: "classify (new, old) memory-text pairs as distinct / restatement / update; JSONL verdicts on stdout",
+    load: async () => (await import("./commands/classify.js")).registerClassify,
+  },
+  sweep: {
+    summary: "evaluate the contradiction classifier over a grid of configs on labelled pairs",
+    load: async () => (await import("./commands/sweep.js")).registerSweep,
+  },
+  evidence: {
+    summary: "validate model citations (facts or located evidence) against the documents and materials the model saw",
+    load: async () => (await import("./commands/evidence.js")).registerEvidence,
+  },
+  merge: {
+    summary: "combine shard reports (mari eval --shard I/N) into the single-run report",
+    load: async () => (await import("./commands/merge.js")).registerMerge,
+  },
+} satisfies Record<string, CommandEntry>;
+
+export type CommandName = keyof typeof COMMANDS;
+
+export function isCommandName(name: string | undefined): name is CommandName {
+  return name !== undefined && Object.hasOwn(COMMANDS, name);
+}
