@@ -1,6 +1,6 @@
 // The chat prompt for a model judge: the document as `[1] … [n]` tagged sentences and a request
 // for one JSON object. The case id is echoed back so an answer about another case is detectable.
-import { tagSentences } from "../core/document/sentences.js";
+import { tagSentences } from "../core/document/index.js";
 import type { JudgeCase } from "./types.js";
 
 export interface ChatMessage {

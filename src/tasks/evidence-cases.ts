@@ -35,7 +35,7 @@ import {
   type LocatedEvidence,
   type RevisionRef,
 } from "../core/evidence/index.js";
-import { stripPythonWhitespace } from "../core/document/sentences.js";
+import { stripPythonWhitespace } from "../core/python/whitespace.js";
 import { FieldError, locatorFromJson, revisionRefFromJson, type FactsCase, type GoldStates, type LocatedCase } from "./evidence-input.js";
 
 /** Error examples kept per code; counts are always complete. */

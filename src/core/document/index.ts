@@ -1,6 +1,6 @@
 // Document self-contradiction core: sentences, reasoning references, validation and rewards.
-export { asciiCasefold } from "./casefold.js";
-export { decimalDigitValue } from "./decimal-digits.js";
+export { pythonCasefold } from "../python/text.js";
+export { decimalDigitValue } from "../python/decimal-digits.js";
 export {
   DOCUMENT_CONTRADICTION_ERROR_MESSAGES,
   DocumentContradictionError,
@@ -8,14 +8,9 @@ export {
 } from "./errors.js";
 export { parseReasoningReferences } from "./references.js";
 export { documentContradictionRewards, type DocumentContradictionRewards } from "./rewards.js";
-export {
-  PYTHON_WHITESPACE,
-  alignEvidence,
-  jaccardTokens,
-  splitSentences,
-  stripPythonWhitespace,
-  tagSentences,
-  tokenJaccard,
-} from "./sentences.js";
-export { pythonTruthy } from "./truthiness.js";
+export { alignEvidence, jaccardTokens, splitSentences, tagSentences, tokenJaccard } from "./sentences.js";
+// Python string semantics the reference relies on, public because library users need them to
+// reproduce the reference's numbers outside mari.
+export { PYTHON_WHITESPACE, stripPythonWhitespace } from "../python/whitespace.js";
+export { pythonTruthy } from "../python/truthiness.js";
 export { validateDocumentContradiction, type DocumentContradictionAssessment } from "./validation.js";

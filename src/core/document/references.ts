@@ -2,7 +2,7 @@
 // `[i]-[j]` and the odd `[i-j]-[k]`, found left to right without overlap. A hand-written scanner
 // rather than a regex keeps it linear on adversarial input (e.g. a million "[").
 
-import { decimalDigitValue } from "./decimal-digits.js";
+import { decimalDigitValue } from "../python/decimal-digits.js";
 import { DocumentContradictionError } from "./errors.js";
 
 const OPEN = 0x5b; // [

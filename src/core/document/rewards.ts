@@ -3,7 +3,7 @@
 
 import { DocumentContradictionError } from "./errors.js";
 import { checkedSentenceIds } from "./sentence-ids.js";
-import { pythonTruthy } from "./truthiness.js";
+import { pythonTruthy } from "../python/truthiness.js";
 import type { DocumentContradictionAssessment } from "./validation.js";
 
 export interface DocumentContradictionRewards {

@@ -2,35 +2,11 @@
 // Gold sentence IDs depend on this exact rule, so it mirrors the reference benchmark's
 // `re.split(r"(?<=[.!?])\s+", text)` with Python's whitespace set, not JavaScript's.
 
-import { asciiCasefold } from "./casefold.js";
-
-/**
- * Python's `\s` (and `str.isspace()`/`str.strip()`) set, written out: 29 characters. Unlike
- * JavaScript's `\s` it includes U+001C–U+001F and U+0085, and excludes U+FEFF.
- */
-export const PYTHON_WHITESPACE =
-  "\t\n\u000b\u000c\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680" +
-  "\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" +
-  "\u2028\u2029\u202f\u205f\u3000";
-
-// All members are single UTF-16 code units, so testing char codes is exact.
-const WHITESPACE_CODES: ReadonlySet<number> = new Set(Array.from(PYTHON_WHITESPACE, (ch) => ch.charCodeAt(0)));
-
-function isPythonWhitespace(code: number): boolean {
-  return WHITESPACE_CODES.has(code);
-}
+import { pythonCasefold } from "../python/text.js";
+import { isPythonWhitespace, stripPythonWhitespace } from "../python/whitespace.js";
 
 function isSentenceEnd(code: number): boolean {
   return code === 0x2e /* . */ || code === 0x21 /* ! */ || code === 0x3f /* ? */;
-}
-
-/** Python's `text.strip()`: removes leading and trailing characters of PYTHON_WHITESPACE. */
-export function stripPythonWhitespace(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isPythonWhitespace(text.charCodeAt(start))) start++;
-  while (end > start && isPythonWhitespace(text.charCodeAt(end - 1))) end--;
-  return text.slice(start, end);
 }
 
 /**
@@ -69,7 +45,7 @@ const TOKEN = /[a-z0-9]+/g;
 
 /** Alignment tokens: the runs of `[a-z0-9]` in the text case-folded as Python's casefold() does. */
 export function jaccardTokens(text: string): Set<string> {
-  return new Set(asciiCasefold(text).match(TOKEN) ?? []);
+  return new Set(pythonCasefold(text).match(TOKEN) ?? []);
 }
 
 /** |A ∩ B| / |A ∪ B|; 0 when both sets are empty. */

@@ -4,7 +4,7 @@
 import { DocumentContradictionError } from "./errors.js";
 import { parseReasoningReferences } from "./references.js";
 import { checkedSentenceIds } from "./sentence-ids.js";
-import { pythonTruthy } from "./truthiness.js";
+import { pythonTruthy } from "../python/truthiness.js";
 
 /** A validated judgment. May also be built directly (skipping validation), as in the reference. */
 export interface DocumentContradictionAssessment {

@@ -4,8 +4,8 @@
 import type { Evidence } from "./facts.js";
 import { EvidenceValueError } from "./errors.js";
 import { evidenceReport, NOT_VISIBLE_DETAIL, UNRESOLVED_DETAIL, type EvidenceIssue, type EvidenceReport } from "./located.js";
-import { codePointLength, containsCodePoints, sliceCodePoints } from "./python-text.js";
-import { stripPythonWhitespace } from "../document/sentences.js";
+import { codePointLength, containsCodePoints, sliceCodePoints } from "../python/text.js";
+import { stripPythonWhitespace } from "../python/whitespace.js";
 import { keyId, objectRef, revisionRef, scopeKey, type RevisionRef, type ScopeRef } from "./refs.js";
 
 export interface ArtifactRef {

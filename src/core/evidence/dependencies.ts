@@ -3,7 +3,7 @@
 
 import { EvidenceValueError } from "./errors.js";
 import type { Evidence } from "./facts.js";
-import { compareCodePoints, pythonStringRepr } from "./python-text.js";
+import { compareCodePoints, pythonStringRepr } from "../python/text.js";
 import { keyId, objectRefKey, revisionRefKey, type RevisionRef } from "./refs.js";
 import { sectionKey } from "./sections.js";
 

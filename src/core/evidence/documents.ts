@@ -2,8 +2,8 @@
 // opaque revision, and a content digest recomputed from the body.
 
 import { EvidenceValueError } from "./errors.js";
-import { pythonStringRepr } from "./python-text.js";
-import { stripPythonWhitespace } from "../document/sentences.js";
+import { pythonStringRepr } from "../python/text.js";
+import { stripPythonWhitespace } from "../python/whitespace.js";
 import { encodeUtf8Strict, sha256OfText } from "./sha256.js";
 import { objectRef, revisionRef, type RevisionRef, type ScopeRef } from "./refs.js";
 

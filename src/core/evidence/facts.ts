@@ -7,9 +7,9 @@
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
 import { groundingCoverage } from "./grounding.js";
-import { codePointLength, codePointOffset, containsCodePoints, findCodePoints, pythonCasefold, pythonStringRepr } from "./python-text.js";
-import { stripPythonWhitespace } from "../document/sentences.js";
-import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "./python-values.js";
+import { codePointLength, codePointOffset, containsCodePoints, findCodePoints, pythonCasefold, pythonStringRepr } from "../python/text.js";
+import { stripPythonWhitespace } from "../python/whitespace.js";
+import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
 import { documentSections, type DocumentSection } from "./sections.js";
 
 export const FACTS_RECIPE = "facts-extract-v3";

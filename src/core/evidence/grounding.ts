@@ -1,7 +1,7 @@
 // Grounding coverage (reference-semantics §7.4): how much of a claim its quotes cover, with small
 // credits for citing more than one source and more than one span.
 
-import { roundHalfEven, wordTokens } from "./python-text.js";
+import { roundHalfEven, wordTokens } from "../python/text.js";
 
 export interface CitedQuote {
   readonly document_id: string;

@@ -1,9 +1,9 @@
 // Evidence contracts (SPEC §3, reference-semantics §2–§8): documents, sections, parseFacts,
 // artifact and located evidence, dependencies, claim states. Pure: no I/O, no Node imports.
 export * from "./errors.js";
-export * from "./python-text.js";
-export * from "./python-values.js";
-export * from "./python-json.js";
+export * from "../python/text.js";
+export * from "../python/values.js";
+export * from "../python/json.js";
 export * from "./sha256.js";
 export * from "./documents.js";
 export * from "./sections.js";

@@ -2,8 +2,8 @@
 // a material a locator points at, failing with the Python exception the reference would raise.
 // Index and key errors keep Python's str() of the exception, which reports quote in details.
 
-import { codePointLength, sliceCodePoints } from "./python-text.js";
-import { isMapping, mappingGet, mappingHas, numericValue, parsePythonInt, pythonRepr, pythonStr, PyFloat } from "./python-values.js";
+import { codePointLength, sliceCodePoints } from "../python/text.js";
+import { isMapping, mappingGet, mappingHas, numericValue, parsePythonInt, pythonRepr, pythonStr, PyFloat } from "../python/values.js";
 import type { Locator } from "./refs.js";
 
 /** Python's exception classes that a locator may raise; `message` is Python's str(exception). */

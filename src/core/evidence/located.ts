@@ -3,7 +3,7 @@
 // nothing is de-duplicated.
 
 import { defaultLocate, LocateError, type LocateFunction } from "./locate.js";
-import { pythonStr } from "./python-values.js";
+import { pythonStr } from "../python/values.js";
 import { keyId, revisionRefKey, type Locator, type RevisionRef } from "./refs.js";
 
 export interface LocatedEvidence {

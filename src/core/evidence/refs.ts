@@ -2,8 +2,8 @@
 // with the reference's messages. Keys are tuples of strings; `keyId` turns one into a Map key.
 
 import { EvidenceValueError } from "./errors.js";
-import { stripPythonWhitespace } from "../document/sentences.js";
-import { numericValue, type PyNumber } from "./python-values.js";
+import { stripPythonWhitespace } from "../python/whitespace.js";
+import { numericValue, type PyNumber } from "../python/values.js";
 
 export interface ScopeRef {
   readonly tenant: string;

@@ -3,10 +3,10 @@
 // points. The reference's corners are kept on purpose: no code-fence awareness, "\n"-only lines,
 // `## Title ##` keeps its closing hashes in the title, duplicate ids can collide.
 
-import { asciiCasefold } from "../document/casefold.js";
+import { pythonCasefold } from "../python/text.js";
 import type { KnowledgeDocument } from "./documents.js";
-import { codePointLength } from "./python-text.js";
-import { stripPythonWhitespace } from "../document/sentences.js";
+import { codePointLength } from "../python/text.js";
+import { stripPythonWhitespace } from "../python/whitespace.js";
 import { sha256OfText } from "./sha256.js";
 
 export interface DocumentSection {
@@ -64,7 +64,7 @@ function parseHeadingLine(line: string): { level: number; title: string } | null
  * then runs outside [a-z0-9] become "-", trimmed.
  */
 export function sectionSlug(title: string): string {
-  const slug = asciiCasefold(title)
+  const slug = pythonCasefold(title)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
   return slug === "" ? "section" : slug;

@@ -4,9 +4,9 @@
 // plain JavaScript numbers are ints when integral and floats otherwise. A Map is a dict whose
 // insertion order is kept exactly (JavaScript objects move integer-like keys to the front).
 
-import { pythonTruthy } from "../document/truthiness.js";
-import { pythonStringRepr } from "./python-text.js";
-import { PYTHON_WHITESPACE } from "../document/sentences.js";
+import { pythonTruthy } from "./truthiness.js";
+import { pythonStringRepr } from "./text.js";
+import { PYTHON_WHITESPACE } from "./whitespace.js";
 
 /** A Python float whose JSON literal had a fraction or exponent (599.0 stays "599.0"). */
 export class PyFloat {

@@ -3,7 +3,7 @@
 // exactly, and the order of object keys (objects become Maps; a repeated key keeps its first
 // position and its last value, like a dict). NaN and Infinity are rejected (not JSON).
 
-import { PyFloat } from "./python-values.js";
+import { PyFloat } from "./values.js";
 
 export class JsonSyntaxError extends Error {
   constructor(message: string, readonly position: number) {
