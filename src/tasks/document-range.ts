@@ -6,6 +6,7 @@ import { bootstrapMacroF1Values, outcomeCode } from "../core/metrics/bootstrap.j
 import { localizationFields, type CaseOutcome } from "../core/metrics/case-outcome.js";
 import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../core/metrics/run-sums.js";
 import type { SliceCase } from "../io/slice.js";
+import { ByteSink, utf8 } from "./document-bytes.js";
 import type { RejectionExample } from "../report/types.js";
 import {
   CASE_REASONS,
@@ -112,39 +113,34 @@ function caseSuffix(c: SliceCase): string {
   );
 }
 
-/**
- * Accumulates UTF-8 bytes in one growing buffer that is reused from range to range (one per
- * worker): no giant string to flatten, and no trail of large dead ArrayBuffers, which V8 frees
- * lazily and which otherwise drove peak RSS past 900 MB on a million-line run.
- */
-class Utf8Sink {
-  private static readonly encoder = new TextEncoder();
-  private static shared = new Uint8Array(1 << 22);
-  private used = 0;
-
-  append(text: string): void {
-    let rest = text;
-    for (;;) {
-      const { read, written } = Utf8Sink.encoder.encodeInto(rest, Utf8Sink.shared.subarray(this.used));
-      this.used += written;
-      if (read === rest.length) return;
-      rest = rest.slice(read);
-      const grown = new Uint8Array(Math.max(Utf8Sink.shared.length * 2, this.used + rest.length * 3));
-      grown.set(Utf8Sink.shared.subarray(0, this.used));
-      Utf8Sink.shared = grown;
-    }
-  }
-
-  /** A copy of the bytes written, in its own ArrayBuffer; the shared buffer is free again. */
-  bytes(): Uint8Array {
-    const out = Utf8Sink.shared.slice(0, this.used);
-    this.used = 0;
-    return out;
-  }
-}
-
 function jsonBool(value: boolean | null): string {
   return value === null ? "null" : value ? "true" : "false";
+}
+
+// Fixed fragments of a cases.jsonl line, pre-encoded. HEAD: by judgment and reason index (the reason
+// decides format_valid); LOC: by judgment_correct and the localization state (null on gold
+// negatives, else hit × exact); TAIL: by reward_format.
+const LINE_KEY = utf8(`,"line":`);
+const NULL = utf8("null");
+const HEAD = [false, true].map((judgment) =>
+  CASE_REASONS.map((reason) =>
+    utf8(`,"judgment":${judgment},"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"evidence_sentence_ids":[`),
+  ),
+);
+const LOC_STATES: Array<[boolean | null, boolean | null]> = [[null, null], [false, false], [false, true], [true, false], [true, true]];
+const LOC = [false, true].map((correct) =>
+  LOC_STATES.map(([hit, exact]) =>
+    utf8(`],"judgment_correct":${correct},"localization_hit":${jsonBool(hit)},"exact_localization":${jsonBool(exact)},"evidence_precision":`),
+  ),
+);
+const RECALL_KEY = utf8(`,"evidence_recall":`);
+const REWARD_ACCURACY_KEY = utf8(`,"reward_accuracy":`);
+const COVERAGE_KEY = utf8(`,"reference_coverage":`);
+const TAIL = [0, 1].map((format) => utf8(`,"reward_format":${format},"matched_evidence_count":`));
+const COMMA_BYTES = utf8(",");
+
+function locState(hit: boolean | null, exact: boolean | null): number {
+  return hit === null ? 0 : 1 + (hit ? 2 : 0) + (exact ? 1 : 0);
 }
 
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
@@ -161,11 +157,12 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const missingExamples: RejectionExample[] = [];
   const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
-  const out = new Utf8Sink();
+  const runKeyBytes = runKeyJson.map(utf8);
+  const out = new ByteSink();
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
-    const prefix = `{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"run":`;
-    const suffix = caseSuffix(c);
+    const prefix = utf8(`{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"run":`);
+    const suffix = utf8(caseSuffix(c));
     const cells = cellKeysOf(c).map((key) => {
       let id = cellIndex.get(key);
       if (id === undefined) {
@@ -176,7 +173,6 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       return id;
     });
     const missing = scoreCase(c, null, state.options);
-    const lines: string[] = new Array<string>(R);
     for (let r = 0; r < R; r++) {
       const s = r * w + j;
       const line = p.line[s]!;
@@ -206,19 +202,31 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
           missingExamples.push({ where: c.where, reason: reason!, message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}` });
         }
       }
-      let evidence = "";
-      for (let e = p.evStart[s]!; e < p.evStart[s + 1]!; e++) evidence += evidence === "" ? `${p.evData[e]}` : `,${p.evData[e]}`;
       const loc = localizationFields(outcome);
-      lines[r] =
-        `${prefix}${runKeyJson[r]},"line":${isPresent ? line : "null"},"judgment":${judgment}` +
-        `,"format_valid":${reasonIdx === 0},"reason":${reason === null ? "null" : `"${reason}"`}` +
-        `,"evidence_sentence_ids":[${evidence}],"judgment_correct":${judgment === c.label}` +
-        `,"localization_hit":${jsonBool(loc.localization_hit)},"exact_localization":${jsonBool(loc.exact_localization)}` +
-        `,"evidence_precision":${loc.evidence_precision},"evidence_recall":${loc.evidence_recall}` +
-        `,"reward_accuracy":${outcome.rewardAccuracy},"reference_coverage":${outcome.referenceCoverage}` +
-        `,"reward_format":${outcome.rewardFormat},"matched_evidence_count":${outcome.matched}${suffix}`;
+      out.bytes(prefix);
+      out.bytes(runKeyBytes[r]!);
+      out.bytes(LINE_KEY);
+      if (isPresent) out.number(line);
+      else out.bytes(NULL);
+      out.bytes(HEAD[judgment ? 1 : 0]![reasonIdx]!);
+      for (let e = p.evStart[s]!; e < p.evStart[s + 1]!; e++) {
+        if (e > p.evStart[s]!) out.bytes(COMMA_BYTES);
+        out.number(p.evData[e]!);
+      }
+      out.bytes(LOC[judgment === c.label ? 1 : 0]![locState(loc.localization_hit, loc.exact_localization)]!);
+      if (loc.evidence_precision === null) out.bytes(NULL);
+      else out.number(loc.evidence_precision);
+      out.bytes(RECALL_KEY);
+      if (loc.evidence_recall === null) out.bytes(NULL);
+      else out.number(loc.evidence_recall);
+      out.bytes(REWARD_ACCURACY_KEY);
+      out.number(outcome.rewardAccuracy);
+      out.bytes(COVERAGE_KEY);
+      out.number(outcome.referenceCoverage);
+      out.bytes(TAIL[outcome.rewardFormat]!);
+      out.number(outcome.matched);
+      out.bytes(suffix);
     }
-    out.append(lines.join(""));
   }
   const sums = new Float64Array(R * F);
   runSums.forEach((rs, r) => RUN_SUM_FIELDS.forEach((field, f) => (sums[r * F + f] = rs[field])));
@@ -228,7 +236,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   );
   return {
     kind: "range",
-    bytes: out.bytes(),
+    bytes: out.take(),
     sums,
     cellKeys: [...cellIndex.keys()],
     cellSums: flatCells,
