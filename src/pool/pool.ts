@@ -10,6 +10,8 @@ import { Piscina } from "piscina";
 export interface ChunkTaskModule<S, I, O> {
   init(initData: unknown): Promise<S> | S;
   processChunk(state: S, chunk: I): Promise<O> | O;
+  /** Optional: buffers owned by `result` alone, moved (not copied) back from a worker thread. */
+  transferablesOf?(result: O): readonly ArrayBuffer[];
 }
 
 export interface ChunkPool<I, O> {

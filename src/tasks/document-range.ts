@@ -258,3 +258,8 @@ export function processChunk(state: ScoreState, payload: DocumentTaskPayload): D
   }
   return aggregateRange(state, payload);
 }
+
+/** Pool hook: every typed array of these results is allocated for that result alone, so it can move. */
+export function transferablesOf(result: DocumentTaskResult): ArrayBuffer[] {
+  return Object.values(result).flatMap((value) => (ArrayBuffer.isView(value) ? [value.buffer as ArrayBuffer] : []));
+}
