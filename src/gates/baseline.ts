@@ -134,11 +134,13 @@ export async function loadBaseline(
     throw new InputError(located(path, undefined, `--baseline is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));
   }
   const casesPath = join(dirname(path), "cases.jsonl");
+  let casesIsFile = false;
   try {
-    await stat(casesPath);
+    casesIsFile = (await stat(casesPath)).isFile();
   } catch {
     throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
   }
+  if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
   const { outcomes, skippedLines } = await readPairedOutcomes(casesPath, convert);
   if (outcomes.length === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
   return { path, report: report as Report, casesPath, outcomes, skippedLines };

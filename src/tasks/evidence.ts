@@ -269,7 +269,11 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
   const tally = new EvidenceTally();
 
   const { documents, records: documentRecords } = await readDocuments(options.documents, log);
-  if (documents.length === 0) throw new InputError(`${options.documents}: no usable document (${documentRecords} records)`);
+  if (documents.length === 0) {
+    // The rejection log is only printed after a run; name each record's problem here (file:line).
+    const why = log.examples.slice(0, 10).map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`).join("");
+    throw new InputError(`${options.documents}: no usable document (${documentRecords} records)${why}`);
+  }
   const versions = new Map<string, KnowledgeDocument[]>();
   for (const document of documents) {
     const list = versions.get(document.document_id);

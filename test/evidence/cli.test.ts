@@ -209,4 +209,14 @@ describe("mari evidence input handling", () => {
     const noDocs = write("nodocs.jsonl", [{ source_id: "kb" }]);
     expect((await runMari(["evidence", noDocs, "--facts", empty])).stderr).toContain("no usable document");
   });
+
+  it("when no document is usable, the error names each bad record's file and line", async () => {
+    const docs = write("bad-docs.jsonl", [{ source_id: "kb" }, "{broken"]);
+    const facts = write("facts.jsonl", [{ case_id: "c", output: { facts: [] } }]);
+    const r = await runMari(["evidence", docs, "--facts", facts, "--out", join(dir, "o"), "--quiet"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${docs}: no usable document (2 records)`);
+    expect(r.stderr).toContain(`${docs}:1: bad_document: needs "source_id" and "external_id", or "document_id"`);
+    expect(r.stderr).toContain(`${docs}:2: malformed_json: `);
+  });
 });

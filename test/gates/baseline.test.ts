@@ -72,6 +72,15 @@ describe("baseline", () => {
     await expect(loadBaseline(root)).rejects.toThrow(/cases\.jsonl are missing/);
   });
 
+  it("a directory where cases.jsonl should be is an input error naming it", async () => {
+    const root = join(dir, "cases-dir");
+    mkdirSync(join(root, "cases.jsonl"), { recursive: true });
+    writeFileSync(join(root, "report.json"), JSON.stringify(fixtureReport()));
+    const load = loadBaseline(root);
+    await expect(load).rejects.toThrow(InputError);
+    await expect(loadBaseline(root)).rejects.toThrow(`${join(root, "cases.jsonl")} are not a file`);
+  });
+
   it("compares with a baseline and warns when the slices differ", async () => {
     const root = baselineDir("compare", [line("a", "0", true, false), line("b", "0", false, false), line("c", "0", true, true)]);
     const currentPath = join(dir, "current-cases.jsonl");

@@ -1,5 +1,7 @@
 // `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
+import { stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -32,6 +34,7 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
       wrap(async (reports: string[], flags: MergeFlags) => {
         const started = process.hrtime.bigint();
         const outDir = flags.out ?? "mari-report";
+        await assertCasesBeside(reports);
         if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
           return runPairMerge({ reportPaths: reports, outDir, formats: parseReportFormats(flags.report), quiet: flags.quiet ?? false, ...(flags.slice ? { pairsPath: flags.slice } : {}) });
         }
@@ -60,4 +63,18 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
         return EXIT_OK;
       }),
     );
+}
+
+/** Each shard's cases.jsonl must be a readable file beside its report (an input error otherwise, exit 2). */
+async function assertCasesBeside(reports: readonly string[]): Promise<void> {
+  for (const report of reports) {
+    const casesPath = join(dirname(report), "cases.jsonl");
+    let isFile: boolean;
+    try {
+      isFile = (await stat(casesPath)).isFile();
+    } catch (err) {
+      throw new InputError(`${report}: cannot read the shard's cases ${casesPath} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    if (!isFile) throw new InputError(`${report}: the shard's cases ${casesPath} is not a file`);
+  }
 }
