@@ -33,7 +33,8 @@ function buildConfigSchema(z: typeof Zod) {
       strict: z.boolean().optional(),
       quiet: z.boolean().optional(),
       lenient_ids: z.boolean().optional(),
-      sentencer: z.string().optional(),
+      /** Only the canonical splitter exists (SPEC §1.1 makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
+      sentencer: z.literal("canonical").optional(),
       grid: z.string().optional(),
       costs: z.string().optional(),
     })

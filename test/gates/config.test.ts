@@ -52,6 +52,7 @@ describe("mari.config.json", () => {
     ["bad gate", { gate: ["accuracy>0.6"] }, /config .*mari\.config\.json: config gate "accuracy>0\.6"/],
     ["bad type", { seed: "zero" }, /seed: /],
     ["bad progress", { progress: "loud" }, /progress: /],
+    ["sentencer that does not exist", { sentencer: "intl" }, /sentencer: /],
     ["bad JSON", "{ gate: [", /not valid JSON/],
     ["bad max_invalid_rate", { max_invalid_rate: 2.5 }, /config max_invalid_rate "2\.5"/],
   ])("rejects a file with a %s as an input error naming it", async (name, config, message) => {
@@ -59,6 +60,10 @@ describe("mari.config.json", () => {
     const load = loadMariConfig(undefined, root);
     await expect(load).rejects.toThrow(InputError);
     await expect(loadMariConfig(undefined, root)).rejects.toThrow(message);
+  });
+
+  it("accepts sentencer only as the canonical splitter, the one that runs", async () => {
+    expect((await loadMariConfig(undefined, project("sentencer-canonical", { sentencer: "canonical" }))).sentencer).toBe("canonical");
   });
 
   it("fails on an explicit path that does not exist", async () => {

@@ -30,6 +30,17 @@ describe("mari eval PAIRS", () => {
     expect(readLines(join(out, "cases.jsonl"))).toHaveLength(161);
   });
 
+  it("refuses document-only flags on a pair slice instead of ignoring them", async () => {
+    const corpus = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+    const dump = join(dir, "model-dump.jsonl");
+    const r = await runMari(["eval", corpus, "--predictions", dump, "--seed", "3", "--out", join(dir, "refused"), "--quiet"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${corpus}: a pair corpus is evaluated by the built-in classifier; --predictions, --seed only apply to document slices`);
+    const lenient = await runMari(["eval", corpus, "--lenient-ids", "--out", join(dir, "refused2"), "--quiet"]);
+    expect(lenient.code).toBe(2);
+    expect(lenient.stderr).toContain("--lenient-ids only apply to document slices");
+  });
+
   it("exits 1 when a default gate fails and 0 when all pass", async () => {
     const failing = await runMari(["eval", writeFixture(dir, "mixed.jsonl", MIXED_PAIRS), "--out", join(dir, "m"), "--quiet"]);
     expect(failing.code).toBe(1);

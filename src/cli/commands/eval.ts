@@ -119,7 +119,22 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
   }
   if (task === "pairs") {
-    // Pair corpora (SPEC §2) are evaluated by the pair task; --predictions does not apply.
+    // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
+    // only mean something for documents are refused rather than ignored: a silently ignored
+    // --predictions would report the classifier's numbers as if they were the user's model's.
+    const documentOnly = [
+      ["--predictions", flags.predictions],
+      ["--rewards", flags.rewards],
+      ["--baseline", flags.baseline],
+      ["--seed", flags.seed],
+      ["--bootstrap", flags.bootstrap],
+      ["--lenient-ids", flags.lenientIds],
+    ].filter(([, value]) => value !== undefined && value !== false);
+    if (documentOnly.length > 0) {
+      throw new InputError(
+        `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
+      );
+    }
     return runPairEval({
       pairs: slicePath,
       out: outDir,
