@@ -85,6 +85,8 @@ export interface ChunkResult {
   /** Rejected: index into LINE_REJECTIONS. Prediction: index into CASE_REASONS. */
   code: Uint8Array;
   caseIndex: Int32Array;
+  /** Run key of line i: runKeys[runKey[i]] (each distinct key once per chunk: cheaper to send and look up). */
+  runKey: Int32Array;
   runKeys: string[];
   judgment: Uint8Array;
   coverage: Float64Array;
@@ -174,7 +176,8 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     kind: new Uint8Array(count),
     code: new Uint8Array(count),
     caseIndex: new Int32Array(count).fill(-1),
-    runKeys: new Array<string>(count).fill(""),
+    runKey: new Int32Array(count),
+    runKeys: [],
     judgment: new Uint8Array(count),
     coverage: new Float64Array(count),
     rewardAccuracy: new Float64Array(count),
@@ -185,6 +188,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     orphans: [],
   };
   const evidence: number[] = [];
+  const runKeyIndex = new Map<string, number>();
   const examplesPerCode = new Map<string, number>();
   const note = (i: number, key: string, message: string): void => {
     const seen = examplesPerCode.get(key) ?? 0;
@@ -224,7 +228,13 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     const scored = scoreCase(state.slice.cases[caseIndex]!, record, state.options);
     r.kind[i] = LINE_KIND_PREDICTION;
     r.caseIndex[i] = caseIndex;
-    r.runKeys[i] = runKey;
+    let k = runKeyIndex.get(runKey);
+    if (k === undefined) {
+      k = r.runKeys.length;
+      runKeyIndex.set(runKey, k);
+      r.runKeys.push(runKey);
+    }
+    r.runKey[i] = k;
     r.code[i] = reasonIndex(scored.reason);
     r.judgment[i] = scored.judgment ? 1 : 0;
     r.coverage[i] = scored.referenceCoverage;

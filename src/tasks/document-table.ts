@@ -79,7 +79,7 @@ export class RunTable {
   copyEvidence(run: number, caseIndex: number, into: EvidenceBuffer): void {
     const cols = this.runs[run]!;
     const start = cols.evStart[caseIndex]!;
-    into.append(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
+    into.appendFrom(this.evidence, start, start + cols.evLength[caseIndex]!);
   }
 
   evidenceOf(run: number, caseIndex: number): number[] {
@@ -106,14 +106,18 @@ export class EvidenceBuffer {
   private data = new Int32Array(1 << 10);
   length = 0;
 
-  append(ids: Int32Array): void {
-    if (this.length + ids.length > this.data.length) {
-      const grown = new Int32Array(Math.max(this.data.length * 2, this.length + ids.length));
+  /** Appends source[from .. to) (no view allocated: this runs once per (case, run)). */
+  appendFrom(source: Int32Array, from: number, to: number): void {
+    const count = to - from;
+    if (this.length + count > this.data.length) {
+      const grown = new Int32Array(Math.max(this.data.length * 2, this.length + count));
       grown.set(this.data.subarray(0, this.length));
       this.data = grown;
     }
-    this.data.set(ids, this.length);
-    this.length += ids.length;
+    const data = this.data;
+    let at = this.length;
+    for (let k = from; k < to; k++) data[at++] = source[k]!;
+    this.length = at;
   }
 
   toArray(): Int32Array {

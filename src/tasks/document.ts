@@ -154,6 +154,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       let message = 0;
       let orphan = 0;
       lines += r.count;
+      // Table run of each of the chunk's run keys, resolved on first use (-1: not yet known).
+      const runOf = new Int32Array(r.runKeys.length).fill(-1);
       for (let i = 0; i < r.count; i++) {
         const lineNo = r.firstLineNo + i;
         const where = (): string => `${dumpName}:${lineNo}`;
@@ -162,15 +164,17 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
         if (kind === LINE_KIND_PREDICTION) {
           const caseIndex = r.caseIndex[i]!;
           if (!inShard[caseIndex]) continue;
-          const key = r.runKeys[i]!;
-          const existing = table.runIndex(key);
+          const k = r.runKey[i]!;
+          const key = r.runKeys[k]!;
+          if (runOf[k]! < 0) runOf[k] = table.runIndex(key) ?? -1;
+          const existing = runOf[k]! >= 0 ? runOf[k]! : undefined;
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
             const first = table.runs[existing]!.line[caseIndex];
             addExample("duplicate_prediction", where(), `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
             continue;
           }
-          const run = existing ?? table.ensureRun(key);
+          const run = existing ?? (runOf[k] = table.ensureRun(key));
           if (existing === undefined) runFirstLines.push(lineNo);
           const evidence = r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!);
           const reason = CASE_REASONS[r.code[i]!]!;
