@@ -5,8 +5,9 @@
 // default). Resample b draws from its own PRNG stream seeded from (seed, b), so the result depends
 // only on (outcomes, seed, B), never on chunking or worker count.
 //
-// Cost: O(B · (n + R · m)) where m ≤ n is the number of distinct cases drawn (≈ 0.63 n): about
-// 0.6·10⁹ multiply-adds at 1,123 runs × 891 cases × B = 1000.
+// Cost: O(B · (n + R · m / k)) where m ≤ n is the number of distinct cases drawn (≈ 0.63 n) and k
+// the runs packed per float64 (5 at 891 cases): about 1.3·10⁸ multiply-adds at 1,123 runs × 891
+// cases × B = 1000.
 import { macroF1 } from "./binary.js";
 import { createPrng } from "./prng.js";
 
@@ -32,10 +33,8 @@ export function percentile(sorted: Float64Array | readonly number[], q: number):
   return sorted[lo]! + (h - lo) * (sorted[hi]! - sorted[lo]!);
 }
 
-// Packed counters: a field holds a count up to n, so packing needs n < FIELD (else the unpacked path).
-const FIELD = 1 << 13;
-/** Outcome code → packed (tp, fp) increment: fp = 1 is one FIELD up, tp = 1 the lowest field. */
-const PACKED_CODE = Float64Array.from([0, FIELD, 0, 1]);
+/** Float64 holds every integer below 2^53 exactly: the room for packed counters. */
+const EXACT_BITS = 53;
 
 /**
  * `labels[i]` is case i's gold label; `runs[r][i]` its outcome code in run r (every run covers
@@ -78,38 +77,48 @@ export function bootstrapMacroF1Values(
   const R = runCount;
   const values = new Float64Array(Math.max(0, to - from));
   if (n === 0 || R === 0 || to <= from) return values;
-  if (n >= FIELD) return bootstrapUnpacked(labels, codes, R, seed, from, to);
-  // Two runs share one float64 accumulator: four 13-bit counters (tp and fp of run 2q, then of run
-  // 2q + 1). Every partial sum is an integer below 2^52, so float64 holds it exactly, and the inner
-  // loop does one multiply-add per two runs.
-  const pairs = (R + 1) >> 1;
-  const byCase = new Float64Array(n * pairs);
+  // tp of a run sums the weights of gold positives judged positive, fp those of gold negatives
+  // judged positive: one "judged positive" indicator per (case, run), summed separately over the
+  // two gold classes. Indicators of `perSlot` runs share one float64 as fields of `bits` bits (a
+  // field's sum is at most n < 2^bits, and the whole sum stays below 2^53, so it is exact): at
+  // 891 cases, five runs per multiply-add.
+  let bits = 1;
+  while (2 ** bits <= n) bits++;
+  const perSlot = Math.floor(EXACT_BITS / bits);
+  if (perSlot < 2) return bootstrapUnpacked(labels, codes, R, seed, from, to);
+  const field = 2 ** bits;
+  const slots = Math.ceil(R / perSlot);
+  const byCase = new Float64Array(n * slots);
   for (let r = 0; r < R; r++) {
     const base = r * n;
-    const scale = r & 1 ? FIELD * FIELD : 1;
-    const q = r >> 1;
-    for (let i = 0; i < n; i++) byCase[i * pairs + q]! += PACKED_CODE[codes[base + i]!]! * scale;
+    const scale = field ** (r % perSlot);
+    const q = Math.floor(r / perSlot);
+    for (let i = 0; i < n; i++) if (codes[base + i]! & 1) byCase[i * slots + q]! += scale;
   }
   const weights = new Uint32Array(n);
   const drawn = new Int32Array(n);
-  const acc = new Float64Array(pairs);
+  const accPositive = new Float64Array(slots);
+  const accNegative = new Float64Array(slots);
   for (let b = from; b < to; b++) {
     const draw = drawResample(labels, seed, b, weights, drawn);
-    acc.fill(0);
+    accPositive.fill(0);
+    accNegative.fill(0);
     for (let k = 0; k < draw.distinct; k++) {
       const i = drawn[k]!;
       const w = weights[i]!;
-      const row = i * pairs;
-      for (let q = 0; q < pairs; q++) acc[q]! += w * byCase[row + q]!;
+      const row = i * slots;
+      const acc = labels[i] ? accPositive : accNegative;
+      for (let q = 0; q < slots; q++) acc[q]! += w * byCase[row + q]!;
     }
     let total = 0;
-    for (let q = 0; q < pairs; q++) {
-      let x = acc[q]!;
-      for (let half = 0; half < 2 && 2 * q + half < R; half++) {
-        const tp = x % FIELD;
-        x = (x - tp) / FIELD;
-        const fp = x % FIELD;
-        x = (x - fp) / FIELD;
+    for (let q = 0; q < slots; q++) {
+      let x = accPositive[q]!;
+      let y = accNegative[q]!;
+      for (let f = 0; f < perSlot && q * perSlot + f < R; f++) {
+        const tp = x % field;
+        x = (x - tp) / field;
+        const fp = y % field;
+        y = (y - fp) / field;
         total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
       }
     }
@@ -135,7 +144,7 @@ function drawResample(labels: Uint8Array, seed: number, b: number, weights: Uint
 }
 
 /**
- * The same computation with separate tp/fp counters: used for slices of ≥ 8192 cases, and the
+ * The same computation with separate tp/fp counters: used for slices of ≥ 2^26 cases, and the
  * plain reference the packed loop is tested against.
  */
 export function bootstrapUnpacked(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, from: number, to: number): Float64Array {
