@@ -25,6 +25,7 @@ import {
   BREAKDOWN_FIELDS,
   RANGE_CASES,
   RUN_SUM_FIELDS,
+  ownedBuffers,
   type AggregatePayload,
   type BootstrapResult,
   type DocumentTaskPayload,
@@ -114,7 +115,8 @@ export async function aggregateDocumentEval(
   const sums: RunSums[] = table.runs.map(() => emptyRunSums());
   const cellSums = new Map<string, BreakdownSums[]>();
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
-  const codes = new Uint8Array(R * m);
+  // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
+  const codes = new Uint8Array(new SharedArrayBuffer(R * m));
   const judgments: RunJudgments[] = table.runs.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const missingExamples: RejectionExample[] = [];
@@ -126,7 +128,8 @@ export async function aggregateDocumentEval(
     // The previous range's bytes are written while this one is merged and the next one computed;
     // awaiting each write right away left the CPU idle for a fifth of the run.
     let writing: Promise<void> = Promise.resolve();
-    for await (const result of mapInOrder(pool, rangePayloads(cases, table))) {
+    // Range payloads are built for one task each: their buffers move to the worker.
+    for await (const result of mapInOrder(pool, rangePayloads(cases, table), undefined, ownedBuffers)) {
       const res = result as RangeResult;
       await writing;
       writing = writeBytes(res.bytes);

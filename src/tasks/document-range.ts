@@ -259,7 +259,12 @@ export function processChunk(state: ScoreState, payload: DocumentTaskPayload): D
   return aggregateRange(state, payload);
 }
 
+/** The buffers of an object's typed-array fields (for objects whose arrays were made for them alone). */
+export function ownedBuffers(object: object): ArrayBuffer[] {
+  return Object.values(object).flatMap((value) => (ArrayBuffer.isView(value) ? [value.buffer as ArrayBuffer] : []));
+}
+
 /** Pool hook: every typed array of these results is allocated for that result alone, so it can move. */
 export function transferablesOf(result: DocumentTaskResult): ArrayBuffer[] {
-  return Object.values(result).flatMap((value) => (ArrayBuffer.isView(value) ? [value.buffer as ArrayBuffer] : []));
+  return ownedBuffers(result);
 }
