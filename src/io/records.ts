@@ -45,12 +45,37 @@ export function parseJsonLine(
   return { record: value };
 }
 
-async function readHead(path: string, bytes: number): Promise<string> {
+const HEAD_CHUNK = 1 << 16;
+
+/**
+ * The start of the file up to and including the end of its first non-blank line (or the whole file
+ * when that line never ends), so that a first record longer than one read chunk is still seen whole.
+ */
+async function readHead(path: string): Promise<string> {
   const handle = await open(path, "r");
   try {
-    const buffer = Buffer.alloc(bytes);
-    const { bytesRead } = await handle.read(buffer, 0, bytes, 0);
-    return buffer.subarray(0, bytesRead).toString("utf8");
+    const chunks: Buffer[] = [];
+    let position = 0;
+    let contentSeen = false;
+    for (;;) {
+      const buffer = Buffer.alloc(HEAD_CHUNK);
+      const { bytesRead } = await handle.read(buffer, 0, HEAD_CHUNK, position);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      chunks.push(chunk);
+      position += bytesRead;
+      let at = 0;
+      if (!contentSeen) {
+        // Skip a UTF-8 BOM and ASCII whitespace; the first other byte starts the first line.
+        const first = position === bytesRead;
+        if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) at = 3;
+        while (at < chunk.length && (chunk[at] === 0x20 || chunk[at] === 0x09 || chunk[at] === 0x0a || chunk[at] === 0x0d)) at++;
+        if (at === chunk.length) continue;
+        contentSeen = true;
+      }
+      if (chunk.indexOf(0x0a, at) !== -1) break;
+    }
+    return Buffer.concat(chunks).toString("utf8");
   } finally {
     await handle.close();
   }
@@ -62,7 +87,7 @@ async function readHead(path: string, bytes: number): Promise<string> {
  * line is not a complete value (pretty-printed); CSV otherwise.
  */
 export async function detectRecordFormat(path: string): Promise<RecordFormat> {
-  const head = (await readHead(path, 1 << 16)).replace(/^\uFEFF/, "");
+  const head = (await readHead(path)).replace(/^\uFEFF/, "");
   const trimmed = head.trimStart();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return "csv";
   if (trimmed.startsWith("[")) return "json";

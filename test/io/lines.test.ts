@@ -84,6 +84,22 @@ describe("readRecords", () => {
     ]);
   });
 
+  it("detects JSONL whose first line is longer than one read chunk (64 KiB)", async () => {
+    const long = JSON.stringify({ id: "long", text: "Alpha. ".repeat(20_000) });
+    const { out, format } = await recordsOf("long.data", `\uFEFF\n  ${long}\n{"id":"short"}\n`);
+    expect(long.length).toBeGreaterThan(1 << 17);
+    expect(format).toBe("jsonl");
+    expect(out.map((o) => [o.line, o.error?.code ?? o.record?.id])).toEqual([
+      [1, "blank_line"],
+      [2, "long"],
+      [3, "short"],
+    ]);
+    // A single long line that is a whole-file container, and pretty-printed JSON, stay "json".
+    const container = JSON.stringify({ pos: { p1: { text: "A. ".repeat(30_000) } }, neg: {} });
+    expect((await recordsOf("long-container.data", container)).format).toBe("json");
+    expect((await recordsOf("long-pretty.data", JSON.stringify([{ id: "x", text: "B. ".repeat(30_000) }], null, 2))).format).toBe("json");
+  });
+
   it("reads a ContraDoc container: keys become ids, groups become labels", async () => {
     const { out, format } = await recordsOf("c.data", JSON.stringify({ pos: { p1: { text: "A." } }, neg: { n1: { text: "B." } } }, null, 2));
     expect(format).toBe("json");
