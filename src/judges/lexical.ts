@@ -31,21 +31,40 @@ export interface LexicalFinding {
   reason: string;
 }
 
+/**
+ * Findings kept and cited one by one in the reasoning. A long document of near-identical sentences
+ * can have a quadratic number of update verdicts; past this many, the reasoning names the remaining
+ * sentences without repeating every pair, so it stays bounded by the document's length.
+ */
+export const MAX_CITED_FINDINGS = 1000;
+
 export interface LexicalJudgment {
   judgment: boolean;
   evidenceSentenceIds: number[];
   reasoning: string;
+  /** The first MAX_CITED_FINDINGS update verdicts, in order of the newer then the older sentence. */
   findings: LexicalFinding[];
+  /** Every update verdict, including those beyond `findings`. */
+  findingCount: number;
   /** Pairs handed to the classifier (the rest were pruned as certainly distinct). */
   comparedPairs: number;
 }
 
-/** Pairs (i < j) whose token overlap reaches the classifier's floor, by shared-token counts. */
-function candidatePairs(features: readonly TextFeatures[], overlapFloor: number): Array<[number, number]> {
-  const pairs: Array<[number, number]> = [];
+/**
+ * Visits the pairs (i < j, in order of j then i) whose token overlap reaches the classifier's floor,
+ * by shared-token counts, and returns how many there were. Pairs are visited, never collected: a
+ * long document of near-identical sentences has a quadratic number of them.
+ */
+function forEachCandidatePair(features: readonly TextFeatures[], overlapFloor: number, visit: (i: number, j: number) => void): number {
+  let count = 0;
   if (!(overlapFloor > 0)) {
-    for (let j = 1; j < features.length; j++) for (let i = 0; i < j; i++) pairs.push([i, j]);
-    return pairs;
+    for (let j = 1; j < features.length; j++) {
+      for (let i = 0; i < j; i++) {
+        visit(i, j);
+        count++;
+      }
+    }
+    return count;
   }
   const postings = new Map<string, number[]>();
   const sharedCounts = new Int32Array(features.length);
@@ -68,11 +87,14 @@ function candidatePairs(features: readonly TextFeatures[], overlapFloor: number)
     for (const i of touched) {
       const shared = sharedCounts[i]!;
       sharedCounts[i] = 0;
-      if (shared / Math.min(tokens.size, features[i]!.tokens.size) >= overlapFloor) pairs.push([i, j]);
+      if (shared / Math.min(tokens.size, features[i]!.tokens.size) >= overlapFloor) {
+        visit(i, j);
+        count++;
+      }
     }
     touched.length = 0;
   }
-  return pairs;
+  return count;
 }
 
 export function judgeDocumentLexically(
@@ -80,27 +102,38 @@ export function judgeDocumentLexically(
   config: Readonly<ClassifierConfig> = DEFAULT_CONFIG,
 ): LexicalJudgment {
   const features = sentences.map((sentence) => extractFeatures(sentence));
-  const pairs = candidatePairs(features, config.overlapFloor);
   const findings: LexicalFinding[] = [];
-  for (const [i, j] of pairs) {
-    const verdict = classifyFeatures(features[j]!, features[i]!, config);
-    if (verdict.class === "update") findings.push({ older: i + 1, newer: j + 1, reason: verdict.reason });
-  }
   const evidence = new Set<number>();
-  for (const f of findings) {
-    evidence.add(f.older);
-    evidence.add(f.newer);
-  }
-  const reasoning =
-    findings.length === 0
-      ? `No update verdict among ${pairs.length} compared sentence pairs (lexical baseline).`
+  let findingCount = 0;
+  const compared = forEachCandidatePair(features, config.overlapFloor, (i, j) => {
+    const verdict = classifyFeatures(features[j]!, features[i]!, config);
+    if (verdict.class !== "update") return;
+    findingCount++;
+    evidence.add(i + 1);
+    evidence.add(j + 1);
+    if (findings.length < MAX_CITED_FINDINGS) findings.push({ older: i + 1, newer: j + 1, reason: verdict.reason });
+  });
+  let reasoning =
+    findingCount === 0
+      ? `No update verdict among ${compared} compared sentence pairs (lexical baseline).`
       : findings.map((f) => `[${f.older}] vs [${f.newer}]: ${f.reason}`).join("; ");
+  if (findingCount > findings.length) {
+    // Every sentence in an update verdict is still cited once, so reference coverage is unchanged.
+    const cited = new Set<number>();
+    for (const f of findings) {
+      cited.add(f.older);
+      cited.add(f.newer);
+    }
+    const rest = [...evidence].filter((id) => !cited.has(id)).sort((a, b) => a - b);
+    reasoning += `; and ${findingCount - findings.length} more update verdicts${rest.length > 0 ? ` involving ${rest.map((id) => `[${id}]`).join(" ")}` : ""}`;
+  }
   return {
-    judgment: findings.length > 0,
+    judgment: findingCount > 0,
     evidenceSentenceIds: [...evidence].sort((a, b) => a - b),
     reasoning,
     findings,
-    comparedPairs: pairs.length,
+    findingCount,
+    comparedPairs: compared,
   };
 }
 

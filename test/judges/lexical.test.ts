@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { classify, DEFAULT_CONFIG } from "../../src/core/classifier/index.js";
-import { judgeDocumentLexically, runLexicalJudge } from "../../src/judges/lexical.js";
+import { parseReasoningReferences } from "../../src/core/document/index.js";
+import { judgeDocumentLexically, MAX_CITED_FINDINGS, runLexicalJudge } from "../../src/judges/lexical.js";
 
 describe("lexical judge", () => {
   it("finds a value swap between an earlier and a later sentence", () => {
@@ -61,6 +62,29 @@ describe("lexical judge", () => {
     );
     expect(positives).toBeGreaterThan(30); // the generator does produce contradictions
 
+  });
+
+  it("bounds a document with a quadratic number of update verdicts (was: every pair and finding held, out of memory)", () => {
+    // 200 sentences alternating two prices: every (10, 20) pair is an update, 100 × 100 of them.
+    const sentences = Array.from({ length: 200 }, (_, i) => `The ticket price is ${i % 2 ? 10 : 20} euros.`);
+    const r = judgeDocumentLexically(sentences);
+    expect(r.findingCount).toBe(10_000);
+    expect(r.findings).toHaveLength(MAX_CITED_FINDINGS);
+    expect(r.comparedPairs).toBe((200 * 199) / 2);
+    const brute: string[] = [];
+    for (let j = 0; j < sentences.length && brute.length < MAX_CITED_FINDINGS; j++) {
+      for (let i = 0; i < j && brute.length < MAX_CITED_FINDINGS; i++) {
+        const v = classify(sentences[j]!, sentences[i]!, DEFAULT_CONFIG);
+        if (v.class === "update") brute.push(`[${i + 1}] vs [${j + 1}]: ${v.reason}`);
+      }
+    }
+    expect(r.findings.map((f) => `[${f.older}] vs [${f.newer}]: ${f.reason}`)).toEqual(brute);
+    const all = Array.from({ length: 200 }, (_, i) => i + 1);
+    expect(r.evidenceSentenceIds).toEqual(all);
+    // The reasoning still cites every sentence of an update verdict (reference coverage unchanged).
+    expect(parseReasoningReferences(r.reasoning, 200)).toEqual(all);
+    expect(r.reasoning).toContain(`; and ${10_000 - MAX_CITED_FINDINGS} more update verdicts involving [`);
+    expect(r.reasoning.length).toBeLessThan(100_000);
   });
 
   it("compares every pair when the overlap floor is zero", () => {
