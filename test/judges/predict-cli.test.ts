@@ -161,6 +161,11 @@ describe("mari predict --judge openai", () => {
     expect(refused.stderr).toContain("HTTP 401");
     expect(refused.stderr).not.toContain(API_KEY);
     expect(refused.stdout).toBe("");
+    // The key itself pasted where its variable's name belongs: refused, and never echoed.
+    const pasted = await runMari(["predict", slicePath, "--judge", "openai", "--base-url", server.baseUrl, "--model", "m", "--api-key-env", API_KEY]);
+    expect(pasted.code).toBe(2);
+    expect(pasted.stderr).toContain("--api-key-env takes the NAME of an environment variable");
+    expect(pasted.stderr + pasted.stdout).not.toContain(API_KEY);
     const badRuns = await runMari(openaiArgs(server.baseUrl, ["--runs", "0"]), { env: KEY_ENV });
     expect(badRuns.code).toBe(2);
   });

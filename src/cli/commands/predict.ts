@@ -46,7 +46,8 @@ function numberFlag(value: string, flag: string): number {
 /** The key is read here and only here, from the variable the user names; its value is never printed. */
 function readApiKey(envVar: string): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar)) {
-    throw new InputError(`--api-key-env takes the NAME of an environment variable, got ${JSON.stringify(envVar)}`);
+    // Not echoed: a value that is not a variable name is most likely the key itself, pasted by mistake.
+    throw new InputError(`--api-key-env takes the NAME of an environment variable (e.g. MY_KEY); the value given is not a variable name and is not shown`);
   }
   const value = process.env[envVar];
   if (value === undefined || value.trim() === "") {
