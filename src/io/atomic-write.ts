@@ -3,20 +3,39 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
+import { InputError } from "../cli/errors.js";
 
 function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
 }
 
+/** File-system refusals that are the user's to fix (an output path that is a file or a directory, no permission, a full disk). */
+const UNWRITABLE = new Set(["EACCES", "EPERM", "ENOTDIR", "EISDIR", "EROFS", "ENOSPC", "EEXIST", "ENOENT", "EDQUOT"]);
+
+/** An output that cannot be written is an input error naming it (exit 2), not an internal one. */
+function writeError(target: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (err instanceof InputError || code === undefined || !UNWRITABLE.has(code)) return err;
+  return new InputError(`${target}: cannot write (${(err as Error).message})`);
+}
+
+async function makeParent(target: string): Promise<void> {
+  try {
+    await mkdir(dirname(target), { recursive: true });
+  } catch (err) {
+    throw writeError(target, err);
+  }
+}
+
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
+  await makeParent(target);
   const temp = tempPathFor(target);
   try {
     await writeFile(temp, data);
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true });
-    throw err;
+    throw writeError(target, err);
   }
 }
 
@@ -38,24 +57,41 @@ export class AtomicLineWriter {
   }
 
   static async open(target: string): Promise<AtomicLineWriter> {
-    await mkdir(dirname(target), { recursive: true });
+    await makeParent(target);
     return new AtomicLineWriter(target, tempPathFor(target));
   }
 
   /** Writes text; resolves once the stream can take more (back-pressure keeps memory bounded). */
   async write(text: string | Uint8Array): Promise<void> {
-    if (this.failure) throw this.failure;
+    if (this.failure) throw writeError(this.target, this.failure);
     if (!this.stream.write(text)) {
-      await new Promise<void>((resolve) => this.stream.once("drain", resolve));
+      // A stream that fails while full never drains: wait for whichever comes first.
+      await new Promise<void>((resolve, reject) => {
+        const onDrain = () => {
+          this.stream.off("error", onError);
+          resolve();
+        };
+        const onError = (err: Error) => {
+          this.stream.off("drain", onDrain);
+          reject(writeError(this.target, err));
+        };
+        this.stream.once("drain", onDrain);
+        this.stream.once("error", onError);
+      });
     }
   }
 
   async commit(): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
-    });
-    if (this.failure) throw this.failure;
-    await rename(this.temp, this.target);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
+      });
+      if (this.failure) throw this.failure;
+      await rename(this.temp, this.target);
+    } catch (err) {
+      await rm(this.temp, { force: true });
+      throw writeError(this.target, err);
+    }
   }
 
   async abort(): Promise<void> {

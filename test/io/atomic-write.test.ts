@@ -1,0 +1,68 @@
+// Outputs that cannot be written are input errors naming the path (exit 2), never internal errors,
+// and leave no temp file behind. The commands that write through these helpers are checked too.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../../src/cli/errors.js";
+import { AtomicLineWriter, writeFileAtomic } from "../../src/io/atomic-write.js";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+
+const tmp = tempDir("mari-atomic-");
+afterAll(() => tmp.cleanup());
+
+describe("atomic writes to an unwritable place", () => {
+  const aFile = join(tmp.dir, "a-file");
+  writeFileSync(aFile, "keep me");
+  const aDir = join(tmp.dir, "a-dir");
+  mkdirSync(aDir);
+
+  it("writeFileAtomic under a path that is a file: InputError naming the target", async () => {
+    const target = join(aFile, "report.json");
+    await expect(writeFileAtomic(target, "{}")).rejects.toThrow(InputError);
+    await expect(writeFileAtomic(target, "{}")).rejects.toThrow(`${target}: cannot write (`);
+    expect(readFileSync(aFile, "utf8")).toBe("keep me");
+  });
+
+  it("writeFileAtomic onto a directory: InputError, no temp file left", async () => {
+    await expect(writeFileAtomic(aDir, "{}")).rejects.toThrow(`${aDir}: cannot write (EISDIR`);
+    expect(readdirSync(tmp.dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("AtomicLineWriter: open under a file and commit onto a directory are InputErrors", async () => {
+    await expect(AtomicLineWriter.open(join(aFile, "cases.jsonl"))).rejects.toThrow(InputError);
+    const writer = await AtomicLineWriter.open(aDir);
+    await writer.write("line\n");
+    await expect(writer.commit()).rejects.toThrow(`${aDir}: cannot write (EISDIR`);
+    expect(readdirSync(tmp.dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("a writer still works for a good target", async () => {
+    const target = join(tmp.dir, "out", "ok.jsonl");
+    const writer = await AtomicLineWriter.open(target);
+    for (let i = 0; i < 3; i++) await writer.write(`${i}\n`);
+    await writer.commit();
+    expect(readFileSync(target, "utf8")).toBe("0\n1\n2\n");
+  });
+});
+
+describe("commands with an unwritable output exit 2 (were 3)", () => {
+  const aFile = join(tmp.dir, "out-file");
+  writeFileSync(aFile, "");
+  const aDir = join(tmp.dir, "out-dir");
+  mkdirSync(aDir);
+  const data = (...parts: string[]) => join(ROOT, "datasets", ...parts);
+
+  it.each([
+    ["sweep --out FILE", ["sweep", data("memory-pairs/mari-pairs.jsonl"), "--out", aFile, "--workers", "1", "--quiet"]],
+    ["predict --out DIR", ["predict", data("contradoc/contradoc-160.jsonl"), "--judge", "lexical", "--out", aDir]],
+    [
+      "evidence --out FILE",
+      ["evidence", data("evidence-example/docs.jsonl"), "--facts", data("evidence-example/facts.jsonl"), "--out", aFile, "--quiet"],
+    ],
+  ])("%s", async (_name, args) => {
+    const r = await runMari(args);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("cannot write (");
+    expect(r.stderr).not.toContain("internal error");
+  });
+});
