@@ -140,10 +140,21 @@ export async function runPairMerge(options: PairMergeOptions): Promise<number> {
   const cases = await AtomicLineWriter.open(join(options.outDir, "cases.jsonl"));
   const caseLines = new BufferedLines(cases);
   try {
-    for await (const { pair } of readPairs(pairsPath, new PairInputStats())) {
+    const corpus = new PairInputStats();
+    let written = 0;
+    for await (const { pair } of readPairs(pairsPath, corpus)) {
       const line = lines.get(pair.id);
       if (line === undefined) throw new InputError(located(pairsPath, undefined, `merge: no shard has a case line for pair ${JSON.stringify(pair.id)}`));
       await caseLines.push(`${line}\n`);
+      written++;
+    }
+    // The corpus re-read must be the one the shards scored, and every shard line must find its pair:
+    // otherwise the merged cases.jsonl would silently lose lines the report still counts.
+    if (corpus.sliceHash() !== first.dataset.slice_hash) {
+      throw new InputError(located(pairsPath, undefined, "merge: not the pair corpus the shards scored (slice_hash differs); give the right one with --slice"));
+    }
+    if (written !== lines.size) {
+      throw new InputError(located(pairsPath, undefined, `merge: the shards hold ${lines.size} case lines but the corpus has ${written} usable pairs`));
     }
     await caseLines.flush();
   } catch (err) {

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { runPairEval } from "../../src/tasks/pairs.js";
-import { mergePairReports } from "../../src/tasks/pair-merge.js";
+import { mergePairReports, runPairMerge } from "../../src/tasks/pair-merge.js";
 import { ROOT, tempDir } from "../support/cli.js";
 import type { Report } from "../../src/report/types.js";
 
@@ -62,5 +62,22 @@ describe("merging pair shard reports", () => {
     expect(() => mergePairReports([a, a], context)).toThrow(/shard index appears twice/);
     const other = { ...b, dataset: { ...b.dataset, slice_hash: "0".repeat(64) } };
     expect(() => mergePairReports([a, other], context)).toThrow(/differ in corpus/);
+  });
+
+  it("refuses a --slice that is not the corpus the shards scored (was: an empty merged cases.jsonl, exit 1)", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    await run(CORPUS, join(t.dir, "a"), { index: 0, count: 2 });
+    await run(CORPUS, join(t.dir, "b"), { index: 1, count: 2 });
+    const reportPaths = [join(t.dir, "a", "report.json"), join(t.dir, "b", "report.json")];
+    const merge = (pairsPath: string, out: string) => runPairMerge({ reportPaths, outDir: join(t.dir, out), pairsPath, quiet: true, formats: ["json"] });
+    const documents = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    await expect(merge(documents, "m1")).rejects.toThrow(`${documents}: merge: not the pair corpus the shards scored`);
+    // One pair short: the same ids minus one, so every corpus pair still finds its line.
+    const shorter = join(t.dir, "shorter.jsonl");
+    writeFileSync(shorter, readFileSync(CORPUS, "utf8").trim().split("\n").slice(1).join("\n") + "\n");
+    await expect(merge(shorter, "m2")).rejects.toThrow("merge: not the pair corpus the shards scored");
+    await merge(CORPUS, "m3");
+    expect(readFileSync(join(t.dir, "m3", "cases.jsonl"), "utf8").trim().split("\n")).toHaveLength(161);
   });
 });
