@@ -258,7 +258,8 @@ async function evaluate(settings: DocumentRunSettings, dumpPath: string, judge: 
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: Math.max(1, Math.ceil(dumpBytes / 1e6)) });
+  const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
+  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: totalMb });
   let reportedMb = 0;
   const result = await runDocumentEval({
     slicePath,
@@ -279,6 +280,8 @@ async function evaluate(settings: DocumentRunSettings, dumpPath: string, judge: 
       }
     },
   });
+  // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
+  if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
   progress.done();
 
   const report = await buildDocumentReport(result, {
