@@ -116,9 +116,12 @@ describe("openai judge against a real HTTP server", () => {
     const s = await serve((info) =>
       info.caseId === "c" && info.previousAttempts === 0 ? "hang" : { content: honestAnswer(info.caseId) },
     );
-    const { predictions, summary } = await judge(CASES, options(s.baseUrl, { timeoutMs: 150 }));
+    // Generous timeout: a healthy local answer must never hit it, even on a loaded machine (the
+    // retry count would then depend on wall-clock speed); only the hung request does.
+    const { predictions, summary } = await judge(CASES, options(s.baseUrl, { timeoutMs: 1000 }));
     expect(predictions).toEqual(CASES.map((c) => expected(c.id, 0)));
     expect(summary.retries).toBe(1);
+    expect(s.requests.filter((r) => r.caseId === "c")).toHaveLength(2);
   });
 
   it("records malformed and wrong-case answers as failed predictions and goes on", async () => {
