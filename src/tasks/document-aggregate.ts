@@ -57,8 +57,15 @@ export interface Aggregate {
   casesScored: number;
 }
 
-/** Cuts the (case, run) table into range payloads, in case order. */
-function* rangePayloads(cases: readonly SliceCase[], table: RunTable): Generator<RangePayload> {
+/**
+ * Written range buffers ≥ this size are reused. The writer's promise resolves on `drain` for a
+ * chunk above its high-water mark (16 KB), i.e. once the bytes are in the file; a smaller chunk
+ * may still be queued when it resolves, so it is never reused.
+ */
+const REUSE_MIN_BYTES = 1 << 20;
+
+/** Cuts the (case, run) table into range payloads, in case order; each takes a spare buffer if one is free. */
+function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.runs.length;
   const runKeys = table.runs.map((run) => run.key);
   for (let from = 0; from < cases.length; from += RANGE_CASES) {
@@ -76,6 +83,7 @@ function* rangePayloads(cases: readonly SliceCase[], table: RunTable): Generator
       matched: new Int32Array(R * w),
       evStart: new Int32Array(R * w + 1),
       evData: new Int32Array(0),
+      spare: spares.pop() ?? null,
     };
     const evidence = new EvidenceBuffer();
     for (let r = 0; r < R; r++) {
@@ -129,10 +137,13 @@ export async function aggregateDocumentEval(
     // awaiting each write right away left the CPU idle for a fifth of the run.
     let writing: Promise<void> = Promise.resolve();
     // Range payloads are built for one task each: their buffers move to the worker.
-    for await (const result of mapInOrder(pool, rangePayloads(cases, table), undefined, ownedBuffers)) {
+    const spares: Uint8Array[] = [];
+    for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
       const res = result as RangeResult;
       await writing;
-      writing = writeBytes(res.bytes);
+      writing = writeBytes(res.bytes).then(() => {
+        if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
+      });
       writing.catch(() => {});
       const w = R > 0 ? res.codes.length / R : 0;
       for (let r = 0; r < R; r++) {

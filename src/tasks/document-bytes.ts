@@ -9,32 +9,37 @@ export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
-/**
- * A growable byte buffer shared by every sink of a thread (one range is built at a time), so large
- * ranges leave no trail of dead ArrayBuffers behind: V8 frees those lazily, and on a million-line
- * run they drove peak RSS past 900 MB.
- */
-let shared = new Uint8Array(1 << 22);
-
 const SHORT_FRAGMENT = 24;
 const FLOAT_CACHE_CAP = 1 << 14;
 const floatCache = new Map<number, Uint8Array>();
+/** Size of the last buffer taken in this thread: the first guess for a sink without a buffer. */
+let lastTaken = 1 << 16;
 
+/**
+ * A growable byte buffer. It writes into a buffer it is given when there is one: fresh memory
+ * costs page faults on every byte, which on a million-line cases.jsonl was as much as building the
+ * lines, so written buffers come back for the next range (see RangePayload.spare).
+ */
 export class ByteSink {
+  private buf: Uint8Array;
   private used = 0;
 
+  constructor(spare?: Uint8Array) {
+    this.buf = spare ?? new Uint8Array(lastTaken + (lastTaken >> 2));
+  }
+
   private reserve(extra: number): void {
-    if (this.used + extra <= shared.length) return;
-    const grown = new Uint8Array(Math.max(shared.length * 2, this.used + extra));
-    grown.set(shared.subarray(0, this.used));
-    shared = grown;
+    if (this.used + extra <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.used + extra));
+    grown.set(this.buf.subarray(0, this.used));
+    this.buf = grown;
   }
 
   /** Copies pre-encoded bytes (a byte loop for short fragments: cheaper than the call to `set`). */
   bytes(fragment: Uint8Array): void {
     const n = fragment.length;
     this.reserve(n);
-    const buf = shared;
+    const buf = this.buf;
     let at = this.used;
     if (n > SHORT_FRAGMENT) {
       buf.set(fragment, at);
@@ -49,7 +54,7 @@ export class ByteSink {
   ascii(text: string): void {
     const n = text.length;
     this.reserve(n);
-    const buf = shared;
+    const buf = this.buf;
     let at = this.used;
     for (let k = 0; k < n; k++) buf[at++] = text.charCodeAt(k);
     this.used = at;
@@ -76,7 +81,7 @@ export class ByteSink {
     let digits = 1;
     for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
     this.reserve(digits);
-    const buf = shared;
+    const buf = this.buf;
     let at = this.used + digits;
     this.used = at;
     let v = value;
@@ -87,9 +92,11 @@ export class ByteSink {
     } while (v > 0);
   }
 
-  /** A copy of the bytes written, in its own ArrayBuffer; the shared buffer is free again. */
+  /** The bytes written: a view of the sink's buffer, which now belongs to the caller. */
   take(): Uint8Array {
-    const out = shared.slice(0, this.used);
+    const out = this.buf.subarray(0, this.used);
+    lastTaken = this.used;
+    this.buf = new Uint8Array(0);
     this.used = 0;
     return out;
   }

@@ -47,6 +47,8 @@ export interface RangePayload {
   /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
   evStart: Int32Array;
   evData: Int32Array;
+  /** A buffer already written out, to build this range's bytes in (null: allocate one). */
+  spare: Uint8Array | null;
 }
 
 export interface BootstrapPayload {
@@ -158,7 +160,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const missingExamples: RejectionExample[] = [];
   const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
   const runKeyBytes = runKeyJson.map(utf8);
-  const out = new ByteSink();
+  const out = new ByteSink(p.spare ?? undefined);
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
     const prefix = utf8(`{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"run":`);

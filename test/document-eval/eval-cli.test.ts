@@ -135,6 +135,36 @@ describe("determinism across workers and chunk sizes", () => {
   });
 });
 
+describe("ranges large enough for written buffers to be reused", () => {
+  it("every cases.jsonl line is whole and in place (slice order × run order), for 1 and 2 workers", async () => {
+    const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    const cases = readFileSync(slicePath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const RUNS = 400; // 8 cases × 400 runs ≈ 1.5 MB per range, above the reuse threshold
+    const rows: unknown[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      for (const c of cases) rows.push({ case_id: c.id, run, judgment: (run + rows.length) % 3 === 0, evidence_sentence_ids: (run + rows.length) % 3 === 0 ? [1] : [] });
+    }
+    const dump = writeJsonl(tmp.dir, "reuse-dump.jsonl", rows);
+    const texts: string[] = [];
+    for (const workers of ["1", "2"]) {
+      const out = join(tmp.dir, `reuse-${workers}`);
+      const r = await runMari(["eval", slicePath, "--predictions", dump, "--out", out, "--workers", workers, "--quiet", "--progress", "none", "--bootstrap", "0", "--report", "json"]);
+      expect(r.code, r.stderr).toBe(0);
+      texts.push(readFileSync(join(out, "cases.jsonl"), "utf8"));
+    }
+    expect(texts[1]).toBe(texts[0]);
+    const lines = texts[0]!.split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.length).toBe(cases.length * RUNS);
+    lines.forEach((text, k) => {
+      const row = JSON.parse(text);
+      const caseIndex = Math.floor(k / RUNS);
+      const run = k % RUNS;
+      expect([row.case_id, row.run, row.line]).toEqual([cases[caseIndex].id, String(run), run * cases.length + caseIndex + 1]);
+    });
+  });
+});
+
 describe("config file and progress", () => {
   it("gates from mari.config.json apply (flags win); plain progress goes to stderr", async () => {
     const slice = writeJsonl(tmp.dir, "cfg-slice.jsonl", TINY_SLICE);
