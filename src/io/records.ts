@@ -13,13 +13,16 @@ export type LineRejection = "invalid_utf8" | "blank_line" | "malformed_json" | "
 
 export type JsonObject = Record<string, unknown>;
 
+/** A record-level rejection: a line-level one, or a CSV record that cannot be read (`malformed_csv`). */
+export type RecordRejection = LineRejection | "malformed_csv";
+
 export type RecordItem =
   | { readonly where: string; readonly line?: number; readonly record: JsonObject; readonly error?: undefined }
   | {
       readonly where: string;
       readonly line?: number;
       readonly record?: undefined;
-      readonly error: { readonly code: LineRejection; readonly message: string };
+      readonly error: { readonly code: RecordRejection; readonly message: string };
     };
 
 export function isJsonObject(value: unknown): value is JsonObject {
@@ -116,22 +119,56 @@ async function* readJsonl(path: string): AsyncGenerator<RecordItem> {
   }
 }
 
+/** The one CSV error a reader can step over: a record with the wrong number of fields. */
+const RAGGED_CSV_RECORD = "CSV_RECORD_INCONSISTENT_COLUMNS";
+
+/**
+ * CSV records with the line each starts on. A record with the wrong number of fields is rejected on
+ * its own and reading goes on. Any other CSV error (a stray quote) leaves the parser unsure where
+ * later records start, so reading stops there with an error that says so: records are never
+ * dropped without a message.
+ */
 async function* readCsv(path: string): AsyncGenerator<RecordItem> {
+  const skipped: Array<{ line: number; code: string; message: string }> = [];
   const parser = createReadStream(path).pipe(
-    parseCsv({ columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false }),
+    parseCsv({ columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
   );
+  parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
+    skipped.push({ line: err.lines ?? 0, code: err.code ?? "", message: err.message });
+  });
   let previousEnd = 1; // the header row
+  let nextSkipped = 0;
+  let stopped = false;
+  // The skipped records that end before `line`, in order; after an unrecoverable one, nothing more.
+  function* skippedBefore(line: number): Generator<RecordItem> {
+    while (!stopped && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
+      const s = skipped[nextSkipped++]!;
+      previousEnd = Math.max(previousEnd, s.line);
+      if (s.code === RAGGED_CSV_RECORD) {
+        yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message: `malformed CSV: ${s.message}` } };
+      } else {
+        stopped = true;
+        const message = `malformed CSV: ${s.message}; the rest of the file (after line ${s.line}) is not read`;
+        yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message } };
+      }
+    }
+  }
   try {
     for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
+      yield* skippedBefore(item.info.lines);
+      if (stopped) break;
       // A quoted field may span lines: report the line where the record starts.
       const line = previousEnd + 1;
       previousEnd = item.info.lines;
       yield { where: `${path}:${line}`, line, record: { ...item.record } };
     }
+    yield* skippedBefore(Infinity);
   } catch (err) {
     const e = err as Error & { lines?: number };
     const line = e.lines ?? previousEnd + 1;
-    yield { where: `${path}:${line}`, line, error: { code: "malformed_json", message: `malformed CSV: ${e.message}` } };
+    yield { where: `${path}:${line}`, line, error: { code: "malformed_csv", message: `malformed CSV: ${e.message}` } };
+  } finally {
+    parser.destroy();
   }
 }
 

@@ -100,6 +100,31 @@ describe("readRecords", () => {
     expect((await recordsOf("long-pretty.data", JSON.stringify([{ id: "x", text: "B. ".repeat(30_000) }], null, 2))).format).toBe("json");
   });
 
+  it("rejects a ragged CSV record on its own and reads every other record (was: the rest of the file lost)", async () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => (i === 1500 ? `p${i},oops` : `p${i},"two\nlines ${i}",x`));
+    const { out, format } = await recordsOf("ragged.data", `id,text,more\n${rows.join("\n")}\n`);
+    expect(format).toBe("csv");
+    expect(out).toHaveLength(3000);
+    const bad = out.filter((o) => o.error);
+    expect(bad).toHaveLength(1);
+    // Rows 0..1499 take two lines each after the header: row 1500 starts on line 2 + 2·1500.
+    expect(bad[0]).toMatchObject({ line: 3002, error: { code: "malformed_csv" } });
+    expect(bad[0]!.error!.message).toContain("malformed CSV: Invalid Record Length");
+    expect(out[1500]).toBe(bad[0]);
+    expect(out[1499]).toMatchObject({ line: 3000, record: { id: "p1499" } });
+    expect(out[1501]).toMatchObject({ line: 3003, record: { id: "p1501", text: "two\nlines 1501" } });
+    expect(out[2999]).toMatchObject({ line: 2 + 2 * 2999 - 1, record: { id: "p2999" } });
+  });
+
+  it("stops at a CSV error it cannot step over, and says so", async () => {
+    const { out } = await recordsOf("quote.data", 'id,text\n1,ok\n2,"bad"q\n3,lost\n4,lost\n');
+    expect(out.map((o) => [o.line, o.record?.id ?? o.error?.code])).toEqual([
+      [2, "1"],
+      [3, "malformed_csv"],
+    ]);
+    expect(out[1]!.error!.message).toMatch(/^malformed CSV: Invalid Closing Quote: .*; the rest of the file \(after line 3\) is not read$/);
+  });
+
   it("reads a ContraDoc container: keys become ids, groups become labels", async () => {
     const { out, format } = await recordsOf("c.data", JSON.stringify({ pos: { p1: { text: "A." } }, neg: { n1: { text: "B." } } }, null, 2));
     expect(format).toBe("json");
