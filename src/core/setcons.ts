@@ -70,11 +70,13 @@ export function judgmentAgreement(runs: readonly RunJudgments[], caseCount: numb
     const a = sets[r]!;
     for (let s = r + 1; s < sets.length; s++) {
       const b = sets[s]!;
+      // On cases present in both, the runs agree where their positive bits are equal.
       let common = 0;
       let agree = 0;
       for (let w = 0; w < words; w++) {
-        common += popcount32(a.any[w]! & b.any[w]!);
-        agree += popcount32(a.pos[w]! & b.pos[w]!) + popcount32(a.neg[w]! & b.neg[w]!);
+        const both = a.any[w]! & b.any[w]!;
+        common += popcount32(both);
+        agree += popcount32(both & ~(a.pos[w]! ^ b.pos[w]!));
       }
       if (common === 0) continue;
       sum += agree / common;
@@ -116,8 +118,8 @@ export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): {
  * The same from each present run's canonical evidence key (equal sets ⇔ equal keys); `idsOf(k)`
  * is asked only for the first run of each distinct set.
  */
-function groupedJaccard(keys: readonly string[], idsOf: (k: number) => readonly number[]): { sum: number; pairs: number } {
-  const groups = new Map<string, { first: number; count: number }>();
+function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) => readonly number[]): { sum: number; pairs: number } {
+  const groups = new Map<string | number, { first: number; count: number }>();
   keys.forEach((key, k) => {
     const group = groups.get(key);
     if (group) group.count++;
@@ -142,10 +144,13 @@ export interface SetConsInput {
   runs: readonly RunJudgments[];
   /** The evidence IDs (sorted, unique) of run r on case i; only asked for present cases. */
   evidenceOf: (run: number, caseIndex: number) => readonly number[];
-  /** A canonical key of that set (default: the IDs joined by commas); cheaper than the list. */
-  evidenceKey?: (run: number, caseIndex: number) => string;
+  /** A canonical key of that set, equal for equal sets only (default: the IDs joined by commas); cheaper than the list. */
+  evidenceKey?: (run: number, caseIndex: number) => string | number;
   flippedCap: number;
 }
+
+/** Cases whose runs are gathered together (see computeSetCons). */
+const CASE_BLOCK = 64;
 
 export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const { caseIds, runs } = input;
@@ -158,34 +163,47 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   let unanimous = 0;
   let flippedCount = 0;
   const flipped: string[] = [];
-  const evidenceKey = input.evidenceKey ?? ((r: number, i: number) => input.evidenceOf(r, i).join(","));
-  const keys: string[] = [];
-  const presentRuns: number[] = [];
-  for (let i = 0; i < n; i++) {
-    let positives = 0;
-    let negatives = 0;
-    keys.length = 0;
-    presentRuns.length = 0;
-    for (let r = 0; r < runs.length; r++) {
-      if (!runs[r]!.present[i]) continue;
-      if (runs[r]!.judgment[i]) positives++;
-      else negatives++;
-      keys.push(evidenceKey(r, i));
-      presentRuns.push(r);
+  const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
+  // Cases go in blocks, each run's columns read block by block: walking all runs for one case at a
+  // time touched a different cache line per run.
+  const keysOf: (string | number)[][] = Array.from({ length: CASE_BLOCK }, () => []);
+  const runsOf: number[][] = Array.from({ length: CASE_BLOCK }, () => []);
+  const positivesOf = new Int32Array(CASE_BLOCK);
+  for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
+    const i1 = Math.min(n, i0 + CASE_BLOCK);
+    for (let b = 0; b < i1 - i0; b++) {
+      keysOf[b]!.length = 0;
+      runsOf[b]!.length = 0;
+      positivesOf[b] = 0;
     }
-    const present = positives + negatives;
-    if (present >= 2) {
-      const j = groupedJaccard(keys, (k) => input.evidenceOf(presentRuns[k]!, i));
-      evidenceSum += j.sum;
-      evidencePairs += j.pairs;
-      if (positives > 0 && negatives > 0) {
-        flippedCount++;
-        if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r]!;
+      for (let i = i0; i < i1; i++) {
+        if (!run.present[i]) continue;
+        if (run.judgment[i]) positivesOf[i - i0]!++;
+        keysOf[i - i0]!.push(evidenceKey(r, i));
+        runsOf[i - i0]!.push(r);
       }
     }
-    if (present === runs.length) {
-      allPresent++;
-      if (positives === 0 || negatives === 0) unanimous++;
+    for (let i = i0; i < i1; i++) {
+      const keys = keysOf[i - i0]!;
+      const presentRuns = runsOf[i - i0]!;
+      const positives = positivesOf[i - i0]!;
+      const negatives = keys.length - positives;
+      const present = keys.length;
+      if (present >= 2) {
+        const j = groupedJaccard(keys, (k) => input.evidenceOf(presentRuns[k]!, i));
+        evidenceSum += j.sum;
+        evidencePairs += j.pairs;
+        if (positives > 0 && negatives > 0) {
+          flippedCount++;
+          if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
+        }
+      }
+      if (present === runs.length) {
+        allPresent++;
+        if (positives === 0 || negatives === 0) unanimous++;
+      }
     }
   }
   return {

@@ -180,7 +180,7 @@ export async function aggregateDocumentEval(
       caseIds: cases.map((c) => c.id),
       runs: judgments,
       evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
-      evidenceKey: (r, k) => table.evidenceText(r, cases[k]!.index),
+      evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
       flippedCap: options.flippedCap,
     });
     await bootstrapDone;

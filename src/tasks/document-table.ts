@@ -16,6 +16,9 @@ export interface RunColumns {
   evLength: Int32Array;
 }
 
+/** IDs below this pack into a numeric evidence key: 2 + 3 × 13 bits, exact in a float64. */
+const PACKED_ID_LIMIT = 1 << 13;
+
 export class RunTable {
   readonly runs: RunColumns[] = [];
   private readonly index = new Map<string, number>();
@@ -65,11 +68,32 @@ export class RunTable {
     cols.evLength[caseIndex] = p.evidence.length;
   }
 
-  /** The evidence IDs as comma-separated text (for cases.jsonl), without building an array. */
-  evidenceText(run: number, caseIndex: number): string {
+  /**
+   * A key equal for equal evidence lists only (SetCons groups runs by it): up to three IDs below
+   * 2^13 packed into an exact integer with the count (most answers; no string built, cheap to hash),
+   * else the IDs as comma-separated text. A number never equals a string, so the two kinds of key
+   * cannot collide.
+   */
+  evidenceKey(run: number, caseIndex: number): number | string {
     const cols = this.runs[run]!;
     const start = cols.evStart[caseIndex]!;
-    const end = start + cols.evLength[caseIndex]!;
+    const count = cols.evLength[caseIndex]!;
+    const end = start + count;
+    if (count <= 3) {
+      let key = count;
+      let scale = 4;
+      let packed = true;
+      for (let k = start; k < end; k++) {
+        const id = this.evidence[k]!;
+        if (id < 0 || id >= PACKED_ID_LIMIT) {
+          packed = false;
+          break;
+        }
+        key += id * scale;
+        scale *= PACKED_ID_LIMIT;
+      }
+      if (packed) return key;
+    }
     let text = "";
     for (let k = start; k < end; k++) text += k === start ? `${this.evidence[k]}` : `,${this.evidence[k]}`;
     return text;

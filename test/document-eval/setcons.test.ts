@@ -92,7 +92,7 @@ describe("SetCons counting algorithm equals the naive definition", () => {
   it("on random runs", () => {
     const cell = fc.record({ present: fc.boolean(), judgment: fc.boolean(), ev: fc.uniqueArray(fc.integer({ min: 1, max: 4 }), { maxLength: 3 }) });
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 2, max: 6 }), fc.infiniteStream(cell), (n, runCount, stream) => {
+      fc.property(fc.integer({ min: 1, max: 150 }), fc.integer({ min: 2, max: 6 }), fc.infiniteStream(cell), (n, runCount, stream) => {
         const cells = [...stream.take(n * runCount)];
         const rs: RunJudgments[] = [];
         const ev: number[][][] = [];
@@ -107,6 +107,14 @@ describe("SetCons counting algorithm equals the naive definition", () => {
         expect(fast.judgment).toBeCloseTo(slow.judgment, 12);
         expect(fast.evidence).toBeCloseTo(slow.evidence, 12);
         expect(fast.pairs_used).toBe(slow.used);
+        // Flips (present in ≥ 2 runs, both judgments) in slice order; unanimity over all-present cases.
+        const votes = ids.map((_, i) => rs.filter((run) => run.present[i]).map((run) => run.judgment[i]));
+        const flips = ids.filter((_, i) => votes[i]!.length >= 2 && votes[i]!.includes(1) && votes[i]!.includes(0));
+        expect(fast.flipped_count).toBe(flips.length);
+        expect(fast.flipped_cases).toEqual(flips.slice(0, 5));
+        const full = votes.filter((v) => v.length === runCount);
+        expect(fast.unanimous_cases).toBe(full.length);
+        expect(fast.unanimous_rate).toBe(full.length ? full.filter((v) => !v.includes(1) || !v.includes(0)).length / full.length : null);
       }),
       { numRuns: 60 },
     );
