@@ -5,6 +5,7 @@
 // never of the API key; a changed prompt or model therefore misses instead of serving stale text.
 import { createHash } from "node:crypto";
 import { open, stat, type FileHandle } from "node:fs/promises";
+import { InputError } from "../cli/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine } from "../io/records.js";
 import type { PredictionBody } from "./types.js";
@@ -51,11 +52,13 @@ function isPredictionBody(value: unknown): value is PredictionBody {
 export async function loadCache(path: string): Promise<LoadedCache> {
   const entries = new Map<string, PredictionBody>();
   const skippedLines: number[] = [];
+  let isFile: boolean;
   try {
-    await stat(path);
+    isFile = (await stat(path)).isFile();
   } catch {
     return { entries, skippedLines };
   }
+  if (!isFile) throw new InputError(`--cache ${path}: not a file`);
   for await (const line of readLines(path)) {
     const parsed = parseJsonLine(line.text);
     if ("error" in parsed) {
@@ -79,7 +82,12 @@ export class CacheAppender {
   private constructor(private readonly handle: FileHandle) {}
 
   static async open(path: string): Promise<CacheAppender> {
-    const handle = await open(path, "a+");
+    let handle: FileHandle;
+    try {
+      handle = await open(path, "a+");
+    } catch (err) {
+      throw new InputError(`--cache ${path}: cannot open for appending (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
     // A run killed mid-write can leave a torn last line: start ours on a fresh line.
     const { size } = await handle.stat();
     if (size > 0) {

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runOpenAIJudge, type OpenAIJudgeOptions } from "../../src/judges/openai.js";
 import { ChatConfigError } from "../../src/judges/chat-client.js";
+import { InputError } from "../../src/cli/errors.js";
 import type { JudgeCase, Prediction } from "../../src/judges/types.js";
 import { tempDir } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer, type ScriptedReply, type ChatRequestInfo } from "./support/fake-chat-server.js";
@@ -200,6 +201,20 @@ describe("openai judge against a real HTTP server", () => {
     expect(resumed.summary).toMatchObject({ fromCache: 2, requested: 2, skippedCacheLines: [3] });
     const lines = readFileSync(cachePath, "utf8").split("\n");
     expect(lines.filter((l) => l.startsWith('{"key"') && l.endsWith("}"))).toHaveLength(4);
+  });
+
+  it("a --cache that is a directory, or whose directory is missing, is an input error before any request", async () => {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    const s = await serve();
+    const asDir = await judge(CASES, options(s.baseUrl, { cachePath: dir })).catch((err) => err);
+    expect(asDir).toBeInstanceOf(InputError);
+    expect(asDir.message).toBe(`--cache ${dir}: not a file`);
+    const noParent = join(dir, "missing", "cache.jsonl");
+    const missing = await judge(CASES, options(s.baseUrl, { cachePath: noParent })).catch((err) => err);
+    expect(missing).toBeInstanceOf(InputError);
+    expect(missing.message).toBe(`--cache ${noParent}: cannot open for appending (ENOENT)`);
+    expect(s.requests).toHaveLength(0);
   });
 
   it("stops the run on 401, redacting a key the server echoes", async () => {
