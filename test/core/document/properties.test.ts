@@ -30,6 +30,23 @@ describe("document core properties", () => {
     );
   });
 
+  it("well-formed single references parse to their sorted distinct ids (the case the property above rarely reaches)", () => {
+    const doc = fc.integer({ min: 1, max: 40 }).chain((n) =>
+      fc.record({
+        n: fc.constant(n),
+        ids: fc.array(fc.integer({ min: 1, max: n }), { minLength: 1, maxLength: 8 }),
+        glue: fc.array(fc.constantFrom(" and ", ", ", "; then ", " vs ", ". "), { minLength: 8, maxLength: 8 }),
+      }),
+    );
+    fc.assert(
+      fc.property(doc, ({ n, ids, glue }) => {
+        const reasoning = "Compare " + ids.map((id, i) => `[${id}]${glue[i]}`).join("") + "done.";
+        expect(parseReasoningReferences(reasoning, n)).toEqual([...new Set(ids)].sort((a, b) => a - b));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("handles 100k-bracket adversarial inputs", () => {
     const inputs = [
       "[".repeat(100_000),
