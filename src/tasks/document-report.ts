@@ -40,7 +40,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     },
     predictions: ctx.dumpPath === null ? null : {
       path: ctx.dumpPath,
-      sha256: ctx.dumpSha256 ?? (await sha256File(ctx.dumpPath)),
+      sha256: ctx.dumpSha256 ?? result.dumpSha256 ?? (await sha256File(ctx.dumpPath)),
       lines: result.lines,
       runs: result.runKeys,
     },

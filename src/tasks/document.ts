@@ -68,6 +68,8 @@ export interface DocumentEvalResult {
   orphanFirstLines: number[];
   casesPath: string;
   sliceHash: string;
+  /** sha256 of the dump, hashed block by block as it was read (absent when rebuilt from shards). */
+  dumpSha256?: string;
 }
 
 /** The shard of a case id: the first 32 bits of its sha256, modulo the shard count. */
@@ -82,9 +84,9 @@ export function sliceHashOf(cases: readonly SliceCase[]): string {
 }
 
 /** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBytes: (n: number) => void): AsyncGenerator<LineBlock> {
+async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer) => void): AsyncGenerator<LineBlock> {
   for await (const { firstLineNo, block } of readLineBlocks(path)) {
-    onBytes(block.length);
+    onBlock(block);
     if (lines === undefined || lines <= 0) {
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
@@ -145,8 +147,12 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     workerHeapMb: WORKER_HEAP_MB,
   });
   try {
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, (bytes) => {
-      done += bytes;
+    // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
+    // exactly, in order) instead of reading the dump a second time at the end.
+    const dumpHash = createHash("sha256");
+    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block) => {
+      dumpHash.update(block);
+      done += block.length;
       opts.onProgress?.(done, total);
     });
     for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [(chunk as LineBlock).block.buffer as ArrayBuffer])) {
@@ -218,7 +224,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       }
     }
     await rewards?.commit();
-    return await finishDocumentEval({
+    const dumpSha256 = dumpHash.digest("hex");
+    const finished = await finishDocumentEval({
       slice,
       cases: slice.cases.filter((c) => inShard[c.index]),
       table,
@@ -235,6 +242,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       workers: opts.workers,
       pool,
     });
+    return { ...finished, dumpSha256 };
   } catch (err) {
     await rewards?.abort();
     throw err;

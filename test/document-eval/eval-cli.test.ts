@@ -1,5 +1,6 @@
 // Through the built CLI (run `npm run build` first): real files, real child processes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
@@ -162,6 +163,22 @@ describe("ranges large enough for written buffers to be reused", () => {
       const run = k % RUNS;
       expect([row.case_id, row.run, row.line]).toEqual([cases[caseIndex].id, String(run), run * cases.length + caseIndex + 1]);
     });
+  });
+});
+
+describe("dump hash", () => {
+  it("report.json's predictions.sha256 is the dump file's, with chunked reads and no final newline", async () => {
+    const slice = writeJsonl(tmp.dir, "hash-slice.jsonl", TINY_SLICE);
+    const dump = join(tmp.dir, "hash-dump.jsonl");
+    const text = "\ufeff" + TINY_DUMP.map((row) => JSON.stringify(row)).join("\r\n");
+    writeFileSync(dump, text);
+    const expected = createHash("sha256").update(readFileSync(dump)).digest("hex");
+    for (const [workers, chunk] of [["1", "3"], ["2", "2"]]) {
+      const out = join(tmp.dir, `hash-${workers}`);
+      const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--workers", workers, "--chunk-size", chunk!, "--quiet", "--progress", "none", "--report", "json"]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(readJson(join(out, "report.json")).predictions.sha256).toBe(expected);
+    }
   });
 });
 
