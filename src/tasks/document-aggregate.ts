@@ -20,7 +20,6 @@ import { mapInOrder, type ChunkPool } from "../pool/pool.js";
 import type { ConfidenceInterval, MetricValue, RejectionExample } from "../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./document-score.js";
 import {
-  BOOTSTRAP_BLOCK,
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
   RANGE_CASES,
@@ -165,16 +164,20 @@ export async function aggregateDocumentEval(
       k0 += w;
     }
     await writing;
-    // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments).
+    // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments):
+    // one block per worker, since a worker that finishes a block waits for this thread to hand it
+    // the next one, and this thread is busy with SetCons. (Each resample depends only on the seed
+    // and its index, so the blocks' sizes change no value.)
     const blocks: AggregatePayload[] = [];
     if (R > 0 && m > 0 && options.bootstrap > 0) {
-      for (let from = 0; from < options.bootstrap; from += BOOTSTRAP_BLOCK) {
-        blocks.push({ kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + BOOTSTRAP_BLOCK) });
+      const size = Math.ceil(options.bootstrap / pool.workers);
+      for (let from = 0; from < options.bootstrap; from += size) {
+        blocks.push({ kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + size) });
       }
     }
-    const bootstrapDone = (async () => {
-      for await (const result of mapInOrder(pool, blocks, Math.max(1, blocks.length))) bootstrapValues.push((result as BootstrapResult).values);
-    })();
+    // Submitted right here, not through an async iterator: that would post the first block only
+    // after a microtask turn, i.e. after the synchronous SetCons below.
+    const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block)));
     bootstrapDone.catch(() => {});
     setconsOutcome = computeSetCons({
       caseIds: cases.map((c) => c.id),
@@ -183,7 +186,7 @@ export async function aggregateDocumentEval(
       evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
       flippedCap: options.flippedCap,
     });
-    await bootstrapDone;
+    for (const result of await bootstrapDone) bootstrapValues.push((result as BootstrapResult).values);
   }
   let invalid = 0;
   const reasons = new Map<string, number>();

@@ -25,8 +25,6 @@ export const DOCUMENT_TASK_MODULE = new URL(import.meta.url);
 
 /** Cases per aggregation range. */
 export const RANGE_CASES = 8;
-/** Resamples per bootstrap block. */
-export const BOOTSTRAP_BLOCK = 50;
 
 export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
 export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
