@@ -58,6 +58,9 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
     filename: workerUrl.href,
     minThreads: options.workers,
     maxThreads: options.workers,
+    // A second task waits in the worker's own queue, so a worker that finishes one starts the next
+    // without waiting for the main thread (often busy merging results) to dispatch it.
+    concurrentTasksPerWorker: 2,
     workerData: { taskModule: compiledModuleUrl(options.taskModule).href, initData: options.initData },
     ...(options.workerHeapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.workerHeapMb } } : {}),
   });
