@@ -57,15 +57,32 @@ export class RunTable {
   }
 
   put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message" | "evidence"> & { evidence: ArrayLike<number> }): void {
+    this.putColumns(run, caseIndex, line, p.judgment ? 1 : 0, reasonIndex(p.reason), p.referenceCoverage, p.rewardAccuracy, p.matched, p.evidence, 0, p.evidence.length);
+  }
+
+  /** `put` from columnar values (the dump pass: no object or view per line); evidence is ids[from .. to). */
+  putColumns(
+    run: number,
+    caseIndex: number,
+    line: number,
+    judgment: number,
+    reason: number,
+    coverage: number,
+    rewardAccuracy: number,
+    matched: number,
+    ids: ArrayLike<number>,
+    from: number,
+    to: number,
+  ): void {
     const cols = this.runs[run]!;
     cols.line[caseIndex] = line;
-    cols.judgment[caseIndex] = p.judgment ? 1 : 0;
-    cols.reason[caseIndex] = reasonIndex(p.reason);
-    cols.coverage[caseIndex] = p.referenceCoverage;
-    cols.rewardAccuracy[caseIndex] = p.rewardAccuracy;
-    cols.matched[caseIndex] = p.matched;
-    cols.evStart[caseIndex] = this.appendEvidence(p.evidence);
-    cols.evLength[caseIndex] = p.evidence.length;
+    cols.judgment[caseIndex] = judgment;
+    cols.reason[caseIndex] = reason;
+    cols.coverage[caseIndex] = coverage;
+    cols.rewardAccuracy[caseIndex] = rewardAccuracy;
+    cols.matched[caseIndex] = matched;
+    cols.evStart[caseIndex] = this.appendEvidence(ids, from, to);
+    cols.evLength[caseIndex] = to - from;
   }
 
   /**
@@ -112,15 +129,16 @@ export class RunTable {
     return Array.from(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
   }
 
-  private appendEvidence(ids: ArrayLike<number>): number {
+  private appendEvidence(ids: ArrayLike<number>, from: number, to: number): number {
     const start = this.evidenceUsed;
-    if (start + ids.length > this.evidence.length) {
-      const grown = new Int32Array(Math.max(this.evidence.length * 2, start + ids.length));
+    const count = to - from;
+    if (start + count > this.evidence.length) {
+      const grown = new Int32Array(Math.max(this.evidence.length * 2, start + count));
       grown.set(this.evidence.subarray(0, start));
       this.evidence = grown;
     }
-    for (let k = 0; k < ids.length; k++) this.evidence[start + k] = ids[k]!;
-    this.evidenceUsed += ids.length;
+    for (let k = 0; k < count; k++) this.evidence[start + k] = ids[from + k]!;
+    this.evidenceUsed += count;
     return start;
   }
 }

@@ -164,7 +164,6 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       const runOf = new Int32Array(r.runKeys.length).fill(-1);
       for (let i = 0; i < r.count; i++) {
         const lineNo = r.firstLineNo + i;
-        const where = (): string => `${dumpName}:${lineNo}`;
         const text = r.messages[message]?.[0] === i ? r.messages[message++]![1] : undefined;
         const kind = r.kind[i];
         if (kind === LINE_KIND_PREDICTION) {
@@ -177,22 +176,14 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
             const first = table.runs[existing]!.line[caseIndex];
-            addExample("duplicate_prediction", where(), `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
+            addExample("duplicate_prediction", `${dumpName}:${lineNo}`, `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
             continue;
           }
           const run = existing ?? (runOf[k] = table.ensureRun(key));
           if (existing === undefined) runFirstLines.push(lineNo);
-          const evidence = r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!);
           const reason = CASE_REASONS[r.code[i]!]!;
-          table.put(run, caseIndex, lineNo, {
-            judgment: r.judgment[i] === 1,
-            reason,
-            evidence,
-            referenceCoverage: r.coverage[i]!,
-            rewardAccuracy: r.rewardAccuracy[i]!,
-            matched: r.matched[i]!,
-          });
-          if (reason !== null && text !== undefined) addExample(reason, where(), text);
+          table.putColumns(run, caseIndex, lineNo, r.judgment[i]!, r.code[i]!, r.coverage[i]!, r.rewardAccuracy[i]!, r.matched[i]!, r.evData, r.evStart[i]!, r.evStart[i + 1]!);
+          if (reason !== null && text !== undefined) addExample(reason, `${dumpName}:${lineNo}`, text);
           if (rewards) {
             const c = slice.cases[caseIndex]!;
             rewardsText +=
@@ -215,7 +206,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (!countsLineLevel) continue;
           const code = LINE_REJECTIONS[r.code[i]!]!;
           lineRejections[code] = (lineRejections[code] ?? 0) + 1;
-          if (text !== undefined) addExample(code, where(), text);
+          if (text !== undefined) addExample(code, `${dumpName}:${lineNo}`, text);
         }
       }
       if (rewards && rewardsText.length > 0) {
