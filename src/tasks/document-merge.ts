@@ -12,7 +12,7 @@ import { sha256File } from "../report/system.js";
 import type { RejectionExample, Report } from "../report/types.js";
 import { CASE_REASONS, type CaseReason } from "./document-score.js";
 import { RunTable } from "./document-table.js";
-import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, type DocumentEvalResult } from "./document.js";
+import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult } from "./document.js";
 
 interface ShardState {
   index: number;
@@ -96,6 +96,12 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   const reasonIndex = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
   for (let k = 0; k < shards.length; k++) {
     const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
+    const { report, shard } = shards[k]!;
+    // A shard's cases.jsonl holds one line per (case of the shard, run of the shard). Fewer lines
+    // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
+    const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
+    const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
+    let rows = 0;
     for await (const line of readLines(casesPath)) {
       const parsed = parseJsonLine(line.text);
       if ("error" in parsed) {
@@ -103,8 +109,10 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
         throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
       }
       const row = parsed.record as Record<string, any>;
+      rows++;
       const c = slice.cases[row.case_index];
       if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.lineNo, "case_index/case_id do not match the slice"));
+      if (shardOfCaseId(c.id, count) !== shard.index) throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
       if (row.line === null) continue; // missing: re-derived by the aggregation
       const run = table.runIndex(String(row.run));
       if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
@@ -116,6 +124,11 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
         rewardAccuracy: row.reward_accuracy,
         matched: row.matched_evidence_count,
       });
+    }
+    if (rows !== expectedRows) {
+      throw new InputError(
+        located(casesPath, undefined, `has ${rows} case lines; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`),
+      );
     }
   }
 

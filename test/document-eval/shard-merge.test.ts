@@ -1,7 +1,7 @@
 // --shard I/N and `mari merge` through the built CLI (run `npm run build` first): the merged report
 // equals the single-run report (apart from system and timing), cases.jsonl byte for byte.
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
@@ -75,6 +75,28 @@ describe("shards and merge", () => {
     const notShard = await runMari(["merge", join(tmp.dir, "single", "report.json"), "--out", join(tmp.dir, "bad2"), "--quiet"]);
     expect(notShard.code).toBe(2);
     expect(notShard.stderr).toContain("not a shard report");
+  });
+
+  it("refuses a shard whose cases.jsonl is truncated or emptied (cases would silently become missing)", async () => {
+    const shard1 = join(tmp.dir, "shard-1", "cases.jsonl");
+    const original = readFileSync(shard1, "utf8");
+    const reports = [0, 1, 2].map((i) => join(tmp.dir, `shard-${i}`, "report.json"));
+    try {
+      const lines = original.trimEnd().split("\n");
+      writeFileSync(shard1, lines.slice(0, lines.length - 3).join("\n") + "\n");
+      const truncated = await runMari(["merge", ...reports, "--out", join(tmp.dir, "bad3"), "--quiet"]);
+      expect(truncated.code).toBe(2);
+      expect(truncated.stderr).toContain(`${shard1}: has ${lines.length - 3} case lines; its report implies ${lines.length}`);
+      writeFileSync(shard1, "");
+      expect((await runMari(["merge", ...reports, "--out", join(tmp.dir, "bad4"), "--quiet"])).code).toBe(2);
+      // Another shard's file in its place: rows of cases that belong elsewhere.
+      writeFileSync(shard1, readFileSync(join(tmp.dir, "shard-2", "cases.jsonl")));
+      const swapped = await runMari(["merge", ...reports, "--out", join(tmp.dir, "bad5"), "--quiet"]);
+      expect(swapped.code).toBe(2);
+      expect(swapped.stderr).toContain("does not belong to shard 1/3");
+    } finally {
+      writeFileSync(shard1, original);
+    }
   });
 
   it("more shards than cases: empty shards exit 0 and merge", async () => {
