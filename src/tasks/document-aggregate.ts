@@ -12,12 +12,13 @@ import {
   type BreakdownSums,
   type RunSums,
 } from "../core/metrics/run-sums.js";
+import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../core/metrics/reward-histograms.js";
 import { spreadOf } from "../core/metrics/spread.js";
 import { wilsonInterval } from "../core/metrics/wilson.js";
 import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../core/setcons.js";
 import type { SliceCase } from "../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../pool/pool.js";
-import type { ConfidenceInterval, MetricValue, RejectionExample } from "../report/types.js";
+import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample } from "../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./document-score.js";
 import {
   BREAKDOWN_DIMENSIONS,
@@ -52,6 +53,8 @@ export interface Aggregate {
   /** Per-case reason → count (summed over runs; missing_prediction once per case and run). */
   reasons: Map<string, number>;
   missingExamples: RejectionExample[];
+  /** Reward distributions over all (case, run) predictions, missing ones included (scored as negative). */
+  histograms: Record<string, HistogramBin[]>;
   invalid: { count: number; total: number };
   casesScored: number;
 }
@@ -126,6 +129,7 @@ export async function aggregateDocumentEval(
   const codes = new Uint8Array(new SharedArrayBuffer(R * m));
   const judgments: RunJudgments[] = table.runs.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
   const reasonCounts = new Float64Array(CASE_REASONS.length);
+  const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const bootstrapValues: Float64Array[] = [];
   let setconsOutcome: SetConsOutcome;
@@ -160,6 +164,7 @@ export async function aggregateDocumentEval(
         }
       });
       for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
+      for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
       for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
       k0 += w;
     }
@@ -245,6 +250,7 @@ export async function aggregateDocumentEval(
     majority: runCount > 0 ? majorityVote(labels, judgments) : null,
     reasons,
     missingExamples,
+    histograms: rewardHistograms(histogramCounts),
     invalid: { count: invalid, total: m * runCount },
     casesScored: m * runCount,
   };

@@ -4,6 +4,7 @@
 // partial sums are added in range order, so reports stay byte-identical for any --workers.
 import { bootstrapMacroF1Values, outcomeCode } from "../core/metrics/bootstrap.js";
 import { localizationFields, type CaseOutcome } from "../core/metrics/case-outcome.js";
+import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../core/metrics/reward-histograms.js";
 import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../core/metrics/run-sums.js";
 import type { SliceCase } from "../io/slice.js";
 import { ByteSink, utf8 } from "./document-bytes.js";
@@ -75,6 +76,8 @@ export interface RangeResult {
   judgment: Uint8Array;
   /** Per CASE_REASONS index. */
   reasonCounts: Float64Array;
+  /** Reward histogram counts over the range's (case, run) slots (core/metrics/reward-histograms.ts). */
+  histogramCounts: Float64Array;
   missingExamples: RejectionExample[];
 }
 
@@ -155,6 +158,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const present = new Uint8Array(R * w);
   const judgments = new Uint8Array(R * w);
   const reasonCounts = new Float64Array(CASE_REASONS.length);
+  const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
   const runKeyBytes = runKeyJson.map(utf8);
@@ -192,6 +196,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
         rewardFormat: reasonIdx === 0 ? 1 : 0,
       };
       addOutcome(runSums[r]!, outcome);
+      countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
       for (const cell of cells) addBreakdownOutcome(cellSums[cell]![r]!, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
@@ -244,6 +249,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
     present,
     judgment: judgments,
     reasonCounts,
+    histogramCounts,
     missingExamples,
   };
 }

@@ -58,6 +58,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     rejection_examples: result.rejectionExamples,
     orphans: result.orphans,
     invalid: a.invalid,
+    histograms: a.histograms,
     elapsed_seconds: ctx.elapsedSeconds,
   };
   if (ctx.shard) {
