@@ -5,8 +5,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // Most of the suite's time is CLI child processes; one worker thread per core with no per-file
-    // isolation saves the per-file start-up (about 50 s -> 40 s on 2 cores). Test files keep no
-    // shared module state, so isolation buys nothing here.
+    // isolation saves the per-file start-up (about 50 s -> 40 s on 2 cores). A test that needs a
+    // fresh module or environment must set it up itself.
     pool: "threads",
     isolate: false,
     testTimeout: 30_000,
