@@ -41,11 +41,16 @@ export function metricNames(report: Report): string[] {
   return Object.keys(report.metrics);
 }
 
+/** Counts, most frequent first, then by name (deterministic). */
+function byCountThenName(a: [string, number], b: [string, number]): number {
+  return b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+}
+
 /** Rejection reasons, most frequent first, then by name (deterministic). */
 export function sortedRejections(report: Report): Array<[string, number]> {
   return Object.entries(report.rejections)
     .filter(([, count]) => count > 0)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    .sort(byCountThenName);
 }
 
 /** Known top-level keys; anything else a task added is listed as an extra section. */
@@ -116,4 +121,104 @@ export function provenanceRows(report: Report): Array<[string, string]> {
     ["elapsed", `${report.elapsed_seconds.toFixed(2)} s`],
   );
   return rows;
+}
+
+// Evidence-task extras (src/tasks/evidence.ts). report.json keeps them as extra keys, so they are
+// read defensively: a renderer shows a section only when its key is present and well formed.
+
+/** A `{name: count}` object as entries, or null when the value is not one. */
+function countEntries(value: unknown): Array<[string, number]> | null {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.every(([, n]) => typeof n === "number") ? (entries as Array<[string, number]>) : null;
+}
+
+export interface ExampleLine {
+  where: string;
+  case_id: string;
+  message: string;
+}
+
+function exampleLines(value: unknown): ExampleLine[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .filter((ex): ex is Record<string, unknown> => ex !== null && typeof ex === "object")
+    .map((ex) => ({ where: String(ex["where"] ?? ""), case_id: String(ex["case_id"] ?? ""), message: String(ex["message"] ?? "") }));
+}
+
+export interface ClaimStatesView {
+  /** state → count, in the order the task wrote them. */
+  counts: Array<[string, number]>;
+  total: number;
+  /** Against gold states, when any case had them. */
+  accuracy: MetricValue;
+  gold: number;
+  ci: ConfidenceInterval | undefined;
+  /** gold state → predicted state → count, when present. */
+  confusion: Record<string, Record<string, number>> | null;
+}
+
+export function claimStatesView(report: Report): ClaimStatesView | null {
+  const counts = countEntries(report["claim_states"]);
+  if (counts === null) return null;
+  const gold = report.metrics["claim_state_gold"];
+  const confusion = report["claim_state_confusion"];
+  return {
+    counts,
+    total: counts.reduce((sum, [, n]) => sum + n, 0),
+    accuracy: report.metrics["claim_state_accuracy"] ?? null,
+    gold: typeof gold === "number" ? gold : 0,
+    ci: report.ci["claim_state_accuracy"],
+    confusion: confusion !== null && typeof confusion === "object" ? (confusion as Record<string, Record<string, number>>) : null,
+  };
+}
+
+export interface ErrorCodeView {
+  code: string;
+  count: number;
+  examples: ExampleLine[];
+}
+
+/** Case error codes (`errors`), most frequent first, each with its examples (`error_examples`). */
+export function errorCodesView(report: Report): ErrorCodeView[] | null {
+  const counts = countEntries(report["errors"]);
+  if (counts === null) return null;
+  const examples = report["error_examples"];
+  const byCode = examples !== null && typeof examples === "object" ? (examples as Record<string, unknown>) : {};
+  return counts
+    .filter(([, n]) => n > 0)
+    .sort(byCountThenName)
+    .map(([code, count]) => ({ code, count, examples: exampleLines(Object.hasOwn(byCode, code) ? byCode[code] : undefined) }));
+}
+
+export interface DependenciesView {
+  /** Distinct dependencies (document revision + section revision) and how many cases cite each. */
+  list: Array<{ dependency_id: string; revision: string; section_revision: string; cases: number }>;
+  conflicts: number;
+  conflictExamples: ExampleLine[];
+}
+
+export function dependenciesView(report: Report): DependenciesView | null {
+  const list = report["dependencies"];
+  const conflicts = report["dependency_conflicts"];
+  if (!Array.isArray(list) && (conflicts === null || typeof conflicts !== "object")) return null;
+  const c = (conflicts ?? {}) as Record<string, unknown>;
+  return {
+    list: (Array.isArray(list) ? list : [])
+      .filter((d): d is Record<string, unknown> => d !== null && typeof d === "object")
+      .map((d) => ({
+        dependency_id: String(d["dependency_id"] ?? ""),
+        revision: String(d["revision"] ?? ""),
+        section_revision: String(d["section_revision"] ?? ""),
+        cases: typeof d["cases"] === "number" ? d["cases"] : 0,
+      })),
+    conflicts: typeof c["count"] === "number" ? c["count"] : 0,
+    conflictExamples: exampleLines(c["examples"]),
+  };
+}
+
+/** Cases per freshness status (`freshness`, written with `--current`), most frequent first. */
+export function freshnessView(report: Report): Array<[string, number]> | null {
+  const counts = countEntries(report["freshness"]);
+  return counts === null ? null : [...counts].sort(byCountThenName);
 }

@@ -2,11 +2,15 @@
 // open from a CI artifact. Every string from the report is HTML-escaped, since case ids, messages
 // and model text are untrusted.
 import {
+  claimStatesView,
+  dependenciesView,
   describeInterval,
+  errorCodesView,
   flippedCases,
   formatInterval,
   formatNumber,
   formatSigned,
+  freshnessView,
   gatesPassed,
   metricNames,
   provenanceRows,
@@ -14,9 +18,11 @@ import {
   setconsRows,
   sortedRejections,
 } from "./format.js";
+import type { ExampleLine } from "./format.js";
 import type { Report } from "./types.js";
 
 const MAX_EXAMPLES = 50;
+const ERROR_EXAMPLES_PER_CODE = 5;
 const MAX_RUN_COLUMNS = 20;
 
 export function escapeHtml(text: string): string {
@@ -143,6 +149,10 @@ function majority(report: Report): string {
 function confusion(report: Report): string {
   const matrix = report.confusion;
   if (!matrix || Object.keys(matrix).length === 0) return "";
+  return section("Confusion matrix (rows gold, columns predicted)", confusionTable(matrix));
+}
+
+function confusionTable(matrix: Record<string, Record<string, number>>): string {
   const gold = Object.keys(matrix);
   const predicted = [...new Set([...gold, ...gold.flatMap((g) => Object.keys(matrix[g] ?? {}))])];
   const max = Math.max(1, ...gold.flatMap((g) => predicted.map((p) => matrix[g]?.[p] ?? 0)));
@@ -154,7 +164,54 @@ function confusion(report: Report): string {
       return `<span class="cell" style="background:rgb(${shade},${shade},255)">${count}</span>`;
     }),
   ]);
-  return section("Confusion matrix (rows gold, columns predicted)", table(["gold \\ predicted", ...predicted.map(e)], rows, "confusion"));
+  return table(["gold \\ predicted", ...predicted.map(e)], rows, "confusion");
+}
+
+function exampleList(examples: readonly ExampleLine[]): string {
+  if (examples.length === 0) return "";
+  const items = examples.slice(0, MAX_EXAMPLES).map((ex) => `<li><code>${e(ex.where)}</code> case <code>${e(ex.case_id)}</code>: ${e(ex.message)}</li>`);
+  return `<ul>\n${items.join("\n")}\n</ul>`;
+}
+
+function claimStates(report: Report): string {
+  const view = claimStatesView(report);
+  if (view === null) return "";
+  const rows = view.counts.map(([state, count]) => {
+    const share = view.total > 0 ? count / view.total : 0;
+    return [e(state), String(count), `${e(formatNumber(share))} ${bar(share)}`];
+  });
+  const accuracy =
+    view.gold > 0
+      ? `<p>Accuracy against gold: <b>${e(formatNumber(view.accuracy))}</b> ${e(formatInterval(view.ci))} over ${view.gold} claims with a gold state.</p>`
+      : `<p class="note">No gold states were given, so there is no accuracy.</p>`;
+  const matrix = view.gold > 0 && view.confusion ? `<h3>Gold (rows) against predicted (columns)</h3>\n${confusionTable(view.confusion)}` : "";
+  return section("Claim states", table(["state", "claims", "share"], rows) + accuracy + matrix);
+}
+
+function errorCodes(report: Report): string {
+  const view = errorCodesView(report);
+  if (view === null) return "";
+  if (view.length === 0) return section("Errors by code", "<p>None: every case was accepted.</p>");
+  const rows = view.map(({ code, count, examples }) => [`<code>${e(code)}</code>`, String(count), exampleList(examples.slice(0, ERROR_EXAMPLES_PER_CODE))]);
+  return section("Errors by code", table(["code", "cases", "examples"], rows));
+}
+
+function dependencies(report: Report): string {
+  const view = dependenciesView(report);
+  if (view === null) return "";
+  const shown = view.list.slice(0, MAX_EXAMPLES);
+  const rows = shown.map((d) => [`<code>${e(d.dependency_id)}</code>`, e(d.revision), `<code>${e(d.section_revision.slice(0, 12))}</code>`, String(d.cases)]);
+  const more = view.list.length > shown.length ? `<p class="note">${view.list.length - shown.length} more dependencies are in report.json.</p>` : "";
+  const conflicts = view.conflicts === 0 ? "<p>Dependency conflicts: none.</p>" : `<p>Dependency conflicts: ${view.conflicts} cases.</p>${exampleList(view.conflictExamples)}`;
+  const list = shown.length ? table(["dependency", "document revision", "section revision", "cases"], rows) : "";
+  return section("Dependencies", `<p>${view.list.length} distinct dependencies cited by accepted cases.</p>${list}${more}${conflicts}`);
+}
+
+function freshness(report: Report): string {
+  const view = freshnessView(report);
+  if (view === null) return "";
+  if (view.length === 0) return section("Freshness", "<p>No case had dependencies to assess.</p>");
+  return section("Freshness (cases per status against the current documents)", table(["status", "cases"], view.map(([status, n]) => [e(status), String(n)])));
 }
 
 /** A column chart of one histogram (inline SVG, counts labelled above the columns). */
@@ -214,7 +271,7 @@ export function renderHtml(report: Report): string {
         ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
         : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
   const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
-  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), rejections(report), orphans(report), provenance(report)]
+  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");
   return `<!DOCTYPE html>

@@ -1,12 +1,16 @@
 // report.md: a projection of report.json meant to be pasted into a CI job summary
 // ($GITHUB_STEP_SUMMARY) or read in a terminal. Every value comes from the report; nothing is recomputed.
 import {
+  claimStatesView,
+  dependenciesView,
   describeInterval,
+  errorCodesView,
   extraKeys,
   flippedCases,
   formatInterval,
   formatNumber,
   formatSigned,
+  freshnessView,
   gatesPassed,
   metricNames,
   provenanceRows,
@@ -14,11 +18,13 @@ import {
   setconsRows,
   sortedRejections,
 } from "./format.js";
+import type { ExampleLine } from "./format.js";
 import type { Report } from "./types.js";
 
 /** Per-run tables get one column per run; beyond this many, report.json has the rest. */
 const MAX_RUN_COLUMNS = 12;
 const MAX_EXAMPLES = 20;
+const ERROR_EXAMPLES_PER_CODE = 3;
 
 /**
  * Makes untrusted text (case ids, model output, file names) safe inside a table cell: `|` would
@@ -146,13 +152,78 @@ function majoritySection(report: Report): string {
   return section("Majority vote", table(["metric", "value"], rows));
 }
 
-function confusionSection(report: Report): string {
-  const confusion = report.confusion;
-  if (!confusion || Object.keys(confusion).length === 0) return "";
+function confusionTable(confusion: Record<string, Record<string, number>>): string {
   const gold = Object.keys(confusion);
   const predicted = [...new Set([...gold, ...gold.flatMap((g) => Object.keys(confusion[g] ?? {}))])];
   const rows = gold.map((g) => [`**${escapeCell(g)}**`, ...predicted.map((p) => String(confusion[g]?.[p] ?? 0))]);
-  return section("Confusion matrix", "Rows: gold class; columns: predicted class.", table(["gold \\ predicted", ...predicted.map(escapeCell)], rows));
+  return table(["gold \\ predicted", ...predicted.map(escapeCell)], rows);
+}
+
+function confusionSection(report: Report): string {
+  const confusion = report.confusion;
+  if (!confusion || Object.keys(confusion).length === 0) return "";
+  return section("Confusion matrix", "Rows: gold class; columns: predicted class.", confusionTable(confusion));
+}
+
+/** "- file:line (case "id"): message", one bullet per example. */
+function exampleList(examples: readonly ExampleLine[]): string {
+  return examples
+    .slice(0, MAX_EXAMPLES)
+    .map((ex) => `- ${escapeCell(ex.where)} (case ${escapeCell(JSON.stringify(ex.case_id))}): ${escapeCell(ex.message)}`)
+    .join("\n");
+}
+
+function claimStatesSection(report: Report): string {
+  const view = claimStatesView(report);
+  if (view === null) return "";
+  const rows = view.counts.map(([state, count]) => [escapeCell(state), String(count), view.total > 0 ? formatNumber(count / view.total) : "0"]);
+  const accuracy =
+    view.gold > 0
+      ? `Accuracy against gold: ${formatNumber(view.accuracy)} ${formatInterval(view.ci)} over ${view.gold} claims with a gold state.`
+      : "No gold states were given, so there is no accuracy.";
+  const confusion = view.gold > 0 && view.confusion ? `Rows: gold state; columns: predicted state.\n\n${confusionTable(view.confusion)}` : "";
+  return section("Claim states", table(["state", "claims", "share"], rows), accuracy, confusion);
+}
+
+function errorCodesSection(report: Report): string {
+  const view = errorCodesView(report);
+  if (view === null) return "";
+  if (view.length === 0) return section("Errors by code", "None: every case was accepted.");
+  const rows = view.map(({ code, count, examples }) => [
+    escapeCell(code),
+    String(count),
+    examples
+      .slice(0, ERROR_EXAMPLES_PER_CODE)
+      .map((ex) => `${escapeCell(ex.where)} (case ${escapeCell(JSON.stringify(ex.case_id))}): ${escapeCell(ex.message)}`)
+      .join("<br>"),
+  ]);
+  return section("Errors by code", table(["code", "cases", "examples (file:line)"], rows));
+}
+
+function dependenciesSection(report: Report): string {
+  const view = dependenciesView(report);
+  if (view === null) return "";
+  const shown = view.list.slice(0, MAX_EXAMPLES);
+  const rows = shown.map((d) => [escapeCell(d.dependency_id), escapeCell(d.revision), escapeCell(d.section_revision.slice(0, 12)), String(d.cases)]);
+  const more = view.list.length > shown.length ? `${view.list.length - shown.length} more dependencies are in report.json.` : "";
+  const conflicts =
+    view.conflicts === 0
+      ? "Dependency conflicts: none."
+      : `Dependency conflicts: ${view.conflicts} cases.\n\n${exampleList(view.conflictExamples)}`;
+  return section(
+    "Dependencies",
+    `${view.list.length} distinct dependencies cited by accepted cases.`,
+    shown.length ? table(["dependency", "document revision", "section revision", "cases"], rows) : "",
+    more,
+    conflicts,
+  );
+}
+
+function freshnessSection(report: Report): string {
+  const view = freshnessView(report);
+  if (view === null) return "";
+  if (view.length === 0) return section("Freshness", "No case had dependencies to assess.");
+  return section("Freshness", "Cases per status against the current documents.", table(["status", "cases"], view.map(([status, n]) => [escapeCell(status), String(n)])));
 }
 
 function histogramsSection(report: Report): string {
@@ -202,6 +273,10 @@ export function renderMarkdown(report: Report): string {
     majoritySection(report),
     confusionSection(report),
     histogramsSection(report),
+    claimStatesSection(report),
+    errorCodesSection(report),
+    dependenciesSection(report),
+    freshnessSection(report),
     rejectionsSection(report),
     orphansSection(report),
     extras.length ? section("More in report.json", extras.map((key) => `\`${key.replace(/`/g, "")}\``).join(", ")) : "",
