@@ -11,6 +11,35 @@ export type Line =
 const NEWLINE = 0x0a;
 const CHUNK_BYTES = 1 << 20;
 
+/**
+ * Bytes that can only be read once, front to back (stdin, a pipe): `name` stands in for a path in
+ * messages. Chunks must be Buffers (no `setEncoding` on the stream).
+ */
+export interface StreamSource {
+  readonly name: string;
+  readonly chunks: AsyncIterable<Buffer>;
+}
+
+/** What every reader takes: a file path, or a stream read once. */
+export type InputSource = string | StreamSource;
+
+/** How messages name stdin, which has no path. */
+export const STDIN_NAME = "<stdin>";
+
+/** The command-line convention: `-` reads stdin, anything else is a path. */
+export function inputSource(arg: string): InputSource {
+  return arg === "-" ? { name: STDIN_NAME, chunks: process.stdin } : arg;
+}
+
+export function sourceName(source: InputSource): string {
+  return typeof source === "string" ? source : source.name;
+}
+
+/** The source's bytes in chunks of any size. */
+export function sourceChunks(source: InputSource, chunkBytes = CHUNK_BYTES): AsyncIterable<Buffer> {
+  return typeof source === "string" ? createReadStream(source, { highWaterMark: chunkBytes }) : source.chunks;
+}
+
 /** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */
 export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
   let lineNo = firstLineNo;
@@ -44,11 +73,10 @@ export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): num
  * Yields the file as raw blocks of whole lines with the line number of each block's first line, so
  * that decoding and splitting can happen elsewhere (e.g. in a worker) with `splitBlock`.
  */
-export async function* readLineBlocks(path: string): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   let pending: Buffer[] = [];
   let nextLineNo = 1;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  for await (const chunk of sourceChunks(source)) {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) {
       pending.push(chunk);
@@ -70,14 +98,14 @@ function countNewlines(block: Buffer): number {
 }
 
 /** Yields the file's lines in batches (one batch per chunk read), for throughput. */
-export async function* readLineBatches(path: string): AsyncGenerator<Line[]> {
-  for await (const { firstLineNo, block } of readLineBlocks(path)) {
+export async function* readLineBatches(source: InputSource): AsyncGenerator<Line[]> {
+  for await (const { firstLineNo, block } of readLineBlocks(source)) {
     const out: Line[] = [];
     splitBlock(block, firstLineNo, out);
     yield out;
   }
 }
 
-export async function* readLines(path: string): AsyncGenerator<Line> {
-  for await (const batch of readLineBatches(path)) yield* batch;
+export async function* readLines(source: InputSource): AsyncGenerator<Line> {
+  for await (const batch of readLineBatches(source)) yield* batch;
 }

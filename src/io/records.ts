@@ -1,10 +1,12 @@
 // Reads a table of records (dataset slices, pair corpora, document sets) from JSONL, CSV or a
-// whole-file JSON container, detected from the content rather than the file extension. Every
-// record, good or bad, comes out with its location so nothing is dropped silently (SPEC §5).
+// whole-file JSON container, detected from the content rather than the file extension, from a path
+// or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
+// is dropped silently (SPEC §5).
 import { createReadStream } from "node:fs";
-import { open, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
-import { readLines } from "./lines.js";
+import { readLines, sourceName, type InputSource, type StreamSource } from "./lines.js";
 
 export type RecordFormat = "jsonl" | "csv" | "json";
 
@@ -49,39 +51,73 @@ export function parseJsonLine(
 }
 
 const HEAD_CHUNK = 1 << 16;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
- * The start of the file up to and including the end of its first non-blank line (or the whole file
- * when that line never ends), so that a first record longer than one read chunk is still seen whole.
+ * Takes chunks up to and including the one that ends the first non-blank line (or all of them when
+ * that line never ends), so that a first record longer than one chunk is still seen whole. The
+ * iterator is left open just after the chunks taken.
  */
-async function readHead(path: string): Promise<string> {
-  const handle = await open(path, "r");
-  try {
-    const chunks: Buffer[] = [];
-    let position = 0;
-    let contentSeen = false;
-    for (;;) {
-      const buffer = Buffer.alloc(HEAD_CHUNK);
-      const { bytesRead } = await handle.read(buffer, 0, HEAD_CHUNK, position);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      chunks.push(chunk);
-      position += bytesRead;
-      let at = 0;
-      if (!contentSeen) {
-        // Skip a UTF-8 BOM and ASCII whitespace; the first other byte starts the first line.
-        const first = position === bytesRead;
-        if (first && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) at = 3;
-        while (at < chunk.length && (chunk[at] === 0x20 || chunk[at] === 0x09 || chunk[at] === 0x0a || chunk[at] === 0x0d)) at++;
-        if (at === chunk.length) continue;
-        contentSeen = true;
+async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
+  const taken: Buffer[] = [];
+  let offset = 0; // bytes before the current chunk
+  let bomBytes = 0;
+  let contentSeen = false;
+  for (;;) {
+    const next = await chunks.next();
+    if (next.done === true) break;
+    const chunk = next.value;
+    taken.push(chunk);
+    let at = 0;
+    if (!contentSeen) {
+      // Skip a UTF-8 BOM (even split across chunks) and ASCII whitespace; the first other byte starts the first line.
+      while (at < chunk.length && bomBytes < UTF8_BOM.length && offset + at === bomBytes && chunk[at] === UTF8_BOM[bomBytes]) {
+        bomBytes++;
+        at++;
       }
-      if (chunk.indexOf(0x0a, at) !== -1) break;
+      while (at < chunk.length && (chunk[at] === 0x20 || chunk[at] === 0x09 || chunk[at] === 0x0a || chunk[at] === 0x0d)) at++;
+      offset += chunk.length;
+      if (at === chunk.length) continue;
+      contentSeen = true;
     }
-    return Buffer.concat(chunks).toString("utf8");
-  } finally {
-    await handle.close();
+    if (chunk.indexOf(0x0a, at) !== -1) break;
   }
+  return taken;
+}
+
+async function readHead(path: string): Promise<string> {
+  const iterator = (createReadStream(path, { highWaterMark: HEAD_CHUNK }) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  try {
+    return Buffer.concat(await takeHead(iterator)).toString("utf8");
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+/**
+ * Reads a stream's head for sniffing and hands back a stream that replays it before the rest, so a
+ * pipe is read once, front to back, with the same line numbers as a file.
+ */
+async function peekHead(source: StreamSource): Promise<{ head: string; replayed: StreamSource }> {
+  const iterator = source.chunks[Symbol.asyncIterator]();
+  const taken = await takeHead(iterator);
+  const head = Buffer.concat(taken).toString("utf8");
+  async function* replay(): AsyncGenerator<Buffer> {
+    let exhausted = false;
+    try {
+      // Hand the head chunks over one by one so they are not held after being read.
+      for (let chunk = taken.shift(); chunk !== undefined; chunk = taken.shift()) yield chunk;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done === true) break;
+        yield next.value;
+      }
+      exhausted = true;
+    } finally {
+      if (!exhausted) await iterator.return?.();
+    }
+  }
+  return { head, replayed: { name: source.name, chunks: replay() } };
 }
 
 /**
@@ -90,7 +126,11 @@ async function readHead(path: string): Promise<string> {
  * line is not a complete value (pretty-printed); CSV otherwise.
  */
 export async function detectRecordFormat(path: string): Promise<RecordFormat> {
-  const head = (await readHead(path)).replace(/^\uFEFF/, "");
+  return formatOfHead(await readHead(path));
+}
+
+function formatOfHead(headText: string): RecordFormat {
+  const head = headText.replace(/^\uFEFF/, "");
   const trimmed = head.trimStart();
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return "csv";
   if (trimmed.startsWith("[")) return "json";
@@ -110,9 +150,10 @@ function isContainer(value: JsonObject): boolean {
   return keys.length > 0 && keys.every((k) => (k === "pos" || k === "neg") && isJsonObject(value[k]));
 }
 
-async function* readJsonl(path: string): AsyncGenerator<RecordItem> {
-  for await (const line of readLines(path)) {
-    const where = `${path}:${line.lineNo}`;
+async function* readJsonl(source: InputSource): AsyncGenerator<RecordItem> {
+  const name = sourceName(source);
+  for await (const line of readLines(source)) {
+    const where = `${name}:${line.lineNo}`;
     const parsed = parseJsonLine(line.text);
     if ("error" in parsed) yield { where, line: line.lineNo, error: parsed.error };
     else yield { where, line: line.lineNo, record: parsed.record };
@@ -128,9 +169,11 @@ const RAGGED_CSV_RECORD = "CSV_RECORD_INCONSISTENT_COLUMNS";
  * later records start, so reading stops there with an error that says so: records are never
  * dropped without a message.
  */
-async function* readCsv(path: string): AsyncGenerator<RecordItem> {
+async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
+  const path = sourceName(source);
   const skipped: Array<{ line: number; code: string; message: string }> = [];
-  const parser = createReadStream(path).pipe(
+  const bytes = typeof source === "string" ? createReadStream(source) : Readable.from(source.chunks, { objectMode: false });
+  const parser = bytes.pipe(
     parseCsv({ columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
   );
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
@@ -173,8 +216,9 @@ async function* readCsv(path: string): AsyncGenerator<RecordItem> {
 }
 
 /** Whole-file JSON: an array of records, or a ContraDoc container whose keys become ids. */
-async function* readJsonContainer(path: string): AsyncGenerator<RecordItem> {
-  const text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordItem> {
+  const path = sourceName(source);
+  const text = (await readWhole(source)).replace(/^\uFEFF/, "");
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -210,9 +254,26 @@ async function* readJsonContainer(path: string): AsyncGenerator<RecordItem> {
   }
 }
 
-export async function* readRecords(path: string, format?: RecordFormat): AsyncGenerator<RecordItem> {
-  const detected = format ?? (await detectRecordFormat(path));
-  if (detected === "jsonl") yield* readJsonl(path);
-  else if (detected === "csv") yield* readCsv(path);
-  else yield* readJsonContainer(path);
+async function readWhole(source: InputSource): Promise<string> {
+  if (typeof source === "string") return readFile(source, "utf8");
+  const chunks: Buffer[] = [];
+  for await (const chunk of source.chunks) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Records from a path or a stream (`-` on the command line); a stream is sniffed from its head, then replayed. */
+export async function* readRecords(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
+  let input = source;
+  let detected = format;
+  if (detected === undefined) {
+    if (typeof source === "string") detected = await detectRecordFormat(source);
+    else {
+      const peeked = await peekHead(source);
+      detected = formatOfHead(peeked.head);
+      input = peeked.replayed;
+    }
+  }
+  if (detected === "jsonl") yield* readJsonl(input);
+  else if (detected === "csv") yield* readCsv(input);
+  else yield* readJsonContainer(input);
 }

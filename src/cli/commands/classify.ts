@@ -6,6 +6,7 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
 import { readRecords } from "../../io/records.js";
+import { inputSource, sourceName } from "../../io/lines.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
 import {
   ClassifierConfigError,
@@ -75,12 +76,15 @@ function configFrom(assignments: string[]): ClassifierConfig {
 
 async function runClassify(pairsPath: string, options: ClassifyOptions): Promise<number> {
   const config = configFrom(options.config ?? []);
-  try {
-    const info = await stat(pairsPath);
-    if (!info.isFile()) throw new InputError(`${pairsPath}: not a file`);
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw new InputError(`${pairsPath}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  const source = inputSource(pairsPath);
+  if (typeof source === "string") {
+    try {
+      const info = await stat(source);
+      if (!info.isFile()) throw new InputError(`${source}: not a file`);
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      throw new InputError(`${source}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
   }
 
   const out = new StdoutLines();
@@ -92,7 +96,7 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
     rejected.set(code, (rejected.get(code) ?? 0) + 1);
   };
 
-  for await (const item of readRecords(pairsPath)) {
+  for await (const item of readRecords(source)) {
     if (item.error !== undefined) {
       reject(item.where, item.error.code, item.error.message);
       continue;
@@ -125,7 +129,7 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
       `${rejectedTotal} record${rejectedTotal === 1 ? "" : "s"} rejected${rejectedTotal > 0 ? ` (${byReason})` : ""}\n`,
   );
   if (classified === 0 && !out.isClosed) {
-    process.stderr.write(`mari classify: no pairs classified in ${pairsPath}\n`);
+    process.stderr.write(`mari classify: no pairs classified in ${sourceName(source)}\n`);
     return EXIT_INPUT_ERROR;
   }
   if (options.strict && rejectedTotal > 0) return EXIT_INPUT_ERROR;
@@ -140,7 +144,7 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
   program
     .command("classify")
     .description(COMMANDS.classify.summary)
-    .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored)")
+    .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored); - reads stdin")
     .option(
       "--config <key=value>",
       "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin",
@@ -150,6 +154,7 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
     .addHelpText(
       "after",
       "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --config overlapFloor=0.4 > verdicts.jsonl\n" +
+        "  cat pairs.csv | mari classify - > verdicts.jsonl\n" +
         "Output lines: {\"id\": ..., \"class\": \"distinct|restatement|update\", \"reason\": ...}",
     )
     .action(wrap(async (pairs: string, options: ClassifyOptions) => runClassify(pairs, options)));
