@@ -3,7 +3,7 @@
 
 import type { Evidence } from "./facts.js";
 import { EvidenceValueError } from "./errors.js";
-import { evidenceReport, NOT_VISIBLE_DETAIL, UNRESOLVED_DETAIL, type EvidenceIssue, type EvidenceReport } from "./located.js";
+import { validateEachItem, type EvidenceReport, type ItemFinding } from "./located.js";
 import { codePointLength, containsCodePoints, sliceCodePoints } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { keyId, objectRef, revisionRef, scopeKey, type RevisionRef, type ScopeRef } from "./refs.js";
@@ -101,34 +101,18 @@ export function validateArtifactEvidence(
   evidence: readonly ArtifactEvidence[],
   options: ValidateArtifactOptions,
 ): EvidenceReport<ArtifactEvidence> {
-  const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map((ref) => keyId(artifactRefKey(ref))));
-  const valid: ArtifactEvidence[] = [];
-  const issues: EvidenceIssue<ArtifactEvidence>[] = [];
-  for (const item of evidence) {
-    if (visible !== null && !visible.has(keyId(artifactRefKey(item.ref)))) {
-      issues.push({ evidence: item, kind: "not_visible", detail: NOT_VISIBLE_DETAIL });
-      continue;
-    }
-    const text = options.resolveText(item.ref);
-    if (text === null || text === undefined) {
-      issues.push({ evidence: item, kind: "unresolved", detail: UNRESOLVED_DETAIL });
-      continue;
-    }
+  const refKey = (ref: ArtifactRef) => keyId(artifactRefKey(ref));
+  const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map(refKey));
+  return validateEachItem(evidence, visible, refKey, options.resolveText, (item, text): ItemFinding => {
     if (item.start !== null && item.end !== null) {
       const length = codePointLength(text);
-      if (item.end > length) {
-        issues.push({ evidence: item, kind: "invalid_span", detail: `span is outside material length ${length}` });
-        continue;
-      }
+      if (item.end > length) return { kind: "invalid_span", detail: `span is outside material length ${length}` };
       if (item.quote !== "" && sliceCodePoints(text, item.start, item.end) !== item.quote) {
-        issues.push({ evidence: item, kind: "quote_mismatch", detail: "quote does not match the supplied span" });
-        continue;
+        return { kind: "quote_mismatch", detail: "quote does not match the supplied span" };
       }
     } else if (item.quote !== "" && !containsCodePoints(text, item.quote)) {
-      issues.push({ evidence: item, kind: "quote_mismatch", detail: "quote does not occur in the supplied material" });
-      continue;
+      return { kind: "quote_mismatch", detail: "quote does not occur in the supplied material" };
     }
-    valid.push(item);
-  }
-  return evidenceReport(valid, issues);
+    return null;
+  });
 }

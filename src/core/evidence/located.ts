@@ -39,6 +39,37 @@ export function evidenceReport<T>(valid: readonly T[], issues: readonly Evidence
   return Object.freeze({ valid: Object.freeze([...valid]), issues: Object.freeze([...issues]), accepted: valid.length > 0 && issues.length === 0 });
 }
 
+/** What a validator's own check says of one resolved item: null when the item is valid. */
+export type ItemFinding = { kind: EvidenceIssueKind; detail: string } | null;
+
+/**
+ * The walk both reference validators share (§3, §4): each item in input order, no de-duplication;
+ * visibility by ref key (skipped when `visibleKeys` is null), then resolution, then `check` on the
+ * resolved material. The first finding is the item's issue.
+ */
+export function validateEachItem<T extends { readonly ref: R }, R, M>(
+  evidence: readonly T[],
+  visibleKeys: ReadonlySet<string> | null,
+  refKey: (ref: R) => string,
+  resolve: (ref: R) => M | null | undefined,
+  check: (item: T, material: M) => ItemFinding,
+): EvidenceReport<T> {
+  const valid: T[] = [];
+  const issues: EvidenceIssue<T>[] = [];
+  for (const item of evidence) {
+    let finding: ItemFinding;
+    if (visibleKeys !== null && !visibleKeys.has(refKey(item.ref))) {
+      finding = { kind: "not_visible", detail: NOT_VISIBLE_DETAIL };
+    } else {
+      const material = resolve(item.ref);
+      finding = material === null || material === undefined ? { kind: "unresolved", detail: UNRESOLVED_DETAIL } : check(item, material);
+    }
+    if (finding === null) valid.push(item);
+    else issues.push({ evidence: item, ...finding });
+  }
+  return evidenceReport(valid, issues);
+}
+
 export interface ValidateLocatedOptions {
   /** Returns the material of a revision, or null/undefined when it cannot be resolved. */
   resolveMaterial: (ref: RevisionRef) => unknown;
@@ -65,33 +96,20 @@ export function validateLocatedEvidence(
   options: ValidateLocatedOptions,
 ): EvidenceReport<LocatedEvidence> {
   const locate = options.locate ?? defaultLocate;
-  const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map((ref) => keyId(revisionRefKey(ref))));
-  const valid: LocatedEvidence[] = [];
-  const issues: EvidenceIssue<LocatedEvidence>[] = [];
-  for (const item of evidence) {
-    if (visible !== null && !visible.has(keyId(revisionRefKey(item.ref)))) {
-      issues.push({ evidence: item, kind: "not_visible", detail: NOT_VISIBLE_DETAIL });
-      continue;
-    }
-    const material = options.resolveMaterial(item.ref);
-    if (material === null || material === undefined) {
-      issues.push({ evidence: item, kind: "unresolved", detail: UNRESOLVED_DETAIL });
-      continue;
-    }
+  const refKey = (ref: RevisionRef) => keyId(revisionRefKey(ref));
+  const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map(refKey));
+  return validateEachItem(evidence, visible, refKey, options.resolveMaterial, (item, material): ItemFinding => {
     let selected: unknown;
     try {
       selected = locate(material, item.locator);
     } catch (err) {
       const failure = locateFailure(err);
       if (failure === null) throw err;
-      issues.push({ evidence: item, ...failure });
-      continue;
+      return failure;
     }
     if (item.quote !== "" && pythonStr(selected) !== item.quote) {
-      issues.push({ evidence: item, kind: "quote_mismatch", detail: "resolved material does not match the supplied quote" });
-      continue;
+      return { kind: "quote_mismatch", detail: "resolved material does not match the supplied quote" };
     }
-    valid.push(item);
-  }
-  return evidenceReport(valid, issues);
+    return null;
+  });
 }
