@@ -25,6 +25,26 @@ const MAX_EXAMPLES = 50;
 const ERROR_EXAMPLES_PER_CODE = 5;
 const MAX_RUN_COLUMNS = 20;
 
+/**
+ * The shell of every page mari writes: self-contained, and a Content-Security-Policy that forbids
+ * scripts and any network fetch even if escaping were ever to miss something. `body` is HTML.
+ */
+export function htmlPage(page: { title: string; style: string; body: string }): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>${escapeHtml(page.title)}</title>
+<style>${page.style}</style>
+</head>
+<body>
+${page.body}
+</body>
+</html>
+`;
+}
+
 export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
@@ -274,20 +294,12 @@ export function renderHtml(report: Report): string {
   const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<title>mari report: ${e(report.task)}</title>
-<style>${STYLE}</style>
-</head>
-<body>
-<h1>mari report: ${e(report.task)}</h1>
+  return htmlPage({
+    title: `mari report: ${report.task}`,
+    style: STYLE,
+    body: `<h1>mari report: ${e(report.task)}</h1>
 <p class="verdict">${verdict}</p>
 ${note}
-${body}
-</body>
-</html>
-`;
+${body}`,
+  });
 }

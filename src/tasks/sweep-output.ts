@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { escapeCell } from "../report/markdown.js";
 import { formatNumber } from "../report/format.js";
 import { escapeXml } from "../report/junit.js";
-import { escapeHtml } from "../report/html.js";
+import { escapeHtml, htmlPage } from "../report/html.js";
 import type { DatasetInfo, GateResult, RejectionExample } from "../report/types.js";
 
 export const SWEEP_SCHEMA_VERSION = "1.0.0";
@@ -256,16 +256,10 @@ export function renderSweepHtml(result: SweepResult): string {
     return `<tr${r.index === result.best ? ' class="best"' : ""}>${cells.join("")}</tr>`;
   });
   const best = result.best === null ? "none: no config passes every gate" : `row ${result.best}, ${result.rows[result.best]!.label}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<title>mari sweep: ${e(result.grid)}</title>
-<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.best{background:#e6f4e6}</style>
-</head>
-<body>
-<h1>mari sweep: ${e(result.grid)} grid</h1>
+  return htmlPage({
+    title: `mari sweep: ${result.grid}`,
+    style: "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.best{background:#e6f4e6}",
+    body: `<h1>mari sweep: ${e(result.grid)} grid</h1>
 <p>${result.rows.length} configs over ${result.pairs.labelled} labelled pairs of ${e(result.dataset.path)}. Best config: ${e(best)}.</p>
 <p>${e(`Best = ${BEST_RULE}.`)}</p>
 <h2>Pareto front (update recall ↑, restatement→update ↓)</h2>
@@ -276,10 +270,8 @@ ${renderParetoSvg(result)}<p>${e(`Front = ${PARETO_RULE}.`)}</p>
 <tbody>
 ${rows.join("\n")}
 </tbody>
-</table>
-</body>
-</html>
-`;
+</table>`,
+  });
 }
 
 /** Writes the sweep's files atomically; returns their paths. */
