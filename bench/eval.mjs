@@ -6,23 +6,17 @@
 // wrapper), plus CPU seconds (user + sys) and the 1-minute load average, since wall times on a
 // shared machine say little on their own. Needs a build. Writes bench/results/eval.json.
 //   node bench/eval.mjs [--predictions N] [--repeat K]
-import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { flag, measureChild, ROOT } from "./lib/measure.mjs";
 import { once } from "node:events";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
 const OUT = join(ROOT, "bench/out");
 const DUMP = join(OUT, "eval-dump.jsonl");
 const MARI = join(ROOT, "bin/mari.js");
-const TIME = "/usr/bin/time";
 
-function flag(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 const PREDICTIONS = flag("--predictions", 1_000_000);
 const REPEAT = flag("--repeat", 3);
 
@@ -77,27 +71,6 @@ for await (const batch of readLineBatches(process.argv[1])) for (const line of b
 console.log(n);
 `;
 
-/** Wall seconds and peak RSS (MB) of a child process. */
-async function measure(args) {
-  const useTime = existsSync(TIME);
-  const argv = useTime ? ["-v", process.execPath, ...args] : args;
-  const started = process.hrtime.bigint();
-  const child = spawn(useTime ? TIME : process.execPath, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-  const [code] = await once(child, "close");
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-  const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
-  const sys = /System time \(seconds\): ([\d.]+)/.exec(stderr);
-  return {
-    wall_seconds: wall,
-    cpu_seconds: user && sys ? Number(user[1]) + Number(sys[1]) : null,
-    peak_rss_mb: rss ? Number(rss[1]) / 1024 : null,
-    load_average_1m: loadavg()[0],
-  };
-}
 
 function best(samples) {
   return {
@@ -115,11 +88,11 @@ console.log(`dump: ${lines} predictions, ${runs} runs × ${cases.length} cases, 
 
 const results = { floor: [], workers_1: [], workers_2: [] };
 for (let k = 0; k < REPEAT; k++) {
-  results.floor.push(await measure(["--input-type=module", "-e", FLOOR_SCRIPT, DUMP]));
+  results.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, DUMP]));
   for (const workers of [1, 2]) {
     const out = join(OUT, `eval-report-w${workers}`);
     results[`workers_${workers}`].push(
-      await measure([MARI, "eval", SLICE, "--predictions", DUMP, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", "--report", "json"]),
+      await measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", "--report", "json"]),
     );
   }
 }

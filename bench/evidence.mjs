@@ -5,24 +5,18 @@
 // wall time, CPU seconds (user + sys) and peak RSS of child processes (/usr/bin/time -v when
 // present, else a resourceUsage wrapper). Needs a build. Writes bench/results/evidence.json.
 //   node bench/evidence.mjs [--documents N] [--cases N] [--repeat K]
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { flag, measureChild, ROOT, TIMER } from "./lib/measure.mjs";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const OUT = join(ROOT, "bench/out");
 const DOCS = join(OUT, "evidence-docs.jsonl");
 const FACTS = join(OUT, "evidence-facts.jsonl");
 const REPORT = join(OUT, "evidence-report");
 const MARI = join(ROOT, "bin/mari.js");
-const TIME = "/usr/bin/time";
 
-function flag(name, fallback) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 const DOCUMENTS = flag("--documents", 1_000);
 const CASES = flag("--cases", 100_000);
 const REPEAT = flag("--repeat", 3);
@@ -198,38 +192,7 @@ console.log(n);
 `;
 
 // Fallback when /usr/bin/time is absent: run the command in-process and print the same fields.
-const WRAPPER = `
-import { spawnSync } from "node:child_process";
-const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: ["ignore", "ignore", "inherit"] });
-const u = process.resourceUsage();
-const c = r.status === 0 ? 0 : r.status ?? 3;
-console.error("User time (seconds): " + (u.userCPUTime / 1e6));
-console.error("System time (seconds): " + (u.systemCPUTime / 1e6));
-console.error("Maximum resident set size (kbytes): " + u.maxRSS);
-process.exit(c);
-`;
 
-/** Wall seconds, CPU seconds and peak RSS (MB) of a child process. */
-async function measure(args) {
-  const useTime = existsSync(TIME);
-  const command = useTime ? TIME : process.execPath;
-  const argv = useTime ? ["-v", process.execPath, ...args] : ["--input-type=module", "-e", WRAPPER, ...args];
-  const started = process.hrtime.bigint();
-  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-  const [code] = await once(child, "close");
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
-  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
-  const field = (label) => {
-    const m = new RegExp(`${label}: ([\\d.]+)`).exec(stderr);
-    return m ? Number(m[1]) : null;
-  };
-  const user = field("User time \\(seconds\\)");
-  const sys = field("System time \\(seconds\\)");
-  const rss = field("Maximum resident set size \\(kbytes\\)");
-  return { wall_seconds: wall, cpu_seconds: user !== null && sys !== null ? user + sys : null, peak_rss_mb: rss === null ? null : rss / 1024, load_average_1m: loadavg()[0] };
-}
 
 function best(samples) {
   const round = (x, d = 3) => Number(x.toFixed(d));
@@ -259,8 +222,8 @@ console.log(`inputs: ${DOCUMENTS} documents (${sizes.sections} sections, ${(size
 const cli = ["evidence", DOCS, "--facts", FACTS, "--out", REPORT, "--quiet", "--progress", "none"];
 const samples = { floor: [], evidence: [] };
 for (let k = 0; k < REPEAT; k++) {
-  samples.floor.push(await measure(["--input-type=module", "-e", FLOOR_SCRIPT, DOCS, FACTS]));
-  samples.evidence.push(await measure([MARI, ...cli]));
+  samples.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, DOCS, FACTS]));
+  samples.evidence.push(await measureChild([MARI, ...cli]));
 }
 const floor = best(samples.floor);
 const evidence = best(samples.evidence);
@@ -269,7 +232,7 @@ const summary = {
   command: "npm run bench -- evidence   (node bench/evidence.mjs)",
   measured: `node bin/mari.js ${cli.map((a) => a.replace(`${ROOT}/`, "")).join(" ")}`,
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version, timer: existsSync(TIME) ? "/usr/bin/time -v" : "process.resourceUsage wrapper" },
+  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version, timer: TIMER },
   sizes,
   repeat: REPEAT,
   floor,

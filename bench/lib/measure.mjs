@@ -1,0 +1,58 @@
+// Shared by the benchmark scripts: numeric command-line flags, and one way to measure a child
+// process (wall time, CPU seconds, peak RSS, load average) so every bench reports the same fields.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
+import { resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+const TIME = "/usr/bin/time";
+
+/** Which timer `measureChild` uses on this machine (recorded in the results). */
+export const TIMER = existsSync(TIME) ? "/usr/bin/time -v" : "process.resourceUsage wrapper";
+
+/** `--name N` from the command line, as a number, or the fallback. */
+export function flag(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+// Without /usr/bin/time, a small parent runs the command and prints the same three lines.
+const WRAPPER = `
+import { spawnSync } from "node:child_process";
+const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: ["ignore", "ignore", "inherit"] });
+const u = process.resourceUsage();
+const c = r.status === 0 ? 0 : r.status ?? 3;
+console.error("User time (seconds): " + (u.userCPUTime / 1e6));
+console.error("System time (seconds): " + (u.systemCPUTime / 1e6));
+console.error("Maximum resident set size (kbytes): " + u.maxRSS);
+process.exit(c);
+`;
+
+/** Runs `node ...args` from the repository root; throws when it fails. */
+export async function measureChild(args) {
+  const useTime = existsSync(TIME);
+  const command = useTime ? TIME : process.execPath;
+  const argv = useTime ? ["-v", process.execPath, ...args] : ["--input-type=module", "-e", WRAPPER, ...args];
+  const started = process.hrtime.bigint();
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+  const [code] = await once(child, "close");
+  const wall = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
+  const field = (label) => {
+    const m = new RegExp(`${label}: ([\\d.]+)`).exec(stderr);
+    return m ? Number(m[1]) : null;
+  };
+  const user = field("User time \\(seconds\\)");
+  const sys = field("System time \\(seconds\\)");
+  const rss = field("Maximum resident set size \\(kbytes\\)");
+  return {
+    wall_seconds: wall,
+    cpu_seconds: user !== null && sys !== null ? user + sys : null,
+    peak_rss_mb: rss === null ? null : rss / 1024,
+    load_average_1m: loadavg()[0],
+  };
+}
