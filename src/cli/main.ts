@@ -1,6 +1,7 @@
 // The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (SPEC §4.2).
 import { Command, CommanderError } from "commander";
-import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK, InputError } from "./errors.js";
+import { InputError } from "../io/errors.js";
+import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js";
 import { MARI_VERSION } from "../version.js";
 import { COMMANDS, isCommandName, type CommandName } from "./command-list.js";
 

@@ -3,7 +3,7 @@
 // stdout, which carries the summary (and, for some commands, data).
 import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
-import { InputError } from "./errors.js";
+import { InputError } from "../io/errors.js";
 
 export type ProgressMode = "auto" | "bar" | "plain" | "none";
 

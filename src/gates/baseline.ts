@@ -2,7 +2,7 @@
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
 import { readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { InputError, located } from "../cli/errors.js";
+import { InputError, located } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
 import type { BaselineComparison, Report } from "../report/types.js";

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
-import { InputError } from "../cli/errors.js";
+import { InputError } from "../io/errors.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";

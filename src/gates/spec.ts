@@ -1,6 +1,6 @@
 // What a gate is and how the command line spells one (SPEC §4.3, lessons §0.2). Gates are data:
 // parsed here from flags or config, evaluated against a finished report in evaluate.ts.
-import { InputError } from "../cli/errors.js";
+import { InputError } from "../io/errors.js";
 
 export type GateKind = "min" | "max" | "max_drop" | "max_invalid_rate";
 

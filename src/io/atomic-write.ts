@@ -3,7 +3,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
-import { InputError } from "../cli/errors.js";
+import { InputError } from "./errors.js";
 
 function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);

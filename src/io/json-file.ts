@@ -1,7 +1,7 @@
 // Reads a small whole-file JSON input (costs, grids): an unreadable file or bad JSON is an input
 // error that names the file and what it was for.
 import { readFile } from "node:fs/promises";
-import { InputError, located } from "../cli/errors.js";
+import { InputError, located } from "./errors.js";
 
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   let text: string;

@@ -3,7 +3,7 @@
 // alignment. Slice errors are fatal (exit 2) and name the file and line: a slice is the ground
 // truth, so a half-read slice would make every number in the report wrong.
 import { alignEvidence, splitSentences } from "../core/document/index.js";
-import { InputError, located } from "../cli/errors.js";
+import { InputError, located } from "./errors.js";
 import { detectRecordFormat, isJsonObject, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
 export interface SliceCase {

@@ -5,7 +5,7 @@
 // never of the API key; a changed prompt or model therefore misses instead of serving stale text.
 import { createHash } from "node:crypto";
 import { open, stat, type FileHandle } from "node:fs/promises";
-import { InputError } from "../cli/errors.js";
+import { InputError } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine } from "../io/records.js";
 import type { PredictionBody } from "./types.js";

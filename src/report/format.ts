@@ -123,7 +123,7 @@ export function provenanceRows(report: Report): Array<[string, string]> {
   return rows;
 }
 
-// Evidence-task extras (src/tasks/evidence.ts). report.json keeps them as extra keys, so they are
+// Evidence-task extras (src/tasks/evidence/run.ts). report.json keeps them as extra keys, so they are
 // read defensively: a renderer shows a section only when its key is present and well formed.
 
 /** A `{name: count}` object as entries, or null when the value is not one. */

@@ -1,46 +1,10 @@
 // Provenance for report.json (SPEC §4.1, lessons §0.8): which tool, code, runtime and config
 // produced a report, so two reports can be told apart or shown to be comparable.
 import { execFile } from "node:child_process";
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { canonicalJson, sha256Text } from "../io/hashing.js";
 import { MARI_VERSION } from "../version.js";
 import { redactConfig } from "./redact.js";
 import type { SystemInfo } from "./types.js";
-
-/** sha256 of a file, streamed so a multi-GB dump is never held in memory. */
-export function sha256File(path: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const hash = createHash("sha256");
-    createReadStream(path)
-      .on("error", reject)
-      .on("data", (chunk) => hash.update(chunk))
-      .on("end", () => resolve(hash.digest("hex")));
-  });
-}
-
-export function sha256Text(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
-/**
- * JSON with object keys sorted (recursively), so equal values hash equally whatever order their
- * keys were built in. `undefined` members are left out and non-finite numbers become null, as
- * JSON.stringify does.
- */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== "object") return value;
-  const sorted: Record<string, unknown> = Object.create(null);
-  for (const key of Object.keys(value).sort()) {
-    const member = (value as Record<string, unknown>)[key];
-    if (member !== undefined) sorted[key] = sortKeys(member);
-  }
-  return sorted;
-}
 
 function git(args: string[], cwd: string): Promise<string | null> {
   return new Promise((resolve) => {

@@ -2,7 +2,7 @@
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
 import { join } from "node:path";
-import { InputError } from "../cli/errors.js";
+import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";

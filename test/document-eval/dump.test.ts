@@ -9,7 +9,7 @@ import {
   parseCompletionLayout,
   parseDumpJson,
 } from "../../src/io/dump.js";
-import { scoreCase } from "../../src/tasks/document-score.js";
+import { scoreCase } from "../../src/tasks/document/score.js";
 import type { SliceCase } from "../../src/io/slice.js";
 
 const record = (text: string) => {

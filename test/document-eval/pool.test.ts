@@ -45,8 +45,8 @@ describe("mapInOrder", () => {
 
 describe("createChunkPool", () => {
   it("maps src/*.ts task URLs to their dist/*.js build", () => {
-    const url = compiledModuleUrl(pathToFileURL(join(ROOT, "src/tasks/document-range.ts")));
-    expect(url.pathname.endsWith("/dist/tasks/document-range.js")).toBe(true);
+    const url = compiledModuleUrl(pathToFileURL(join(ROOT, "src/tasks/document/range.ts")));
+    expect(url.pathname.endsWith("/dist/tasks/document/range.js")).toBe(true);
   });
 
   it("threads and in-process give the same results (bootstrap blocks)", async () => {
@@ -54,7 +54,7 @@ describe("createChunkPool", () => {
     const codes = Uint8Array.from([3, 0, 2, 3, 1, 0, 3, 0, 3, 1, 3, 2, 0, 0, 3, 1]);
     const blocks = [0, 10, 20].map((from) => ({ kind: "bootstrap" as const, labels, codes, runCount: 2, seed: 9, from, to: from + 10 }));
     const expected = bootstrapMacroF1Values(labels, codes, 2, 9, 0, 30);
-    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document-range.ts"));
+    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
     const init = { slicePath: join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), sliceFormat: "jsonl" as const, options: { lenientIds: false } };
     const pool = await createChunkPool<unknown, (typeof blocks)[number], { values: Float64Array }>({ workers: 2, taskModule, initData: init });
     try {

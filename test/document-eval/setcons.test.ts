@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { computeSetCons, jaccardSorted, majorityVote, type RunJudgments, type SetConsResult } from "../../src/core/setcons.js";
+import { computeSetCons, jaccardSorted, majorityVote, type RunJudgments, type SetConsResult } from "../../src/core/metrics/setcons.js";
 
 // Cases A (gold +), B (gold −), C (gold +); three runs; C is missing from run 1.
 //   run 0: A + [1]    B −        C + [2,3]

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.js";
 import { readDocumentSlice, sliceCaseFromRecord, sniffSliceTask } from "../../src/io/slice.js";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 
 const tmp = tempDir("mari-slice-");
 afterAll(() => tmp.cleanup());

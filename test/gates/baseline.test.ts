@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import { compareWithBaseline, loadBaseline, outcomeFromCaseLine, readPairedOutcomes } from "../../src/gates/baseline.js";
 import { DOCUMENT_CLASSES } from "../../src/gates/paired.js";
 import { tempDir } from "../support/cli.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import { combineGates, gateName, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "../../src/gates/spec.js";
 
 describe("--gate", () => {

@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import { AtomicLineWriter, writeFileAtomic } from "../../src/io/atomic-write.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 

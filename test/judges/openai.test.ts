@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runOpenAIJudge, type OpenAIJudgeOptions } from "../../src/judges/openai.js";
 import { ChatConfigError } from "../../src/judges/chat-client.js";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import type { JudgeCase, Prediction } from "../../src/judges/types.js";
 import { tempDir } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer, type ScriptedReply, type ChatRequestInfo } from "./support/fake-chat-server.js";

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { runPairEval } from "../../src/tasks/pairs.js";
-import { mergePairReports, runPairMerge } from "../../src/tasks/pair-merge.js";
+import { runPairEval } from "../../src/tasks/pairs/run.js";
+import { mergePairReports, runPairMerge } from "../../src/tasks/pairs/merge.js";
 import { ROOT, tempDir } from "../support/cli.js";
 import type { Report } from "../../src/report/types.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvCell } from "../../src/tasks/sweep-output.js";
+import { csvCell } from "../../src/tasks/pairs/sweep-report.js";
 
 describe("sweep.csv cells", () => {
   it("neutralises spreadsheet formulas in text and quotes per RFC 4180", () => {

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { InputError } from "../../src/cli/errors.js";
-import { resolveGrid, runSweep } from "../../src/tasks/sweep.js";
+import { InputError } from "../../src/io/errors.js";
+import { resolveGrid, runSweep } from "../../src/tasks/pairs/sweep.js";
 import { tempDir } from "../support/cli.js";
 import { MIXED_PAIRS, writeFixture } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import { createProgress, parseProgressMode } from "../../src/cli/progress.js";
 
 function sink(isTTY = false): Writable & { text: string; isTTY: boolean } {

@@ -3,7 +3,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { redactConfig, redactSecrets, secretEnvValues } from "../../src/report/redact.js";
-import { canonicalJson, collectSystemInfo, sha256File } from "../../src/report/system.js";
+import { canonicalJson, sha256File } from "../../src/io/hashing.js";
+import { collectSystemInfo } from "../../src/report/system.js";
 import { MARI_VERSION } from "../../src/version.js";
 import { ROOT, tempDir } from "../support/cli.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { InputError } from "../../src/cli/errors.js";
+import { InputError } from "../../src/io/errors.js";
 import { parseReportFormats, writeReportFiles } from "../../src/report/write.js";
 import { validateReport } from "../../src/report/schema.js";
 import { tempDir } from "../support/cli.js";

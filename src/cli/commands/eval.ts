@@ -7,7 +7,8 @@ import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { createProgress, parseProgressMode, type ProgressMode } from "../progress.js";
 import { printSummary } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -20,9 +21,9 @@ import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../j
 import { writePredictionDump } from "../../judges/dump-writer.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
 import type { ReportFormat } from "../../report/types.js";
-import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs.js";
-import { buildDocumentReport, strictViolations } from "../../tasks/document-report.js";
-import { runDocumentEval, type Shard } from "../../tasks/document.js";
+import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs/run.js";
+import { buildDocumentReport, strictViolations } from "../../tasks/document/report.js";
+import { runDocumentEval, type Shard } from "../../tasks/document/run.js";
 
 interface EvalFlags {
   predictions?: string;

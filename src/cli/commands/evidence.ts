@@ -4,12 +4,12 @@
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
-import { runEvidence } from "../../tasks/evidence.js";
+import { runEvidence } from "../../tasks/evidence/run.js";
 
 interface EvidenceFlags {
   facts?: string;

@@ -5,12 +5,13 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { EXIT_OK, InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
+import { EXIT_OK } from "../exit-codes.js";
 import { printSummary } from "../summary.js";
 import { parseReportFormats, writeReportFiles } from "../../report/write.js";
-import { buildDocumentReport } from "../../tasks/document-report.js";
-import { mergeDocumentShards } from "../../tasks/document-merge.js";
-import { isPairReportFile, runPairMerge } from "../../tasks/pair-merge.js";
+import { buildDocumentReport } from "../../tasks/document/report.js";
+import { mergeDocumentShards } from "../../tasks/document/merge.js";
+import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
 
 interface MergeFlags {
   out?: string;

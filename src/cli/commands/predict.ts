@@ -3,7 +3,8 @@
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { EXIT_OK, InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
+import { EXIT_OK } from "../exit-codes.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
 import { runLexicalJudge } from "../../judges/lexical.js";

@@ -4,11 +4,11 @@
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
-import { defaultWorkerCount, runSweep } from "../../tasks/sweep.js";
+import { defaultWorkerCount, runSweep } from "../../tasks/pairs/sweep.js";
 
 interface SweepFlags {
   grid?: string;

@@ -4,15 +4,15 @@
 // report one process would have written (apart from `system` and timing).
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { InputError, located } from "../cli/errors.js";
-import { readLines } from "../io/lines.js";
-import { parseJsonLine } from "../io/records.js";
-import { readDocumentSlice } from "../io/slice.js";
-import { sha256File } from "../report/system.js";
-import type { RejectionExample, Report } from "../report/types.js";
-import { CASE_REASONS, type CaseReason } from "./document-score.js";
-import { RunTable } from "./document-table.js";
-import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult } from "./document.js";
+import { InputError, located } from "../../io/errors.js";
+import { readLines } from "../../io/lines.js";
+import { parseJsonLine } from "../../io/records.js";
+import { readDocumentSlice } from "../../io/slice.js";
+import { sha256File } from "../../io/hashing.js";
+import type { RejectionExample, Report } from "../../report/types.js";
+import { CASE_REASONS, type CaseReason } from "./score.js";
+import { RunTable } from "./run-table.js";
+import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult } from "./run.js";
 
 interface ShardState {
   index: number;

@@ -1,12 +1,8 @@
-// Exit codes are a contract with CI jobs (SPEC §4.2); every failure path maps onto one of them.
-export const EXIT_OK = 0;
-export const EXIT_GATE_FAILED = 1;
-export const EXIT_INPUT_ERROR = 2;
-export const EXIT_INTERNAL_ERROR = 3;
+// Errors that any layer may raise. They live at the ground floor so that core-adjacent readers,
+// tasks and the CLI share one type; only the CLI maps them onto exit codes.
 
-/** A problem with what the user gave us (flags, config, files): reported plainly, exit 2. */
+/** A problem with what the user gave us (flags, config, files): reported plainly, never as a crash. */
 export class InputError extends Error {
-  readonly exitCode = EXIT_INPUT_ERROR;
   constructor(message: string) {
     super(message);
     this.name = "InputError";

@@ -2,13 +2,13 @@
 // their runs becomes cases.jsonl bytes plus partial sums; a block of bootstrap resamples becomes
 // their values. Ranges have a fixed size (RANGE_CASES), never tied to the worker count, and their
 // partial sums are added in range order, so reports stay byte-identical for any --workers.
-import { bootstrapMacroF1Values, outcomeCode } from "../core/metrics/bootstrap.js";
-import { localizationFields, type CaseOutcome } from "../core/metrics/case-outcome.js";
-import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../core/metrics/reward-histograms.js";
-import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../core/metrics/run-sums.js";
-import type { SliceCase } from "../io/slice.js";
-import { ByteSink, utf8 } from "./document-bytes.js";
-import type { RejectionExample } from "../report/types.js";
+import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstrap.js";
+import { localizationFields, type CaseOutcome } from "../../core/metrics/case-outcome.js";
+import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
+import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
+import type { SliceCase } from "../../io/slice.js";
+import { ByteSink, utf8 } from "./bytes.js";
+import type { RejectionExample } from "../../report/types.js";
 import {
   CASE_REASONS,
   EXAMPLES_PER_REASON,
@@ -17,9 +17,9 @@ import {
   type ChunkResult,
   type LineBlock,
   type ScoreState,
-} from "./document-score.js";
+} from "./score.js";
 
-export { init } from "./document-score.js";
+export { init } from "./score.js";
 
 /** The pool task module of a document eval: scores dump blocks, aggregates ranges, bootstraps. */
 export const DOCUMENT_TASK_MODULE = new URL(import.meta.url);

@@ -1,7 +1,7 @@
 // The sweep's chunk task for the shared pool (src/pool): the grid is sent once per worker, then
 // each chunk of labelled pairs comes back as one tally per config.
-import { tallyConfigs, type PairTally, type SweepPair } from "../core/pairs/index.js";
-import type { ClassifierConfig } from "../core/classifier/index.js";
+import { tallyConfigs, type PairTally, type SweepPair } from "../../core/pairs/index.js";
+import type { ClassifierConfig } from "../../core/classifier/index.js";
 
 export interface SweepInit {
   configs: ClassifierConfig[];

@@ -12,17 +12,19 @@ import {
   sectionRevisions,
   type ClaimStateThresholds,
   type KnowledgeDocument,
-} from "../core/evidence/index.js";
-import { wilsonInterval } from "../core/metrics/wilson.js";
-import { AtomicLineWriter } from "../io/atomic-write.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError } from "../cli/errors.js";
-import { createProgress, type ProgressMode } from "../cli/progress.js";
-import { printSummary } from "../cli/summary.js";
-import { evaluateGates } from "../gates/evaluate.js";
-import type { GateSpec } from "../gates/spec.js";
-import { collectSystemInfo, sha256File } from "../report/system.js";
-import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
-import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../report/types.js";
+} from "../../core/evidence/index.js";
+import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { AtomicLineWriter } from "../../io/atomic-write.js";
+import { InputError } from "../../io/errors.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../../cli/exit-codes.js";
+import { createProgress, type ProgressMode } from "../../cli/progress.js";
+import { printSummary } from "../../cli/summary.js";
+import { evaluateGates } from "../../gates/evaluate.js";
+import type { GateSpec } from "../../gates/spec.js";
+import { sha256File } from "../../io/hashing.js";
+import { collectSystemInfo } from "../../report/system.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
   EvidenceTally,
   factsCaseLine,
@@ -31,7 +33,7 @@ import {
   scoreLocatedCase,
   type CurrentRevisions,
   type Materials,
-} from "./evidence-cases.js";
+} from "./score.js";
 import {
   factsCaseFromRecord,
   FieldError,
@@ -41,7 +43,7 @@ import {
   readMaterials,
   RejectionLog,
   type JsonlRecord,
-} from "./evidence-input.js";
+} from "./input.js";
 
 export interface EvidenceOptions {
   documents: string;

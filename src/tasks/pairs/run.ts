@@ -7,7 +7,7 @@ import {
   DEFAULT_CONFIG,
   parseConfigAssignments,
   type ClassifierConfig,
-} from "../core/classifier/index.js";
+} from "../../core/classifier/index.js";
 import {
   addPair,
   costMatrix,
@@ -22,15 +22,17 @@ import {
   type Confusion,
   type PairTally,
   type UnitPrices,
-} from "../core/pairs/index.js";
-import { wilsonInterval } from "../core/metrics/wilson.js";
-import { AtomicLineWriter } from "../io/atomic-write.js";
-import { BufferedLines } from "../io/buffered-lines.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK, InputError, located } from "../cli/errors.js";
-import { evaluateGates } from "../gates/evaluate.js";
-import { combineGates, type GateSpec } from "../gates/spec.js";
-import { collectSystemInfo, sha256File } from "../report/system.js";
-import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
+} from "../../core/pairs/index.js";
+import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { AtomicLineWriter } from "../../io/atomic-write.js";
+import { BufferedLines } from "../../io/buffered-lines.js";
+import { InputError, located } from "../../io/errors.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../../cli/exit-codes.js";
+import { evaluateGates } from "../../gates/evaluate.js";
+import { combineGates, type GateSpec } from "../../gates/spec.js";
+import { sha256File } from "../../io/hashing.js";
+import { collectSystemInfo } from "../../report/system.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import {
   REPORT_SCHEMA_VERSION,
   type ConfidenceInterval,
@@ -39,12 +41,12 @@ import {
   type RejectionExample,
   type Report,
   type ReportFormat,
-} from "../report/types.js";
-import { printSummary } from "../cli/summary.js";
-import { createProgress, type ProgressMode } from "../cli/progress.js";
-import { loadUnitPrices } from "./pair-costs.js";
-import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
-import type { Shard } from "./document.js";
+} from "../../report/types.js";
+import { printSummary } from "../../cli/summary.js";
+import { createProgress, type ProgressMode } from "../../cli/progress.js";
+import { loadUnitPrices } from "./costs.js";
+import { PairInputStats, readPairs, writeRejections } from "./input.js";
+import type { Shard } from "../document/run.js";
 
 export interface PairEvalOptions {
   /** The pair corpus (JSONL or CSV). */

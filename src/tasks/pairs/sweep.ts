@@ -3,7 +3,7 @@
 // chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
 // output does not depend on the number of workers.
 import { availableParallelism } from "node:os";
-import type { ClassifierConfig } from "../core/classifier/index.js";
+import type { ClassifierConfig } from "../../core/classifier/index.js";
 import {
   bestConfigIndex,
   costMatrix,
@@ -19,19 +19,21 @@ import {
   paretoFront,
   type PairTally,
   type SweepPair,
-} from "../core/pairs/index.js";
-import { EXIT_GATE_FAILED, EXIT_OK, InputError, located } from "../cli/errors.js";
-import type { GateSpec } from "../gates/spec.js";
-import { collectSystemInfo, sha256File } from "../report/system.js";
-import type { Report } from "../report/types.js";
-import { readJsonFile } from "../io/json-file.js";
-import { loadUnitPrices } from "./pair-costs.js";
-import { PairInputStats, readPairs, writeRejections } from "./pair-input.js";
-import { evaluatePairGates, pairGateList } from "./pairs.js";
-import { createChunkPool, mapInOrder } from "../pool/pool.js";
-import { createProgress, type ProgressMode } from "../cli/progress.js";
+} from "../../core/pairs/index.js";
+import { InputError, located } from "../../io/errors.js";
+import { EXIT_GATE_FAILED, EXIT_OK } from "../../cli/exit-codes.js";
+import type { GateSpec } from "../../gates/spec.js";
+import { sha256File } from "../../io/hashing.js";
+import { collectSystemInfo } from "../../report/system.js";
+import type { Report } from "../../report/types.js";
+import { readJsonFile } from "../../io/json-file.js";
+import { loadUnitPrices } from "./costs.js";
+import { PairInputStats, readPairs, writeRejections } from "./input.js";
+import { evaluatePairGates, pairGateList } from "./run.js";
+import { createChunkPool, mapInOrder } from "../../pool/pool.js";
+import { createProgress, type ProgressMode } from "../../cli/progress.js";
 import type { SweepInit } from "./sweep-worker.js";
-import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-output.js";
+import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-report.js";
 
 export interface SweepOptions {
   pairs: string;

@@ -1,7 +1,7 @@
 // Compact per-(case, run) state of a document eval: typed arrays per run, evidence in one shared
 // growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
-import { reasonIndex, type ScoredPrediction } from "./document-score.js";
+import { reasonIndex, type ScoredPrediction } from "./score.js";
 
 export interface RunColumns {
   key: string;

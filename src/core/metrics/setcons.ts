@@ -14,7 +14,7 @@
 //   citing a different set degrades to quadratic in runs.
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
-import { binaryMetrics } from "./metrics/binary.js";
+import { binaryMetrics } from "./binary.js";
 
 /** One run's judgments over the slice's cases, in slice order. */
 export interface RunJudgments {

@@ -34,9 +34,9 @@ import {
   type KnowledgeDocument,
   type LocatedEvidence,
   type RevisionRef,
-} from "../core/evidence/index.js";
-import { stripPythonWhitespace } from "../core/python/whitespace.js";
-import { FieldError, locatorFromJson, revisionRefFromJson, type FactsCase, type GoldStates, type LocatedCase } from "./evidence-input.js";
+} from "../../core/evidence/index.js";
+import { stripPythonWhitespace } from "../../core/python/whitespace.js";
+import { FieldError, locatorFromJson, revisionRefFromJson, type FactsCase, type GoldStates, type LocatedCase } from "./input.js";
 
 /** Error examples kept per code; counts are always complete. */
 const MAX_EXAMPLES_PER_CODE = 5;

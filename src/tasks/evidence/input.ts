@@ -31,11 +31,11 @@ import {
   type Locator,
   type PyMapping,
   type RevisionRef,
-} from "../core/evidence/index.js";
-import { readLines } from "../io/lines.js";
-import { readRecords } from "../io/records.js";
-import { InputError } from "../cli/errors.js";
-import type { RejectionExample } from "../report/types.js";
+} from "../../core/evidence/index.js";
+import { readLines } from "../../io/lines.js";
+import { readRecords } from "../../io/records.js";
+import { InputError } from "../../io/errors.js";
+import type { RejectionExample } from "../../report/types.js";
 
 /** Rejection examples kept in a report; the counts are always complete. */
 const MAX_EXAMPLES = 50;

@@ -5,11 +5,11 @@ import {
   DocumentContradictionError,
   documentContradictionRewards,
   validateDocumentContradiction,
-} from "../core/document/index.js";
-import { splitBlock, type Line } from "../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, parseDumpJson } from "../io/dump.js";
-import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../io/slice.js";
-import type { RecordFormat } from "../io/records.js";
+} from "../../core/document/index.js";
+import { splitBlock, type Line } from "../../io/lines.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, parseDumpJson } from "../../io/dump.js";
+import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
+import type { RecordFormat } from "../../io/records.js";
 
 /** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
 export const LINE_REJECTIONS = [

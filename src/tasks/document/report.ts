@@ -1,7 +1,8 @@
 // Assembles report.json for a document eval (SPEC §4.1, Appendix A keys) from the eval result.
-import { collectSystemInfo, sha256File } from "../report/system.js";
-import { REPORT_SCHEMA_VERSION, type Report } from "../report/types.js";
-import type { DocumentEvalResult, Shard } from "./document.js";
+import { sha256File } from "../../io/hashing.js";
+import { collectSystemInfo } from "../../report/system.js";
+import { REPORT_SCHEMA_VERSION, type Report } from "../../report/types.js";
+import type { DocumentEvalResult, Shard } from "./run.js";
 
 export interface DocumentReportContext {
   slicePath: string;

@@ -5,13 +5,13 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { AtomicLineWriter } from "../io/atomic-write.js";
-import { readLineBlocks } from "../io/lines.js";
-import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../io/slice.js";
-import { createChunkPool, mapInOrder, type ChunkPool } from "../pool/pool.js";
-import { canonicalJson, sha256Text } from "../report/system.js";
-import type { RejectionExample } from "../report/types.js";
-import { aggregateDocumentEval, type Aggregate } from "./document-aggregate.js";
+import { AtomicLineWriter } from "../../io/atomic-write.js";
+import { readLineBlocks } from "../../io/lines.js";
+import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
+import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
+import { canonicalJson, sha256Text } from "../../io/hashing.js";
+import type { RejectionExample } from "../../report/types.js";
+import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
 import {
   CASE_REASONS,
   LINE_KIND_ORPHAN,
@@ -23,9 +23,9 @@ import {
   type ScoreInit,
   type ScoreOptions,
   type ScoreState,
-} from "./document-score.js";
-import { RunTable } from "./document-table.js";
-import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "./document-range.js";
+} from "./score.js";
+import { RunTable } from "./run-table.js";
+import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "./range.js";
 
 export interface Shard {
   /** 0-based shard index, < count. */

@@ -1,7 +1,7 @@
 // Loads `--costs FILE` (SPEC §2.3): a JSON object of unit prices, validated by the core.
-import { CostsError, DEFAULT_UNIT_PRICES, parseUnitPrices, type UnitPrices } from "../core/pairs/index.js";
-import { InputError, located } from "../cli/errors.js";
-import { readJsonFile } from "../io/json-file.js";
+import { CostsError, DEFAULT_UNIT_PRICES, parseUnitPrices, type UnitPrices } from "../../core/pairs/index.js";
+import { InputError, located } from "../../io/errors.js";
+import { readJsonFile } from "../../io/json-file.js";
 
 export async function loadUnitPrices(path: string | undefined): Promise<UnitPrices> {
   if (path === undefined) return { ...DEFAULT_UNIT_PRICES };

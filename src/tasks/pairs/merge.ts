@@ -1,19 +1,20 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../core/pairs/index.js";
+import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
-import { EXIT_GATE_FAILED, EXIT_OK, InputError, located } from "../cli/errors.js";
-import { printSummary } from "../cli/summary.js";
-import type { GateSpec } from "../gates/spec.js";
-import { AtomicLineWriter } from "../io/atomic-write.js";
-import { BufferedLines } from "../io/buffered-lines.js";
-import { readJsonFile } from "../io/json-file.js";
-import { readLines } from "../io/lines.js";
-import { canonicalJson, sha256Text } from "../report/system.js";
-import type { Report, ReportFormat } from "../report/types.js";
-import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../report/write.js";
-import { PairInputStats, readPairs } from "./pair-input.js";
-import { buildPairReport, type PairCounts } from "./pairs.js";
+import { InputError, located } from "../../io/errors.js";
+import { EXIT_GATE_FAILED, EXIT_OK } from "../../cli/exit-codes.js";
+import { printSummary } from "../../cli/summary.js";
+import type { GateSpec } from "../../gates/spec.js";
+import { AtomicLineWriter } from "../../io/atomic-write.js";
+import { BufferedLines } from "../../io/buffered-lines.js";
+import { readJsonFile } from "../../io/json-file.js";
+import { readLines } from "../../io/lines.js";
+import { canonicalJson, sha256Text } from "../../io/hashing.js";
+import type { Report, ReportFormat } from "../../report/types.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import { PairInputStats, readPairs } from "./input.js";
+import { buildPairReport, type PairCounts } from "./run.js";
 
 const MAX_EXAMPLES = 50;
 

@@ -1,11 +1,11 @@
 // Reads a pair corpus (JSONL or CSV, SPEC §2.2) record by record, validating each one. Every bad
 // record is counted under its reason with a precise `file:line`; none is dropped silently.
-import { readRecords } from "../io/records.js";
-import { parsePairRecord, type PairRecord } from "../core/pairs/index.js";
-import { located, InputError } from "../cli/errors.js";
-import type { RejectionExample } from "../report/types.js";
-import { sha256Text } from "../report/system.js";
-import { shardOfCaseId, type Shard } from "./document.js";
+import { readRecords } from "../../io/records.js";
+import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
+import { located, InputError } from "../../io/errors.js";
+import type { RejectionExample } from "../../report/types.js";
+import { sha256Text } from "../../io/hashing.js";
+import { shardOfCaseId, type Shard } from "../document/run.js";
 
 /** Rejection examples kept in a report; the counts are always complete. */
 const MAX_EXAMPLES = 50;

@@ -1,9 +1,9 @@
 // Aggregates a scored document eval (SPEC §1.4–§1.5). Cases are cut into fixed ranges
-// (document-range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
+// (range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
-import { percentileInterval } from "../core/metrics/bootstrap.js";
+import { percentileInterval } from "../../core/metrics/bootstrap.js";
 import {
   breakdownMetrics,
   emptyBreakdownSums,
@@ -11,15 +11,15 @@ import {
   runMetrics,
   type BreakdownSums,
   type RunSums,
-} from "../core/metrics/run-sums.js";
-import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../core/metrics/reward-histograms.js";
-import { spreadOf } from "../core/metrics/spread.js";
-import { wilsonInterval } from "../core/metrics/wilson.js";
-import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../core/setcons.js";
-import type { SliceCase } from "../io/slice.js";
-import { mapInOrder, type ChunkPool } from "../pool/pool.js";
-import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample } from "../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./document-score.js";
+} from "../../core/metrics/run-sums.js";
+import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
+import { spreadOf } from "../../core/metrics/spread.js";
+import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../../core/metrics/setcons.js";
+import type { SliceCase } from "../../io/slice.js";
+import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
+import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample } from "../../report/types.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js";
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
@@ -32,8 +32,8 @@ import {
   type DocumentTaskResult,
   type RangePayload,
   type RangeResult,
-} from "./document-range.js";
-import { EvidenceBuffer, type RunTable } from "./document-table.js";
+} from "./range.js";
+import { EvidenceBuffer, type RunTable } from "./run-table.js";
 
 export interface AggregateOptions extends ScoreOptions {
   seed: number;

@@ -1,0 +1,6 @@
+// Exit codes are a contract with CI jobs (SPEC §4.2); every failure path maps onto one of them,
+// here in the CLI alone.
+export const EXIT_OK = 0;
+export const EXIT_GATE_FAILED = 1;
+export const EXIT_INPUT_ERROR = 2;
+export const EXIT_INTERNAL_ERROR = 3;
