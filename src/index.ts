@@ -4,3 +4,20 @@ export * from "./core/classifier/index.js";
 export * from "./core/document/index.js";
 export * from "./core/evidence/index.js";
 export * from "./core/pairs/index.js";
+
+// The tasks: what each command does, as functions that read inputs, write the report files and
+// return the report; they print nothing and choose no exit code (the CLI does both).
+export { evaluateDocuments, LEXICAL_DUMP_NAME, type DocumentEvalSettings } from "./tasks/document/evaluate.js";
+export { runDocumentMerge as mergeDocumentShardReports, type DocumentMergeOptions } from "./tasks/document/merge.js";
+export { runPairEval as evaluatePairs, classifierConfigFromFlags, type PairEvalOptions } from "./tasks/pairs/run.js";
+export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./tasks/pairs/merge.js";
+export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
+export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";
+export type { ReportOutcome } from "./tasks/outcome.js";
+export type { Shard } from "./tasks/document/run.js";
+export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";
+export { InputError, located } from "./io/errors.js";
+export { sniffSliceTask } from "./io/slice.js";
+export type { GateSpec } from "./gates/spec.js";
+export { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/spec.js";
+export type { Report } from "./report/types.js";

@@ -1,6 +1,11 @@
 // The README's library example, run against the package entry point: if this fails, the README lies.
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import * as mari from "../src/index.js";
+import { ROOT, runMari, tempDir } from "./support/cli.js";
 
 describe("package entry point (README example)", () => {
   it("splits, tags, aligns, validates and rewards as the README shows", () => {
@@ -26,6 +31,56 @@ describe("package entry point (README example)", () => {
     });
     for (const name of ["parseFacts", "documentSections", "validateArtifactEvidence", "validateLocatedEvidence", "evidenceDependencies", "assessDependencies"]) {
       expect(typeof (mari as Record<string, unknown>)[name]).toBe("function");
+    }
+  });
+});
+
+describe("task entry points (what `mari eval` is, as a function)", () => {
+  it("evaluateDocuments writes the same report as the CLI and prints nothing", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+      const cases = readFileSync(slice, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; label: boolean });
+      // Judgment right for every third case only, with one cited sentence: a dump with real errors.
+      const dump = join(dir, "dump.jsonl");
+      writeFileSync(dump, cases.map((c, i) => JSON.stringify({ case_id: c.id, judgment: i % 3 === 0 ? c.label : !c.label, evidence_sentence_ids: [1], reasoning: "See [1]." })).join("\n") + "\n");
+      const logged: string[] = [];
+      const observer = { progress: () => ({ tick() {}, done() {} }), log: (m: string) => void logged.push(m), note: (m: string) => void logged.push(m) };
+      const outcome = await mari.evaluateDocuments({ slicePath: slice, dumpPath: dump, outDir: join(dir, "lib"), gates: [mari.parseGateFlag("accuracy>=0.9")], observer });
+      const cli = await runMari(["eval", slice, "--predictions", dump, "--out", join(dir, "cli"), "--gate", "accuracy>=0.9", "--quiet"]);
+      const fromCli = JSON.parse(readFileSync(join(dir, "cli/report.json"), "utf8"));
+      const expectedAccuracy = cases.filter((_, i) => i % 3 === 0).length / cases.length;
+      expect(outcome.report.metrics.accuracy).toBe(expectedAccuracy);
+      expect(fromCli.metrics).toEqual(outcome.report.metrics);
+      expect(outcome.report.gates.map((g) => g.passed)).toEqual([false]);
+      expect(cli.code).toBe(1);
+      expect(readFileSync(join(dir, "lib/cases.jsonl"), "utf8")).toBe(readFileSync(join(dir, "cli/cases.jsonl"), "utf8"));
+      expect(logged).toEqual([]);
+      expect(outcome.inputErrors).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe("README: the task-function example", () => {
+  it("runs as written (against the built package) and prints the accuracy, the gate and the files", async () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const block = /```ts\n(import \{ evaluateDocuments[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const { dir, cleanup } = tempDir();
+    try {
+      symlinkSync(join(ROOT, "datasets"), join(dir, "datasets"));
+      const code = block!.replace('from "mari"', `from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/index.js")).href)}`);
+      const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: dir, encoding: "utf8" });
+      expect(run.stderr).toBe("");
+      const report = JSON.parse(readFileSync(join(dir, "mari-report/report.json"), "utf8"));
+      const [accuracy, passed] = run.stdout.trim().split(" ");
+      expect(Number(accuracy)).toBe(report.metrics.accuracy);
+      expect(passed).toBe(String(report.metrics.accuracy >= 0.5));
+      expect(run.stdout).toContain(join("mari-report", "report.json"));
+    } finally {
+      cleanup();
     }
   });
 });

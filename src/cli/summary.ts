@@ -4,6 +4,8 @@
 import { styleText } from "node:util";
 import { formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
+import type { ReportOutcome } from "../tasks/outcome.js";
+import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
 
 /** Metrics shown first when a report has them; others fill up to MAX_METRICS in report order. */
 const PREFERRED = [
@@ -92,4 +94,22 @@ export function printSummary(report: Report, opts: SummaryOptions): void {
   const stream = opts.stream ?? process.stdout;
   const color = (style: Style, text: string) => styleText(style, text, { stream: stream as NodeJS.WriteStream });
   stream.write(renderSummary(report, opts, color));
+}
+
+/**
+ * The end of every report-writing command: the summary on stdout, then `notes` (lines for stderr,
+ * e.g. rejected records) and the run's input errors on stderr; returns the exit code (SPEC §4.2):
+ * 2 when the run had input errors, else 1 when a gate failed, else 0.
+ */
+export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: readonly string[] = []): number {
+  printSummary(outcome.report, { quiet, outDir: outcome.outDir, files: outcome.files });
+  for (const line of notes) process.stderr.write(`${line}\n`);
+  for (const message of outcome.inputErrors) process.stderr.write(`mari: ${message}\n`);
+  return exitCodeOf(outcome);
+}
+
+/** The exit code a run's outcome maps onto (SPEC §4.2): 2 input errors, else 1 a gate failed, else 0. */
+export function exitCodeOf(outcome: ReportOutcome): number {
+  if (outcome.inputErrors.length > 0) return EXIT_INPUT_ERROR;
+  return gatesPassed(outcome.report) ? EXIT_OK : EXIT_GATE_FAILED;
 }

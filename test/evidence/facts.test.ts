@@ -6,7 +6,7 @@ import {
   EvidenceValueError,
   groundingCoverage,
   knowledgeDocument,
-  MalformedModelOutput,
+  type MalformedModelOutput,
   normalizeClaim,
   parseFacts,
   parsePythonJson,

@@ -14,7 +14,6 @@ import {
   PyFloat,
   pythonCasefold,
   pythonFloatRepr,
-  pythonRepr,
   pythonStr,
   pythonStringRepr,
   pyTruthy,

@@ -16,7 +16,7 @@ import {
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const shape = (body: string) => bodySections(body, "Doc").map((s) => [s.section_id, s.start, s.end]);
 
-export const WORKED_BODY =
+const WORKED_BODY =
   "Intro\n# Refunds\nEnterprise refunds close after 30 days.\n### Enterprise Plan\nClose after 30 days.\n# Refunds\nDup.\n";
 
 describe("document ids and digests (§5)", () => {

@@ -1,22 +1,23 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { runPairEval } from "../../src/tasks/pairs/run.js";
+import { exitCodeOf, renderSummary } from "../../src/cli/summary.js";
+import type { RunObserver } from "../../src/io/observer.js";
 import { InputError } from "../../src/io/errors.js";
 import { validateReport } from "../../src/report/schema.js";
 import { tempDir } from "../support/cli.js";
 import { MIXED_PAIRS, PASSING_PAIRS, writeFixture } from "./fixtures.js";
 
-function sink(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _enc, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = "";
-  return stream;
+/** An observer that keeps what a terminal would show on stderr. */
+function recorder(): RunObserver & { text: string } {
+  const observer = {
+    text: "",
+    progress: () => ({ tick() {}, done() {} }),
+    log: (message: string) => void (observer.text += `mari: ${message}\n`),
+    note: (message: string) => void (observer.text += `mari: ${message}\n`),
+  };
+  return observer;
 }
 
 let cleanup: (() => void) | undefined;
@@ -31,10 +32,10 @@ function workspace() {
 async function evalPairs(dir: string, text: string, extra: Partial<Parameters<typeof runPairEval>[0]> = {}) {
   const pairs = writeFixture(dir, "pairs.jsonl", text);
   const out = join(dir, "out");
-  const stdout = sink();
-  const stderr = sink();
-  const code = await runPairEval({ pairs, out, stdout, stderr, ...extra });
-  return { code, out, stdout: stdout.text, stderr: stderr.text };
+  const stderr = recorder();
+  const outcome = await runPairEval({ pairs, out, observer: stderr, ...extra });
+  const stdout = renderSummary(outcome.report, { outDir: outcome.outDir, files: outcome.files }, (_style, text) => text);
+  return { code: exitCodeOf(outcome), out, stdout, stderr: stderr.text };
 }
 
 describe("pair evaluation (in-process)", () => {

@@ -1,20 +1,18 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { runPairEval } from "../../src/tasks/pairs/run.js";
 import { mergePairReports, runPairMerge } from "../../src/tasks/pairs/merge.js";
 import { ROOT, tempDir } from "../support/cli.js";
 import type { Report } from "../../src/report/types.js";
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
 const CORPUS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
 async function run(pairs: string, out: string, shard?: { index: number; count: number }): Promise<Report> {
-  await runPairEval({ pairs, out, quiet: true, stdout: quiet, stderr: quiet, formats: ["json"], ...(shard ? { shard } : {}) });
+  await runPairEval({ pairs, out, formats: ["json"], ...(shard ? { shard } : {}) });
   return JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
 }
 
@@ -70,7 +68,7 @@ describe("merging pair shard reports", () => {
     await run(CORPUS, join(t.dir, "a"), { index: 0, count: 2 });
     await run(CORPUS, join(t.dir, "b"), { index: 1, count: 2 });
     const reportPaths = [join(t.dir, "a", "report.json"), join(t.dir, "b", "report.json")];
-    const merge = (pairsPath: string, out: string) => runPairMerge({ reportPaths, outDir: join(t.dir, out), pairsPath, quiet: true, formats: ["json"] });
+    const merge = (pairsPath: string, out: string) => runPairMerge({ reportPaths, outDir: join(t.dir, out), pairsPath, formats: ["json"] });
     const documents = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
     await expect(merge(documents, "m1")).rejects.toThrow(`${documents}: merge: not the pair corpus the shards scored`);
     // One pair short: the same ids minus one, so every corpus pair still finds its line.

@@ -1,13 +1,11 @@
 // Input errors of the sweep task, in-process (the CLI maps InputError to exit 2).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { InputError } from "../../src/io/errors.js";
 import { resolveGrid, runSweep } from "../../src/tasks/pairs/sweep.js";
 import { tempDir } from "../support/cli.js";
 import { MIXED_PAIRS, writeFixture } from "./fixtures.js";
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
 let dir: string;
 let cleanup: () => void;
 beforeAll(() => ({ dir, cleanup } = tempDir()));
@@ -28,7 +26,7 @@ describe("sweep input errors", () => {
   it("a missing grid file, pairs file or bad costs file is an input error", async () => {
     const pairs = writeFixture(dir, "pairs.jsonl", MIXED_PAIRS);
     const costs = writeFixture(dir, "costs.json", JSON.stringify({ stale_kept: 1, typo: 2 }));
-    const base = { out: join(dir, "out"), workers: 1, stdout: quiet, stderr: quiet };
+    const base = { out: join(dir, "out"), workers: 1 };
     await expect(resolveGrid(join(dir, "none.json"))).rejects.toThrow(/none\.json: cannot read the grid file/);
     await expect(runSweep({ ...base, pairs, costs })).rejects.toThrow(/costs\.json: unknown unit price "typo"/);
     await expect(runSweep({ ...base, pairs: join(dir, "nope.jsonl") })).rejects.toThrow(/nope\.jsonl: cannot read the pair file/);

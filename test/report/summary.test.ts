@@ -22,7 +22,7 @@ describe("summary", () => {
     expect(text).toContain("  accuracy              0.7500  95% CI [0.3000, 0.9500] n=4  ±0.2500 over runs\n");
     expect(text).toContain("  macro_f1              0.7333  95% CI [0.2000, 1] n=4\n");
     expect(text).toContain("  setcons.judgment  0.5000\n");
-    expect(text).not.toMatch(/^  tp /m);
+    expect(text).not.toMatch(/^ {2}tp /m);
     expect(text).toContain("  rejected/invalid: 3 (bad_judgment 2, malformed_json 1)\n");
     expect(text).toContain("  orphans: 1 predictions for unknown case ids\n");
     expect(text).toContain("  pass accuracy>=0.6 (value 0.7500)\n");

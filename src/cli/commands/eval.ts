@@ -1,29 +1,21 @@
-// `mari eval SLICE [--predictions DUMP] …` (SPEC §4): detects the task from the slice (pairs go to
-// the pair evaluator), scores a document dump, writes the report files, applies gates and maps the
-// outcome onto an exit code. Flags win over mari.config.json, which wins over defaults.
-import { stat } from "node:fs/promises";
+// `mari eval SLICE [--predictions DUMP] …` (SPEC §4): reads the flags (which win over
+// mari.config.json, which wins over defaults), detects the task from the slice, hands over to
+// `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
 import { availableParallelism } from "node:os";
-import { join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
-import { createProgress, parseProgressMode, type ProgressMode } from "../progress.js";
-import { printSummary } from "../summary.js";
+import { terminalObserver } from "../observer.js";
+import { parseProgressMode } from "../progress.js";
+import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
-import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
-import { DOCUMENT_CLASSES } from "../../gates/paired.js";
-import { evaluateGates } from "../../gates/evaluate.js";
-import { readDocumentSlice, sniffSliceTask } from "../../io/slice.js";
-import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
-import { writePredictionDump } from "../../judges/dump-writer.js";
-import { parseReportFormats, writeReportFiles } from "../../report/write.js";
-import type { ReportFormat } from "../../report/types.js";
+import { sniffSliceTask } from "../../io/slice.js";
+import { parseReportFormats } from "../../report/write.js";
 import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs/run.js";
-import { buildDocumentReport, strictViolations } from "../../tasks/document/report.js";
-import { runDocumentEval, type Shard } from "../../tasks/document/run.js";
+import { evaluateDocuments } from "../../tasks/document/evaluate.js";
+import type { Shard } from "../../tasks/document/run.js";
 
 interface EvalFlags {
   predictions?: string;
@@ -136,7 +128,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
         `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
       );
     }
-    return runPairEval({
+    const outcome = await runPairEval({
       pairs: slicePath,
       out: outDir,
       costs: flags.costs ?? config.costs,
@@ -145,193 +137,39 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       formats,
       gates,
       strict,
-      quiet,
-      progress: progressMode,
+      observer: terminalObserver(progressMode, quiet),
       workers,
       recordConfig: config.path ? { config_file: config.path } : {},
     });
+    return finishReportRun(outcome, quiet);
   }
+  const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
+  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
+  const shard = parseShard(flags.shard);
+  const rewardsPath = flags.rewards ?? config.rewards;
+  const baselinePath = flags.baseline ?? config.baseline;
+  const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1);
 
-  const settings: DocumentRunSettings = {
+  const outcome = await evaluateDocuments({
     slicePath,
+    ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),
     outDir,
     formats,
-    progressMode,
-    quiet,
     strict,
     workers,
     gates,
-    seed: pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0),
-    bootstrap: pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000),
-    shard: parseShard(flags.shard),
-    lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
-    rewardsPath: flags.rewards ?? config.rewards,
-    baselinePath: flags.baseline ?? config.baseline,
-    chunkLines: integerFlag("--chunk-size", flags.chunkSize, 1),
-    configPath: config.path,
-    started,
-  };
-  const dumpPath = flags.predictions;
-  if (dumpPath === undefined) return evaluateWithLexicalJudge(settings);
-  return evaluateDocumentDump(settings, dumpPath, null);
-}
-
-/**
- * No dump given: the built-in lexical judge (SPEC §6) produces one next to the report, so a fresh
- * install runs the main job offline. The report names the judge and says it is a baseline.
- */
-async function evaluateWithLexicalJudge(settings: DocumentRunSettings): Promise<number> {
-  const dumpPath = join(settings.outDir, LEXICAL_DUMP_NAME);
-  await asInputErrors(async () => {
-    const slice = await readDocumentSlice(settings.slicePath);
-    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
-  });
-  if (!settings.quiet) {
-    process.stderr.write(`mari: no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}\n`);
-  }
-  return evaluateDocumentDump(settings, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE });
-}
-
-/** Where `mari eval` without --predictions keeps the lexical judge's dump (inside --out). */
-export const LEXICAL_DUMP_NAME = "lexical.predictions.jsonl";
-
-/** File-system failures that are the user's to fix (exit 2), not internal errors. */
-const USER_FS_ERRORS = new Set(["EACCES", "EPERM", "ENOTDIR", "EISDIR", "EROFS", "ENOSPC", "ENOENT", "EEXIST"]);
-
-/** Runs `action`, reporting an unwritable output location as an input error naming the path. */
-async function asInputErrors<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (!(err instanceof InputError) && e.code !== undefined && USER_FS_ERRORS.has(e.code)) {
-      throw new InputError(`${e.path ?? "output"}: cannot write (${e.message})`);
-    }
-    throw err;
-  }
-}
-
-/** Everything `mari eval` resolved from flags and config for a document slice. */
-export interface DocumentRunSettings {
-  slicePath: string;
-  outDir: string;
-  formats: ReportFormat[];
-  progressMode: ProgressMode;
-  quiet: boolean;
-  strict: boolean;
-  workers: number;
-  gates: GateSpec[];
-  seed: number;
-  bootstrap: number;
-  shard: Shard | undefined;
-  lenientIds: boolean;
-  rewardsPath: string | undefined;
-  baselinePath: string | undefined;
-  chunkLines: number | undefined;
-  configPath: string | null;
-  /** process.hrtime.bigint() when the command started (for elapsed_seconds). */
-  started: bigint;
-}
-
-/**
- * Scores a document dump and writes the reports: the one call after a dump exists, whether the
- * user gave it or a built-in judge produced it (`judge` then names it in the report). Returns the
- * exit code.
- */
-export async function evaluateDocumentDump(
-  settings: DocumentRunSettings,
-  dumpPath: string,
-  judge: { name: string; note?: string } | null,
-): Promise<number> {
-  return asInputErrors(() => evaluate(settings, dumpPath, judge));
-}
-
-async function evaluate(settings: DocumentRunSettings, dumpPath: string, judge: { name: string; note?: string } | null): Promise<number> {
-  const { slicePath, outDir, formats, progressMode, quiet, strict, workers, gates, seed, bootstrap, shard, lenientIds, rewardsPath, baselinePath } = settings;
-  // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
-  const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
-
-  let dumpBytes: number;
-  try {
-    const info = await stat(dumpPath);
-    if (!info.isFile()) throw new Error("not a file");
-    dumpBytes = info.size;
-  } catch (err) {
-    throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
-  const progress = createProgress({ mode: progressMode, label: "eval (MB)", total: totalMb });
-  let reportedMb = 0;
-  const result = await runDocumentEval({
-    slicePath,
-    dumpPath,
-    outDir,
-    workers,
-    chunkLines: settings.chunkLines,
     seed,
     bootstrap,
-    lenientIds,
     ...(shard ? { shard } : {}),
+    lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
-    onProgress: (done) => {
-      const mb = Math.floor(done / 1e6);
-      if (mb > reportedMb) {
-        progress.tick(mb - reportedMb);
-        reportedMb = mb;
-      }
-    },
+    ...(baselinePath !== undefined ? { baselinePath } : {}),
+    ...(chunkLines !== undefined ? { chunkLines } : {}),
+    configPath: config.path,
+    observer: terminalObserver(progressMode, quiet),
+    started,
   });
-  // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
-  if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
-  progress.done();
-
-  const report = await buildDocumentReport(result, {
-    slicePath,
-    dumpPath,
-    seed,
-    bootstrap,
-    workers,
-    shard,
-    judge: judge?.name ?? null,
-    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
-    config: {
-      slice: resolve(slicePath),
-      predictions: resolve(dumpPath),
-      bootstrap,
-      lenient_ids: lenientIds,
-      strict,
-      shard: shard ? `${shard.index}/${shard.count}` : null,
-      config_file: settings.configPath,
-    },
-    elapsedSeconds: 0,
-  });
-  if (baseline) {
-    const { outcomes } = await readPairedOutcomes(result.casesPath);
-    report.baseline = compareWithBaseline(outcomes, baseline, {
-      seed,
-      resamples: bootstrap,
-      classes: DOCUMENT_CLASSES,
-      currentSliceHash: result.sliceHash,
-    });
-  }
-  report.gates = evaluateGates(report, gates);
-  report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
-
-  const inputErrors: string[] = [];
-  const scored = result.aggregate.casesScored;
-  // A shard that holds no slice case has nothing to score; that is not an input error (small
-  // slices over many shards), and `mari merge` accepts its empty report.
-  const emptyShard = shard !== undefined && result.cases.length === 0;
-  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
-  if (emptyShard) process.stderr.write(`mari: shard ${shard!.index}/${shard!.count} holds no case of this slice\n`);
-  const violations = strict ? strictViolations(report) : [];
-  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors });
-  printSummary(report, { quiet, outDir, files });
-  for (const ex of report.rejection_examples.slice(0, 10)) process.stderr.write(`${ex.where}: ${ex.reason}: ${ex.message}\n`);
-  if (inputErrors.length > 0) {
-    for (const message of inputErrors) process.stderr.write(`mari: ${message}\n`);
-    return EXIT_INPUT_ERROR;
-  }
-  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+  // Rejected dump lines, as `file:line: reason: message`, after the summary (the first ten).
+  const notes = outcome.report.rejection_examples.slice(0, 10).map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`);
+  return finishReportRun(outcome, quiet, notes);
 }

@@ -6,6 +6,8 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
 import { parseProgressMode } from "../progress.js";
+import { terminalObserver } from "../observer.js";
+import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
@@ -76,7 +78,8 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     ...(flags.maxInvalidRate !== undefined ? [parseMaxInvalidRate(flags.maxInvalidRate)] : []),
   ];
   const threshold = thresholdFlag(flags.threshold);
-  return runEvidence({
+  const quiet = pickOption(flags.quiet, config.quiet, false);
+  const outcome = await runEvidence({
     documents: docs,
     ...(flags.facts !== undefined ? { facts: flags.facts } : {}),
     ...(flags.located !== undefined ? { located: flags.located } : {}),
@@ -87,8 +90,8 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     gates: combineGates(flagGates, config.gates),
     ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),
     strict: pickOption(flags.strict, config.strict, false),
-    quiet: pickOption(flags.quiet, config.quiet, false),
-    progress: parseProgressMode(flags.progress ?? config.progress),
+    observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
     recordConfig: config.path ? { config_file: config.path } : {},
   });
+  return finishReportRun(outcome, quiet);
 }

@@ -6,11 +6,9 @@ import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
-import { EXIT_OK } from "../exit-codes.js";
-import { printSummary } from "../summary.js";
-import { parseReportFormats, writeReportFiles } from "../../report/write.js";
-import { buildDocumentReport } from "../../tasks/document/report.js";
-import { mergeDocumentShards } from "../../tasks/document/merge.js";
+import { finishReportRun } from "../summary.js";
+import { parseReportFormats } from "../../report/write.js";
+import { runDocumentMerge } from "../../tasks/document/merge.js";
 import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
 
 interface MergeFlags {
@@ -33,35 +31,17 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--quiet", "no summary on stdout")
     .action(
       wrap(async (reports: string[], flags: MergeFlags) => {
-        const started = process.hrtime.bigint();
         const outDir = flags.out ?? "mari-report";
         await assertCasesBeside(reports);
+        const formats = parseReportFormats(flags.report);
+        const quiet = flags.quiet ?? false;
         if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
-          return runPairMerge({ reportPaths: reports, outDir, formats: parseReportFormats(flags.report), quiet: flags.quiet ?? false, ...(flags.slice ? { pairsPath: flags.slice } : {}) });
+          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
         }
         const workers = flags.workers === undefined ? 1 : Number(flags.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
-        const merged = await mergeDocumentShards({ reportPaths: reports, outDir, workers, ...(flags.slice ? { slicePath: flags.slice } : {}) });
-        const system = merged.first.system;
-        const config = { ...(system.config as Record<string, unknown>), shard: null };
-        const report = await buildDocumentReport(merged.result, {
-          slicePath: merged.first.dataset.path,
-          dumpPath: merged.first.predictions?.path ?? null,
-          seed: merged.seed,
-          bootstrap: merged.bootstrap,
-          workers: system.workers,
-          shard: undefined,
-          judge: system.judge,
-          ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
-          config: { ...config, merged_from: reports },
-          elapsedSeconds: 0,
-          sliceSha256: merged.first.dataset.sha256,
-          ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
-        });
-        report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const files = await writeReportFiles(outDir, report, parseReportFormats(flags.report));
-        printSummary(report, { quiet: flags.quiet ?? false, outDir, files });
-        return EXIT_OK;
+        const outcome = await runDocumentMerge({ reportPaths: reports, outDir, workers, formats, ...(flags.slice ? { slicePath: flags.slice } : {}) });
+        return finishReportRun(outcome, quiet);
       }),
     );
 }

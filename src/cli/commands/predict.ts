@@ -126,7 +126,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     label: "mari predict",
     total: slice.cases.length * settings.runs,
   });
-  let summary;
+  let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
   try {
     summary = await runOpenAIJudge(slice.cases, { ...settings, apiKey, cachePath: options.cache, log }, async (p) => {
       await sink.write(p);

@@ -8,7 +8,9 @@ import { InputError } from "../../io/errors.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
-import { defaultWorkerCount, runSweep } from "../../tasks/pairs/sweep.js";
+import { defaultWorkerCount, runSweep, type SweepOutcome } from "../../tasks/pairs/sweep.js";
+import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
+import { terminalObserver } from "../observer.js";
 
 interface SweepFlags {
   grid?: string;
@@ -56,7 +58,8 @@ Example:
     .action(
       wrap(async (pairs: string, flags: SweepFlags) => {
         const config = await loadMariConfig(flags.config);
-        return runSweep({
+        const quiet = pickOption(flags.quiet, config.quiet, false);
+        const outcome = await runSweep({
           pairs,
           grid: flags.grid ?? config.grid,
           costs: flags.costs ?? config.costs,
@@ -64,9 +67,26 @@ Example:
           workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
           // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
           gates: combineGates(flags.gate.map((g) => parseGateFlag(g)), config.gates.filter((g) => g.kind === "min" || g.kind === "max")),
-          quiet: pickOption(flags.quiet, config.quiet, false),
-          progress: parseProgressMode(flags.progress ?? config.progress),
+          observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
         });
+        printSweepSummary(outcome, quiet);
+        return outcome.result.best === null ? EXIT_GATE_FAILED : EXIT_OK;
       }),
     );
+}
+
+/** How the sweep ran (stderr), then the headline choices and the files written (stdout unless quiet). */
+function printSweepSummary({ result, files, seconds, threads }: SweepOutcome, quiet: boolean): void {
+  const { rows, best } = result;
+  const labelled = result.pairs.labelled;
+  process.stderr.write(`mari: swept ${rows.length} configs over ${labelled} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`);
+  if (quiet) return;
+  const passing = rows.filter((r) => r.passed).length;
+  const lines = [
+    `configs: ${rows.length} (${passing} pass all gates), labelled pairs: ${labelled}`,
+    best === null ? "best: none (no config passes every gate)" : `best: ${rows[best]!.label} (revision_cost ${rows[best]!.metrics.revision_cost!.toFixed(4)})`,
+    `pareto front: ${result.pareto_front.length} config(s)`,
+    ...files.map((p) => `wrote ${p}`),
+  ];
+  process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -31,12 +31,12 @@ export function isMapping(value: unknown): value is PyMapping {
 
 /** `key in mapping` / `mapping[key]` without ever reading a prototype property. */
 export function mappingHas(mapping: PyMapping, key: string): boolean {
-  return mapping instanceof Map ? mapping.has(key) : Object.prototype.hasOwnProperty.call(mapping, key);
+  return mapping instanceof Map ? mapping.has(key) : Object.hasOwn(mapping, key);
 }
 
 export function mappingGet(mapping: PyMapping, key: string): unknown {
   if (mapping instanceof Map) return mapping.get(key);
-  return Object.prototype.hasOwnProperty.call(mapping, key) ? (mapping as Record<string, unknown>)[key] : undefined;
+  return  Object.hasOwn(mapping, key) ? (mapping as Record<string, unknown>)[key] : undefined;
 }
 
 export function mappingEntries(mapping: PyMapping): [string, unknown][] {

@@ -9,7 +9,10 @@ import { readLines } from "../../io/lines.js";
 import { parseJsonLine } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { sha256File } from "../../io/hashing.js";
-import type { RejectionExample, Report } from "../../report/types.js";
+import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import type { ReportOutcome } from "../outcome.js";
+import { buildDocumentReport } from "./report.js";
 import { CASE_REASONS, type CaseReason } from "./score.js";
 import { RunTable } from "./run-table.js";
 import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult } from "./run.js";
@@ -167,4 +170,34 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     workers: input.workers ?? 1,
   });
   return { result, first, slicePath, seed, bootstrap };
+}
+
+export interface DocumentMergeOptions extends MergeInput {
+  formats?: readonly ReportFormat[];
+}
+
+/** `mari merge` for document shards, end to end: the merged report, built and written as a single run's. */
+export async function runDocumentMerge(options: DocumentMergeOptions): Promise<ReportOutcome> {
+  const started = process.hrtime.bigint();
+  const { formats, ...input } = options;
+  const merged = await mergeDocumentShards(input);
+  const system = merged.first.system;
+  const config = { ...(system.config as Record<string, unknown>), shard: null };
+  const report = await buildDocumentReport(merged.result, {
+    slicePath: merged.first.dataset.path,
+    dumpPath: merged.first.predictions?.path ?? null,
+    seed: merged.seed,
+    bootstrap: merged.bootstrap,
+    workers: system.workers,
+    shard: undefined,
+    judge: system.judge,
+    ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
+    config: { ...config, merged_from: options.reportPaths },
+    elapsedSeconds: 0,
+    sliceSha256: merged.first.dataset.sha256,
+    ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
+  });
+  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS);
+  return { report, outDir: options.outDir, files, inputErrors: [] };
 }

@@ -8,6 +8,7 @@ import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-
 import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./bytes.js";
+import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
 import {
   CASE_REASONS,
@@ -32,19 +33,12 @@ export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof Brea
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
 /** A range of cases × all runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
-export interface RangePayload {
+export interface RangePayload extends SlotColumns {
   kind: "range";
   /** Slice indices of the range's cases, in slice order (w of them). */
   caseIndices: Int32Array;
   runKeys: string[];
-  line: Int32Array;
-  judgment: Uint8Array;
-  reason: Uint8Array;
-  coverage: Float64Array;
-  rewardAccuracy: Float64Array;
-  matched: Int32Array;
   /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
-  evStart: Int32Array;
   evData: Int32Array;
   /** A buffer already written out, to build this range's bytes in (null: allocate one). */
   spare: Uint8Array | null;

@@ -3,8 +3,8 @@
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
 import { reasonIndex, type ScoredPrediction } from "./score.js";
 
-export interface RunColumns {
-  key: string;
+/** What is kept of a scored (case, run) slot, one typed array per field: the run table's and a range payload's layout. */
+export interface SlotColumns {
   /** Dump line number of the kept line; 0 = no kept line (missing). */
   line: Int32Array;
   judgment: Uint8Array;
@@ -12,7 +12,13 @@ export interface RunColumns {
   coverage: Float64Array;
   rewardAccuracy: Float64Array;
   matched: Int32Array;
+  /** Where each slot's evidence starts (in the table's evidence buffer, or a payload's evData). */
   evStart: Int32Array;
+}
+
+/** One run's slots, indexed by slice case; evidence lives in the table's shared buffer. */
+export interface RunColumns extends SlotColumns {
+  key: string;
   evLength: Int32Array;
 }
 

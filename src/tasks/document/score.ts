@@ -117,7 +117,7 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
   const n = c.sentences.length;
   let reason: CaseReason | null = null;
   let message: string | null = null;
-  let assessment;
+  let assessment: ReturnType<typeof validateDocumentContradiction> | undefined;
   if (record === null) {
     reason = "missing_prediction";
     message = "no prediction for this case in this run";

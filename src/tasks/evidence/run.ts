@@ -16,9 +16,8 @@ import {
 import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../../cli/exit-codes.js";
-import { createProgress, type ProgressMode } from "../../cli/progress.js";
-import { printSummary } from "../../cli/summary.js";
+import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import type { ReportOutcome } from "../outcome.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -57,12 +56,9 @@ export interface EvidenceOptions {
   gates?: readonly GateSpec[];
   thresholds?: ClaimStateThresholds;
   strict?: boolean;
-  quiet?: boolean;
-  /** Progress on stderr (default none when called as a library). */
-  progress?: ProgressMode;
+  /** Progress and rejected records (default: silent). */
+  observer?: RunObserver;
   recordConfig?: Record<string, unknown>;
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
 }
 
 /** sha256 over the sorted (document_id, revision, content digest) lines: the document set's content. */
@@ -257,11 +253,10 @@ async function* uniqueCases<T extends { caseId: string }>(
   }
 }
 
-/** Runs `mari evidence` end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
-export async function runEvidence(options: EvidenceOptions): Promise<number> {
+/** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
+export async function runEvidence(options: EvidenceOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-report";
   if (options.facts === undefined && options.located === undefined) throw new InputError("give --facts FILE, or --located FILE with --materials FILE");
   if (options.located !== undefined && options.materials === undefined) throw new InputError("--located needs --materials FILE");
@@ -294,7 +289,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
   const current = options.current !== undefined ? await readCurrent(options.current, log) : null;
   const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
 
-  const progress = createProgress({ mode: options.progress ?? "none", label: "evidence (cases)", stream: stderr });
+  const progress = observer.progress("evidence (cases)");
   const writers: AtomicLineWriter[] = [];
   try {
     if (options.facts !== undefined) {
@@ -334,8 +329,8 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
   }
   progress.done();
 
-  for (const ex of log.examples) stderr.write(`mari: ${ex.where}: ${ex.reason}: ${ex.message}\n`);
-  if (log.total > log.examples.length) stderr.write(`mari: … ${log.total - log.examples.length} more rejected records (counts in report.json)\n`);
+  for (const ex of log.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
+  if (log.total > log.examples.length) observer.log(`… ${log.total - log.examples.length} more rejected records (counts in report.json)`);
   if (tally.cases + tally.locatedCases === 0) {
     for (const writer of writers) await writer.abort();
     throw new InputError(`no case to score (${log.total} rejected records)`);
@@ -373,10 +368,5 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
     ...(options.located !== undefined ? [join(outDir, "located.jsonl")] : []),
     ...written,
   ];
-  printSummary(report, { quiet: options.quiet === true, outDir, files, stream: stdout });
-  if (strictFailure) {
-    stderr.write(`mari: --strict: ${log.total} rejected record(s)\n`);
-    return EXIT_INPUT_ERROR;
-  }
-  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+  return { report, outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };
 }

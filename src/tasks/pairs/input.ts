@@ -1,5 +1,6 @@
 // Reads a pair corpus (JSONL or CSV, SPEC §2.2) record by record, validating each one. Every bad
 // record is counted under its reason with a precise `file:line`; none is dropped silently.
+import type { RunObserver } from "../../io/observer.js";
 import { readRecords } from "../../io/records.js";
 import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
 import { located, InputError } from "../../io/errors.js";
@@ -113,9 +114,9 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   }
 }
 
-/** Prints each kept rejection example as `mari: file:line: reason: message`, then the unshown count. */
-export function writeRejections(stats: PairInputStats, stream: NodeJS.WritableStream): void {
-  for (const ex of stats.examples) stream.write(`mari: ${ex.where}: ${ex.reason}: ${ex.message}\n`);
+/** Tells the observer each kept rejection example as `file:line: reason: message`, then the unshown count. */
+export function logRejections(stats: PairInputStats, observer: RunObserver): void {
+  for (const ex of stats.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
   const unshown = stats.rejected - stats.examples.length;
-  if (unshown > 0) stream.write(`mari: … ${unshown} more rejected records (counts in the report)\n`);
+  if (unshown > 0) observer.log(`… ${unshown} more rejected records (counts in the report)`);
 }

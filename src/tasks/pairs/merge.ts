@@ -3,8 +3,7 @@
 import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
-import { EXIT_GATE_FAILED, EXIT_OK } from "../../cli/exit-codes.js";
-import { printSummary } from "../../cli/summary.js";
+import type { ReportOutcome } from "../outcome.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
@@ -105,15 +104,14 @@ export interface PairMergeOptions {
   /** The pair corpus, when it is not at the path recorded in the reports. */
   pairsPath?: string;
   formats?: readonly ReportFormat[];
-  quiet?: boolean;
 }
 
 /**
  * `mari merge` for pair shards: merges the reports, and the shards' cases.jsonl (beside each
- * report) back into corpus order by re-reading the corpus's ids. Returns the exit code the single
- * run would have had (0 gates pass, 1 a gate failed).
+ * report) back into corpus order by re-reading the corpus's ids. The merged report carries the
+ * gates the single run would have had.
  */
-export async function runPairMerge(options: PairMergeOptions): Promise<number> {
+export async function runPairMerge(options: PairMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
   const reports: Report[] = [];
   for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
@@ -165,8 +163,7 @@ export async function runPairMerge(options: PairMergeOptions): Promise<number> {
   await cases.commit();
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS);
-  printSummary(report, { quiet: options.quiet ?? false, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files] });
-  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+  return { report, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files], inputErrors: [] };
 }
 
 /** Whether a report file is a pair report (`mari merge` dispatches on it); unreadable → false. */

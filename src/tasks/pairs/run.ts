@@ -27,7 +27,6 @@ import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
-import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "../../cli/exit-codes.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -42,10 +41,10 @@ import {
   type Report,
   type ReportFormat,
 } from "../../report/types.js";
-import { printSummary } from "../../cli/summary.js";
-import { createProgress, type ProgressMode } from "../../cli/progress.js";
+import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import type { ReportOutcome } from "../outcome.js";
 import { loadUnitPrices } from "./costs.js";
-import { PairInputStats, readPairs, writeRejections } from "./input.js";
+import { PairInputStats, readPairs, logRejections } from "./input.js";
 import type { Shard } from "../document/run.js";
 
 export interface PairEvalOptions {
@@ -64,15 +63,12 @@ export interface PairEvalOptions {
   shard?: Shard;
   /** Any rejected record makes the run exit 2 (after writing the report). */
   strict?: boolean;
-  quiet?: boolean;
-  /** Progress on stderr (default none). */
-  progress?: ProgressMode;
+  /** Progress, rejected records and warnings (default: silent). */
+  observer?: RunObserver;
   /** Recorded in the report; pair eval classifies in-process (about 25 µs a pair). */
   workers?: number;
   /** Extra settings to record under system.config (e.g. the config file's path). */
   recordConfig?: Record<string, unknown>;
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
 }
 
 /** `--classifier key=value …` on top of the default thresholds; a bad assignment is an input error. */
@@ -209,11 +205,10 @@ function caseLine(
   return `${JSON.stringify(line)}\n`;
 }
 
-/** Runs a pair evaluation end to end; returns the exit code (SPEC §4.2). Input errors throw InputError. */
-export async function runPairEval(options: PairEvalOptions): Promise<number> {
+/** Runs a pair evaluation end to end and writes its reports. Input errors throw InputError. */
+export async function runPairEval(options: PairEvalOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-report";
   const config = options.classifierConfig ?? { ...DEFAULT_CONFIG };
   const prices = await loadUnitPrices(options.costs);
@@ -222,7 +217,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
   const tally = emptyTally();
 
   const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
-  const progress = createProgress({ mode: options.progress ?? "none", label: "pairs" });
+  const progress = observer.progress("pairs");
   const caseLines = new BufferedLines(cases);
   try {
     for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
@@ -239,8 +234,8 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
     progress.done();
   }
 
-  writeRejections(stats, stderr);
-  for (const message of stats.unrecognisedGoldExamples) stderr.write(`mari: warning: ${message}; the pair is unlabelled and not scored\n`);
+  logRejections(stats, observer);
+  for (const message of stats.unrecognisedGoldExamples) observer.log(`warning: ${message}; the pair is unlabelled and not scored`);
 
   const labelled = labelledCount(tally.confusion);
   // A shard may hold no labelled pair (small corpus, many shards); the merged report is what counts.
@@ -285,10 +280,10 @@ export async function runPairEval(options: PairEvalOptions): Promise<number> {
   const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
   const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
 
-  printSummary(report, { quiet: options.quiet === true, outDir, files: [join(outDir, "cases.jsonl"), ...written], stream: stdout });
-  if (strictFailure) {
-    stderr.write(`mari: --strict: ${stats.rejected} rejected record(s) in ${options.pairs}\n`);
-    return EXIT_INPUT_ERROR;
-  }
-  return report.gates.every((g) => g.passed) ? EXIT_OK : EXIT_GATE_FAILED;
+  return {
+    report,
+    outDir,
+    files: [join(outDir, "cases.jsonl"), ...written],
+    inputErrors: strictFailure ? [`--strict: ${stats.rejected} rejected record(s) in ${options.pairs}`] : [],
+  };
 }

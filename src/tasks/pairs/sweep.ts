@@ -21,17 +21,16 @@ import {
   type SweepPair,
 } from "../../core/pairs/index.js";
 import { InputError, located } from "../../io/errors.js";
-import { EXIT_GATE_FAILED, EXIT_OK } from "../../cli/exit-codes.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import type { Report } from "../../report/types.js";
 import { readJsonFile } from "../../io/json-file.js";
 import { loadUnitPrices } from "./costs.js";
-import { PairInputStats, readPairs, writeRejections } from "./input.js";
+import { PairInputStats, readPairs, logRejections } from "./input.js";
 import { evaluatePairGates, pairGateList } from "./run.js";
 import { createChunkPool, mapInOrder } from "../../pool/pool.js";
-import { createProgress, type ProgressMode } from "../../cli/progress.js";
+import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { SweepInit } from "./sweep-worker.js";
 import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-report.js";
 
@@ -45,10 +44,18 @@ export interface SweepOptions {
   workers?: number;
   /** User gates (replace the default gate on the same metric and direction). */
   gates?: readonly GateSpec[];
-  quiet?: boolean;
-  progress?: ProgressMode;
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
+  /** Progress and rejected-record messages (default: silent). */
+  observer?: RunObserver;
+}
+
+/** What a sweep produced: the rows and choices written to the files, and how it ran. */
+export interface SweepOutcome {
+  result: SweepResult;
+  /** Files written into the output directory. */
+  files: string[];
+  seconds: number;
+  /** Worker threads used (1 = in-process). */
+  threads: number;
 }
 
 /** Smallest unit of work, in pairs: each chunk sends back one tally per config, so chunks must not be tiny. */
@@ -80,7 +87,7 @@ async function tallyGrid(
   pairs: SweepPair[],
   configs: ClassifierConfig[],
   workers: number,
-  progress: ProgressMode,
+  observer: RunObserver,
 ): Promise<{ tallies: PairTally[]; threads: number }> {
   const chunks: SweepPair[][] = [];
   const size = sweepChunkPairs(pairs.length, workers);
@@ -94,7 +101,7 @@ async function tallyGrid(
     initData,
     state: configs,
   });
-  const bar = createProgress({ mode: progress, label: "sweep", total: pairs.length });
+  const bar = observer.progress("sweep", pairs.length);
   let totals = configs.map(() => emptyTally());
   try {
     let k = 0;
@@ -109,10 +116,10 @@ async function tallyGrid(
   return { tallies: totals, threads };
 }
 
-export async function runSweep(options: SweepOptions): Promise<number> {
+/** Sweeps the grid over the labelled pairs and writes the sweep files. Input errors throw InputError. */
+export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const started = process.hrtime.bigint();
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-sweep";
   const workers = options.workers ?? defaultWorkerCount();
   const grid = await resolveGrid(options.grid);
@@ -125,14 +132,14 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     if (pair.gold === null) unlabelled++;
     else pairs.push({ newText: pair.newText, oldText: pair.oldText, gold: pair.gold, kind: pair.kind });
   }
-  writeRejections(stats, stderr);
+  logRejections(stats, observer);
   if (pairs.length === 0) {
     throw new InputError(
       located(options.pairs, undefined, `no labelled pair to sweep over (${stats.records} records: ${unlabelled} unlabelled, ${stats.rejected} rejected)`),
     );
   }
 
-  const { tallies, threads } = await tallyGrid(pairs, grid.configs, workers, options.progress ?? "none");
+  const { tallies, threads } = await tallyGrid(pairs, grid.configs, workers, observer);
   const matrix = costMatrix(prices);
   const gateList = pairGateList(options.gates ?? []);
   const rows: SweepRow[] = grid.configs.map((config, index) => {
@@ -165,18 +172,6 @@ export async function runSweep(options: SweepOptions): Promise<number> {
     best,
     pareto_front: paretoFront(candidates),
   };
-  const written = await writeSweepOutputs(outDir, result);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  stderr.write(`mari: swept ${rows.length} configs over ${pairs.length} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`);
-  if (!options.quiet) {
-    const passing = rows.filter((r) => r.passed).length;
-    const lines = [
-      `configs: ${rows.length} (${passing} pass all gates), labelled pairs: ${pairs.length}`,
-      best === null ? "best: none (no config passes every gate)" : `best: ${rows[best]!.label} (revision_cost ${rows[best]!.metrics.revision_cost!.toFixed(4)})`,
-      `pareto front: ${result.pareto_front.length} config(s)`,
-      ...written.map((p) => `wrote ${p}`),
-    ];
-    stdout.write(`${lines.join("\n")}\n`);
-  }
-  return best === null ? EXIT_GATE_FAILED : EXIT_OK;
+  const files = await writeSweepOutputs(outDir, result);
+  return { result, files, seconds: Number(process.hrtime.bigint() - started) / 1e9, threads };
 }

@@ -1,0 +1,27 @@
+// How a long-running task tells its caller what it is doing, without printing anything itself:
+// the CLI passes a terminal observer (bars and `mari: …` lines on stderr), a library user passes
+// nothing (silence) or their own. Tasks return their results; only observers talk to people.
+
+/** A counter for one phase of a run. */
+export interface Progress {
+  tick(n?: number): void;
+  done(): void;
+}
+
+export interface RunObserver {
+  /** A progress counter for one phase (`total` when known, in the phase's own unit). */
+  progress(label: string, total?: number): Progress;
+  /** One line the user must see: a rejected record, a warning (no trailing newline). */
+  log(message: string): void;
+  /** One line of information the user may silence (`--quiet`): what a default did, where a file went. */
+  note(message: string): void;
+}
+
+const SILENT_PROGRESS: Progress = { tick() {}, done() {} };
+
+/** Says nothing: the default for library calls. */
+export const SILENT_OBSERVER: RunObserver = {
+  progress: () => SILENT_PROGRESS,
+  log() {},
+  note() {},
+};

@@ -1,0 +1,161 @@
+// `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
+// lexical judge's) in; report files, the case stream and the report object out. Everything `mari
+// eval` does for documents except reading flags, printing and choosing the exit code.
+import { stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
+import { evaluateGates } from "../../gates/evaluate.js";
+import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import type { GateSpec } from "../../gates/spec.js";
+import { asInputErrors, InputError } from "../../io/errors.js";
+import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { readDocumentSlice } from "../../io/slice.js";
+import { writePredictionDump } from "../../judges/dump-writer.js";
+import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
+import type { ReportFormat } from "../../report/types.js";
+import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import type { ReportOutcome } from "../outcome.js";
+import { buildDocumentReport, strictViolations } from "./report.js";
+import { runDocumentEval, type Shard } from "./run.js";
+
+/** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
+export const LEXICAL_DUMP_NAME = "lexical.predictions.jsonl";
+
+/** What to evaluate and how; every field but the slice has the default `mari eval` uses. */
+export interface DocumentEvalSettings {
+  slicePath: string;
+  /** The prediction dump; without it the built-in lexical judge (a baseline) writes one into `outDir`. */
+  dumpPath?: string;
+  outDir?: string;
+  formats?: readonly ReportFormat[];
+  /** Rejected dump lines or format-invalid predictions make the run an input error (reports still written). */
+  strict?: boolean;
+  /** Worker threads (1 = in-process). */
+  workers?: number;
+  gates?: readonly GateSpec[];
+  seed?: number;
+  /** Bootstrap resamples for the macro-F1 interval. */
+  bootstrap?: number;
+  shard?: Shard;
+  lenientIds?: boolean;
+  /** Write one JSONL reward line per scored prediction here. */
+  rewardsPath?: string;
+  /** A previous report.json (with its cases.jsonl) for paired comparison and --max-drop gates. */
+  baselinePath?: string;
+  /** Lines per worker chunk (tests vary it to show the output does not depend on it). */
+  chunkLines?: number;
+  /** The config file the settings came from, recorded in the report. */
+  configPath?: string | null;
+  /** Progress, warnings and notes (default: silent). */
+  observer?: RunObserver;
+  /** process.hrtime.bigint() when the run started (default: now), for elapsed_seconds. */
+  started?: bigint;
+}
+
+/** Scores the dump (or the lexical judge's) against the slice and writes the reports. Input errors throw InputError. */
+export async function evaluateDocuments(settings: DocumentEvalSettings): Promise<ReportOutcome> {
+  const started = settings.started ?? process.hrtime.bigint();
+  const observer = settings.observer ?? SILENT_OBSERVER;
+  const outDir = settings.outDir ?? "mari-report";
+  if (settings.dumpPath !== undefined) return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, settings.dumpPath!, null));
+  // No dump: the built-in lexical judge (SPEC §6) produces one next to the report, so a fresh
+  // install runs the main job offline. The report names the judge and says it is a baseline.
+  const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
+  await asInputErrors(async () => {
+    const slice = await readDocumentSlice(settings.slicePath);
+    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
+  });
+  observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
+  return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE }));
+}
+
+type Resolved = DocumentEvalSettings & { started: bigint; observer: RunObserver; outDir: string };
+
+async function evaluate(settings: Resolved, dumpPath: string, judge: { name: string; note?: string } | null): Promise<ReportOutcome> {
+  const { slicePath, outDir, observer, shard, rewardsPath, baselinePath } = settings;
+  const workers = settings.workers ?? 1;
+  const seed = settings.seed ?? 0;
+  const bootstrap = settings.bootstrap ?? 1000;
+  const lenientIds = settings.lenientIds ?? false;
+  const strict = settings.strict ?? false;
+  // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
+  const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
+
+  let dumpBytes: number;
+  try {
+    const info = await stat(dumpPath);
+    if (!info.isFile()) throw new Error("not a file");
+    dumpBytes = info.size;
+  } catch (err) {
+    throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
+  const progress = observer.progress("eval (MB)", totalMb);
+  let reportedMb = 0;
+  const result = await runDocumentEval({
+    slicePath,
+    dumpPath,
+    outDir,
+    workers,
+    chunkLines: settings.chunkLines,
+    seed,
+    bootstrap,
+    lenientIds,
+    ...(shard ? { shard } : {}),
+    ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+    onProgress: (done) => {
+      const mb = Math.floor(done / 1e6);
+      if (mb > reportedMb) {
+        progress.tick(mb - reportedMb);
+        reportedMb = mb;
+      }
+    },
+  });
+  // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
+  if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
+  progress.done();
+
+  const report = await buildDocumentReport(result, {
+    slicePath,
+    dumpPath,
+    seed,
+    bootstrap,
+    workers,
+    shard,
+    judge: judge?.name ?? null,
+    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
+    config: {
+      slice: resolve(slicePath),
+      predictions: resolve(dumpPath),
+      bootstrap,
+      lenient_ids: lenientIds,
+      strict,
+      shard: shard ? `${shard.index}/${shard.count}` : null,
+      config_file: settings.configPath ?? null,
+    },
+    elapsedSeconds: 0,
+  });
+  if (baseline) {
+    const { outcomes } = await readPairedOutcomes(result.casesPath);
+    report.baseline = compareWithBaseline(outcomes, baseline, {
+      seed,
+      resamples: bootstrap,
+      classes: DOCUMENT_CLASSES,
+      currentSliceHash: result.sliceHash,
+    });
+  }
+  report.gates = evaluateGates(report, settings.gates ?? []);
+  report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
+
+  const inputErrors: string[] = [];
+  const scored = result.aggregate.casesScored;
+  // A shard that holds no slice case has nothing to score; that is not an input error (small
+  // slices over many shards), and `mari merge` accepts its empty report.
+  const emptyShard = shard !== undefined && result.cases.length === 0;
+  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
+  const violations = strict ? strictViolations(report) : [];
+  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+  const files = await writeReportFiles(outDir, report, settings.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  return { report, outDir, files, inputErrors };
+}
