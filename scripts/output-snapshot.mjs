@@ -105,10 +105,12 @@ for (const name of readdirSync(OUT)) {
     if (file.endsWith(".json")) {
       const text = readFileSync(path, "utf8");
       try {
-        writeFileSync(path, `${JSON.stringify(normalise(JSON.parse(text)), null, 2)}\n`);
+        writeFileSync(path, scrub(`${JSON.stringify(normalise(JSON.parse(text)), null, 2)}\n`));
       } catch {
         /* not JSON: keep as written */
       }
+    } else if (file.endsWith(".jsonl")) {
+      writeFileSync(path, scrub(readFileSync(path, "utf8")));
     } else if (file.endsWith(".md") || file.endsWith(".html") || file.endsWith(".xml")) {
       writeFileSync(path, scrub(readFileSync(path, "utf8")).replace(/(commit|node|host|platform|config hash)[^<\n|]*(<\/td><td>|\| )?[^<\n|]*/gi, "$1…").replace(/time="[\d.]+"/g, 'time="…"'));
     }
