@@ -35,8 +35,11 @@ export interface RewardsServer {
   url: string;
   port: number;
   sliceHash: string;
-  /** Stops accepting, lets in-flight requests finish, closes the log. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (connections still open after `graceMs` are
+   * cut), closes the log.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 interface Counters {
@@ -79,7 +82,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     let text = "";
     for (let i = 0; i < scored.length; i++) {
       const s = scored[i]!;
-      const line = { request: requestId, item: i, case_id: s.caseId, run: s.run ?? requestId, ...s.rewards };
+      const run = s.badRun !== undefined ? s.badRun : (s.run ?? requestId);
+      const line = { request: requestId, item: i, case_id: s.caseId, run, ...s.rewards };
       text += JSON.stringify(opts.logPredictions ? { ...line, ...s.prediction } : line) + "\n";
     }
     log.write(text);
@@ -190,12 +194,14 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   const hostInUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
 
   let closed: Promise<void> | undefined;
-  const close = (): Promise<void> =>
+  const close = (graceMs = 30_000): Promise<void> =>
     (closed ??= (async () => {
       closing = true;
       const done = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       await done;
+      clearTimeout(cut);
       if (log) {
         log.end();
         await once(log, "finish");

@@ -32,6 +32,8 @@ export interface ScoredItem {
   run: string | null;
   /** The prediction fields the item carries (only kept for `--log-predictions`). */
   prediction?: Record<string, unknown>;
+  /** For `bad_run_key`: the run value as sent, so that a logged line is rejected by `mari eval` too. */
+  badRun?: unknown;
 }
 
 /** The fields of a dump line that carry the prediction (SPEC §1.2). */
@@ -62,7 +64,7 @@ export function scoreItem(slice: DocumentSlice, item: unknown, options: ScoreOpt
   const index = slice.byId.get(caseId);
   if (index === undefined) return rejectedItem("unknown_case_id", caseId);
   const run = dumpRunKey(item);
-  if (run === undefined) return rejectedItem("bad_run_key", caseId);
+  if (run === undefined) return { ...rejectedItem("bad_run_key", caseId), badRun: item.run ?? item.sample };
   const c = slice.cases[index]!;
   const scored = scoreCase(c, item, options);
   const prediction: Record<string, unknown> = {};

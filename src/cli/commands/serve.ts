@@ -20,7 +20,6 @@ interface ServeFlags {
   log?: string;
   logPredictions?: boolean;
   lenientIds?: boolean;
-  quiet?: boolean;
 }
 
 export const DEFAULT_MAX_BODY = "8mb";
@@ -53,7 +52,6 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
-    .option("--quiet", "no start/stop lines on stderr")
     .action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
 
@@ -90,8 +88,9 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     if (flags.log && (code === "ENOENT" || code === "EISDIR")) throw new InputError(`${flags.log}: cannot open --log file (${code})`);
     throw err;
   }
+  // Start and stop lines go to stderr (the start line carries the port, needed with --port 0).
   const say = (text: string): void => {
-    if (!flags.quiet) process.stderr.write(`mari serve: ${text}\n`);
+    process.stderr.write(`mari serve: ${text}\n`);
   };
   say(`listening on ${server.url} (${slice.cases.length} cases, slice ${server.sliceHash.slice(0, 12)}, token ${token === undefined ? "off" : "on"})`);
   // The first signal stops the server gracefully; a second one (no handler left) ends the process.
