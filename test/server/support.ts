@@ -27,6 +27,8 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
   const waiters: Array<{ text: string; resolve: () => void }> = [];
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
+    // Never leave a server behind: one that has not said where it listens after 20 s is killed.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;
       for (let i = waiters.length - 1; i >= 0; i--) {
@@ -34,6 +36,7 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
       }
       const m = /listening on (http:\/\/\S+)/.exec(stderr);
       if (m) {
+        clearTimeout(timer);
         resolve({
           url: m[1]!,
           child,
