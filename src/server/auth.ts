@@ -14,11 +14,13 @@ function digest(text: string): Buffer {
   return createHash("sha256").update(text, "utf8").digest();
 }
 
-/** Accepts a request whose `Authorization` header is exactly `Bearer <token>`. */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** Accepts a request whose `Authorization` header is `Bearer <token>` (the scheme in any case, RFC 7235). */
 export function bearerTokenCheck(token: string): TokenCheck {
-  const expected = digest(`Bearer ${token}`);
+  const expected = digest(token);
   return (req) => {
-    const header = req.headers.authorization;
-    return typeof header === "string" && timingSafeEqual(digest(header), expected);
+    const m = BEARER.exec(req.headers.authorization ?? "");
+    return m !== null && timingSafeEqual(digest(m[1]!), expected);
   };
 }

@@ -41,10 +41,14 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
     req.on("end", () => {
       if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
-    req.on("error", (err) => {
-      if (!failed) reject(err);
+    // A client that goes away mid-body: nothing to answer, but the promise must settle.
+    const aborted = (): void => {
+      if (failed || req.complete) return;
       failed = true;
-    });
+      reject(new RequestError(400, "aborted", "the client closed the connection before sending the whole body"));
+    };
+    req.on("error", aborted);
+    req.on("close", aborted);
   });
 }
 

@@ -90,6 +90,18 @@ describe("malformed request bodies", () => {
     expect(get.headers.get("allow")).toBe("POST");
   });
 
+  it("a client that goes away mid-body does not disturb the server", async () => {
+    const socket = connect(server.port, "127.0.0.1");
+    await new Promise((resolve) => socket.on("connect", resolve));
+    socket.write("POST /v1/rewards HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\nexpect: 100-continue\r\n\r\n");
+    await new Promise((resolve) => socket.once("data", resolve)); // 100 Continue: the request is in
+    socket.write('{"items":[');
+    socket.destroy();
+    const { status, json } = await postJson(`${server.url}/v1/rewards`, `{"items":[{"case_id":${JSON.stringify(caseId)},"judgment":false}]}`);
+    expect(status).toBe(200);
+    expect(json.results[0].format_valid).toBe(true);
+  });
+
   it("raw bytes that are not HTTP get a 400 and do not stop the server", async () => {
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(server.port, "127.0.0.1", () => socket.write("\x00\x01 garbage \r\n\r\n"));

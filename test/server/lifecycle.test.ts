@@ -44,14 +44,15 @@ describe("a public interface with --token-env", () => {
 
   it("answers only requests that carry the token, and never prints it", async () => {
     const body = '{"items":[]}';
-    for (const authorization of [undefined, "Bearer", `Bearer ${TOKEN}x`, `bearer ${TOKEN}`, TOKEN, `Bearer ${TOKEN.slice(0, -1)}`]) {
+    for (const authorization of [undefined, "Bearer", `Bearer ${TOKEN}x`, `Bearer x${TOKEN}`, `Basic ${TOKEN}`, TOKEN, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN} ${TOKEN}`]) {
       const res = await fetch(`${base}/v1/rewards`, { method: "POST", body, headers: authorization ? { authorization } : {} });
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe("Bearer");
     }
     expect((await fetch(`${base}/health`)).status).toBe(401);
-    const ok = await postJson(`${base}/v1/rewards`, body, { authorization: `Bearer ${TOKEN}` });
-    expect(ok).toEqual({ status: 200, json: { results: [] } });
+    for (const authorization of [`Bearer ${TOKEN}`, `bearer ${TOKEN}`]) {
+      expect(await postJson(`${base}/v1/rewards`, body, { authorization })).toEqual({ status: 200, json: { results: [] } });
+    }
     expect((await fetch(`${base}/health`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     expect(server.stderr()).toContain("token on");
     expect(server.stderr()).not.toContain(TOKEN);
