@@ -16,6 +16,7 @@ describe("refusals to start (exit 2, a message, no listening)", () => {
     [["--weights", "accuracy=1,speed=2"], {}, /--weights/],
     [["--max-body", "lots"], {}, /--max-body/],
     [["--log-predictions"], {}, /needs --log/],
+    [["--log", "no/such/dir/served.jsonl"], {}, /cannot open --log file/],
   ] as const)("%j", async (args, env, message) => {
     const r = await serveRefusal([CONTRADOC_160, ...args], env);
     expect(r.code).toBe(2);
