@@ -21,6 +21,8 @@ export interface RewardsServerOptions {
   port: number;
   weights: RewardWeights;
   maxBodyBytes: number;
+  /** Most items (or queries) one request may carry; more is a 413. */
+  maxItems: number;
   score: ScoreOptions;
   /** When set, every request must carry it (see auth.ts). */
   checkToken?: TokenCheck;
@@ -52,6 +54,19 @@ interface Counters {
 
 const ROUTES: Readonly<Record<string, string>> = { "/v1/rewards": "POST", "/get_reward": "POST", "/health": "GET" };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A log line, with the prediction when asked. A value nested too deeply to serialise (a hostile
+ * item) is left out and flagged; a bad run value is kept a non-string, so `mari eval` still rejects it.
+ */
+function logLine(line: Record<string, unknown>, prediction: Record<string, unknown> | undefined): string {
+  try {
+    return JSON.stringify(prediction === undefined ? line : { ...line, ...prediction });
+  } catch {
+    const run = typeof line.run === "string" ? line.run : { not_logged: true };
+    return JSON.stringify({ ...line, run, not_logged: "a value nested too deeply to serialise" });
+  }
+}
 
 function processUsage(): { cpu_seconds: number; rss_mb: number } {
   const cpu = process.cpuUsage();
@@ -89,7 +104,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
       const s = scored[i]!;
       const run = s.badRun !== undefined ? s.badRun : (s.run ?? requestId);
       const line = { request: requestId, item: i, case_id: s.caseId, run, ...s.rewards };
-      text += JSON.stringify(opts.logPredictions ? { ...line, ...s.prediction } : line) + "\n";
+      text += logLine(line, opts.logPredictions ? s.prediction : undefined) + "\n";
     }
     log.write(text);
   };
@@ -109,15 +124,24 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     slice: { path: slice.path, hash: sliceHash, cases: slice.cases.length },
     weights,
     max_body_bytes: opts.maxBodyBytes,
+    max_items: opts.maxItems,
     uptime_seconds: (Date.now() - started) / 1000,
     // The server's own CPU time and memory (the benchmark reads items per CPU-second from these).
     process: processUsage(),
     counters,
   });
 
+  // A body of tiny items (`[1,1,1,…]`) would otherwise ask for millions of results from one request.
+  const checkCount = (list: unknown[]): unknown[] => {
+    if (list.length > opts.maxItems) {
+      throw new RequestError(413, "too_many_items", `the request holds ${list.length} items; --max-items is ${opts.maxItems}`);
+    }
+    return list;
+  };
+
   const rewards = async (req: IncomingMessage, requestId: string) => {
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
-    const scored = scoreItems(slice, arrayField(body, "items"), opts.score);
+    const scored = scoreItems(slice, checkCount(arrayField(body, "items")), opts.score);
     count(scored);
     writeLog(requestId, scored);
     return { results: scored.map((s) => s.rewards) };
@@ -125,7 +149,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
 
   const getReward = async (req: IncomingMessage, requestId: string) => {
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
-    const queries = arrayField(body, "query");
+    const queries = checkCount(arrayField(body, "query"));
     const prompts = arrayField(body, "prompts");
     const labels = arrayField(body, "labels");
     if (prompts.length !== queries.length || labels.length !== queries.length) {

@@ -3,14 +3,18 @@
 // results with their reason code; the server keeps answering throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
+import { join } from "node:path";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import { startRewardsServer, type RewardsServer } from "../../src/server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../src/server/weights.js";
 import { parseByteSize } from "../../src/cli/commands/serve.js";
+import { tempDir } from "../support/cli.js";
 import { CONTRADOC_160, postJson } from "./support.js";
 
 const MAX_BODY = 4096;
+const MAX_ITEMS = 100;
 
 let slice: DocumentSlice;
 let server: RewardsServer;
@@ -19,7 +23,7 @@ let caseId: string;
 beforeAll(async () => {
   slice = await readDocumentSlice(CONTRADOC_160);
   caseId = slice.cases[0]!.id;
-  server = await startRewardsServer({ slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: MAX_BODY, score: { lenientIds: false } });
+  server = await startRewardsServer({ slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS, score: { lenientIds: false } });
 });
 
 afterAll(async () => {
@@ -80,6 +84,42 @@ describe("malformed request bodies", () => {
     }
     const fits = Buffer.from(JSON.stringify({ items: [{ case_id: caseId, judgment: false }] }));
     expect((await rawPost("/v1/rewards", fits, true)).status).toBe(200);
+  });
+
+  it("more items than --max-items → 413 too_many_items, on both routes", async () => {
+    const ones = Array.from({ length: MAX_ITEMS + 1 }, () => "1").join(",");
+    const rewards = await postJson(`${server.url}/v1/rewards`, `{"items":[${ones}]}`);
+    expect(rewards.status).toBe(413);
+    expect(rewards.json.error.code).toBe("too_many_items");
+    const getReward = await postJson(`${server.url}/get_reward`, `{"query":[${ones}],"prompts":[${ones}],"labels":[${ones}]}`);
+    expect(getReward.status).toBe(413);
+    const atLimit = await postJson(`${server.url}/v1/rewards`, `{"items":[${ones.slice(2)}]}`);
+    expect(atLimit.status).toBe(200);
+    expect(atLimit.json.results).toHaveLength(MAX_ITEMS);
+  });
+
+  it("values nested deeper than the stack are bad items, not a failed batch, and are logged without them", async () => {
+    const work = tempDir("mari-serve-deep-");
+    const logPath = join(work.dir, "served.jsonl");
+    const deepServer = await startRewardsServer({
+      slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: 8 << 20, maxItems: MAX_ITEMS,
+      score: { lenientIds: false }, logPath, logPredictions: true,
+    });
+    try {
+      const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+      const id = JSON.stringify(caseId);
+      const items = [deep, `{"case_id":${id},"run":${deep}}`, `{"case_id":${id},"judgment":${deep}}`, `{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}`, `{"case_id":${id},"judgment":false,"reasoning":${deep}}`];
+      const { status, json } = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
+      expect(status).toBe(200);
+      expect(json.results.map((r: any) => r.reason)).toEqual(["not_an_object", "bad_run_key", "bad_judgment", "non_integer_evidence", "bad_reasoning"]);
+    } finally {
+      await deepServer.close();
+    }
+    const log = readFileSync(logPath, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    expect(log.map((l) => l.reason)).toEqual(["not_an_object", "bad_run_key", "bad_judgment", "non_integer_evidence", "bad_reasoning"]);
+    expect(typeof log[1].run).not.toBe("string");
+    expect(log[2].not_logged).toMatch(/nested too deeply/);
+    work.cleanup();
   });
 
   it("unknown routes → 404, wrong methods → 405", async () => {
@@ -171,7 +211,7 @@ describe("bad items inside a good body", () => {
     expect(health.slice).toEqual({ path: CONTRADOC_160, hash: server.sliceHash, cases: 160 });
     expect(health.mari_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(health.counters.statuses["400"]).toBeGreaterThanOrEqual(13);
-    expect(health.counters.statuses["413"]).toBe(2);
+    expect(health.counters.statuses["413"]).toBe(4);
     expect(health.counters.items).toBe(health.counters.format_valid + Object.values<number>(health.counters.reasons).reduce((a, b) => a + b, 0));
   });
 });

@@ -17,12 +17,14 @@ interface ServeFlags {
   tokenEnv?: string;
   weights?: string;
   maxBody: string;
+  maxItems: string;
   log?: string;
   logPredictions?: boolean;
   lenientIds?: boolean;
 }
 
 export const DEFAULT_MAX_BODY = "8mb";
+export const DEFAULT_MAX_ITEMS = "100000";
 const SIZE_UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kb: 1024, mb: 1024 ** 2 };
 
 /** `8mb`, `512kb`, `100000`: a byte count ≥ 1. */
@@ -49,6 +51,7 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .option("--token-env <var>", "require `Authorization: Bearer <token>`, the token read from this environment variable")
     .option("--weights <w>", "scalar reward of /get_reward: accuracy=1,format=1,coverage=1 (the default)")
     .option("--max-body <size>", "largest request body; larger ones get 413", DEFAULT_MAX_BODY)
+    .option("--max-items <n>", "most items (or queries) in one request; more get 413", DEFAULT_MAX_ITEMS)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
@@ -58,6 +61,8 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
 async function serveCommand(slicePath: string, flags: ServeFlags): Promise<number> {
   const port = parsePort(flags.port);
   const maxBodyBytes = parseByteSize(flags.maxBody, "--max-body");
+  const maxItems = /^\d+$/.test(flags.maxItems.trim()) ? Number(flags.maxItems) : 0;
+  if (!Number.isSafeInteger(maxItems) || maxItems < 1) throw new InputError(`--max-items "${flags.maxItems}": expected an integer ≥ 1`);
   const weights = flags.weights === undefined ? { ...DEFAULT_WEIGHTS } : parseWeights(flags.weights);
   if ("error" in weights) throw new InputError(weights.error);
   if (flags.logPredictions && !flags.log) throw new InputError("--log-predictions needs --log FILE");
@@ -75,6 +80,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
       port,
       weights,
       maxBodyBytes,
+      maxItems,
       score: { lenientIds: flags.lenientIds === true },
       checkToken: token === undefined ? undefined : bearerTokenCheck(token),
       logPath: flags.log,
