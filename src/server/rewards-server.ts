@@ -79,9 +79,14 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   const started = Date.now();
   const counters: Counters = { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} };
   let log: WriteStream | undefined;
+  // A log that cannot be written (disk full, say): nothing more is scored, rather than scored unlogged.
+  let logError: string | undefined;
   if (opts.logPath) {
     log = createWriteStream(opts.logPath, { flags: "a" });
     await once(log, "open");
+    log.on("error", (err: NodeJS.ErrnoException) => {
+      logError = `cannot write --log ${opts.logPath} (${err.code ?? err.message})`;
+    });
   }
   // Request ids unique across restarts that append to the same --log file.
   const runPrefix = started.toString(36);
@@ -99,6 +104,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
 
   const writeLog = (requestId: string, scored: readonly ScoredItem[]): void => {
     if (!log) return;
+    if (logError) throw new RequestError(503, "log_unwritable", logError);
     let text = "";
     for (let i = 0; i < scored.length; i++) {
       const s = scored[i]!;
@@ -125,6 +131,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     weights,
     max_body_bytes: opts.maxBodyBytes,
     max_items: opts.maxItems,
+    log_error: logError ?? null,
     uptime_seconds: (Date.now() - started) / 1000,
     // The server's own CPU time and memory (the benchmark reads items per CPU-second from these).
     process: processUsage(),
@@ -142,8 +149,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   const rewards = async (req: IncomingMessage, requestId: string) => {
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
     const scored = scoreItems(slice, checkCount(arrayField(body, "items")), opts.score);
-    count(scored);
     writeLog(requestId, scored);
+    count(scored);
     return { results: scored.map((s) => s.rewards) };
   };
 
@@ -166,8 +173,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     });
     const scoredItems = scoreItems(slice, items, opts.score);
     const scored = placed.map((p) => (typeof p === "number" ? scoredItems[p]! : p));
-    count(scored);
     writeLog(requestId, scored);
+    count(scored);
     const values = scored.map((s) => weightedReward(s.rewards, weights));
     return {
       rewards: values,
@@ -233,9 +240,9 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
       const cut = setTimeout(() => server.closeAllConnections(), graceMs);
       await done;
       clearTimeout(cut);
-      if (log) {
+      if (log && !logError) {
         log.end();
-        await once(log, "finish");
+        await Promise.race([once(log, "finish"), once(log, "error")]);
       }
     })());
 

@@ -3,7 +3,7 @@
 // results with their reason code; the server keeps answering throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
@@ -152,6 +152,28 @@ describe("malformed request bodies", () => {
     });
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/full)", () => {
+  it("is reported in /health and stops scoring with 503, instead of scoring unlogged", async () => {
+    const full = await startRewardsServer({
+      slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS,
+      score: { lenientIds: false }, logPath: "/dev/full",
+    });
+    try {
+      const body = `{"items":[{"case_id":${JSON.stringify(caseId)},"judgment":false}]}`;
+      expect((await postJson(`${full.url}/v1/rewards`, body)).status).toBe(200); // its write fails afterwards
+      let health: any;
+      do health = await (await fetch(`${full.url}/health`)).json();
+      while (health.log_error === null);
+      expect(health.log_error).toMatch(/ENOSPC/);
+      const refused = await postJson(`${full.url}/v1/rewards`, body);
+      expect(refused.status).toBe(503);
+      expect(refused.json.error.code).toBe("log_unwritable");
+    } finally {
+      await full.close();
+    }
   });
 });
 
