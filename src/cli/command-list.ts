@@ -31,6 +31,10 @@ export const COMMANDS = {
     summary: "validate model citations (facts or located evidence) against the documents and materials the model saw",
     load: async () => (await import("./commands/evidence.js")).registerEvidence,
   },
+  serve: {
+    summary: "serve the document rewards over HTTP for RL trainers (POST /v1/rewards, POST /get_reward, GET /health)",
+    load: async () => (await import("./commands/serve.js")).registerServe,
+  },
   merge: {
     summary: "combine shard reports (mari eval --shard I/N) into the single-run report",
     load: async () => (await import("./commands/merge.js")).registerMerge,

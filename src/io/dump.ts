@@ -239,6 +239,12 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
 export function describe(value: unknown): string {
   if (value === undefined) return "(missing)";
   if (isFloatMarker(value)) return value[FLOAT_MARKER];
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    // A value nested deeper than the stack allows (a hostile line or request body).
+    return "(a value nested too deeply to show)";
+  }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -11,6 +11,7 @@ import { runLexicalJudge } from "../../judges/lexical.js";
 import { runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
 import { createProgress, parseProgressMode } from "../progress.js";
+import { readSecretEnv } from "../secret-env.js";
 
 interface PredictOptions {
   judge: "lexical" | "openai";
@@ -42,19 +43,6 @@ function numberFlag(value: string, flag: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0) throw new InputError(`${flag} must be a number ≥ 0, got ${JSON.stringify(value)}`);
   return n;
-}
-
-/** The key is read here and only here, from the variable the user names; its value is never printed. */
-function readApiKey(envVar: string): string {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(envVar)) {
-    // Not echoed: a value that is not a variable name is most likely the key itself, pasted by mistake.
-    throw new InputError(`--api-key-env takes the NAME of an environment variable (e.g. MY_KEY); the value given is not a variable name and is not shown`);
-  }
-  const value = process.env[envVar];
-  if (value === undefined || value.trim() === "") {
-    throw new InputError(`environment variable ${envVar} (named by --api-key-env) is not set or is empty`);
-  }
-  return value;
 }
 
 function checkBaseUrl(text: string): string {
@@ -99,7 +87,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     const flags = { baseUrl: "--base-url URL", model: "--model M", apiKeyEnv: "--api-key-env VAR" };
     throw new InputError(`--judge openai needs ${missing.map((k) => flags[k]).join(", ")}`);
   }
-  const apiKey = readApiKey(options.apiKeyEnv!);
+  const apiKey = readSecretEnv(options.apiKeyEnv!, "--api-key-env");
   const settings = {
     baseUrl: checkBaseUrl(options.baseUrl!),
     model: options.model!,

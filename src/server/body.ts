@@ -1,0 +1,83 @@
+// Reads and parses one request body for `mari serve`: a byte limit (413), strict UTF-8 and the dump's
+// JSON reader (so that `2.0` as an evidence ID is a float here exactly as in a dump line).
+import type { IncomingMessage } from "node:http";
+import { parseDumpJson } from "../io/dump.js";
+import type { JsonObject } from "../io/records.js";
+
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RequestError";
+  }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** The body's bytes; RequestError 413 as soon as it is known to exceed `maxBytes`. */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    return Promise.reject(tooLarge(maxBytes));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on("data", (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        failed = true;
+        chunks.length = 0;
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    });
+    // A client that goes away mid-body: nothing to answer, but the promise must settle.
+    const aborted = (): void => {
+      if (failed || req.complete) return;
+      failed = true;
+      reject(new RequestError(400, "aborted", "the client closed the connection before sending the whole body"));
+    };
+    req.on("error", aborted);
+    req.on("close", aborted);
+  });
+}
+
+function tooLarge(maxBytes: number): RequestError {
+  return new RequestError(413, "body_too_large", `request body is larger than --max-body (${maxBytes} bytes)`);
+}
+
+/** The body as a JSON object; RequestError 400 naming the problem otherwise. */
+export function parseBodyObject(bytes: Buffer): JsonObject {
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
+  }
+  const parsed = parseDumpJson(text);
+  if ("error" in parsed) {
+    const { code, message } = parsed.error;
+    if (code === "blank_line") throw new RequestError(400, "empty_body", "request body is empty; expected a JSON object");
+    if (code === "not_an_object") throw new RequestError(400, code, "request body is not a JSON object");
+    throw new RequestError(400, code, message);
+  }
+  return parsed.record;
+}
+
+/** A required array field of the body. */
+export function arrayField(body: JsonObject, name: string): unknown[] {
+  const value = Object.hasOwn(body, name) ? body[name] : undefined;
+  if (value === undefined) throw new RequestError(400, "missing_field", `request body has no "${name}" field`);
+  if (!Array.isArray(value)) throw new RequestError(400, "wrong_type", `"${name}" must be an array`);
+  return value;
+}
