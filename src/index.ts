@@ -21,3 +21,4 @@ export { sniffSliceTask } from "./io/slice.js";
 export type { GateSpec } from "./gates/spec.js";
 export { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/spec.js";
 export type { Report } from "./report/types.js";
+export { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "./server/rewards-server.js";

@@ -1,6 +1,6 @@
 // Secrets (API keys, bearer tokens) come from an environment variable the user names on the command
 // line; the value is read here and only here, and never printed.
-import { InputError } from "./errors.js";
+import { InputError } from "../io/errors.js";
 
 /** The value of the variable named by `flag` (e.g. `--api-key-env`); InputError when unusable. */
 export function readSecretEnv(envVar: string, flag: string): string {

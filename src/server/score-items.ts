@@ -5,7 +5,7 @@
 import { dumpCaseId, dumpRunKey } from "../io/dump.js";
 import { isJsonObject } from "../io/records.js";
 import type { DocumentSlice } from "../io/slice.js";
-import { scoreCase, type ScoreOptions } from "../tasks/document-score.js";
+import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
 
 /**
  * Reasons an item gets before it reaches the scorer. The first three are the dump's own line-level

@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { EXIT_OK, InputError } from "../errors.js";
+import { InputError } from "../../io/errors.js";
+import { EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
@@ -72,7 +73,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   }
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
   const slice = await readDocumentSlice(slicePath);
-  let server;
+  let server: Awaited<ReturnType<typeof startRewardsServer>>;
   try {
     server = await startRewardsServer({
       slice,
