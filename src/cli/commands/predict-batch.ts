@@ -3,12 +3,12 @@
 // with the live run: the prompt template flag and the DUMP.meta.json sidecar.
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.js";
-import { writeFileAtomic } from "../../io/atomic-write.js";
 import { parseDumpJson, isBatchOutputLine } from "../../io/dump.js";
 import { readLines } from "../../io/lines.js";
 import { writeBatchRequests, type BatchRequestOptions } from "../../judges/batch-requests.js";
 import { readBatchOutputLine } from "../../judges/batch-results.js";
 import { addUsage, type TokenUsage } from "../../judges/chat-request.js";
+export { usageJson, writeDumpMeta } from "../../judges/dump-meta.js";
 import { openDumpSink } from "../../judges/dump-writer.js";
 import { makePromptTemplate, promptTemplateProblems, type PromptTemplate } from "../../judges/prompt-template.js";
 import { predictionLine, type JudgeCase, type PredictionBody } from "../../judges/types.js";
@@ -25,34 +25,6 @@ export async function loadPromptFlag(path: string | undefined): Promise<PromptTe
   const problems = promptTemplateProblems(text);
   if (problems.length > 0) throw new InputError(`--prompt ${path}: ${problems.join("; ")}`);
   return makePromptTemplate(text);
-}
-
-/** What DUMP.meta.json records about the run that wrote DUMP (never the API key). */
-export interface DumpMeta {
-  judge: "openai";
-  judge_version: string;
-  source: "live" | "batch";
-  base_url: string | null;
-  model: string | null;
-  temperature: number | null;
-  max_tokens: number | null;
-  runs: number;
-  cases: number;
-  prompt_sha256: string | null;
-  usage: { prompt_tokens: number; completion_tokens: number };
-}
-
-export function metaPathFor(dumpPath: string): string {
-  return `${dumpPath}.meta.json`;
-}
-
-export async function writeDumpMeta(dumpPath: string | undefined, meta: DumpMeta): Promise<void> {
-  if (dumpPath === undefined || dumpPath === "-") return;
-  await writeFileAtomic(metaPathFor(dumpPath), `${JSON.stringify(meta, null, 2)}\n`);
-}
-
-export function usageJson(usage: TokenUsage): DumpMeta["usage"] {
-  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens };
 }
 
 export async function predictBatchRequests(path: string, cases: readonly JudgeCase[], options: BatchRequestOptions): Promise<string> {

@@ -4,7 +4,8 @@ Examples:
   mari predict datasets/contradoc/contradoc-160.jsonl --judge lexical --out lexical.jsonl
   OPENAI_API_KEY=… mari predict datasets/contradoc/contradoc-160.jsonl --judge openai \\
       --base-url https://api.openai.com/v1 --model gpt-4o-mini --runs 3 --cache cache.jsonl --out live.jsonl
-  mari predict datasets/contradoc/contradoc-160.jsonl --judge openai --limit 5 --model gpt-4o-mini --out smoke.jsonl
+  export OPENAI_BASE_URL=https://api.openai.com/v1 OPENAI_API_KEY=…   # the defaults of --base-url / --api-key-env
+  mari predict datasets/contradoc/contradoc-160.jsonl --judge openai --model gpt-4o-mini --limit 5 --out smoke.jsonl
   mari predict datasets/contradoc/contradoc-160.jsonl --judge openai --model gpt-4o-mini --runs 3 \\
       --batch-requests requests.jsonl                       # no network, no key
   mari predict datasets/contradoc/contradoc-160.jsonl --judge openai --runs 3 \\
