@@ -19,6 +19,11 @@ export interface OpenAIJudgeOptions extends ChatClientOptions {
   cachePath?: string;
   /** A user prompt template (--prompt); absent = the built-in prompt. */
   prompt?: PromptTemplate;
+  /**
+   * Called as each (case, run) is settled, in completion order (emission waits for slice order, so
+   * progress counted at emission would stall behind one slow request, then jump).
+   */
+  onSettled?: () => void;
   /** Diagnostics (already redacted), one line each, for stderr. */
   log?: (line: string) => void;
 }
@@ -130,6 +135,7 @@ export async function runOpenAIJudge(
       }
     }
     slots[slot] = predictionLine(judgeCase.id, run, body);
+    options.onSettled?.();
     await flush();
   };
 

@@ -203,10 +203,10 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   });
   let summary;
   try {
-    summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt }, async (p) => {
+    const onSettled = () => progress.tick();
+    summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt, onSettled }, async (p) => {
       await sink.write(p);
       written++;
-      progress.tick();
     });
     progress.done();
     if (summary.predictions > 0 && summary.failed === summary.predictions) {
