@@ -62,3 +62,18 @@ describe("batch output lines", () => {
     expect(chatRequestBody({ model: "m", temperature: 0 }, messages, 0, false)).toEqual({ model: "m", messages, temperature: 0, seed: 0 });
   });
 });
+
+describe("unreachable URLs", () => {
+  const fetchFailure = (code: string) => new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+  it("names refused connections, DNS and TLS failures; other errors are retried", async () => {
+    const { unreachableCause } = await import("../../src/judges/reachability.js");
+    expect(unreachableCause(fetchFailure("ECONNREFUSED"))).toBe("connection refused");
+    expect(unreachableCause(fetchFailure("ENOTFOUND"))).toBe("DNS lookup failed");
+    expect(unreachableCause(fetchFailure("EAI_AGAIN"))).toBe("DNS lookup failed");
+    expect(unreachableCause(fetchFailure("ERR_SSL_WRONG_VERSION_NUMBER"))).toBe("TLS handshake failed");
+    expect(unreachableCause(fetchFailure("CERT_HAS_EXPIRED"))).toBe("TLS handshake failed");
+    expect(unreachableCause(fetchFailure("ECONNRESET"))).toBeUndefined();
+    expect(unreachableCause(fetchFailure("UND_ERR_SOCKET"))).toBeUndefined();
+    expect(unreachableCause(new Error("no code"))).toBeUndefined();
+  });
+});
