@@ -52,6 +52,11 @@ describe("batch output lines", () => {
     expect(code({ ...ok(""), response: null, error: { code: "batch_expired", message: "expired" } })).toBe("request_failed");
     expect(code({ ...ok(""), response: undefined, error: null })).toBe("request_failed");
     expect(code({ ...ok(""), custom_id: "request-7" })).toBe("orphan");
+    // vLLM run_batch's failure lines: a 4xx status without a body and `error` a string or an ErrorResponse.
+    const vllmString = readBatchOutputLine({ ...ok(""), response: { status_code: 400, request_id: "v" }, error: "Request must not be sent in stream mode" });
+    expect("prediction" in vllmString && vllmString.prediction.error).toEqual({ code: "request_failed", message: "batch request failed: Request must not be sent in stream mode" });
+    const vllmObject = readBatchOutputLine({ ...ok(""), response: { status_code: 404, request_id: "v" }, error: { error: { message: "The model `x` does not exist.", code: 404 } } });
+    expect("prediction" in vllmObject && vllmObject.prediction.error?.message).toContain("does not exist");
   });
 
   it("a batch request body is the live request body", () => {
