@@ -177,6 +177,16 @@ describe("mari predict options", () => {
     expect(stderr).toContain(`interrupted after 2 of 5 predictions; no dump written; the answers so far are in ${cache}; rerun the same command to resume`);
   });
 
+  it("lexical: --limit applies, request-only flags are refused", async () => {
+    const limited = await runMari(["predict", slicePath, "--judge", "lexical", "--limit", "3"]);
+    expect(limited.code).toBe(0);
+    expect(limited.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).case_id)).toEqual(["c-1", "c-2", "c-3"]);
+    const refused = await runMari(["predict", slicePath, "--judge", "lexical", "--batch-requests", join(work.dir, "never.jsonl")]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--batch-requests: only for --judge openai");
+    expect(existsSync(join(work.dir, "never.jsonl"))).toBe(false);
+  });
+
   it("--help of predict, eval and merge ends with examples and exit codes", async () => {
     for (const command of ["predict", "eval", "merge"]) {
       const r = await runMari([command, "--help"]);

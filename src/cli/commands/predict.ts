@@ -84,6 +84,11 @@ function checkBaseUrl(text: string): string {
 }
 
 async function predictLexical(slicePath: string, options: PredictOptions): Promise<number> {
+  const openaiOnly = (["batchRequests", "batchResults", "prompt", "maxTokens"] as const).filter((k) => options[k] !== undefined);
+  if (openaiOnly.length > 0) {
+    const names = { batchRequests: "--batch-requests", batchResults: "--batch-results", prompt: "--prompt", maxTokens: "--max-tokens" };
+    throw new InputError(`${openaiOnly.map((k) => names[k]).join(", ")}: only for --judge openai (the lexical judge sends no requests)`);
+  }
   if (integerFlag(options.runs, "--runs", 1) !== 1) {
     throw new InputError("--runs applies to --judge openai; the lexical judge is deterministic (every run would be identical)");
   }
