@@ -9,7 +9,7 @@
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { flag, measureChild, ROOT } from "./lib/measure.mjs";
+import { best, flag, measureChild, ROOT } from "./lib/measure.mjs";
 import { once } from "node:events";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
@@ -72,15 +72,6 @@ console.log(n);
 `;
 
 
-function best(samples) {
-  return {
-    wall_seconds: Math.min(...samples.map((s) => s.wall_seconds)),
-    cpu_seconds: Math.min(...samples.map((s) => s.cpu_seconds ?? Infinity)),
-    load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
-    peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
-    samples: samples.map((s) => Number(s.wall_seconds.toFixed(3))),
-  };
-}
 
 const lines = await generate();
 const size = (await import("node:fs")).statSync(DUMP).size;

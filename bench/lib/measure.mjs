@@ -56,3 +56,14 @@ export async function measureChild(args) {
     load_average_1m: loadavg()[0],
   };
 }
+
+/** The best of repeated measurements (least wall and CPU time, highest peak RSS), with every sample. */
+export function best(samples) {
+  return {
+    wall_seconds: Math.min(...samples.map((s) => s.wall_seconds)),
+    cpu_seconds: Math.min(...samples.map((s) => s.cpu_seconds ?? Infinity)),
+    load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
+    peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
+    samples: samples.map((s) => Number(s.wall_seconds.toFixed(3))),
+  };
+}

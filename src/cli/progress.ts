@@ -12,6 +12,8 @@ export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", 
 export interface Progress {
   tick(n?: number): void;
   done(): void;
+  /** Prints one diagnostic line without tearing the display (a bar is cleared, then redrawn below it). */
+  log(line: string): void;
 }
 
 /** Plain mode prints at most this often… */
@@ -57,6 +59,9 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
       finished = true;
       stream.write(`${line().trimEnd()} done\n`);
     },
+    log(text) {
+      stream.write(`${text}\n`);
+    },
   };
 }
 
@@ -79,10 +84,19 @@ function barProgress(label: string, total: number | undefined, stream: NodeJS.Wr
       finished = true;
       bar.stop();
     },
+    log(text) {
+      if (finished) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      // Carriage return + erase line, the message on its own line, then the bar again under it.
+      stream.write(`\r\u001b[2K${text}\n`);
+      (bar as unknown as { render(force: boolean): void }).render(true);
+    },
   };
 }
 
-const silent: Progress = { tick() {}, done() {} };
+const silent: Progress = { tick() {}, done() {}, log: (line) => void process.stderr.write(`${line}\n`) };
 
 /** `auto` is a bar on a terminal and plain lines otherwise. Writes to `stream` (default stderr) only. */
 export function createProgress(opts: ProgressOptions): Progress {

@@ -87,6 +87,15 @@ function present(record: JsonObject, key: string): boolean {
   return Object.hasOwn(record, key) && record[key] !== undefined;
 }
 
+/**
+ * A line of a batch output file (OpenAI Batch API / vLLM run_batch): a string `custom_id`, a
+ * `response` or `error` key, and no `case_id`. Detected per line, so such lines may be mixed with
+ * the other shapes; src/judges/batch-results.ts turns one into a prediction.
+ */
+export function isBatchOutputLine(record: JsonObject): boolean {
+  return typeof record.custom_id === "string" && !present(record, "case_id") && (Object.hasOwn(record, "response") || Object.hasOwn(record, "error"));
+}
+
 /** Step 2: `case_id`, or `id` when `case_id` is absent; must be a string. */
 export function dumpCaseId(record: JsonObject): string | undefined {
   const value = present(record, "case_id") ? record.case_id : record.id;
@@ -222,7 +231,8 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
   } else {
     const judgment = coerceJudgment(source.judgment);
     if (judgment === undefined) {
-      return { ok: false, reason: "bad_judgment", message: `judgment ${describe(source.judgment)} is not a boolean or yes/no/true/false` };
+      const judgeError = isJsonObject(source.error) && typeof source.error.code === "string" ? ` (judge error: ${source.error.code})` : "";
+      return { ok: false, reason: "bad_judgment", message: `judgment ${describe(source.judgment)} is not a boolean or yes/no/true/false${judgeError}` };
     }
     const field = present(source, "evidence_sentence_ids") ? source.evidence_sentence_ids : source.evidence;
     if (field !== undefined && field !== null && !Array.isArray(field)) {

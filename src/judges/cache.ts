@@ -15,6 +15,10 @@ export interface CacheKeyParts {
   baseUrl: string;
   model: string;
   temperature: number;
+  /** `max_tokens`, null when not sent. */
+  maxTokens: number | null;
+  /** SHA-256 of the --prompt template, null for the built-in prompt. */
+  promptSha256: string | null;
   messages: unknown;
   run: number;
 }
@@ -25,6 +29,8 @@ export function cacheKey(parts: CacheKeyParts): string {
     parts.baseUrl,
     parts.model,
     parts.temperature,
+    parts.maxTokens,
+    parts.promptSha256,
     parts.messages,
     parts.run,
   ]);

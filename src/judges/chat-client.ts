@@ -4,7 +4,10 @@
 // errors, timeouts and unreadable bodies. 401/403/404 are configuration problems and end the run;
 // another 4xx fails that one request.
 import { parseRetryAfter, retryDelayMs, type BackoffPolicy } from "./backoff.js";
+import { chatRequestBody, readChatCompletion, type TokenUsage } from "./chat-request.js";
+import { unreachableCause } from "./reachability.js";
 import type { ChatMessage } from "./prompt.js";
+import type { JudgeErrorCode } from "./types.js";
 import { redactSecrets } from "../report/redact.js";
 
 export interface ChatClientOptions {
@@ -12,6 +15,8 @@ export interface ChatClientOptions {
   model: string;
   apiKey: string;
   temperature: number;
+  /** `max_tokens` of each request (absent: the server's default). */
+  maxTokens?: number;
   timeoutMs: number;
   maxRetries: number;
   backoff: BackoffPolicy;
@@ -24,8 +29,8 @@ export interface ChatClientOptions {
 }
 
 export type ChatResult =
-  | { ok: true; content: string | null; attempts: number }
-  | { ok: false; message: string; attempts: number };
+  | { ok: true; content: string | null; finishReason: string | null; usage?: TokenUsage; attempts: number }
+  | { ok: false; code: JudgeErrorCode; message: string; attempts: number };
 
 /** A response no retry can fix (bad key, unknown model, wrong URL): the whole run stops. */
 export class ChatConfigError extends Error {
@@ -48,8 +53,8 @@ function rejectsJsonMode(body: string): boolean {
 }
 
 type Attempt =
-  | { kind: "ok"; content: string | null }
-  | { kind: "retry"; cause: string; retryAfterMs?: number }
+  | { kind: "ok"; content: string | null; finishReason: string | null; usage?: TokenUsage }
+  | { kind: "retry"; cause: string; retryAfterMs?: number; code?: JudgeErrorCode }
   | { kind: "json_mode_rejected" }
   | { kind: "rejected"; cause: string }
   | { kind: "fatal"; cause: string };
@@ -58,6 +63,8 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 export class ChatClient {
   private jsonMode: boolean;
+  /** Whether any response (of any status) arrived: until then an unreachable URL ends the run. */
+  private reached = false;
   private readonly url: string;
   private readonly sleep: (ms: number) => Promise<void>;
 
@@ -78,15 +85,15 @@ export class ChatClient {
   }
 
   /** Sends one chat request with retries; `requestKey` seeds the jitter and names the request. */
-  async complete(messages: readonly ChatMessage[], requestKey: string): Promise<ChatResult> {
+  async complete(messages: readonly ChatMessage[], requestKey: string, run = 0): Promise<ChatResult> {
     let retries = 0;
     let attempts = 0;
     for (;;) {
       attempts++;
-      const outcome = await this.attempt(messages);
+      const outcome = await this.attempt(messages, run);
       if (outcome.kind === "ok") {
         const content = outcome.content === null ? null : this.redact(outcome.content);
-        return { ok: true, content, attempts };
+        return { ok: true, content, finishReason: outcome.finishReason, usage: outcome.usage, attempts };
       }
       if (outcome.kind === "fatal") throw new ChatConfigError(this.redact(outcome.cause));
       if (outcome.kind === "json_mode_rejected") {
@@ -94,9 +101,10 @@ export class ChatClient {
         this.jsonMode = false;
         continue;
       }
-      if (outcome.kind === "rejected") return { ok: false, message: this.redact(outcome.cause), attempts };
+      if (outcome.kind === "rejected") return { ok: false, code: "request_failed", message: this.redact(outcome.cause), attempts };
       if (retries >= this.options.maxRetries) {
-        return { ok: false, message: this.redact(`${outcome.cause} (gave up after ${attempts} attempts)`), attempts };
+        const message = this.redact(`${outcome.cause} (gave up after ${attempts} attempts)`);
+        return { ok: false, code: outcome.code ?? "request_failed", message, attempts };
       }
       const delayMs = retryDelayMs(this.options.backoff, requestKey, retries, outcome.retryAfterMs);
       this.options.onRetry?.({ requestKey, attempt: retries + 1, delayMs, cause: this.redact(outcome.cause) });
@@ -105,14 +113,9 @@ export class ChatClient {
     }
   }
 
-  private async attempt(messages: readonly ChatMessage[]): Promise<Attempt> {
+  private async attempt(messages: readonly ChatMessage[], run: number): Promise<Attempt> {
     const usedJsonMode = this.jsonMode;
-    const body: Record<string, unknown> = {
-      model: this.options.model,
-      messages,
-      temperature: this.options.temperature,
-    };
-    if (usedJsonMode) body["response_format"] = { type: "json_object" };
+    const body = chatRequestBody(this.options, messages, run, usedJsonMode);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.options.timeoutMs);
     try {
@@ -125,6 +128,7 @@ export class ChatClient {
         body: JSON.stringify(body),
         signal: controller.signal,
       });
+      this.reached = true;
       const text = await response.text();
       const excerpt = text.slice(0, BODY_EXCERPT_CHARS);
       if (response.status === 429) {
@@ -147,6 +151,8 @@ export class ChatClient {
     } catch (err) {
       if (controller.signal.aborted) return { kind: "retry", cause: `timed out after ${this.options.timeoutMs} ms` };
       const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
+      const unreachable = this.reached ? undefined : unreachableCause(err);
+      if (unreachable !== undefined) return { kind: "fatal", cause: `cannot reach ${this.url}: ${unreachable} (${cause})` };
       return { kind: "retry", cause: `request failed: ${cause}` };
     } finally {
       clearTimeout(timer);
@@ -162,11 +168,7 @@ function readContent(text: string): Attempt {
   } catch {
     return { kind: "retry", cause: `response body is not JSON: ${text.slice(0, BODY_EXCERPT_CHARS)}` };
   }
-  const choices = (parsed as { choices?: unknown })?.choices;
-  const first = Array.isArray(choices) ? (choices[0] as { message?: { content?: unknown } } | undefined) : undefined;
-  if (first === undefined || typeof first !== "object" || first === null) {
-    return { kind: "retry", cause: "response has no choices" };
-  }
-  const content = first.message?.content;
-  return { kind: "ok", content: typeof content === "string" ? content : null };
+  const read = readChatCompletion(parsed);
+  if (!read.ok) return { kind: "retry", cause: read.message, code: read.code };
+  return { kind: "ok", content: read.content, finishReason: read.finishReason, usage: read.usage };
 }

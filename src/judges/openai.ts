@@ -2,20 +2,28 @@
 // each answer appended to the cache as it arrives, predictions emitted in slice order × run order
 // whatever order the answers come back in.
 import pLimit from "p-limit";
-import { parseJudgeAnswer, failedPrediction } from "./answer.js";
+import { failedPrediction } from "./answer.js";
 import { CacheAppender, cacheKey, loadCache, type LoadedCache } from "./cache.js";
 import { ChatClient, type ChatClientOptions } from "./chat-client.js";
-import { buildJudgeMessages } from "./prompt.js";
+import { addUsage, completionPrediction, type TokenUsage } from "./chat-request.js";
+import { buildJudgeMessages, type PromptTemplate } from "./prompt.js";
 import { predictionLine, type JudgeCase, type Prediction, type PredictionBody } from "./types.js";
 
 /** Part of every cache key: bump it when the prompt or answer handling changes meaning. */
-export const OPENAI_JUDGE_VERSION = "mari-openai-judge/1";
+export const OPENAI_JUDGE_VERSION = "mari-openai-judge/2";
 
 export interface OpenAIJudgeOptions extends ChatClientOptions {
   /** Independent runs per case (run r is never served from another run's cache entry). */
   runs: number;
   concurrency: number;
   cachePath?: string;
+  /** A user prompt template (--prompt); absent = the built-in prompt. */
+  prompt?: PromptTemplate;
+  /**
+   * Called as each (case, run) is settled, in completion order (emission waits for slice order, so
+   * progress counted at emission would stall behind one slow request, then jump).
+   */
+  onSettled?: () => void;
   /** Diagnostics (already redacted), one line each, for stderr. */
   log?: (line: string) => void;
 }
@@ -24,8 +32,12 @@ export interface OpenAIJudgeSummary {
   predictions: number;
   fromCache: number;
   requested: number;
-  /** Answers that arrived but could not be read (non-JSON, wrong shape, wrong case, empty). */
+  /** Answers that could not be read (non-JSON, wrong shape, wrong case, empty, truncated), cached ones included. */
   malformed: number;
+  /** Of `malformed`, those served from the cache. */
+  malformedFromCache: number;
+  /** Tokens the server reported for the requests of this run (cached answers cost nothing). */
+  usage: TokenUsage;
   /** Requests that failed for good; written as failed predictions but not cached (a rerun retries them). */
   failed: number;
   /** The first failed request's message (redacted), for the error when nothing succeeded. */
@@ -47,6 +59,8 @@ export async function runOpenAIJudge(
     fromCache: 0,
     requested: 0,
     malformed: 0,
+    malformedFromCache: 0,
+    usage: { promptTokens: 0, completionTokens: 0 },
     failed: 0,
     retries: 0,
     jsonMode: options.jsonMode ?? true,
@@ -84,23 +98,30 @@ export async function runOpenAIJudge(
     if (stopped) return;
     const judgeCase = cases[Math.floor(slot / options.runs)]!;
     const run = slot % options.runs;
-    const messages = buildJudgeMessages(judgeCase);
+    const messages = buildJudgeMessages(judgeCase, options.prompt);
     const key = cacheKey({
       judgeVersion: OPENAI_JUDGE_VERSION,
       baseUrl: options.baseUrl,
       model: options.model,
       temperature: options.temperature,
+      maxTokens: options.maxTokens ?? null,
+      promptSha256: options.prompt?.sha256 ?? null,
       messages,
       run,
     });
     let body: PredictionBody | undefined = cache.entries.get(key);
     if (body !== undefined) {
       summary.fromCache++;
+      if (body.error) {
+        summary.malformed++;
+        summary.malformedFromCache++;
+      }
     } else {
       summary.requested++;
-      const result = await client.complete(messages, `case ${JSON.stringify(judgeCase.id)} run ${run}`);
+      const result = await client.complete(messages, `case ${JSON.stringify(judgeCase.id)} run ${run}`, run);
       if (result.ok) {
-        body = parseJudgeAnswer(result.content, judgeCase.id);
+        addUsage(summary.usage, result.usage);
+        body = completionPrediction(result.content, result.finishReason, judgeCase.id);
         if (body.error) {
           summary.malformed++;
           options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${body.error.message}`);
@@ -110,10 +131,11 @@ export async function runOpenAIJudge(
         summary.failed++;
         summary.firstFailure ??= result.message;
         options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${result.message}`);
-        body = failedPrediction("request_failed", result.message);
+        body = failedPrediction(result.code, result.message);
       }
     }
     slots[slot] = predictionLine(judgeCase.id, run, body);
+    options.onSettled?.();
     await flush();
   };
 

@@ -1,7 +1,10 @@
 // The chat prompt for a model judge: the document as `[1] … [n]` tagged sentences and a request
 // for one JSON object. The case id is echoed back so an answer about another case is detectable.
 import { tagSentences } from "../core/document/index.js";
+import { fillPromptTemplate, type PromptTemplate } from "./prompt-template.js";
 import type { JudgeCase } from "./types.js";
+
+export type { PromptTemplate } from "./prompt-template.js";
 
 export interface ChatMessage {
   role: "system" | "user";
@@ -13,9 +16,9 @@ const SYSTEM_PROMPT = [
   "Answer with exactly one JSON object and nothing else.",
 ].join(" ");
 
-export function buildJudgeMessages(judgeCase: JudgeCase): ChatMessage[] {
+export function buildJudgeMessages(judgeCase: JudgeCase, template?: PromptTemplate): ChatMessage[] {
   const n = judgeCase.sentences.length;
-  const user = [
+  const user = template ? fillPromptTemplate(template, judgeCase) : [
     `Case id: ${JSON.stringify(judgeCase.id)}`,
     `The document has ${n} sentence${n === 1 ? "" : "s"}, each preceded by its number in brackets:`,
     "",

@@ -14,7 +14,9 @@ export type JudgeErrorCode =
   | "answer_wrong_shape" // an object without a `judgment` key
   | "answer_wrong_case" // the answer names a different case id
   | "empty_answer" // the server returned no message content
-  | "request_failed"; // retries exhausted (5xx, 429, timeout, unreadable response)
+  | "answer_truncated" // the answer was cut off at the token limit (finish_reason "length")
+  | "no_choices" // a 200 response without choices (after retries, live)
+  | "request_failed"; // retries exhausted (5xx, 429, timeout, unreadable response), or a failed batch request
 
 /**
  * The judge's answer, as it goes into the dump and the cache. Values are passed through exactly as

@@ -32,6 +32,7 @@ const systemInfo = z
     workers: z.number().int().positive(),
     judge: z.string().nullable(),
     judge_note: z.string().optional(),
+    judge_run: z.record(z.string(), z.unknown()).optional(),
   })
   .catchall(z.unknown());
 

@@ -51,6 +51,8 @@ export interface SystemInfo {
   judge: string | null;
   /** Only for judges that are baselines: a sentence saying so, shown in every report format. */
   judge_note?: string;
+  /** DUMP.meta.json of the dump, when `mari predict` wrote one (model, prompt hash, token usage). */
+  judge_run?: Record<string, unknown>;
 }
 
 export interface GateResult {

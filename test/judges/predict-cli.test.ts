@@ -155,9 +155,9 @@ describe("mari predict --judge openai", () => {
     const noKey = await runMari(openaiArgs(server.baseUrl), { env: { MARI_TEST_JUDGE_KEY: "" } });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("MARI_TEST_JUDGE_KEY");
-    const noModel = await runMari(["predict", slicePath, "--judge", "openai", "--api-key-env", "MARI_TEST_JUDGE_KEY"], { env: KEY_ENV });
+    const noModel = await runMari(["predict", slicePath, "--judge", "openai", "--api-key-env", "MARI_TEST_JUDGE_KEY"], { env: { ...KEY_ENV, OPENAI_BASE_URL: "" } });
     expect(noModel.code).toBe(2);
-    expect(noModel.stderr).toContain("--base-url URL, --model M");
+    expect(noModel.stderr).toContain("--base-url URL (or OPENAI_BASE_URL), --model M");
     const refused = await runMari(openaiArgs(server.baseUrl), { env: KEY_ENV });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("HTTP 401");

@@ -77,4 +77,19 @@ describe("progress", () => {
     expect(parseProgressMode("plain")).toBe("plain");
     expect(() => parseProgressMode("fancy")).toThrow(InputError);
   });
+
+  it("a log line on a terminal bar gets a line of its own, and the bar is redrawn under it", () => {
+    const stream = sink(true);
+    const progress = createProgress({ mode: "bar", label: "judging", total: 10, stream });
+    for (let i = 0; i < 3; i++) progress.tick();
+    progress.log("mari predict: case \"x\" run 0: answer is not JSON");
+    const at = stream.text.indexOf("mari predict: case");
+    expect(stream.text.slice(at - 5, at)).toBe("\r\u001b[2K");
+    const after = stream.text.slice(at);
+    expect(after.split("\n")[0]).toBe('mari predict: case "x" run 0: answer is not JSON');
+    expect(after.slice(after.indexOf("\n"))).toContain("3/10");
+    progress.done();
+    progress.log("after the bar");
+    expect(stream.text.endsWith("after the bar\n")).toBe(true);
+  });
 });

@@ -86,6 +86,20 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
     .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp())
+    .addHelpText(
+      "after",
+      `
+--predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
+(detected per line). Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
+
+Examples:
+  mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out report
+  mari eval datasets/contradoc/contradoc-160.jsonl --predictions batch-output.jsonl --gate 'accuracy>=0.6'
+  mari eval datasets/contradoc/contradoc-160.jsonl --out lexical-report     # built-in lexical baseline
+
+Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable slice or dump,
+zero cases scored, --strict violations); 3 internal error.`,
+    )
     .action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
 }
 

@@ -29,6 +29,20 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
     .option("--workers <n>", "worker threads for the aggregation (default 1)")
     .option("--quiet", "no summary on stdout")
+    .addHelpText(
+      "after",
+      `
+Merges the reports of \`mari eval --shard i/n\` runs (each with its cases.jsonl beside it) into the
+report a single unsharded run gives.
+
+Example:
+  mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 0/2 --out s0
+  mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 1/2 --out s1
+  mari merge s0/report.json s1/report.json --out merged
+
+Exit codes: 0 merged; 2 usage or input error (missing, unreadable or mismatched shards);
+3 internal error. Gates are applied by mari eval, not here.`,
+    )
     .action(
       wrap(async (reports: string[], flags: MergeFlags) => {
         const outDir = flags.out ?? "mari-report";

@@ -8,10 +8,13 @@ import { EXIT_OK } from "../exit-codes.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
 import { runLexicalJudge } from "../../judges/lexical.js";
-import { runOpenAIJudge } from "../../judges/openai.js";
+import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
 import { createProgress, parseProgressMode } from "../progress.js";
 import { readSecretEnv } from "../secret-env.js";
+import { onInterrupt } from "../interrupt.js";
+import { convertBatchResults, loadPromptFlag, predictBatchRequests, usageJson, writeDumpMeta } from "./predict-batch.js";
+import { PREDICT_HELP } from "./predict-help.js";
 
 interface PredictOptions {
   judge: "lexical" | "openai";
@@ -31,6 +34,18 @@ interface PredictOptions {
   out?: string;
   quiet?: boolean;
   progress?: string;
+  limit?: string;
+  prompt?: string;
+  maxTokens?: string;
+  batchRequests?: string;
+  batchResults?: string;
+}
+
+/** The first N cases of the slice with `--limit N` (a cheap smoke test), else all. */
+async function readLimitedSlice(slicePath: string, limit: string | undefined) {
+  const slice = await readDocumentSlice(slicePath);
+  if (limit === undefined) return slice.cases;
+  return slice.cases.slice(0, integerFlag(limit, "--limit", 1));
 }
 
 function integerFlag(value: string, flag: string, min: number): number {
@@ -58,11 +73,15 @@ function checkBaseUrl(text: string): string {
 }
 
 async function predictLexical(slicePath: string, options: PredictOptions): Promise<number> {
+  const openaiOnly = (["batchRequests", "batchResults", "prompt", "maxTokens"] as const).filter((k) => options[k] !== undefined);
+  if (openaiOnly.length > 0) {
+    const names = { batchRequests: "--batch-requests", batchResults: "--batch-results", prompt: "--prompt", maxTokens: "--max-tokens" };
+    throw new InputError(`${openaiOnly.map((k) => names[k]).join(", ")}: only for --judge openai (the lexical judge sends no requests)`);
+  }
   if (integerFlag(options.runs, "--runs", 1) !== 1) {
     throw new InputError("--runs applies to --judge openai; the lexical judge is deterministic (every run would be identical)");
   }
-  const slice = await readDocumentSlice(slicePath);
-  const predictions = runLexicalJudge(slice.cases);
+  const predictions = runLexicalJudge(await readLimitedSlice(slicePath, options.limit));
   if (options.out === undefined || options.out === "-") {
     const sink = await openDumpSink();
     try {
@@ -81,16 +100,70 @@ async function predictLexical(slicePath: string, options: PredictOptions): Promi
   return EXIT_OK;
 }
 
-async function predictOpenAI(slicePath: string, options: PredictOptions): Promise<number> {
-  const missing = (["baseUrl", "model", "apiKeyEnv"] as const).filter((k) => !options[k]);
-  if (missing.length > 0) {
-    const flags = { baseUrl: "--base-url URL", model: "--model M", apiKeyEnv: "--api-key-env VAR" };
-    throw new InputError(`--judge openai needs ${missing.map((k) => flags[k]).join(", ")}`);
+/** `--batch-requests` (no network, no key) and `--batch-results` (no network). */
+async function predictBatch(slicePath: string, options: PredictOptions): Promise<number> {
+  if (options.batchRequests !== undefined && options.batchResults !== undefined) {
+    throw new InputError("--batch-requests writes a request file and --batch-results reads an output file: give one of them");
   }
-  const apiKey = readSecretEnv(options.apiKeyEnv!, "--api-key-env");
+  const runs = integerFlag(options.runs, "--runs", 1);
+  if (options.batchRequests !== undefined) {
+    if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
+    const prompt = await loadPromptFlag(options.prompt);
+    const cases = await readLimitedSlice(slicePath, options.limit);
+    const line = await predictBatchRequests(options.batchRequests, cases, {
+      model: options.model,
+      temperature: numberFlag(options.temperature, "--temperature"),
+      ...(options.maxTokens !== undefined ? { maxTokens: integerFlag(options.maxTokens, "--max-tokens", 1) } : {}),
+      runs,
+      jsonMode: options.jsonMode,
+      prompt,
+    });
+    process.stderr.write(`${line}\n`);
+    return EXIT_OK;
+  }
+  const cases = await readLimitedSlice(slicePath, options.limit);
+  let summary: Awaited<ReturnType<typeof convertBatchResults>>;
+  try {
+    summary = await convertBatchResults(options.batchResults!, cases, runs, options.out);
+  } catch (err) {
+    if (isClosedPipe(err)) return EXIT_OK;
+    throw err;
+  }
+  await writeDumpMeta(options.out, {
+    judge: "openai",
+    judge_version: OPENAI_JUDGE_VERSION,
+    source: "batch",
+    base_url: null,
+    model: options.model ?? null,
+    temperature: null,
+    max_tokens: null,
+    runs,
+    cases: cases.length,
+    prompt_sha256: (await loadPromptFlag(options.prompt))?.sha256 ?? null,
+    usage: usageJson(summary.usage),
+  });
+  process.stderr.write(
+    `mari predict: ${summary.predictions} predictions from ${options.batchResults} (${cases.length} cases × ${runs} run(s)): ` +
+      `${summary.missing} missing, ${summary.failed} failed requests, ${summary.malformed} malformed answers, ` +
+      `${summary.orphans} orphan lines, ${summary.duplicates} duplicates; ` +
+      `tokens: ${summary.usage.promptTokens} prompt, ${summary.usage.completionTokens} completion\n`,
+  );
+  return EXIT_OK;
+}
+
+async function predictOpenAI(slicePath: string, options: PredictOptions): Promise<number> {
+  if (options.batchRequests !== undefined || options.batchResults !== undefined) return predictBatch(slicePath, options);
+  // The OpenAI SDKs' conventions: OPENAI_BASE_URL and OPENAI_API_KEY unless flags say otherwise.
+  const baseUrl = options.baseUrl ?? process.env["OPENAI_BASE_URL"];
+  const apiKeyEnv = options.apiKeyEnv ?? "OPENAI_API_KEY";
+  const missing = [...(baseUrl ? [] : ["--base-url URL (or OPENAI_BASE_URL)"]), ...(options.model ? [] : ["--model M"])];
+  if (missing.length > 0) throw new InputError(`--judge openai needs ${missing.join(", ")}`);
+  const apiKey = readSecretEnv(apiKeyEnv, "--api-key-env");
+  const prompt = await loadPromptFlag(options.prompt);
   const settings = {
-    baseUrl: checkBaseUrl(options.baseUrl!),
+    baseUrl: checkBaseUrl(baseUrl!),
     model: options.model!,
+    ...(options.maxTokens !== undefined ? { maxTokens: integerFlag(options.maxTokens, "--max-tokens", 1) } : {}),
     runs: integerFlag(options.runs, "--runs", 1),
     concurrency: integerFlag(options.concurrency, "--concurrency", 1),
     timeoutMs: integerFlag(options.timeoutMs, "--timeout-ms", 1),
@@ -104,21 +177,30 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     jsonMode: options.jsonMode,
   };
   const progressMode = parseProgressMode(options.progress);
-  const slice = await readDocumentSlice(slicePath);
-  const log = (line: string) => {
-    if (!options.quiet) process.stderr.write(`mari predict: ${line}\n`);
-  };
+  const cases = await readLimitedSlice(slicePath, options.limit);
   const sink = await openDumpSink(options.out);
   const progress = createProgress({
     mode: options.quiet ? "none" : progressMode,
     label: "mari predict",
-    total: slice.cases.length * settings.runs,
+    total: cases.length * settings.runs,
+  });
+  // Diagnostics go through the progress display, so a bar is cleared and redrawn around them.
+  const log = (line: string) => {
+    if (!options.quiet) progress.log(`mari predict: ${line}`);
+  };
+  let written = 0;
+  const stopInterrupt = onInterrupt(async () => {
+    progress.done();
+    await sink.abort();
+    const where = options.cache ? `the answers so far are in ${options.cache}; rerun the same command to resume` : "rerun with --cache FILE to keep answers across interrupted runs";
+    process.stderr.write(`mari predict: interrupted after ${written} of ${cases.length * settings.runs} predictions; no dump written; ${where}\n`);
   });
   let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
   try {
-    summary = await runOpenAIJudge(slice.cases, { ...settings, apiKey, cachePath: options.cache, log }, async (p) => {
+    const onSettled = () => progress.tick();
+    summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt, onSettled }, async (p) => {
       await sink.write(p);
-      progress.tick();
+      written++;
     });
     progress.done();
     if (summary.predictions > 0 && summary.failed === summary.predictions) {
@@ -129,18 +211,37 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   } catch (err) {
     progress.done();
     await sink.abort();
-    if (err instanceof ChatConfigError) throw new InputError(`the server refused the request: ${err.message}`);
+    if (err instanceof ChatConfigError) {
+      throw new InputError(err.message.startsWith("cannot reach ") ? err.message : `the server refused the request: ${err.message}`);
+    }
     if (isClosedPipe(err)) return EXIT_OK;
     throw err;
+  } finally {
+    stopInterrupt();
   }
+  await writeDumpMeta(options.out, {
+    judge: "openai",
+    judge_version: OPENAI_JUDGE_VERSION,
+    source: "live",
+    base_url: settings.baseUrl,
+    model: settings.model,
+    temperature: settings.temperature,
+    max_tokens: settings.maxTokens ?? null,
+    runs: settings.runs,
+    cases: cases.length,
+    prompt_sha256: prompt?.sha256 ?? null,
+    usage: usageJson(summary.usage),
+  });
   if (summary.skippedCacheLines.length > 0) {
     log(`ignored ${summary.skippedCacheLines.length} unreadable cache line(s) (e.g. line ${summary.skippedCacheLines[0]}; a torn last line after a kill is expected)`);
   }
   if (!summary.jsonMode && settings.jsonMode) log("the server rejected response_format json_object; asked without it");
   process.stderr.write(
-    `mari predict: ${summary.predictions} predictions (${slice.cases.length} cases × ${settings.runs} run(s)): ` +
+    `mari predict: ${summary.predictions} predictions (${cases.length} cases × ${settings.runs} run(s)): ` +
       `${summary.fromCache} from cache, ${summary.requested} requested, ${summary.retries} retries, ` +
-      `${summary.malformed} malformed answers, ${summary.failed} failed requests\n`,
+      `${summary.malformed} malformed answers, ${summary.failed} failed requests` +
+      `${summary.malformedFromCache > 0 ? ` (${summary.malformedFromCache} of the malformed answers from cache)` : ""}; ` +
+      `tokens: ${summary.usage.promptTokens} prompt, ${summary.usage.completionTokens} completion\n`,
   );
   if (summary.failed > 0) {
     process.stderr.write(
@@ -157,9 +258,14 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .description(COMMANDS.predict.summary)
     .argument("<slice>", "document slice (JSONL, CSV or ContraDoc JSON)")
     .addOption(new Option("--judge <name>", "which judge").choices(["lexical", "openai"]).makeOptionMandatory())
-    .option("--base-url <url>", "openai: the API base URL (…/v1; /chat/completions is appended)")
+    .option("--base-url <url>", "openai: the API base URL (…/v1; /chat/completions is appended); default $OPENAI_BASE_URL")
     .option("--model <name>", "openai: model name")
-    .option("--api-key-env <var>", "openai: NAME of the environment variable holding the API key")
+    .option("--api-key-env <var>", "openai: NAME of the environment variable holding the API key (default OPENAI_API_KEY)")
+    .option("--limit <n>", "judge only the first N cases of the slice (a smoke test)")
+    .option("--prompt <file>", "openai: user prompt template ({{document}}, {{sentence_count}}, {{case_id}})")
+    .option("--max-tokens <n>", "openai: max_tokens of each request")
+    .option("--batch-requests <file>", "openai: write a Batch API request file (one line per case × run) instead of calling the server")
+    .option("--batch-results <file>", "openai: read a Batch API / vLLM run_batch output file into a dump (--out)")
     .option("--runs <k>", "openai: independent runs per case", "1")
     .option("--cache <file>", "openai: JSONL answer cache, appended as answers arrive (resume by rerunning)")
     .option("--concurrency <n>", "openai: requests in flight", "4")
@@ -173,6 +279,7 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
     .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")
     .option("--quiet", "no progress or diagnostics on stderr beyond errors and the summary line")
+    .addHelpText("after", PREDICT_HELP)
     .action(
       wrap(async (slicePath: string, options: PredictOptions) =>
         options.judge === "lexical" ? predictLexical(slicePath, options) : predictOpenAI(slicePath, options),

@@ -10,6 +10,7 @@ import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSlice } from "../../io/slice.js";
+import { readDumpMeta } from "../../judges/dump-meta.js";
 import { writePredictionDump } from "../../judges/dump-writer.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
 import type { ReportFormat } from "../../report/types.js";
@@ -144,6 +145,8 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       currentSliceHash: result.sliceHash,
     });
   }
+  const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
+  if (judgeRun !== undefined) report.system.judge_run = judgeRun;
   report.gates = evaluateGates(report, settings.gates ?? []);
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 

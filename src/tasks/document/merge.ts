@@ -197,6 +197,7 @@ export async function runDocumentMerge(options: DocumentMergeOptions): Promise<R
     sliceSha256: merged.first.dataset.sha256,
     ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
   });
+  if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS);
   return { report, outDir: options.outDir, files, inputErrors: [] };

@@ -7,7 +7,8 @@ import {
   validateDocumentContradiction,
 } from "../../core/document/index.js";
 import { splitBlock, type Line } from "../../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, parseDumpJson } from "../../io/dump.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson } from "../../io/dump.js";
+import { batchOutputRecord } from "../../judges/batch-results.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
 import type { RecordFormat } from "../../io/records.js";
 
@@ -208,7 +209,16 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
       reject(i, parsed.error.code, parsed.error.message);
       continue;
     }
-    const record = parsed.record;
+    let record = parsed.record;
+    if (isBatchOutputLine(record)) {
+      const converted = batchOutputRecord(record);
+      if ("orphan" in converted) {
+        r.kind[i] = LINE_KIND_ORPHAN;
+        r.orphans.push([i, converted.orphan]);
+        continue;
+      }
+      record = converted.record;
+    }
     const caseId = dumpCaseId(record);
     if (caseId === undefined) {
       reject(i, "bad_case_id", "case_id (or id) is missing or not a string");

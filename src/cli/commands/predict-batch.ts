@@ -1,0 +1,101 @@
+// `mari predict --judge openai --batch-requests FILE` (write a batch request file, no network) and
+// `--batch-results FILE` (turn a batch output file into an ordinary dump), plus what both share
+// with the live run: the prompt template flag and the DUMP.meta.json sidecar.
+import { readFile } from "node:fs/promises";
+import { InputError } from "../../io/errors.js";
+import { parseDumpJson, isBatchOutputLine } from "../../io/dump.js";
+import { readLines } from "../../io/lines.js";
+import { writeBatchRequests, type BatchRequestOptions } from "../../judges/batch-requests.js";
+import { readBatchOutputLine } from "../../judges/batch-results.js";
+import { addUsage, type TokenUsage } from "../../judges/chat-request.js";
+export { usageJson, writeDumpMeta } from "../../judges/dump-meta.js";
+import { openDumpSink } from "../../judges/dump-writer.js";
+import { makePromptTemplate, promptTemplateProblems, type PromptTemplate } from "../../judges/prompt-template.js";
+import { predictionLine, type JudgeCase, type PredictionBody } from "../../judges/types.js";
+
+/** Reads and checks `--prompt FILE`. */
+export async function loadPromptFlag(path: string | undefined): Promise<PromptTemplate | undefined> {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (err) {
+    throw new InputError(`--prompt ${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const problems = promptTemplateProblems(text);
+  if (problems.length > 0) throw new InputError(`--prompt ${path}: ${problems.join("; ")}`);
+  return makePromptTemplate(text);
+}
+
+export async function predictBatchRequests(path: string, cases: readonly JudgeCase[], options: BatchRequestOptions): Promise<string> {
+  const { lines, bytes } = await writeBatchRequests(path, cases, options);
+  return `mari predict: wrote ${lines} batch requests (${cases.length} cases × ${options.runs} run(s), ${bytes} bytes) to ${path}`;
+}
+
+export interface BatchResultsSummary {
+  predictions: number;
+  missing: number;
+  orphans: number;
+  duplicates: number;
+  failed: number;
+  malformed: number;
+  usage: TokenUsage;
+}
+
+/**
+ * Reads a batch output file into a dump in slice order × run order. Lines that are not batch output
+ * lines are errors naming file:line; a line for a (case, run) outside the slice or the runs is an
+ * orphan (counted, not written); a (case, run) without a line is missing (not written, so
+ * `mari eval` counts it as missing_prediction); a second line for a (case, run) is a duplicate
+ * (the first wins, as in `mari eval`).
+ */
+export async function convertBatchResults(
+  resultsPath: string,
+  cases: readonly JudgeCase[],
+  runs: number,
+  outPath: string | undefined,
+): Promise<BatchResultsSummary> {
+  const index = new Map<string, number>(cases.map((c, i) => [c.id, i]));
+  const bodies: (PredictionBody | undefined)[] = new Array(cases.length * runs);
+  const summary: BatchResultsSummary = { predictions: 0, missing: 0, orphans: 0, duplicates: 0, failed: 0, malformed: 0, usage: { promptTokens: 0, completionTokens: 0 } };
+  for await (const line of readLines(resultsPath)) {
+    const parsed = parseDumpJson(line.text);
+    if ("error" in parsed) {
+      if (parsed.error.code === "blank_line") continue;
+      throw new InputError(`${resultsPath}:${line.lineNo}: ${parsed.error.message}`);
+    }
+    if (!isBatchOutputLine(parsed.record)) throw new InputError(`${resultsPath}:${line.lineNo}: not a batch output line (needs a string custom_id and response or error)`);
+    const read = readBatchOutputLine(parsed.record);
+    const caseIndex = "orphan" in read ? undefined : index.get(read.caseId);
+    if ("orphan" in read || caseIndex === undefined || read.run >= runs) {
+      summary.orphans++;
+      continue;
+    }
+    const slot = caseIndex * runs + read.run;
+    if (bodies[slot] !== undefined) {
+      summary.duplicates++;
+      continue;
+    }
+    bodies[slot] = read.prediction;
+    addUsage(summary.usage, read.usage);
+  }
+  const sink = await openDumpSink(outPath);
+  try {
+    for (let slot = 0; slot < bodies.length; slot++) {
+      const body = bodies[slot];
+      if (body === undefined) {
+        summary.missing++;
+        continue;
+      }
+      if (body.error?.code === "request_failed" || body.error?.code === "no_choices") summary.failed++;
+      else if (body.error) summary.malformed++;
+      summary.predictions++;
+      await sink.write(predictionLine(cases[Math.floor(slot / runs)]!.id, slot % runs, body));
+    }
+    await sink.commit();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+  return summary;
+}

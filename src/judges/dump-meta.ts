@@ -1,0 +1,59 @@
+// DUMP.meta.json: what `mari predict --out DUMP` records beside the dump about the run that wrote
+// it (judge, model, sampling, prompt hash, token usage; never the API key). `mari eval` copies it
+// into report.json `system.judge_run` when it finds it next to --predictions.
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { isJsonObject } from "../io/records.js";
+import type { TokenUsage } from "./chat-request.js";
+
+export interface DumpMeta {
+  judge: "openai";
+  judge_version: string;
+  /** "live": chat requests; "batch": read from a batch output file (--batch-results). */
+  source: "live" | "batch";
+  base_url: string | null;
+  model: string | null;
+  temperature: number | null;
+  max_tokens: number | null;
+  runs: number;
+  cases: number;
+  /** SHA-256 of the --prompt template; null for the built-in prompt. */
+  prompt_sha256: string | null;
+  usage: { prompt_tokens: number; completion_tokens: number };
+}
+
+export function metaPathFor(dumpPath: string): string {
+  return `${dumpPath}.meta.json`;
+}
+
+export function usageJson(usage: TokenUsage): DumpMeta["usage"] {
+  return { prompt_tokens: usage.promptTokens, completion_tokens: usage.completionTokens };
+}
+
+/** Writes DUMP.meta.json atomically; nothing for a dump on stdout. */
+export async function writeDumpMeta(dumpPath: string | undefined, meta: DumpMeta): Promise<void> {
+  if (dumpPath === undefined || dumpPath === "-") return;
+  await writeFileAtomic(metaPathFor(dumpPath), `${JSON.stringify(meta, null, 2)}\n`);
+}
+
+/**
+ * DUMP.meta.json when it exists and holds a JSON object; undefined when there is none. An
+ * unreadable one is reported through `warn` and ignored (the dump itself is what gets scored).
+ */
+export async function readDumpMeta(dumpPath: string, warn: (message: string) => void): Promise<Record<string, unknown> | undefined> {
+  const path = metaPathFor(dumpPath);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (isJsonObject(value)) return value;
+  } catch {
+    // reported below
+  }
+  warn(`${path}: not a JSON object; ignored`);
+  return undefined;
+}
