@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { childEnv, MARI_BIN, runMari, tempDir } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
 
 const API_KEY = "sk-live-TOPSECRET-0123456789";
@@ -129,7 +129,7 @@ describe("mari predict --judge openai", () => {
     killAt = s.requests.length + 5;
     await new Promise<void>((resolve) => {
       child = spawn(process.execPath, [MARI_BIN, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
-        env: { ...process.env, ...KEY_ENV },
+        env: childEnv(KEY_ENV),
         stdio: "ignore",
       });
       child.on("exit", () => resolve());
