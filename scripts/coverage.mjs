@@ -67,15 +67,31 @@ async function childCoverageMap() {
 }
 
 // The two halves come from the same converter over two compilations of the same source (vite's
-// for the in-process tests, tsc's for dist/), so they name the same statements, functions and
-// branches by where they start; only the end column may be missing on one side. istanbul's own
-// merge keys by start and end, which would count such an item twice: merge by start instead.
-const startKey = (loc) => `${loc.start.line}:${loc.start.column}`;
+// for the in-process tests, tsc's for dist/), so they hold the same statements, functions and
+// branches, but the two source maps place some of them a few columns apart (an async arrow starts
+// at `async` in one, at its body in the other; an end column may be missing). istanbul's own merge
+// keys by exact start and end and would count such an item twice. Here an item is named by its
+// start line, its kind (for branches) and its rank among the items of that line, ordered by column.
 const ITEM_KINDS = [
-  { hits: "s", map: "statementMap", key: (item) => startKey(item) },
-  { hits: "f", map: "fnMap", key: (item) => startKey(item.decl ?? item.loc) },
-  { hits: "b", map: "branchMap", key: (item) => `${item.type}@${startKey(item.loc ?? item.locations[0])}:${item.locations.length}` },
+  { hits: "s", map: "statementMap", loc: (item) => item, tag: () => "" },
+  { hits: "f", map: "fnMap", loc: (item) => item.loc, tag: () => "" },
+  { hits: "b", map: "branchMap", loc: (item) => item.loc ?? item.locations[0], tag: (item) => `${item.type}/${item.locations.length}` },
 ];
+
+/** The merge keys of one kind of item of one file's data, by item id. */
+function itemKeys(data, kind) {
+  const entries = Object.entries(data[kind.map]).map(([id, item]) => ({ id, item, loc: kind.loc(item) }));
+  entries.sort((x, y) => x.loc.start.line - y.loc.start.line || x.loc.start.column - y.loc.start.column);
+  const rank = new Map();
+  const keys = new Map();
+  for (const { id, item, loc } of entries) {
+    const line = `${loc.start.line}:${kind.tag(item)}`;
+    const n = rank.get(line) ?? 0;
+    rank.set(line, n + 1);
+    keys.set(id, `${line}#${n}`);
+  }
+  return keys;
+}
 
 function addHits(a, b) {
   return Array.isArray(a) ? a.map((hits, i) => hits + (b[i] ?? 0)) : a + b;
@@ -92,8 +108,9 @@ function mergeFileData(a, b) {
   for (const kind of ITEM_KINDS) {
     const items = new Map();
     for (const data of [a, b]) {
+      const keys = itemKeys(data, kind);
       for (const [id, item] of Object.entries(data[kind.map])) {
-        const key = kind.key(item);
+        const key = keys.get(id);
         const seen = items.get(key);
         const hits = data[kind.hits][id];
         if (!seen) items.set(key, { item, hits: Array.isArray(hits) ? [...hits] : hits });
@@ -175,6 +192,7 @@ async function main() {
   const merged = libCoverage.createCoverageMap(inSrc(mergeMapData(inProcessData, children.map.toJSON())));
 
   writeFileSync(join(OUT, "coverage-final.json"), JSON.stringify(merged.toJSON()));
+  writeFileSync(join(OUT, "children-final.json"), JSON.stringify(children.map.toJSON()));
   const context = libReport.createContext({ dir: OUT, coverageMap: merged, defaultSummarizer: "nested" });
   reports.create("json-summary").execute(context);
   reports.create("html", { subdir: "html" }).execute(context);
