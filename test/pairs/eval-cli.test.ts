@@ -33,11 +33,11 @@ describe("mari eval PAIRS", () => {
       return total === 0 ? 0 : row[predicted]! / total;
     };
     const gates = [
-      { metric: "restatement_to_update_rate", value: rate("restatement", "update"), passed: rate("restatement", "update") <= 1 / 36 },
-      { metric: "distinct_to_update_rate", value: rate("distinct", "update"), passed: rate("distinct", "update") <= 0.05 },
-      { metric: "update_recall", value: rate("update", "update"), passed: rate("update", "update") >= 0.6 },
+      { metric: "restatement_to_update_rate", kind: "max", threshold: 1 / 36, value: rate("restatement", "update"), passed: rate("restatement", "update") <= 1 / 36 },
+      { metric: "distinct_to_update_rate", kind: "max", threshold: 0.05, value: rate("distinct", "update"), passed: rate("distinct", "update") <= 0.05 },
+      { metric: "update_recall", kind: "min", threshold: 0.6, value: rate("update", "update"), passed: rate("update", "update") >= 0.6 },
     ];
-    expect(report.gates.map((g: { metric: string; value: number; passed: boolean }) => ({ metric: g.metric, value: g.value, passed: g.passed }))).toEqual(gates);
+    expect(report.gates.map((g: Record<string, unknown>) => ({ metric: g.metric, kind: g.kind, threshold: g.threshold, value: g.value, passed: g.passed }))).toEqual(gates);
     expect(r.code).toBe(gates.every((g) => g.passed) ? 0 : 1);
     expect(readLines(join(out, "cases.jsonl"))).toHaveLength(161);
   });
