@@ -1,6 +1,6 @@
 // `mari merge --slice PATH`: the shards' reports record where the slice was; when it has moved,
 // --slice names it, and it must be the same slice (by content), for documents and for pairs.
-import { copyFileSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
@@ -20,8 +20,9 @@ const comparable = (report: Record<string, any>) => ({
 });
 
 async function shardsThenMove(kind: string, source: string): Promise<{ moved: string; reports: string[]; whole: { code: number; report: unknown; cases: string } }> {
+  // The first 40 records are enough for two shards and keep the four runs short.
   const original = join(dir, `${kind}-slice${source.slice(source.lastIndexOf("."))}`);
-  copyFileSync(source, original);
+  writeFileSync(original, readFileSync(source, "utf8").split("\n").slice(0, 40).join("\n") + "\n");
   const reports: string[] = [];
   for (const index of [0, 1]) {
     const out = join(dir, `${kind}-shard${index}`);

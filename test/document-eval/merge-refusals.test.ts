@@ -9,12 +9,14 @@ import { ROOT, runMari, tempDir } from "../support/cli.js";
 const tmp = tempDir("mari-merge-refusals-");
 afterAll(() => tmp.cleanup());
 
-const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+// The first 40 cases of a shipped slice: enough for two shards, quick to evaluate and merge.
+const SLICE = join(tmp.dir, "slice.jsonl");
 let shard0: string;
 let shard1: string;
 let variant = 0;
 
 beforeAll(async () => {
+  writeFileSync(SLICE, readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8").split("\n").slice(0, 40).join("\n") + "\n");
   const dirs: string[] = [];
   for (const i of [0, 1]) {
     const out = join(tmp.dir, `shard-${i}`);
@@ -44,11 +46,6 @@ async function merge(second: string, first = join(shard0, "report.json")) {
 }
 
 describe("mari merge (documents) refuses shards that are not one run", () => {
-  it("the intact shards merge (exit 0 or 1, as gated)", async () => {
-    const r = await merge(join(shard1, "report.json"));
-    expect([0, 1], r.stderr).toContain(r.code);
-  });
-
   it("an unreadable report, and a report that is not a document shard", async () => {
     const garbled = alteredShard1({ reportText: "{not json" });
     let r = await merge(garbled);
