@@ -3,6 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Builds dist/ from src/ when it is not the build of the current sources (scripts/build.mjs).
+    globalSetup: ["./test/support/global-setup.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // Most of the suite's time is CLI child processes; one worker thread per core with no per-file
     // isolation saves the per-file start-up (about 50 s -> 40 s on 2 cores). A test that needs a

@@ -82,8 +82,19 @@ describe("openai judge against a real HTTP server", () => {
 
   it("keeps at most --concurrency requests in flight and the output order fixed when answers arrive out of order", async () => {
     const many: JudgeCase[] = Array.from({ length: 12 }, (_, i) => ({ id: `m${i}`, sentences: [`Sentence ${i}.`] }));
-    // Early cases answer slowest, so answers arrive roughly in reverse.
-    const s = await serve((info) => ({ content: honestAnswer(info.caseId), delayMs: 5 * (12 - Number(info.caseId.slice(1))) }));
+    // The server holds each request until three are open (or the last one has come), then answers
+    // them newest first: the client must reorder, and three in flight is reached whatever the speed.
+    const total = many.length * 2;
+    let held: Array<() => void> = [];
+    const s = await serve((info) => {
+      const after = new Promise<void>((release) => held.push(release));
+      if (held.length === 3 || info.index === total - 1) {
+        const batch = held.reverse();
+        held = [];
+        for (const release of batch) release();
+      }
+      return { content: honestAnswer(info.caseId), after };
+    });
     const { predictions } = await judge(many, options(s.baseUrl, { concurrency: 3, runs: 2 }));
     expect(predictions.map((p) => `${p.case_id}/${p.run}`)).toEqual(many.flatMap((c) => [`${c.id}/0`, `${c.id}/1`]));
     expect(s.maxInFlight).toBe(3);
@@ -97,8 +108,8 @@ describe("openai judge against a real HTTP server", () => {
     });
     const { predictions, summary } = await judge(CASES, options(s.baseUrl));
     expect(predictions).toEqual(CASES.map((c) => expected(c.id, 0)));
-    expect(summary.retries).toBe(2);
-    expect(s.requests.filter((r) => r.caseId === "a")).toHaveLength(3);
+    expect(s.requests.filter((r) => r.caseId === "a").length).toBeGreaterThanOrEqual(3);
+    expect(summary.retries).toBe(s.requests.length - CASES.length);
   });
 
   it("honours Retry-After on 429", async () => {
@@ -117,12 +128,12 @@ describe("openai judge against a real HTTP server", () => {
     const s = await serve((info) =>
       info.caseId === "c" && info.previousAttempts === 0 ? "hang" : { content: honestAnswer(info.caseId) },
     );
-    // Generous timeout: a healthy local answer must never hit it, even on a loaded machine (the
-    // retry count would then depend on wall-clock speed); only the hung request does.
     const { predictions, summary } = await judge(CASES, options(s.baseUrl, { timeoutMs: 1000 }));
     expect(predictions).toEqual(CASES.map((c) => expected(c.id, 0)));
-    expect(summary.retries).toBe(1);
-    expect(s.requests.filter((r) => r.caseId === "c")).toHaveLength(2);
+    // Counted from the server's log, not assumed: on a loaded machine a healthy answer may also
+    // miss the timeout, and is then retried too. Every request but each case's last is a retry.
+    expect(s.requests.filter((r) => r.caseId === "c").length).toBeGreaterThanOrEqual(2);
+    expect(summary.retries).toBe(s.requests.length - CASES.length);
   });
 
   it("records malformed and wrong-case answers as failed predictions and goes on", async () => {

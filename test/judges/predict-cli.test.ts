@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { childEnv, MARI_BIN, runMari, tempDir } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
 
 const API_KEY = "sk-live-TOPSECRET-0123456789";
@@ -77,13 +77,14 @@ describe("mari predict --judge openai", () => {
     const dump = join(work.dir, "faults.jsonl");
     const cache = join(work.dir, "faults.cache.jsonl");
     const r = await runMari(
-      // Only the hung request may time out: 1.5 s leaves healthy local answers (and the retry count)
-      // independent of how loaded the machine is.
       openaiArgs(server.baseUrl, ["--timeout-ms", "1500", "--out", dump, "--cache", cache, "--concurrency", "3"]),
       { env: KEY_ENV },
     );
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/3 retries, 2 malformed answers, 0 failed requests/);
+    // Every request but each case's last is a retry: counted from the server's log, so a healthy
+    // answer that misses the timeout on a loaded machine (and is retried) cannot break the check.
+    expect(server.requests.filter((q) => ["doc-1", "doc-2", "doc-3"].includes(q.caseId)).length).toBeGreaterThanOrEqual(6);
+    expect(r.stderr).toContain(`${server.requests.length - CASE_IDS.length} retries, 2 malformed answers, 0 failed requests`);
     expect(r.stderr).toContain("timed out after 1500 ms");
     const lines = readFileSync(dump, "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((l) => l.case_id)).toEqual(CASE_IDS);
@@ -108,44 +109,49 @@ describe("mari predict --judge openai", () => {
   });
 
   it("resumes after SIGKILL: the final dump equals an uninterrupted run's", async () => {
-    // Uninterrupted reference run.
-    server = await startFakeChatServer();
-    const reference = await runMari(openaiArgs(server.baseUrl, ["--runs", "2"]), { env: KEY_ENV });
+    // One server for all three runs (the base URL is part of the cache key), deciding per request:
+    // healthy, except that the killed run's 6th request kills the client and is never answered.
+    let child: ReturnType<typeof spawn> | undefined;
+    let killAt = -1;
+    server = await startFakeChatServer((info) => {
+      if (info.index === killAt) {
+        child!.kill("SIGKILL");
+        return "hang";
+      }
+      return { content: honestAnswer(info.caseId) };
+    });
+    const s = server;
+    const reference = await runMari(openaiArgs(s.baseUrl, ["--runs", "2"]), { env: KEY_ENV });
     expect(reference.code).toBe(0);
-    await server.close();
 
-    // Killed run: with one request in flight, every answer before the 6th request is in the cache.
     const cache = join(work.dir, "resume.cache.jsonl");
     const dump = join(work.dir, "resume.jsonl");
-    let child: ReturnType<typeof spawn> | undefined;
-    const killed = new Promise<void>((resolve) => {
-      startFakeChatServer((info) => {
-        if (info.index === 5) {
-          child!.kill("SIGKILL");
-          return "hang";
-        }
-        return { content: honestAnswer(info.caseId) };
-      }).then((s) => {
-        server = s;
-        child = spawn(process.execPath, [MARI_BIN, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
-          env: { ...process.env, ...KEY_ENV },
-          stdio: "ignore",
-        });
-        child.on("exit", () => resolve());
+    killAt = s.requests.length + 5;
+    await new Promise<void>((resolve) => {
+      child = spawn(process.execPath, [MARI_BIN, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
+        env: childEnv(KEY_ENV),
+        stdio: "ignore",
       });
+      child.on("exit", () => resolve());
     });
-    await killed;
+    expect(child!.signalCode).toBe("SIGKILL");
     expect(existsSync(dump)).toBe(false); // the dump only appears when complete
-    expect(readFileSync(cache, "utf8").trim().split("\n")).toHaveLength(5);
-    const port = server!.port;
-    await server!.close();
+    // The kill came with the 6th request, so at most the 5 answers before it are cached (how many
+    // reached the file by then is up to the machine; a torn last line is ignored on resume).
+    const complete = readFileSync(cache, "utf8").split("\n").filter((line) => {
+      try {
+        return JSON.parse(line).key !== undefined;
+      } catch {
+        return false;
+      }
+    }).length;
+    expect(complete).toBeLessThanOrEqual(5);
 
-    // Same endpoint (the base URL is part of the cache key), now healthy.
-    server = await startFakeChatServer(undefined, port);
-    const resumed = await runMari(openaiArgs(server.baseUrl, ["--runs", "2", "--cache", cache, "--out", dump]), { env: KEY_ENV });
+    const before = s.requests.length;
+    const resumed = await runMari(openaiArgs(s.baseUrl, ["--runs", "2", "--cache", cache, "--out", dump]), { env: KEY_ENV });
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain("5 from cache, 7 requested");
-    expect(server.requests).toHaveLength(7);
+    expect(resumed.stderr).toContain(`${complete} from cache, ${12 - complete} requested`);
+    expect(s.requests.length - before).toBe(12 - complete);
     expect(readFileSync(dump, "utf8")).toBe(reference.stdout);
     expect(readFileSync(cache, "utf8")).not.toContain(API_KEY);
   });

@@ -13,6 +13,15 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The environment of a spawned CLI: this process's plus `extra`. Under `npm run coverage`
+ * (scripts/coverage.mjs sets MARI_CHILD_V8_COVERAGE) the child also writes its V8 coverage there.
+ */
+export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const coverage = process.env.MARI_CHILD_V8_COVERAGE;
+  return { ...process.env, ...(coverage ? { NODE_V8_COVERAGE: coverage } : {}), ...extra };
+}
+
 export function runMari(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
@@ -20,7 +29,7 @@ export function runMari(
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [MARI_BIN, ...args], {
       cwd: options.cwd ?? ROOT,
-      env: { ...process.env, NO_COLOR: "1", ...options.env },
+      env: childEnv({ NO_COLOR: "1", ...options.env }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";

@@ -15,7 +15,7 @@ export interface ChatRequestInfo {
 
 export type ScriptedReply =
   | { status: number; body: string; headers?: Record<string, string> }
-  | { content: string; delayMs?: number }
+  | { content: string; delayMs?: number; after?: Promise<unknown> }
   | "hang";
 
 export interface FakeChatServer {
@@ -86,7 +86,8 @@ export async function startFakeChatServer(
       if (reply === "hang") return; // never answers: the client must time out
       if ("content" in reply) {
         const send = () => res.writeHead(200, { "content-type": "application/json" }).end(completionBody(reply.content));
-        if (reply.delayMs) setTimeout(send, reply.delayMs);
+        if (reply.after) void reply.after.then(send);
+        else if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();
         return;
       }

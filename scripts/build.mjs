@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+// Builds src/ into dist/ and records what was built, so that a test run can tell whether dist/ is
+// the compiled form of the sources in front of it.
+//
+// The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts and
+// tsconfig.json) and one of the outputs (dist/**/*.js). `ensureBuilt()` (used by `npm run build`
+// and by the test suite's global setup) compares both with the files on disk:
+//   - both equal: dist/ is current, nothing to do;
+//   - inputs changed: incremental `tsc` (fast: only the changed files and their dependents);
+//   - outputs changed (a file of dist/ edited, deleted or written by another build): full `tsc`,
+//     because an incremental build trusts its own record of what it emitted.
+// A build that fails (a type error included) throws, so the tests never run against old output.
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = resolve(import.meta.dirname, "..");
+const SRC = join(ROOT, "src");
+const DIST = join(ROOT, "dist");
+const STAMP = join(DIST, ".build-stamp.json");
+const BUILD_INFO = join(DIST, ".tsbuildinfo");
+const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+
+function listFiles(dir, suffix) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith(suffix))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+function hashFiles(files) {
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(relative(ROOT, file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return hash.digest("hex");
+}
+
+/** The current hashes of the build's inputs and outputs. */
+export function currentHashes() {
+  return {
+    src: hashFiles([...listFiles(SRC, ".ts"), join(ROOT, "tsconfig.json")]),
+    dist: hashFiles(listFiles(DIST, ".js")),
+  };
+}
+
+function readStamp() {
+  try {
+    return JSON.parse(readFileSync(STAMP, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+function tsc(full) {
+  // Without its build info an incremental build emits every file.
+  if (full) rmSync(BUILD_INFO, { force: true });
+  const args = [TSC, "-p", join(ROOT, "tsconfig.json"), "--incremental", "--tsBuildInfoFile", BUILD_INFO];
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: "utf8" });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim();
+    throw new Error(`build failed (tsc exit ${result.status ?? result.signal}):\n${output}`);
+  }
+}
+
+/**
+ * Makes dist/ the build of the current sources. Returns what it did: "current" (nothing),
+ * "incremental" or "full".
+ */
+export function ensureBuilt() {
+  const stamp = readStamp();
+  const before = currentHashes();
+  if (stamp && stamp.src === before.src && stamp.dist === before.dist) return "current";
+  const full = !stamp || stamp.dist !== before.dist;
+  tsc(full);
+  const after = currentHashes();
+  writeFileSync(STAMP, `${JSON.stringify(after)}\n`);
+  return full ? "full" : "incremental";
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  try {
+    ensureBuilt();
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}

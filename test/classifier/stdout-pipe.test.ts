@@ -1,0 +1,69 @@
+// `mari classify` writing to a pipe: a reader that stops reading for a while
+// still gets every line, in order; a reader that goes away (`| head`) ends the run quietly; a
+// directory in place of the pairs file is exit 2. Real child processes and pipes.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+
+const { dir, cleanup } = tempDir("mari-classify-pipe-");
+afterAll(cleanup);
+
+// Enough output (about 1.5 MB) to fill a pipe many times over.
+const PAIRS = 12_000;
+const pairsPath = join(dir, "pairs.jsonl");
+writeFileSync(
+  pairsPath,
+  Array.from({ length: PAIRS }, (_, i) => JSON.stringify({ id: `p${i}`, new: `The limit is now ${i + 1} requests per minute.`, old: `The limit is ${i} requests per minute.` })).join("\n") + "\n",
+);
+
+function classify(onStdout: (child: ReturnType<typeof spawn>) => Promise<string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MARI_BIN, "classify", pairsPath], { cwd: ROOT, env: childEnv({ NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
+  const stdout = onStdout(child);
+  return new Promise((resolve) => child.on("close", async (code) => resolve({ code, stdout: await stdout, stderr })));
+}
+
+describe("mari classify on a pipe", () => {
+  it("waits for a slow reader and loses nothing", async () => {
+    const r = await classify((child) => {
+      child.stdout!.pause(); // nobody reads until the child has had to wait for the pipe
+      return new Promise((resolve) => {
+        let text = "";
+        setTimeout(() => {
+          child.stdout!.setEncoding("utf8").on("data", (d) => (text += d));
+          child.stdout!.on("end", () => resolve(text));
+          child.stdout!.resume();
+        }, 300);
+      });
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const ids = r.stdout.trim().split("\n").map((l) => JSON.parse(l).id);
+    expect(ids).toEqual(Array.from({ length: PAIRS }, (_, i) => `p${i}`));
+    expect(r.stderr).toContain(`${PAIRS} pairs classified`);
+  });
+
+  it("stops quietly when the reader goes away", async () => {
+    const r = await classify(
+      (child) =>
+        new Promise((resolve) => {
+          child.stdout!.once("data", (d: Buffer) => {
+            child.stdout!.destroy(); // like `| head -1`
+            resolve(d.toString("utf8"));
+          });
+        }),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.startsWith('{"id":"p0",')).toBe(true);
+    expect(r.stderr).not.toContain("internal error");
+    expect(r.stderr).not.toContain("EPIPE");
+  });
+
+  it("a directory in place of the pairs file is exit 2", async () => {
+    const r = await runMari(["classify", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${dir}: not a file`);
+  });
+});

@@ -1,0 +1,46 @@
+// Exit code 3 (SPEC §4.2): an internal error is reported as such, with its stack, and exits 3; never
+// as a gate failure or an input error. The faults are injected from outside (a module preloaded
+// into the child with NODE_OPTIONS=--import, see test/support/faults/), so src/ has no test hook.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+
+const { dir, cleanup } = tempDir();
+afterAll(cleanup);
+
+const FAULTS = join(ROOT, "test/support/faults");
+const preload = (name: string) => `--import ${pathToFileURL(join(FAULTS, name)).href}`;
+
+describe("internal errors exit 3", () => {
+  it("a plain Error inside a document eval's action: exit 3, 'internal error' and the stack, no report", async () => {
+    const out = join(dir, "doc");
+    const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", out, "--quiet"], {
+      env: { NODE_OPTIONS: preload("throwing-hash.mjs") },
+    });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^mari: internal error: Error: injected fault: createHash in the main thread\n\s+at /);
+    expect(r.stdout).toBe("");
+    expect(existsSync(join(out, "report.json"))).toBe(false);
+  });
+
+  it("the same fault in a pair eval (while hashing its config for the report): exit 3", async () => {
+    const r = await runMari(["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", join(dir, "pairs"), "--quiet"], {
+      env: { NODE_OPTIONS: preload("throwing-hash.mjs") },
+    });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain("mari: internal error: Error: injected fault: createHash");
+  });
+
+  it("a failure outside any command's action (its module cannot load): bin/mari.js reports it, exit 3", async () => {
+    const r = await runMari(["merge", join(dir, "none.json"), "--out", join(dir, "merged")], {
+      env: { NODE_OPTIONS: preload("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" },
+    });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^mari: internal error: Error: injected fault: cannot load file:\/\/\S+\/dist\/cli\/commands\/merge\.js\n\s+at /);
+    // Other commands are unaffected by the same preload.
+    const help = await runMari(["eval", "--help"], { env: { NODE_OPTIONS: preload("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" } });
+    expect(help.code).toBe(0);
+  });
+});

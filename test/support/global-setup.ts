@@ -1,0 +1,16 @@
+// Global setup of the suite: the CLI tests spawn bin/mari.js and the pool loads its workers from
+// dist/, so dist/ must be the build of the sources under test. ensureBuilt() rebuilds whatever
+// changed (see scripts/build.mjs) and throws on a failed build, which stops the run. In watch mode
+// the same happens before every rerun.
+import type { TestProject } from "vitest/node";
+import { ensureBuilt } from "../../scripts/build.mjs";
+
+function build(): void {
+  const what = ensureBuilt() as string;
+  if (what !== "current") process.stdout.write(`dist/ rebuilt (${what}) from src/\n`);
+}
+
+export default function setup(project: TestProject): void {
+  build();
+  project.onTestsRerun(() => build());
+}
