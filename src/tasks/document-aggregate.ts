@@ -3,7 +3,7 @@
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
-import { percentileInterval } from "../core/metrics/bootstrap.js";
+import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../core/metrics/bootstrap.js";
 import {
   breakdownMetrics,
   emptyBreakdownSums,
@@ -223,7 +223,7 @@ export async function aggregateDocumentEval(
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
     format_valid_rate: wilson(pooled.formatValid, pooled.cases),
-    macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples },
+    macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples, resampling: BOOTSTRAP_RESAMPLING },
   };
 
   const breakdowns: Record<string, Record<string, Record<string, MetricValue>>> = {};
