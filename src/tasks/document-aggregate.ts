@@ -23,7 +23,7 @@ import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./document
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
-  RANGE_CASES,
+  rangeCases,
   RUN_SUM_FIELDS,
   ownedBuffers,
   type AggregatePayload,
@@ -70,8 +70,9 @@ const REUSE_MIN_BYTES = 1 << 20;
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.runs.length;
   const runKeys = table.runs.map((run) => run.key);
-  for (let from = 0; from < cases.length; from += RANGE_CASES) {
-    const range = cases.slice(from, from + RANGE_CASES);
+  const step = rangeCases(R);
+  for (let from = 0; from < cases.length; from += step) {
+    const range = cases.slice(from, from + step);
     const w = range.length;
     const p: RangePayload = {
       kind: "range",

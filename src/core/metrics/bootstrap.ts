@@ -8,7 +8,8 @@
 // Method "signature-multinomial" (report.json `ci.macro_f1.resampling`): cases with the same
 // outcome signature (gold label and every run's judgment) are interchangeable, so a resample draws
 // the signatures' multinomial counts directly (binomial.ts): the same distribution as n case
-// draws. Cost: O(B · (G + R · G' / k)) for G signature groups (at most min(n, 2^(R+1))), G' ≤ G of
+// draws. Runs with identical outcomes are kept once, weighted. Cost: O(B · (G + U · G' / k)) for U
+// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≤ G of
 // them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { multinomialCounts } from "./binomial.js";
@@ -66,53 +67,69 @@ export function percentileInterval(values: Float64Array, seed: number, resamples
 }
 
 /**
- * Cases grouped by outcome signature (gold label and every run's outcome): group g has `sizes[g]`
- * cases, gold label `labels[g]` and outcome codes `codes[r · groups + g]`. Groups are numbered in
- * order of their first case, so the table depends only on the outcomes.
+ * Runs with the same outcome on every case have the same macro-F1 in every resample: they are
+ * kept once, as a distinct run u with `runWeights[u]` copies (in order of their first run). Cases
+ * are then grouped by outcome signature (gold label and every distinct run's outcome): group g has
+ * `sizes[g]` cases, gold label `labels[g]` and outcome codes `codes[u · groups + g]`. Groups are
+ * numbered in order of their first case, so the table depends only on the outcomes.
  */
 export interface SignatureTable {
   groups: number;
   sizes: Float64Array;
   labels: Uint8Array;
+  /** Distinct runs. */
+  runs: number;
+  runWeights: Float64Array;
   codes: Uint8Array;
 }
 
-export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
-  const n = labels.length;
-  const index = new Map<number | string, number>();
-  const groupOf = new Int32Array(n);
+/** A Map key for `count` bits (`bit(k)` ∈ {0, 1}): 16 bits per UTF-16 code unit. */
+function bitsKey(count: number, bit: (k: number) => number): string {
+  const units = new Uint16Array(Math.ceil(count / 16));
+  for (let k = 0; k < count; k++) if (bit(k)) units[k >> 4]! |= 1 << (k & 15);
+  let key = "";
+  for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.subarray(u, u + 4096));
+  return key;
+}
+
+/** Numbers items 0 … count − 1 by key, in order of first appearance: { of each item, first item of each }. */
+function groupByKey(count: number, keyOf: (k: number) => string | number): { groupOf: Int32Array; first: number[] } {
+  const index = new Map<string | number, number>();
+  const groupOf = new Int32Array(count);
   const first: number[] = [];
-  const sizes: number[] = [];
-  // A signature is 1 + R bits: a number below 2^53 while R ≤ 52, else a string of 16-bit units.
-  const numeric = R <= 52;
-  const units = new Array<number>(Math.ceil((R + 1) / 16));
-  for (let i = 0; i < n; i++) {
-    let key: number | string;
-    if (numeric) {
-      let k = labels[i]!;
-      for (let r = 0, scale = 2; r < R; r++, scale *= 2) if (codes[r * n + i]! & 1) k += scale;
-      key = k;
-    } else {
-      units.fill(0);
-      units[0] = labels[i]!;
-      for (let r = 0; r < R; r++) if (codes[r * n + i]! & 1) units[(r + 1) >> 4]! |= 1 << ((r + 1) & 15);
-      key = String.fromCharCode(...units);
-    }
+  for (let k = 0; k < count; k++) {
+    const key = keyOf(k);
     let g = index.get(key);
     if (g === undefined) {
       g = first.length;
       index.set(key, g);
-      first.push(i);
-      sizes.push(0);
+      first.push(k);
     }
-    groupOf[i] = g;
-    sizes[g]!++;
+    groupOf[k] = g;
   }
-  const G = first.length;
-  const table: SignatureTable = { groups: G, sizes: Float64Array.from(sizes), labels: new Uint8Array(G), codes: new Uint8Array(R * G) };
-  first.forEach((i, g) => {
+  return { groupOf, first };
+}
+
+export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
+  const n = labels.length;
+  const runGroups = groupByKey(R, (r) => bitsKey(n, (i) => codes[r * n + i]! & 1));
+  const U = runGroups.first.length;
+  const runWeights = new Float64Array(U);
+  for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
+  const base = runGroups.first.map((r) => r * n);
+  // A signature is 1 + U bits: a number below 2^53 while U ≤ 52, else a string.
+  const caseGroups = groupByKey(n, (i) => {
+    if (U > 52) return bitsKey(U + 1, (k) => (k === 0 ? labels[i]! : codes[base[k - 1]! + i]! & 1));
+    let key = labels[i]!;
+    for (let u = 0, scale = 2; u < U; u++, scale *= 2) if (codes[base[u]! + i]! & 1) key += scale;
+    return key;
+  });
+  const G = caseGroups.first.length;
+  const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
+  for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;
+  caseGroups.first.forEach((i, g) => {
     table.labels[g] = labels[i]!;
-    for (let r = 0; r < R; r++) table.codes[r * G + g] = codes[r * n + i]!;
+    for (let u = 0; u < U; u++) table.codes[u * G + g] = codes[base[u]! + i]!;
   });
   return table;
 }
@@ -147,15 +164,16 @@ export function bootstrapMacroF1Values(
   let bits = 1;
   while (2 ** bits <= n) bits++;
   const perSlot = Math.floor(EXACT_BITS / bits);
-  if (perSlot < 2) return bootstrapUnpacked(table, n, R, seed, from, to);
+  if (perSlot < 2) return bootstrapUnpacked(table, n, seed, from, to);
   const G = table.groups;
+  const U = table.runs;
   const field = 2 ** bits;
-  const slots = Math.ceil(R / perSlot);
+  const slots = Math.ceil(U / perSlot);
   const byGroup = new Float64Array(G * slots);
-  for (let r = 0; r < R; r++) {
-    const base = r * G;
-    const scale = field ** (r % perSlot);
-    const q = Math.floor(r / perSlot);
+  for (let u = 0; u < U; u++) {
+    const base = u * G;
+    const scale = field ** (u % perSlot);
+    const q = Math.floor(u / perSlot);
     for (let g = 0; g < G; g++) if (table.codes[base + g]! & 1) byGroup[g * slots + q]! += scale;
   }
   const weights = new Float64Array(G);
@@ -177,12 +195,12 @@ export function bootstrapMacroF1Values(
     for (let q = 0; q < slots; q++) {
       let x = accPositive[q]!;
       let y = accNegative[q]!;
-      for (let f = 0; f < perSlot && q * perSlot + f < R; f++) {
+      for (let f = 0; f < perSlot && q * perSlot + f < U; f++) {
         const tp = x % field;
         x = (x - tp) / field;
         const fp = y % field;
         y = (y - fp) / field;
-        total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+        total += table.runWeights[q * perSlot + f]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
       }
     }
     values[b - from] = total / R;
@@ -212,24 +230,26 @@ export function drawResample(
  * The same computation with separate tp/fp counters: used for slices of ≥ 2^26 cases, and the
  * plain reference the packed loop is tested against.
  */
-export function bootstrapUnpacked(table: SignatureTable, n: number, R: number, seed: number, from: number, to: number): Float64Array {
+export function bootstrapUnpacked(table: SignatureTable, n: number, seed: number, from: number, to: number): Float64Array {
   const G = table.groups;
+  let R = 0;
+  for (const w of table.runWeights) R += w;
   const weights = new Float64Array(G);
   const drawn = new Int32Array(G);
   const values = new Float64Array(to - from);
   for (let b = from; b < to; b++) {
     const draw = drawResample(table, n, seed, b, weights, drawn);
     let total = 0;
-    for (let r = 0; r < R; r++) {
+    for (let u = 0; u < table.runs; u++) {
       let tp = 0;
       let fp = 0;
       for (let k = 0; k < draw.distinct; k++) {
         const g = drawn[k]!;
-        const code = table.codes[r * G + g]!;
+        const code = table.codes[u * G + g]!;
         if (code === 3) tp += weights[g]!;
         else if (code === 1) fp += weights[g]!;
       }
-      total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+      total += table.runWeights[u]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
     }
     values[b - from] = total / R;
   }
