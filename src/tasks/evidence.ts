@@ -42,6 +42,7 @@ import {
   RejectionLog,
   type JsonlRecord,
 } from "./evidence-input.js";
+import { withoutStackTraces } from "../core/expected-errors.js";
 
 export interface EvidenceOptions {
   documents: string;
@@ -302,7 +303,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter)) {
         const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
-        const result = scoreFactsCase(input, lookup, thresholds, current);
+        const result = withoutStackTraces(() => scoreFactsCase(input, lookup, thresholds, current));
         tally.addFacts(result);
         progress.tick();
         await cases.push(factsCaseLine(result, input.line));
@@ -317,7 +318,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<number> {
       const out = new ChunkedLines(outFile);
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
-        const result = scoreLocatedCase(input, materials);
+        const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
         tally.addLocated(result);
         progress.tick();
         await out.push(locatedCaseLine(result, input.line));
