@@ -4,12 +4,15 @@
 // compared with the floor "read every line and JSON.parse it", all measured in this run, as wall
 // time and peak RSS of child processes (/usr/bin/time -v when present, else a resourceUsage
 // wrapper), plus CPU seconds (user + sys) and the 1-minute load average, since wall times on a
-// shared machine say little on their own. Needs a build. Writes bench/results/eval.json.
+// shared machine say little on their own. Then the same for the GRPO-shaped dump (37,500
+// generated documents of five sentences × 8 samples, bench/lib/dumps.mjs) with the default
+// reports. Needs a build. Writes bench/results/eval.json.
 //   node bench/eval.mjs [--predictions N] [--repeat K]
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { best, flag, measureChild, ROOT } from "./lib/measure.mjs";
+import { writeGrpo } from "./lib/dumps.mjs";
 import { once } from "node:events";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
@@ -77,19 +80,30 @@ const lines = await generate();
 const size = (await import("node:fs")).statSync(DUMP).size;
 console.log(`dump: ${lines} predictions, ${runs} runs × ${cases.length} cases, ${(size / 1e6).toFixed(1)} MB`);
 
-const results = { floor: [], workers_1: [], workers_2: [] };
-for (let k = 0; k < REPEAT; k++) {
-  results.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, DUMP]));
-  for (const workers of [1, 2]) {
-    const out = join(OUT, `eval-report-w${workers}`);
-    results[`workers_${workers}`].push(
-      await measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", "--report", "json"]),
-    );
+/** Floor and `mari eval` with --workers 1 and 2, REPEAT times, interleaved; best of each. */
+async function measureDump(slice, dump, name, reports) {
+  const results = { floor: [], workers_1: [], workers_2: [] };
+  for (let k = 0; k < REPEAT; k++) {
+    results.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, dump]));
+    for (const workers of [1, 2]) {
+      const out = join(OUT, `${name}-report-w${workers}`);
+      results[`workers_${workers}`].push(
+        await measureChild([MARI, "eval", slice, "--predictions", dump, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", ...reports]),
+      );
+    }
   }
+  return { floor: best(results.floor), w1: best(results.workers_1), w2: best(results.workers_2) };
 }
-const floor = best(results.floor);
-const w1 = best(results.workers_1);
-const w2 = best(results.workers_2);
+
+const { floor, w1, w2 } = await measureDump(SLICE, DUMP, "eval", ["--report", "json"]);
+
+// The GRPO-shaped dump (issue 15): 37,500 generated documents of five sentences, 8 samples each,
+// all default reports (json, md, html, junit, and cases.jsonl).
+const GRPO_SLICE = join(OUT, "grpo-slice.jsonl");
+const GRPO_DUMP = join(OUT, "grpo-dump.jsonl");
+const grpoLines = await writeGrpo(GRPO_SLICE, GRPO_DUMP);
+const grpo = await measureDump(GRPO_SLICE, GRPO_DUMP, "grpo", []);
+console.log(`grpo dump: ${grpoLines} predictions`);
 const summary = {
   command: "npm run bench -- eval   (node bench/eval.mjs)",
   date: new Date().toISOString(),
@@ -99,6 +113,12 @@ const summary = {
   floor,
   workers_1: { ...w1, ratio_to_floor: w1.wall_seconds / floor.wall_seconds },
   workers_2: { ...w2, ratio_to_floor: w2.wall_seconds / floor.wall_seconds },
+  grpo: {
+    dump: { predictions: grpoLines, documents: 37_500, samples: 8, bytes: (await import("node:fs")).statSync(GRPO_DUMP).size, reports: "default (json, md, html, junit, cases.jsonl)" },
+    floor: grpo.floor,
+    workers_1: { ...grpo.w1, ratio_to_floor: grpo.w1.wall_seconds / grpo.floor.wall_seconds },
+    workers_2: { ...grpo.w2, ratio_to_floor: grpo.w2.wall_seconds / grpo.floor.wall_seconds },
+  },
   targets: {
     within_2x_floor: { workers_1: w1.wall_seconds <= 2 * floor.wall_seconds, workers_2: w2.wall_seconds <= 2 * floor.wall_seconds },
     peak_rss_under_512_mb: Math.max(w1.peak_rss_mb, w2.peak_rss_mb) < 512,

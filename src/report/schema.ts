@@ -14,6 +14,7 @@ const confidenceInterval = z.object({
   n: z.number().int().nonnegative(),
   seed: z.number().int().optional(),
   resamples: z.number().int().positive().optional(),
+  resampling: z.string().optional(),
 });
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase hex sha256");

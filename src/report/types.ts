@@ -2,7 +2,7 @@
 // report.json is this object serialised; the key names are read by users' scripts and CI jobs,
 // so they are snake_case and stable. Bump REPORT_SCHEMA_VERSION on any breaking change.
 
-export const REPORT_SCHEMA_VERSION = "1.0.0";
+export const REPORT_SCHEMA_VERSION = "1.1.0";
 
 export type TaskName = "documents" | "pairs" | "evidence" | "sweep";
 
@@ -18,6 +18,8 @@ export interface ConfidenceInterval {
   /** Bootstrap only. */
   seed?: number;
   resamples?: number;
+  /** Bootstrap only: how resamples are drawn ("signature-multinomial", schema ≥ 1.1.0). */
+  resampling?: string;
 }
 
 export interface InputFileInfo {

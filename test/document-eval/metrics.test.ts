@@ -7,6 +7,7 @@ import { addOutcome, emptyRunSums, mergeRunSums, runMetrics } from "../../src/co
 import { spreadOf } from "../../src/core/metrics/spread.js";
 import { wilsonInterval } from "../../src/core/metrics/wilson.js";
 import type { CaseOutcome } from "../../src/core/metrics/case-outcome.js";
+import { oracleResample } from "../core/metrics/bootstrap-oracle.js";
 
 describe("wilson", () => {
   it("matches hand-computed values", () => {
@@ -136,24 +137,28 @@ describe("bootstrap", () => {
 
 describe("packed bootstrap accumulators", () => {
   it("equal the plain per-run counters, bit for bit", async () => {
-    const { bootstrapMacroF1Values, bootstrapUnpacked } = await import("../../src/core/metrics/bootstrap.js");
+    const { bootstrapMacroF1Values, bootstrapUnpacked, signatureTable } = await import("../../src/core/metrics/bootstrap.js");
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 30 }), fc.integer(), (n, runs, seed) => {
         const labels = Uint8Array.from({ length: n }, (_, i) => (((i * 7 + seed) >>> 0) % 3 === 0 ? 1 : 0));
         const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + (((k * 13 + seed) >>> 0) % 5 < 2 ? 1 : 0));
-        expect(Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 3, 23))).toEqual(Array.from(bootstrapUnpacked(labels, codes, runs, seed, 3, 23)));
+        const packed = Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 3, 23));
+        expect(packed).toEqual(Array.from(bootstrapUnpacked(signatureTable(labels, codes, runs), n, seed, 3, 23)));
+        packed.forEach((value, k) => expect(value).toBeCloseTo(oracleResample(labels, codes, runs, seed, 3 + k), 12));
       }),
       { numRuns: 40 },
     );
   });
 
   it("stay exact at field boundaries (n around powers of two, every case judged positive, many runs per float)", async () => {
-    const { bootstrapMacroF1Values, bootstrapUnpacked } = await import("../../src/core/metrics/bootstrap.js");
+    const { bootstrapMacroF1Values, bootstrapUnpacked, signatureTable } = await import("../../src/core/metrics/bootstrap.js");
     fc.assert(
       fc.property(fc.constantFrom(1, 2, 3, 4, 7, 8, 15, 16, 255, 256, 1023, 1024), fc.integer({ min: 1, max: 70 }), fc.integer(), (n, runs, seed) => {
         const labels = Uint8Array.from({ length: n }, (_, i) => (i % 2 === 0 ? 1 : 0));
         const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + 1);
-        expect(Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 0, 5))).toEqual(Array.from(bootstrapUnpacked(labels, codes, runs, seed, 0, 5)));
+        const packed = Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 0, 5));
+        expect(packed).toEqual(Array.from(bootstrapUnpacked(signatureTable(labels, codes, runs), n, seed, 0, 5)));
+        packed.forEach((value, k) => expect(value).toBeCloseTo(oracleResample(labels, codes, runs, seed, k), 12));
       }),
       { numRuns: 30 },
     );

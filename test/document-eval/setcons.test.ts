@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { computeSetCons, jaccardSorted, majorityVote, type RunJudgments, type SetConsResult } from "../../src/core/metrics/setcons.js";
+import { computeSetCons, jaccardSorted, judgmentAgreement, majorityVote, PAIRWISE_RUN_LIMIT, type RunJudgments, type SetConsResult } from "../../src/core/metrics/setcons.js";
+import { groupedAgreement, presenceGroups } from "../../src/core/metrics/run-agreement.js";
+import { createPrng } from "../../src/core/metrics/prng.js";
 
 // Cases A (gold +), B (gold −), C (gold +); three runs; C is missing from run 1.
 //   run 0: A + [1]    B −        C + [2,3]
@@ -118,5 +120,55 @@ describe("SetCons counting algorithm equals the naive definition", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+/** The naive definition's judgment agreement, for runs without evidence. */
+function pairwise(runs: RunJudgments[], n: number): { mean: number; pairsUsed: number } {
+  const d = naive(runs, runs.map(() => Array.from({ length: n }, () => [])), n);
+  return { mean: d.judgment, pairsUsed: d.used };
+}
+
+/** R runs over n cases; presence drawn from `patterns` shared patterns (0 = every run covers every case). */
+function randomRuns(R: number, n: number, patterns: number, salt: number): RunJudgments[] {
+  const rand = createPrng(salt, 5);
+  const shapes = Array.from({ length: Math.max(1, patterns) }, () => Uint8Array.from({ length: n }, () => (patterns === 0 ? 1 : rand.nextBelow(3) > 0 ? 1 : 0)));
+  return Array.from({ length: R }, () => {
+    const present = shapes[rand.nextBelow(shapes.length)]!;
+    return { present, judgment: Uint8Array.from(present, (p) => (p ? rand.nextBelow(2) : 0)) };
+  });
+}
+
+describe("judgment agreement from per-case vote counts", () => {
+  it("equals the pairwise definition on random inputs (shared and mixed presence, one to many groups)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 1e6 }), (R, n, patterns, salt) => {
+        const runs = randomRuns(R, n, patterns, salt);
+        const groups = presenceGroups(runs, n, Infinity)!;
+        const got = groupedAgreement(groups, n);
+        const want = pairwise(runs, n);
+        expect(got.pairsUsed).toBe(want.pairsUsed);
+        expect(got.mean).toBeCloseTo(want.mean, 12);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("is what SetCons reports above the pairwise run limit (runs covering the same cases, and three presence patterns)", () => {
+    for (const patterns of [0, 3]) {
+      const n = 6;
+      const runs = randomRuns(PAIRWISE_RUN_LIMIT + 100, n, patterns, 17 + patterns);
+      const want = pairwise(runs, n);
+      const got = judgmentAgreement(runs, n);
+      expect(got.pairsUsed).toBe(want.pairsUsed);
+      expect(got.mean).toBeCloseTo(want.mean, 12);
+      const setcons = computeSetCons({ caseIds: Array.from({ length: n }, (_, i) => `c${i}`), runs, evidenceOf: () => [], flippedCap: 50 });
+      expect("judgment" in setcons && setcons.judgment).toBeCloseTo(want.mean, 12);
+    }
+  });
+
+  it("gives up (null) past the group limit, so the caller can keep the pairwise loop", () => {
+    const runs = randomRuns(30, 40, 6, 3);
+    expect(presenceGroups(runs, 40, 2)).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readRecords } from "../../io/records.js";
 import { inputSource, sourceName } from "../../io/lines.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
+import { CompactStringSet } from "../../io/string-set.js";
 import {
   ClassifierConfigError,
   classify,
@@ -90,7 +91,7 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
 
   const out = new StdoutLines();
   const rejected = new Map<string, number>();
-  const seenIds = new Set<string>();
+  const seenIds = new CompactStringSet();
   let classified = 0;
   const reject = (where: string, code: string, message: string): void => {
     process.stderr.write(`${where}: ${message}\n`);
@@ -108,11 +109,10 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
       continue;
     }
     const { id, newText, oldText } = parsed.pair;
-    if (seenIds.has(id)) {
+    if (!seenIds.add(id)) {
       reject(item.where, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
       continue;
     }
-    seenIds.add(id);
     const verdict = classify(newText, oldText, config);
     await out.push(`${JSON.stringify({ id, class: verdict.class, reason: verdict.reason })}\n`);
     classified++;

@@ -5,16 +5,23 @@
 // default). Resample b draws from its own PRNG stream seeded from (seed, b), so the result depends
 // only on (outcomes, seed, B), never on chunking or worker count.
 //
-// Cost: O(B · (n + R · m / k)) where m ≤ n is the number of distinct cases drawn (≈ 0.63 n) and k
-// the runs packed per float64 (5 at 891 cases): about 1.3·10⁸ multiply-adds at 1,123 runs × 891
-// cases × B = 1000.
+// Method "signature-multinomial" (report.json `ci.macro_f1.resampling`): cases with the same
+// outcome signature (gold label and every run's judgment) are interchangeable, so a resample draws
+// the signatures' multinomial counts directly (binomial.ts): the same distribution as n case
+// draws. Runs with identical outcomes are kept once, weighted. Cost: O(B · (G + U · G' / k)) for U
+// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≤ G of
+// them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
+import { multinomialCounts } from "./binomial.js";
 import { createPrng } from "./prng.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
 export function outcomeCode(label: boolean, judgment: boolean): number {
   return (label ? 2 : 0) + (judgment ? 1 : 0);
 }
+
+/** How resamples are drawn, as recorded in report.json (`ci.macro_f1.resampling`). */
+export const BOOTSTRAP_RESAMPLING = "signature-multinomial";
 
 export interface BootstrapInterval {
   low: number;
@@ -60,10 +67,81 @@ export function percentileInterval(values: Float64Array, seed: number, resamples
 }
 
 /**
+ * Runs with the same outcome on every case have the same macro-F1 in every resample: they are
+ * kept once, as a distinct run u with `runWeights[u]` copies (in order of their first run). Cases
+ * are then grouped by outcome signature (gold label and every distinct run's outcome): group g has
+ * `sizes[g]` cases, gold label `labels[g]` and outcome codes `codes[u · groups + g]`. Groups are
+ * numbered in order of their first case, so the table depends only on the outcomes.
+ */
+export interface SignatureTable {
+  groups: number;
+  sizes: Float64Array;
+  labels: Uint8Array;
+  /** Distinct runs. */
+  runs: number;
+  runWeights: Float64Array;
+  codes: Uint8Array;
+}
+
+/** A Map key for `count` bits (`bit(k)` ∈ {0, 1}): 16 bits per UTF-16 code unit. */
+function bitsKey(count: number, bit: (k: number) => number): string {
+  const units = new Uint16Array(Math.ceil(count / 16));
+  for (let k = 0; k < count; k++) if (bit(k)) units[k >> 4]! |= 1 << (k & 15);
+  let key = "";
+  for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.subarray(u, u + 4096));
+  return key;
+}
+
+/** Numbers items 0 … count − 1 by key, in order of first appearance: { of each item, first item of each }. */
+function groupByKey(count: number, keyOf: (k: number) => string | number): { groupOf: Int32Array; first: number[] } {
+  const index = new Map<string | number, number>();
+  const groupOf = new Int32Array(count);
+  const first: number[] = [];
+  for (let k = 0; k < count; k++) {
+    const key = keyOf(k);
+    let g = index.get(key);
+    if (g === undefined) {
+      g = first.length;
+      index.set(key, g);
+      first.push(k);
+    }
+    groupOf[k] = g;
+  }
+  return { groupOf, first };
+}
+
+export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
+  const n = labels.length;
+  const runGroups = groupByKey(R, (r) => bitsKey(n, (i) => codes[r * n + i]! & 1));
+  const U = runGroups.first.length;
+  const runWeights = new Float64Array(U);
+  for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
+  const base = runGroups.first.map((r) => r * n);
+  // A signature is 1 + U bits: a number below 2^53 while U ≤ 52, else a string.
+  const caseGroups = groupByKey(n, (i) => {
+    if (U > 52) return bitsKey(U + 1, (k) => (k === 0 ? labels[i]! : codes[base[k - 1]! + i]! & 1));
+    let key = labels[i]!;
+    for (let u = 0, scale = 2; u < U; u++, scale *= 2) if (codes[base[u]! + i]! & 1) key += scale;
+    return key;
+  });
+  const G = caseGroups.first.length;
+  const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
+  for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;
+  caseGroups.first.forEach((i, g) => {
+    table.labels[g] = labels[i]!;
+    for (let u = 0; u < U; u++) table.codes[u * G + g] = codes[base[u]! + i]!;
+  });
+  return table;
+}
+
+/**
  * The headline macro-F1 of resamples b = from … to − 1. `codes` holds the outcome codes run-major
- * (run r's case i at r · n + i). The inner loop runs over a case-major copy, contiguous per case,
- * which is what makes hundreds of runs affordable. Blocks of resamples can be computed anywhere
- * (e.g. in pool workers) and concatenated: each resample only depends on (seed, b).
+ * (run r's case i at r · n + i). Cases with the same signature are interchangeable, so a resample
+ * is drawn as the multinomial counts of the signatures (binomial.ts), exactly the distribution of
+ * n case draws with replacement, at O(groups) instead of O(n) per resample. The inner loop runs
+ * over a group-major copy, contiguous per group, which is what makes hundreds of runs affordable.
+ * Blocks of resamples can be computed anywhere (e.g. in pool workers) and concatenated: each
+ * resample only depends on (seed, b).
  */
 export function bootstrapMacroF1Values(
   labels: Uint8Array,
@@ -77,49 +155,52 @@ export function bootstrapMacroF1Values(
   const R = runCount;
   const values = new Float64Array(Math.max(0, to - from));
   if (n === 0 || R === 0 || to <= from) return values;
+  const table = signatureTable(labels, codes, R);
   // tp of a run sums the weights of gold positives judged positive, fp those of gold negatives
-  // judged positive: one "judged positive" indicator per (case, run), summed separately over the
+  // judged positive: one "judged positive" indicator per (group, run), summed separately over the
   // two gold classes. Indicators of `perSlot` runs share one float64 as fields of `bits` bits (a
   // field's sum is at most n < 2^bits, and the whole sum stays below 2^53, so it is exact): at
   // 891 cases, five runs per multiply-add.
   let bits = 1;
   while (2 ** bits <= n) bits++;
   const perSlot = Math.floor(EXACT_BITS / bits);
-  if (perSlot < 2) return bootstrapUnpacked(labels, codes, R, seed, from, to);
+  if (perSlot < 2) return bootstrapUnpacked(table, n, seed, from, to);
+  const G = table.groups;
+  const U = table.runs;
   const field = 2 ** bits;
-  const slots = Math.ceil(R / perSlot);
-  const byCase = new Float64Array(n * slots);
-  for (let r = 0; r < R; r++) {
-    const base = r * n;
-    const scale = field ** (r % perSlot);
-    const q = Math.floor(r / perSlot);
-    for (let i = 0; i < n; i++) if (codes[base + i]! & 1) byCase[i * slots + q]! += scale;
+  const slots = Math.ceil(U / perSlot);
+  const byGroup = new Float64Array(G * slots);
+  for (let u = 0; u < U; u++) {
+    const base = u * G;
+    const scale = field ** (u % perSlot);
+    const q = Math.floor(u / perSlot);
+    for (let g = 0; g < G; g++) if (table.codes[base + g]! & 1) byGroup[g * slots + q]! += scale;
   }
-  const weights = new Uint32Array(n);
-  const drawn = new Int32Array(n);
+  const weights = new Float64Array(G);
+  const drawn = new Int32Array(G);
   const accPositive = new Float64Array(slots);
   const accNegative = new Float64Array(slots);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(labels, seed, b, weights, drawn);
+    const draw = drawResample(table, n, seed, b, weights, drawn);
     accPositive.fill(0);
     accNegative.fill(0);
     for (let k = 0; k < draw.distinct; k++) {
-      const i = drawn[k]!;
-      const w = weights[i]!;
-      const row = i * slots;
-      const acc = labels[i] ? accPositive : accNegative;
-      for (let q = 0; q < slots; q++) acc[q]! += w * byCase[row + q]!;
+      const g = drawn[k]!;
+      const w = weights[g]!;
+      const row = g * slots;
+      const acc = table.labels[g] ? accPositive : accNegative;
+      for (let q = 0; q < slots; q++) acc[q]! += w * byGroup[row + q]!;
     }
     let total = 0;
     for (let q = 0; q < slots; q++) {
       let x = accPositive[q]!;
       let y = accNegative[q]!;
-      for (let f = 0; f < perSlot && q * perSlot + f < R; f++) {
+      for (let f = 0; f < perSlot && q * perSlot + f < U; f++) {
         const tp = x % field;
         x = (x - tp) / field;
         const fp = y % field;
         y = (y - fp) / field;
-        total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+        total += table.runWeights[q * perSlot + f]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
       }
     }
     values[b - from] = total / R;
@@ -127,19 +208,21 @@ export function bootstrapMacroF1Values(
   return values;
 }
 
-/** Resample b: case multiplicities, the distinct cases drawn, and the resample's positives. */
-function drawResample(labels: Uint8Array, seed: number, b: number, weights: Uint32Array, drawn: Int32Array): { distinct: number; positives: number } {
-  const n = labels.length;
-  const prng = createPrng(seed, b);
-  weights.fill(0);
-  let distinct = 0;
+/**
+ * Resample b: how many of the n draws fall in each signature group (`weights`, valid at the
+ * `distinct` indices listed in `drawn`), and the resample's gold positives.
+ */
+export function drawResample(
+  table: SignatureTable,
+  n: number,
+  seed: number,
+  b: number,
+  weights: Float64Array,
+  drawn: Int32Array,
+): { distinct: number; positives: number } {
+  const distinct = multinomialCounts(createPrng(seed, b), table.sizes, n, weights, drawn);
   let positives = 0;
-  for (let k = 0; k < n; k++) {
-    const i = prng.nextBelow(n);
-    if (weights[i] === 0) drawn[distinct++] = i;
-    weights[i]!++;
-    positives += labels[i]!;
-  }
+  for (let k = 0; k < distinct; k++) if (table.labels[drawn[k]!]) positives += weights[drawn[k]!]!;
   return { distinct, positives };
 }
 
@@ -147,24 +230,26 @@ function drawResample(labels: Uint8Array, seed: number, b: number, weights: Uint
  * The same computation with separate tp/fp counters: used for slices of ≥ 2^26 cases, and the
  * plain reference the packed loop is tested against.
  */
-export function bootstrapUnpacked(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, from: number, to: number): Float64Array {
-  const n = labels.length;
-  const weights = new Uint32Array(n);
-  const drawn = new Int32Array(n);
+export function bootstrapUnpacked(table: SignatureTable, n: number, seed: number, from: number, to: number): Float64Array {
+  const G = table.groups;
+  let R = 0;
+  for (const w of table.runWeights) R += w;
+  const weights = new Float64Array(G);
+  const drawn = new Int32Array(G);
   const values = new Float64Array(to - from);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(labels, seed, b, weights, drawn);
+    const draw = drawResample(table, n, seed, b, weights, drawn);
     let total = 0;
-    for (let r = 0; r < R; r++) {
+    for (let u = 0; u < table.runs; u++) {
       let tp = 0;
       let fp = 0;
       for (let k = 0; k < draw.distinct; k++) {
-        const i = drawn[k]!;
-        const code = codes[r * n + i]!;
-        if (code === 3) tp += weights[i]!;
-        else if (code === 1) fp += weights[i]!;
+        const g = drawn[k]!;
+        const code = table.codes[u * G + g]!;
+        if (code === 3) tp += weights[g]!;
+        else if (code === 1) fp += weights[g]!;
       }
-      total += macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+      total += table.runWeights[u]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
     }
     values[b - from] = total / R;
   }

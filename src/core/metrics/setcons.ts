@@ -15,6 +15,7 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
+import { groupedAgreement, popcount32, presenceGroups } from "./run-agreement.js";
 
 /** One run's judgments over the slice's cases, in slice order. */
 export interface RunJudgments {
@@ -38,13 +39,6 @@ export interface SetConsResult {
 
 export type SetConsOutcome = SetConsResult | { runs: number; reason: string };
 
-function popcount32(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  x = (x + (x >>> 4)) & 0x0f0f0f0f;
-  return Math.imul(x, 0x01010101) >>> 24;
-}
-
 function bitsets(run: RunJudgments, words: number): { pos: Uint32Array; neg: Uint32Array; any: Uint32Array } {
   const pos = new Uint32Array(words);
   const neg = new Uint32Array(words);
@@ -60,8 +54,20 @@ function bitsets(run: RunJudgments, words: number): { pos: Uint32Array; neg: Uin
   return { pos, neg, any };
 }
 
+/**
+ * Up to this many runs, judgment agreement is the pairwise loop (its float sums are what reports
+ * have always printed); above it, the per-case vote counts of run-agreement.ts, whenever the runs
+ * fall into few enough presence patterns for that to be cheaper.
+ */
+export const PAIRWISE_RUN_LIMIT = 2048;
+
 /** Mean over run pairs (r < s) of the agreement fraction over cases present in both. */
 export function judgmentAgreement(runs: readonly RunJudgments[], caseCount: number): { mean: number; pairsUsed: number } {
+  if (runs.length > PAIRWISE_RUN_LIMIT) {
+    // Grouped cost ≈ G² · n / 2 against R² · n / 64 for the pairwise loop.
+    const groups = presenceGroups(runs, caseCount, Math.floor(runs.length / 6));
+    if (groups) return groupedAgreement(groups, caseCount);
+  }
   const words = (caseCount + 31) >>> 5;
   const sets = runs.map((run) => bitsets(run, words));
   let sum = 0;

@@ -3,7 +3,7 @@
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
-import { percentileInterval } from "../../core/metrics/bootstrap.js";
+import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import {
   breakdownMetrics,
   emptyBreakdownSums,
@@ -23,7 +23,7 @@ import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
-  RANGE_CASES,
+  rangeCases,
   RUN_SUM_FIELDS,
   ownedBuffers,
   type AggregatePayload,
@@ -70,8 +70,9 @@ const REUSE_MIN_BYTES = 1 << 20;
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.runs.length;
   const runKeys = table.runs.map((run) => run.key);
-  for (let from = 0; from < cases.length; from += RANGE_CASES) {
-    const range = cases.slice(from, from + RANGE_CASES);
+  const step = rangeCases(R);
+  for (let from = 0; from < cases.length; from += step) {
+    const range = cases.slice(from, from + step);
     const w = range.length;
     const p: RangePayload = {
       kind: "range",
@@ -223,7 +224,7 @@ export async function aggregateDocumentEval(
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
     format_valid_rate: wilson(pooled.formatValid, pooled.cases),
-    macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples },
+    macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples, resampling: BOOTSTRAP_RESAMPLING },
   };
 
   const breakdowns: Record<string, Record<string, Record<string, MetricValue>>> = {};

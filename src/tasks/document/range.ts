@@ -28,6 +28,19 @@ export const DOCUMENT_TASK_MODULE = new URL(import.meta.url);
 /** Cases per aggregation range. */
 export const RANGE_CASES = 8;
 
+/** Above this many runs, ranges hold fewer cases, so that a range stays ≤ 8 × 4096 (case, run) lines. */
+const RANGE_RUN_LIMIT = 4096;
+
+/**
+ * Cases per range for a dump of `runCount` runs: RANGE_CASES up to RANGE_RUN_LIMIT runs (the
+ * ranges, and so the float sums, of every eval below that), fewer beyond (at 100,000 runs, one
+ * case per range: the range's bytes would otherwise be 8 × 100,000 lines in one buffer). Depends on
+ * the data only, never on workers or chunking.
+ */
+export function rangeCases(runCount: number): number {
+  return runCount <= RANGE_RUN_LIMIT ? RANGE_CASES : Math.max(1, Math.floor((RANGE_CASES * RANGE_RUN_LIMIT) / runCount));
+}
+
 export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
 export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;

@@ -43,6 +43,7 @@ import {
   RejectionLog,
   type JsonlRecord,
 } from "./input.js";
+import { withoutStackTraces } from "../../core/expected-errors.js";
 
 export interface EvidenceOptions {
   documents: string;
@@ -299,7 +300,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter)) {
         const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
-        const result = scoreFactsCase(input, lookup, thresholds, current);
+        const result = withoutStackTraces(() => scoreFactsCase(input, lookup, thresholds, current));
         tally.addFacts(result);
         progress.tick();
         await cases.push(factsCaseLine(result, input.line));
@@ -314,7 +315,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       const out = new ChunkedLines(outFile);
       const counter = { lines: 0 };
       for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
-        const result = scoreLocatedCase(input, materials);
+        const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
         tally.addLocated(result);
         progress.tick();
         await out.push(locatedCaseLine(result, input.line));

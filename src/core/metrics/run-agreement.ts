@@ -1,0 +1,102 @@
+// SetCons judgment agreement at many runs (setcons.ts uses this above PAIRWISE_RUN_LIMIT runs):
+// the mean over run pairs (r < s) of the fraction of their common cases on which they agree,
+// without a loop over run pairs. Runs are grouped by the set of cases they are present on; two
+// runs of groups g and h (g = h included) have the same common cases C_gh, so the agreements of
+// all their pairs sum, per common case i, to pos_g(i)·pos_h(i) + neg_g(i)·neg_h(i) (for g = h:
+// C(pos_g(i), 2) + C(neg_g(i), 2)), counts of positive and negative votes. That sum is an exact
+// integer; divided by |C_gh| once, it is the sum of the pairs' fractions. Cost O(R · n) to group,
+// plus O(G² · n) for G distinct presence sets: linear in runs when the runs cover the same cases
+// (G = 1), and bounded by the number of presence patterns otherwise.
+//
+// The value equals the pairwise definition up to float rounding (the pairwise loop rounds every
+// pair's fraction and each partial sum; this rounds once per group pair), which is why setcons.ts
+// keeps the pairwise loop, and its exact bytes, for run counts it can afford.
+
+export interface PresenceGroups {
+  /** Runs per group. */
+  size: number[];
+  /** Presence bitset of each group (`words` 32-bit words per group). */
+  any: Uint32Array[];
+  /** Positive votes per case, per group (negative votes = size − positive on present cases). */
+  positives: Int32Array[];
+}
+
+export function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** Groups runs by presence set, in order of each set's first run. Stops (null) past `maxGroups`. */
+export function presenceGroups(
+  runs: readonly { present: Uint8Array; judgment: Uint8Array }[],
+  caseCount: number,
+  maxGroups: number,
+): PresenceGroups | null {
+  const words = (caseCount + 31) >>> 5;
+  const index = new Map<string, number>();
+  const groups: PresenceGroups = { size: [], any: [], positives: [] };
+  const any = new Uint32Array(words);
+  const units: number[] = [];
+  for (const run of runs) {
+    any.fill(0);
+    for (let i = 0; i < caseCount; i++) if (run.present[i]) any[i >>> 5]! |= 1 << (i & 31);
+    units.length = 0;
+    for (let w = 0; w < words; w++) units.push(any[w]! & 0xffff, any[w]! >>> 16);
+    let key = "";
+    for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.slice(u, u + 4096));
+    let g = index.get(key);
+    if (g === undefined) {
+      if (groups.size.length >= maxGroups) return null;
+      g = groups.size.length;
+      index.set(key, g);
+      groups.size.push(0);
+      groups.any.push(Uint32Array.from(any));
+      groups.positives.push(new Int32Array(caseCount));
+    }
+    groups.size[g]!++;
+    const positives = groups.positives[g]!;
+    for (let i = 0; i < caseCount; i++) if (run.present[i] && run.judgment[i]) positives[i]!++;
+  }
+  return groups;
+}
+
+/** Judgment agreement from presence groups: { mean over used pairs, pairs with a common case }. */
+export function groupedAgreement(groups: PresenceGroups, caseCount: number): { mean: number; pairsUsed: number } {
+  const G = groups.size.length;
+  const words = (caseCount + 31) >>> 5;
+  let sum = 0;
+  let used = 0;
+  for (let g = 0; g < G; g++) {
+    const kg = groups.size[g]!;
+    const pg = groups.positives[g]!;
+    const ag = groups.any[g]!;
+    for (let h = g; h < G; h++) {
+      const kh = groups.size[h]!;
+      const ph = groups.positives[h]!;
+      const ah = groups.any[h]!;
+      const pairs = g === h ? (kg * (kg - 1)) / 2 : kg * kh;
+      if (pairs === 0) continue;
+      let common = 0;
+      let agree = 0;
+      for (let w = 0; w < words; w++) {
+        let both = ag[w]! & ah[w]!;
+        common += popcount32(both);
+        while (both !== 0) {
+          const bit = both & -both;
+          const i = w * 32 + (31 - Math.clz32(bit));
+          both ^= bit;
+          const a = pg[i]!;
+          const b = ph[i]!;
+          if (g === h) agree += (a * (a - 1)) / 2 + ((kg - a) * (kg - a - 1)) / 2;
+          else agree += a * b + (kg - a) * (kh - b);
+        }
+      }
+      if (common === 0) continue;
+      sum += agree / common;
+      used += pairs;
+    }
+  }
+  return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
+}
