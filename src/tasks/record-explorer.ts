@@ -15,7 +15,8 @@ export interface RecordExplorerKind {
   score(line: JsonObject): number | null;
 }
 
-async function* records(path: string): AsyncGenerator<JsonObject> {
+/** The JSON object lines of a cases.jsonl file (others are skipped: the task wrote the file). */
+export async function* readCaseRecords(path: string): AsyncGenerator<JsonObject> {
   for await (const line of readLines(path)) {
     const parsed = parseJsonLine(line.text);
     if (!("error" in parsed)) yield parsed.record;
@@ -59,7 +60,7 @@ export async function buildRecordExplorer(
 ): Promise<ExplorerData> {
   const changed = new Map((opts.changes ?? []).map((c) => [c.case_id, c]));
   const failedList: number[] = [];
-  for await (const line of records(casesPath)) {
+  for await (const line of readCaseRecords(casesPath)) {
     const id = spec.id(line);
     if (id === null) continue;
     failedList.push(spec.failed(line) || changed.get(id)?.status === "regressed" ? 1 : 0);
@@ -69,7 +70,7 @@ export async function buildRecordExplorer(
   const chosen = new Set(selection.chosen);
   const cases: ExplorerCase[] = [];
   let position = 0;
-  for await (const line of records(casesPath)) {
+  for await (const line of readCaseRecords(casesPath)) {
     const id = spec.id(line);
     if (id === null) continue;
     if (chosen.has(position++)) {

@@ -7,18 +7,15 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { readJsonl, type JsonLine } from "../support/jsonl.js";
 import { launchBrowser, openFile, tableAlignment } from "../support/browser.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 const EV = join(ROOT, "datasets/evidence-example");
 
-type Line = Record<string, unknown>;
-const jsonl = (path: string): Line[] =>
-  readFileSync(path, "utf8")
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Line);
+type Line = JsonLine;
+const jsonl = readJsonl;
 
 let browser: Browser;
 const { dir, cleanup } = tempDir("mari-browser-");
@@ -56,6 +53,7 @@ beforeAll(async () => {
       .join("\n") + "\n",
   );
   await mari(["eval", out("hostile.jsonl"), "--predictions", out("hostile.predictions.jsonl"), "--out", out("hostile")]);
+  await mari(["diff", out("base"), out("multi"), "--out", out("diff")]);
   browser = await launched;
 }, 120_000);
 
@@ -174,6 +172,19 @@ describe("report.html in Chromium", () => {
     await e.page.click('button[data-filter="rejected"]');
     expect(await e.page.textContent("#explorer-count")).toMatch(new RegExp(`^${rejected} of ${evidence.length} cases match`));
     await e.page.close();
+  });
+
+  it("diff.html: aligned tables, and the explorer's regressed filter lists diff.json's regressed cases", async () => {
+    const diff = JSON.parse(readFileSync(join(out("diff"), "diff.json"), "utf8"));
+    const { page, requests, problems } = await openFile(browser, join(out("diff"), "diff.html"));
+    expect(await tableAlignment(page)).toEqual([]);
+    await page.click('button[data-filter="regressed"]');
+    const listed = await page.$$eval("#explorer-list details.case", (d) => d.map((x) => x.getAttribute("data-case")));
+    expect(listed).toEqual(diff.regressed.map((c: Line) => c["case_id"]));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(requests).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   it("hostile text stays text: no injected script, image or javascript: link", async () => {

@@ -1,11 +1,11 @@
 // The documents case explorer's data: cases.jsonl (the scored outcomes, read twice: once to find the
 // failures and choose the cases, once to gather the chosen ones), the slice's sentences, and the
 // reasoning of the chosen dump lines. Built only when report.html is written.
-import { parseJsonLine, type JsonObject } from "../../io/records.js";
-import { readLines } from "../../io/lines.js";
+import type { JsonObject } from "../../io/records.js";
 import type { DocumentSlice } from "../../io/slice.js";
 import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun } from "../../report/explorer.js";
 import type { CaseChange } from "../diff/changes.js";
+import { readCaseRecords } from "../record-explorer.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
 
@@ -25,13 +25,6 @@ export interface DocumentExplorerInput {
 }
 
 const FACETS = ["scope", "doc_type", "contra_type"];
-
-async function* caseLines(path: string): AsyncGenerator<JsonObject> {
-  for await (const line of readLines(path)) {
-    const parsed = parseJsonLine(line.text);
-    if (!("error" in parsed)) yield parsed.record;
-  }
-}
 
 function outcomeOf(label: unknown, valid: boolean, judgment: unknown): string {
   if (!valid || typeof judgment !== "boolean") return "invalid";
@@ -58,7 +51,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   const present = new Uint8Array(n);
   const failed = new Uint8Array(n);
-  for await (const line of caseLines(input.casesPath)) {
+  for await (const line of readCaseRecords(input.casesPath)) {
     const index = line["case_index"];
     if (typeof index !== "number" || index < 0 || index >= n) continue;
     present[index] = 1;
@@ -80,7 +73,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     return { id: c.id, tags: [], facets: {}, score: null, doc: { label: null, sentences: c.sentences, gold: [], runs: [] } };
   });
   const lineOfRun: Array<[ExplorerRun, number]> = [];
-  for await (const line of caseLines(input.casesPath)) {
+  for await (const line of readCaseRecords(input.casesPath)) {
     const index = line["case_index"];
     if (typeof index !== "number" || index < 0 || index >= n || slot[index]! < 0) continue;
     const view = cases[slot[index]!]!;
