@@ -66,7 +66,7 @@ export const EXPLORER_UNIT_CAP = 20000;
 
 /** The page's case cap for a report with `runs` runs: EXPLORER_CASE_CAP, lowered so cases × runs ≤ EXPLORER_UNIT_CAP. */
 export function explorerCap(runs: number): number {
-  return Math.max(50, Math.min(EXPLORER_CASE_CAP, Math.floor(EXPLORER_UNIT_CAP / Math.max(1, runs))));
+  return Math.max(10, Math.min(EXPLORER_CASE_CAP, Math.floor(EXPLORER_UNIT_CAP / Math.max(1, runs))));
 }
 
 /**
@@ -351,5 +351,12 @@ function update() {
   shown.slice(0, state.limit).forEach(function (i) { list.appendChild(card(cases[i], i)); });
   more.hidden = shown.length <= state.limit;
 }
+// A link can preselect a filter and open the first case: report.html#filter=fn&open=1.
+var wanted = /^#filter=([^&]+)(&open=1)?$/.exec(location.hash);
+if (wanted && counts[decodeURIComponent(wanted[1])] !== undefined) state.tag = decodeURIComponent(wanted[1]);
 update();
+if (wanted) {
+  if (wanted[2] && list.firstChild) list.firstChild.open = true;
+  document.getElementById("cases").scrollIntoView();
+}
 })();`;
