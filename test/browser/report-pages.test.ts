@@ -48,9 +48,11 @@ beforeAll(async () => {
   writeFileSync(out("hostile.jsonl"), hostile.map((h) => JSON.stringify({ id: h.id, text: h.text, label: h.label })).join("\n") + "\n");
   writeFileSync(
     out("hostile.predictions.jsonl"),
-    hostile
-      .map((h) => JSON.stringify({ case_id: h.id, judgment: true, evidence_sentence_ids: [1], reasoning: `see [1] </script><script>__mariInjected("reasoning")</script> <img src=x onerror=__mariInjected("r-img")> javascript:__mariInjected("js")` }))
-      .join("\n") + "\n",
+    [
+      JSON.stringify({ case_id: hostile[0]!.id, judgment: true, evidence_sentence_ids: [1], reasoning: `see [1] </script><script>__mariInjected("reasoning")</script> <img src=x onerror=__mariInjected("r-img")> javascript:__mariInjected("js")` }),
+      // A raw completion: its think text is the reasoning, and the completion itself is shown too.
+      JSON.stringify({ case_id: hostile[1]!.id, completion: `<think>\ncompare [2] </script><img src=x onerror=__mariInjected("think")>\n</think>\n<answer>\nJudgment: No\nEvidence: []\n</answer>` }),
+    ].join("\n") + "\n",
   );
   await mari(["eval", out("hostile.jsonl"), "--predictions", out("hostile.predictions.jsonl"), "--out", out("hostile")]);
   await mari(["diff", out("base"), out("multi"), "--out", out("diff")]);
@@ -197,8 +199,11 @@ describe("report.html in Chromium", () => {
     const text = await page.textContent("#explorer-list");
     expect(text).toContain(`<script>__mariInjected("id")</script>`);
     expect(text).toContain(`</script><script>__mariInjected("reasoning")</script>`);
-    // The reasoning's [1] links to the case's first sentence.
-    expect(await page.$$eval("#explorer-list .reasoning a", (as) => as.map((a) => a.getAttribute("href")))).toContain("#c0-s1");
+    // The reasoning's [i] link to the case's sentences; the raw completion is there as text.
+    expect(await page.$$eval("#explorer-list .reasoning a", (as) => as.map((a) => a.getAttribute("href")))).toEqual(["#c0-s1", "#c1-s2"]);
+    expect(await page.$$eval("#explorer-list pre.raw", (pre) => pre.map((p) => p.textContent))).toEqual([
+      `<think>\ncompare [2] </script><img src=x onerror=__mariInjected("think")>\n</think>\n<answer>\nJudgment: No\nEvidence: []\n</answer>`,
+    ]);
     await page.close();
   });
 });

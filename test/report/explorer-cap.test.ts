@@ -14,8 +14,10 @@ describe("explorer selection cap", () => {
     try {
       expect((await runMari(["eval", SLICE, "--out", join(dir, "lex"), "--report", "json", "--quiet"])).code).toBe(0);
       const lexical = readJsonl(join(dir, "lex", "lexical.predictions.jsonl"));
-      // 200 identical runs: cap = 20000 / 200 = 100 cases of 160.
-      const lines = Array.from({ length: 200 }, (_, run) => lexical.map((l) => JSON.stringify({ ...l, run }))).flat();
+      // 130 identical runs: cap = floor(20000 / 130) = 153 cases of 160.
+      const runs = 130;
+      const cap = 153;
+      const lines = Array.from({ length: runs }, (_, run) => lexical.map((l) => JSON.stringify({ ...l, run }))).flat();
       writeFileSync(join(dir, "dump.jsonl"), lines.join("\n") + "\n");
       expect((await runMari(["eval", SLICE, "--predictions", join(dir, "dump.jsonl"), "--out", join(dir, "o"), "--report", "json,html", "--quiet"])).code).toBe(0);
       const html = readFileSync(join(dir, "o", "report.html"), "utf8");
@@ -23,12 +25,15 @@ describe("explorer selection cap", () => {
       const cases = readJsonl(join(dir, "o", "cases.jsonl")).filter((l) => l["run"] === "0");
       const failing = cases.filter((l) => !l["judgment_correct"] || !l["format_valid"] || l["localization_hit"] === false).map((l) => l["case_id"]);
       expect(data.total).toBe(160);
-      expect(data.shown).toBe(100);
+      expect(data.shown).toBe(cap);
       const shown = data.cases.map((c: { id: string }) => c.id);
-      expect(shown.filter((id: string) => failing.includes(id))).toEqual(failing.slice(0, 100));
-      expect(data.selection).toBe(`100 of 160 cases are shown (cap 100): ${Math.min(100, failing.length)} of ${failing.length} failing cases${failing.length > 100 ? " (the first ones, in input order)" : ""}, and ${100 - Math.min(100, failing.length)} of ${160 - failing.length} passing cases sampled with seed 0.`);
+      const failingShown = Math.min(cap, failing.length);
+      expect(shown.filter((id: string) => failing.includes(id))).toEqual(failing.slice(0, cap));
+      expect(data.selection).toBe(
+        `${cap} of 160 cases are shown (cap ${cap}): ${failingShown} of ${failing.length} failing cases${failing.length > cap ? " (the first ones, in input order)" : ""}, and ${cap - failingShown} of ${160 - failing.length} passing cases sampled with seed 0.`,
+      );
       expect(data.rest).toBe("cases.jsonl beside this page");
-      expect(data.cases[0].doc.runs).toHaveLength(200);
+      expect(data.cases[0].doc.runs).toHaveLength(runs);
       expect(data.cases[0].doc.runs[0].reasoning).toBe(lexical.find((l) => l["case_id"] === data.cases[0].id)!["reasoning"]);
     } finally {
       cleanup();

@@ -12,6 +12,9 @@ export interface DumpTexts {
   raw?: string;
 }
 
+const COALESCE_BYTES = 64 * 1024;
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
 /** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
 export function textsOfDumpLine(text: string): DumpTexts {
   const parsed = parseDumpJson(text.replace(/^\uFEFF/, "").replace(/\r?\n$/, "").replace(/\r$/, ""));
@@ -37,12 +40,29 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
   if (offsets !== undefined) {
     const file = await open(dumpPath, "r");
     try {
-      for (const lineNo of wanted) {
-        const range = offsets.range(lineNo);
-        if (range === undefined) continue;
-        const buffer = Buffer.alloc(range[1] - range[0]);
-        await file.read(buffer, 0, buffer.length, range[0]);
-        out.set(lineNo, textsOfDumpLine(buffer.toString("utf8")));
+      // Wanted lines close to each other are read in one go (gaps up to COALESCE_BYTES are read and skipped).
+      let k = 0;
+      while (k < wanted.length) {
+        const first = offsets.range(wanted[k]!);
+        if (first === undefined) {
+          k++;
+          continue;
+        }
+        let last = k;
+        let end = first[1];
+        while (last + 1 < wanted.length) {
+          const next = offsets.range(wanted[last + 1]!);
+          if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
+          end = next[1];
+          last++;
+        }
+        const buffer = Buffer.alloc(end - first[0]);
+        await file.read(buffer, 0, buffer.length, first[0]);
+        for (let j = k; j <= last; j++) {
+          const range = offsets.range(wanted[j]!)!;
+          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0])));
+        }
+        k = last + 1;
       }
     } finally {
       await file.close();
