@@ -313,6 +313,11 @@ function evidenceBody(c, body) {
     (f.evidence || []).forEach(function (ev) {
       var p = add(body, el("p"));
       add(p, el("span", "note", ev.document_id + "@" + ev.revision + " " + (ev.section_id || "") + " [" + ev.start + ", " + ev.end + "): "), el("mark", null, ev.quote));
+      if (Array.isArray(ev.context)) {
+        var section = add(body, el("div", "reasoning"));
+        section.setAttribute("data-section", ev.section_id || "");
+        add(section, document.createTextNode(ev.context[0]), el("mark", null, ev.context[1]), document.createTextNode(ev.context[2]));
+      }
     });
   });
   if (Array.isArray(r.gold) && r.gold.length) add(body, table(["claim", "gold", "predicted"], r.gold.map(function (g) { return [g.claim, fmt(g.gold), fmt(g.predicted)]; })));

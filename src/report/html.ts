@@ -1,4 +1,4 @@
-// report.html: one self-contained page (no scripts, no network: inline CSS and SVG only), safe to
+// report.html: one self-contained page (no network; inline CSS and SVG; one inline script, the case explorer, allowed by its CSP hash), safe to
 // open from a CI artifact. Every string from the report is HTML-escaped, since case ids, messages
 // and model text are untrusted.
 import {

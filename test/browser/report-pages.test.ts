@@ -173,6 +173,14 @@ describe("report.html in Chromium", () => {
     const e = await openFile(browser, join(out("evidence"), "report.html"));
     await e.page.click('button[data-filter="rejected"]');
     expect(await e.page.textContent("#explorer-count")).toMatch(new RegExp(`^${rejected} of ${evidence.length} cases match`));
+    // An accepted case's quote is shown marked inside its section's text.
+    const accepted = evidence.find((l) => l["accepted"] === true)!;
+    const quote = ((accepted["facts"] as Line[])[0]!["evidence"] as Line[])[0]!;
+    await e.page.click('button[data-filter="accepted"]');
+    await e.page.click(`#explorer-list details.case[data-case="${accepted["case_id"]}"] summary`);
+    const section = e.page.locator(`#explorer-list details.case[data-case="${accepted["case_id"]}"] div[data-section="${quote["section_id"]}"]`).first();
+    expect(await section.locator("mark").textContent()).toBe(quote["quote"]);
+    expect((await section.textContent())!.length).toBeGreaterThan(String(quote["quote"]).length);
     await e.page.close();
   });
 

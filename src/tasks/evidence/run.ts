@@ -24,6 +24,7 @@ import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER } from "../record-explorer.js";
+import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
   EvidenceTally,
@@ -366,6 +367,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer =
     formats.includes("html") && options.facts !== undefined ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+  if (explorer) attachQuoteContext(explorer, documents);
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   const files = [
     ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),
