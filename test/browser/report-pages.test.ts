@@ -107,10 +107,22 @@ describe("report.html in Chromium", () => {
     expect(listed).toEqual(missed.slice(0, 50).map((l) => l["case_id"]));
     const first = missed[0]!;
     await page.click("#explorer-list details.case summary");
+    // The case's body is built on the details' toggle event, which fires after the click returns.
+    await page.waitForSelector("#explorer-list details.case ol.sentences li");
     const gold = await page.$$eval("#explorer-list details.case ol.sentences li", (lis) => lis.flatMap((li, k) => (li.className === "gold" || li.className === "both" ? [k + 1] : [])));
     expect(gold).toEqual(first["gold_sentence_ids"]);
     const sentences = await page.$$eval("#explorer-list details.case ol.sentences li", (lis) => lis.length);
     expect(sentences).toBe(first["sentence_count"]);
+    // A facet filter on top of the outcome filter, then sorting by reward.
+    const local = missed.filter((l) => l["scope"] === "local");
+    await page.selectOption('select[data-facet="scope"]', "local");
+    expect(await page.textContent("#explorer-count")).toMatch(new RegExp(`^${local.length} of `));
+    await page.selectOption('select[data-facet="scope"]', "");
+    await page.click('button[data-filter="all"]');
+    await page.selectOption("select[data-sort]", "score-desc");
+    const best = Math.max(...lines.map((l) => l["reward_accuracy"] as number));
+    const top = await page.$eval("#explorer-list details.case", (d) => d.getAttribute("data-case"));
+    expect(lines.find((l) => l["case_id"] === top)!["reward_accuracy"]).toBe(best);
     await page.close();
   });
 
@@ -151,6 +163,7 @@ describe("report.html in Chromium", () => {
     expect(await countOf("fixed")).toBe(fixed);
     // Each run's judgment side by side in the case's run table.
     await page.click("#explorer-list details.case summary");
+    await page.waitForSelector("#explorer-list details.case tbody tr");
     expect(await page.$$eval("#explorer-list details.case tbody tr", (rows) => rows.length)).toBe(3);
     // Text search over ids.
     await page.click('button[data-filter="all"]');
@@ -166,6 +179,7 @@ describe("report.html in Chromium", () => {
     await p.page.click('button[data-filter="wrong"]');
     expect(await p.page.textContent("#explorer-count")).toMatch(new RegExp(`^${wrong} of ${pairs.length} cases match`));
     await p.page.click("#explorer-list details.case summary");
+    await p.page.waitForSelector("#explorer-list details.case .pairtext");
     expect(await p.page.$$eval("#explorer-list details.case mark", (m) => m.length)).toBeGreaterThan(0);
     await p.page.close();
     const evidence = jsonl(join(out("evidence"), "cases.jsonl"));
@@ -200,6 +214,7 @@ describe("report.html in Chromium", () => {
   it("hostile text stays text: no injected script, image or javascript: link", async () => {
     const { page, problems } = await openFile(browser, join(out("hostile"), "report.html"));
     for (const summary of await page.$$("#explorer-list details.case summary")) await summary.click();
+    await page.waitForFunction(() => document.querySelectorAll("#explorer-list .reasoning").length === 2);
     expect(problems).toEqual([]);
     expect(await page.$$eval("script", (s) => s.length)).toBe(2);
     expect(await page.$$eval("img", (i) => i.length)).toBe(0);

@@ -64,6 +64,22 @@ describe("mari diff", () => {
     expect((await runMari(["diff", out("old"), out("new"), "--max-drop", "macro_f1"])).code).toBe(2);
   });
 
+  it("pairs: another classifier setting's verdicts, case by case", async () => {
+    const pairs = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+    expect([0, 1]).toContain((await runMari(["eval", pairs, "--out", out("p-old"), "--quiet"])).code);
+    expect([0, 1]).toContain((await runMari(["eval", pairs, "--classifier", "overlapFloor=0.6", "--out", out("p-new"), "--quiet"])).code);
+    const r = await runMari(["diff", out("p-old"), out("p-new"), "--out", out("p-diff"), "--quiet"]);
+    expect(r.code).toBe(0);
+    const old = new Map(jsonl(join(out("p-old"), "cases.jsonl")).map((l) => [l["id"], l]));
+    const now = jsonl(join(out("p-new"), "cases.jsonl"));
+    const right = (l: Line) => l["gold"] === l["class"];
+    const diff = JSON.parse(readFileSync(join(out("p-diff"), "diff.json"), "utf8"));
+    expect(diff.regressed.map((c: Line) => c["case_id"])).toEqual(now.filter((l) => right(old.get(l["id"])!) && !right(l)).map((l) => l["id"]));
+    expect(diff.fixed.map((c: Line) => c["case_id"])).toEqual(now.filter((l) => !right(old.get(l["id"])!) && right(l)).map((l) => l["id"]));
+    expect(diff.regressed.length + diff.fixed.length).toBeGreaterThan(0);
+    expect(Object.keys(diff.comparison.metrics)).toContain("revision_cost");
+  });
+
   it("refuses different slices (exit 2, saying so) unless --allow-different-slice, and different tasks", async () => {
     const lines = readFileSync(SLICE, "utf8").split("\n").filter(Boolean);
     writeFileSync(out("part.jsonl"), lines.slice(0, 100).join("\n") + "\n");
