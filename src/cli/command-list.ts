@@ -39,6 +39,10 @@ export const COMMANDS = {
     summary: "combine shard reports (mari eval --shard I/N) into the single-run report",
     load: async () => (await import("./commands/merge.js")).registerMerge,
   },
+  diff: {
+    summary: "compare two finished reports (report.json or its directory) without re-scoring: deltas, regressed and fixed cases, --max-drop gates",
+    load: async () => (await import("./commands/diff.js")).registerDiff,
+  },
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,4 +1,4 @@
-// report.html: one self-contained page (no scripts, no network: inline CSS and SVG only), safe to
+// report.html: one self-contained page (no network; inline CSS and SVG; one inline script, the case explorer, allowed by its CSP hash), safe to
 // open from a CI artifact. Every string from the report is HTML-escaped, since case ids, messages
 // and model text are untrusted.
 import {
@@ -19,6 +19,8 @@ import {
   sortedRejections,
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
+import { createHash } from "node:crypto";
+import { EXPLORER_SCRIPT, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
 import type { Report } from "./types.js";
 
 const MAX_EXAMPLES = 50;
@@ -27,20 +29,23 @@ const MAX_RUN_COLUMNS = 20;
 
 /**
  * The shell of every page mari writes: self-contained, and a Content-Security-Policy that forbids
- * scripts and any network fetch even if escaping were ever to miss something. `body` is HTML.
+ * any network fetch and every script but the page's own `script` (allowed by its sha256 hash
+ * only, so a script that escaping were ever to let through would still not run). `body` is HTML.
  */
-export function htmlPage(page: { title: string; style: string; body: string }): string {
+export function htmlPage(page: { title: string; style: string; body: string; script?: string }): string {
+  const scriptSrc = page.script === undefined ? "" : ` script-src 'sha256-${createHash("sha256").update(page.script, "utf8").digest("base64")}';`;
+  const script = page.script === undefined ? "" : `<script>${page.script}</script>\n`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none';${scriptSrc} style-src 'unsafe-inline'; img-src data:">
 <title>${escapeHtml(page.title)}</title>
 <style>${page.style}</style>
 </head>
 <body>
 ${page.body}
-</body>
+${script}</body>
 </html>
 `;
 }
@@ -56,10 +61,16 @@ export function escapeHtml(text: string): string {
 
 const e = escapeHtml;
 
-function table(header: string[], rows: string[][], className = ""): string {
+/** A row header cell: table() puts it in the row as it is (every other cell goes into a <td>). */
+function rowHeader(html: string): string {
+  return `<th scope="row">${html}</th>`;
+}
+
+/** A table inside a horizontal scroll container, so a wide one scrolls instead of running off the page. */
+export function table(header: string[], rows: string[][], className = ""): string {
   const head = `<tr>${header.map((cell) => `<th>${cell}</th>`).join("")}</tr>`;
-  const body = rows.map((row) => `<tr>${row.map((cell) => `<td>${cell}</td>`).join("")}</tr>`).join("\n");
-  return `<table${className ? ` class="${className}"` : ""}>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  const body = rows.map((row) => `<tr>${row.map((cell) => (cell.startsWith("<th ") ? cell : `<td>${cell}</td>`)).join("")}</tr>`).join("\n");
+  return `<div class="scroll"><table${className ? ` class="${className}"` : ""}>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 function section(title: string, body: string): string {
@@ -166,10 +177,18 @@ function majority(report: Report): string {
   return section("Majority vote", table(["metric", "value"], Object.entries(report.majority).map(([k, v]) => [e(k), e(formatNumber(v))])));
 }
 
+/** Documents: the 2×2 matrix from the tp/fp/fn/tn counts (format-invalid predictions are in neither column). */
+function documentConfusion(report: Report): Record<string, Record<string, number>> | undefined {
+  const { tp, fp, fn, tn } = report.metrics;
+  if (report.task !== "documents" || [tp, fp, fn, tn].some((v) => typeof v !== "number")) return undefined;
+  return { contradiction: { contradiction: tp!, none: fn! }, none: { contradiction: fp!, none: tn! } };
+}
+
 function confusion(report: Report): string {
-  const matrix = report.confusion;
+  const matrix = report.confusion ?? documentConfusion(report);
   if (!matrix || Object.keys(matrix).length === 0) return "";
-  return section("Confusion matrix (rows gold, columns predicted)", confusionTable(matrix));
+  const note = report.confusion === undefined && (report.metrics["format_invalid"] ?? 0)! > 0 ? `<p class="note">Format-invalid predictions (${report.metrics["format_invalid"]}) have no judgment and are in no column.</p>` : "";
+  return section("Confusion matrix (rows gold, columns predicted)", confusionTable(matrix) + note);
 }
 
 function confusionTable(matrix: Record<string, Record<string, number>>): string {
@@ -177,7 +196,7 @@ function confusionTable(matrix: Record<string, Record<string, number>>): string 
   const predicted = [...new Set([...gold, ...gold.flatMap((g) => Object.keys(matrix[g] ?? {}))])];
   const max = Math.max(1, ...gold.flatMap((g) => predicted.map((p) => matrix[g]?.[p] ?? 0)));
   const rows = gold.map((g) => [
-    `<th>${e(g)}</th>`,
+    rowHeader(e(g)),
     ...predicted.map((p) => {
       const count = matrix[g]?.[p] ?? 0;
       const shade = Math.round(255 - (count / max) * 140);
@@ -236,7 +255,8 @@ function freshness(report: Report): string {
 
 /** A column chart of one histogram (inline SVG, counts labelled above the columns). */
 function histogramSvg(name: string, bins: readonly { bin: string; count: number }[]): string {
-  const colWidth = 44;
+  // Wide enough for the longest label at ~6 px per character (10 px font), so labels never overlap.
+  const colWidth = Math.max(44, 12 + 6 * Math.max(0, ...bins.map((b) => b.bin.length)));
   const height = 120;
   const max = Math.max(1, ...bins.map((b) => b.count));
   const width = Math.max(1, bins.length) * colWidth;
@@ -281,9 +301,14 @@ const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:middle}
 th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}
 .note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}
-.confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}`;
+.confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}
+.scroll{overflow-x:auto;max-width:100%}svg{max-width:none}`;
 
-export function renderHtml(report: Report): string {
+/** The eval page's style, for other pages (the sweep's) to look the same. */
+export const REPORT_STYLE = STYLE;
+
+/** report.html; with `explorer`, the case explorer (and its script) follows the confusion matrix. */
+export function renderHtml(report: Report, explorer?: ExplorerData): string {
   const verdict =
     report.gates.length === 0
       ? "No gates."
@@ -291,14 +316,15 @@ export function renderHtml(report: Report): string {
         ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
         : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
   const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
-  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
+  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), explorer ? explorerHtml(explorer) : "", histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");
   return htmlPage({
     title: `mari report: ${report.task}`,
-    style: STYLE,
+    style: explorer ? `${STYLE}\n${EXPLORER_STYLE}` : STYLE,
+    ...(explorer ? { script: EXPLORER_SCRIPT } : {}),
     body: `<h1>mari report: ${e(report.task)}</h1>
-<p class="verdict">${verdict}</p>
+<p class="verdict">${verdict}</p>${explorer ? `\n<p><a href="#cases">Cases: ${explorer.shown} of ${explorer.total}</a></p>` : ""}
 ${note}
 ${body}`,
   });

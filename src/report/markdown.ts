@@ -42,6 +42,11 @@ export function escapeCell(text: string): string {
     .replace(/`/g, "\\`")
     // No links or images from untrusted text (an image URL would be fetched by the viewer).
     .replace(/[[\]]/g, "\\$&")
+    // Nor bare URLs or e-mail addresses: GFM would turn `https://…`, `www.…` and `a@b.c` into links.
+    // A character reference is shown as the character but does not start an autolink.
+    .replace(/:\/\//g, "&#58;//")
+    .replace(/\b(www)\./gi, "$1&#46;")
+    .replace(/@/g, "&#64;")
     .replace(/\r\n|\r|\n/g, "<br>");
 }
 

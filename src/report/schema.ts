@@ -17,16 +17,21 @@ const confidenceInterval = z.object({
   resampling: z.string().optional(),
 });
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase hex sha256");
+export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase hex sha256");
+
+/** Where a result was made (the part of `system` a sweep shares with a report). */
+export const buildInfoFields = {
+  mari_version: z.string(),
+  git_commit: z.string().nullable(),
+  git_dirty: z.boolean().nullable(),
+  node: z.string(),
+  icu: z.string().nullable(),
+  platform: z.string(),
+};
 
 const systemInfo = z
   .object({
-    mari_version: z.string(),
-    git_commit: z.string().nullable(),
-    git_dirty: z.boolean().nullable(),
-    node: z.string(),
-    icu: z.string().nullable(),
-    platform: z.string(),
+    ...buildInfoFields,
     config: z.record(z.string(), z.unknown()),
     config_hash: sha256,
     seed: z.number().int(),
@@ -37,7 +42,7 @@ const systemInfo = z
   })
   .catchall(z.unknown());
 
-const gateResult = z.object({
+export const gateResult = z.object({
   name: z.string(),
   metric: z.string(),
   kind: z.enum(["min", "max", "max_drop", "max_invalid_rate"]),
@@ -74,7 +79,7 @@ const baselineComparison = z.object({
   warning: z.string().optional(),
 });
 
-const count = z.number().int().nonnegative();
+export const count = z.number().int().nonnegative();
 
 export const reportSchema = z
   .object({
@@ -116,7 +121,12 @@ export const REPORT_JSON_SCHEMA: object = z.toJSONSchema(reportSchema);
 
 /** Schema errors as `path: message` lines; empty when `report` is a valid report.json value. */
 export function validateReport(report: unknown): string[] {
-  const result = reportSchema.safeParse(report);
+  return schemaIssues(reportSchema, report);
+}
+
+/** A zod schema's errors on `value` as `path: message` lines (empty when it conforms). */
+export function schemaIssues(schema: z.ZodType, value: unknown): string[] {
+  const result = schema.safeParse(value);
   if (result.success) return [];
   return result.error.issues.map((issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`);
 }

@@ -8,6 +8,7 @@ import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
 import { redactSecrets, secretEnvValues } from "./redact.js";
+import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
 
 export { renderHtml } from "./html.js";
@@ -48,14 +49,14 @@ export function renderReportJson(report: Report): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-function render(format: ReportFormat, report: Report, inputErrors: readonly string[]): string {
+function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): string {
   switch (format) {
     case "json":
       return renderReportJson(report);
     case "md":
       return renderMarkdown(report);
     case "html":
-      return renderHtml(report);
+      return renderHtml(report, explorer);
     case "junit":
       return renderJunit(report, inputErrors);
   }
@@ -69,14 +70,14 @@ export async function writeReportFiles(
   outDir: string,
   report: Report,
   formats: readonly ReportFormat[],
-  options: { inputErrors?: readonly string[] } = {},
+  options: { inputErrors?: readonly string[]; explorer?: ExplorerData } = {},
 ): Promise<string[]> {
   const secrets = secretEnvValues();
   const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
   const written: string[] = [];
   for (const format of wanted) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
-    await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? []), secrets));
+    await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? [], options.explorer), secrets));
     written.push(path);
   }
   return written;

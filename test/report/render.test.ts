@@ -72,8 +72,14 @@ describe("markdown", () => {
 
   it("escapes pipes, newlines and HTML in cells", () => {
     expect(escapeCell("a|b\nc\r\nd <i>& &amp; `x` \\")).toBe("a\\|b<br>c<br>d &lt;i>& &amp;amp; \\`x\\` \\\\");
-    expect(escapeCell("![x](https://t.example/p.png) [a]")).toBe("!\\[x\\](https://t.example/p.png) \\[a\\]");
-    expect(escapeCell("cost<=0.4 </b> <!-- x --> <?php <https://x> 1 < 2")).toBe("cost<=0.4 &lt;/b> &lt;!-- x --> &lt;?php &lt;https://x> 1 < 2");
+    expect(escapeCell("![x](https://t.example/p.png) [a]")).toBe("!\\[x\\](https&#58;//t.example/p.png) \\[a\\]");
+    expect(escapeCell("cost<=0.4 </b> <!-- x --> <?php <https://x> 1 < 2")).toBe("cost<=0.4 &lt;/b> &lt;!-- x --> &lt;?php &lt;https&#58;//x> 1 < 2");
+  });
+
+  it("keeps a bare URL, www. host or e-mail address in an id from becoming a link", () => {
+    const cell = escapeCell("case-https://evil.example/x www.evil.example a@evil.example");
+    expect(cell).toBe("case-https&#58;//evil.example/x www&#46;evil.example a&#64;evil.example");
+    expect(cell).not.toMatch(/:\/\/|www\.|@/);
   });
 
   it("says SetCons is unavailable for one run", () => {

@@ -40,9 +40,9 @@ interface EvalFlags {
   classifier: string[];
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function integerFlag(name: string, text: string | undefined, min: number): number | undefined {
+export function integerFlag(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   if (!/^-?\d+$/.test(text.trim()) || Number(text) < min) throw new InputError(`${name} "${text}": expected an integer ≥ ${min}`);
   return Number(text);

@@ -16,6 +16,9 @@ import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../j
 import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
+import { caseChanges, type CaseChange } from "../diff/changes.js";
+import { buildDocumentExplorer } from "./explorer.js";
+import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
@@ -90,6 +93,9 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+  const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
+  // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
+  const offsets = formats.includes("html") ? new LineOffsets() : undefined;
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
   let reportedMb = 0;
@@ -104,6 +110,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     lenientIds,
     ...(shard ? { shard } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+    ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
     onProgress: (done) => {
       const mb = Math.floor(done / 1e6);
       if (mb > reportedMb) {
@@ -136,8 +143,10 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     },
     elapsedSeconds: 0,
   });
+  let changes: CaseChange[] | undefined;
   if (baseline) {
     const { outcomes } = await readPairedOutcomes(result.casesPath);
+    if (offsets) changes = caseChanges(outcomes, baseline.outcomes);
     report.baseline = compareWithBaseline(outcomes, baseline, {
       seed,
       resamples: bootstrap,
@@ -159,6 +168,9 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const files = await writeReportFiles(outDir, report, settings.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const explorer = offsets
+    ? await buildDocumentExplorer({ casesPath: result.casesPath, slice: result.slice, dumpPath, offsets, runs: result.runKeys, seed, ...(changes ? { changes } : {}) })
+    : undefined;
+  const files = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   return { report, outDir, files, inputErrors };
 }

@@ -48,6 +48,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
   rewardsPath?: string;
   /** Called with bytes of the dump consumed so far and the total. */
   onProgress?: (done: number, total: number) => void;
+  /** Called with each block of whole dump lines as it is read (the case explorer records line offsets). */
+  onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
 }
 
 export interface DocumentEvalResult {
@@ -84,9 +86,9 @@ export function sliceHashOf(cases: readonly SliceCase[]): string {
 }
 
 /** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer) => void): AsyncGenerator<LineBlock> {
+async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer, firstLineNo: number) => void): AsyncGenerator<LineBlock> {
   for await (const { firstLineNo, block } of readLineBlocks(path)) {
-    onBlock(block);
+    onBlock(block, firstLineNo);
     if (lines === undefined || lines <= 0) {
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
@@ -150,8 +152,9 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block) => {
+    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block, firstLineNo) => {
       dumpHash.update(block);
+      opts.onDumpBlock?.(firstLineNo, block);
       done += block.length;
       opts.onProgress?.(done, total);
     });

@@ -23,6 +23,8 @@ import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import { buildRecordExplorer, EVIDENCE_EXPLORER } from "../record-explorer.js";
+import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
   EvidenceTally,
@@ -363,7 +365,11 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   });
   const strictFailure = options.strict === true && log.total > 0;
   const inputErrors = strictFailure ? log.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
-  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
+  const explorer =
+    formats.includes("html") && options.facts !== undefined ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+  if (explorer) attachQuoteContext(explorer, documents);
+  const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   const files = [
     ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),
     ...(options.located !== undefined ? [join(outDir, "located.jsonl")] : []),

@@ -32,6 +32,7 @@ import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import { buildRecordExplorer, PAIR_EXPLORER } from "../record-explorer.js";
 import {
   REPORT_SCHEMA_VERSION,
   type ConfidenceInterval,
@@ -278,7 +279,9 @@ export async function runPairEval(options: PairEvalOptions): Promise<ReportOutco
   });
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
-  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
+  const explorer = formats.includes("html") ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+  const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
 
   return {
     report,

@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../../io/atomic-write.js";
 import { escapeCell } from "../../report/markdown.js";
 import { formatNumber } from "../../report/format.js";
 import { escapeXml } from "../../report/junit.js";
-import { escapeHtml, htmlPage } from "../../report/html.js";
+import { escapeHtml, htmlPage, REPORT_STYLE } from "../../report/html.js";
 import type { DatasetInfo, GateResult, RejectionExample } from "../../report/types.js";
 
 export const SWEEP_SCHEMA_VERSION = "1.0.0";
@@ -167,7 +167,7 @@ export function renderSweepMarkdown(result: SweepResult): string {
   out.push("## Configs", "");
   const rows = result.rows.map((r) => configRowCells(result, r).map(escapeCell));
   out.push(mdTable(CONFIG_COLUMNS.map(escapeCell), rows), "");
-  out.push("## Pareto front (update recall ↑, restatement→update ↓)", "", `Front = ${PARETO_RULE}.`, "", "![Pareto front](pareto.svg)", "");
+  out.push("## Pareto front (update recall ↑, restatement→update ↓)", "", `Front = ${PARETO_RULE}.`, "", "The plot of the front is in report.html and pareto.svg beside this file (an image link would not resolve in a CI job summary).", "");
   out.push(
     mdTable(
       ["#", "config", "update recall", "restatement→update rate"],
@@ -236,13 +236,31 @@ export function renderParetoSvg(result: SweepResult): string {
     parts.push(`<path d="${d}" fill="none" stroke="#36c" stroke-width="1.5"/>`);
   }
   const front = new Set(result.pareto_front);
+  // Front configs at the same point share one label ("#9–#14"); labels that would still touch
+  // are moved down until they do not.
+  const labelAt = new Map<string, { cx: string; cy: string; indices: number[] }>();
   for (const r of result.rows) {
     const cx = x(r.metrics.restatement_to_update_rate!);
     const cy = y(r.metrics.update_recall!);
     const fill = front.has(r.index) ? "#36c" : "#999";
     parts.push(`<circle cx="${cx}" cy="${cy}" r="4" fill="${fill}"><title>${escapeXml(`#${r.index} ${r.label}`)}</title></circle>`);
-    if (front.has(r.index)) parts.push(`<text x="${(Number(cx) + 6).toFixed(1)}" y="${(Number(cy) - 6).toFixed(1)}">#${r.index}</text>`);
+    if (front.has(r.index)) {
+      const key = `${cx},${cy}`;
+      const at = labelAt.get(key) ?? { cx, cy, indices: [] };
+      at.indices.push(r.index);
+      labelAt.set(key, at);
+    }
     if (r.index === result.best) parts.push(`<circle cx="${cx}" cy="${cy}" r="8" fill="none" stroke="#090" stroke-width="2"/>`);
+  }
+  const placed: Array<{ x: number; y: number; w: number }> = [];
+  for (const { cx, cy, indices } of labelAt.values()) {
+    const text = indices.length === 1 ? `#${indices[0]}` : `#${indices[0]}–#${indices[indices.length - 1]} (${indices.length})`;
+    const lx = Number(cx) + 6;
+    const w = text.length * 6.5;
+    let ly = Number(cy) - 6;
+    while (placed.some((p) => lx < p.x + p.w && p.x < lx + w && Math.abs(ly - p.y) < 12)) ly += 12;
+    placed.push({ x: lx, y: ly, w });
+    parts.push(`<text x="${lx.toFixed(1)}" y="${ly.toFixed(1)}">${escapeXml(text)}</text>`);
   }
   parts.push(`<text x="${left}" y="18">blue: Pareto front; ring: best config; dashed: default gate 1/36</text>`, "</svg>");
   return `${parts.join("\n")}\n`;
@@ -258,19 +276,19 @@ export function renderSweepHtml(result: SweepResult): string {
   const best = result.best === null ? "none: no config passes every gate" : `row ${result.best}, ${result.rows[result.best]!.label}`;
   return htmlPage({
     title: `mari sweep: ${result.grid}`,
-    style: "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}tr.best{background:#e6f4e6}",
+    style: `${REPORT_STYLE}\ntr.best{background:#e6f4e6}`,
     body: `<h1>mari sweep: ${e(result.grid)} grid</h1>
 <p>${result.rows.length} configs over ${result.pairs.labelled} labelled pairs of ${e(result.dataset.path)}. Best config: ${e(best)}.</p>
 <p>${e(`Best = ${BEST_RULE}.`)}</p>
 <h2>Pareto front (update recall ↑, restatement→update ↓)</h2>
 ${renderParetoSvg(result)}<p>${e(`Front = ${PARETO_RULE}.`)}</p>
 <h2>Configs</h2>
-<table>
+<div class="scroll"><table>
 <thead><tr>${CONFIG_COLUMNS.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>
-</table>`,
+</table></div>`,
   });
 }
 

@@ -1,0 +1,75 @@
+// `mari diff OLD NEW`: two finished reports (report.json or its directory, cases.jsonl beside it)
+// compared without re-scoring; the deltas, changed cases and gates on stdout and in
+// diff.json / diff.md / diff.html. Exit codes as eval: 0 ok, 1 a gate failed, 2 input error.
+import { styleText } from "node:util";
+import type { Command } from "commander";
+import type { ActionWrapper } from "../main.js";
+import { COMMANDS } from "../command-list.js";
+import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
+import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
+import { diffReports } from "../../tasks/diff/run.js";
+import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
+import type { CaseChange } from "../../tasks/diff/changes.js";
+import { collect, integerFlag } from "./eval.js";
+
+interface DiffFlags {
+  out?: string;
+  gate: string[];
+  maxDrop: string[];
+  allowDifferentSlice?: boolean;
+  seed?: string;
+  bootstrap?: string;
+  quiet?: boolean;
+}
+
+/** Changed cases printed per status on stdout; the files have all of them. */
+const LISTED = 10;
+
+export function registerDiff(program: Command, wrap: ActionWrapper): void {
+  program
+    .command("diff")
+    .description(COMMANDS.diff.summary)
+    .argument("<old>", "the older report.json (or its directory)")
+    .argument("<new>", "the newer report.json (or its directory)")
+    .option("--out <dir>", "where diff.json, diff.md and diff.html go (default ./mari-diff)")
+    .option("--max-drop <metric=delta>", "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)", collect, [])
+    .option("--gate <metric>=<value>", "gate on NEW, e.g. accuracy>=0.6 (repeatable)", collect, [])
+    .option("--allow-different-slice", "compare reports of different slices on the case ids they share")
+    .option("--seed <s>", "bootstrap seed (default 0)")
+    .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
+    .option("--quiet", "no summary on stdout")
+    .action(wrap(async (oldPath: string, newPath: string, flags: DiffFlags) => diffCommand(oldPath, newPath, flags)));
+}
+
+function caseLines(title: string, list: readonly CaseChange[]): string[] {
+  if (list.length === 0) return [];
+  const lines = [`${title} (${list.length}):`];
+  for (const c of list.slice(0, LISTED)) lines.push(`  ${c.case_id}: ${c.old} -> ${c.new}`);
+  if (list.length > LISTED) lines.push(`  … ${list.length - LISTED} more in diff.md`);
+  return lines;
+}
+
+async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
+  const gates = [...flags.maxDrop.map((text) => parseMaxDropFlag(text)), ...flags.gate.map((text) => parseGateFlag(text))];
+  const seed = integerFlag("--seed", flags.seed, 0) ?? 0;
+  const resamples = integerFlag("--bootstrap", flags.bootstrap, 0) ?? 1000;
+  const outDir = flags.out ?? "mari-diff";
+  const outcome = await diffReports({ oldPath, newPath, gates, seed, resamples, allowDifferentSlice: flags.allowDifferentSlice ?? false });
+  const files = await writeDiffFiles(outDir, outcome);
+  const { diff } = outcome;
+  const failed = diff.gates.filter((g) => !g.passed);
+  if (!flags.quiet) {
+    const c = diff.comparison;
+    const out: string[] = [`mari diff ${diff.new.task}: ${c.matched_cases} paired cases (${c.matched_units} units)${diff.same_slice ? "" : `, different slices: ${diff.shared_cases} shared case ids`}`];
+    const rows = deltaRows(diff);
+    const width = Math.max(6, ...rows.map((r) => r[0]!.length));
+    out.push(`  ${"metric".padEnd(width)}  ${"OLD".padStart(8)}  ${"NEW".padStart(8)}  ${"diff".padStart(8)}  95% CI`);
+    for (const [name, before, after, delta, ci] of rows) out.push(`  ${name!.padEnd(width)}  ${before!.padStart(8)}  ${after!.padStart(8)}  ${delta!.padStart(8)}  ${ci}`);
+    out.push(`  McNemar p = ${c.mcnemar.p_value.toPrecision(4)}; regressed ${diff.regressed.length}, fixed ${diff.fixed.length}${diff.mixed.length ? `, mixed ${diff.mixed.length}` : ""}`);
+    out.push(...caseLines("regressed", diff.regressed), ...caseLines("fixed", diff.fixed));
+    for (const g of diff.gates) out.push(`${g.passed ? styleText("green", "pass") : styleText("red", "FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
+    out.push(`diff: ${files.join(", ")}`);
+    process.stdout.write(`${out.join("\n")}\n`);
+  }
+  return failed.length > 0 ? EXIT_GATE_FAILED : EXIT_OK;
+}

@@ -1,0 +1,367 @@
+// The case explorer of report.html and diff.html: every case (or a bounded, documented selection)
+// with its text and what each run said, filterable by outcome, facet and text. The cases travel as
+// JSON in a non-executable <script type="application/json"> block (every `<` escaped, so no text
+// can close it); the page's one inline script renders them with textContent and createElement
+// only, never as HTML, and the page's Content-Security-Policy allows that script by its hash.
+import { createPrng } from "../core/metrics/prng.js";
+
+/** What one run said about a document case. */
+export interface ExplorerRun {
+  run: string;
+  /** null when the prediction was format-invalid (it has no judgment). */
+  judgment: boolean | null;
+  /** tp, fp, fn, tn or invalid. */
+  outcome: string;
+  reason: string | null;
+  evidence: number[];
+  reward: number | null;
+  coverage: number | null;
+  localization_hit: boolean | null;
+  /** The reasoning, from the dump (absent when the dump could not be read). */
+  reasoning?: string;
+  /** The raw completion, for dump lines in the `<think>…<answer>` layout. */
+  raw?: string;
+}
+
+export interface DocumentCaseView {
+  label: boolean | null;
+  sentences: string[];
+  gold: number[];
+  runs: ExplorerRun[];
+}
+
+export interface ExplorerCase {
+  id: string;
+  /** Filter tags ("fn", "invalid:bad_judgment", "flipped", "regressed", …). */
+  tags: string[];
+  /** Facet name → value (scope, doc_type, contra_type; kind, domain; …). */
+  facets: Record<string, string>;
+  /** What "sort by reward" sorts on (mean reward over runs; negative cost for pairs). */
+  score: number | null;
+  /** Documents: the document and its runs; pairs and evidence: the case's cases.jsonl line. */
+  doc?: DocumentCaseView;
+  record?: Record<string, unknown>;
+  /** Against a baseline or an older report: the outcome before and after. */
+  change?: { status: "regressed" | "fixed" | "mixed"; old: string; new: string };
+}
+
+export interface ExplorerData {
+  kind: "documents" | "pairs" | "evidence";
+  /** Cases in the report, and how many the page carries. */
+  total: number;
+  shown: number;
+  /** One sentence on what was selected and what was left out. */
+  selection: string;
+  /** Where every case is (e.g. "cases.jsonl beside this page"). */
+  rest: string;
+  runs: string[];
+  /** Facet names in display order. */
+  facets: string[];
+  cases: ExplorerCase[];
+}
+
+/** At most this many cases are embedded, and at most UNIT_CAP (case, run) units. */
+export const EXPLORER_CASE_CAP = 2000;
+export const EXPLORER_UNIT_CAP = 20000;
+
+/** The page's case cap for a report with `runs` runs: EXPLORER_CASE_CAP, lowered so cases × runs ≤ EXPLORER_UNIT_CAP. */
+export function explorerCap(runs: number): number {
+  return Math.max(10, Math.min(EXPLORER_CASE_CAP, Math.floor(EXPLORER_UNIT_CAP / Math.max(1, runs))));
+}
+
+/**
+ * Which cases the page carries: all of them when they fit; else every failure (in input order) up
+ * to `cap`, then a seeded sample (without replacement, in input order) of the others to fill it.
+ * `failed[i]` is 1 for a failing case. Returns the chosen indices in input order and the counts.
+ */
+export function selectCases(failed: Uint8Array, cap: number, seed: number): { chosen: number[]; failures: number; failuresShown: number; sampled: number } {
+  const n = failed.length;
+  let failures = 0;
+  for (let i = 0; i < n; i++) failures += failed[i]!;
+  if (n <= cap) return { chosen: Array.from({ length: n }, (_, i) => i), failures, failuresShown: failures, sampled: n - failures };
+  const take = new Uint8Array(n);
+  let room = cap;
+  for (let i = 0; i < n && room > 0; i++) {
+    if (failed[i]) {
+      take[i] = 1;
+      room--;
+    }
+  }
+  const failuresShown = cap - room;
+  const passing: number[] = [];
+  for (let i = 0; i < n; i++) if (!failed[i]) passing.push(i);
+  // Partial Fisher–Yates: the first `room` slots become a uniform sample of the passing cases.
+  const prng = createPrng(seed, 0x5e1ec7);
+  const k = Math.min(room, passing.length);
+  for (let j = 0; j < k; j++) {
+    const r = j + prng.nextBelow(passing.length - j);
+    const t = passing[j]!;
+    passing[j] = passing[r]!;
+    passing[r] = t;
+    take[passing[j]!] = 1;
+  }
+  const chosen: number[] = [];
+  for (let i = 0; i < n; i++) if (take[i]) chosen.push(i);
+  return { chosen, failures, failuresShown, sampled: k };
+}
+
+/** The page's sentence on the selection (shown above the case list). */
+export function describeSelection(total: number, s: { chosen: number[]; failures: number; failuresShown: number; sampled: number }, cap: number, seed: number): string {
+  if (s.chosen.length === total) return `All ${total} cases are shown.`;
+  return (
+    `${s.chosen.length} of ${total} cases are shown (cap ${cap}): ${s.failuresShown} of ${s.failures} failing cases` +
+    (s.failuresShown < s.failures ? " (the first ones, in input order)" : "") +
+    `, and ${s.sampled} of ${total - s.failures} passing cases sampled with seed ${seed}.`
+  );
+}
+
+/** JSON for a <script type="application/json"> block: no `<` survives, so nothing can end the block. */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** The explorer's HTML (controls filled by the script) and the data block. */
+export function explorerHtml(data: ExplorerData): string {
+  return `<section id="cases">
+<h2>Cases</h2>
+<p class="note" id="explorer-selection"></p>
+<div id="mari-explorer"><p class="note">The case explorer needs JavaScript; every case is in ${data.rest.replace(/[<>&"']/g, "")}.</p></div>
+<script type="application/json" id="mari-explorer-data">${embedJson(data)}</script>
+</section>`;
+}
+
+export const EXPLORER_STYLE = `#mari-explorer .controls{display:flex;flex-wrap:wrap;gap:.4em;align-items:center;margin:.5em 0}
+#mari-explorer button{font:inherit;font-size:12px;padding:2px 8px;border:1px solid #bbb;background:#f6f8fa;border-radius:3px;cursor:pointer}
+#mari-explorer button[aria-pressed=true]{background:#4a78c2;color:#fff;border-color:#4a78c2}
+#mari-explorer select,#mari-explorer input{font:inherit;font-size:12px}
+details.case{border:1px solid #ddd;border-radius:3px;margin:.3em 0;padding:.2em .5em}details.case>summary{cursor:pointer}
+.tag{display:inline-block;font-size:11px;padding:0 5px;margin-left:4px;border-radius:8px;background:#eee}
+.tag.fn,.tag.fp,.tag.invalid,.tag.regressed,.tag.wrong,.tag.rejected{background:#ffd8d3}.tag.tp,.tag.tn,.tag.fixed,.tag.correct,.tag.accepted{background:#d3f5d8}
+ol.sentences{list-style:none;padding-left:.5em}ol.sentences li{padding:1px 4px;margin:1px 0}ol.sentences li:target{outline:2px solid #4a78c2}
+li.gold{background:#fff3b0}li.cited{background:#ffe0c2}li.both{background:#bdf0c4}.marks{color:#555;font-size:11px;margin-left:.5em}
+.legend span{padding:0 6px;margin-right:6px}.legend .gold{background:#fff3b0}.legend .cited{background:#ffe0c2}.legend .both{background:#bdf0c4}
+.reasoning{white-space:pre-wrap;background:#f6f8fa;padding:4px 6px;border-radius:3px}pre.raw{white-space:pre-wrap;font-size:12px}
+mark{background:#ffe58a}.pairtext{white-space:pre-wrap}`;
+
+/**
+ * The page's inline script (allowed by its hash): builds the controls and the case list from the
+ * JSON block. Text is only ever put into the page with textContent; the only links it makes point
+ * at sentence anchors it numbered itself.
+ */
+export const EXPLORER_SCRIPT = String.raw`(function () {
+"use strict";
+var PAGE = 50;
+var LABELS = { tp: "true positives", fp: "false positives", fn: "false negatives", tn: "true negatives", loc_miss: "localization misses", invalid: "format-invalid", flipped: "flipped across runs", regressed: "regressed", fixed: "fixed", mixed: "regressed and fixed", failure: "any failure", correct: "correct", wrong: "wrong", accepted: "accepted", rejected: "rejected" };
+var ORDER = ["failure", "tp", "fp", "fn", "tn", "loc_miss", "invalid", "flipped", "regressed", "fixed", "mixed", "correct", "wrong", "accepted", "rejected"];
+var source = document.getElementById("mari-explorer-data");
+var root = document.getElementById("mari-explorer");
+if (!source || !root) return;
+var data = JSON.parse(source.textContent);
+var cases = data.cases;
+var state = { tag: null, facets: {}, q: "", sort: "input", limit: PAGE };
+function el(tag, cls, text) {
+  var n = document.createElement(tag);
+  if (cls) n.className = cls;
+  if (text !== undefined && text !== null) n.textContent = String(text);
+  return n;
+}
+// Appends the children and returns the last one.
+function add(parent) { var last = null; for (var i = 1; i < arguments.length; i++) if (arguments[i]) last = parent.appendChild(arguments[i]); return last; }
+function label(tag) {
+  if (LABELS[tag]) return LABELS[tag];
+  var i = tag.indexOf(":");
+  return i < 0 ? tag : (LABELS[tag.slice(0, i)] || tag.slice(0, i)) + ": " + tag.slice(i + 1);
+}
+function fmt(v) { return v === null || v === undefined ? "n/a" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(4) : String(v); }
+var counts = {};
+cases.forEach(function (c) { c.tags.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; }); });
+var tags = Object.keys(counts).sort(function (a, b) {
+  var ia = ORDER.indexOf(a.split(":")[0]), ib = ORDER.indexOf(b.split(":")[0]);
+  ia = ia < 0 ? 99 : ia; ib = ib < 0 ? 99 : ib;
+  return ia - ib || (a < b ? -1 : a > b ? 1 : 0);
+});
+document.getElementById("explorer-selection").textContent = data.selection + " Every case is in " + data.rest + ".";
+root.textContent = "";
+var controls = add(root, el("div", "controls"));
+var buttons = [];
+function tagButton(tag, text) {
+  var b = el("button", null, text);
+  b.type = "button";
+  b.setAttribute("data-filter", tag === null ? "all" : tag);
+  b.setAttribute("aria-pressed", String(tag === state.tag));
+  b.addEventListener("click", function () { state.tag = tag; state.limit = PAGE; update(); });
+  buttons.push(b);
+  controls.appendChild(b);
+}
+tagButton(null, "all (" + cases.length + ")");
+tags.forEach(function (t) { tagButton(t, label(t) + " (" + counts[t] + ")"); });
+var row2 = add(root, el("div", "controls"));
+data.facets.forEach(function (name) {
+  var values = {};
+  cases.forEach(function (c) { var v = c.facets[name]; if (v !== undefined) values[v] = (values[v] || 0) + 1; });
+  var keys = Object.keys(values).sort();
+  if (keys.length === 0) return;
+  var s = el("select");
+  s.setAttribute("data-facet", name);
+  add(s, el("option", null, name + ": all")).value = "";
+  keys.forEach(function (k) { add(s, el("option", null, name + ": " + k + " (" + values[k] + ")")).value = k; });
+  s.addEventListener("change", function () { state.facets[name] = s.value; state.limit = PAGE; update(); });
+  row2.appendChild(s);
+});
+var search = el("input");
+search.type = "search";
+search.placeholder = "search ids and text";
+search.setAttribute("data-search", "");
+search.addEventListener("input", function () { state.q = search.value.toLowerCase(); state.limit = PAGE; update(); });
+row2.appendChild(search);
+var sort = el("select");
+sort.setAttribute("data-sort", "");
+[["input", "input order"], ["score-asc", "reward: lowest first"], ["score-desc", "reward: highest first"]].forEach(function (o) { add(sort, el("option", null, o[1])).value = o[0]; });
+sort.addEventListener("change", function () { state.sort = sort.value; update(); });
+row2.appendChild(sort);
+var count = add(root, el("p", "note"));
+count.id = "explorer-count";
+var list = add(root, el("div"));
+list.id = "explorer-list";
+var more = add(root, el("button", null, "show more"));
+more.type = "button";
+more.addEventListener("click", function () { state.limit += PAGE; update(); });
+function haystack(c) {
+  if (c._text === undefined) {
+    var parts = [c.id];
+    if (c.doc) { parts = parts.concat(c.doc.sentences); c.doc.runs.forEach(function (r) { if (r.reasoning) parts.push(r.reasoning); }); }
+    if (c.record) parts.push(JSON.stringify(c.record));
+    c._text = parts.join("\n").toLowerCase();
+  }
+  return c._text;
+}
+function matches(c) {
+  if (state.tag !== null && c.tags.indexOf(state.tag) < 0) return false;
+  for (var f in state.facets) if (state.facets[f] && c.facets[f] !== state.facets[f]) return false;
+  return state.q === "" || haystack(c).indexOf(state.q) >= 0;
+}
+function linked(text, anchor) {
+  var box = el("div", "reasoning");
+  var re = /\[(\d+)\]/g, last = 0, m;
+  while ((m = re.exec(text)) !== null) {
+    box.appendChild(document.createTextNode(text.slice(last, m.index)));
+    var a = el("a", null, m[0]);
+    a.setAttribute("href", "#" + anchor + "-s" + Number(m[1]));
+    box.appendChild(a);
+    last = m.index + m[0].length;
+  }
+  box.appendChild(document.createTextNode(text.slice(last)));
+  return box;
+}
+function table(header, rows) {
+  var t = el("table"), h = add(t, el("thead")), hr = add(h, el("tr"));
+  header.forEach(function (x) { add(hr, el("th", null, x)); });
+  var b = add(t, el("tbody"));
+  rows.forEach(function (r) { var tr = add(b, el("tr")); r.forEach(function (x) { add(tr, el("td", null, x)); }); });
+  var box = el("div", "scroll");
+  box.appendChild(t);
+  return box;
+}
+function documentBody(c, body, n) {
+  var d = c.doc, anchor = "c" + n;
+  add(body, el("p", null, "gold: " + (d.label === null ? "n/a" : d.label ? "contradiction" : "no contradiction") + (d.gold.length ? ", gold sentences " + d.gold.map(function (i) { return "[" + i + "]"; }).join(" ") : "")));
+  add(body, table(["run", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
+    return [r.run, r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
+  })));
+  var legend = add(body, el("p", "legend note"));
+  add(legend, el("span", "gold", "gold"), el("span", "cited", "cited, not gold"), el("span", "both", "gold and cited"));
+  var gold = {};
+  d.gold.forEach(function (i) { gold[i] = true; });
+  var ol = add(body, el("ol", "sentences"));
+  d.sentences.forEach(function (s, k) {
+    var i = k + 1, by = [];
+    d.runs.forEach(function (r) { if (r.evidence.indexOf(i) >= 0) by.push(r.run); });
+    var li = el("li", gold[i] ? (by.length ? "both" : "gold") : by.length ? "cited" : "");
+    li.id = anchor + "-s" + i;
+    li.value = i;
+    add(li, el("span", null, "[" + i + "] " + s));
+    if (by.length) add(li, el("span", "marks", d.runs.length > 1 ? "cited by run " + by.join(", ") : "cited"));
+    ol.appendChild(li);
+  });
+  d.runs.forEach(function (r) {
+    if (r.reasoning !== undefined) { add(body, el("h4", null, "run " + r.run + " reasoning")); add(body, linked(r.reasoning, anchor)); }
+    if (r.raw !== undefined) { var raw = add(body, el("details")); add(raw, el("summary", null, "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
+  });
+}
+function words(text) { return String(text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
+function marked(text, other) {
+  var known = {};
+  words(other).forEach(function (w) { known[w] = true; });
+  var p = el("div", "pairtext");
+  String(text || "").split(/([\p{L}\p{N}]+)/u).forEach(function (part, k) {
+    if (k % 2 === 1 && !known[part.toLowerCase()]) p.appendChild(el("mark", null, part));
+    else p.appendChild(document.createTextNode(part));
+  });
+  return p;
+}
+function pairBody(c, body) {
+  var r = c.record;
+  add(body, el("p", null, "gold " + fmt(r.gold) + ", verdict " + fmt(r["class"]) + ", cost " + fmt(r.cost) + ". Classifier: " + fmt(r.reason)));
+  add(body, el("h4", null, "new (words not in old marked)"), marked(r["new"], r.old), el("h4", null, "old (words not in new marked)"), marked(r.old, r["new"]));
+}
+function evidenceBody(c, body) {
+  var r = c.record;
+  add(body, el("p", null, r.accepted ? "accepted" : "rejected" + (r.error ? ": " + r.error.code + " (" + r.error.message + ")" : "")));
+  if (r.freshness) add(body, el("p", null, "freshness: " + r.freshness));
+  (r.facts || []).forEach(function (f) {
+    add(body, el("h4", null, "claim: " + f.claim + " (" + fmt(f.state) + ", grounding " + fmt(f.grounding) + ")"));
+    (f.evidence || []).forEach(function (ev) {
+      var p = add(body, el("p"));
+      add(p, el("span", "note", ev.document_id + "@" + ev.revision + " " + (ev.section_id || "") + " [" + ev.start + ", " + ev.end + "): "), el("mark", null, ev.quote));
+      if (Array.isArray(ev.context)) {
+        var section = add(body, el("div", "reasoning"));
+        section.setAttribute("data-section", ev.section_id || "");
+        add(section, document.createTextNode(ev.context[0]), el("mark", null, ev.context[1]), document.createTextNode(ev.context[2]));
+      }
+    });
+  });
+  if (Array.isArray(r.gold) && r.gold.length) add(body, table(["claim", "gold", "predicted"], r.gold.map(function (g) { return [g.claim, fmt(g.gold), fmt(g.predicted)]; })));
+  if (r.dependency_error) add(body, el("p", null, "dependency error: " + JSON.stringify(r.dependency_error)));
+}
+function card(c, n) {
+  var d = el("details", "case");
+  d.setAttribute("data-case", c.id);
+  var s = add(d, el("summary"));
+  add(s, el("code", null, c.id));
+  c.tags.forEach(function (t) { add(s, el("span", "tag " + t.split(":")[0], label(t))); });
+  if (c.change) add(s, el("span", "note", " " + c.change.old + " → " + c.change.new));
+  if (c.score !== null) add(s, el("span", "note", " reward " + fmt(c.score)));
+  d.addEventListener("toggle", function () {
+    if (!d.open || d._built) return;
+    d._built = true;
+    var body = add(d, el("div"));
+    if (c.doc) documentBody(c, body, n); else if (data.kind === "pairs") pairBody(c, body); else evidenceBody(c, body);
+  });
+  return d;
+}
+function update() {
+  buttons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-filter") === (state.tag === null ? "all" : state.tag))); });
+  var shown = [];
+  for (var i = 0; i < cases.length; i++) if (matches(cases[i])) shown.push(i);
+  if (state.sort !== "input") {
+    var sign = state.sort === "score-asc" ? 1 : -1;
+    shown.sort(function (a, b) {
+      var x = cases[a].score, y = cases[b].score;
+      if (x === null || y === null) return x === y ? a - b : x === null ? 1 : -1;
+      return sign * (x - y) || a - b;
+    });
+  }
+  count.textContent = shown.length + " of " + cases.length + " cases match" + (shown.length > state.limit ? "; the first " + state.limit + " are listed" : "") + ".";
+  list.textContent = "";
+  shown.slice(0, state.limit).forEach(function (i) { list.appendChild(card(cases[i], i)); });
+  more.hidden = shown.length <= state.limit;
+}
+// A link can preselect a filter and open the first case: report.html#filter=fn&open=1.
+var wanted = /^#filter=([^&]+)(&open=1)?$/.exec(location.hash);
+if (wanted && counts[decodeURIComponent(wanted[1])] !== undefined) state.tag = decodeURIComponent(wanted[1]);
+update();
+if (wanted) {
+  if (wanted[2] && list.firstChild) list.firstChild.open = true;
+  document.getElementById("cases").scrollIntoView();
+}
+})();`;

@@ -1,0 +1,168 @@
+// `mari diff OLD NEW`: compares two finished reports without scoring anything again. Both sides are
+// read as `--baseline` reads a report (report.json + the cases.jsonl beside it), the metric deltas,
+// paired intervals and McNemar come from the same compareWithBaseline, the gates from the same
+// evaluateGates; on top, the cases that regressed and that were fixed.
+import { constants } from "node:fs";
+import { access, readFile, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { compareWithBaseline, loadBaseline, type Baseline } from "../../gates/baseline.js";
+import { evaluateGates } from "../../gates/evaluate.js";
+import { DOCUMENT_CLASSES, type PairedOutcome } from "../../gates/paired.js";
+import type { GateSpec } from "../../gates/spec.js";
+import { InputError } from "../../io/errors.js";
+import type { JsonObject } from "../../io/records.js";
+import { readDocumentSlice } from "../../io/slice.js";
+import type { ExplorerData } from "../../report/explorer.js";
+import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
+import { buildDocumentExplorer } from "../document/explorer.js";
+import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
+import { caseChanges, type CaseChange } from "./changes.js";
+
+export const DIFF_SCHEMA_VERSION = "1.0.0";
+
+export interface DiffSettings {
+  oldPath: string;
+  newPath: string;
+  gates?: readonly GateSpec[];
+  /** Compare reports of different slices on the case ids they share. */
+  allowDifferentSlice?: boolean;
+  seed?: number;
+  /** Bootstrap resamples for the paired intervals. */
+  resamples?: number;
+  /** Build the case explorer for diff.html (reads the NEW slice and dump when they are still there). */
+  explorer?: boolean;
+}
+
+export interface DiffSide {
+  path: string;
+  task: TaskName;
+  dataset: string;
+  slice_hash: string;
+  cases: number;
+  predictions: string | null;
+}
+
+export interface DiffResult {
+  schema_version: string;
+  old: DiffSide;
+  new: DiffSide;
+  same_slice: boolean;
+  /** Case ids both reports have. */
+  shared_cases: number;
+  comparison: BaselineComparison;
+  regressed: CaseChange[];
+  fixed: CaseChange[];
+  /** Cases with several runs where some runs regressed and others were fixed. */
+  mixed: CaseChange[];
+  gates: GateResult[];
+}
+
+export interface DiffOutcome {
+  diff: DiffResult;
+  explorer?: ExplorerData;
+  /** Why diff.html has no explorer, when it has none. */
+  explorerNote?: string;
+}
+
+/**
+ * Evidence cases.jsonl lines have no gold class: for a diff, a case is "right" when its citations
+ * were accepted, so a regression is an accepted case that is rejected now.
+ */
+function evidenceOutcome(line: JsonObject): PairedOutcome | null {
+  if (typeof line["case_id"] !== "string" || typeof line["accepted"] !== "boolean") return null;
+  const error = line["error"] as JsonObject | null | undefined;
+  const predicted = line["accepted"] ? "accepted" : `rejected (${typeof error?.["code"] === "string" ? error["code"] : "?"})`;
+  return { case_id: line["case_id"], run: "0", gold: "accepted", predicted, values: { accepted_rate: line["accepted"] ? 1 : 0 } };
+}
+
+async function load(path: string, which: "OLD" | "NEW", evidence: boolean): Promise<Baseline> {
+  try {
+    return evidence ? await loadBaseline(path, evidenceOutcome) : await loadBaseline(path);
+  } catch (err) {
+    if (err instanceof InputError) throw new InputError(err.message.replaceAll("--baseline", `diff ${which}`));
+    throw err;
+  }
+}
+
+function side(b: Baseline): DiffSide {
+  const r = b.report;
+  return { path: b.path, task: r.task, dataset: r.dataset.path, slice_hash: r.dataset.slice_hash, cases: r.dataset.cases, predictions: r.predictions?.path ?? null };
+}
+
+async function readable(path: unknown): Promise<string | null> {
+  if (typeof path !== "string") return null;
+  try {
+    await access(path, constants.R_OK);
+    return path;
+  } catch {
+    return null;
+  }
+}
+
+export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> {
+  // The task decides how cases.jsonl lines are read; peek at NEW first with the default reading.
+  const peek = await readTask(settings.newPath);
+  const evidence = peek === "evidence";
+  const old = await load(settings.oldPath, "OLD", evidence);
+  const now = await load(settings.newPath, "NEW", evidence);
+  if (old.report.task !== now.report.task) {
+    throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
+  }
+  const oldIds = new Set(old.outcomes.map((o) => o.case_id));
+  const shared = new Set(now.outcomes.filter((o) => oldIds.has(o.case_id)).map((o) => o.case_id)).size;
+  const sameSlice = old.report.dataset.slice_hash === now.report.dataset.slice_hash;
+  if (!sameSlice && settings.allowDifferentSlice !== true) {
+    throw new InputError(
+      `diff: different slices: OLD ${old.path} was scored on ${old.report.dataset.path} (${old.report.dataset.cases} cases, slice_hash ${old.report.dataset.slice_hash.slice(0, 12)}…), ` +
+        `NEW ${now.path} on ${now.report.dataset.path} (${now.report.dataset.cases} cases, slice_hash ${now.report.dataset.slice_hash.slice(0, 12)}…); ` +
+        `--allow-different-slice compares the ${shared} case ids they share`,
+    );
+  }
+  const seed = settings.seed ?? 0;
+  const comparison = compareWithBaseline(now.outcomes, old, {
+    seed,
+    resamples: settings.resamples ?? 1000,
+    ...(now.report.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
+    currentSliceHash: now.report.dataset.slice_hash,
+  });
+  const changes = caseChanges(now.outcomes, old.outcomes);
+  const diff: DiffResult = {
+    schema_version: DIFF_SCHEMA_VERSION,
+    old: side(old),
+    new: side(now),
+    same_slice: sameSlice,
+    shared_cases: shared,
+    comparison,
+    regressed: changes.filter((c) => c.status === "regressed"),
+    fixed: changes.filter((c) => c.status === "fixed"),
+    mixed: changes.filter((c) => c.status === "mixed"),
+    gates: evaluateGates(now.report, settings.gates ?? [], { baseline: comparison }),
+  };
+  if (settings.explorer === false) return { diff };
+  const rest = `${now.casesPath} (NEW's cases.jsonl)`;
+  if (now.report.task === "pairs" || now.report.task === "evidence") {
+    const spec = now.report.task === "pairs" ? PAIR_EXPLORER : EVIDENCE_EXPLORER;
+    return { diff, explorer: await buildRecordExplorer(spec, now.casesPath, { seed, changes, rest }) };
+  }
+  if (now.report.task !== "documents") return { diff };
+  // The documents explorer needs NEW's slice for the sentences; the dump for reasoning is optional.
+  const config = now.report.system.config;
+  const slicePath = (await readable(config["slice"])) ?? (await readable(resolve(now.report.dataset.path)));
+  if (slicePath === null) return { diff, explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
+  const slice = await readDocumentSlice(slicePath);
+  if (slice.cases.length !== now.report.dataset.cases) return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
+  const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));
+  const explorer = await buildDocumentExplorer({ casesPath: now.casesPath, slice, dumpPath, runs: now.report.predictions?.runs ?? Object.keys(now.report.runs), seed, changes, rest });
+  return { diff, explorer };
+}
+
+async function readTask(path: string): Promise<TaskName | null> {
+  try {
+    const file = (await stat(path)).isDirectory() ? join(path, "report.json") : path;
+    const task = (JSON.parse(await readFile(file, "utf8")) as { task?: unknown }).task;
+    return typeof task === "string" ? (task as TaskName) : null;
+  } catch {
+    // loadBaseline reports the problem with the file properly.
+    return null;
+  }
+}

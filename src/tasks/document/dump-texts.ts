@@ -1,0 +1,79 @@
+// The texts the case explorer shows from a prediction dump: each wanted line's reasoning and, for
+// the `<think>…</think><answer>…</answer>` layout, the raw completion. Read by positional reads when
+// the dump pass recorded line offsets (eval), else by one streaming pass (diff).
+import { open } from "node:fs/promises";
+import { parseCompletionLayout, parseDumpJson } from "../../io/dump.js";
+import { readLines } from "../../io/lines.js";
+import { isJsonObject } from "../../io/records.js";
+import type { LineOffsets } from "./line-offsets.js";
+
+export interface DumpTexts {
+  reasoning?: string;
+  raw?: string;
+}
+
+const COALESCE_BYTES = 64 * 1024;
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+/** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
+export function textsOfDumpLine(text: string): DumpTexts {
+  const parsed = parseDumpJson(text.replace(/^\uFEFF/, "").replace(/\r?\n$/, "").replace(/\r$/, ""));
+  if ("error" in parsed) return {};
+  const record = parsed.record;
+  const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;
+  const out: DumpTexts = {};
+  if (typeof source["reasoning"] === "string") out.reasoning = source["reasoning"];
+  const completion = source["completion"];
+  if (typeof completion === "string") {
+    out.raw = completion;
+    const layout = parseCompletionLayout(completion);
+    if (layout && out.reasoning === undefined) out.reasoning = layout.think;
+  }
+  return out;
+}
+
+/** The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. */
+export async function readDumpTexts(dumpPath: string, lineNumbers: readonly number[], offsets?: LineOffsets): Promise<Map<number, DumpTexts>> {
+  const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
+  const out = new Map<number, DumpTexts>();
+  if (wanted.length === 0) return out;
+  if (offsets !== undefined) {
+    const file = await open(dumpPath, "r");
+    try {
+      // Wanted lines close to each other are read in one go (gaps up to COALESCE_BYTES are read and skipped).
+      let k = 0;
+      while (k < wanted.length) {
+        const first = offsets.range(wanted[k]!);
+        if (first === undefined) {
+          k++;
+          continue;
+        }
+        let last = k;
+        let end = first[1];
+        while (last + 1 < wanted.length) {
+          const next = offsets.range(wanted[last + 1]!);
+          if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
+          end = next[1];
+          last++;
+        }
+        const buffer = Buffer.alloc(end - first[0]);
+        await file.read(buffer, 0, buffer.length, first[0]);
+        for (let j = k; j <= last; j++) {
+          const range = offsets.range(wanted[j]!)!;
+          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0])));
+        }
+        k = last + 1;
+      }
+    } finally {
+      await file.close();
+    }
+    return out;
+  }
+  const want = new Set(wanted);
+  const last = wanted[wanted.length - 1]!;
+  for await (const line of readLines(dumpPath)) {
+    if (line.lineNo > last) break;
+    if (want.has(line.lineNo) && line.text !== null) out.set(line.lineNo, textsOfDumpLine(line.text));
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// The case explorer's data for tasks whose cases.jsonl line already holds everything the page shows
+// (pairs: both texts, the verdict, the classifier's reason and cost; evidence: the facts, quotes,
+// error code and claim states): the chosen lines go into the page as they are.
+import { readLines } from "../io/lines.js";
+import { parseJsonLine, type JsonObject } from "../io/records.js";
+import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData } from "../report/explorer.js";
+import type { CaseChange } from "./diff/changes.js";
+
+export interface RecordExplorerKind {
+  kind: "pairs" | "evidence";
+  facets: string[];
+  id(line: JsonObject): string | null;
+  failed(line: JsonObject): boolean;
+  tags(line: JsonObject): string[];
+  score(line: JsonObject): number | null;
+}
+
+/** The JSON object lines of a cases.jsonl file (others are skipped: the task wrote the file). */
+export async function* readCaseRecords(path: string): AsyncGenerator<JsonObject> {
+  for await (const line of readLines(path)) {
+    const parsed = parseJsonLine(line.text);
+    if (!("error" in parsed)) yield parsed.record;
+  }
+}
+
+export const PAIR_EXPLORER: RecordExplorerKind = {
+  kind: "pairs",
+  facets: ["gold", "class", "kind", "domain"],
+  id: (line) => (typeof line["id"] === "string" ? line["id"] : null),
+  failed: (line) => typeof line["gold"] === "string" && line["gold"] !== line["class"],
+  tags: (line) => (typeof line["gold"] !== "string" ? ["unlabelled"] : line["gold"] === line["class"] ? ["correct"] : ["wrong", `wrong:${line["gold"]}→${String(line["class"])}`]),
+  // "Sort by reward" for pairs: a lower RevisionCost is better.
+  score: (line) => (typeof line["cost"] === "number" ? -line["cost"] : null),
+};
+
+export const EVIDENCE_EXPLORER: RecordExplorerKind = {
+  kind: "evidence",
+  facets: ["freshness"],
+  id: (line) => (typeof line["case_id"] === "string" ? line["case_id"] : null),
+  failed: (line) => line["accepted"] !== true || (Array.isArray(line["gold"]) && line["gold"].some((g) => (g as JsonObject)["gold"] !== (g as JsonObject)["predicted"])),
+  tags: (line) => {
+    const tags = [line["accepted"] === true ? "accepted" : "rejected"];
+    const error = line["error"] as JsonObject | null | undefined;
+    if (error && typeof error["code"] === "string") tags.push(`error:${error["code"]}`);
+    const facts = Array.isArray(line["facts"]) ? (line["facts"] as JsonObject[]) : [];
+    for (const state of new Set(facts.map((f) => f["state"]).filter((s) => typeof s === "string"))) tags.push(`state:${state}`);
+    return tags;
+  },
+  score: (line) => {
+    const facts = Array.isArray(line["facts"]) ? (line["facts"] as JsonObject[]) : [];
+    const grounding = facts.map((f) => f["grounding"]).filter((g): g is number => typeof g === "number");
+    return grounding.length ? grounding.reduce((a, b) => a + b, 0) / grounding.length : null;
+  },
+};
+
+export async function buildRecordExplorer(
+  spec: RecordExplorerKind,
+  casesPath: string,
+  opts: { seed: number; changes?: readonly CaseChange[]; rest?: string; cap?: number },
+): Promise<ExplorerData> {
+  const changed = new Map((opts.changes ?? []).map((c) => [c.case_id, c]));
+  const failedList: number[] = [];
+  for await (const line of readCaseRecords(casesPath)) {
+    const id = spec.id(line);
+    if (id === null) continue;
+    failedList.push(spec.failed(line) || changed.get(id)?.status === "regressed" ? 1 : 0);
+  }
+  const cap = opts.cap ?? explorerCap(1);
+  const selection = selectCases(Uint8Array.from(failedList), cap, opts.seed);
+  const chosen = new Set(selection.chosen);
+  const cases: ExplorerCase[] = [];
+  let position = 0;
+  for await (const line of readCaseRecords(casesPath)) {
+    const id = spec.id(line);
+    if (id === null) continue;
+    if (chosen.has(position++)) {
+      const tags = spec.tags(line);
+      if (spec.failed(line)) tags.push("failure");
+      const view: ExplorerCase = { id, tags, facets: {}, score: spec.score(line), record: line };
+      for (const facet of spec.facets) {
+        const v = line[facet];
+        if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
+      }
+      const change = changed.get(id);
+      if (change !== undefined) {
+        view.tags.push(change.status);
+        view.change = { status: change.status, old: change.old, new: change.new };
+      }
+      cases.push(view);
+    }
+  }
+  return {
+    kind: spec.kind,
+    total: failedList.length,
+    shown: cases.length,
+    selection: describeSelection(failedList.length, selection, cap, opts.seed),
+    rest: opts.rest ?? "cases.jsonl beside this page",
+    runs: [],
+    facets: spec.facets,
+    cases,
+  };
+}
