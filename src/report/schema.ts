@@ -45,6 +45,15 @@ const gateResult = z.object({
   detail: z.string().optional(),
 });
 
+const gateSpecRecord = z.object({
+  kind: z.enum(["min", "max", "max_drop", "max_invalid_rate"]),
+  metric: z.string(),
+  threshold: z.number(),
+  is_count: z.boolean().optional(),
+  source: z.enum(["cli", "config", "default"]),
+  note: z.string().optional(),
+});
+
 const pairedDifference = z.object({
   current: z.number(),
   baseline: z.number(),
@@ -95,6 +104,8 @@ export const reportSchema = z
     majority: metricTable.nullable().optional(),
     confusion: z.record(z.string(), z.record(z.string(), count)).optional(),
     gates: z.array(gateResult),
+    gate_specs: z.array(gateSpecRecord).optional(),
+    warnings: z.array(z.string()).optional(),
     rejections: z.record(z.string(), count),
     rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
     orphans: z.object({ count, examples: z.array(z.string()) }).optional(),

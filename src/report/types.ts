@@ -65,6 +65,17 @@ export interface GateResult {
   detail?: string;
 }
 
+/** A gate as it was asked for (src/gates/spec.ts GateSpec), kept so `mari merge` re-applies it. */
+export interface GateSpecRecord {
+  kind: GateResult["kind"];
+  metric: string;
+  threshold: number;
+  /** max_invalid_rate only: the threshold is a count. */
+  is_count?: boolean;
+  source: "cli" | "config" | "default";
+  note?: string;
+}
+
 export interface RejectionExample {
   where: string;
   reason: string;
@@ -89,6 +100,10 @@ export interface Report {
   majority?: Record<string, MetricValue> | null;
   confusion?: Record<string, Record<string, number>>;
   gates: GateResult[];
+  /** The gates asked for, in evaluation order (what `gates` are the results of); merge re-applies them. */
+  gate_specs?: GateSpecRecord[];
+  /** Problems with the run every reader must see (e.g. most predictions format-invalid), shown prominently. */
+  warnings?: string[];
   /** reason code → count. */
   rejections: Record<string, number>;
   rejection_examples: RejectionExample[];

@@ -7,11 +7,16 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
 import { finishReportRun } from "../summary.js";
+import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
+import { loadMariConfig } from "../../gates/config.js";
+import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runDocumentMerge } from "../../tasks/document/merge.js";
 import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
 
-interface MergeFlags {
+interface MergeFlags extends GateFlags {
+  baseline?: string;
+  config?: string;
   out?: string;
   report?: string;
   slice?: string;
@@ -20,7 +25,7 @@ interface MergeFlags {
 }
 
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
-  program
+  const command = program
     .command("merge")
     .description(COMMANDS.merge.summary)
     .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
@@ -29,18 +34,35 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
     .option("--workers <n>", "worker threads for the aggregation (default 1)")
     .option("--quiet", "no summary on stdout")
-    .action(
+    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default: the shards' baseline)")
+    .option("--config <file>", "config file (default ./mari.config.json when present)");
+  addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
+  command.action(
       wrap(async (reports: string[], flags: MergeFlags) => {
+        // The merged report is gated as the single run: the shards' recorded gates, overridden by
+        // these flags and then by the config (flags > config > shards).
+        const config = await loadMariConfig(flags.config);
+        const gates = combineGates(gatesFromFlags(flags), config.gates);
         const outDir = flags.out ?? "mari-report";
         await assertCasesBeside(reports);
         const formats = parseReportFormats(flags.report);
         const quiet = flags.quiet ?? false;
         if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
-          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
+          if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
+          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
         }
+        const baselinePath = flags.baseline ?? config.baseline;
         const workers = flags.workers === undefined ? 1 : Number(flags.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
-        const outcome = await runDocumentMerge({ reportPaths: reports, outDir, workers, formats, ...(flags.slice ? { slicePath: flags.slice } : {}) });
+        const outcome = await runDocumentMerge({
+          reportPaths: reports,
+          outDir,
+          workers,
+          formats,
+          gates,
+          ...(baselinePath !== undefined ? { baselinePath } : {}),
+          ...(flags.slice ? { slicePath: flags.slice } : {}),
+        });
         return finishReportRun(outcome, quiet);
       }),
     );

@@ -3,9 +3,7 @@
 // eval` does for documents except reading flags, printing and choosing the exit code.
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
-import { evaluateGates } from "../../gates/evaluate.js";
-import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import { loadBaseline } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -16,6 +14,7 @@ import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
+import { decideDocumentReport } from "./decide.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -135,16 +134,15 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     },
     elapsedSeconds: 0,
   });
-  if (baseline) {
-    const { outcomes } = await readPairedOutcomes(result.casesPath);
-    report.baseline = compareWithBaseline(outcomes, baseline, {
-      seed,
-      resamples: bootstrap,
-      classes: DOCUMENT_CLASSES,
-      currentSliceHash: result.sliceHash,
-    });
-  }
-  report.gates = evaluateGates(report, settings.gates ?? []);
+  await decideDocumentReport(report, {
+    casesPath: result.casesPath,
+    ...(baseline ? { baseline } : {}),
+    gates: settings.gates ?? [],
+    seed,
+    bootstrap,
+    sliceHash: result.sliceHash,
+    partial: shard !== undefined,
+  });
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
   const inputErrors: string[] = [];

@@ -18,7 +18,7 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
-import { evaluateGates } from "../../gates/evaluate.js";
+import { decideGates } from "../../gates/decide.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
@@ -198,8 +198,7 @@ function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionL
       examples: t.locatedExamples,
     };
   }
-  report.gates = evaluateGates(report, options.gates ?? []);
-  return report;
+  return decideGates(report, options.gates ?? []);
 }
 
 /** Per-case lines are gathered into chunks of about this many characters before each write. */

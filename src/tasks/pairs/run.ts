@@ -27,6 +27,7 @@ import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
+import { decideGates } from "../../gates/decide.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -179,8 +180,7 @@ export function buildPairReport(input: PairReportInput): Report {
     elapsed_seconds: input.elapsedSeconds,
   };
   if (input.shard) report.shard = { index: input.shard.index, count: input.shard.count };
-  report.gates = evaluatePairGates(report, input.gates);
-  return report;
+  return decideGates(report, input.gates, { partial: input.shard !== undefined, evaluate: evaluatePairGates });
 }
 
 function caseLine(
