@@ -2,7 +2,7 @@
 // the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
 // honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 import { styleText } from "node:util";
-import { formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
+import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
@@ -65,7 +65,7 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
     for (const [name, diff] of Object.entries(b.metrics).filter(([name]) => names.includes(name))) {
       lines.push(`  vs baseline ${name}: ${formatSigned(diff.difference)} [${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`);
     }
-    lines.push(`  McNemar p = ${formatNumber(b.mcnemar.p_value)} on ${b.matched_units} paired units`);
+    lines.push(`  McNemar p = ${formatNumber(b.mcnemar.p_value)}; ${describePairing(b)}`);
   }
   const rejections = sortedRejections(report);
   if (rejections.length > 0) {

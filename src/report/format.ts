@@ -1,6 +1,6 @@
 // Presentation helpers shared by the Markdown, HTML and terminal renderings of a report, so the
 // three show the same numbers the same way.
-import type { ConfidenceInterval, MetricValue, Report } from "./types.js";
+import type { ConfidenceInterval, MetricValue, Report, BaselineComparison } from "./types.js";
 
 /** Four decimals for fractions, integers as they are, "n/a" for a missing value. */
 export function formatNumber(value: MetricValue | undefined): string {
@@ -221,4 +221,26 @@ export function dependenciesView(report: Report): DependenciesView | null {
 export function freshnessView(report: Report): Array<[string, number]> | null {
   const counts = countEntries(report["freshness"]);
   return counts === null ? null : [...counts].sort(byCountThenName);
+}
+
+function runList(runs: readonly string[]): string {
+  const shown = runs.slice(0, 5).join(", ");
+  return `${runs.length} run${runs.length === 1 ? "" : "s"} (${shown}${runs.length > 5 ? ", …" : ""})`;
+}
+
+/**
+ * What a baseline comparison was decided on, one sentence: the cases paired, the cases one side
+ * only has, and the runs each side had (every format and the --max-drop detail say the same).
+ */
+export function describePairing(b: BaselineComparison): string {
+  const runs = b.runs ? `; each side's per-case value is the mean over its runs: current ${runList(b.runs.current)}, baseline ${runList(b.runs.baseline)}` : "";
+  const oneSide = b.unmatched_current + b.unmatched_baseline;
+  const left = oneSide === 0 ? "every case of both sides is compared" : `not compared: ${b.unmatched_current} cases only in the current run, ${b.unmatched_baseline} only in the baseline`;
+  return `paired on ${b.matched_cases} cases (${left})${runs}`;
+}
+
+/** McNemar in words, with the rule that makes a case with several runs right or wrong. */
+export function describeMcNemar(b: BaselineComparison): string {
+  const m = b.mcnemar;
+  return `McNemar (exact binomial) on cases: baseline-only right ${m.baseline_only}, current-only right ${m.current_only}, p = ${formatNumber(m.p_value)}; a case is right on a side when more than half of that side's runs judged it right`;
 }

@@ -9,6 +9,8 @@ import {
   flippedCases,
   formatInterval,
   formatNumber,
+  describeMcNemar,
+  describePairing,
   formatSigned,
   freshnessView,
   gatesPassed,
@@ -118,11 +120,7 @@ function baseline(report: Report): string {
     e(formatSigned(diff.difference)),
     e(`[${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`),
   ]);
-  const m = comparison.mcnemar;
-  const notes = [
-    `Paired on ${comparison.matched_units} units (${comparison.matched_cases} cases); unmatched ${comparison.unmatched_current} current / ${comparison.unmatched_baseline} baseline.`,
-    `McNemar exact: baseline-only ${m.baseline_only}, current-only ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
-  ];
+  const notes = [`${describePairing(comparison)}.`, `${describeMcNemar(comparison)}.`];
   if (comparison.warning) notes.push(`Warning: ${comparison.warning}`);
   return section("Baseline comparison", table(["metric", "baseline", "current", "difference", "95% CI"], rows) + notes.map((n) => `<p class="note">${e(n)}</p>`).join(""));
 }

@@ -11,6 +11,8 @@ import {
   formatNumber,
   formatSigned,
   freshnessView,
+  describeMcNemar,
+  describePairing,
   gatesPassed,
   metricNames,
   provenanceRows,
@@ -111,12 +113,9 @@ function baselineSection(report: Report): string {
     formatSigned(diff.difference),
     `[${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`,
   ]);
-  const m = comparison.mcnemar;
   const lines = [
-    comparison.paired_by === "case"
-      ? `Paired on ${comparison.matched_cases} cases; unmatched: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`
-      : `Paired on ${comparison.matched_units} (case, run) units over ${comparison.matched_cases} cases; unmatched units: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`,
-    `McNemar (exact binomial): baseline-only correct ${m.baseline_only}, current-only correct ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
+    `${escapeCell(capitalise(describePairing(comparison)))}.`,
+    `${escapeCell(describeMcNemar(comparison))}.`,
     `Difference intervals: paired percentile bootstrap over cases, B=${comparison.resamples}, seed=${comparison.seed}.`,
   ];
   if (comparison.warning) lines.push(`**Warning:** ${escapeCell(comparison.warning)}`);
@@ -283,4 +282,8 @@ export function renderMarkdown(report: Report): string {
     provenanceSection(report),
   ].filter((part) => part !== "");
   return `${intro.join("\n")}\n${parts.join("\n")}`.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

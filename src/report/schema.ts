@@ -64,11 +64,14 @@ const pairedDifference = z.object({
 
 const baselineComparison = z.object({
   path: z.string().nullable(),
-  matched_units: z.number().int().nonnegative(),
+  // "case_run" and matched_units: reports written before pairing on cases (still readable as baselines).
+  paired_by: z.enum(["case", "case_run"]),
+  matched_units: z.number().int().nonnegative().optional(),
   matched_cases: z.number().int().nonnegative(),
   unmatched_current: z.number().int().nonnegative(),
   unmatched_baseline: z.number().int().nonnegative(),
-  paired_by: z.enum(["case_run", "case"]),
+  units: z.object({ current: z.number().int().nonnegative(), baseline: z.number().int().nonnegative() }).optional(),
+  runs: z.object({ current: z.array(z.string()), baseline: z.array(z.string()) }).optional(),
   seed: z.number().int(),
   resamples: z.number().int().nonnegative(),
   metrics: z.record(z.string(), pairedDifference),
@@ -77,6 +80,7 @@ const baselineComparison = z.object({
     current_only: z.number().int().nonnegative(),
     p_value: z.number().min(0).max(1),
     method: z.literal("exact_binomial"),
+    rule: z.literal("majority_of_runs").optional(),
   }),
   warning: z.string().optional(),
 });
