@@ -187,7 +187,7 @@ describe("config file and progress", () => {
     const slice = writeJsonl(tmp.dir, "cfg-slice.jsonl", TINY_SLICE);
     const dump = writeJsonl(tmp.dir, "cfg-dump.jsonl", TINY_DUMP);
     const config = join(tmp.dir, "mari.config.json");
-    writeFileSync(config, JSON.stringify({ gate: ["accuracy>=0.9"], bootstrap: 50 }));
+    writeFileSync(config, JSON.stringify({ documents: { gate: ["accuracy>=0.9"], bootstrap: 50 } }));
     const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg1"), "--config", config, "--progress", "plain"]);
     expect(fail.code, fail.stderr).toBe(1);
     expect(fail.stderr).toMatch(/eval \(MB\)/);

@@ -89,7 +89,14 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
 
 async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number> {
   const started = process.hrtime.bigint();
-  const config = await loadMariConfig(flags.config);
+  let task: "documents" | "pairs";
+  try {
+    task = await sniffSliceTask(slicePath);
+  } catch (err) {
+    throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
+  }
+  // The config's top-level settings and the section of this task (a documents gate never gates pairs).
+  const config = await loadMariConfig(flags.config, undefined, task);
   const gates = combineGates(gatesFromFlags(flags), config.gates);
   const shard = resolveShard(flags.shard, flags.shardCount);
   const outDir = pickOption(flags.out, config.out, "mari-report");
@@ -99,12 +106,6 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const strict = pickOption(flags.strict, config.strict, false);
   const workers = pickOption(integerFlag("--workers", flags.workers, 1), config.workers, defaultWorkers());
 
-  let task: "documents" | "pairs";
-  try {
-    task = await sniffSliceTask(slicePath);
-  } catch (err) {
-    throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
-  }
   if (task === "pairs") {
     // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
     // only mean something for documents are refused rather than ignored: a silently ignored

@@ -70,7 +70,7 @@ Example:
 }
 
 async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<number> {
-  const config = await loadMariConfig(flags.config);
+  const config = await loadMariConfig(flags.config, undefined, "evidence");
   const flagGates = gatesFromFlags(flags);
   const threshold = thresholdFlag(flags.threshold);
   const quiet = pickOption(flags.quiet, config.quiet, false);

@@ -41,13 +41,14 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
       wrap(async (reports: string[], flags: MergeFlags) => {
         // The merged report is gated as the single run: the shards' recorded gates, overridden by
         // these flags and then by the config (flags > config > shards).
-        const config = await loadMariConfig(flags.config);
-        const gates = combineGates(gatesFromFlags(flags), config.gates);
-        const outDir = flags.out ?? "mari-report";
         await assertCasesBeside(reports);
-        const formats = parseReportFormats(flags.report);
-        const quiet = flags.quiet ?? false;
-        if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
+        const pairs = reports.length > 0 && (await isPairReportFile(reports[0]!));
+        const config = await loadMariConfig(flags.config, undefined, pairs ? "pairs" : "documents");
+        const gates = combineGates(gatesFromFlags(flags), config.gates);
+        const outDir = flags.out ?? config.out ?? "mari-report";
+        const formats = parseReportFormats(flags.report ?? config.report);
+        const quiet = flags.quiet ?? config.quiet ?? false;
+        if (pairs) {
           if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
           return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
         }
