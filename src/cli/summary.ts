@@ -47,6 +47,7 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   const source = report.predictions ? report.predictions.path : report.system.judge ? `judge ${report.system.judge}` : "no predictions";
   lines.push(color("bold", `mari ${report.task}: ${report.dataset.cases} cases, ${runs} run${runs === 1 ? "" : "s"} (${source})`));
   if (report.system.judge_note) lines.push(color("yellow", `  note: ${report.system.judge_note}`));
+  for (const warning of report.warnings ?? []) lines.push(color("red", `  WARNING: ${warning}`));
   const names = headlineNames(report);
   const width = Math.max(0, ...names.map((name) => name.length));
   for (const name of names) {

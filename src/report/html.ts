@@ -278,7 +278,7 @@ function provenance(report: Report): string {
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:middle}
 th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}
-.note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}
+.note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}.warning{background:#ffebe9;border-color:#cf222e;font-size:16px}
 .confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}`;
 
 export function renderHtml(report: Report): string {
@@ -288,7 +288,10 @@ export function renderHtml(report: Report): string {
       : gatesPassed(report)
         ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
         : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
-  const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
+  const note = [
+    ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
+    ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),
+  ].join("\n");
   const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");

@@ -261,6 +261,7 @@ export function renderMarkdown(report: Report): string {
   const verdict = report.gates.length === 0 ? "" : gatesPassed(report) ? " — gates passed" : " — gates FAILED";
   const intro = [`# mari report: ${escapeCell(report.task)}${verdict}`, ""];
   if (report.system.judge_note) intro.push(`> **Note:** ${escapeCell(report.system.judge_note)}`, "");
+  for (const warning of report.warnings ?? []) intro.push(`> **WARNING:** ${escapeCell(warning)}`, "");
   const extras = extraKeys(report);
   const parts = [
     gatesSection(report),

@@ -9,6 +9,7 @@ import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readRecords } from "../../io/records.js";
 import { inputSource, sourceName } from "../../io/lines.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
+import { assertPairCorpus } from "../../tasks/pairs/input.js";
 import {
   ClassifierConfigError,
   classify,
@@ -97,10 +98,15 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
     rejected.set(code, (rejected.get(code) ?? 0) + 1);
   };
 
+  let first = true;
   for await (const item of readRecords(source)) {
     if (item.error !== undefined) {
       reject(item.where, item.error.code, item.error.message);
       continue;
+    }
+    if (first) {
+      first = false;
+      assertPairCorpus(pairsPath, item.record, item.where);
     }
     const parsed = parsePairRecord(item.record);
     if ("error" in parsed) {

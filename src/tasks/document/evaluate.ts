@@ -15,6 +15,7 @@ import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js"
 import type { ReportOutcome } from "../outcome.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
 import { decideDocumentReport } from "./decide.js";
+import { assertPredictionDump } from "./dump-shape.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -88,6 +89,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+  await assertPredictionDump(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
   let reportedMb = 0;
