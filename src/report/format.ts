@@ -244,3 +244,21 @@ export function describeMcNemar(b: BaselineComparison): string {
   const m = b.mcnemar;
   return `McNemar (exact binomial) on cases: baseline-only right ${m.baseline_only}, current-only right ${m.current_only}, p = ${formatNumber(m.p_value)}; a case is right on a side when more than half of that side's runs judged it right`;
 }
+
+/** At most this many rejected records are listed on the terminal by any command; report.json has them all counted. */
+export const LISTED_REJECTIONS = 10;
+
+/** `file:line: reason: message`, the one spelling of a rejected record on the terminal. */
+export function rejectionLine(ex: { where: string; reason: string; message: string }): string {
+  return `${ex.where}: ${ex.reason}: ${ex.message}`;
+}
+
+/**
+ * The one rule for listing rejected records, in every command: the first LISTED_REJECTIONS of
+ * `examples`, then `… and N more (see report.json)` when `total` (all rejections) is larger.
+ */
+export function listRejections(examples: ReadonlyArray<{ where: string; reason: string; message: string }>, total: number, see = "report.json"): string[] {
+  const shown = examples.slice(0, LISTED_REJECTIONS).map(rejectionLine);
+  const hidden = total - shown.length;
+  return hidden > 0 ? [...shown, `… and ${hidden} more (see ${see})`] : shown;
+}

@@ -2,6 +2,7 @@
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -9,6 +10,7 @@ import { InputError } from "../../io/errors.js";
 import { terminalObserver } from "../observer.js";
 import { parseProgressMode } from "../progress.js";
 import { finishReportRun } from "../summary.js";
+import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
@@ -163,7 +165,10 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     observer: terminalObserver(progressMode, quiet),
     started,
   });
-  // Rejected dump lines, as `file:line: reason: message`, after the summary (the first ten).
-  const notes = outcome.report.rejection_examples.slice(0, 10).map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`);
+  // Rejected dump lines after the summary, by the one listing rule (the first ten, then how many more).
+  const report = outcome.report;
+  const listed = report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction");
+  const total = Object.entries(report.rejections).reduce((sum, [reason, n]) => (reason === "missing_prediction" ? sum : sum + n), 0);
+  const notes = listRejections(listed, total, join(outcome.outDir, "report.json"));
   return finishReportRun(outcome, quiet, notes);
 }

@@ -21,6 +21,7 @@ import type { ReportOutcome } from "../outcome.js";
 import { decideGates } from "../../gates/decide.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
+import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
@@ -328,8 +329,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   }
   progress.done();
 
-  for (const ex of log.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
-  if (log.total > log.examples.length) observer.log(`… ${log.total - log.examples.length} more rejected records (counts in report.json)`);
+  for (const line of listRejections(log.examples, log.total)) observer.log(line);
   if (tally.cases + tally.locatedCases === 0) {
     for (const writer of writers) await writer.abort();
     throw new InputError(`no case to score (${log.total} rejected records)`);
@@ -360,7 +360,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
     elapsedSeconds: Number(process.hrtime.bigint() - started) / 1e9,
   });
   const strictFailure = options.strict === true && log.total > 0;
-  const inputErrors = strictFailure ? log.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
   const files = [
     ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),

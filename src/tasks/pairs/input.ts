@@ -4,6 +4,7 @@ import type { RunObserver } from "../../io/observer.js";
 import { readRecords } from "../../io/records.js";
 import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
 import { located, InputError } from "../../io/errors.js";
+import { listRejections } from "../../report/format.js";
 import type { RejectionExample } from "../../report/types.js";
 import { sha256Text } from "../../io/hashing.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
@@ -137,9 +138,7 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   }
 }
 
-/** Tells the observer each kept rejection example as `file:line: reason: message`, then the unshown count. */
+/** Tells the observer the rejected records by the one listing rule (report/format.ts listRejections). */
 export function logRejections(stats: PairInputStats, observer: RunObserver): void {
-  for (const ex of stats.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
-  const unshown = stats.rejected - stats.examples.length;
-  if (unshown > 0) observer.log(`… ${unshown} more rejected records (counts in the report)`);
+  for (const line of listRejections(stats.examples, stats.rejected)) observer.log(line);
 }

@@ -47,6 +47,7 @@ import type { ReportOutcome } from "../outcome.js";
 import { loadUnitPrices } from "./costs.js";
 import { PairInputStats, readPairs, logRejections } from "./input.js";
 import type { Shard } from "../document/run.js";
+import { rejectionLine } from "../../report/format.js";
 
 export interface PairEvalOptions {
   /** The pair corpus (JSONL or CSV). */
@@ -277,7 +278,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<ReportOutco
     ...(options.shard ? { shard: options.shard } : {}),
   });
   const strictFailure = options.strict === true && stats.rejected > 0;
-  const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
 
   return {
