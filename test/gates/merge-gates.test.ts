@@ -84,6 +84,30 @@ describe("merge gates the merged result as the single run", () => {
     }
   });
 
+  it("evidence: --shard and merge, random shard counts 1–5 and random gates", async () => {
+    const E = join(ROOT, "datasets/evidence-example");
+    const input = ["evidence", join(E, "docs.jsonl"), "--facts", join(E, "facts.jsonl"), "--located", join(E, "located.jsonl"), "--materials", join(E, "materials.jsonl"), "--current", join(E, "current.jsonl")];
+    const metrics = ["accepted_rate", "located_accepted_rate", "grounding_mean", "claim_state_accuracy"];
+    for (let round = 0; round < 2; round++) {
+      const shards = 2 + Math.floor(rand() * 4);
+      const gates = [...randomGates(metrics), ...(round === 0 ? ["--gate", "accepted_rate>=0.5"] : [])];
+      const dir = join(tmp.dir, `evidence-${round}`);
+      const single = await runMari([...input, ...gates, "--out", join(dir, "single"), ...QUIET]);
+      const reports: string[] = [];
+      for (let i = 0; i < shards; i++) {
+        const r = await runMari([...input, ...gates, "--shard", `${i}/${shards}`, "--out", join(dir, `shard-${i}`), ...QUIET]);
+        expect(r.code, r.stderr).not.toBe(2);
+        reports.push(join(dir, `shard-${i}`, "report.json"));
+      }
+      const merged = await runMari(["merge", ...reports.reverse(), "--out", join(dir, "merged"), "--quiet"]);
+      expect(merged.code, `${gates.join(" ")} over ${shards} shards: ${merged.stderr}`).toBe(single.code);
+      if (round === 0) expect(single.code).toBe(1);
+      expect(reportOf(join(dir, "merged"))).toEqual(reportOf(join(dir, "single")));
+      expect(junitOf(join(dir, "merged"))).toBe(junitOf(join(dir, "single")));
+      for (const name of ["cases.jsonl", "located.jsonl"]) expect(readFileSync(join(dir, "merged", name), "utf8")).toBe(readFileSync(join(dir, "single", name), "utf8"));
+    }
+  });
+
   it("the gate failing on one shard fails the merge with exit 1, as the single run", async () => {
     const { single, merged, dirs } = await splitAndMerge("fixed", [SLICE, "--predictions", dump, "--bootstrap", "50"], ["--gate", "accuracy>=0.99"], 2);
     expect(single.code).toBe(1);

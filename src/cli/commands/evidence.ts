@@ -11,6 +11,7 @@ import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
+import { resolveShard } from "../shard.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runEvidence } from "../../tasks/evidence/run.js";
 
@@ -28,6 +29,8 @@ interface EvidenceFlags {
   quiet?: boolean;
   progress?: string;
   config?: string;
+  shard?: string;
+  shardCount?: string;
 }
 
 function thresholdFlag(text: string | undefined): number | undefined {
@@ -53,6 +56,8 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any input record is rejected")
     .option("--quiet", "no summary on stdout")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .option("--shard <i/n|auto>", "score only the cases whose id hashes to shard I of N (0-based), then `mari merge`; auto: from a Kubernetes Indexed Job or Slurm array")
+    .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes)")
     .addHelpText(
       "after",
       `
@@ -72,6 +77,7 @@ Example:
 async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<number> {
   const config = await loadMariConfig(flags.config, undefined, "evidence");
   const flagGates = gatesFromFlags(flags);
+  const shard = resolveShard(flags.shard, flags.shardCount);
   const threshold = thresholdFlag(flags.threshold);
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const outcome = await runEvidence({
@@ -87,6 +93,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     strict: pickOption(flags.strict, config.strict, false),
     observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
     recordConfig: config.path ? { config_file: config.path } : {},
+    ...(shard ? { shard } : {}),
   });
   return finishReportRun(outcome, quiet);
 }

@@ -13,6 +13,7 @@ import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runDocumentMerge } from "../../tasks/document/merge.js";
 import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
+import { isEvidenceReportFile, runEvidenceMerge } from "../../tasks/evidence/merge.js";
 
 interface MergeFlags extends GateFlags {
   baseline?: string;
@@ -41,13 +42,19 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
       wrap(async (reports: string[], flags: MergeFlags) => {
         // The merged report is gated as the single run: the shards' recorded gates, overridden by
         // these flags and then by the config (flags > config > shards).
-        await assertCasesBeside(reports);
-        const pairs = reports.length > 0 && (await isPairReportFile(reports[0]!));
-        const config = await loadMariConfig(flags.config, undefined, pairs ? "pairs" : "documents");
+        const evidence = reports.length > 0 && (await isEvidenceReportFile(reports[0]!));
+        const pairs = !evidence && reports.length > 0 && (await isPairReportFile(reports[0]!));
+        // Evidence shards may hold located.jsonl only; their merge checks the files it needs.
+        if (!evidence) await assertCasesBeside(reports);
+        const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
         const gates = combineGates(gatesFromFlags(flags), config.gates);
         const outDir = flags.out ?? config.out ?? "mari-report";
         const formats = parseReportFormats(flags.report ?? config.report);
         const quiet = flags.quiet ?? config.quiet ?? false;
+        if (evidence) {
+          if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
+          return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
+        }
         if (pairs) {
           if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
           return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
