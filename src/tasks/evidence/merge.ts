@@ -7,11 +7,11 @@ import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError, located } from "../../io/errors.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
-import { readJsonFile } from "../../io/json-file.js";
 import { readLines } from "../../io/lines.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
+import { readShardReports, reportTaskOf } from "../shard-reports.js";
 import { buildReport, type EvidenceOptions, type RunCounts } from "./run.js";
 import { mergeLogs, mergeTallies, type LogJson, type TallyJson } from "./tally-merge.js";
 
@@ -34,11 +34,7 @@ export interface EvidenceMergeOptions {
 
 /** Whether a report file is an evidence report (`mari merge` dispatches on it). */
 export async function isEvidenceReportFile(path: string): Promise<boolean> {
-  try {
-    return ((await readJsonFile(path, "report")) as { task?: unknown } | null)?.task === "evidence";
-  } catch {
-    return false;
-  }
+  return (await reportTaskOf(path)) === "evidence";
 }
 
 /** The per-case lines of every shard (each carries its input `line`), back in input order. */
@@ -72,10 +68,7 @@ async function mergeCaseLines(paths: readonly string[], name: string, outDir: st
 
 export async function runEvidenceMerge(options: EvidenceMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const reports: Report[] = [];
-  for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
-  const first = reports[0];
-  if (first === undefined) throw new InputError("merge: give the shard reports to merge");
+  const { reports, first } = await readShardReports(options.reportPaths);
   const shards = reports.map((r, k) => {
     const shard = r.shard as EvidenceShard | undefined;
     if (r.task !== "evidence" || !shard || typeof shard.index !== "number" || shard.tally === undefined) {

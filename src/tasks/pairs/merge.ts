@@ -4,11 +4,11 @@ import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type Unit
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import type { ReportOutcome } from "../outcome.js";
+import { readShardReports, reportTaskOf } from "../shard-reports.js";
 import { shardGateSpecs } from "../../gates/decide.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
-import { readJsonFile } from "../../io/json-file.js";
 import { readLines } from "../../io/lines.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { Report, ReportFormat } from "../../report/types.js";
@@ -110,10 +110,7 @@ export interface PairMergeOptions {
  */
 export async function runPairMerge(options: PairMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const reports: Report[] = [];
-  for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
-  const first = reports[0];
-  if (first === undefined) throw new InputError("merge: give the shard reports to merge");
+  const { reports, first } = await readShardReports(options.reportPaths);
   const pairsPath = options.pairsPath ?? first.dataset.path;
   const config = { ...(first.system.config as Record<string, unknown>), merged_from: options.reportPaths };
   const system = { ...first.system, config, config_hash: sha256Text(canonicalJson(config)) };
@@ -165,9 +162,5 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
 
 /** Whether a report file is a pair report (`mari merge` dispatches on it); unreadable → false. */
 export async function isPairReportFile(path: string): Promise<boolean> {
-  try {
-    return ((await readJsonFile(path, "report")) as { task?: unknown } | null)?.task === "pairs";
-  } catch {
-    return false;
-  }
+  return (await reportTaskOf(path)) === "pairs";
 }
