@@ -13,6 +13,7 @@ export { runPairEval as evaluatePairs, classifierConfigFromFlags, type PairEvalO
 export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./tasks/pairs/merge.js";
 export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
 export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";
+export { runEvidenceMerge as mergeEvidenceShardReports, type EvidenceMergeOptions } from "./tasks/evidence/merge.js";
 export type { ReportOutcome } from "./tasks/outcome.js";
 export type { Shard } from "./tasks/document/run.js";
 export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";
@@ -20,5 +21,8 @@ export { InputError, located } from "./io/errors.js";
 export { sniffSliceTask } from "./io/slice.js";
 export type { GateSpec } from "./gates/spec.js";
 export { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/spec.js";
+export { checkGates, decideGates } from "./gates/decide.js";
+export { compareWithBaseline, loadBaseline, readPairedOutcomes, type Baseline } from "./gates/baseline.js";
+export { pairedComparison, type PairedOutcome } from "./gates/paired.js";
 export type { Report } from "./report/types.js";
 export { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "./server/rewards-server.js";

@@ -2,7 +2,7 @@
 // the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
 // honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 import { styleText } from "node:util";
-import { formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
+import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
@@ -47,6 +47,7 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   const source = report.predictions ? report.predictions.path : report.system.judge ? `judge ${report.system.judge}` : "no predictions";
   lines.push(color("bold", `mari ${report.task}: ${report.dataset.cases} cases, ${runs} run${runs === 1 ? "" : "s"} (${source})`));
   if (report.system.judge_note) lines.push(color("yellow", `  note: ${report.system.judge_note}`));
+  for (const warning of report.warnings ?? []) lines.push(color("red", `  WARNING: ${warning}`));
   const names = headlineNames(report);
   const width = Math.max(0, ...names.map((name) => name.length));
   for (const name of names) {
@@ -65,7 +66,7 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
     for (const [name, diff] of Object.entries(b.metrics).filter(([name]) => names.includes(name))) {
       lines.push(`  vs baseline ${name}: ${formatSigned(diff.difference)} [${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`);
     }
-    lines.push(`  McNemar p = ${formatNumber(b.mcnemar.p_value)} on ${b.matched_units} paired units`);
+    lines.push(`  McNemar p = ${formatNumber(b.mcnemar.p_value)}; ${describePairing(b)}`);
   }
   const rejections = sortedRejections(report);
   if (rejections.length > 0) {

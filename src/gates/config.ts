@@ -1,7 +1,14 @@
 // mari.config.json: gates and run options kept in the repository beside the slice, so a CI job's
 // thresholds are reviewed like code (lessons §0.2: env-var-only thresholds were a complaint).
 // Keys mirror the command-line flags in snake_case; a flag given on the command line wins.
-// Unknown keys are errors: a misspelt gate must not silently disappear.
+//
+// Layout: settings that mean the same for every task at the top (out, report, workers, progress,
+// strict, quiet), everything a task decides on in its own section (`documents`, `pairs`,
+// `evidence`): a command reads the top and the section of the task it runs, nothing else, so a
+// documents gate never fails a pair run. Unknown keys are errors (a misspelt gate must not silently
+// disappear); gates naming a metric the task does not have are errors when the task runs
+// (src/gates/decide.ts), naming the file and key. The JSON Schema is published at
+// schema/config.schema.json (scripts/write-schema.mjs).
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
@@ -10,57 +17,92 @@ import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } f
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";
 
+/** The task sections of the file. */
+export const CONFIG_TASKS = ["documents", "pairs", "evidence"] as const;
+export type ConfigTask = (typeof CONFIG_TASKS)[number];
+
 // zod is loaded only when a config is read: `mari --help` should not pay for it.
 function buildConfigSchema(z: typeof Zod) {
   const stringList = z.union([z.string(), z.array(z.string())]);
-  return z
+  const shared = {
+    out: z.string().optional().describe("output directory, as --out"),
+    report: stringList.optional().describe('report formats, as --report: "json,md" or ["json", "junit"]'),
+    workers: z.number().int().positive().optional(),
+    progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
+    strict: z.boolean().optional(),
+    quiet: z.boolean().optional(),
+  };
+  const gates = {
+    gate: stringList.optional().describe('["accuracy>=0.6"], as --gate'),
+    max_invalid_rate: z.union([z.number(), z.string()]).optional().describe('0.05, "5%", 5 (a count) or "count:1", as --max-invalid-rate'),
+  };
+  const documents = z
     .object({
-      $schema: z.string().optional(),
-      /** `["accuracy>=0.6", "revision_cost<=0.4"]`, as --gate. */
-      gate: stringList.optional(),
-      /** `{"macro_f1": 0.02}` or `["macro_f1=0.02"]`, as --max-drop. */
-      max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional(),
-      /** `0.05`, `"5%"`, `5` (a count) or `"count:1"`, as --max-invalid-rate. */
-      max_invalid_rate: z.union([z.number(), z.string()]).optional(),
-      baseline: z.string().optional(),
-      out: z.string().optional(),
-      report: stringList.optional(),
+      ...shared,
+      ...gates,
+      max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional().describe('{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop'),
+      baseline: z.string().optional().describe("a previous report.json (or its directory), as --baseline"),
       rewards: z.string().optional(),
       seed: z.number().int().optional(),
       bootstrap: z.number().int().nonnegative().optional(),
-      workers: z.number().int().positive().optional(),
-      progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
-      strict: z.boolean().optional(),
-      quiet: z.boolean().optional(),
       lenient_ids: z.boolean().optional(),
       /** Only the canonical splitter exists (SPEC §1.1 makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
       sentencer: z.literal("canonical").optional(),
-      grid: z.string().optional(),
-      costs: z.string().optional(),
     })
     .strict();
+  const pairs = z
+    .object({ ...shared, ...gates, costs: z.string().optional(), grid: z.string().optional().describe('sweep grid: "default", "full" or a JSON file') })
+    .strict();
+  const evidence = z.object({ ...shared, ...gates }).strict();
+  return z
+    .object({ $schema: z.string().optional(), ...shared, documents: documents.optional(), pairs: pairs.optional(), evidence: evidence.optional() })
+    .strict()
+    .meta({ title: "mari.config.json", description: "Shared settings at the top; gates and task settings in the documents, pairs and evidence sections." });
 }
 
-export type MariConfigFile = Zod.infer<ReturnType<typeof buildConfigSchema>>;
+type ConfigFile = Zod.infer<ReturnType<typeof buildConfigSchema>>;
+type Section = NonNullable<ConfigFile["documents"]> & NonNullable<ConfigFile["pairs"]>;
 
-export interface MariConfig extends Omit<MariConfigFile, "gate" | "max_drop" | "max_invalid_rate" | "$schema"> {
+export interface MariConfig extends Omit<Partial<Section>, "gate" | "max_drop" | "max_invalid_rate"> {
   /** The file read, or null when there was none (all defaults). */
   path: string | null;
-  /** gate, max_drop and max_invalid_rate parsed, with source "config". */
+  /** The task section's gate, max_drop and max_invalid_rate parsed, with source "config". */
   gates: GateSpec[];
+}
+
+/** The published JSON Schema of mari.config.json. */
+export async function configJsonSchema(): Promise<object> {
+  const { z } = await import("zod");
+  return z.toJSONSchema(buildConfigSchema(z));
 }
 
 function list(value: string | string[] | undefined): string[] {
   return value === undefined ? [] : typeof value === "string" ? [value] : value;
 }
 
+/** Keys that exist only inside a task section, for the message when one is put at the top. */
+const SECTION_KEYS = new Set(["gate", "max_drop", "max_invalid_rate", "baseline", "rewards", "seed", "bootstrap", "lenient_ids", "sentencer", "costs", "grid"]);
+
+function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[]): string {
+  return keys
+    .map((key) => {
+      if (path.length === 0 && SECTION_KEYS.has(key)) {
+        return `"${key}" belongs in a task section: put it under "documents", "pairs" or "evidence" (e.g. {"documents": {"${key}": …}})`;
+      }
+      const where = path.length === 0 ? "at the top" : `in "${path.join(".")}"`;
+      return `unknown key "${key}" ${where}`;
+    })
+    .join("; ");
+}
+
 /**
- * Loads a config file. With no `path`, reads ./mari.config.json when it exists (no file = empty
- * config). An explicit path that is missing, bad JSON, an unknown key or a bad gate is an
+ * Loads a config file for `task` (the top-level settings plus that task's section; without a task,
+ * the top-level settings only). With no `path`, reads ./mari.config.json when it exists (no file =
+ * empty config). An explicit path that is missing, bad JSON, an unknown key or a bad gate is an
  * InputError naming the file. Paths inside the file (baseline, out, rewards, grid, costs) are
- * resolved against the file's directory.
+ * resolved against the file's directory. The whole file is validated, whatever the task.
  */
-export async function loadMariConfig(path?: string, cwd: string = process.cwd()): Promise<MariConfig> {
+export async function loadMariConfig(path?: string, cwd: string = process.cwd(), task?: ConfigTask): Promise<MariConfig> {
   const file = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
   let text: string;
   try {
@@ -79,29 +121,43 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd())
   const parsed = buildConfigSchema(z).safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
-      const where = issue.path.length ? issue.path.join(".") : "(top level)";
-      return issue.code === "unrecognized_keys" ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.map((k) => `"${k}"`).join(", ")}` : `${where}: ${issue.message}`;
+      if (issue.code === "unrecognized_keys") return unknownKeyMessage(issue.keys, issue.path);
+      return `${issue.path.length ? issue.path.join(".") : "(top level)"}: ${issue.message}`;
     });
     throw new InputError(`config ${file}: ${problems.join("; ")}`);
   }
-  const { gate, max_drop, max_invalid_rate, $schema: _schema, ...options } = parsed.data;
-  const wrap = <T>(fn: () => T): T => {
+  const { $schema: _schema, documents: _d, pairs: _p, evidence: _e, ...top } = parsed.data;
+  const wrap = <T>(key: string, fn: () => T): T => {
     try {
       return fn();
     } catch (err) {
-      if (err instanceof InputError) throw new InputError(`config ${file}: ${err.message}`);
+      if (err instanceof InputError) throw new InputError(`config ${file}: ${key}: ${err.message}`);
       throw err;
     }
   };
-  const gates: GateSpec[] = list(gate).map((text) => wrap(() => parseGateFlag(text, "config")));
-  if (max_drop !== undefined) {
-    const drops = Array.isArray(max_drop) || typeof max_drop === "string" ? list(max_drop) : Object.entries(max_drop).map(([metric, delta]) => `${metric}=${delta}`);
-    for (const text of drops) gates.push(wrap(() => parseMaxDropFlag(text, "config")));
-  }
-  if (max_invalid_rate !== undefined) gates.push(wrap(() => parseMaxInvalidRate(String(max_invalid_rate), "config")));
+  // Every section's gates parse (a typo in another task's section is found now, not on its next run).
+  const gatesOf = (name: ConfigTask): GateSpec[] => {
+    const section = (parsed.data[name] ?? {}) as Partial<Section>;
+    const origin = (key: string) => `config ${file}: ${name}.${key}`;
+    const withOrigin = (key: string) => (gate: GateSpec): GateSpec => ({ ...gate, origin: origin(key) });
+    const gates = list(section.gate).map((text) => wrap(`${name}.gate`, () => withOrigin("gate")(parseGateFlag(text, "config"))));
+    const maxDrop = section.max_drop;
+    if (maxDrop !== undefined) {
+      const drops = Array.isArray(maxDrop) || typeof maxDrop === "string" ? list(maxDrop) : Object.entries(maxDrop).map(([metric, delta]) => `${metric}=${delta}`);
+      for (const text of drops) gates.push(wrap(`${name}.max_drop`, () => withOrigin("max_drop")(parseMaxDropFlag(text, "config"))));
+    }
+    if (section.max_invalid_rate !== undefined) {
+      const rate = String(section.max_invalid_rate);
+      gates.push(wrap(`${name}.max_invalid_rate`, () => withOrigin("max_invalid_rate")(parseMaxInvalidRate(rate, "config"))));
+    }
+    return gates;
+  };
+  const allGates = Object.fromEntries(CONFIG_TASKS.map((name) => [name, gatesOf(name)])) as Record<ConfigTask, GateSpec[]>;
+  const section = task === undefined ? {} : ((parsed.data[task] ?? {}) as Partial<Section>);
+  const { gate: _g, max_drop: _m, max_invalid_rate: _r, ...sectionOptions } = section;
   const base = dirname(file);
   const near = (p: string | undefined) => (p === undefined || isAbsolute(p) ? p : resolve(base, p));
-  const config: MariConfig = { ...options, path: file, gates };
+  const config: MariConfig = { ...top, ...sectionOptions, path: file, gates: task === undefined ? [] : allGates[task] };
   for (const key of ["baseline", "out", "rewards", "costs"] as const) {
     if (config[key] !== undefined) config[key] = near(config[key]);
   }

@@ -1,6 +1,6 @@
 // Evaluates gates against a finished report (SPEC §4.3). A gate on a value that does not exist
 // fails with a detail saying why: a CI gate that silently passes on a typo is worse than none.
-import { formatNumber, formatSigned } from "../report/format.js";
+import { describePairing, formatNumber, formatSigned } from "../report/format.js";
 import type { BaselineComparison, GateResult, MetricValue, Report } from "../report/types.js";
 import { gateName, type GateSpec } from "./spec.js";
 
@@ -70,12 +70,16 @@ function evaluateDrop(gate: GateSpec, baseline: BaselineComparison | undefined |
     const known = Object.keys(baseline.metrics).join(", ");
     return result(gate, null, false, `no paired comparison for "${gate.metric}" (compared: ${known || "none"})`);
   }
-  if (baseline.matched_units === 0) return result(gate, null, false, "no case is scored in both the current run and the baseline");
+  if (baseline.matched_cases === 0) return result(gate, null, false, "no case is scored in both the current run and the baseline");
   // The gate's value is how much worse the current run is (baseline − current, or the reverse
   // for lower-is-better metrics); a negative value is an improvement.
   const drop = LOWER_IS_BETTER.has(gate.metric) ? diff.current - diff.baseline : diff.baseline - diff.current;
   const passed = drop <= gate.threshold + GATE_TOLERANCE;
-  let detail = `${formatNumber(diff.baseline)} → ${formatNumber(diff.current)} (difference ${formatSigned(diff.difference)}, 95% CI [${formatSigned(diff.low)}, ${formatSigned(diff.high)}], ${baseline.matched_cases} paired cases)`;
+  let detail = `${formatNumber(diff.baseline)} → ${formatNumber(diff.current)} (difference ${formatSigned(diff.difference)}, 95% CI [${formatSigned(diff.low)}, ${formatSigned(diff.high)}]); ${describePairing(baseline)}`;
+  // Decided on fewer cases than the two sides hold: said first, so nobody misreads the verdict.
+  if (baseline.unmatched_current + baseline.unmatched_baseline > 0) {
+    detail = `decided on ${baseline.matched_cases} shared cases, not all cases (${baseline.unmatched_current} only in the current run, ${baseline.unmatched_baseline} only in the baseline); ${detail}`;
+  }
   if (gate.metric === "accuracy") detail += `; McNemar p = ${formatNumber(baseline.mcnemar.p_value)}`;
   if (baseline.warning) detail += `; ${baseline.warning}`;
   return result(gate, drop, passed, detail);

@@ -14,6 +14,8 @@ export interface GateSpec {
   source: "cli" | "config" | "default";
   /** Why the gate exists (task defaults), shown in the result's detail. */
   note?: string;
+  /** Config gates only: the file and key they came from (`mari.config.json documents.gate`), named in errors. */
+  origin?: string;
 }
 
 // Letters, digits, `_`, and dots between name parts: `macro_f1`, `setcons.judgment`, `majority.accuracy`.
@@ -52,7 +54,12 @@ export function gateName(gate: Pick<GateSpec, "kind" | "metric" | "threshold" | 
 export function parseGateFlag(text: string, source: GateSpec["source"] = "cli"): GateSpec {
   const flag = source === "config" ? "config gate" : "--gate";
   const match = /^\s*([^<>=\s]+)\s*(>=|<=)\s*(.*)$/.exec(text);
-  if (!match) throw new InputError(`${flag} "${text}": expected METRIC>=VALUE or METRIC<=VALUE (e.g. accuracy>=0.6)`);
+  if (!match) {
+    // Without quotes the shell takes `>` as a redirect: `--gate accuracy>=0.6` arrives as "accuracy"
+    // and leaves a file named "=0.6" behind.
+    const hint = source === "cli" ? `; quote it, e.g. --gate 'accuracy>=0.6' (unquoted, the shell reads > as a redirect and leaves a stray file named like "=0.6")` : "";
+    throw new InputError(`${flag} "${text}": expected METRIC>=VALUE or METRIC<=VALUE (e.g. accuracy>=0.6)${hint}`);
+  }
   const metric = checkMetric(match[1]!, flag, text);
   const threshold = parseDecimal(match[3]!, flag, text);
   return { kind: match[2] === ">=" ? "min" : "max", metric, threshold, source };

@@ -7,22 +7,27 @@ export interface JudgeCase {
   readonly sentences: readonly string[];
 }
 
-/** Why a judge could not produce a usable answer for a case. */
-export type JudgeErrorCode =
-  | "answer_not_json" // the model's text does not parse as JSON
-  | "answer_not_object" // it parses, but not to an object
-  | "answer_wrong_shape" // an object without a `judgment` key
-  | "answer_wrong_case" // the answer names a different case id
-  | "empty_answer" // the server returned no message content
-  | "answer_truncated" // the answer was cut off at the token limit (finish_reason "length")
-  | "no_choices" // a 200 response without choices (after retries, live)
-  | "request_failed"; // retries exhausted (5xx, 429, timeout, unreadable response), or a failed batch request
+/**
+ * Why a judge could not produce a usable answer for a case. `mari eval` counts such a prediction
+ * (format-invalid, scored as a negative) under the judge's own code, not as bad_judgment.
+ */
+export const JUDGE_ERROR_CODES = [
+  "answer_not_json", // the model's text does not parse as JSON
+  "answer_not_object", // it parses, but not to an object
+  "answer_wrong_shape", // an object without a `judgment` key
+  "answer_wrong_case", // the answer names a different case id
+  "empty_answer", // the server returned no message content
+  "answer_truncated", // the answer was cut off at the token limit (finish_reason "length")
+  "no_choices", // a 200 response without choices (after retries, live)
+  "request_failed", // retries exhausted (5xx, 429, timeout, unreadable response), or a failed batch request
+] as const;
+export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
 
 /**
  * The judge's answer, as it goes into the dump and the cache. Values are passed through exactly as
  * the model gave them: `mari eval` validates them, so a judge never coerces (SPEC §1.2). A judge
- * that failed writes `judgment: null` plus `error`, which `mari eval` counts as `bad_judgment`
- * (format-invalid) like any other unusable judgment.
+ * that failed writes `judgment: null` plus `error`, which `mari eval` counts as format-invalid
+ * under `error.code`.
  */
 export interface PredictionBody {
   judgment: unknown;

@@ -1,6 +1,6 @@
 // Presentation helpers shared by the Markdown, HTML and terminal renderings of a report, so the
 // three show the same numbers the same way.
-import type { ConfidenceInterval, MetricValue, Report } from "./types.js";
+import type { ConfidenceInterval, MetricValue, Report, BaselineComparison } from "./types.js";
 
 /** Four decimals for fractions, integers as they are, "n/a" for a missing value. */
 export function formatNumber(value: MetricValue | undefined): string {
@@ -221,4 +221,44 @@ export function dependenciesView(report: Report): DependenciesView | null {
 export function freshnessView(report: Report): Array<[string, number]> | null {
   const counts = countEntries(report["freshness"]);
   return counts === null ? null : [...counts].sort(byCountThenName);
+}
+
+function runList(runs: readonly string[]): string {
+  const shown = runs.slice(0, 5).join(", ");
+  return `${runs.length} run${runs.length === 1 ? "" : "s"} (${shown}${runs.length > 5 ? ", …" : ""})`;
+}
+
+/**
+ * What a baseline comparison was decided on, one sentence: the cases paired, the cases one side
+ * only has, and the runs each side had (every format and the --max-drop detail say the same).
+ */
+export function describePairing(b: BaselineComparison): string {
+  const runs = b.runs ? `; each side's per-case value is the mean over its runs: current ${runList(b.runs.current)}, baseline ${runList(b.runs.baseline)}` : "";
+  const oneSide = b.unmatched_current + b.unmatched_baseline;
+  const left = oneSide === 0 ? "every case of both sides is compared" : `not compared: ${b.unmatched_current} cases only in the current run, ${b.unmatched_baseline} only in the baseline`;
+  return `paired on ${b.matched_cases} cases (${left})${runs}`;
+}
+
+/** McNemar in words, with the rule that makes a case with several runs right or wrong. */
+export function describeMcNemar(b: BaselineComparison): string {
+  const m = b.mcnemar;
+  return `McNemar (exact binomial) on cases: baseline-only right ${m.baseline_only}, current-only right ${m.current_only}, p = ${formatNumber(m.p_value)}; a case is right on a side when more than half of that side's runs judged it right`;
+}
+
+/** At most this many rejected records are listed on the terminal by any command; report.json has them all counted. */
+export const LISTED_REJECTIONS = 10;
+
+/** `file:line: reason: message`, the one spelling of a rejected record on the terminal. */
+export function rejectionLine(ex: { where: string; reason: string; message: string }): string {
+  return `${ex.where}: ${ex.reason}: ${ex.message}`;
+}
+
+/**
+ * The one rule for listing rejected records, in every command: the first LISTED_REJECTIONS of
+ * `examples`, then `… and N more (see report.json)` when `total` (all rejections) is larger.
+ */
+export function listRejections(examples: ReadonlyArray<{ where: string; reason: string; message: string }>, total: number, see = "report.json"): string[] {
+  const shown = examples.slice(0, LISTED_REJECTIONS).map(rejectionLine);
+  const hidden = total - shown.length;
+  return hidden > 0 ? [...shown, `… and ${hidden} more (see ${see})`] : shown;
 }

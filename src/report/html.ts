@@ -9,6 +9,8 @@ import {
   flippedCases,
   formatInterval,
   formatNumber,
+  describeMcNemar,
+  describePairing,
   formatSigned,
   freshnessView,
   gatesPassed,
@@ -129,11 +131,7 @@ function baseline(report: Report): string {
     e(formatSigned(diff.difference)),
     e(`[${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`),
   ]);
-  const m = comparison.mcnemar;
-  const notes = [
-    `Paired on ${comparison.matched_units} units (${comparison.matched_cases} cases); unmatched ${comparison.unmatched_current} current / ${comparison.unmatched_baseline} baseline.`,
-    `McNemar exact: baseline-only ${m.baseline_only}, current-only ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
-  ];
+  const notes = [`${describePairing(comparison)}.`, `${describeMcNemar(comparison)}.`];
   if (comparison.warning) notes.push(`Warning: ${comparison.warning}`);
   return section("Baseline comparison", table(["metric", "baseline", "current", "difference", "95% CI"], rows) + notes.map((n) => `<p class="note">${e(n)}</p>`).join(""));
 }
@@ -300,7 +298,7 @@ function provenance(report: Report): string {
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:middle}
 th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}
-.note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}
+.note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}.warning{background:#ffebe9;border-color:#cf222e;font-size:16px}
 .confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}
 .scroll{overflow-x:auto;max-width:100%}svg{max-width:none}`;
 
@@ -315,7 +313,10 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
       : gatesPassed(report)
         ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
         : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
-  const note = report.system.judge_note ? `<p class="banner">${e(report.system.judge_note)}</p>` : "";
+  const note = [
+    ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
+    ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),
+  ].join("\n");
   const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), explorer ? explorerHtml(explorer) : "", histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
     .filter((part) => part !== "")
     .join("\n");

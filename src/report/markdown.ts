@@ -11,6 +11,8 @@ import {
   formatNumber,
   formatSigned,
   freshnessView,
+  describeMcNemar,
+  describePairing,
   gatesPassed,
   metricNames,
   provenanceRows,
@@ -116,12 +118,9 @@ function baselineSection(report: Report): string {
     formatSigned(diff.difference),
     `[${formatSigned(diff.low)}, ${formatSigned(diff.high)}]`,
   ]);
-  const m = comparison.mcnemar;
   const lines = [
-    comparison.paired_by === "case"
-      ? `Paired on ${comparison.matched_cases} cases; unmatched: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`
-      : `Paired on ${comparison.matched_units} (case, run) units over ${comparison.matched_cases} cases; unmatched units: ${comparison.unmatched_current} current, ${comparison.unmatched_baseline} baseline.`,
-    `McNemar (exact binomial): baseline-only correct ${m.baseline_only}, current-only correct ${m.current_only}, p = ${formatNumber(m.p_value)}.`,
+    `${escapeCell(capitalise(describePairing(comparison)))}.`,
+    `${escapeCell(describeMcNemar(comparison))}.`,
     `Difference intervals: paired percentile bootstrap over cases, B=${comparison.resamples}, seed=${comparison.seed}.`,
   ];
   if (comparison.warning) lines.push(`**Warning:** ${escapeCell(comparison.warning)}`);
@@ -267,6 +266,7 @@ export function renderMarkdown(report: Report): string {
   const verdict = report.gates.length === 0 ? "" : gatesPassed(report) ? " — gates passed" : " — gates FAILED";
   const intro = [`# mari report: ${escapeCell(report.task)}${verdict}`, ""];
   if (report.system.judge_note) intro.push(`> **Note:** ${escapeCell(report.system.judge_note)}`, "");
+  for (const warning of report.warnings ?? []) intro.push(`> **WARNING:** ${escapeCell(warning)}`, "");
   const extras = extraKeys(report);
   const parts = [
     gatesSection(report),
@@ -288,4 +288,8 @@ export function renderMarkdown(report: Report): string {
     provenanceSection(report),
   ].filter((part) => part !== "");
   return `${intro.join("\n")}\n${parts.join("\n")}`.replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -52,6 +52,15 @@ export const gateResult = z.object({
   detail: z.string().optional(),
 });
 
+const gateSpecRecord = z.object({
+  kind: z.enum(["min", "max", "max_drop", "max_invalid_rate"]),
+  metric: z.string(),
+  threshold: z.number(),
+  is_count: z.boolean().optional(),
+  source: z.enum(["cli", "config", "default"]),
+  note: z.string().optional(),
+});
+
 const pairedDifference = z.object({
   current: z.number(),
   baseline: z.number(),
@@ -62,11 +71,14 @@ const pairedDifference = z.object({
 
 const baselineComparison = z.object({
   path: z.string().nullable(),
-  matched_units: z.number().int().nonnegative(),
+  // "case_run" and matched_units: reports written before pairing on cases (still readable as baselines).
+  paired_by: z.enum(["case", "case_run"]),
+  matched_units: z.number().int().nonnegative().optional(),
   matched_cases: z.number().int().nonnegative(),
   unmatched_current: z.number().int().nonnegative(),
   unmatched_baseline: z.number().int().nonnegative(),
-  paired_by: z.enum(["case_run", "case"]),
+  units: z.object({ current: z.number().int().nonnegative(), baseline: z.number().int().nonnegative() }).optional(),
+  runs: z.object({ current: z.array(z.string()), baseline: z.array(z.string()) }).optional(),
   seed: z.number().int(),
   resamples: z.number().int().nonnegative(),
   metrics: z.record(z.string(), pairedDifference),
@@ -75,6 +87,7 @@ const baselineComparison = z.object({
     current_only: z.number().int().nonnegative(),
     p_value: z.number().min(0).max(1),
     method: z.literal("exact_binomial"),
+    rule: z.literal("majority_of_runs").optional(),
   }),
   warning: z.string().optional(),
 });
@@ -102,6 +115,8 @@ export const reportSchema = z
     majority: metricTable.nullable().optional(),
     confusion: z.record(z.string(), z.record(z.string(), count)).optional(),
     gates: z.array(gateResult),
+    gate_specs: z.array(gateSpecRecord).optional(),
+    warnings: z.array(z.string()).optional(),
     rejections: z.record(z.string(), count),
     rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
     orphans: z.object({ count, examples: z.array(z.string()) }).optional(),

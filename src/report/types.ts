@@ -69,6 +69,17 @@ export interface GateResult {
   detail?: string;
 }
 
+/** A gate as it was asked for (src/gates/spec.ts GateSpec), kept so `mari merge` re-applies it. */
+export interface GateSpecRecord {
+  kind: GateResult["kind"];
+  metric: string;
+  threshold: number;
+  /** max_invalid_rate only: the threshold is a count. */
+  is_count?: boolean;
+  source: "cli" | "config" | "default";
+  note?: string;
+}
+
 export interface RejectionExample {
   where: string;
   reason: string;
@@ -93,6 +104,10 @@ export interface Report {
   majority?: Record<string, MetricValue> | null;
   confusion?: Record<string, Record<string, number>>;
   gates: GateResult[];
+  /** The gates asked for, in evaluation order (what `gates` are the results of); merge re-applies them. */
+  gate_specs?: GateSpecRecord[];
+  /** Problems with the run every reader must see (e.g. most predictions format-invalid), shown prominently. */
+  warnings?: string[];
   /** reason code → count. */
   rejections: Record<string, number>;
   rejection_examples: RejectionExample[];
@@ -132,27 +147,39 @@ export interface PairedDifference {
   high: number;
 }
 
-/** McNemar's test on paired correctness (exact two-sided binomial on the discordant pairs). */
+/** McNemar's test on paired correctness (exact two-sided binomial on the discordant cases). */
 export interface McNemarResult {
-  /** Units the baseline got right and the current run got wrong. */
+  /** Cases the baseline got right and the current run got wrong. */
   baseline_only: number;
-  /** Units the current run got right and the baseline got wrong. */
+  /** Cases the current run got right and the baseline got wrong. */
   current_only: number;
   p_value: number;
   method: "exact_binomial";
+  /**
+   * How a case with several runs becomes right or wrong on a side: "majority_of_runs" = strictly
+   * more than half of that side's runs judged it right (a tie is not right).
+   */
+  rule?: "majority_of_runs";
 }
 
+/**
+ * Paired comparison with a baseline (src/gates/paired.ts): paired on cases, each side's per-case
+ * value the mean over its own runs, so every case both sides have counts, whatever their runs.
+ */
 export interface BaselineComparison {
   /** The baseline report.json that was compared against. */
   path: string | null;
-  /** Paired units (case, run) found on both sides, and the distinct cases among them. */
-  matched_units: number;
+  /** Always "case": cases are paired, runs are averaged within each side. */
+  paired_by: "case";
+  /** Cases found on both sides (every one of them is compared). */
   matched_cases: number;
-  /** Units only one side has (not compared). */
+  /** Cases only one side has (not compared). */
   unmatched_current: number;
   unmatched_baseline: number;
-  /** "case_run" pairs (case_id, run); "case" when both sides have exactly one run each. */
-  paired_by: "case_run" | "case";
+  /** (case, run) units of the paired cases on each side. */
+  units: { current: number; baseline: number };
+  /** The run keys each side had, in order of first appearance. */
+  runs: { current: string[]; baseline: string[] };
   seed: number;
   resamples: number;
   metrics: Record<string, PairedDifference>;

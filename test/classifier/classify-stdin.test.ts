@@ -42,12 +42,12 @@ describe("mari classify -", () => {
     const r = await runMari(["classify", "-"], { input });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('{"id":"ok","class":"restatement","reason":"identical content"}\n');
-    expect(r.stderr).toContain("<stdin>:2: blank line");
-    expect(r.stderr).toContain("<stdin>:3: malformed JSON");
-    expect(r.stderr).toContain('<stdin>:4: pair "no-old": "old" must be a string');
+    expect(r.stderr).toContain("<stdin>:2: blank_line: blank line");
+    expect(r.stderr).toContain("<stdin>:3: malformed_json: malformed JSON");
+    expect(r.stderr).toContain('<stdin>:4: bad_old: pair "no-old": "old" must be a string');
 
     const csv = await runMari(["classify", "-"], { input: 'id,new,old\na,x y,x z\nb,"unclosed\n' });
-    expect(csv.stderr).toContain("<stdin>:3: malformed CSV");
+    expect(csv.stderr).toContain("<stdin>:3: malformed_csv: malformed CSV");
 
     const empty = await runMari(["classify", "-"], { input: "" });
     expect(empty.code).toBe(2);

@@ -38,7 +38,7 @@ describe("mari classify", () => {
     ]);
   });
 
-  it("reports each bad record as file:line: message, keeps going, and counts them", async () => {
+  it("reports each bad record as file:line: reason: message, keeps going, and counts them", async () => {
     const path = file(
       "bad.jsonl",
       [
@@ -57,11 +57,11 @@ describe("mari classify", () => {
       { id: "ok1", class: "restatement", reason: "identical content" },
       { id: "ok2", class: "update", reason: "polarity: no longer" },
     ]);
-    expect(r.stderr).toContain(`${path}:2: malformed JSON`);
-    expect(r.stderr).toContain(`${path}:3: pair "no-old": "old" must be a string`);
-    expect(r.stderr).toContain(`${path}:4: blank line`);
-    expect(r.stderr).toContain(`${path}:5: duplicate id "ok1"`);
-    expect(r.stderr).toContain(`${path}:6: "id" must be a non-empty string, got 7`);
+    expect(r.stderr).toContain(`${path}:2: malformed_json: malformed JSON`);
+    expect(r.stderr).toContain(`${path}:3: bad_old: pair "no-old": "old" must be a string`);
+    expect(r.stderr).toContain(`${path}:4: blank_line: blank line`);
+    expect(r.stderr).toContain(`${path}:5: duplicate_id: duplicate id "ok1"`);
+    expect(r.stderr).toContain(`${path}:6: bad_id: "id" must be a non-empty string, got 7`);
     expect(r.stderr).toContain(
       "mari classify: 2 pairs classified, 5 records rejected (bad_id: 1, bad_old: 1, blank_line: 1, duplicate_id: 1, malformed_json: 1)",
     );
@@ -77,16 +77,21 @@ describe("mari classify", () => {
     expect(empty.stderr).toContain("no pairs classified");
     const allBad = await runMari(["classify", file("allbad.jsonl", '{"id": "x"}\n')]);
     expect(allBad.code).toBe(2);
-    expect(allBad.stderr).toContain('allbad.jsonl:1: pair "x": "new" must be a string');
+    expect(allBad.stderr).toContain('allbad.jsonl:1: bad_new: pair "x": "new" must be a string');
   });
 
-  it("applies --config thresholds (repeatable, comma-separated, snake_case accepted)", async () => {
+  it("applies --classifier thresholds (repeatable, comma-separated, snake_case accepted); --config still works, deprecated", async () => {
     const path = file("one.jsonl", JSON.stringify({ id: "m", new: "Jobs time out after 15 min.", old: "Jobs time out after 15 minutes." }) + "\n");
     const base = await runMari(["classify", path]);
     expect(jsonLines(base.stdout)).toEqual([{ id: "m", class: "restatement", reason: "overlap 0.75, no decisive change" }]);
-    const raised = await runMari(["classify", path, "--config", "overlap_floor=0.8,residueMax=1", "--config", "aliasPrefixMin=5"]);
+    const raised = await runMari(["classify", path, "--classifier", "overlap_floor=0.8,residueMax=1", "--classifier", "aliasPrefixMin=5"]);
     expect(raised.code, raised.stderr).toBe(0);
     expect(jsonLines(raised.stdout)).toEqual([{ id: "m", class: "distinct", reason: "overlap 0.75 below floor" }]);
+    expect(raised.stderr).not.toContain("deprecated");
+    const old = await runMari(["classify", path, "--config", "overlap_floor=0.8"]);
+    expect(old.code, old.stderr).toBe(0);
+    expect(jsonLines(old.stdout)).toEqual([{ id: "m", class: "distinct", reason: "overlap 0.75 below floor" }]);
+    expect(old.stderr).toContain("--config key=value is deprecated, use --classifier key=value");
   });
 
   it.each([
@@ -97,7 +102,7 @@ describe("mari classify", () => {
     [["floor=0.4"], /unknown key "floor"/],
     [["overlapFloor"], /expects key=value/],
   ])("rejects --config %j with exit 2", async (assignments, message) => {
-    const r = await runMari(["classify", "datasets/memory-pairs/mari-pairs.jsonl", ...assignments.flatMap((a) => ["--config", a])]);
+    const r = await runMari(["classify", "datasets/memory-pairs/mari-pairs.jsonl", ...assignments.flatMap((a) => ["--classifier", a])]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stdout).toBe("");

@@ -91,7 +91,7 @@ describe("mari eval on a hand-computed three-run slice", () => {
     const drop = await runMari(["eval", slice, "--predictions", worse, "--out", join(tmp.dir, "g3"), "--baseline", join(out, "report.json"), "--max-drop", "accuracy=0.05", "--progress", "none"]);
     expect(drop.code).toBe(1);
     const g3 = readJson(join(tmp.dir, "g3", "report.json"));
-    expect(g3.baseline.matched_units).toBe(9);
+    expect(g3.baseline).toMatchObject({ matched_cases: 3, units: { current: 9, baseline: 9 }, runs: { current: ["0", "1", "2"], baseline: ["0", "1", "2"] } });
     expect(g3.gates[0].passed).toBe(false);
   });
 });
@@ -187,7 +187,7 @@ describe("config file and progress", () => {
     const slice = writeJsonl(tmp.dir, "cfg-slice.jsonl", TINY_SLICE);
     const dump = writeJsonl(tmp.dir, "cfg-dump.jsonl", TINY_DUMP);
     const config = join(tmp.dir, "mari.config.json");
-    writeFileSync(config, JSON.stringify({ gate: ["accuracy>=0.9"], bootstrap: 50 }));
+    writeFileSync(config, JSON.stringify({ documents: { gate: ["accuracy>=0.9"], bootstrap: 50 } }));
     const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg1"), "--config", config, "--progress", "plain"]);
     expect(fail.code, fail.stderr).toBe(1);
     expect(fail.stderr).toMatch(/eval \(MB\)/);

@@ -38,7 +38,8 @@ describe("SetCons (hand-computed)", () => {
 
   it("unanimous rate, flipped cases", () => {
     expect(result.unanimous_rate).toBe(0);
-    expect(result.unanimous_cases).toBe(2);
+    expect(result.unanimous_cases).toBe(0);
+    expect(result.cases_in_all_runs).toBe(2);
     expect(result.flipped_count).toBe(2);
     expect(result.flipped_cases).toEqual(["A", "B"]);
   });
@@ -115,7 +116,8 @@ describe("SetCons counting algorithm equals the naive definition", () => {
         expect(fast.flipped_count).toBe(flips.length);
         expect(fast.flipped_cases).toEqual(flips.slice(0, 5));
         const full = votes.filter((v) => v.length === runCount);
-        expect(fast.unanimous_cases).toBe(full.length);
+        expect(fast.cases_in_all_runs).toBe(full.length);
+        expect(fast.unanimous_cases).toBe(full.filter((v) => !v.includes(1) || !v.includes(0)).length);
         expect(fast.unanimous_rate).toBe(full.length ? full.filter((v) => !v.includes(1) || !v.includes(0)).length / full.length : null);
       }),
       { numRuns: 60 },

@@ -47,7 +47,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 
 describe("gates through the CLI", () => {
   it("takes gates from mari.config.json in the working directory (exit 1 on failure)", async () => {
-    const cwd = project("config-fail", { gate: ["accuracy>=0.9"], max_invalid_rate: "count:0", report: ["json", "junit"] });
+    const cwd = project("config-fail", { report: ["json", "junit"], documents: { gate: ["accuracy>=0.9"], max_invalid_rate: "count:0" } });
     const result = await runMari(["eval", slice, "--predictions", dump, "--progress", "plain"], { cwd });
     expect(result.code).toBe(1);
     const report = readJson(join(cwd, "mari-report/report.json"));
@@ -64,7 +64,7 @@ describe("gates through the CLI", () => {
   });
 
   it("lets flags win over the config file (exit 0)", async () => {
-    const cwd = project("config-override", { gate: ["accuracy>=0.9"], max_invalid_rate: 0.25 });
+    const cwd = project("config-override", { documents: { gate: ["accuracy>=0.9"], max_invalid_rate: 0.25 } });
     const result = await runMari(["eval", slice, "--predictions", dump, "--gate", "accuracy>=0.75", "--quiet", "--progress", "none"], { cwd });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
@@ -76,15 +76,15 @@ describe("gates through the CLI", () => {
     expect(report.system.config_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("fails a gate on an unknown metric and rejects a bad config or gate with exit 2", async () => {
+  it("rejects a gate on an unknown metric, a bad config or a bad gate with exit 2", async () => {
     const cwd = project("plain");
     const typo = await runMari(["eval", slice, "--predictions", dump, "--gate", "acuracy>=0.5", "--quiet", "--progress", "none"], { cwd });
-    expect(typo.code).toBe(1);
-    expect(readJson(join(cwd, "mari-report/report.json")).gates[0].detail).toMatch(/^no metric "acuracy"/);
-    const badConfig = project("bad-config", { gates: ["accuracy>=0.5"] });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown metric "acuracy".*did you mean "accuracy"\?/);
+    const badConfig = project("bad-config", { documents: { gates: ["accuracy>=0.5"] } });
     const bad = await runMari(["eval", slice, "--predictions", dump], { cwd: badConfig });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown key "gates"');
+    expect(bad.stderr).toContain('unknown key "gates" in "documents"');
     const badFlag = await runMari(["eval", slice, "--predictions", dump, "--max-invalid-rate", "2.5"], { cwd });
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toContain('--max-invalid-rate "2.5"');

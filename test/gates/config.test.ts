@@ -26,35 +26,43 @@ describe("mari.config.json", () => {
   it("reads gates in every accepted spelling and resolves paths against the file", async () => {
     const root = project("full", {
       $schema: "./schema.json",
-      gate: ["accuracy>=0.6", "revision_cost<=0.4"],
-      max_drop: { macro_f1: 0.02 },
-      max_invalid_rate: "5%",
-      baseline: "base/report.json",
       out: "/abs/out",
       report: ["json", "md"],
-      seed: 3,
       workers: 2,
       progress: "plain",
       strict: true,
+      documents: {
+        gate: ["accuracy>=0.6", "revision_cost<=0.4"],
+        max_drop: { macro_f1: 0.02 },
+        max_invalid_rate: "5%",
+        baseline: "base/report.json",
+        seed: 3,
+      },
     });
-    const config = await loadMariConfig(undefined, root);
+    const config = await loadMariConfig(undefined, root, "documents");
     expect(config.path).toBe(join(root, "mari.config.json"));
     expect(config.gates.map(gateName)).toEqual(["accuracy>=0.6", "revision_cost<=0.4", "max_drop macro_f1=0.02", "max_invalid_rate=0.05"]);
     expect(config.gates.every((g) => g.source === "config")).toBe(true);
     expect(config).toMatchObject({ baseline: join(root, "base/report.json"), out: "/abs/out", report: ["json", "md"], seed: 3, workers: 2, progress: "plain", strict: true });
-    const other = await loadMariConfig(join(project("strings", { gate: "accuracy>=0.5", max_drop: ["accuracy=0.01"], max_invalid_rate: 3, grid: "full" }), "mari.config.json"));
+    const strings = project("strings", { documents: { gate: "accuracy>=0.5", max_drop: ["accuracy=0.01"], max_invalid_rate: 3 }, pairs: { grid: "full" } });
+    const other = await loadMariConfig(join(strings, "mari.config.json"), undefined, "documents");
     expect(other.gates.map(gateName)).toEqual(["accuracy>=0.5", "max_drop accuracy=0.01", "max_invalid_count=3"]);
-    expect(other.grid).toBe("full");
+    expect(other.grid).toBeUndefined();
+    expect((await loadMariConfig(join(strings, "mari.config.json"), undefined, "pairs")).grid).toBe("full");
   });
 
   it.each([
-    ["unknown key", { gates: ["accuracy>=0.6"] }, /unknown key "gates"/],
-    ["bad gate", { gate: ["accuracy>0.6"] }, /config .*mari\.config\.json: config gate "accuracy>0\.6"/],
-    ["bad type", { seed: "zero" }, /seed: /],
+    ["unknown key", { documents: { gates: ["accuracy>=0.6"] } }, /unknown key "gates" in "documents"/],
+    ["gate at the top", { gate: ["accuracy>=0.6"] }, /"gate" belongs in a task section: put it under "documents", "pairs" or "evidence"/],
+    ["unknown section", { document: {} }, /unknown key "document" at the top/],
+    ["documents key in pairs", { pairs: { seed: 1 } }, /unknown key "seed" in "pairs"/],
+    ["bad gate", { documents: { gate: ["accuracy>0.6"] } }, /config .*mari\.config\.json: documents\.gate: config gate "accuracy>0\.6"/],
+    ["bad gate in another section", { evidence: { gate: ["accepted_rate>0.6"] } }, /evidence\.gate: config gate/],
+    ["bad type", { documents: { seed: "zero" } }, /documents\.seed: /],
     ["bad progress", { progress: "loud" }, /progress: /],
-    ["sentencer that does not exist", { sentencer: "intl" }, /sentencer: /],
+    ["sentencer that does not exist", { documents: { sentencer: "intl" } }, /sentencer: /],
     ["bad JSON", "{ gate: [", /not valid JSON/],
-    ["bad max_invalid_rate", { max_invalid_rate: 2.5 }, /config max_invalid_rate "2\.5"/],
+    ["bad max_invalid_rate", { documents: { max_invalid_rate: 2.5 } }, /config max_invalid_rate "2\.5"/],
   ])("rejects a file with a %s as an input error naming it", async (name, config, message) => {
     const root = project(name.replace(/ /g, "-"), config);
     const load = loadMariConfig(undefined, root);
@@ -63,7 +71,7 @@ describe("mari.config.json", () => {
   });
 
   it("accepts sentencer only as the canonical splitter, the one that runs", async () => {
-    expect((await loadMariConfig(undefined, project("sentencer-canonical", { sentencer: "canonical" }))).sentencer).toBe("canonical");
+    expect((await loadMariConfig(undefined, project("sentencer-canonical", { documents: { sentencer: "canonical" } }), "documents")).sentencer).toBe("canonical");
   });
 
   it("fails on an explicit path that does not exist", async () => {
@@ -71,7 +79,7 @@ describe("mari.config.json", () => {
   });
 
   it("lets flags win over config, and config over defaults", async () => {
-    const config = await loadMariConfig(undefined, project("precedence", { gate: ["accuracy>=0.5", "macro_f1>=0.5"], seed: 9, workers: 4 }));
+    const config = await loadMariConfig(undefined, project("precedence", { workers: 4, documents: { gate: ["accuracy>=0.5", "macro_f1>=0.5"], seed: 9 } }), "documents");
     const gates = combineGates([parseGateFlag("accuracy>=0.7")], config.gates);
     expect(gates.map(gateName)).toEqual(["accuracy>=0.7", "macro_f1>=0.5"]);
     expect(pickOption(1, config.seed, 0)).toBe(1);

@@ -6,7 +6,8 @@ import { fixtureReport } from "../report/fixture.js";
 
 const comparison: BaselineComparison = {
   path: "base/report.json",
-  matched_units: 100,
+  units: { current: 100, baseline: 100 },
+  runs: { current: ["0"], baseline: ["0"] },
   matched_cases: 100,
   unmatched_current: 0,
   unmatched_baseline: 0,
@@ -55,7 +56,12 @@ describe("evaluateGates", () => {
     const [acc, f1] = evaluateGates(report, [parseMaxDropFlag("accuracy=0.02"), parseMaxDropFlag("macro_f1=0")], { baseline: comparison });
     expect(acc).toMatchObject({ name: "max_drop accuracy=0.02", passed: false });
     expect(acc!.value).toBeCloseTo(0.05, 12);
-    expect(acc!.detail).toBe("0.7500 → 0.7000 (difference -0.0500, 95% CI [-0.1000, 0], 100 paired cases); McNemar p = 0.3018");
+    expect(acc!.detail).toBe(
+      "0.7500 → 0.7000 (difference -0.0500, 95% CI [-0.1000, 0]); paired on 100 cases (every case of both sides is compared); each side's per-case value is the mean over its runs: current 1 run (0), baseline 1 run (0); McNemar p = 0.3018",
+    );
+    // Decided on fewer cases than the sides hold: said first.
+    const [partial] = evaluateGates(report, [parseMaxDropFlag("accuracy=0.02")], { baseline: { ...comparison, unmatched_current: 7 } });
+    expect(partial!.detail).toMatch(/^decided on 100 shared cases, not all cases \(7 only in the current run, 0 only in the baseline\)/);
     expect(f1).toMatchObject({ passed: true });
     expect(f1!.value).toBeCloseTo(-0.01, 12);
   });

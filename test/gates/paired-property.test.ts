@@ -1,123 +1,148 @@
-// pairedComparison against a deliberately naive reference (per-run loops over (case, run) units,
-// the same PRNG streams), on random inputs: complete grids (the per-case fast path) and ragged
-// ones (the per-unit path) must both agree with it.
+// pairedComparison against a deliberately naive reference (per-case means written out as loops
+// over cases, the same PRNG streams) on random inputs whose sides have different runs and
+// different cases; and the property that a --max-drop decision never ignores a case present on
+// both sides (issue 10 item 2).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";
 import { percentile } from "../../src/core/metrics/bootstrap.js";
+import { evaluateGates } from "../../src/gates/evaluate.js";
 import { pairedComparison, type PairedOutcome } from "../../src/gates/paired.js";
+import type { Report } from "../../src/report/types.js";
 
 const CLASSES = ["positive", "negative"];
 
-function naiveMetrics(units: Array<{ caseId: string; run: string; o: PairedOutcome }>, weightOf: (caseId: string) => number, runs: string[], valueNames: string[]): number[] {
-  let accuracy = 0;
-  let macro = 0;
-  const valueMeans = valueNames.map(() => 0);
-  for (const run of runs) {
-    const inRun = units.filter((u) => u.run === run);
-    let total = 0;
-    let correct = 0;
-    let f1Sum = 0;
-    for (const c of CLASSES) {
-      let tp = 0;
-      let goldC = 0;
-      let predC = 0;
-      for (const u of inRun) {
-        const w = weightOf(u.caseId);
-        if (u.o.gold === c) goldC += w;
-        if (u.o.predicted === c) predC += w;
-        if (u.o.gold === c && u.o.predicted === c) tp += w;
-      }
-      const p = tp / Math.max(1, predC);
-      const r = tp / Math.max(1, goldC);
-      f1Sum += p + r > 0 ? (2 * p * r) / (p + r) : 0;
-      correct += tp;
-      total += goldC;
-    }
-    accuracy += total > 0 ? correct / total : 0;
-    macro += f1Sum / CLASSES.length;
-    valueNames.forEach((name, m) => {
-      let sum = 0;
-      let count = 0;
-      for (const u of inRun) {
-        const v = u.o.values?.[name];
-        if (typeof v === "number") {
-          sum += weightOf(u.caseId) * v;
-          count += weightOf(u.caseId);
-        }
-      }
-      valueMeans[m]! += count > 0 ? sum / count : 0;
-    });
-  }
-  return [accuracy / runs.length, macro / runs.length, ...valueMeans.map((v) => v / runs.length)];
+/** Per case: [share right, share predicting each class, gold, mean hit or undefined]. */
+function naiveCase(units: PairedOutcome[]) {
+  const right = units.filter((u) => u.gold === u.predicted).length / units.length;
+  const share = CLASSES.map((c) => units.filter((u) => u.predicted === c).length / units.length);
+  const hits = units.map((u) => u.values?.["hit"]).filter((v): v is number => typeof v === "number");
+  return { right, share, gold: units[0]!.gold, hit: hits.length > 0 ? hits.reduce((a, b) => a + b, 0) / hits.length : undefined };
 }
 
-const outcomeArb = fc.record({
+function naiveMetrics(cases: ReturnType<typeof naiveCase>[], weights: number[], withHit: boolean): number[] {
+  let total = 0;
+  let right = 0;
+  const confusion = CLASSES.map(() => CLASSES.map(() => 0));
+  let hitSum = 0;
+  let hitN = 0;
+  cases.forEach((c, i) => {
+    const w = weights[i]!;
+    total += w;
+    right += w * c.right;
+    CLASSES.forEach((_, p) => (confusion[CLASSES.indexOf(c.gold)]![p]! += w * c.share[p]!));
+    if (c.hit !== undefined) {
+      hitSum += w * c.hit;
+      hitN += w;
+    }
+  });
+  let f1Sum = 0;
+  CLASSES.forEach((_, k) => {
+    const tp = confusion[k]![k]!;
+    const gold = confusion[k]!.reduce((a, b) => a + b, 0);
+    const pred = confusion.reduce((a, row) => a + row[k]!, 0);
+    const p = pred > 0 ? tp / pred : 0;
+    const r = gold > 0 ? tp / gold : 0;
+    f1Sum += p + r > 0 ? (2 * p * r) / (p + r) : 0;
+  });
+  return [total > 0 ? right / total : 0, f1Sum / CLASSES.length, ...(withHit ? [hitN > 0 ? hitSum / hitN : 0] : [])];
+}
+
+const unitArb = fc.record({
   gold: fc.constantFrom(...CLASSES),
   predicted: fc.constantFrom(...CLASSES),
-  hit: fc.option(fc.constantFrom(0, 1, 0.5), { nil: undefined }),
+  hit: fc.option(fc.constantFrom(0, 1), { nil: undefined }),
 });
 
-describe("pairedComparison agrees with a naive reference", () => {
-  it("on random complete and ragged inputs", () => {
+/** A side: for each of `cases` case ids, present or not, with 1–4 runs of its own run keys. */
+const sideArb = (prefix: string) =>
+  fc.array(fc.option(fc.array(unitArb, { minLength: 1, maxLength: 4 }), { nil: null }), { minLength: 1, maxLength: 14 }).map((cases) => {
+    const out: PairedOutcome[] = [];
+    cases.forEach((units, i) => {
+      if (units === null) return;
+      units.forEach((u, r) => {
+        // The gold class is the case's, whatever side or run.
+        const gold = CLASSES[i % 2]!;
+        out.push({ case_id: `c${i}`, run: `${prefix}${r}`, gold, predicted: u.predicted, values: u.hit === undefined || gold !== "positive" ? {} : { hit: u.hit } });
+      });
+    });
+    return out;
+  });
+
+describe("pairedComparison agrees with a naive per-case-mean reference", () => {
+  it("on random sides with different runs and cases", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 2, max: 3 }),
-        fc.array(fc.tuple(outcomeArb, outcomeArb, fc.boolean()), { minLength: 18, maxLength: 18 }),
-        fc.boolean(),
-        fc.boolean(),
-        fc.integer({ min: 0, max: 1000 }),
-        (cases, runCount, cells, ragged, caseLevelValues, seed) => {
-          const current: PairedOutcome[] = [];
-          const baseline: PairedOutcome[] = [];
-          const runs = Array.from({ length: runCount }, (_, r) => String(r));
-          let k = 0;
-          for (const run of runs) {
-            for (let i = 0; i < cases; i++) {
-              const [a, b, keep] = cells[k++ % cells.length]!;
-              if (ragged && !keep && !(i === 0 && run === "0")) continue;
-              // Case-level definedness (the fast path) or unit-level (the general path).
-              const define = (x: typeof a) => (caseLevelValues ? (i % 2 === 0 ? { hit: x.hit ?? 1 } : {}) : x.hit === undefined ? {} : { hit: x.hit });
-              current.push({ case_id: `c${i}`, run, gold: a.gold, predicted: a.predicted, values: define(a) });
-              baseline.push({ case_id: `c${i}`, run, gold: a.gold, predicted: b.predicted, values: define(b) });
-            }
-          }
-          const resamples = 25;
-          const result = pairedComparison(current, baseline, { seed, resamples, classes: CLASSES });
-          const valueNames = "hit" in result.metrics ? ["hit"] : [];
-          const units = current.map((o, j) => ({ caseId: o.case_id, run: o.run, cur: o, base: baseline[j]! }));
-          const usedRuns = runs.filter((run) => units.some((u) => u.run === run));
-          const caseIds = [...new Set(units.map((u) => u.caseId))];
-          const side = (which: "cur" | "base", weightOf: (id: string) => number) =>
-            naiveMetrics(units.map((u) => ({ caseId: u.caseId, run: u.run, o: u[which] })), weightOf, usedRuns, valueNames);
-          const names = ["accuracy", "macro_f1", ...valueNames];
-          const pointCur = side("cur", () => 1);
-          const pointBase = side("base", () => 1);
-          const draws = names.map(() => [] as number[]);
-          for (let b = 0; b < resamples; b++) {
-            const prng = createPrng(seed, b);
-            const weights = new Map<string, number>();
-            for (let j = 0; j < caseIds.length; j++) {
-              const id = caseIds[prng.nextBelow(caseIds.length)]!;
-              weights.set(id, (weights.get(id) ?? 0) + 1);
-            }
-            const w = (id: string) => weights.get(id) ?? 0;
-            const c = side("cur", w);
-            const s = side("base", w);
-            names.forEach((_, m) => draws[m]!.push(c[m]! - s[m]!));
-          }
-          names.forEach((name, m) => {
-            const got = result.metrics[name]!;
-            expect(got.current).toBeCloseTo(pointCur[m]!, 9);
-            expect(got.baseline).toBeCloseTo(pointBase[m]!, 9);
+      fc.property(sideArb("r"), sideArb("b"), fc.integer({ min: 0, max: 1000 }), (current, baseline, seed) => {
+        const resamples = 20;
+        const result = pairedComparison(current, baseline, { seed, resamples, classes: CLASSES });
+        const ids = [...new Set(current.map((o) => o.case_id))].filter((id) => baseline.some((o) => o.case_id === id));
+        expect(result.matched_cases).toBe(ids.length);
+        const side = (list: PairedOutcome[]) => ids.map((id) => naiveCase(list.filter((o) => o.case_id === id)));
+        const cur = side(current);
+        const base = side(baseline);
+        const withHit = "hit" in result.metrics;
+        const names = ["accuracy", "macro_f1", ...(withHit ? ["hit"] : [])];
+        const ones = ids.map(() => 1);
+        const draws = names.map(() => [] as number[]);
+        for (let b = 0; b < resamples && ids.length > 0; b++) {
+          const prng = createPrng(seed, b);
+          const w = ids.map(() => 0);
+          for (let j = 0; j < ids.length; j++) w[prng.nextBelow(ids.length)]!++;
+          const c = naiveMetrics(cur, w, withHit);
+          const s = naiveMetrics(base, w, withHit);
+          names.forEach((_, m) => draws[m]!.push(c[m]! - s[m]!));
+        }
+        names.forEach((name, m) => {
+          const got = result.metrics[name]!;
+          expect(got.current).toBeCloseTo(naiveMetrics(cur, ones, withHit)[m]!, 9);
+          expect(got.baseline).toBeCloseTo(naiveMetrics(base, ones, withHit)[m]!, 9);
+          if (ids.length > 0) {
             const sorted = draws[m]!.sort((x, y) => x - y);
             expect(got.low).toBeCloseTo(percentile(sorted, 0.025), 9);
             expect(got.high).toBeCloseTo(percentile(sorted, 0.975), 9);
-          });
-        },
-      ),
-      { numRuns: 150, seed: 42 },
+          }
+        });
+        // McNemar on cases, right = strict majority of a side's runs.
+        let baselineOnly = 0;
+        let currentOnly = 0;
+        ids.forEach((_, i) => {
+          if (base[i]!.right > 0.5 && !(cur[i]!.right > 0.5)) baselineOnly++;
+          if (cur[i]!.right > 0.5 && !(base[i]!.right > 0.5)) currentOnly++;
+        });
+        expect(result.mcnemar).toMatchObject({ baseline_only: baselineOnly, current_only: currentOnly });
+      }),
+      { numRuns: 200, seed: 42 },
+    );
+  });
+});
+
+describe("a --max-drop decision never ignores a case present on both sides", () => {
+  it("flipping any shared case's outcome on either side moves the compared accuracy", () => {
+    fc.assert(
+      fc.property(sideArb("r"), sideArb("b"), fc.nat(), fc.boolean(), (current, baseline, pick, onCurrent) => {
+        const before = pairedComparison(current, baseline, { seed: 0, resamples: 0, classes: CLASSES });
+        const ids = [...new Set(current.map((o) => o.case_id))].filter((id) => baseline.some((o) => o.case_id === id));
+        if (ids.length === 0) {
+          expect(before.matched_cases).toBe(0);
+          return;
+        }
+        const id = ids[pick % ids.length]!;
+        // Make every run of that case on one side wrong if any was right, else all right.
+        const side = onCurrent ? current : baseline;
+        const anyRight = side.some((o) => o.case_id === id && o.gold === o.predicted);
+        const flip = (o: PairedOutcome): PairedOutcome =>
+          o.case_id !== id ? o : { ...o, predicted: anyRight ? CLASSES.find((c) => c !== o.gold)! : o.gold };
+        const after = onCurrent
+          ? pairedComparison(current.map(flip), baseline, { seed: 0, resamples: 0, classes: CLASSES })
+          : pairedComparison(current, baseline.map(flip), { seed: 0, resamples: 0, classes: CLASSES });
+        const which = onCurrent ? "current" : "baseline";
+        expect(after.metrics.accuracy![which]).not.toBeCloseTo(before.metrics.accuracy![which], 12);
+        // And the gate built on it names every shared case it was decided on.
+        const report = { metrics: {}, baseline: before } as unknown as Report;
+        const [gate] = evaluateGates(report, [{ kind: "max_drop", metric: "accuracy", threshold: 0.01, source: "cli" }]);
+        expect(gate!.detail).toContain(`paired on ${ids.length} cases`);
+      }),
+      { numRuns: 200, seed: 7 },
     );
   });
 });

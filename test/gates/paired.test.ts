@@ -37,7 +37,8 @@ describe("pairedComparison", () => {
 
   it("pairs single-run sides by case and computes hand-checked differences", () => {
     const result = pairedComparison(current, baseline, { seed: 0, resamples: 200, classes: DOCUMENT_CLASSES });
-    expect(result).toMatchObject({ matched_units: 4, matched_cases: 4, unmatched_current: 1, unmatched_baseline: 1, paired_by: "case" });
+    expect(result).toMatchObject({ units: { current: 4, baseline: 4 }, matched_cases: 4, unmatched_current: 1, unmatched_baseline: 1, paired_by: "case" });
+    expect(result.runs).toEqual({ current: ["0"], baseline: ["a"] });
     expect(result.metrics.accuracy).toMatchObject({ current: 0.5, baseline: 0.5, difference: 0 });
     // current: both classes F1 = 0.5; baseline: positive F1 0, negative P = 2/4, R = 1, F1 = 2/3.
     expect(result.metrics.macro_f1!.current).toBeCloseTo(0.5, 14);
@@ -66,14 +67,26 @@ describe("pairedComparison", () => {
     expect(result.mcnemar.p_value).toBe(1);
   });
 
-  it("pairs on (case, run) with several runs and averages per run like the headline", () => {
+  it("pairs on cases with several runs: per-case means over each side's own runs", () => {
     const cur = [o("x", "positive", "positive", "0"), o("y", "negative", "negative", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1"), o("z", "negative", "negative", "2")];
     const base = [o("x", "positive", "negative", "0"), o("y", "negative", "positive", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1")];
     const result = pairedComparison(cur, base, { seed: 1, resamples: 50 });
-    expect(result).toMatchObject({ paired_by: "case_run", matched_units: 4, matched_cases: 2, unmatched_current: 1, unmatched_baseline: 0 });
-    // current: run 0 accuracy 1, run 1 accuracy 0.5 → 0.75; baseline: run 0 0, run 1 0.5 → 0.25.
+    expect(result).toMatchObject({ paired_by: "case", units: { current: 4, baseline: 4 }, matched_cases: 2, unmatched_current: 1, unmatched_baseline: 0 });
+    // current: x right in 1 of 2 runs, y in 2 of 2 → (0.5 + 1) / 2; baseline: x 0 of 2, y 1 of 2 → 0.25.
     expect(result.metrics.accuracy).toMatchObject({ current: 0.75, baseline: 0.25, difference: 0.5 });
-    expect(result.mcnemar).toMatchObject({ baseline_only: 0, current_only: 2, p_value: 0.5 });
+    // McNemar by majority of runs: x is wrong on both sides (a 1-of-2 tie is not right), y right only now.
+    expect(result.mcnemar).toMatchObject({ baseline_only: 0, current_only: 1, p_value: 1, rule: "majority_of_runs" });
+  });
+
+  it("pairs a 5-run report with a 1-run baseline on every case (not on run 0 alone)", () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    const cur = ["0", "1", "2", "3", "4"].flatMap((run) => ids.map((id, i) => o(id, "positive", i < 4 || run === "4" ? "positive" : "negative", run)));
+    const base = ids.map((id) => o(id, "positive", "positive", "only"));
+    const result = pairedComparison(cur, base, { seed: 0, resamples: 10, classes: DOCUMENT_CLASSES });
+    expect(result).toMatchObject({ matched_cases: 8, unmatched_current: 0, unmatched_baseline: 0, units: { current: 40, baseline: 8 } });
+    // cases k4…k7 are right in 1 of 5 runs: (4 · 1 + 4 · 0.2) / 8.
+    expect(result.metrics.accuracy!.current).toBeCloseTo(0.6, 14);
+    expect(result.mcnemar).toMatchObject({ baseline_only: 4, current_only: 0 });
   });
 
   it("compares per-case values as means over the units that have them", () => {
@@ -85,7 +98,7 @@ describe("pairedComparison", () => {
 
   it("reports no match without failing", () => {
     const result = pairedComparison([o("a", "positive", "positive")], [o("b", "positive", "positive")], { seed: 0, resamples: 10 });
-    expect(result).toMatchObject({ matched_units: 0, matched_cases: 0, unmatched_current: 1, unmatched_baseline: 1 });
+    expect(result).toMatchObject({ units: { current: 0, baseline: 0 }, matched_cases: 0, unmatched_current: 1, unmatched_baseline: 1 });
     expect(result.metrics.accuracy).toEqual({ current: 0, baseline: 0, difference: 0, low: 0, high: 0 });
   });
 });

@@ -70,7 +70,7 @@ describe("merging pair shard reports", () => {
     const reportPaths = [join(t.dir, "a", "report.json"), join(t.dir, "b", "report.json")];
     const merge = (pairsPath: string, out: string) => runPairMerge({ reportPaths, outDir: join(t.dir, out), pairsPath, formats: ["json"] });
     const documents = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-    await expect(merge(documents, "m1")).rejects.toThrow(`${documents}: merge: not the pair corpus the shards scored`);
+    await expect(merge(documents, "m1")).rejects.toThrow(`${documents}: this is not a pair corpus`);
     // One pair short: the same ids minus one, so every corpus pair still finds its line.
     const shorter = join(t.dir, "shorter.jsonl");
     writeFileSync(shorter, readFileSync(CORPUS, "utf8").trim().split("\n").slice(1).join("\n") + "\n");

@@ -47,7 +47,8 @@ describe("markdown", () => {
         system: { ...fixtureReport().system, judge: "lexical", judge_note: "The lexical judge is a baseline." },
         baseline: {
           path: "old/report.json",
-          matched_units: 4,
+          units: { current: 4, baseline: 4 },
+          runs: { current: ["0"], baseline: ["0"] },
           matched_cases: 4,
           unmatched_current: 0,
           unmatched_baseline: 1,
@@ -66,8 +67,8 @@ describe("markdown", () => {
     expect(text).toContain("| **update** | 5 | 1 |");
     expect(text).toContain("| **distinct** | 2 | 7 |");
     expect(text).toContain("| accuracy | 0.5000 | 0.7500 | +0.2500 | [-0.2500, +0.7500] |");
-    expect(text).toContain("baseline-only correct 0, current-only correct 1, p = 1");
-    expect(text).toContain("Paired on 4 cases; unmatched: 0 current, 1 baseline.");
+    expect(text).toContain("McNemar (exact binomial) on cases: baseline-only right 0, current-only right 1, p = 1; a case is right on a side when more than half");
+    expect(text).toContain("Paired on 4 cases (not compared: 0 cases only in the current run, 1 only in the baseline); each side's per-case value is the mean over its runs: current 1 run (0), baseline 1 run (0).");
   });
 
   it("escapes pipes, newlines and HTML in cells", () => {

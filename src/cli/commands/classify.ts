@@ -1,7 +1,7 @@
-// `mari classify PAIRS [--config key=value ...]`: one JSON line `{id, class, reason}` per pair on
+// `mari classify PAIRS [--classifier key=value ...]`: one JSON line `{id, class, reason}` per pair on
 // stdout, streamed in input order; rejected records are reported on stderr with their location.
 import { stat } from "node:fs/promises";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
@@ -10,6 +10,8 @@ import { readRecords } from "../../io/records.js";
 import { inputSource, sourceName } from "../../io/lines.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
 import { CompactStringSet } from "../../io/string-set.js";
+import { assertPairCorpus } from "../../tasks/pairs/input.js";
+import { LISTED_REJECTIONS, listRejections } from "../../report/format.js";
 import {
   ClassifierConfigError,
   classify,
@@ -18,6 +20,8 @@ import {
 } from "../../core/classifier/index.js";
 
 interface ClassifyOptions {
+  classifier?: string[];
+  /** Deprecated spelling of `classifier`. */
   config?: string[];
   strict?: boolean;
 }
@@ -77,7 +81,10 @@ function configFrom(assignments: string[]): ClassifierConfig {
 }
 
 async function runClassify(pairsPath: string, options: ClassifyOptions): Promise<number> {
-  const config = configFrom(options.config ?? []);
+  if (options.config !== undefined) {
+    process.stderr.write("mari classify: --config key=value is deprecated, use --classifier key=value (--config names a config file in every other command)\n");
+  }
+  const config = configFrom([...(options.classifier ?? []), ...(options.config ?? [])]);
   const source = inputSource(pairsPath);
   if (typeof source === "string") {
     try {
@@ -93,15 +100,22 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
   const rejected = new Map<string, number>();
   const seenIds = new CompactStringSet();
   let classified = 0;
+  // Rejections are listed by the one rule (report/format.ts listRejections) after the verdicts.
+  const examples: { where: string; reason: string; message: string }[] = [];
   const reject = (where: string, code: string, message: string): void => {
-    process.stderr.write(`${where}: ${message}\n`);
+    if (examples.length < LISTED_REJECTIONS) examples.push({ where, reason: code, message });
     rejected.set(code, (rejected.get(code) ?? 0) + 1);
   };
 
+  let first = true;
   for await (const item of readRecords(source)) {
     if (item.error !== undefined) {
       reject(item.where, item.error.code, item.error.message);
       continue;
+    }
+    if (first) {
+      first = false;
+      assertPairCorpus(pairsPath, item.record, item.where);
     }
     const parsed = parsePairRecord(item.record);
     if ("error" in parsed) {
@@ -121,6 +135,7 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
   await out.flush();
 
   const rejectedTotal = [...rejected.values()].reduce((a, b) => a + b, 0);
+  for (const line of listRejections(examples, rejectedTotal, "the counts below")) process.stderr.write(`${line}\n`);
   const byReason = [...rejected.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, n]) => `${code}: ${n}`)
@@ -147,14 +162,16 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
     .description(COMMANDS.classify.summary)
     .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored); - reads stdin")
     .option(
-      "--config <key=value>",
-      "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin",
+      "--classifier <key=value>",
+      "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin (as mari eval --classifier)",
       collect,
     )
+    // The old spelling: --config means a config file in every other command, so it was renamed.
+    .addOption(new Option("--config <key=value>", "deprecated spelling of --classifier").argParser(collect).hideHelp())
     .option("--strict", "exit 2 if any record was rejected")
     .addHelpText(
       "after",
-      "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --config overlapFloor=0.4 > verdicts.jsonl\n" +
+      "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --classifier overlapFloor=0.4 > verdicts.jsonl\n" +
         "  cat pairs.csv | mari classify - > verdicts.jsonl\n" +
         "Output lines: {\"id\": ..., \"class\": \"distinct|restatement|update\", \"reason\": ...}",
     )

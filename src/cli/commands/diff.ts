@@ -60,7 +60,7 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
   const failed = diff.gates.filter((g) => !g.passed);
   if (!flags.quiet) {
     const c = diff.comparison;
-    const out: string[] = [`mari diff ${diff.new.task}: ${c.matched_cases} paired cases (${c.matched_units} units)${diff.same_slice ? "" : `, different slices: ${diff.shared_cases} shared case ids`}`];
+    const out: string[] = [`mari diff ${diff.new.task}: ${c.matched_cases} paired cases (units: OLD ${c.units.baseline}, NEW ${c.units.current})${diff.same_slice ? "" : `, different slices: ${diff.shared_cases} shared case ids`}`];
     const rows = deltaRows(diff);
     const width = Math.max(6, ...rows.map((r) => r[0]!.length));
     out.push(`  ${"metric".padEnd(width)}  ${"OLD".padStart(8)}  ${"NEW".padStart(8)}  ${"diff".padStart(8)}  95% CI`);

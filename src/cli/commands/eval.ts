@@ -2,6 +2,7 @@
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -9,8 +10,11 @@ import { InputError } from "../../io/errors.js";
 import { terminalObserver } from "../observer.js";
 import { parseProgressMode } from "../progress.js";
 import { finishReportRun } from "../summary.js";
+import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
-import { combineGates, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
+import { combineGates } from "../../gates/spec.js";
+import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
+import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { parseReportFormats } from "../../report/write.js";
 import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs/run.js";
@@ -28,6 +32,7 @@ interface EvalFlags {
   maxInvalidRate?: string;
   workers?: string;
   shard?: string;
+  shardCount?: string;
   seed?: string;
   bootstrap?: string;
   progress?: string;
@@ -48,13 +53,9 @@ export function integerFlag(name: string, text: string | undefined, min: number)
   return Number(text);
 }
 
+/** `--shard I/N` (see ../shard.ts for `auto`). */
 export function parseShard(text: string | undefined): Shard | undefined {
-  if (text === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) {
-    throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N (e.g. 0/4)`);
-  }
-  return { index: Number(m[1]), count: Number(m[2]) };
+  return resolveShard(text, undefined, {});
 }
 
 export function defaultWorkers(): number {
@@ -62,7 +63,7 @@ export function defaultWorkers(): number {
 }
 
 export function registerEval(program: Command, wrap: ActionWrapper): void {
-  program
+  const command = program
     .command("eval")
     .description(COMMANDS.eval.summary)
     .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
@@ -71,11 +72,9 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--rewards <file>", "write one JSONL reward line per scored prediction, in input order")
     .option("--baseline <report>", "a previous report.json (with its cases.jsonl) for --max-drop gates")
-    .option("--gate <metric>=<value>", "gate, e.g. accuracy>=0.6 (repeatable)", collect, [])
-    .option("--max-drop <metric=delta>", "largest allowed drop vs --baseline, e.g. macro_f1=0.02 (repeatable)", collect, [])
-    .option("--max-invalid-rate <r>", "largest share (0.05, 5%) or count (3) of format-invalid predictions")
     .option("--workers <n>", "worker threads (1 = in-process)")
-    .option("--shard <i/n>", "score only the cases whose id hashes to shard I of N (0-based)")
+    .option("--shard <i/n|auto>", "score only the cases whose id hashes to shard I of N (0-based); auto: from a Kubernetes Indexed Job or Slurm array")
+    .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes, which does not expose the job's completions)")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the macro-F1 interval (default 1000)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
@@ -85,10 +84,11 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
-    .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp())
-    .addHelpText(
-      "after",
-      `
+    .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp());
+  addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
+  command.addHelpText(
+    "after",
+    `
 --predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
 (detected per line). Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
 
@@ -99,19 +99,22 @@ Examples:
 
 Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable slice or dump,
 zero cases scored, --strict violations); 3 internal error.`,
-    )
-    .action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
+  );
+  command.action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
 }
 
 async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number> {
   const started = process.hrtime.bigint();
-  const config = await loadMariConfig(flags.config);
-  const flagGates: GateSpec[] = [
-    ...flags.gate.map((text) => parseGateFlag(text)),
-    ...flags.maxDrop.map((text) => parseMaxDropFlag(text)),
-    ...(flags.maxInvalidRate !== undefined ? [parseMaxInvalidRate(flags.maxInvalidRate)] : []),
-  ];
-  const gates = combineGates(flagGates, config.gates);
+  let task: "documents" | "pairs";
+  try {
+    task = await sniffSliceTask(slicePath);
+  } catch (err) {
+    throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
+  }
+  // The config's top-level settings and the section of this task (a documents gate never gates pairs).
+  const config = await loadMariConfig(flags.config, undefined, task);
+  const gates = combineGates(gatesFromFlags(flags), config.gates);
+  const shard = resolveShard(flags.shard, flags.shardCount);
   const outDir = pickOption(flags.out, config.out, "mari-report");
   const formats = parseReportFormats(flags.report ?? config.report);
   const progressMode = parseProgressMode(flags.progress ?? config.progress);
@@ -119,12 +122,6 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const strict = pickOption(flags.strict, config.strict, false);
   const workers = pickOption(integerFlag("--workers", flags.workers, 1), config.workers, defaultWorkers());
 
-  let task: "documents" | "pairs";
-  try {
-    task = await sniffSliceTask(slicePath);
-  } catch (err) {
-    throw new InputError(`${slicePath}: cannot read slice: ${(err as Error).message}`);
-  }
   if (task === "pairs") {
     // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
     // only mean something for documents are refused rather than ignored: a silently ignored
@@ -147,7 +144,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       out: outDir,
       costs: flags.costs ?? config.costs,
       classifierConfig: classifierConfigFromFlags(flags.classifier),
-      shard: parseShard(flags.shard),
+      shard,
       formats,
       gates,
       strict,
@@ -159,7 +156,6 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   }
   const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
   const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
-  const shard = parseShard(flags.shard);
   const rewardsPath = flags.rewards ?? config.rewards;
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1);
@@ -183,7 +179,10 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     observer: terminalObserver(progressMode, quiet),
     started,
   });
-  // Rejected dump lines, as `file:line: reason: message`, after the summary (the first ten).
-  const notes = outcome.report.rejection_examples.slice(0, 10).map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`);
+  // Rejected dump lines after the summary, by the one listing rule (the first ten, then how many more).
+  const report = outcome.report;
+  const listed = report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction");
+  const total = Object.entries(report.rejections).reduce((sum, [reason, n]) => (reason === "missing_prediction" ? sum : sum + n), 0);
+  const notes = listRejections(listed, total, join(outcome.outDir, "report.json"));
   return finishReportRun(outcome, quiet, notes);
 }

@@ -9,7 +9,9 @@ import { parseProgressMode } from "../progress.js";
 import { terminalObserver } from "../observer.js";
 import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
-import { combineGates, parseGateFlag, parseMaxInvalidRate, type GateSpec } from "../../gates/spec.js";
+import { combineGates } from "../../gates/spec.js";
+import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
+import { resolveShard } from "../shard.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runEvidence } from "../../tasks/evidence/run.js";
 
@@ -27,9 +29,9 @@ interface EvidenceFlags {
   quiet?: boolean;
   progress?: string;
   config?: string;
+  shard?: string;
+  shardCount?: string;
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 function thresholdFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -39,7 +41,7 @@ function thresholdFlag(text: string | undefined): number | undefined {
 }
 
 export function registerEvidence(program: Command, wrap: ActionWrapper): void {
-  program
+  const command = program
     .command("evidence")
     .description(COMMANDS.evidence.summary)
     .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}")
@@ -49,13 +51,13 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--current <docs>", "documents at their present revisions: report each case's dependency freshness")
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
-    .option("--gate <metric>=<value>", "gate, e.g. accepted_rate>=0.9 (repeatable)", collect, [])
-    .option("--max-invalid-rate <r>", "largest share (0.05, 5%) or count (3) of rejected cases")
     .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any input record is rejected")
     .option("--quiet", "no summary on stdout")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .option("--shard <i/n|auto>", "score only the cases whose id hashes to shard I of N (0-based), then `mari merge`; auto: from a Kubernetes Indexed Job or Slurm array")
+    .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes)")
     .addHelpText(
       "after",
       `
@@ -67,16 +69,15 @@ Example:
   mari evidence datasets/evidence-example/docs.jsonl --facts datasets/evidence-example/facts.jsonl \\
     --located datasets/evidence-example/located.jsonl --materials datasets/evidence-example/materials.jsonl \\
     --gate 'accepted_rate>=0.5'`,
-    )
-    .action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
+    );
+  addGateOptions(command, { maxDrop: false, example: "accepted_rate>=0.9", invalid: "largest share (0.05, 5%) or count (3) of rejected cases" });
+  command.action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
 }
 
 async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<number> {
-  const config = await loadMariConfig(flags.config);
-  const flagGates: GateSpec[] = [
-    ...flags.gate.map((text) => parseGateFlag(text)),
-    ...(flags.maxInvalidRate !== undefined ? [parseMaxInvalidRate(flags.maxInvalidRate)] : []),
-  ];
+  const config = await loadMariConfig(flags.config, undefined, "evidence");
+  const flagGates = gatesFromFlags(flags);
+  const shard = resolveShard(flags.shard, flags.shardCount);
   const threshold = thresholdFlag(flags.threshold);
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const outcome = await runEvidence({
@@ -92,6 +93,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     strict: pickOption(flags.strict, config.strict, false),
     observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
     recordConfig: config.path ? { config_file: config.path } : {},
+    ...(shard ? { shard } : {}),
   });
   return finishReportRun(outcome, quiet);
 }

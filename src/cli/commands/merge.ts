@@ -7,11 +7,17 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
 import { finishReportRun } from "../summary.js";
+import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
+import { loadMariConfig } from "../../gates/config.js";
+import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runDocumentMerge } from "../../tasks/document/merge.js";
 import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
+import { isEvidenceReportFile, runEvidenceMerge } from "../../tasks/evidence/merge.js";
 
-interface MergeFlags {
+interface MergeFlags extends GateFlags {
+  baseline?: string;
+  config?: string;
   out?: string;
   report?: string;
   slice?: string;
@@ -20,7 +26,7 @@ interface MergeFlags {
 }
 
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
-  program
+  const command = program
     .command("merge")
     .description(COMMANDS.merge.summary)
     .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
@@ -29,32 +35,57 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
     .option("--workers <n>", "worker threads for the aggregation (default 1)")
     .option("--quiet", "no summary on stdout")
-    .addHelpText(
-      "after",
-      `
+    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default: the shards' baseline)")
+    .option("--config <file>", "config file (default ./mari.config.json when present)");
+  addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
+  command.addHelpText(
+    "after",
+    `
 Merges the reports of \`mari eval --shard i/n\` runs (each with its cases.jsonl beside it) into the
-report a single unsharded run gives.
+report a single unsharded run gives, gated as that run would be (the shards' gates, or the gate
+flags and config given here).
 
 Example:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 0/2 --out s0
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 1/2 --out s1
-  mari merge s0/report.json s1/report.json --out merged
+  mari merge s0/report.json s1/report.json --out merged --gate 'accuracy>=0.6'
 
-Exit codes: 0 merged; 2 usage or input error (missing, unreadable or mismatched shards);
-3 internal error. Gates are applied by mari eval, not here.`,
-    )
-    .action(
+Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (missing, unreadable or
+mismatched shards, shards with different gates); 3 internal error.`,
+  );
+  command.action(
       wrap(async (reports: string[], flags: MergeFlags) => {
-        const outDir = flags.out ?? "mari-report";
-        await assertCasesBeside(reports);
-        const formats = parseReportFormats(flags.report);
-        const quiet = flags.quiet ?? false;
-        if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
-          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
+        // The merged report is gated as the single run: the shards' recorded gates, overridden by
+        // these flags and then by the config (flags > config > shards).
+        const evidence = reports.length > 0 && (await isEvidenceReportFile(reports[0]!));
+        const pairs = !evidence && reports.length > 0 && (await isPairReportFile(reports[0]!));
+        // Evidence shards may hold located.jsonl only; their merge checks the files it needs.
+        if (!evidence) await assertCasesBeside(reports);
+        const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
+        const gates = combineGates(gatesFromFlags(flags), config.gates);
+        const outDir = flags.out ?? config.out ?? "mari-report";
+        const formats = parseReportFormats(flags.report ?? config.report);
+        const quiet = flags.quiet ?? config.quiet ?? false;
+        if (evidence) {
+          if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
+          return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
         }
+        if (pairs) {
+          if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
+          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
+        }
+        const baselinePath = flags.baseline ?? config.baseline;
         const workers = flags.workers === undefined ? 1 : Number(flags.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
-        const outcome = await runDocumentMerge({ reportPaths: reports, outDir, workers, formats, ...(flags.slice ? { slicePath: flags.slice } : {}) });
+        const outcome = await runDocumentMerge({
+          reportPaths: reports,
+          outDir,
+          workers,
+          formats,
+          gates,
+          ...(baselinePath !== undefined ? { baselinePath } : {}),
+          ...(flags.slice ? { slicePath: flags.slice } : {}),
+        });
         return finishReportRun(outcome, quiet);
       }),
     );

@@ -57,7 +57,7 @@ Example:
     )
     .action(
       wrap(async (pairs: string, flags: SweepFlags) => {
-        const config = await loadMariConfig(flags.config);
+        const config = await loadMariConfig(flags.config, undefined, "pairs");
         const quiet = pickOption(flags.quiet, config.quiet, false);
         const outcome = await runSweep({
           pairs,

@@ -31,8 +31,12 @@ export interface SetConsResult {
   pairs_used: number;
   judgment: number;
   evidence: number;
+  /** unanimous_cases / cases_in_all_runs (null when no case is in every run). */
   unanimous_rate: number | null;
+  /** Cases on which every run gives the same judgment (among the cases present in all runs). */
   unanimous_cases: number;
+  /** Cases present in all runs: the population of unanimous_rate. */
+  cases_in_all_runs: number;
   flipped_count: number;
   flipped_cases: string[];
 }
@@ -219,7 +223,8 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
     judgment: agreement.mean,
     evidence: evidencePairs > 0 ? evidenceSum / evidencePairs : 0,
     unanimous_rate: allPresent > 0 ? unanimous / allPresent : null,
-    unanimous_cases: allPresent,
+    unanimous_cases: unanimous,
+    cases_in_all_runs: allPresent,
     flipped_count: flippedCount,
     flipped_cases: flipped,
   };

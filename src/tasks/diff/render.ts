@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../io/atomic-write.js";
 import { EXPLORER_SCRIPT, EXPLORER_STYLE, explorerHtml } from "../../report/explorer.js";
-import { formatNumber, formatSigned } from "../../report/format.js";
+import { describeMcNemar, describePairing, formatNumber, formatSigned } from "../../report/format.js";
 import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";
@@ -33,8 +33,8 @@ export function diffNotes(diff: DiffResult): string[] {
   const c = diff.comparison;
   const notes = [
     `OLD ${diff.old.path} (${diff.old.task}, ${diff.old.dataset}); NEW ${diff.new.path} (${diff.new.dataset}).`,
-    `Paired on ${c.matched_units} units (${c.matched_cases} cases, by ${c.paired_by === "case" ? "case id" : "case id and run"}); unmatched ${c.unmatched_baseline} OLD / ${c.unmatched_current} NEW.`,
-    `McNemar exact: OLD-only correct ${c.mcnemar.baseline_only}, NEW-only correct ${c.mcnemar.current_only}, p = ${formatNumber(c.mcnemar.p_value)}. Intervals: paired bootstrap over cases, B=${c.resamples}, seed=${c.seed}.`,
+    `OLD is the baseline, NEW the current run: ${describePairing(c)}.`,
+    `${describeMcNemar(c)}. Intervals: paired bootstrap over cases, B=${c.resamples}, seed=${c.seed}.`,
   ];
   if (!diff.same_slice) notes.push(`The reports were scored on different slices; ${diff.shared_cases} case ids are shared and compared.`);
   if (c.warning) notes.push(`Warning: ${c.warning}`);

@@ -3,9 +3,7 @@
 // eval` does for documents except reading flags, printing and choosing the exit code.
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
-import { evaluateGates } from "../../gates/evaluate.js";
-import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import { loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -20,6 +18,8 @@ import { caseChanges, type CaseChange } from "../diff/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
+import { decideDocumentReport } from "./decide.js";
+import { assertPredictionDump } from "./dump-shape.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -93,6 +93,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+  await assertPredictionDump(dumpPath);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
   const offsets = formats.includes("html") ? new LineOffsets() : undefined;
@@ -144,19 +145,19 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     elapsedSeconds: 0,
   });
   let changes: CaseChange[] | undefined;
-  if (baseline) {
-    const { outcomes } = await readPairedOutcomes(result.casesPath);
-    if (offsets) changes = caseChanges(outcomes, baseline.outcomes);
-    report.baseline = compareWithBaseline(outcomes, baseline, {
-      seed,
-      resamples: bootstrap,
-      classes: DOCUMENT_CLASSES,
-      currentSliceHash: result.sliceHash,
-    });
-  }
+  // The explorer's regressed/fixed filters need the per-case changes against the baseline.
+  if (baseline && offsets) changes = caseChanges((await readPairedOutcomes(result.casesPath)).outcomes, baseline.outcomes);
+  await decideDocumentReport(report, {
+    casesPath: result.casesPath,
+    ...(baseline ? { baseline } : {}),
+    gates: settings.gates ?? [],
+    seed,
+    bootstrap,
+    sliceHash: result.sliceHash,
+    partial: shard !== undefined,
+  });
   const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
   if (judgeRun !== undefined) report.system.judge_run = judgeRun;
-  report.gates = evaluateGates(report, settings.gates ?? []);
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
   const inputErrors: string[] = [];

@@ -12,6 +12,10 @@ import { sha256File } from "../../io/hashing.js";
 import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
+import { loadBaseline } from "../../gates/baseline.js";
+import { shardGateSpecs } from "../../gates/decide.js";
+import { combineGates, type GateSpec } from "../../gates/spec.js";
+import { decideDocumentReport } from "./decide.js";
 import { buildDocumentReport } from "./report.js";
 import { CASE_REASONS, type CaseReason } from "./score.js";
 import { RunTable } from "./run-table.js";
@@ -37,6 +41,8 @@ export interface MergeInput {
 export interface MergeOutput {
   result: DocumentEvalResult;
   first: Report;
+  /** Every shard report, in argument order. */
+  shards: Report[];
   slicePath: string;
   seed: number;
   bootstrap: number;
@@ -169,18 +175,25 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     lenientIds: config.lenient_ids === true,
     workers: input.workers ?? 1,
   });
-  return { result, first, slicePath, seed, bootstrap };
+  return { result, first, shards: shards.map((s) => s.report), slicePath, seed, bootstrap };
 }
 
 export interface DocumentMergeOptions extends MergeInput {
   formats?: readonly ReportFormat[];
+  /** Gates given to the merge (flags, then config); they win over the gates the shards recorded. */
+  gates?: readonly GateSpec[];
+  /** The baseline to compare with; default: the one the shards were compared with. */
+  baselinePath?: string;
 }
 
 /** `mari merge` for document shards, end to end: the merged report, built and written as a single run's. */
 export async function runDocumentMerge(options: DocumentMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const { formats, ...input } = options;
+  const { formats, gates: mergeGates, baselinePath: mergeBaseline, ...input } = options;
   const merged = await mergeDocumentShards(input);
+  const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
+  const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
+  const baseline = baselinePath !== undefined && baselinePath !== null ? await loadBaseline(baselinePath) : undefined;
   const system = merged.first.system;
   const config = { ...(system.config as Record<string, unknown>), shard: null };
   const report = await buildDocumentReport(merged.result, {
@@ -198,6 +211,15 @@ export async function runDocumentMerge(options: DocumentMergeOptions): Promise<R
     ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
   });
   if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
+  await decideDocumentReport(report, {
+    casesPath: merged.result.casesPath,
+    ...(baseline ? { baseline } : {}),
+    gates,
+    seed: merged.seed,
+    bootstrap: merged.bootstrap,
+    sliceHash: merged.result.sliceHash,
+    partial: false,
+  });
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS);
   return { report, outDir: options.outDir, files, inputErrors: [] };

@@ -72,6 +72,8 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       orphan_first_lines: result.orphanFirstLines,
     };
   }
+  const warning = invalidMajorityWarning(report);
+  if (warning !== undefined) report.warnings = [warning];
   return report;
 }
 
@@ -83,4 +85,16 @@ export function strictViolations(report: Report): string[] {
   }
   if (report.orphans && report.orphans.count > 0) out.push(`${report.orphans.count} orphan line(s)`);
   return out;
+}
+
+/**
+ * When more than half of the predictions are format-invalid, the metrics mostly measure the dump's
+ * format (each invalid prediction is scored as a negative, SPEC §1.3): every rendering says so up
+ * front, gate or no gate.
+ */
+export function invalidMajorityWarning(report: Report): string | undefined {
+  const invalid = report.invalid;
+  if (!invalid || invalid.total === 0 || invalid.count * 2 <= invalid.total) return undefined;
+  const percent = ((100 * invalid.count) / invalid.total).toFixed(1);
+  return `${invalid.count} of ${invalid.total} predictions (${percent}%) are format-invalid and scored as negatives: these metrics mostly measure the dump's format, not the judge (reasons under rejections)`;
 }

@@ -9,6 +9,7 @@ import {
 import { splitBlock, type Line } from "../../io/lines.js";
 import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
+import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
 import type { RecordFormat } from "../../io/records.js";
 
@@ -38,9 +39,23 @@ export const CASE_REASONS = [
   "negative_with_evidence",
   "bad_reasoning",
   "reasoning_reference_out_of_document",
+  // A judge's own failure codes (src/judges/types.ts), kept when its dump line says why it failed.
+  ...JUDGE_ERROR_CODES,
 ] as const;
 export type CaseReason = Exclude<(typeof CASE_REASONS)[number], null>;
 const REASON_INDEX = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
+
+/**
+ * The judge's own failure, when a dump line written by a mari judge carries one (`judgment: null`
+ * plus `error: {code, message}` with a known code); undefined for any other line.
+ */
+function judgeErrorOf(record: Record<string, unknown>): { code: JudgeErrorCode; message: string } | undefined {
+  const error = record["error"];
+  if (record["judgment"] !== null || error === null || typeof error !== "object" || Array.isArray(error)) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code !== "string" || !(JUDGE_ERROR_CODES as readonly string[]).includes(code)) return undefined;
+  return { code: code as JudgeErrorCode, message: typeof message === "string" ? message : code };
+}
 
 export function reasonIndex(reason: CaseReason | null): number {
   return reason === null ? 0 : REASON_INDEX.get(reason)!;
@@ -124,7 +139,11 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
     message = "no prediction for this case in this run";
   } else {
     const extracted = extractPrediction(record, c.sentences, options.lenientIds);
-    if (!extracted.ok) {
+    const judgeError = extracted.ok ? undefined : judgeErrorOf(record);
+    if (judgeError !== undefined) {
+      reason = judgeError.code;
+      message = `the judge failed: ${judgeError.message}`;
+    } else if (!extracted.ok) {
       reason = extracted.reason;
       message = extracted.message;
     } else {

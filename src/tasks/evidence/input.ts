@@ -38,7 +38,7 @@ import { InputError } from "../../io/errors.js";
 import type { RejectionExample } from "../../report/types.js";
 
 /** Rejection examples kept in a report; the counts are always complete. */
-const MAX_EXAMPLES = 50;
+export const MAX_REJECTION_EXAMPLES = 50;
 
 /** Line- and record-level rejections across all inputs of one run. */
 export class RejectionLog {
@@ -47,7 +47,7 @@ export class RejectionLog {
 
   reject(where: string, reason: string, message: string): void {
     this.counts[reason] = (this.counts[reason] ?? 0) + 1;
-    if (this.examples.length < MAX_EXAMPLES) this.examples.push({ where, reason, message });
+    if (this.examples.length < MAX_REJECTION_EXAMPLES) this.examples.push({ where, reason, message });
   }
 
   get total(): number {

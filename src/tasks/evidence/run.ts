@@ -18,9 +18,12 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
-import { evaluateGates } from "../../gates/evaluate.js";
+import { decideGates } from "../../gates/decide.js";
+import { shardOfCaseId, type Shard } from "../document/run.js";
+import { logToJson, tallyToJson } from "./tally-merge.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
+import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER } from "../record-explorer.js";
@@ -36,6 +39,7 @@ import {
   type Materials,
 } from "./score.js";
 import {
+  caseIdOf,
   factsCaseFromRecord,
   FieldError,
   locatedCaseFromRecord,
@@ -62,6 +66,8 @@ export interface EvidenceOptions {
   /** Progress and rejected records (default: silent). */
   observer?: RunObserver;
   recordConfig?: Record<string, unknown>;
+  /** Score only the cases whose id hashes to this shard (as documents); `mari merge` adds shard reports up. */
+  shard?: Shard;
 }
 
 /** sha256 over the sorted (document_id, revision, content digest) lines: the document set's content. */
@@ -93,7 +99,7 @@ async function readCurrent(path: string, log: RejectionLog): Promise<CurrentRevi
   };
 }
 
-interface RunCounts {
+export interface RunCounts {
   factsLines: number;
   locatedLines: number;
   documents: number;
@@ -132,7 +138,7 @@ function locatedMetrics(t: EvidenceTally): Record<string, MetricValue> {
   return metrics;
 }
 
-function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionLog, counts: RunCounts, extras: {
+export function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionLog, counts: RunCounts, extras: {
   system: Report["system"];
   documentsSha: string;
   documentsHash: string;
@@ -201,8 +207,7 @@ function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionL
       examples: t.locatedExamples,
     };
   }
-  report.gates = evaluateGates(report, options.gates ?? []);
-  return report;
+  return decideGates(report, options.gates ?? [], { partial: options.shard !== undefined });
 }
 
 /** Per-case lines are gathered into chunks of about this many characters before each write. */
@@ -236,23 +241,37 @@ async function* uniqueCases<T extends { caseId: string }>(
   log: RejectionLog,
   parse: (item: JsonlRecord) => T,
   counter: { lines: number },
+  shard?: Shard,
 ): AsyncGenerator<T> {
   const seen = new Set<string>();
-  for await (const item of readJsonlObjects(path, what, log, counter)) {
+  // A shard scores the cases whose id hashes to it; a line with no usable case id is counted by
+  // shard 0 only, so the shards' rejections add up to the single run's.
+  const ours = (caseId: string | null) => shard === undefined || (caseId === null ? shard.index === 0 : shardOfCaseId(caseId, shard.count) === shard.index);
+  const lineLog = ours(null) ? log : new RejectionLog();
+  for await (const item of readJsonlObjects(path, what, lineLog, counter)) {
     let input: T;
     try {
       input = parse(item);
     } catch (err) {
       if (!(err instanceof FieldError)) throw err;
-      log.reject(item.where, err.code, err.message);
+      if (ours(caseIdOrNull(item))) log.reject(item.where, err.code, err.message);
       continue;
     }
+    if (!ours(input.caseId)) continue;
     if (seen.has(input.caseId)) {
       log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
       continue;
     }
     seen.add(input.caseId);
     yield input;
+  }
+}
+
+function caseIdOrNull(item: JsonlRecord): string | null {
+  try {
+    return caseIdOf(item.record);
+  } catch {
+    return null;
   }
 }
 
@@ -267,11 +286,15 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   const thresholds = options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS;
   const log = new RejectionLog();
   const tally = new EvidenceTally();
+  const shard = options.shard;
+  // Inputs every shard reads whole (documents, current, materials) count their rejections on shard 0.
+  const sharedLog = shard !== undefined && shard.index !== 0 ? new RejectionLog() : log;
+  const groundings: [number, number[]][] = [];
 
-  const { documents, records: documentRecords } = await readDocuments(options.documents, log);
+  const { documents, records: documentRecords } = await readDocuments(options.documents, sharedLog);
   if (documents.length === 0) {
     // The rejection log is only printed after a run; name each record's problem here (file:line).
-    const why = log.examples.slice(0, 10).map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`).join("");
+    const why = sharedLog.examples.slice(0, 10).map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`).join("");
     throw new InputError(`${options.documents}: no usable document (${documentRecords} records)${why}`);
   }
   const versions = new Map<string, KnowledgeDocument[]>();
@@ -289,7 +312,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
     if (!(err instanceof EvidenceValueError)) throw err;
     allLookup = documents;
   }
-  const current = options.current !== undefined ? await readCurrent(options.current, log) : null;
+  const current = options.current !== undefined ? await readCurrent(options.current, sharedLog) : null;
   const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
 
   const progress = observer.progress("evidence (cases)");
@@ -300,10 +323,13 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       writers.push(casesFile);
       const cases = new ChunkedLines(casesFile);
       const counter = { lines: 0 };
-      for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter)) {
+      for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter, shard)) {
         const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
         const result = withoutStackTraces(() => scoreFactsCase(input, lookup, thresholds, current));
         tally.addFacts(result);
+        // A shard keeps each case's groundings so that the merge re-adds them in input order
+        // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
+        if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
         progress.tick();
         await cases.push(factsCaseLine(result, input.line));
       }
@@ -311,12 +337,12 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       counts.factsLines = counter.lines;
     }
     if (options.located !== undefined) {
-      const materials: Materials = await readMaterials(options.materials!, log);
+      const materials: Materials = await readMaterials(options.materials!, sharedLog);
       const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
       writers.push(outFile);
       const out = new ChunkedLines(outFile);
       const counter = { lines: 0 };
-      for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter)) {
+      for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter, shard)) {
         const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
         tally.addLocated(result);
         progress.tick();
@@ -332,9 +358,9 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   }
   progress.done();
 
-  for (const ex of log.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
-  if (log.total > log.examples.length) observer.log(`… ${log.total - log.examples.length} more rejected records (counts in report.json)`);
-  if (tally.cases + tally.locatedCases === 0) {
+  for (const line of listRejections(log.examples, log.total)) observer.log(line);
+  // A shard may hold no case (small inputs over many shards); the merged report is what counts.
+  if (tally.cases + tally.locatedCases === 0 && shard === undefined) {
     for (const writer of writers) await writer.abort();
     throw new InputError(`no case to score (${log.total} rejected records)`);
   }
@@ -350,6 +376,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       materials: options.materials ?? null,
       current: options.current ?? null,
       ...(options.recordConfig ?? {}),
+      shard: shard ? `${shard.index}/${shard.count}` : null,
     },
     seed: 0,
     workers: 1,
@@ -363,8 +390,9 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
     predictionsSha: await sha256File(predictionsPath),
     elapsedSeconds: Number(process.hrtime.bigint() - started) / 1e9,
   });
+  if (shard !== undefined) report.shard = { index: shard.index, count: shard.count, tally: tallyToJson(tally), log: logToJson(log), counts, groundings };
   const strictFailure = options.strict === true && log.total > 0;
-  const inputErrors = strictFailure ? log.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer =
     formats.includes("html") && options.facts !== undefined ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;

@@ -39,7 +39,7 @@ import { stripPythonWhitespace } from "../../core/python/whitespace.js";
 import { FieldError, locatorFromJson, revisionRefFromJson, type FactsCase, type GoldStates, type LocatedCase } from "./input.js";
 
 /** Error examples kept per code; counts are always complete. */
-const MAX_EXAMPLES_PER_CODE = 5;
+export const MAX_EXAMPLES_PER_CODE = 5;
 
 export interface CaseError {
   readonly code: string;

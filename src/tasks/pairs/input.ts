@@ -4,6 +4,7 @@ import type { RunObserver } from "../../io/observer.js";
 import { readRecords } from "../../io/records.js";
 import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
 import { located, InputError } from "../../io/errors.js";
+import { listRejections } from "../../report/format.js";
 import type { RejectionExample } from "../../report/types.js";
 import { sha256Text } from "../../io/hashing.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
@@ -70,6 +71,24 @@ function recordShard(record: Record<string, unknown> | undefined, shard: Shard):
   return typeof id === "string" && id !== "" ? shardOfCaseId(id, shard.count) : 0;
 }
 
+/** Fields that make a record look like a document-slice case rather than a pair. */
+const DOCUMENT_FIELDS = ["text", "sentences", "document", "gold_sentence_ids"];
+
+/**
+ * Throws once, for the whole file, when its first record has neither "new" nor "old" but fields of
+ * a document-slice case: the file is not a pair corpus (a document slice given to sweep or classify), and rejecting every record as
+ * bad_new would only bury that in one message per line.
+ */
+export function assertPairCorpus(path: string, record: Record<string, unknown> | undefined, where: string): void {
+  if (record === undefined || Object.hasOwn(record, "new") || Object.hasOwn(record, "old")) return;
+  // A pair record missing its texts is an ordinary rejection (bad_new); a document case is not.
+  if (!DOCUMENT_FIELDS.some((field) => Object.hasOwn(record, field))) return;
+  const keys = Object.keys(record);
+  throw new InputError(
+    `${path}: this is not a pair corpus: its records need "new" and "old" texts, and the first (${where}) has ${keys.length === 0 ? "no keys" : `keys ${keys.slice(0, 8).map((k) => `"${k}"`).join(", ")}`}; it looks like a document slice, which \`mari eval SLICE --predictions DUMP\` scores`,
+  );
+}
+
 /**
  * Yields the usable pairs (of `shard`, when given) in input order; rejections (unreadable lines,
  * bad fields, a repeated id: the first record with an id wins) go into `stats`. An unreadable file
@@ -78,8 +97,13 @@ function recordShard(record: Record<string, unknown> | undefined, shard: Shard):
 export async function* readPairs(path: string, stats: PairInputStats, shard?: Shard): AsyncGenerator<LocatedPair> {
   // id → where it was first seen: a line number where there is one (smaller than the location text).
   const firstSeen = new Map<string, number | string>();
+  let shapeChecked = false;
   try {
     for await (const item of readRecords(path)) {
+      if (!shapeChecked && !item.error) {
+        shapeChecked = true;
+        assertPairCorpus(path, item.record, item.where);
+      }
       const ours = shard === undefined || recordShard(item.record, shard) === shard.index;
       if (ours) stats.records++;
       if (item.error) {
@@ -114,9 +138,7 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   }
 }
 
-/** Tells the observer each kept rejection example as `file:line: reason: message`, then the unshown count. */
+/** Tells the observer the rejected records by the one listing rule (report/format.ts listRejections). */
 export function logRejections(stats: PairInputStats, observer: RunObserver): void {
-  for (const ex of stats.examples) observer.log(`${ex.where}: ${ex.reason}: ${ex.message}`);
-  const unshown = stats.rejected - stats.examples.length;
-  if (unshown > 0) observer.log(`… ${unshown} more rejected records (counts in the report)`);
+  for (const line of listRejections(stats.examples, stats.rejected)) observer.log(line);
 }

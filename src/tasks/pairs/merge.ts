@@ -1,19 +1,20 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
+import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import type { ReportOutcome } from "../outcome.js";
-import type { GateSpec } from "../../gates/spec.js";
+import { readShardReports, reportTaskOf } from "../shard-reports.js";
+import { shardGateSpecs } from "../../gates/decide.js";
+import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
-import { readJsonFile } from "../../io/json-file.js";
 import { readLines } from "../../io/lines.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import { PairInputStats, readPairs } from "./input.js";
-import { buildPairReport, type PairCounts } from "./run.js";
+import { buildPairReport, pairGateList, type PairCounts } from "./run.js";
 
 const MAX_EXAMPLES = 50;
 
@@ -28,22 +29,15 @@ function addConfusion(target: Confusion, source: unknown, where: string): void {
   }
 }
 
-/** A report's gate results as specs, so the merged report checks the same gates. */
-function gateSpecsOf(report: Report): GateSpec[] {
-  return report.gates.map((g) => {
-    const isDefault = DEFAULT_PAIR_GATES.some((d) => d.metric === g.metric && d.kind === g.kind && d.threshold === g.threshold);
-    const spec: GateSpec = { kind: g.kind, metric: g.metric, threshold: g.threshold, source: isDefault ? "default" : "cli" };
-    if (g.kind === "max_invalid_rate" && g.name.startsWith("max_invalid_count")) spec.isCount = true;
-    return spec;
-  });
-}
-
 /**
  * Merges pair reports: the same corpus (slice hash), classifier config, unit prices and gates, and
  * either every shard of one split exactly once or a single unsharded report. `system` and `elapsed`
  * come from the caller.
  */
-export function mergePairReports(reports: readonly Report[], context: { system: Report["system"]; elapsedSeconds: number }): Report {
+export function mergePairReports(
+  reports: readonly Report[],
+  context: { system: Report["system"]; elapsedSeconds: number; gates?: readonly GateSpec[]; paths?: readonly string[] },
+): Report {
   if (reports.length === 0) throw new InputError("merge: no pair report given");
   const first = reports[0]!;
   const same = (what: string, get: (r: Report) => unknown) => {
@@ -54,7 +48,8 @@ export function mergePairReports(reports: readonly Report[], context: { system: 
   same("corpus (dataset.slice_hash)", (r) => r.dataset.slice_hash);
   same("classifier config", (r) => (r.system.config as Record<string, unknown>).classifier);
   same("unit prices", (r) => (r.revision_cost as { unit_prices: unknown }).unit_prices);
-  same("gates", (r) => r.gates.map((g) => [g.name, g.kind, g.threshold]));
+  // The shards' recorded gates must agree; gates given to the merge win over them.
+  const shardGates = shardGateSpecs(reports.map((report, k) => ({ path: context.paths?.[k] ?? `report ${k + 1}`, report })));
   const shards = reports.map((r) => r.shard as { index: number; count: number } | undefined);
   const count = shards[0]?.count;
   if (count === undefined ? reports.length !== 1 : shards.some((s) => s?.count !== count) || reports.length !== count) {
@@ -92,7 +87,7 @@ export function mergePairReports(reports: readonly Report[], context: { system: 
     rejectionExamples: examples.slice(0, MAX_EXAMPLES),
     tally,
     prices: (first.revision_cost as { unit_prices: UnitPrices }).unit_prices,
-    gates: gateSpecsOf(first),
+    gates: pairGateList(combineGates(context.gates ?? [], shardGates)),
     system: context.system,
     elapsedSeconds: context.elapsedSeconds,
   });
@@ -104,6 +99,8 @@ export interface PairMergeOptions {
   /** The pair corpus, when it is not at the path recorded in the reports. */
   pairsPath?: string;
   formats?: readonly ReportFormat[];
+  /** Gates given to the merge (flags, then config); they win over the shards' recorded gates. */
+  gates?: readonly GateSpec[];
 }
 
 /**
@@ -113,14 +110,11 @@ export interface PairMergeOptions {
  */
 export async function runPairMerge(options: PairMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const reports: Report[] = [];
-  for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
-  const first = reports[0];
-  if (first === undefined) throw new InputError("merge: give the shard reports to merge");
+  const { reports, first } = await readShardReports(options.reportPaths);
   const pairsPath = options.pairsPath ?? first.dataset.path;
   const config = { ...(first.system.config as Record<string, unknown>), merged_from: options.reportPaths };
   const system = { ...first.system, config, config_hash: sha256Text(canonicalJson(config)) };
-  const report = mergePairReports(reports, { system, elapsedSeconds: 0 });
+  const report = mergePairReports(reports, { system, elapsedSeconds: 0, gates: options.gates ?? [], paths: options.reportPaths });
 
   // Every shard's case lines by id, then written in corpus order (what the single run wrote).
   const lines = new Map<string, string>();
@@ -168,9 +162,5 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
 
 /** Whether a report file is a pair report (`mari merge` dispatches on it); unreadable → false. */
 export async function isPairReportFile(path: string): Promise<boolean> {
-  try {
-    return ((await readJsonFile(path, "report")) as { task?: unknown } | null)?.task === "pairs";
-  } catch {
-    return false;
-  }
+  return (await reportTaskOf(path)) === "pairs";
 }

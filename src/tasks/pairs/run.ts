@@ -27,6 +27,7 @@ import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
+import { decideGates } from "../../gates/decide.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -47,6 +48,7 @@ import type { ReportOutcome } from "../outcome.js";
 import { loadUnitPrices } from "./costs.js";
 import { PairInputStats, readPairs, logRejections } from "./input.js";
 import type { Shard } from "../document/run.js";
+import { rejectionLine } from "../../report/format.js";
 
 export interface PairEvalOptions {
   /** The pair corpus (JSONL or CSV). */
@@ -180,8 +182,7 @@ export function buildPairReport(input: PairReportInput): Report {
     elapsed_seconds: input.elapsedSeconds,
   };
   if (input.shard) report.shard = { index: input.shard.index, count: input.shard.count };
-  report.gates = evaluatePairGates(report, input.gates);
-  return report;
+  return decideGates(report, input.gates, { partial: input.shard !== undefined, evaluate: evaluatePairGates });
 }
 
 function caseLine(
@@ -278,7 +279,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<ReportOutco
     ...(options.shard ? { shard: options.shard } : {}),
   });
   const strictFailure = options.strict === true && stats.rejected > 0;
-  const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
+  const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer = formats.includes("html") ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });

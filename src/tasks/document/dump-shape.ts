@@ -1,0 +1,70 @@
+// Is this file a prediction dump at all? Checked before scoring, so a wrong file is an input error
+// that says what was expected and what the file holds, instead of a report of zeros or of
+// "accuracy ≈ 0.5" from every line scored as a format-invalid negative (issue 10 item 5).
+// - A JSON array, or one JSON object spread over several lines: "expected JSONL, one prediction
+//   per line".
+// - Lines that parse, none carrying a prediction field (`judgment`, `prediction`, `completion`): not a dump; when
+//   the first line looks like a slice case, "did you swap the arguments?".
+// The scan stops at the first line with a prediction field (the first line of any real dump), so a
+// dump is read once more only as far as that line.
+import { readFile, stat } from "node:fs/promises";
+import { InputError, located } from "../../io/errors.js";
+import { readLines } from "../../io/lines.js";
+import { isJsonObject, parseJsonLine } from "../../io/records.js";
+
+const PREDICTION_FIELDS = ["judgment", "prediction", "completion"] as const;
+const EXAMPLE = '{"case_id": "…", "judgment": true, "evidence_sentence_ids": [2]}';
+/** Above this size a first line that is not JSON is not re-read as one whole JSON document. */
+const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;
+/** Fields that make a record look like a document-slice case. */
+const SLICE_FIELDS = ["sentences", "text", "document", "gold_sentence_ids", "label"];
+
+function summarise(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}…` : text;
+}
+
+function holds(record: Record<string, unknown>): string {
+  const keys = Object.keys(record);
+  return keys.length === 0 ? "an empty object" : `an object with keys ${keys.slice(0, 8).map((k) => `"${k}"`).join(", ")}${keys.length > 8 ? ", …" : ""}`;
+}
+
+export async function assertPredictionDump(dumpPath: string): Promise<void> {
+  let first: { text: string; lineNo: number } | null = null;
+  let firstRecord: Record<string, unknown> | null = null;
+  let sawObject = false;
+  for await (const line of readLines(dumpPath)) {
+    if (line.text === null || line.text.trim() === "") continue;
+    const parsed = parseJsonLine(line.text);
+    if (first === null) {
+      first = { text: line.text, lineNo: line.lineNo };
+      const trimmed = line.text.trimStart();
+      if (trimmed.startsWith("[")) {
+        throw new InputError(located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a JSON array (convert it: jq -c '.[]' FILE)`));
+      }
+      if ("error" in parsed && trimmed.startsWith("{") && (await isOneJsonObject(dumpPath))) {
+        throw new InputError(located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a single JSON object spread over several lines`));
+      }
+      if (!("error" in parsed)) firstRecord = parsed.record;
+    }
+    if ("error" in parsed) continue;
+    const record = parsed.record;
+    sawObject = true;
+    if (PREDICTION_FIELDS.some((field) => Object.hasOwn(record, field))) return;
+  }
+  // An empty dump, or one whose lines are all unreadable: the run counts each line's rejection.
+  if (first === null || !sawObject) return;
+  const what = firstRecord !== null ? holds(firstRecord) : `"${summarise(first.text)}"`;
+  const swapped = firstRecord !== null && SLICE_FIELDS.filter((f) => Object.hasOwn(firstRecord!, f)).length >= 2;
+  throw new InputError(
+    `${dumpPath}: not a prediction dump: no line has a ${PREDICTION_FIELDS.map((f) => `"${f}"`).join(", ")} field (expected JSONL, one prediction per line: ${EXAMPLE}); its first line (line ${first.lineNo}) holds ${what}${swapped ? ". It looks like a document slice: did you swap the arguments? (mari eval SLICE --predictions DUMP)" : ""}`,
+  );
+}
+
+async function isOneJsonObject(path: string): Promise<boolean> {
+  try {
+    if ((await stat(path)).size > WHOLE_FILE_LIMIT) return false;
+    return isJsonObject(JSON.parse(await readFile(path, "utf8")));
+  } catch {
+    return false;
+  }
+}
