@@ -10,6 +10,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
 import { readLines } from "../../io/lines.js";
+import { isBatchOutputLine } from "../../io/dump.js";
 import { isJsonObject, parseJsonLine } from "../../io/records.js";
 
 const PREDICTION_FIELDS = ["judgment", "prediction", "completion"] as const;
@@ -49,7 +50,8 @@ export async function assertPredictionDump(dumpPath: string): Promise<void> {
     if ("error" in parsed) continue;
     const record = parsed.record;
     sawObject = true;
-    if (PREDICTION_FIELDS.some((field) => Object.hasOwn(record, field))) return;
+    // A Batch API / vLLM output line carries its prediction inside `response`.
+    if (PREDICTION_FIELDS.some((field) => Object.hasOwn(record, field)) || isBatchOutputLine(record)) return;
   }
   // An empty dump, or one whose lines are all unreadable: the run counts each line's rejection.
   if (first === null || !sawObject) return;

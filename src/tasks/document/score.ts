@@ -49,7 +49,11 @@ const REASON_INDEX = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? ""
  * The judge's own failure, when a dump line written by a mari judge carries one (`judgment: null`
  * plus `error: {code, message}` with a known code); undefined for any other line.
  */
-function judgeErrorOf(record: Record<string, unknown>): { code: JudgeErrorCode; message: string } | undefined {
+function judgeErrorOf(line: Record<string, unknown>): { code: JudgeErrorCode; message: string } | undefined {
+  // The structured shape carries the failure on the line, the cache shape (and a batch output
+  // line, converted to it) inside `prediction`.
+  const nested = line["prediction"];
+  const record = nested !== null && typeof nested === "object" && !Array.isArray(nested) ? (nested as Record<string, unknown>) : line;
   const error = record["error"];
   if (record["judgment"] !== null || error === null || typeof error !== "object" || Array.isArray(error)) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
