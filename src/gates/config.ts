@@ -2,10 +2,12 @@
 // thresholds are reviewed like code (lessons §0.2: env-var-only thresholds were a complaint).
 // Keys mirror the command-line flags in snake_case; a flag given on the command line wins.
 // Unknown keys are errors: a misspelt gate must not silently disappear.
+import { parseBoundedJson } from "../io/depth.js";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
 import { InputError } from "../io/errors.js";
+import { MAX_BOOTSTRAP, MAX_SEED, MAX_WORKERS } from "../core/limits.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";
@@ -26,9 +28,9 @@ function buildConfigSchema(z: typeof Zod) {
       out: z.string().optional(),
       report: stringList.optional(),
       rewards: z.string().optional(),
-      seed: z.number().int().optional(),
-      bootstrap: z.number().int().nonnegative().optional(),
-      workers: z.number().int().positive().optional(),
+      seed: z.number().int().min(0).max(MAX_SEED).optional(),
+      bootstrap: z.number().int().nonnegative().max(MAX_BOOTSTRAP).optional(),
+      workers: z.number().int().positive().max(MAX_WORKERS).optional(),
       progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
       strict: z.boolean().optional(),
       quiet: z.boolean().optional(),
@@ -71,7 +73,7 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd())
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = parseBoundedJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new InputError(`config ${file}: not valid JSON: ${(err as Error).message}`);
   }

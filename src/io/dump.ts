@@ -2,6 +2,7 @@
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
+import { parseBoundedJson } from "./depth.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
@@ -185,7 +186,7 @@ function extractCompletion(completion: unknown, sentences: readonly string[]): E
   if (judgment === undefined) return { ok: false, reason: "bad_judgment", message: `judgment ${JSON.stringify(layout.judgment)} is not yes/no/true/false` };
   let items: unknown;
   try {
-    items = JSON.parse(markFloatTokens(layout.evidence));
+    items = parseBoundedJson(markFloatTokens(layout.evidence));
   } catch {
     return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
   }

@@ -1,5 +1,6 @@
 // Reads a small whole-file JSON input (costs, grids): an unreadable file or bad JSON is an input
 // error that names the file and what it was for.
+import { parseBoundedJson } from "./depth.js";
 import { readFile } from "node:fs/promises";
 import { InputError, located } from "./errors.js";
 
@@ -11,7 +12,7 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
     throw new InputError(located(path, undefined, `cannot read the ${what} (${(err as NodeJS.ErrnoException).code ?? String(err)})`));
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, ""));
+    return parseBoundedJson(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new InputError(located(path, undefined, `the ${what} is not valid JSON: ${(err as Error).message}`));
   }

@@ -2,6 +2,7 @@
 // whole-file JSON container, detected from the content rather than the file extension, from a path
 // or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
 // is dropped silently (SPEC §5).
+import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Readable } from "node:stream";
@@ -47,6 +48,7 @@ export function parseJsonLine(
     return { error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
   }
   if (!isJsonObject(value)) return { error: { code: "not_an_object", message: "line is not a JSON object" } };
+  if (exceedsDepth(value)) return { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } };
   return { record: value };
 }
 
@@ -221,7 +223,7 @@ async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordIte
   const text = (await readWhole(source)).replace(/^\uFEFF/, "");
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseBoundedJson(text);
   } catch (err) {
     yield { where: path, error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
     return;

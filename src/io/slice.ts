@@ -2,6 +2,7 @@
 // ContraDoc JSON: field aliases, label coercions, scope flattening, sentence splitting and gold
 // alignment. Slice errors are fatal (exit 2) and name the file and line: a slice is the ground
 // truth, so a half-read slice would make every number in the report wrong.
+import { parseBoundedJson } from "./depth.js";
 import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { InputError, located } from "./errors.js";
 import { detectRecordFormat, isJsonObject, readRecords, type JsonObject, type RecordFormat } from "./records.js";
@@ -70,7 +71,7 @@ function coerceLabel(value: unknown): boolean | undefined {
 function maybeJsonArray(value: unknown): unknown {
   if (typeof value !== "string" || !value.trim().startsWith("[")) return value;
   try {
-    const parsed: unknown = JSON.parse(value);
+    const parsed: unknown = parseBoundedJson(value);
     return Array.isArray(parsed) ? parsed : value;
   } catch {
     return value;

@@ -6,6 +6,8 @@ import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_BOOTSTRAP, MAX_CHUNK_LINES, MAX_SEED, MAX_SHARDS, MAX_WORKERS } from "../../core/limits.js";
 import { terminalObserver } from "../observer.js";
 import { parseProgressMode } from "../progress.js";
 import { finishReportRun } from "../summary.js";
@@ -42,17 +44,15 @@ interface EvalFlags {
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function integerFlag(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^-?\d+$/.test(text.trim()) || Number(text) < min) throw new InputError(`${name} "${text}": expected an integer ≥ ${min}`);
-  return Number(text);
+function integerFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
+  return text === undefined ? undefined : boundedInteger(name, text, min, max);
 }
 
 export function parseShard(text: string | undefined): Shard | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) {
-    throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N (e.g. 0/4)`);
+  if (!m || Number(m[2]) < 1 || Number(m[2]) > MAX_SHARDS || Number(m[1]) >= Number(m[2])) {
+    throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N ≤ ${MAX_SHARDS} (e.g. 0/4)`);
   }
   return { index: Number(m[1]), count: Number(m[2]) };
 }
@@ -103,7 +103,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const strict = pickOption(flags.strict, config.strict, false);
-  const workers = pickOption(integerFlag("--workers", flags.workers, 1), config.workers, defaultWorkers());
+  const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
 
   let task: "documents" | "pairs";
   try {
@@ -143,12 +143,12 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     });
     return finishReportRun(outcome, quiet);
   }
-  const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
-  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
+  const seed = pickOption(integerFlag("--seed", flags.seed, 0, MAX_SEED), config.seed, 0);
+  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP), config.bootstrap, 1000);
   const shard = parseShard(flags.shard);
   const rewardsPath = flags.rewards ?? config.rewards;
   const baselinePath = flags.baseline ?? config.baseline;
-  const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1);
+  const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
 
   const outcome = await evaluateDocuments({
     slicePath,

@@ -6,6 +6,8 @@ import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_WORKERS } from "../../core/limits.js";
 import { finishReportRun } from "../summary.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runDocumentMerge } from "../../tasks/document/merge.js";
@@ -38,8 +40,7 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
         if (reports.length > 0 && (await isPairReportFile(reports[0]!))) {
           return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
         }
-        const workers = flags.workers === undefined ? 1 : Number(flags.workers);
-        if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
+        const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
         const outcome = await runDocumentMerge({ reportPaths: reports, outDir, workers, formats, ...(flags.slice ? { slicePath: flags.slice } : {}) });
         return finishReportRun(outcome, quiet);
       }),

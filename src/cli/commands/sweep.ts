@@ -4,7 +4,8 @@
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_WORKERS } from "../../core/limits.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
@@ -25,10 +26,7 @@ interface SweepFlags {
 
 function parseWorkers(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 256) {
-    throw new InputError(`--workers expects an integer from 1 to 256, got "${text}"`);
-  }
-  return Number(text);
+  return boundedInteger("--workers", text, 1, MAX_WORKERS);
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];

@@ -1,5 +1,7 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
+import { checkPairCaseLine, readCheckedReport } from "../../report/shard-input.js";
+import { parseJsonLine } from "../../io/records.js";
 import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
@@ -114,7 +116,7 @@ export interface PairMergeOptions {
 export async function runPairMerge(options: PairMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
   const reports: Report[] = [];
-  for (const path of options.reportPaths) reports.push((await readJsonFile(path, "report")) as Report);
+  for (const path of options.reportPaths) reports.push(await readCheckedReport(path, "shard report"));
   const first = reports[0];
   if (first === undefined) throw new InputError("merge: give the shard reports to merge");
   const pairsPath = options.pairsPath ?? first.dataset.path;
@@ -128,11 +130,18 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
     const casesPath = join(dirname(path), "cases.jsonl");
     try {
       for await (const line of readLines(casesPath)) {
-        if (line.text === null || line.text.trim() === "") continue;
-        const id = (JSON.parse(line.text) as { id?: unknown }).id;
-        if (typeof id === "string") lines.set(id, line.text);
+        const parsed = parseJsonLine(line.text);
+        if ("error" in parsed) {
+          if (parsed.error.code === "blank_line") continue;
+          throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
+        }
+        checkPairCaseLine(casesPath, line.lineNo, parsed.record);
+        const id = parsed.record.id as string;
+        if (lines.has(id)) throw new InputError(located(casesPath, line.lineNo, `pair ${JSON.stringify(id)} has a case line in more than one place`));
+        lines.set(id, line.text!);
       }
     } catch (err) {
+      if (err instanceof InputError) throw err;
       throw new InputError(located(casesPath, undefined, `cannot read the shard's cases: ${(err as Error).message}`));
     }
   }
