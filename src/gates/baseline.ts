@@ -1,6 +1,8 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
-import { readFile, stat } from "node:fs/promises";
+import { readInputText } from "../io/input-file.js";
+import { parseBoundedJson } from "../io/depth.js";
+import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
@@ -116,13 +118,14 @@ export async function loadBaseline(
   }
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readInputText(path);
   } catch (err) {
+    if (err instanceof InputError) throw new InputError(`--baseline ${err.message}`);
     throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`);
   }
   let report: unknown;
   try {
-    report = JSON.parse(text);
+    report = parseBoundedJson(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new InputError(located(path, undefined, `--baseline is not valid JSON: ${(err as Error).message}`));
   }

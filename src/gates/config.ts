@@ -2,8 +2,8 @@
 // thresholds are reviewed like code (lessons §0.2: env-var-only thresholds were a complaint).
 // Keys mirror the command-line flags in snake_case; a flag given on the command line wins.
 // Unknown keys are errors: a misspelt gate must not silently disappear.
+import { readInputText } from "../io/input-file.js";
 import { parseBoundedJson } from "../io/depth.js";
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
 import { InputError } from "../io/errors.js";
@@ -66,8 +66,9 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd())
   const file = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readInputText(file);
   } catch (err) {
+    if (err instanceof InputError) throw new InputError(`config ${err.message}`);
     if (path === undefined && (err as NodeJS.ErrnoException).code === "ENOENT") return { path: null, gates: [] };
     throw new InputError(`config ${file}: cannot read: ${(err as Error).message}`);
   }

@@ -1,14 +1,15 @@
 // Reads a small whole-file JSON input (costs, grids): an unreadable file or bad JSON is an input
 // error that names the file and what it was for.
+import { readInputText } from "./input-file.js";
 import { parseBoundedJson } from "./depth.js";
-import { readFile } from "node:fs/promises";
 import { InputError, located } from "./errors.js";
 
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readInputText(path);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     throw new InputError(located(path, undefined, `cannot read the ${what} (${(err as NodeJS.ErrnoException).code ?? String(err)})`));
   }
   try {

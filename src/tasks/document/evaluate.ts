@@ -1,6 +1,7 @@
 // `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
 // lexical judge's) in; report files, the case stream and the report object out. Everything `mari
 // eval` does for documents except reading flags, printing and choosing the exit code.
+import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
@@ -82,6 +83,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
 
   let dumpBytes: number;
+  await assertRegularFile(dumpPath);
   try {
     const info = await stat(dumpPath);
     if (!info.isFile()) throw new Error("not a file");

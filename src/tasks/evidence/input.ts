@@ -3,6 +3,7 @@
 // reader (599.0 stays a float, key order kept), so quotes compare as the reference's str() would.
 // Every bad record is counted under a reason with its file:line; none is dropped silently.
 
+import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import {
   EvidenceValueError,
@@ -66,6 +67,7 @@ export class FieldError extends Error {
 }
 
 export async function assertReadable(path: string, what: string): Promise<void> {
+  await assertRegularFile(path);
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new InputError(`${path}: ${what} is not a file`);

@@ -1,5 +1,6 @@
 // `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
+import { dict } from "../../core/dict.js";
 import { join } from "node:path";
 import {
   ClassifierConfigError,
@@ -154,7 +155,7 @@ export function buildPairReport(input: PairReportInput): Report {
   const { tally, prices } = input;
   const matrix = costMatrix(prices);
   const metrics = pairMetrics(tally.confusion, matrix);
-  const confusionByKind: Record<string, Confusion> = {};
+  const confusionByKind = dict<Confusion>();
   for (const kind of sortedKinds(tally)) confusionByKind[kind] = tally.byKind[kind]!;
   const counts: PairCounts = { ...input.counts, labelled: labelledCount(tally.confusion), unlabelled: tally.unlabelled };
   const report: Report = {
