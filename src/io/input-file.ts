@@ -2,6 +2,7 @@
 // is followed to one); a device (/dev/zero would be read forever), a FIFO with no writer (would
 // block forever), a socket or a directory is refused up front. `-` (stdin) is the way to stream,
 // where a command supports it. A UTF-16 file is refused with the fix, not read as garbled UTF-8.
+import { noteInput } from "./output-guard.js";
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
@@ -29,6 +30,7 @@ export async function assertRegularFile(path: string): Promise<void> {
   if (!info.isFile()) {
     throw new InputError(`${path}: is ${kindOf(info)}, not a regular file; inputs must be regular files (use - to read stdin where the command supports it)`);
   }
+  noteInput(path, info);
 }
 
 /** The UTF-16 byte-order marks (little- and big-endian). */
