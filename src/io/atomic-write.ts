@@ -1,5 +1,6 @@
 // Reports are written to a temp file beside the target and renamed into place, so a reader (or a
 // CI job that is killed half-way) never sees a truncated report.
+import { releaseTemp, removeStaleTemps, trackTemp } from "./temp-files.js";
 import { outputKind } from "./output-guard.js";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
@@ -7,7 +8,9 @@ import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 
 function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  trackTemp(temp);
+  return temp;
 }
 
 /** File-system refusals that are the user's to fix (an output path that is a file or a directory, no permission, a full disk). */
@@ -26,6 +29,7 @@ async function makeParent(target: string): Promise<void> {
   } catch (err) {
     throw writeError(target, err);
   }
+  removeStaleTemps(dirname(target));
 }
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
@@ -43,8 +47,10 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
     await writeFile(temp, data);
     await outputKind(target);
     await rename(temp, target);
+    releaseTemp(temp);
   } catch (err) {
     await rm(temp, { force: true });
+    releaseTemp(temp);
     throw writeError(target, err);
   }
 }
@@ -102,8 +108,10 @@ export class AtomicLineWriter {
       if (this.direct) return;
       await outputKind(this.target); // an input opened since `open` is still refused
       await rename(this.temp, this.target);
+      releaseTemp(this.temp);
     } catch (err) {
       if (!this.direct) await rm(this.temp, { force: true });
+      releaseTemp(this.temp);
       throw writeError(this.target, err);
     }
   }
@@ -111,5 +119,6 @@ export class AtomicLineWriter {
   async abort(): Promise<void> {
     this.stream.destroy();
     if (!this.direct) await rm(this.temp, { force: true });
+    releaseTemp(this.temp);
   }
 }

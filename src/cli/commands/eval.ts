@@ -1,6 +1,7 @@
 // `mari eval SLICE [--predictions DUMP] …` (SPEC §4): reads the flags (which win over
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
+import { lockOutputDir } from "../../io/lock.js";
 import { availableParallelism } from "node:os";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
@@ -99,6 +100,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   ];
   const gates = combineGates(flagGates, config.gates);
   const outDir = pickOption(flags.out, config.out, "mari-report");
+  lockOutputDir(outDir);
   const formats = parseReportFormats(flags.report ?? config.report);
   const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);

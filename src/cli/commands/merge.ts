@@ -1,5 +1,6 @@
 // `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
+import { lockOutputDir } from "../../io/lock.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
@@ -34,6 +35,7 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .action(
       wrap(async (reports: string[], flags: MergeFlags) => {
         const outDir = flags.out ?? "mari-report";
+        lockOutputDir(outDir);
         await assertCasesBeside(reports);
         const formats = parseReportFormats(flags.report);
         const quiet = flags.quiet ?? false;

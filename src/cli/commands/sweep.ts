@@ -1,6 +1,7 @@
 // `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (SPEC §2.5).
 // Flags win over mari.config.json (grid, costs, out, workers, gate, progress, quiet), which wins
 // over defaults.
+import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -57,11 +58,13 @@ Example:
       wrap(async (pairs: string, flags: SweepFlags) => {
         const config = await loadMariConfig(flags.config);
         const quiet = pickOption(flags.quiet, config.quiet, false);
+        const out = pickOption(flags.out, config.out, "mari-sweep");
+        lockOutputDir(out);
         const outcome = await runSweep({
           pairs,
           grid: flags.grid ?? config.grid,
           costs: flags.costs ?? config.costs,
-          out: pickOption(flags.out, config.out, "mari-sweep"),
+          out,
           workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
           // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
           gates: combineGates(flags.gate.map((g) => parseGateFlag(g)), config.gates.filter((g) => g.kind === "min" || g.kind === "max")),
