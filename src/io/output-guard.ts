@@ -19,6 +19,14 @@ export function noteInput(path: string, info: Stats): void {
   if (!inputs.has(identity(info))) inputs.set(identity(info), path);
 }
 
+async function sameFile(path: string, info: Stats): Promise<boolean> {
+  try {
+    return identity(await stat(path)) === identity(info);
+  } catch {
+    return false;
+  }
+}
+
 export type OutputKind = "file" | "stream";
 
 /** How `target` is to be written: renamed into place ("file") or written directly ("stream"); throws when it may not be. */
@@ -31,7 +39,9 @@ export async function outputKind(target: string): Promise<OutputKind> {
   }
   if (info.isFile()) {
     const input = inputs.get(identity(info));
-    if (input !== undefined) {
+    // An input deleted since (a library process running many evaluations) may have passed its inode on.
+    if (input !== undefined && !(await sameFile(input, info))) inputs.delete(identity(info));
+    else if (input !== undefined) {
       throw new InputError(`${target}: is also an input of this run (${input}); writing it would destroy the input: choose another output path`);
     }
     return "file";

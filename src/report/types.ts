@@ -73,6 +73,8 @@ export interface RejectionExample {
 
 export interface Report {
   schema_version: string;
+  /** sha256 of the cases.jsonl written beside this report (readers check it). */
+  cases_sha256?: string;
   task: TaskName;
   dataset: DatasetInfo;
   predictions: PredictionsInfo | null;

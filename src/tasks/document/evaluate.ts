@@ -8,7 +8,7 @@ import { compareWithBaseline, loadBaseline, readPairedOutcomes } from "../../gat
 import { evaluateGates } from "../../gates/evaluate.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import type { GateSpec } from "../../gates/spec.js";
-import { asInputErrors, InputError } from "../../io/errors.js";
+import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { writePredictionDump } from "../../judges/dump-writer.js";
@@ -81,6 +81,9 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const strict = settings.strict ?? false;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
+  if (baseline !== undefined && baseline.report.task !== "documents") {
+    throw new InputError(located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`));
+  }
 
   let dumpBytes: number;
   await assertRegularFile(dumpPath);
@@ -158,6 +161,6 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const files = await writeReportFiles(outDir, report, settings.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const files = await writeReportFiles(outDir, report, settings.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors, casesFile: join(outDir, "cases.jsonl") });
   return { report, outDir, files, inputErrors };
 }

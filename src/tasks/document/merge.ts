@@ -2,7 +2,7 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { checkDocumentCaseLine, checkDocumentShardState, readCheckedReport } from "../../report/shard-input.js";
+import { checkCasesHash, checkDocumentCaseLine, checkDocumentShardState, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import { readLines } from "../../io/lines.js";
@@ -96,6 +96,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   for (let k = 0; k < shards.length; k++) {
     const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
     const { report, shard } = shards[k]!;
+    await checkCasesHash(input.reportPaths[k]!, report, casesPath);
     // A shard's cases.jsonl holds one line per (case of the shard, run of the shard). Fewer lines
     // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
     const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
@@ -195,6 +196,6 @@ export async function runDocumentMerge(options: DocumentMergeOptions): Promise<R
     ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
   });
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS);
+  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
   return { report, outDir: options.outDir, files, inputErrors: [] };
 }

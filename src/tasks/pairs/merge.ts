@@ -1,6 +1,6 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { checkPairCaseLine, readCheckedReport } from "../../report/shard-input.js";
+import { checkCasesHash, checkPairCaseLine, readCheckedReport } from "../../report/shard-input.js";
 import { parseJsonLine } from "../../io/records.js";
 import { DEFAULT_PAIR_GATES, emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
@@ -126,8 +126,9 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
 
   // Every shard's case lines by id, then written in corpus order (what the single run wrote).
   const lines = new Map<string, string>();
-  for (const path of options.reportPaths) {
+  for (const [k, path] of options.reportPaths.entries()) {
     const casesPath = join(dirname(path), "cases.jsonl");
+    await checkCasesHash(path, reports[k]!, casesPath);
     try {
       for await (const line of readLines(casesPath)) {
         const parsed = parseJsonLine(line.text);
@@ -171,7 +172,7 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
   }
   await cases.commit();
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS);
+  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
   return { report, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files], inputErrors: [] };
 }
 

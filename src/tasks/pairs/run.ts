@@ -279,7 +279,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<ReportOutco
   });
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`) : [];
-  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors });
+  const written = await writeReportFiles(outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { inputErrors, casesFile: join(outDir, "cases.jsonl") });
 
   return {
     report,
