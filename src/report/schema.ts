@@ -78,6 +78,7 @@ export const reportSchema = z
   .object({
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
     cases_sha256: sha256.optional(),
+    warnings: z.array(z.string()).optional(),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
     dataset: z
       .object({ path: z.string(), sha256, cases: count, slice_hash: sha256 })

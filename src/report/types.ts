@@ -75,6 +75,8 @@ export interface Report {
   schema_version: string;
   /** sha256 of the cases.jsonl written beside this report (readers check it). */
   cases_sha256?: string;
+  /** Things the reader of the numbers must know (e.g. an input that changed while it was read). */
+  warnings?: string[];
   task: TaskName;
   dataset: DatasetInfo;
   predictions: PredictionsInfo | null;

@@ -1,6 +1,7 @@
 // `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
 // lexical judge's) in; report files, the case stream and the report object out. Everything `mari
 // eval` does for documents except reading flags, printing and choosing the exit code.
+import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -94,6 +95,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+  const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
   let reportedMb = 0;
@@ -148,6 +150,11 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       classes: DOCUMENT_CLASSES,
       currentSliceHash: result.sliceHash,
     });
+  }
+  const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
+  if (dumpChanged !== undefined) {
+    report.warnings = [dumpChanged];
+    observer.log(`warning: ${dumpChanged}`);
   }
   report.gates = evaluateGates(report, settings.gates ?? []);
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
