@@ -104,6 +104,13 @@ export function dumpRunKey(record: JsonObject): string | undefined {
   return undefined;
 }
 
+/** Why `dumpRunKey` refused a line's run key (an integer beyond 2^53 cannot be told from its neighbours). */
+export function runKeyProblem(record: JsonObject): string {
+  const value = Object.hasOwn(record, "run") && record.run !== null && record.run !== undefined ? record.run : record.sample;
+  if (typeof value === "number" && Number.isInteger(value)) return "run (or sample) is an integer beyond 2^53 (9007199254740992): give it as a string";
+  return "run (or sample) is neither a string nor an integer";
+}
+
 /** The fields of one prediction, before validation. */
 export interface RawPrediction {
   judgment: boolean;

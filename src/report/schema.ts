@@ -99,7 +99,7 @@ export const reportSchema = z
     gates: z.array(gateResult),
     rejections: z.record(z.string(), count),
     rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
-    orphans: z.object({ count, examples: z.array(z.string()) }).optional(),
+    orphans: z.object({ count, examples: z.array(z.string()), first_lines: z.array(z.number().int().min(1)).optional() }).optional(),
     invalid: z.object({ count, total: count }).optional(),
     histograms: z.record(z.string(), z.array(z.object({ bin: z.string(), count }))).optional(),
     baseline: baselineComparison.nullable().optional(),

@@ -96,7 +96,7 @@ export interface Report {
   /** reason code → count. */
   rejections: Record<string, number>;
   rejection_examples: RejectionExample[];
-  orphans?: { count: number; examples: string[] };
+  orphans?: { count: number; examples: string[]; first_lines?: number[] };
   /**
    * Format-invalid predictions over all scored predictions (cases × runs), for `--max-invalid-rate`.
    * Kept in the report so `mari merge` can re-evaluate that gate from sums.

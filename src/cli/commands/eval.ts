@@ -173,5 +173,14 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   });
   // Rejected dump lines, as `file:line: reason: message`, after the summary (the first ten).
   const notes = outcome.report.rejection_examples.slice(0, 10).map((ex) => `${ex.where}: ${ex.reason}: ${ex.message}`);
+  // Orphans too, each at the dump line where its case id first appears.
+  const orphans = outcome.report.orphans;
+  const dumpName = outcome.report.predictions?.path;
+  if (orphans && dumpName) {
+    orphans.examples.slice(0, 10).forEach((id, i) => {
+      const line = orphans.first_lines?.[i];
+      notes.push(`${line !== undefined ? `${dumpName}:${line}` : dumpName}: orphan: case id ${JSON.stringify(id)} is not in the slice (not scored)`);
+    });
+  }
   return finishReportRun(outcome, quiet, notes);
 }

@@ -82,7 +82,7 @@ export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<stri
     const existing = byId.get(document.document_id);
     if (existing !== undefined && !sameDocument(existing, document)) {
       throw new EvidenceValueError(
-        `conflicting documents share document_id ${pythonStringRepr(document.document_id)}`,
+        `conflicting documents share document_id ${pythonStringRepr(document.document_id)} (revisions ${pythonStringRepr(existing.revision)} and ${pythonStringRepr(document.revision)}); provide one consistent document per document_id or namespace the documents`,
         "conflicting_documents",
       );
     }

@@ -259,14 +259,19 @@ export function factsCaseFromRecord(item: JsonlRecord, knownDocuments: { has(id:
 function indexField(record: PyMapping, key: string): number | PyFloat {
   const value = mappingGet(record, key);
   if (value instanceof PyFloat || typeof value === "number") return value;
-  throw new FieldError(`"${key}" must be a number`);
+  throw new FieldError(notANumber(key, value));
+}
+
+/** An integer beyond 2^53 is a number, just not one mari can index or compute with exactly. */
+function notANumber(key: string, value: unknown): string {
+  return typeof value === "bigint" ? `"${key}" is an integer beyond 2^53 (9007199254740992)` : `"${key}" must be a number`;
 }
 
 function numberField(record: PyMapping, key: string): number {
   const value = mappingGet(record, key);
   if (value instanceof PyFloat) return value.value;
   if (typeof value === "number") return value;
-  throw new FieldError(`"${key}" must be a number`);
+  throw new FieldError(notANumber(key, value));
 }
 
 /** `{"namespace", "object_id", "revision", "unit_id"?, "scope"?: {"tenant", "space"?}}`. */
