@@ -100,7 +100,6 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   ];
   const gates = combineGates(flagGates, config.gates);
   const outDir = pickOption(flags.out, config.out, "mari-report");
-  lockOutputDir(outDir);
   const formats = parseReportFormats(flags.report ?? config.report);
   const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);
@@ -130,6 +129,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
         `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
       );
     }
+    lockOutputDir(outDir);
     const outcome = await runPairEval({
       pairs: slicePath,
       out: outDir,
@@ -152,6 +152,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
 
+  // After every flag is read: a usage error leaves no output directory behind.
+  lockOutputDir(outDir);
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),

@@ -113,9 +113,10 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   let quote: string;
   let requestedSection: string;
   if (typeof entry === "string") {
-    // A bare quote: the document is filled in only when exactly one allowed body contains it.
+    // A bare quote: the document is filled in only when exactly one allowed body contains it, and
+    // only for a non-empty quote (as the reference: a bare "" names no document, so unknown_document).
     quote = stripPythonWhitespace(entry);
-    const holders = [...documents.values()].filter((document) => containsCodePoints(document.body, quote));
+    const holders = quote === "" ? [] : [...documents.values()].filter((document) => containsCodePoints(document.body, quote));
     documentId = holders.length === 1 ? holders[0]!.document_id : "";
     requestedSection = "";
   } else if (isMapping(entry)) {
