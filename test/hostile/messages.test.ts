@@ -39,6 +39,15 @@ describe("document dumps", () => {
 describe("evidence", () => {
   const EX = join(ROOT, "datasets/evidence-example");
 
+  it("a conflicting --current document: exit 2 at its file:line with the full message", async () => {
+    const current = readFileSync(join(EX, "current.jsonl"), "utf8").trimEnd().split("\n");
+    const conflicting = current[0]!.replace(/"revision": "[^"]+"/, '"revision": "v9"');
+    const path = write(tmp.dir, "current.jsonl", `${[...current, conflicting].join("\n")}\n`);
+    const r = await runMari(["evidence", join(EX, "docs.jsonl"), "--facts", join(EX, "facts.jsonl"), "--current", path, "--out", join(tmp.dir, "o4"), "--quiet", "--progress", "none"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${path.replace(/[.]/g, "\\.")}:${current.length + 1}: conflicting documents share document_id '.+' \\(revisions '.+' and 'v9'\\); provide one consistent document per document_id or namespace the documents`));
+  });
+
   it('a located "start": 9007199254740993 says beyond 2^53', async () => {
     const first = readFileSync(join(EX, "located.jsonl"), "utf8").split("\n")[0]!.replace('"start": 8', '"start": 9007199254740993');
     const located = write(tmp.dir, "located.jsonl", `${first}\n`);

@@ -78,13 +78,16 @@ function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
  */
 export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<string, KnowledgeDocument> {
   const byId = new Map<string, KnowledgeDocument>();
+  let index = -1;
   for (const document of documents) {
+    index++;
     const existing = byId.get(document.document_id);
     if (existing !== undefined && !sameDocument(existing, document)) {
-      throw new EvidenceValueError(
+      // `documentIndex`: which of `documents` conflicts, so a reader can name its line.
+      throw Object.assign(new EvidenceValueError(
         `conflicting documents share document_id ${pythonStringRepr(document.document_id)} (revisions ${pythonStringRepr(existing.revision)} and ${pythonStringRepr(document.revision)}); provide one consistent document per document_id or namespace the documents`,
         "conflicting_documents",
-      );
+      ), { documentIndex: index });
     }
     if (existing === undefined) byId.set(document.document_id, document);
   }

@@ -116,9 +116,10 @@ export function documentFromRecord(record: PyMapping): KnowledgeDocument {
 }
 
 /** All valid documents in file order (conflicting versions of one id included: cases decide). */
-export async function readDocuments(path: string, log: RejectionLog): Promise<{ documents: KnowledgeDocument[]; records: number }> {
+export async function readDocuments(path: string, log: RejectionLog): Promise<{ documents: KnowledgeDocument[]; records: number; wheres: string[] }> {
   await assertReadable(path, "documents");
   const documents: KnowledgeDocument[] = [];
+  const wheres: string[] = []; // `file:line` of each document
   let records = 0;
   for await (const item of readRecords(path)) {
     records++;
@@ -128,12 +129,13 @@ export async function readDocuments(path: string, log: RejectionLog): Promise<{ 
     }
     try {
       documents.push(documentFromRecord(item.record));
+      wheres.push(item.where);
     } catch (err) {
       if (!(err instanceof FieldError || err instanceof EvidenceValueError)) throw err;
       log.reject(item.where, "bad_document", err.message);
     }
   }
-  return { documents, records };
+  return { documents, records, wheres };
 }
 
 export interface JsonlRecord {
