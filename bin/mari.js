@@ -2,10 +2,11 @@
 // Thin launcher: the CLI lives in the compiled package (run `npm run build` first).
 import { main } from "../dist/cli/main.js";
 
-// A reader that goes away (`mari … | head`) is not an error of ours: stop quietly.
+// stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
+// output: one line on stderr and exit 2 (SPEC §4.2), never a stack trace or the gate-failed code.
 process.stdout.on("error", (err) => {
-  if (err && err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw err;
+  process.stderr.write(`mari: stdout: cannot write (${(err && (err.code ?? err.message)) || String(err)})\n`);
+  process.exit(2);
 });
 
 main(process.argv).then(

@@ -5,6 +5,7 @@
 // - Slurm job array: SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN (arrays may start at 1 or any
 //   number), N = SLURM_ARRAY_TASK_COUNT (or --shard-count). A stepped array (--array=0-9:2) is
 //   refused: its ids do not number the shards 0 … N-1.
+import { MAX_SHARDS } from "../core/limits.js";
 import { InputError } from "../io/errors.js";
 import type { Shard } from "../tasks/document/run.js";
 
@@ -14,6 +15,7 @@ function nonNegativeInteger(name: string, text: string): number {
 }
 
 function checked(index: number, count: number, what: string): Shard {
+  if (count > MAX_SHARDS) throw new InputError(`--shard ${what}: the shard count ${count} is above ${MAX_SHARDS}`);
   if (count < 1 || index >= count) throw new InputError(`--shard ${what}: index ${index} is not below the shard count ${count}`);
   return { index, count };
 }
@@ -28,8 +30,8 @@ export function resolveShard(text: string | undefined, countText?: string, env: 
   if (text.trim() !== "auto") {
     if (flagCount !== undefined) throw new InputError("--shard-count is only used with --shard auto (--shard I/N names N itself)");
     const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-    if (!m || Number(m[2]) < 1 || Number(m[1]) >= Number(m[2])) {
-      throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N (e.g. 0/4), or auto`);
+    if (!m || Number(m[2]) < 1 || Number(m[2]) > MAX_SHARDS || Number(m[1]) >= Number(m[2])) {
+      throw new InputError(`--shard "${text}": expected I/N with 0 ≤ I < N ≤ ${MAX_SHARDS} (e.g. 0/4), or auto`);
     }
     return { index: Number(m[1]), count: Number(m[2]) };
   }

@@ -1,11 +1,14 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
-import { readFile, stat } from "node:fs/promises";
+import { checkCasesHash } from "../report/shard-input.js";
+import { readInputText } from "../io/input-file.js";
+import { parseBoundedJson } from "../io/depth.js";
+import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
-import type { BaselineComparison, Report } from "../report/types.js";
+import { REPORT_SCHEMA_VERSION, type BaselineComparison, type Report } from "../report/types.js";
 import { documentClass, pairedComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
 
 export interface Baseline {
@@ -14,9 +17,13 @@ export interface Baseline {
   report: Report;
   casesPath: string;
   outcomes: PairedOutcome[];
-  /** cases.jsonl lines that could not be turned into an outcome (malformed, or lacking fields). */
+  /** cases.jsonl lines that could not be turned into an outcome (blank, malformed, or lacking fields). */
   skippedLines: number;
+  /** The first few of them as `file:line: why`. */
+  skippedExamples?: string[];
 }
+
+const SKIPPED_EXAMPLES = 5;
 
 /**
  * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
@@ -72,7 +79,7 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
 export async function readPairedOutcomes(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
-): Promise<{ outcomes: PairedOutcome[]; skippedLines: number }> {
+): Promise<{ outcomes: PairedOutcome[]; skippedLines: number; skippedExamples: string[] }> {
   const outcomes: PairedOutcome[] = [];
   const strings = new Map<string, string>();
   const intern = (text: string): string => {
@@ -82,22 +89,35 @@ export async function readPairedOutcomes(
     return text;
   };
   let skippedLines = 0;
+  const skippedExamples: string[] = [];
+  const skip = (lineNo: number, why: string) => {
+    skippedLines++;
+    if (skippedExamples.length < SKIPPED_EXAMPLES) skippedExamples.push(located(casesPath, lineNo, why));
+  };
+  // (case, run) → the line it was first seen on: a repeat would be paired twice.
+  const firstSeen = new Map<string, number>();
   for await (const line of readLines(casesPath)) {
     const parsed = parseJsonLine(line.text);
     if ("error" in parsed) {
-      if (parsed.error.code !== "blank_line") skippedLines++;
+      skip(line.lineNo, parsed.error.message);
       continue;
     }
     const outcome = convert(parsed.record);
     if (outcome === null) {
-      skippedLines++;
+      skip(line.lineNo, "no case id, or no gold or predicted class");
       continue;
     }
+    const key = `${outcome.case_id}\u0000${outcome.run}`;
+    const earlier = firstSeen.get(key);
+    if (earlier !== undefined) {
+      throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(outcome.case_id)} run ${JSON.stringify(outcome.run)} is already on line ${earlier}: not a cases.jsonl mari wrote`));
+    }
+    firstSeen.set(key, line.lineNo);
     const compact: PairedOutcome = { case_id: intern(outcome.case_id), run: intern(outcome.run), gold: intern(outcome.gold), predicted: intern(outcome.predicted) };
     if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
     outcomes.push(compact);
   }
-  return { outcomes, skippedLines };
+  return { outcomes, skippedLines, skippedExamples };
 }
 
 /**
@@ -116,13 +136,14 @@ export async function loadBaseline(
   }
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await readInputText(path);
   } catch (err) {
+    if (err instanceof InputError) throw new InputError(`--baseline ${err.message}`);
     throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`);
   }
   let report: unknown;
   try {
-    report = JSON.parse(text);
+    report = parseBoundedJson(text.replace(/^\uFEFF/, ""));
   } catch (err) {
     throw new InputError(located(path, undefined, `--baseline is not valid JSON: ${(err as Error).message}`));
   }
@@ -133,6 +154,10 @@ export async function loadBaseline(
   if (problems.length > 0) {
     throw new InputError(located(path, undefined, `--baseline is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));
   }
+  const version = (report as { schema_version: string }).schema_version;
+  if (version.split(".")[0] !== REPORT_SCHEMA_VERSION.split(".")[0]) {
+    throw new InputError(located(path, undefined, `--baseline has schema_version ${version}; this mari reads ${REPORT_SCHEMA_VERSION.split(".")[0]}.x reports`));
+  }
   const casesPath = join(dirname(path), "cases.jsonl");
   let casesIsFile = false;
   try {
@@ -141,9 +166,10 @@ export async function loadBaseline(
     throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
-  const { outcomes, skippedLines } = await readPairedOutcomes(casesPath, convert);
+  await checkCasesHash(path, report as Report, casesPath);
+  const { outcomes, skippedLines, skippedExamples } = await readPairedOutcomes(casesPath, convert);
   if (outcomes.length === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
-  return { path, report: report as Report, casesPath, outcomes, skippedLines };
+  return { path, report: report as Report, casesPath, outcomes, skippedLines, skippedExamples };
 }
 
 /**
@@ -160,7 +186,10 @@ export function compareWithBaseline(
   if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {
     notes.push("the baseline was scored on a different slice (slice_hash differs); only shared case ids are compared");
   }
-  if (baseline.skippedLines > 0) notes.push(`${baseline.skippedLines} baseline cases.jsonl lines were not compared (no case id, or no gold or predicted class)`);
+  if (baseline.skippedLines > 0) {
+    const examples = baseline.skippedExamples?.length ? ` (${baseline.skippedExamples.join("; ")})` : "";
+    notes.push(`${baseline.skippedLines} baseline cases.jsonl lines were not compared${examples}`);
+  }
   if (notes.length > 0) comparison.warning = notes.join("; ");
   return comparison;
 }

@@ -9,10 +9,12 @@
 // disappear); gates naming a metric the task does not have are errors when the task runs
 // (src/gates/decide.ts), naming the file and key. The JSON Schema is published at
 // schema/config.schema.json (scripts/write-schema.mjs).
-import { readFile } from "node:fs/promises";
+import { readInputText } from "../io/input-file.js";
+import { parseBoundedJson } from "../io/depth.js";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
 import { InputError } from "../io/errors.js";
+import { MAX_BOOTSTRAP, MAX_SEED, MAX_WORKERS } from "../core/limits.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";
@@ -27,7 +29,7 @@ function buildConfigSchema(z: typeof Zod) {
   const shared = {
     out: z.string().optional().describe("output directory, as --out"),
     report: stringList.optional().describe('report formats, as --report: "json,md" or ["json", "junit"]'),
-    workers: z.number().int().positive().optional(),
+    workers: z.number().int().positive().max(MAX_WORKERS).optional(),
     progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
     strict: z.boolean().optional(),
     quiet: z.boolean().optional(),
@@ -43,8 +45,8 @@ function buildConfigSchema(z: typeof Zod) {
       max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional().describe('{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop'),
       baseline: z.string().optional().describe("a previous report.json (or its directory), as --baseline"),
       rewards: z.string().optional(),
-      seed: z.number().int().optional(),
-      bootstrap: z.number().int().nonnegative().optional(),
+      seed: z.number().int().min(0).max(MAX_SEED).optional(),
+      bootstrap: z.number().int().nonnegative().max(MAX_BOOTSTRAP).optional(),
       lenient_ids: z.boolean().optional(),
       /** Only the canonical splitter exists (SPEC §1.1 makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
       sentencer: z.literal("canonical").optional(),
@@ -106,14 +108,15 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
   const file = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = await readInputText(file);
   } catch (err) {
+    if (err instanceof InputError) throw new InputError(`config ${err.message}`);
     if (path === undefined && (err as NodeJS.ErrnoException).code === "ENOENT") return { path: null, gates: [] };
     throw new InputError(`config ${file}: cannot read: ${(err as Error).message}`);
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = parseBoundedJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new InputError(`config ${file}: not valid JSON: ${(err as Error).message}`);
   }

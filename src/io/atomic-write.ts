@@ -1,12 +1,16 @@
 // Reports are written to a temp file beside the target and renamed into place, so a reader (or a
 // CI job that is killed half-way) never sees a truncated report.
+import { releaseTemp, removeStaleTemps, trackTemp } from "./temp-files.js";
+import { outputKind } from "./output-guard.js";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 
 function tempPathFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  trackTemp(temp);
+  return temp;
 }
 
 /** File-system refusals that are the user's to fix (an output path that is a file or a directory, no permission, a full disk). */
@@ -25,16 +29,28 @@ async function makeParent(target: string): Promise<void> {
   } catch (err) {
     throw writeError(target, err);
   }
+  removeStaleTemps(dirname(target));
 }
 
 export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
   await makeParent(target);
+  if ((await outputKind(target)) === "stream") {
+    try {
+      await writeFile(target, data);
+    } catch (err) {
+      throw writeError(target, err);
+    }
+    return;
+  }
   const temp = tempPathFor(target);
   try {
     await writeFile(temp, data);
+    await outputKind(target);
     await rename(temp, target);
+    releaseTemp(temp);
   } catch (err) {
     await rm(temp, { force: true });
+    releaseTemp(temp);
     throw writeError(target, err);
   }
 }
@@ -48,6 +64,8 @@ export class AtomicLineWriter {
   private constructor(
     readonly target: string,
     temp: string,
+    /** A device or FIFO: written in place, never renamed over. */
+    private readonly direct = false,
   ) {
     this.temp = temp;
     this.stream = createWriteStream(temp);
@@ -58,7 +76,7 @@ export class AtomicLineWriter {
 
   static async open(target: string): Promise<AtomicLineWriter> {
     await makeParent(target);
-    return new AtomicLineWriter(target, tempPathFor(target));
+    return (await outputKind(target)) === "stream" ? new AtomicLineWriter(target, target, true) : new AtomicLineWriter(target, tempPathFor(target));
   }
 
   /** Writes text; resolves once the stream can take more (back-pressure keeps memory bounded). */
@@ -87,15 +105,20 @@ export class AtomicLineWriter {
         this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
       });
       if (this.failure) throw this.failure;
+      if (this.direct) return;
+      await outputKind(this.target); // an input opened since `open` is still refused
       await rename(this.temp, this.target);
+      releaseTemp(this.temp);
     } catch (err) {
-      await rm(this.temp, { force: true });
+      if (!this.direct) await rm(this.temp, { force: true });
+      releaseTemp(this.temp);
       throw writeError(this.target, err);
     }
   }
 
   async abort(): Promise<void> {
     this.stream.destroy();
-    await rm(this.temp, { force: true });
+    if (!this.direct) await rm(this.temp, { force: true });
+    releaseTemp(this.temp);
   }
 }

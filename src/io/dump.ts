@@ -2,6 +2,7 @@
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
+import { parseBoundedJson } from "./depth.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
@@ -112,6 +113,13 @@ export function dumpRunKey(record: JsonObject): string | undefined {
   return undefined;
 }
 
+/** Why `dumpRunKey` refused a line's run key (an integer beyond 2^53 cannot be told from its neighbours). */
+export function runKeyProblem(record: JsonObject): string {
+  const value = Object.hasOwn(record, "run") && record.run !== null && record.run !== undefined ? record.run : record.sample;
+  if (typeof value === "number" && Number.isInteger(value)) return "run (or sample) is an integer beyond 2^53 (9007199254740992): give it as a string";
+  return "run (or sample) is neither a string nor an integer";
+}
+
 /** The fields of one prediction, before validation. */
 export interface RawPrediction {
   judgment: boolean;
@@ -194,7 +202,7 @@ function extractCompletion(completion: unknown, sentences: readonly string[]): E
   if (judgment === undefined) return { ok: false, reason: "bad_judgment", message: `judgment ${JSON.stringify(layout.judgment)} is not yes/no/true/false` };
   let items: unknown;
   try {
-    items = JSON.parse(markFloatTokens(layout.evidence));
+    items = parseBoundedJson(markFloatTokens(layout.evidence));
   } catch {
     return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
   }

@@ -1,9 +1,11 @@
 // Content hashes and canonical JSON: how mari names a file, a slice or a config by its content.
+import { assertRegularFile } from "./input-file.js";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 
 /** sha256 of a file, streamed so a multi-GB dump is never held in memory. */
-export function sha256File(path: string): Promise<string> {
+export async function sha256File(path: string): Promise<string> {
+  await assertRegularFile(path);
   return new Promise((resolve, reject) => {
     const hash = createHash("sha256");
     createReadStream(path)

@@ -1,7 +1,7 @@
 // Streaming line reader shared by every input: bounded memory (a dump of millions of lines is
 // never held whole), exact 1-based line numbers, BOM and CRLF handled, invalid UTF-8 reported
 // per line instead of being replaced with U+FFFD behind the user's back.
-import { createReadStream } from "node:fs";
+import { inputFileChunks, refuseUtf16 } from "./input-file.js";
 import { isUtf8 } from "node:buffer";
 
 export type Line =
@@ -37,7 +37,7 @@ export function sourceName(source: InputSource): string {
 
 /** The source's bytes in chunks of any size. */
 export function sourceChunks(source: InputSource, chunkBytes = CHUNK_BYTES): AsyncIterable<Buffer> {
-  return typeof source === "string" ? createReadStream(source, { highWaterMark: chunkBytes }) : source.chunks;
+  return typeof source === "string" ? inputFileChunks(source, chunkBytes) : refuseUtf16(source.name, source.chunks);
 }
 
 /** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */

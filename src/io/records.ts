@@ -2,11 +2,12 @@
 // whole-file JSON container, detected from the content rather than the file extension, from a path
 // or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
 // is dropped silently (SPEC §5).
-import { createReadStream } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
-import { readLines, sourceName, type InputSource, type StreamSource } from "./lines.js";
+import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
+import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
+import { readInputText } from "./input-file.js";
 
 export type RecordFormat = "jsonl" | "csv" | "json";
 
@@ -47,6 +48,7 @@ export function parseJsonLine(
     return { error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
   }
   if (!isJsonObject(value)) return { error: { code: "not_an_object", message: "line is not a JSON object" } };
+  if (exceedsDepth(value)) return { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } };
   return { record: value };
 }
 
@@ -86,7 +88,7 @@ async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
 }
 
 async function readHead(path: string): Promise<string> {
-  const iterator = (createReadStream(path, { highWaterMark: HEAD_CHUNK }) as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  const iterator = sourceChunks(path, HEAD_CHUNK)[Symbol.asyncIterator]();
   try {
     return Buffer.concat(await takeHead(iterator)).toString("utf8");
   } finally {
@@ -121,27 +123,60 @@ async function peekHead(source: StreamSource): Promise<{ head: string; replayed:
 }
 
 /**
- * JSONL when the first non-blank line is a complete JSON object (unless it is the whole file and a
- * ContraDoc-style container); whole-file JSON when the content starts with `{`/`[` but the first
- * line is not a complete value (pretty-printed); CSV otherwise.
+ * The container, decided from more than the first record (one bad record never changes how the
+ * others are read):
+ * - content not starting with `{`/`[` → CSV;
+ * - a first line that is a complete JSON value → JSONL, unless it is the whole file and an array
+ *   or a ContraDoc container (whole-file JSON);
+ * - a first line that is not a complete value (pretty-printed JSON, or a malformed first record) →
+ *   `undecided`: whole-file JSON when the whole content parses as one value, JSONL otherwise, so a
+ *   malformed first line is one counted rejection and every later record is still read.
  */
-export async function detectRecordFormat(path: string): Promise<RecordFormat> {
-  return formatOfHead(await readHead(path));
-}
+type HeadVerdict = RecordFormat | "undecided";
 
-function formatOfHead(headText: string): RecordFormat {
+function formatOfHead(headText: string): HeadVerdict {
   const head = headText.replace(/^\uFEFF/, "");
   const trimmed = head.trimStart();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) return "csv";
-  if (trimmed.startsWith("[")) return "json";
   const firstLine = trimmed.split("\n", 1)[0]!.replace(/\r$/, "");
-  try {
-    const value = JSON.parse(firstLine);
-    if (isJsonObject(value) && isContainer(value) && firstLine.length === trimmed.trimEnd().length) return "json";
-    return "jsonl";
-  } catch {
-    return "json";
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
+    // A JSONL file whose first line is `null`, `true` or a number (not an object: one rejection)
+    // is still JSONL when the next line is an object; no CSV header parses as such a value.
+    const next = trimmed.slice(firstLine.length).trimStart();
+    return next.startsWith("{") && isJsonScalar(firstLine) ? "jsonl" : "csv";
   }
+  let value: unknown;
+  try {
+    value = JSON.parse(firstLine);
+  } catch {
+    return "undecided";
+  }
+  const wholeFile = firstLine.length === trimmed.trimEnd().length;
+  if (wholeFile && (Array.isArray(value) || (isJsonObject(value) && isContainer(value)))) return "json";
+  return "jsonl";
+}
+
+function isJsonScalar(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value === null || typeof value === "number" || typeof value === "boolean";
+  } catch {
+    return false;
+  }
+}
+
+/** For an undecided head: one JSON value in the whole text → whole-file JSON, else JSONL. */
+function formatOfWhole(text: string): RecordFormat {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ""));
+    return "json";
+  } catch {
+    return "jsonl";
+  }
+}
+
+export async function detectRecordFormat(path: string): Promise<RecordFormat> {
+  const verdict = formatOfHead(await readHead(path));
+  return verdict === "undecided" ? formatOfWhole(await readInputText(path)) : verdict;
 }
 
 /** `{"pos": {ID: {...}}, "neg": {ID: {...}}}` (ContraDoc's original layout). */
@@ -172,9 +207,23 @@ const RAGGED_CSV_RECORD = "CSV_RECORD_INCONSISTENT_COLUMNS";
 async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
   const path = sourceName(source);
   const skipped: Array<{ line: number; code: string; message: string }> = [];
-  const bytes = typeof source === "string" ? createReadStream(source) : Readable.from(source.chunks, { objectMode: false });
+  const invalidLines = new Set<number>();
+  const bytes = Readable.from(noteInvalidUtf8Lines(sourceChunks(source), invalidLines), { objectMode: false });
+  let headerProblem: string | undefined;
+  // A repeated column name would let the last column win silently: the header is refused.
+  const columns = (header: string[]): string[] => {
+    const seen = new Set<string>();
+    for (const name of header) {
+      if (seen.has(name)) {
+        headerProblem = `the header names column ${JSON.stringify(name)} more than once`;
+        throw new Error(headerProblem);
+      }
+      seen.add(name);
+    }
+    return header;
+  };
   const parser = bytes.pipe(
-    parseCsv({ columns: true, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
+    parseCsv({ columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
   );
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
     skipped.push({ line: err.lines ?? 0, code: err.code ?? "", message: err.message });
@@ -203,11 +252,25 @@ async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
       // A quoted field may span lines: report the line where the record starts.
       const line = previousEnd + 1;
       previousEnd = item.info.lines;
+      if (invalidLines.has(1)) {
+        yield { where: `${path}:1`, line: 1, error: { code: "invalid_utf8", message: "the CSV header is not valid UTF-8; the file is not read" } };
+        stopped = true;
+        break;
+      }
+      const badLine = firstInvalidLine(invalidLines, line, item.info.lines);
+      if (badLine !== undefined) {
+        yield { where: `${path}:${badLine}`, line: badLine, error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
+        continue;
+      }
       yield { where: `${path}:${line}`, line, record: { ...item.record } };
     }
     yield* skippedBefore(Infinity);
   } catch (err) {
     const e = err as Error & { lines?: number };
+    if (headerProblem !== undefined) {
+      yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${headerProblem}; the file is not read` } };
+      return;
+    }
     const line = e.lines ?? previousEnd + 1;
     yield { where: `${path}:${line}`, line, error: { code: "malformed_csv", message: `malformed CSV: ${e.message}` } };
   } finally {
@@ -221,7 +284,7 @@ async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordIte
   const text = (await readWhole(source)).replace(/^\uFEFF/, "");
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseBoundedJson(text);
   } catch (err) {
     yield { where: path, error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
     return;
@@ -255,7 +318,7 @@ async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordIte
 }
 
 async function readWhole(source: InputSource): Promise<string> {
-  if (typeof source === "string") return readFile(source, "utf8");
+  if (typeof source === "string") return readInputText(source);
   const chunks: Buffer[] = [];
   for await (const chunk of source.chunks) chunks.push(chunk);
   return Buffer.concat(chunks).toString("utf8");
@@ -269,8 +332,16 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
     if (typeof source === "string") detected = await detectRecordFormat(source);
     else {
       const peeked = await peekHead(source);
-      detected = formatOfHead(peeked.head);
+      const verdict = formatOfHead(peeked.head);
       input = peeked.replayed;
+      if (verdict === "undecided") {
+        // Only here is a stream held whole: whole-file JSON must be anyway.
+        const chunks: Buffer[] = [];
+        for await (const chunk of peeked.replayed.chunks) chunks.push(chunk);
+        const whole = Buffer.concat(chunks);
+        detected = formatOfWhole(whole.toString("utf8"));
+        input = { name: source.name, chunks: (async function* () { yield whole; })() };
+      } else detected = verdict;
     }
   }
   if (detected === "jsonl") yield* readJsonl(input);

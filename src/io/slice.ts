@@ -2,9 +2,11 @@
 // ContraDoc JSON: field aliases, label coercions, scope flattening, sentence splitting and gold
 // alignment. Slice errors are fatal (exit 2) and name the file and line: a slice is the ground
 // truth, so a half-read slice would make every number in the report wrong.
+import { dict } from "../core/dict.js";
+import { parseBoundedJson } from "./depth.js";
 import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { InputError, located } from "./errors.js";
-import { detectRecordFormat, isJsonObject, readRecords, type JsonObject, type RecordFormat } from "./records.js";
+import { detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
 export interface SliceCase {
   /** 0-based position in the slice (the order of every per-case output). */
@@ -70,7 +72,7 @@ function coerceLabel(value: unknown): boolean | undefined {
 function maybeJsonArray(value: unknown): unknown {
   if (typeof value !== "string" || !value.trim().startsWith("[")) return value;
   try {
-    const parsed: unknown = JSON.parse(value);
+    const parsed: unknown = parseBoundedJson(value);
     return Array.isArray(parsed) ? parsed : value;
   } catch {
     return value;
@@ -137,7 +139,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
       alignEvidence(sentences!, evidenceStrings(maybeJsonArray(record.evidence), fail));
     if (gold.length === 0) fail("a positive case needs gold evidence (non-empty `evidence` or `gold_sentence_ids`)");
   }
-  const extra: JsonObject = {};
+  const extra: JsonObject = dict();
   for (const key of Object.keys(record)) {
     if (!KNOWN_FIELDS.has(key)) extra[key] = record[key];
   }
@@ -189,10 +191,19 @@ export async function readDocumentSlice(path: string, format?: RecordFormat): Pr
 }
 
 /** Which task a slice belongs to, from its first record: pairs (`new`/`old`) or documents. */
+const SNIFF_RECORDS = 100;
+
 export async function sniffSliceTask(path: string): Promise<"documents" | "pairs"> {
+  // Decided by the first SNIFF_RECORDS usable records, not the first alone: a first pair missing
+  // `new` or `old` is one rejected pair, not a reason to read the corpus as documents.
+  let pairs = 0;
+  let documents = 0;
+  let seen = 0;
   for await (const item of readRecords(path)) {
     if (item.error) continue;
-    return isJsonObject(item.record) && "new" in item.record && "old" in item.record ? "pairs" : "documents";
+    if ("new" in item.record && "old" in item.record) pairs++;
+    else if ("text" in item.record) documents++;
+    if (++seen >= SNIFF_RECORDS) break;
   }
-  return "documents";
+  return pairs > documents ? "pairs" : "documents";
 }

@@ -85,7 +85,10 @@ export async function loadCache(path: string): Promise<LoadedCache> {
 export class CacheAppender {
   private chain: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly handle: FileHandle) {}
+  private constructor(
+    private readonly handle: FileHandle,
+    private readonly path: string,
+  ) {}
 
   static async open(path: string): Promise<CacheAppender> {
     let handle: FileHandle;
@@ -101,17 +104,26 @@ export class CacheAppender {
       await handle.read(last, 0, 1, size - 1);
       if (last[0] !== 0x0a) await handle.appendFile("\n");
     }
-    return new CacheAppender(handle);
+    return new CacheAppender(handle, path);
   }
 
   append(entry: CacheEntry): Promise<void> {
     const text = `${JSON.stringify(entry)}\n`;
-    this.chain = this.chain.then(() => this.handle.appendFile(text));
+    // A failed append (a full disk) is an unwritable output, exit 2; the lines already written stay
+    // readable (a torn last line is skipped on the next load).
+    this.chain = this.chain.then(() =>
+      this.handle.appendFile(text).catch((err: NodeJS.ErrnoException) => {
+        throw new InputError(`--cache ${this.path}: cannot write (${err.code ?? err.message}); the lines written before stay usable`);
+      }),
+    );
     return this.chain;
   }
 
   async close(): Promise<void> {
-    await this.chain;
-    await this.handle.close();
+    try {
+      await this.chain;
+    } finally {
+      await this.handle.close();
+    }
   }
 }

@@ -97,6 +97,7 @@ export const count = z.number().int().nonnegative();
 export const reportSchema = z
   .object({
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
+    cases_sha256: sha256.optional(),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
     dataset: z
       .object({ path: z.string(), sha256, cases: count, slice_hash: sha256 })
@@ -119,7 +120,7 @@ export const reportSchema = z
     warnings: z.array(z.string()).optional(),
     rejections: z.record(z.string(), count),
     rejection_examples: z.array(z.object({ where: z.string(), reason: z.string(), message: z.string() })),
-    orphans: z.object({ count, examples: z.array(z.string()) }).optional(),
+    orphans: z.object({ count, examples: z.array(z.string()), first_lines: z.array(z.number().int().min(1)).optional() }).optional(),
     invalid: z.object({ count, total: count }).optional(),
     histograms: z.record(z.string(), z.array(z.object({ bin: z.string(), count }))).optional(),
     baseline: baselineComparison.nullable().optional(),

@@ -88,6 +88,8 @@ export interface RejectionExample {
 
 export interface Report {
   schema_version: string;
+  /** sha256 of the cases.jsonl written beside this report (readers check it). */
+  cases_sha256?: string;
   task: TaskName;
   dataset: DatasetInfo;
   predictions: PredictionsInfo | null;
@@ -111,7 +113,7 @@ export interface Report {
   /** reason code → count. */
   rejections: Record<string, number>;
   rejection_examples: RejectionExample[];
-  orphans?: { count: number; examples: string[] };
+  orphans?: { count: number; examples: string[]; first_lines?: number[] };
   /**
    * Format-invalid predictions over all scored predictions (cases × runs), for `--max-invalid-rate`.
    * Kept in the report so `mari merge` can re-evaluate that gate from sums.

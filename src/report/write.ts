@@ -1,6 +1,7 @@
 // Writes a report in the formats the user asked for (SPEC §4.1). Each file is written atomically
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
+import { sha256File } from "../io/hashing.js";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -64,21 +65,25 @@ function render(format: ReportFormat, report: Report, inputErrors: readonly stri
 
 /**
  * Writes the report files into `outDir` and returns their paths (json first). `inputErrors` go
- * into the JUnit file as <error> cases.
+ * into the JUnit file as <error> cases. With `casesFile` (the cases.jsonl just committed), the
+ * report records its sha256 (`cases_sha256`), which every reader checks: a run killed between the
+ * two renames leaves a pair that does not match, never one that silently disagrees. report.json
+ * is written last, so it is the run's commit point.
  */
 export async function writeReportFiles(
   outDir: string,
   report: Report,
   formats: readonly ReportFormat[],
-  options: { inputErrors?: readonly string[]; explorer?: ExplorerData } = {},
+  options: { inputErrors?: readonly string[]; explorer?: ExplorerData; casesFile?: string } = {},
 ): Promise<string[]> {
   const secrets = secretEnvValues();
+  if (options.casesFile !== undefined) report.cases_sha256 = await sha256File(options.casesFile);
   const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
   const written: string[] = [];
-  for (const format of wanted) {
+  for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
     await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? [], options.explorer), secrets));
     written.push(path);
   }
-  return written;
+  return [written[written.length - 1]!, ...written.slice(0, -1)];
 }

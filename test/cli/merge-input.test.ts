@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { evalShards } from "../support/shards.js";
 
 const tmp = tempDir("mari-merge-input-");
 afterAll(() => tmp.cleanup());
@@ -11,16 +12,7 @@ afterAll(() => tmp.cleanup());
 const DOC_SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 
-async function shards(name: string, slice: string): Promise<[string, string]> {
-  const dirs: string[] = [];
-  for (const i of [0, 1]) {
-    const out = join(tmp.dir, `${name}-${i}`);
-    const r = await runMari(["eval", slice, "--shard", `${i}/2`, "--out", out, "--quiet", "--progress", "none", "--workers", "1", "--report", "json"]);
-    expect([0, 1], r.stderr).toContain(r.code);
-    dirs.push(out);
-  }
-  return [dirs[0]!, dirs[1]!];
-}
+const shards = (name: string, slice: string) => evalShards(tmp.dir, name, slice);
 
 describe.each([
   ["documents", DOC_SLICE],

@@ -171,7 +171,7 @@ describe("mari evidence input handling", () => {
     const out = join(dir, "out");
     expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
     const cases = jsonl(join(out, "cases.jsonl"));
-    expect(cases[0].error).toEqual({ code: "conflicting_documents", message: "conflicting documents share document_id 'kb/a'" });
+    expect(cases[0].error).toEqual({ code: "conflicting_documents", message: "conflicting documents share document_id 'kb/a' (revisions '1' and '2'); provide one consistent document per document_id or namespace the documents" });
     expect(cases[1].accepted).toBe(true);
   });
 

@@ -152,7 +152,7 @@ describe("document resolution", () => {
       error = err;
     }
     expect(error).toBeInstanceOf(EvidenceValueError);
-    expect((error as EvidenceValueError).message).toBe("conflicting documents share document_id 'kb/refunds'");
+    expect((error as EvidenceValueError).message).toBe("conflicting documents share document_id 'kb/refunds' (revisions 'v3' and 'v4'); provide one consistent document per document_id or namespace the documents");
     expect((error as EvidenceValueError).code).toBe("conflicting_documents");
     expect(() => documentLookup([doc, changed])).toThrow(EvidenceValueError);
   });

@@ -49,7 +49,8 @@ describe("baseline", () => {
       ["a", "positive", "positive"],
       ["b", "negative", "positive"],
     ]);
-    expect(fromDir.skippedLines).toBe(2);
+    expect(fromDir.skippedLines).toBe(3); // the blank line, "{not json" and the line without a class
+    expect(fromDir.skippedExamples).toEqual([`${join(root, "cases.jsonl")}:2: blank line`, expect.stringMatching(/cases\.jsonl:4: malformed JSON/), `${join(root, "cases.jsonl")}:5: no case id, or no gold or predicted class`]);
     expect(fromDir.report.task).toBe("documents");
   });
 

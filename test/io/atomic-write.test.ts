@@ -30,9 +30,8 @@ describe("atomic writes to an unwritable place", () => {
 
   it("AtomicLineWriter: open under a file and commit onto a directory are InputErrors", async () => {
     await expect(AtomicLineWriter.open(join(aFile, "cases.jsonl"))).rejects.toThrow(InputError);
-    const writer = await AtomicLineWriter.open(aDir);
-    await writer.write("line\n");
-    await expect(writer.commit()).rejects.toThrow(`${aDir}: cannot write (EISDIR`);
+    // A directory is refused when the writer is opened (src/io/output-guard.ts), before any line is written.
+    await expect(AtomicLineWriter.open(aDir)).rejects.toThrow(`${aDir}: cannot write (EISDIR`);
     expect(readdirSync(tmp.dir).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 

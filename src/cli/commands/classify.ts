@@ -1,5 +1,6 @@
 // `mari classify PAIRS [--classifier key=value ...]`: one JSON line `{id, class, reason}` per pair on
 // stdout, streamed in input order; rejected records are reported on stderr with their location.
+import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
@@ -87,6 +88,7 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
   const config = configFrom([...(options.classifier ?? []), ...(options.config ?? [])]);
   const source = inputSource(pairsPath);
   if (typeof source === "string") {
+    await assertRegularFile(source);
     try {
       const info = await stat(source);
       if (!info.isFile()) throw new InputError(`${source}: not a file`);

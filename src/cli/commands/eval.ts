@@ -1,12 +1,15 @@
 // `mari eval SLICE [--predictions DUMP] …` (SPEC §4): reads the flags (which win over
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
+import { lockOutputDir } from "../../io/lock.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_BOOTSTRAP, MAX_CHUNK_LINES, MAX_SEED, MAX_WORKERS } from "../../core/limits.js";
 import { terminalObserver } from "../observer.js";
 import { parseProgressMode } from "../progress.js";
 import { finishReportRun } from "../summary.js";
@@ -47,10 +50,8 @@ interface EvalFlags {
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function integerFlag(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^-?\d+$/.test(text.trim()) || Number(text) < min) throw new InputError(`${name} "${text}": expected an integer ≥ ${min}`);
-  return Number(text);
+export function integerFlag(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  return text === undefined ? undefined : boundedInteger(name, text, min, max);
 }
 
 /** `--shard I/N` (see ../shard.ts for `auto`). */
@@ -120,7 +121,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const strict = pickOption(flags.strict, config.strict, false);
-  const workers = pickOption(integerFlag("--workers", flags.workers, 1), config.workers, defaultWorkers());
+  const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
 
   if (task === "pairs") {
     // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
@@ -139,6 +140,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
         `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
       );
     }
+    lockOutputDir(outDir);
     const outcome = await runPairEval({
       pairs: slicePath,
       out: outDir,
@@ -154,12 +156,14 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     });
     return finishReportRun(outcome, quiet);
   }
-  const seed = pickOption(integerFlag("--seed", flags.seed, 0), config.seed, 0);
-  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0), config.bootstrap, 1000);
+  const seed = pickOption(integerFlag("--seed", flags.seed, 0, MAX_SEED), config.seed, 0);
+  const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP), config.bootstrap, 1000);
   const rewardsPath = flags.rewards ?? config.rewards;
   const baselinePath = flags.baseline ?? config.baseline;
-  const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1);
+  const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
 
+  // After every flag is read: a usage error leaves no output directory behind.
+  lockOutputDir(outDir);
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),
@@ -184,5 +188,14 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const listed = report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction");
   const total = Object.entries(report.rejections).reduce((sum, [reason, n]) => (reason === "missing_prediction" ? sum : sum + n), 0);
   const notes = listRejections(listed, total, join(outcome.outDir, "report.json"));
+  // Orphans too, each at the dump line where its case id first appears.
+  const orphans = outcome.report.orphans;
+  const dumpName = outcome.report.predictions?.path;
+  if (orphans && dumpName) {
+    orphans.examples.slice(0, 10).forEach((id, i) => {
+      const line = orphans.first_lines?.[i];
+      notes.push(`${line !== undefined ? `${dumpName}:${line}` : dumpName}: orphan: case id ${JSON.stringify(id)} is not in the slice (not scored)`);
+    });
+  }
   return finishReportRun(outcome, quiet, notes);
 }

@@ -1,6 +1,7 @@
 // `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (SPEC §3, §4):
 // validates model citations against exactly the documents and materials each model saw.
 // Flags win over mari.config.json, which wins over defaults.
+import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -80,13 +81,15 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
   const shard = resolveShard(flags.shard, flags.shardCount);
   const threshold = thresholdFlag(flags.threshold);
   const quiet = pickOption(flags.quiet, config.quiet, false);
+  const out = pickOption(flags.out, config.out, "mari-report");
+  lockOutputDir(out);
   const outcome = await runEvidence({
     documents: docs,
     ...(flags.facts !== undefined ? { facts: flags.facts } : {}),
     ...(flags.located !== undefined ? { located: flags.located } : {}),
     ...(flags.materials !== undefined ? { materials: flags.materials } : {}),
     ...(flags.current !== undefined ? { current: flags.current } : {}),
-    out: pickOption(flags.out, config.out, "mari-report"),
+    out,
     formats: parseReportFormats(flags.report ?? config.report),
     gates: combineGates(flagGates, config.gates),
     ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),

@@ -1,11 +1,14 @@
 // `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
+import { lockOutputDir } from "../../io/lock.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_WORKERS } from "../../core/limits.js";
 import { finishReportRun } from "../summary.js";
 import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
 import { loadMariConfig } from "../../gates/config.js";
@@ -64,6 +67,7 @@ mismatched shards, shards with different gates); 3 internal error.`,
         const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
         const gates = combineGates(gatesFromFlags(flags), config.gates);
         const outDir = flags.out ?? config.out ?? "mari-report";
+        lockOutputDir(outDir);
         const formats = parseReportFormats(flags.report ?? config.report);
         const quiet = flags.quiet ?? config.quiet ?? false;
         if (evidence) {
@@ -75,8 +79,7 @@ mismatched shards, shards with different gates); 3 internal error.`,
           return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
         }
         const baselinePath = flags.baseline ?? config.baseline;
-        const workers = flags.workers === undefined ? 1 : Number(flags.workers);
-        if (!Number.isInteger(workers) || workers < 1) throw new InputError(`--workers "${flags.workers}": expected an integer ≥ 1`);
+        const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
         const outcome = await runDocumentMerge({
           reportPaths: reports,
           outDir,

@@ -1,10 +1,12 @@
 // `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (SPEC §2.5).
 // Flags win over mari.config.json (grid, costs, out, workers, gate, progress, quiet), which wins
 // over defaults.
+import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
-import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_WORKERS } from "../../core/limits.js";
 import { parseProgressMode } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
@@ -25,10 +27,7 @@ interface SweepFlags {
 
 function parseWorkers(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text.trim()) || Number(text) < 1 || Number(text) > 256) {
-    throw new InputError(`--workers expects an integer from 1 to 256, got "${text}"`);
-  }
-  return Number(text);
+  return boundedInteger("--workers", text, 1, MAX_WORKERS);
 }
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -59,11 +58,13 @@ Example:
       wrap(async (pairs: string, flags: SweepFlags) => {
         const config = await loadMariConfig(flags.config, undefined, "pairs");
         const quiet = pickOption(flags.quiet, config.quiet, false);
+        const out = pickOption(flags.out, config.out, "mari-sweep");
+        lockOutputDir(out);
         const outcome = await runSweep({
           pairs,
           grid: flags.grid ?? config.grid,
           costs: flags.costs ?? config.costs,
-          out: pickOption(flags.out, config.out, "mari-sweep"),
+          out,
           workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
           // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
           gates: combineGates(flags.gate.map((g) => parseGateFlag(g)), config.gates.filter((g) => g.kind === "min" || g.kind === "max")),

@@ -78,13 +78,16 @@ function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
  */
 export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<string, KnowledgeDocument> {
   const byId = new Map<string, KnowledgeDocument>();
+  let index = -1;
   for (const document of documents) {
+    index++;
     const existing = byId.get(document.document_id);
     if (existing !== undefined && !sameDocument(existing, document)) {
-      throw new EvidenceValueError(
-        `conflicting documents share document_id ${pythonStringRepr(document.document_id)}`,
+      // `documentIndex`: which of `documents` conflicts, so a reader can name its line.
+      throw Object.assign(new EvidenceValueError(
+        `conflicting documents share document_id ${pythonStringRepr(document.document_id)} (revisions ${pythonStringRepr(existing.revision)} and ${pythonStringRepr(document.revision)}); provide one consistent document per document_id or namespace the documents`,
         "conflicting_documents",
-      );
+      ), { documentIndex: index });
     }
     if (existing === undefined) byId.set(document.document_id, document);
   }
@@ -113,9 +116,10 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   let quote: string;
   let requestedSection: string;
   if (typeof entry === "string") {
-    // A bare quote: the document is filled in only when exactly one allowed body contains it.
+    // A bare quote: the document is filled in only when exactly one allowed body contains it, and
+    // only for a non-empty quote (as the reference: a bare "" names no document, so unknown_document).
     quote = stripPythonWhitespace(entry);
-    const holders = [...documents.values()].filter((document) => containsCodePoints(document.body, quote));
+    const holders = quote === "" ? [] : [...documents.values()].filter((document) => containsCodePoints(document.body, quote));
     documentId = holders.length === 1 ? holders[0]!.document_id : "";
     requestedSection = "";
   } else if (isMapping(entry)) {

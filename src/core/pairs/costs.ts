@@ -1,5 +1,6 @@
 // RevisionCost (SPEC §2.3): what each wrong verdict costs a memory store, priced in four units.
 // restatement → corroborate the old fact; update → retire it; distinct → store the new fact alone.
+import { MAX_UNIT_PRICE } from "../limits.js";
 import { PAIR_CLASSES, type RevisionClass } from "./classes.js";
 import type { Confusion } from "./tally.js";
 
@@ -70,10 +71,16 @@ export function parseUnitPrices(value: unknown): UnitPrices {
     if (!(PRICE_NAMES as string[]).includes(key)) {
       throw new CostsError(`unknown unit price ${JSON.stringify(key)} (expected one of ${PRICE_NAMES.join(", ")})`);
     }
-    if (typeof price !== "number" || !Number.isFinite(price) || price < 0) {
-      throw new CostsError(`unit price ${key} must be a finite number >= 0, got ${JSON.stringify(price) ?? String(price)}`);
+    if (typeof price !== "number" || !Number.isFinite(price) || price < 0 || price > MAX_UNIT_PRICE) {
+      throw new CostsError(`unit price ${key} must be a finite number >= 0, got ${describePrice(price)} (at most ${MAX_UNIT_PRICE})`);
     }
     prices[key as keyof UnitPrices] = price === 0 ? 0 : price; // -0 prints as 0
   }
   return prices;
+}
+
+/** A rejected price as the user wrote it; a value too deep to print is not echoed. */
+function describePrice(price: unknown): string {
+  if (typeof price === "object" && price !== null) return Array.isArray(price) ? "a list" : "an object";
+  return JSON.stringify(price) ?? String(price);
 }

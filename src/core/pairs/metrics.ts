@@ -1,5 +1,6 @@
 // Pair metrics (SPEC §2.4, Appendix A "Pairs."): every value is a function of a confusion matrix and
 // the unit prices, so it can be recomputed exactly from merged tallies.
+import { dict } from "../dict.js";
 import { PAIR_CLASSES, type RevisionClass } from "./classes.js";
 import { costMatrix, totalCost, type CostMatrix, type UnitPrices } from "./costs.js";
 import { rate } from "../metrics/ratio.js";
@@ -86,7 +87,7 @@ export function pairMetrics(confusion: Confusion, matrix: CostMatrix): Record<st
  * and revision_cost. The full metric set of a kind follows from `confusion_by_kind`.
  */
 export function pairMetricsByKind(tally: PairTally, matrix: CostMatrix): Record<string, Record<string, number>> {
-  const out: Record<string, Record<string, number>> = {};
+  const out = dict<Record<string, number>>();
   for (const kind of sortedKinds(tally)) {
     const confusion = tally.byKind[kind]!;
     const m = pairMetrics(confusion, matrix);

@@ -1,5 +1,6 @@
 // Sweep grids (SPEC §2.5): which classifier configs a sweep evaluates, in a fixed order (the row
 // order of every sweep output).
+import { MAX_GRID_CONFIGS } from "../limits.js";
 import {
   DEFAULT_CONFIG,
   validateClassifierConfig,
@@ -71,13 +72,22 @@ export function gridFromSpec(spec: unknown): ClassifierConfig[] {
     if (!Array.isArray(list)) throw new GridError(`grid field ${field} must be a list of numbers`);
     if (list.length === 0) throw new GridError(`grid field ${field} has an empty list`);
     const unique: number[] = [];
+    const seen = new Set<number>();
+    if (list.length > MAX_GRID_CONFIGS) throw new GridError(`grid field ${field} has ${list.length} values; at most ${MAX_GRID_CONFIGS} configs are allowed`);
     for (const value of list) {
       if (typeof value !== "number" || !Number.isFinite(value)) {
         throw new GridError(`grid field ${field}: ${JSON.stringify(value) ?? String(value)} is not a finite number`);
       }
-      if (!unique.includes(value)) unique.push(value);
+      if (!seen.has(value)) {
+        seen.add(value);
+        unique.push(value);
+      }
     }
     values[field as SweepField] = unique;
+  }
+  const size = SWEEP_FIELDS.reduce((product, field) => product * values[field].length, 1);
+  if (size > MAX_GRID_CONFIGS) {
+    throw new GridError(`the grid has ${size} configs (the product of its list lengths); at most ${MAX_GRID_CONFIGS} are allowed`);
   }
   const grid = fullGrid(values);
   for (const config of grid) {

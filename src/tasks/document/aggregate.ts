@@ -3,6 +3,7 @@
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
+import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import {
   breakdownMetrics,
@@ -206,7 +207,7 @@ export async function aggregateDocumentEval(
   bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
   const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
 
-  const runs: Record<string, Record<string, MetricValue>> = {};
+  const runs = dict<Record<string, MetricValue>>();
   const perRun = sums.map((s) => runMetrics(s));
   table.runs.forEach((cols, r) => (runs[cols.key] = perRun[r]!));
   const metrics: Record<string, MetricValue> = {};
@@ -227,7 +228,7 @@ export async function aggregateDocumentEval(
     macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples, resampling: BOOTSTRAP_RESAMPLING },
   };
 
-  const breakdowns: Record<string, Record<string, Record<string, MetricValue>>> = {};
+  const breakdowns = dict<Record<string, Record<string, MetricValue>>>();
   for (const dim of BREAKDOWN_DIMENSIONS) {
     for (const key of [...cellSums.keys()].sort()) {
       const [d, value] = key.split("\u0000") as [string, string];
@@ -235,7 +236,7 @@ export async function aggregateDocumentEval(
       const rows = cellSums.get(key)!.map((bs) => breakdownMetrics(bs));
       const cell: Record<string, MetricValue> = {};
       for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) cell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
-      (breakdowns[dim] ??= {})[value] = cell;
+      (breakdowns[dim] ??= dict())[value] = cell;
     }
   }
 

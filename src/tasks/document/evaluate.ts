@@ -1,11 +1,13 @@
 // `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
 // lexical judge's) in; report files, the case stream and the report object out. Everything `mari
 // eval` does for documents except reading flags, printing and choosing the exit code.
+import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
+import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { loadBaseline, readPairedOutcomes } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
-import { asInputErrors, InputError } from "../../io/errors.js";
+import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { readDumpMeta } from "../../judges/dump-meta.js";
@@ -84,8 +86,12 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const strict = settings.strict ?? false;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
+  if (baseline !== undefined && baseline.report.task !== "documents") {
+    throw new InputError(located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`));
+  }
 
   let dumpBytes: number;
+  await assertRegularFile(dumpPath);
   try {
     const info = await stat(dumpPath);
     if (!info.isFile()) throw new Error("not a file");
@@ -97,6 +103,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
   const offsets = formats.includes("html") ? new LineOffsets() : undefined;
+  const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
   let reportedMb = 0;
@@ -144,6 +151,11 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     },
     elapsedSeconds: 0,
   });
+  const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
+  if (dumpChanged !== undefined) {
+    report.warnings = [...(report.warnings ?? []), dumpChanged];
+    observer.log(`warning: ${dumpChanged}`);
+  }
   let changes: CaseChange[] | undefined;
   // The explorer's regressed/fixed filters need the per-case changes against the baseline.
   if (baseline && offsets) changes = caseChanges((await readPairedOutcomes(result.casesPath)).outcomes, baseline.outcomes);
@@ -172,6 +184,6 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const explorer = offsets
     ? await buildDocumentExplorer({ casesPath: result.casesPath, slice: result.slice, dumpPath, offsets, runs: result.runKeys, seed, ...(changes ? { changes } : {}) })
     : undefined;
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
+  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
   return { report, outDir, files, inputErrors };
 }

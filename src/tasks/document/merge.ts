@@ -2,7 +2,7 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { readFile } from "node:fs/promises";
+import { checkCasesHash, checkDocumentCaseLine, checkDocumentShardState, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import { readLines } from "../../io/lines.js";
@@ -49,16 +49,12 @@ export interface MergeOutput {
 }
 
 async function readShardReport(path: string): Promise<{ report: Report; shard: ShardState }> {
-  let report: Report;
-  try {
-    report = JSON.parse(await readFile(path, "utf8")) as Report;
-  } catch (err) {
-    throw new InputError(located(path, undefined, `cannot read a report: ${(err as Error).message}`));
-  }
-  const shard = report?.shard as ShardState | undefined;
-  if (report?.task !== "documents" || !shard || typeof shard.index !== "number") {
+  const report = await readCheckedReport(path, "shard report");
+  const shard = report.shard as ShardState | undefined;
+  if (report.task !== "documents" || !shard) {
     throw new InputError(located(path, undefined, "not a shard report of a document eval (run `mari eval … --shard I/N` first)"));
   }
+  checkDocumentShardState(path, shard);
   return { report, shard };
 }
 
@@ -106,6 +102,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   for (let k = 0; k < shards.length; k++) {
     const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
     const { report, shard } = shards[k]!;
+    await checkCasesHash(input.reportPaths[k]!, report, casesPath);
     // A shard's cases.jsonl holds one line per (case of the shard, run of the shard). Fewer lines
     // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
     const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
@@ -117,6 +114,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
         if (parsed.error.code === "blank_line") continue;
         throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
       }
+      checkDocumentCaseLine(casesPath, line.lineNo, parsed.record);
       const row = parsed.record as Record<string, any>;
       rows++;
       const c = slice.cases[row.case_index];
@@ -221,6 +219,6 @@ export async function runDocumentMerge(options: DocumentMergeOptions): Promise<R
     partial: false,
   });
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS);
+  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
   return { report, outDir: options.outDir, files, inputErrors: [] };
 }

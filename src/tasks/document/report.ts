@@ -57,7 +57,8 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     gates: [],
     rejections: result.rejections,
     rejection_examples: result.rejectionExamples,
-    orphans: result.orphans,
+    // The dump line of each example's first occurrence, so every orphan example has a file:line.
+    orphans: { ...result.orphans, first_lines: result.orphanFirstLines },
     invalid: a.invalid,
     histograms: a.histograms,
     elapsed_seconds: ctx.elapsedSeconds,

@@ -7,7 +7,7 @@ import {
   validateDocumentContradiction,
 } from "../../core/document/index.js";
 import { splitBlock, type Line } from "../../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson } from "../../io/dump.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
@@ -255,7 +255,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     }
     const runKey = dumpRunKey(record);
     if (runKey === undefined) {
-      reject(i, "bad_run_key", "run (or sample) is neither a string nor an integer");
+      reject(i, "bad_run_key", runKeyProblem(record));
       continue;
     }
     const scored = scoreCase(state.slice.cases[caseIndex]!, record, state.options);

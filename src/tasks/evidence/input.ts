@@ -3,6 +3,7 @@
 // reader (599.0 stays a float, key order kept), so quotes compare as the reference's str() would.
 // Every bad record is counted under a reason with its file:line; none is dropped silently.
 
+import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import {
   EvidenceValueError,
@@ -66,6 +67,7 @@ export class FieldError extends Error {
 }
 
 export async function assertReadable(path: string, what: string): Promise<void> {
+  await assertRegularFile(path);
   try {
     const info = await stat(path);
     if (!info.isFile()) throw new InputError(`${path}: ${what} is not a file`);
@@ -114,9 +116,10 @@ export function documentFromRecord(record: PyMapping): KnowledgeDocument {
 }
 
 /** All valid documents in file order (conflicting versions of one id included: cases decide). */
-export async function readDocuments(path: string, log: RejectionLog): Promise<{ documents: KnowledgeDocument[]; records: number }> {
+export async function readDocuments(path: string, log: RejectionLog): Promise<{ documents: KnowledgeDocument[]; records: number; wheres: string[] }> {
   await assertReadable(path, "documents");
   const documents: KnowledgeDocument[] = [];
+  const wheres: string[] = []; // `file:line` of each document
   let records = 0;
   for await (const item of readRecords(path)) {
     records++;
@@ -126,12 +129,13 @@ export async function readDocuments(path: string, log: RejectionLog): Promise<{ 
     }
     try {
       documents.push(documentFromRecord(item.record));
+      wheres.push(item.where);
     } catch (err) {
       if (!(err instanceof FieldError || err instanceof EvidenceValueError)) throw err;
       log.reject(item.where, "bad_document", err.message);
     }
   }
-  return { documents, records };
+  return { documents, records, wheres };
 }
 
 export interface JsonlRecord {
@@ -257,14 +261,19 @@ export function factsCaseFromRecord(item: JsonlRecord, knownDocuments: { has(id:
 function indexField(record: PyMapping, key: string): number | PyFloat {
   const value = mappingGet(record, key);
   if (value instanceof PyFloat || typeof value === "number") return value;
-  throw new FieldError(`"${key}" must be a number`);
+  throw new FieldError(notANumber(key, value));
+}
+
+/** An integer beyond 2^53 is a number, just not one mari can index or compute with exactly. */
+function notANumber(key: string, value: unknown): string {
+  return typeof value === "bigint" ? `"${key}" is an integer beyond 2^53 (9007199254740992)` : `"${key}" must be a number`;
 }
 
 function numberField(record: PyMapping, key: string): number {
   const value = mappingGet(record, key);
   if (value instanceof PyFloat) return value.value;
   if (typeof value === "number") return value;
-  throw new FieldError(`"${key}" must be a number`);
+  throw new FieldError(notANumber(key, value));
 }
 
 /** `{"namespace", "object_id", "revision", "unit_id"?, "scope"?: {"tenant", "space"?}}`. */

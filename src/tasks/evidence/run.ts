@@ -85,12 +85,15 @@ function wilson(successes: number, n: number): ConfidenceInterval {
 const rate = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
 
 async function readCurrent(path: string, log: RejectionLog): Promise<CurrentRevisions> {
-  const { documents } = await readDocuments(path, log);
+  const { documents, wheres } = await readDocuments(path, log);
   let lookup: Map<string, KnowledgeDocument>;
   try {
     lookup = documentLookup(documents);
   } catch (err) {
-    if (err instanceof EvidenceValueError) throw new InputError(`${path}: ${err.message}`);
+    if (err instanceof EvidenceValueError) {
+      const at = (err as EvidenceValueError & { documentIndex?: number }).documentIndex;
+      throw new InputError(`${(at !== undefined ? wheres[at] : undefined) ?? path}: ${err.message}`);
+    }
     throw err;
   }
   return {

@@ -1,5 +1,7 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
+import { checkCasesHash, checkPairCaseLine } from "../../report/shard-input.js";
+import { parseJsonLine } from "../../io/records.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
@@ -118,15 +120,23 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
 
   // Every shard's case lines by id, then written in corpus order (what the single run wrote).
   const lines = new Map<string, string>();
-  for (const path of options.reportPaths) {
+  for (const [k, path] of options.reportPaths.entries()) {
     const casesPath = join(dirname(path), "cases.jsonl");
+    await checkCasesHash(path, reports[k]!, casesPath);
     try {
       for await (const line of readLines(casesPath)) {
-        if (line.text === null || line.text.trim() === "") continue;
-        const id = (JSON.parse(line.text) as { id?: unknown }).id;
-        if (typeof id === "string") lines.set(id, line.text);
+        const parsed = parseJsonLine(line.text);
+        if ("error" in parsed) {
+          if (parsed.error.code === "blank_line") continue;
+          throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
+        }
+        checkPairCaseLine(casesPath, line.lineNo, parsed.record);
+        const id = parsed.record.id as string;
+        if (lines.has(id)) throw new InputError(located(casesPath, line.lineNo, `pair ${JSON.stringify(id)} has a case line in more than one place`));
+        lines.set(id, line.text!);
       }
     } catch (err) {
+      if (err instanceof InputError) throw err;
       throw new InputError(located(casesPath, undefined, `cannot read the shard's cases: ${(err as Error).message}`));
     }
   }
@@ -156,7 +166,7 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
   }
   await cases.commit();
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS);
+  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
   return { report, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files], inputErrors: [] };
 }
 

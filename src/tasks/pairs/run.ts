@@ -1,5 +1,6 @@
 // `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
+import { dict } from "../../core/dict.js";
 import { join } from "node:path";
 import {
   ClassifierConfigError,
@@ -157,7 +158,7 @@ export function buildPairReport(input: PairReportInput): Report {
   const { tally, prices } = input;
   const matrix = costMatrix(prices);
   const metrics = pairMetrics(tally.confusion, matrix);
-  const confusionByKind: Record<string, Confusion> = {};
+  const confusionByKind = dict<Confusion>();
   for (const kind of sortedKinds(tally)) confusionByKind[kind] = tally.byKind[kind]!;
   const counts: PairCounts = { ...input.counts, labelled: labelledCount(tally.confusion), unlabelled: tally.unlabelled };
   const report: Report = {
@@ -282,7 +283,7 @@ export async function runPairEval(options: PairEvalOptions): Promise<ReportOutco
   const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer = formats.includes("html") ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
-  const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
+  const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
 
   return {
     report,

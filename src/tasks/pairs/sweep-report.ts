@@ -1,6 +1,7 @@
 // The files a sweep writes (SPEC §2.5): sweep.json (the source of truth), sweep.csv, report.md,
 // report.html and pareto.svg (the plot of the front). None holds timings or the worker count, so every file is
 // byte-identical for any --workers.
+import { redactSecrets, secretEnvValues } from "../../report/redact.js";
 import { join } from "node:path";
 import type { ClassifierConfig } from "../../core/classifier/index.js";
 import { costMatrix, PAIR_HEADLINE_METRICS, SWEEP_FIELDS, type Confusion, type UnitPrices } from "../../core/pairs/index.js";
@@ -302,9 +303,11 @@ export async function writeSweepOutputs(outDir: string, result: SweepResult): Pr
     ["pareto.svg", renderParetoSvg(result)],
   ];
   const written: string[] = [];
+  // The same scrubbing as the report files (src/report/redact.ts): a secret that reached an input id never reaches a sweep file.
+  const secrets = secretEnvValues();
   for (const [name, text] of files) {
     const path = join(outDir, name);
-    await writeFileAtomic(path, text);
+    await writeFileAtomic(path, redactSecrets(text, secrets));
     written.push(path);
   }
   return written;

@@ -48,7 +48,9 @@ def parse(docs, out):
         outev=[]
         for item in evs:
             if isinstance(item,str):
-                q=item.strip(); m=[d for d in docs.values() if q in d["body"]]
+                # Only a non-empty quote recovers a document: the reference code does so (issue 11, found
+                # by running it), though spec section 7 elides it ("" is in every body).
+                q=item.strip(); m=[d for d in docs.values() if q and q in d["body"]]
                 item={"document_id": m[0]["id"] if len(m)==1 else "", "quote": q}
             if not isinstance(item,dict): raise Bad(f"{R} evidence entries must be objects")
             did=str(item.get("document_id") or ""); q=str(item.get("quote") or "").strip()

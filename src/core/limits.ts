@@ -1,0 +1,20 @@
+// The documented bounds on what a user may ask for (docs/limits.md). A number outside them is an
+// input error that states the bound, never a crash deep inside a typed array or a heap that runs
+// out after a minute.
+
+/** Bootstrap resamples (--bootstrap, config `bootstrap`): 10^6 resamples × 8 bytes stay well inside memory. */
+export const MAX_BOOTSTRAP = 1_000_000;
+/** Worker threads (--workers, config `workers`): more threads than this only cost memory. */
+export const MAX_WORKERS = 256;
+/** Bootstrap seed (--seed, config `seed`): the PRNG mixes 32-bit seeds. */
+export const MAX_SEED = 0xffff_ffff;
+/** Lines per worker chunk (--chunk-size). */
+export const MAX_CHUNK_LINES = 10_000_000;
+/** Shards (--shard I/N). */
+export const MAX_SHARDS = 1_000_000;
+/** Sweep configs (--grid): each config is tallied over every pair; larger grids are refused up front. */
+export const MAX_GRID_CONFIGS = 100_000;
+/** Nesting depth of any JSON value read from an input record (objects and arrays count one level each). */
+export const MAX_JSON_DEPTH = 64;
+/** Largest unit price in --costs: a tally of up to 2^53 cases times this stays finite. */
+export const MAX_UNIT_PRICE = 1e12;

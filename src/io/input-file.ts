@@ -1,0 +1,73 @@
+// The one rule for every input file of every command: a path must name a regular file (a symlink
+// is followed to one); a device (/dev/zero would be read forever), a FIFO with no writer (would
+// block forever), a socket or a directory is refused up front. `-` (stdin) is the way to stream,
+// where a command supports it. A UTF-16 file is refused with the fix, not read as garbled UTF-8.
+import { noteInput } from "./output-guard.js";
+import { createReadStream } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { InputError } from "./errors.js";
+
+function kindOf(info: import("node:fs").Stats): string {
+  if (info.isDirectory()) return "a directory";
+  if (info.isCharacterDevice()) return "a character device";
+  if (info.isBlockDevice()) return "a block device";
+  if (info.isFIFO()) return "a FIFO (named pipe)";
+  if (info.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * Throws an InputError when `path` exists but is not a regular file. A missing or unreadable path
+ * is left to the read itself, whose error each caller already words.
+ */
+export async function assertRegularFile(path: string): Promise<void> {
+  let info: import("node:fs").Stats;
+  try {
+    info = await stat(path);
+  } catch {
+    return;
+  }
+  if (!info.isFile()) {
+    throw new InputError(`${path}: is ${kindOf(info)}, not a regular file; inputs must be regular files (use - to read stdin where the command supports it)`);
+  }
+  noteInput(path, info);
+}
+
+/** The UTF-16 byte-order marks (little- and big-endian). */
+function isUtf16Bom(head: Uint8Array): boolean {
+  return head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
+}
+
+export function utf16Error(name: string): InputError {
+  return new InputError(`${name}: UTF-16: convert to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)`);
+}
+
+/** Passes chunks through, refusing a source that starts with a UTF-16 byte-order mark. */
+export async function* refuseUtf16(name: string, chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let first = true;
+  for await (const chunk of chunks) {
+    if (first && chunk.length > 0) {
+      if (isUtf16Bom(chunk)) throw utf16Error(name);
+      first = false;
+    }
+    yield chunk;
+  }
+}
+
+/** A file's bytes in chunks, after the regular-file rule; refuses UTF-16. */
+export async function* inputFileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
+  await assertRegularFile(path);
+  yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
+}
+
+/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
+export async function readInputText(path: string): Promise<string> {
+  await assertRegularFile(path);
+  const bytes = await readFile(path);
+  if (isUtf16Bom(bytes)) throw utf16Error(path);
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new InputError(`${path}: invalid_utf8: the file is not valid UTF-8`);
+  }
+}

@@ -1,0 +1,38 @@
+// One run at a time per output directory: `OUT/.mari.lock` holds the writer's pid. A second run
+// while the holder is alive is refused (exit 2); a lock left by a dead process is taken over.
+// The lock is removed when this process exits.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "./errors.js";
+import { processAlive } from "./temp-files.js";
+
+export const LOCK_NAME = ".mari.lock";
+
+/** Takes the lock of `outDir` (creating the directory) or throws an InputError naming the holder. */
+export function lockOutputDir(outDir: string): void {
+  const path = join(outDir, LOCK_NAME);
+  try {
+    mkdirSync(outDir, { recursive: true });
+  } catch {
+    return; // the write itself reports an unwritable --out
+  }
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
+      process.on("exit", () => rmSync(path, { force: true }));
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") return;
+    }
+    let pid = Number.NaN;
+    try {
+      pid = Number.parseInt(readFileSync(path, "utf8"), 10);
+    } catch {
+      // removed meanwhile: try again
+    }
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
+      throw new InputError(`${outDir}: another mari run (pid ${pid}) is writing this output directory (${path}); wait for it, or choose another --out`);
+    }
+    rmSync(path, { force: true }); // stale: its process is gone
+  }
+}

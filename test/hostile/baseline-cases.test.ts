@@ -1,0 +1,87 @@
+// Issue 11, silent loss: a baseline's cases.jsonl is checked like any input (a repeated (case, run)
+// is refused with its line; blank and malformed lines are counted with their lines); a pair-task
+// or future-schema baseline is refused; report.json records the sha256 of its cases.jsonl and
+// --baseline and merge refuse a pair that does not match (a run killed between the two renames).
+import { createHash } from "node:crypto";
+import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runMari, tempDir } from "../support/cli.js";
+import { evalShards } from "../support/shards.js";
+import { DOC_SLICE, expectInputError, firstLines, PAIRS, write } from "./helpers.js";
+
+const tmp = tempDir("mari-baseline-cases-");
+afterAll(() => tmp.cleanup());
+const slice = write(tmp.dir, "slice.jsonl", `${firstLines(DOC_SLICE, 8).join("\n")}\n`);
+const q = ["--quiet", "--progress", "none", "--workers", "1", "--report", "json"];
+const base = join(tmp.dir, "base");
+let n = 0;
+
+/** A copy of the baseline directory with its cases.jsonl and report.json changed. */
+function variant(editCases: (text: string) => string, editReport: (r: any) => void = () => {}, rehash = true): string {
+  const dir = join(tmp.dir, `variant-${n++}`);
+  cpSync(base, dir, { recursive: true });
+  writeFileSync(join(dir, "cases.jsonl"), editCases(readFileSync(join(dir, "cases.jsonl"), "utf8")));
+  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+  if (rehash) delete report.cases_sha256; // an edited file: only the line checks apply
+  editReport(report);
+  writeFileSync(join(dir, "report.json"), JSON.stringify(report));
+  return dir;
+}
+const evalWith = (baseline: string) => runMari(["eval", slice, "--baseline", baseline, "--out", join(tmp.dir, `o-${n++}`), ...q]);
+
+beforeAll(async () => {
+  const r = await runMari(["eval", slice, "--out", base, ...q]);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe("a baseline's cases.jsonl and report", () => {
+  it("report.json records the sha256 of its cases.jsonl", () => {
+    const report = JSON.parse(readFileSync(join(base, "report.json"), "utf8"));
+    expect(report.cases_sha256).toBe(createHash("sha256").update(readFileSync(join(base, "cases.jsonl"))).digest("hex"));
+  });
+
+  it("a repeated (case, run) line: exit 2 with both lines", async () => {
+    const dir = variant((text) => {
+      const lines = text.trimEnd().split("\n");
+      return `${[...lines, lines[1]].join("\n")}\n`;
+    });
+    expectInputError(await evalWith(dir), /cases\.jsonl:9: case ".+" run "0" is already on line 2/);
+  });
+
+  it("blank and malformed lines are counted with their line numbers in the warning", async () => {
+    const dir = variant((text) => text.replace("\n", "\n\n{oops\n"));
+    const r = await evalWith(dir);
+    expect(r.code, r.stderr).toBe(0);
+    const warning = JSON.parse(readFileSync(join(tmp.dir, `o-${n - 1}`, "report.json"), "utf8")).baseline.warning as string;
+    expect(warning).toMatch(/2 baseline cases\.jsonl lines were not compared \(.*cases\.jsonl:2: blank line; .*cases\.jsonl:3: malformed JSON/);
+  });
+
+  it("schema_version 99.0.0 is refused", async () => {
+    expectInputError(await evalWith(variant((t) => t, (r) => void (r.schema_version = "99.0.0"))), /--baseline has schema_version 99\.0\.0; this mari reads 1\.x reports/);
+  });
+
+  it("a pair-task baseline for a document eval is refused", async () => {
+    const pairsOut = join(tmp.dir, "pairs-base");
+    expect((await runMari(["eval", PAIRS, "--out", pairsOut, ...q])).code).toBeLessThan(2);
+    expectInputError(await evalWith(pairsOut), /--baseline is a pairs report; a document eval compares only with a documents report/);
+  });
+
+  it("a cases.jsonl that no longer matches its report.json (sha256): exit 2", async () => {
+    const dir = variant((t) => t, () => {}, false);
+    appendFileSync(join(dir, "cases.jsonl"), readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n")[0]!.replace('"run":"0"', '"run":"9"') + "\n");
+    expectInputError(await evalWith(dir), /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/);
+  });
+});
+
+describe("merge checks each shard's cases.jsonl against its report", () => {
+  it.each([
+    ["documents", DOC_SLICE],
+    ["pairs", PAIRS],
+  ])("%s: a changed cases.jsonl is exit 2", async (name, input) => {
+    const [s0, s1] = await evalShards(tmp.dir, `hash-${name}`, input);
+    const cases = join(s1, "cases.jsonl");
+    writeFileSync(cases, readFileSync(cases, "utf8").split("\n").slice(0, -2).join("\n") + "\n");
+    expectInputError(await runMari(["merge", join(s0, "report.json"), join(s1, "report.json"), "--out", join(tmp.dir, `m-${name}`), "--quiet"]), /cases\.jsonl: does not match/);
+  });
+});

@@ -1,0 +1,78 @@
+// Issue 11, silent loss: a second run into an --out held by a live run is refused (exit 2); temp
+// files left by dead processes are removed by the next run; a run stopped by SIGINT/SIGTERM
+// removes its own temp files.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
+
+const tmp = tempDir("mari-lock-temps-");
+afterAll(() => tmp.cleanup());
+const slice = write(tmp.dir, "slice.jsonl", `${firstLines(DOC_SLICE, 6).join("\n")}\n`);
+const q = ["--quiet", "--progress", "none", "--workers", "1"];
+
+/** The pid of a process that has exited (so no process has it, barring reuse in this instant). */
+const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid!;
+
+describe("the output directory lock", () => {
+  it("a lock held by a live process: exit 2 naming the holder; the lock is left alone", async () => {
+    const out = join(tmp.dir, "held");
+    mkdirSync(out);
+    writeFileSync(join(out, ".mari.lock"), `${process.pid}\n`);
+    expectInputError(await runMari(["eval", slice, "--out", out, ...q]), new RegExp(`another mari run \\(pid ${process.pid}\\) is writing this output directory`));
+    expect(existsSync(join(out, ".mari.lock"))).toBe(true);
+    expect(existsSync(join(out, "report.json"))).toBe(false);
+  });
+
+  it("a lock left by a dead process is taken over, and released at the end", async () => {
+    const out = join(tmp.dir, "stale");
+    mkdirSync(out);
+    writeFileSync(join(out, ".mari.lock"), `${deadPid()}\n`);
+    const r = await runMari(["eval", slice, "--out", out, ...q]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(join(out, "report.json"))).toBe(true);
+    expect(existsSync(join(out, ".mari.lock"))).toBe(false);
+  });
+});
+
+describe("temp files", () => {
+  it("stale temp files of dead processes are removed; a live process's are kept", async () => {
+    const out = join(tmp.dir, "temps");
+    mkdirSync(out);
+    const stale = `.cases.jsonl.${deadPid()}.1700000000000.tmp`;
+    const live = `.cases.jsonl.${process.pid}.1700000000000.tmp`;
+    writeFileSync(join(out, stale), "partial");
+    writeFileSync(join(out, live), "partial");
+    const r = await runMari(["eval", slice, "--out", out, ...q]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(out)).not.toContain(stale);
+    expect(readdirSync(out)).toContain(live);
+  });
+
+  it.each(["SIGINT", "SIGTERM"] as const)("%s during a write removes the run's own temp file", async (signal) => {
+    // 6,400 cases keep predict writing its dump temp file long enough to be stopped while it exists.
+    const out = join(tmp.dir, `sig-${signal}`);
+    mkdirSync(out);
+    const big = join(tmp.dir, "big-slice.jsonl");
+    if (!existsSync(big)) {
+      const lines = firstLines(DOC_SLICE, 160);
+      writeFileSync(big, `${Array.from({ length: 40 }, (_, k) => lines.map((l) => l.replace(/"id": "([^"]+)"/, `"id": "$1-${k}"`)).join("\n")).join("\n")}\n`);
+    }
+    const child = spawn(process.execPath, [MARI_BIN, "predict", big, "--judge", "lexical", "--out", join(out, "dump.jsonl"), "--quiet"], { cwd: ROOT, stdio: "ignore" });
+    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    let sawTemp = false;
+    let done = false;
+    void exited.then(() => (done = true));
+    while (!done && !sawTemp) {
+      sawTemp = readdirSync(out).some((name) => name.endsWith(".tmp"));
+      if (!sawTemp) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(sawTemp).toBe(true);
+    child.kill(signal);
+    const code = await exited;
+    expect(readdirSync(out).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    if (code !== 0) expect(code).toBe(signal === "SIGINT" ? 130 : 143);
+  });
+});
