@@ -73,8 +73,9 @@ export function markFloatTokens(text: string): string {
 /** Parses a dump line with float detection; rejections as in records.ts. */
 export function parseDumpJson(
   text: string | null,
+  maxDepth?: number,
 ): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
-  const parsed = parseJsonLine(text);
+  const parsed = parseJsonLine(text, maxDepth);
   if ("error" in parsed || !FLOAT_HINT.test(text!)) return parsed;
   const marked = markFloatTokens(text!);
   return marked === text ? parsed : { record: JSON.parse(marked) as JsonObject };

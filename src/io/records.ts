@@ -2,6 +2,7 @@
 // whole-file JSON container, detected from the content rather than the file extension, from a path
 // or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
 // is dropped silently (SPEC §5).
+import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
@@ -38,6 +39,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
  */
 export function parseJsonLine(
   text: string | null,
+  maxDepth: number = MAX_JSON_DEPTH,
 ): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   if (text === null) return { error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
   if (text.trim() === "") return { error: { code: "blank_line", message: "blank line" } };
@@ -48,7 +50,7 @@ export function parseJsonLine(
     return { error: { code: "malformed_json", message: `malformed JSON: ${(err as Error).message}` } };
   }
   if (!isJsonObject(value)) return { error: { code: "not_an_object", message: "line is not a JSON object" } };
-  if (exceedsDepth(value)) return { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } };
+  if (maxDepth !== Number.POSITIVE_INFINITY && exceedsDepth(value, maxDepth)) return { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } };
   return { record: value };
 }
 

@@ -20,7 +20,8 @@ function installHandlers(): void {
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     process.once(signal, () => {
       removeOwn();
-      process.exit(code);
+      // A command with its own handler (predict says how to resume) exits itself; else exit here.
+      if (process.listenerCount(signal) === 0) process.exit(code);
     });
   }
 }

@@ -64,7 +64,8 @@ export function parseBodyObject(bytes: Buffer): JsonObject {
   } catch {
     throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
   }
-  const parsed = parseDumpJson(text);
+  // No depth bound on the whole body: a too-deep item is that item's problem (score-items.ts), not the batch's.
+  const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
   if ("error" in parsed) {
     const { code, message } = parsed.error;
     if (code === "blank_line") throw new RequestError(400, "empty_body", "request body is empty; expected a JSON object");

@@ -3,6 +3,7 @@
 // `scoreCase` (prediction extraction, validation, rewards). One bad item is a result with its reason
 // code, never a failed batch.
 import { dumpCaseId, dumpRunKey } from "../io/dump.js";
+import { exceedsDepth } from "../io/depth.js";
 import { isJsonObject } from "../io/records.js";
 import type { DocumentSlice } from "../io/slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
@@ -12,7 +13,7 @@ import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
  * codes; `unknown_case_id` is what a dump counts as an orphan; `prompt_not_prefix` is /get_reward's
  * (its query does not begin with its prompt).
  */
-export type ItemRejection = "not_an_object" | "bad_case_id" | "bad_run_key" | "unknown_case_id" | "prompt_not_prefix";
+export type ItemRejection = "not_an_object" | "malformed_json" | "bad_case_id" | "bad_run_key" | "unknown_case_id" | "prompt_not_prefix";
 
 /** One item's rewards: the fields (and values) of a `mari eval --rewards` line. */
 export interface ItemRewards {
@@ -59,6 +60,8 @@ export function rejectedItem(reason: ItemRejection, caseId: string | null = null
 /** Scores one item: a structured, cache-shape or raw-completion prediction, as in a dump line. */
 export function scoreItem(slice: DocumentSlice, item: unknown, options: ScoreOptions): ScoredItem {
   if (!isJsonObject(item)) return rejectedItem("not_an_object");
+  // The bound a dump line has (io/depth.ts): a deeper item is rejected as that line would be.
+  if (exceedsDepth(item)) return rejectedItem("malformed_json");
   const caseId = dumpCaseId(item);
   if (caseId === undefined) return rejectedItem("bad_case_id");
   const index = slice.byId.get(caseId);

@@ -45,7 +45,7 @@ describe("mari classify on a pipe", () => {
     expect(r.stderr).toContain(`${PAIRS} pairs classified`);
   });
 
-  it("stops quietly when the reader goes away", async () => {
+  it("a reader that goes away is a write failure: exit 2 with one line, no stack (issue 11)", async () => {
     const r = await classify(
       (child) =>
         new Promise((resolve) => {
@@ -55,15 +55,16 @@ describe("mari classify on a pipe", () => {
           });
         }),
     );
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stdout.startsWith('{"id":"p0",')).toBe(true);
+    expect(r.stderr).toContain("mari: stdout: cannot write (EPIPE)");
     expect(r.stderr).not.toContain("internal error");
-    expect(r.stderr).not.toContain("EPIPE");
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("a directory in place of the pairs file is exit 2", async () => {
     const r = await runMari(["classify", dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${dir}: not a file`);
+    expect(r.stderr).toContain(`${dir}: is a directory, not a regular file`);
   });
 });

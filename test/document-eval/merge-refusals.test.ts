@@ -1,6 +1,7 @@
 // `mari merge` of document shards refuses, with exit 2 and the file (and line) at fault, every
 // set of shards that does not add up to one run: an unreadable or foreign report, mismatched shard
 // counts, a shard given twice, another slice or dump, and cases.jsonl lines that do not belong.
+import { createHash } from "node:crypto";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,7 +37,12 @@ function alteredShard1(change: { report?: (r: any) => unknown; reportText?: stri
   if (change.report) writeFileSync(reportPath, JSON.stringify(change.report(JSON.parse(readFileSync(reportPath, "utf8")))));
   if (change.cases) {
     const casesPath = join(dir, "cases.jsonl");
-    writeFileSync(casesPath, change.cases(readFileSync(casesPath, "utf8").trim().split("\n")).join("\n") + "\n");
+    const text = change.cases(readFileSync(casesPath, "utf8").trim().split("\n")).join("\n") + "\n";
+    writeFileSync(casesPath, text);
+    // A shard whose report vouches for the altered file (cases_sha256), so the line checks are reached.
+    const report = JSON.parse(readFileSync(reportPath, "utf8"));
+    report.cases_sha256 = createHash("sha256").update(text).digest("hex");
+    writeFileSync(reportPath, JSON.stringify(report));
   }
   return reportPath;
 }
@@ -50,7 +56,7 @@ describe("mari merge (documents) refuses shards that are not one run", () => {
     const garbled = alteredShard1({ reportText: "{not json" });
     let r = await merge(garbled);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${garbled}: cannot read a report`);
+    expect(r.stderr).toContain(`${garbled}: the shard report is not valid JSON`);
     const unsharded = alteredShard1({ report: (rep) => ({ ...rep, shard: undefined }) });
     r = await merge(unsharded);
     expect(r.code).toBe(2);

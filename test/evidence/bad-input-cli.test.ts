@@ -108,7 +108,7 @@ describe("mari evidence: bad input records", () => {
     const p = write();
     const asDir = await runMari(["evidence", dir, "--facts", p.facts, "--out", join(dir, "d1"), "--quiet"]);
     expect(asDir.code).toBe(2);
-    expect(asDir.stderr).toContain(`${dir}: documents is not a file`);
+    expect(asDir.stderr).toContain(`${dir}: is a directory, not a regular file`);
     const missing = join(dir, "absent.jsonl");
     const gone = await runMari(["evidence", p.docs, "--facts", missing, "--out", join(dir, "d2"), "--quiet"]);
     expect(gone.code).toBe(2);

@@ -78,7 +78,9 @@ describe("numeric bounds are stated", () => {
     ["workers", 1000000],
     ["seed", -1],
   ])("config %s = %d", async (key, value) => {
-    const config = write(tmp.dir, `config-${key}.json`, JSON.stringify({ [key]: value }));
+    // workers is shared by every task (top level); seed and bootstrap are document settings.
+    const content = key === "workers" ? { [key]: value } : { documents: { [key]: value } };
+    const config = write(tmp.dir, `config-${key}.json`, JSON.stringify(content));
     expectInputError(await runMari(["eval", slice, "--config", config, "--out", out(), "--quiet"]), new RegExp(`config .*${key}: .*(equal to|Too)`));
   });
 

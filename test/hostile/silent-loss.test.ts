@@ -38,7 +38,7 @@ describe("the first record does not decide the container", () => {
   it("the same bad line on line 2 is the same one rejection", async () => {
     const r = await classify("second.jsonl", `${[pairLines[0], '{"id": "bad", "new": ', ...pairLines.slice(2)].join("\n")}\n`);
     expect(r.verdicts).toBe(pairLines.length - 1);
-    expect(r.stderr).toMatch(/second\.jsonl:2: malformed JSON/);
+    expect(r.stderr).toMatch(/second\.jsonl:2: malformed_json: malformed JSON/);
   });
 
   it("a pretty-printed JSON array is still whole-file JSON", async () => {
@@ -89,7 +89,7 @@ describe("CSV", () => {
     const bytes = Buffer.concat([Buffer.from("id,new,old\na,caf"), Buffer.from([0xe9]), Buffer.from(",old text\nb,new text,old text\n")]);
     const r = await classify("latin1.csv", bytes);
     expect(r.verdicts).toBe(1);
-    expect(r.stderr).toMatch(/latin1\.csv:2: line is not valid UTF-8/);
+    expect(r.stderr).toMatch(/latin1\.csv:2: invalid_utf8: line is not valid UTF-8/);
     expect(r.stderr).toMatch(/invalid_utf8: 1/);
   });
 
@@ -97,7 +97,7 @@ describe("CSV", () => {
     const [a] = cols.split(",");
     const r = await classify(`dup-${a}.csv`, `id,new,old,${cols}\nx,y,z,w,v\n`);
     expect(r.verdicts).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`dup-${a}\\.csv:1: malformed CSV: the header names column "${a}" more than once`));
+    expect(r.stderr).toMatch(new RegExp(`dup-${a}\\.csv:1: malformed_csv: malformed CSV: the header names column "${a}" more than once`));
   });
 
   it("invalid UTF-8 in a CSV slice is a slice error with its line", async () => {

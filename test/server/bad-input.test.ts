@@ -111,14 +111,15 @@ describe("malformed request bodies", () => {
       const items = [deep, `{"case_id":${id},"run":${deep}}`, `{"case_id":${id},"judgment":${deep}}`, `{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}`, `{"case_id":${id},"judgment":false,"reasoning":${deep}}`];
       const { status, json } = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
       expect(status).toBe(200);
-      expect(json.results.map((r: any) => r.reason)).toEqual(["not_an_object", "bad_run_key", "bad_judgment", "non_integer_evidence", "bad_reasoning"]);
+      // Each item is rejected as the same dump line would be (depth over 64: malformed_json; issue 11).
+      expect(json.results.map((r: any) => r.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
     } finally {
       await deepServer.close();
     }
     const log = readFileSync(logPath, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
-    expect(log.map((l) => l.reason)).toEqual(["not_an_object", "bad_run_key", "bad_judgment", "non_integer_evidence", "bad_reasoning"]);
-    expect(typeof log[1].run).not.toBe("string");
-    expect(log[2].not_logged).toMatch(/nested too deeply/);
+    expect(log.map((l) => l.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
+    // The deep values themselves are not copied into the log.
+    expect(readFileSync(logPath, "utf8").length).toBeLessThan(10_000);
     work.cleanup();
   });
 
