@@ -6,14 +6,16 @@ import { InputError, located } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
 import type { BaselineComparison, Report } from "../report/types.js";
-import { documentClass, pairedComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+import { documentClass, pairedSideComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+import { PairedSide } from "./paired-side.js";
 
 export interface Baseline {
   /** The report.json that was read. */
   path: string;
   report: Report;
   casesPath: string;
-  outcomes: PairedOutcome[];
+  /** Its cases.jsonl accumulated per case (no object per line). */
+  side: PairedSide;
   /** cases.jsonl lines that could not be turned into an outcome (malformed, or lacking fields). */
   skippedLines: number;
 }
@@ -65,6 +67,22 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
   return { case_id: caseId, run: String(run), gold, predicted, values };
 }
 
+/** Streams a cases.jsonl file through `convert` into `visit`; returns the lines that gave no outcome (blank lines aside). */
+async function visitOutcomes(casesPath: string, convert: (line: JsonObject) => PairedOutcome | null, visit: (outcome: PairedOutcome) => void): Promise<number> {
+  let skippedLines = 0;
+  for await (const line of readLines(casesPath)) {
+    const parsed = parseJsonLine(line.text);
+    if ("error" in parsed) {
+      if (parsed.error.code !== "blank_line") skippedLines++;
+      continue;
+    }
+    const outcome = convert(parsed.record);
+    if (outcome === null) skippedLines++;
+    else visit(outcome);
+  }
+  return skippedLines;
+}
+
 /**
  * Streams a cases.jsonl file into paired outcomes. Case ids, run keys and labels repeat across
  * runs, so they are interned: one string per distinct value instead of one per line.
@@ -81,23 +99,25 @@ export async function readPairedOutcomes(
     strings.set(text, text);
     return text;
   };
-  let skippedLines = 0;
-  for await (const line of readLines(casesPath)) {
-    const parsed = parseJsonLine(line.text);
-    if ("error" in parsed) {
-      if (parsed.error.code !== "blank_line") skippedLines++;
-      continue;
-    }
-    const outcome = convert(parsed.record);
-    if (outcome === null) {
-      skippedLines++;
-      continue;
-    }
+  const skippedLines = await visitOutcomes(casesPath, convert, (outcome) => {
     const compact: PairedOutcome = { case_id: intern(outcome.case_id), run: intern(outcome.run), gold: intern(outcome.gold), predicted: intern(outcome.predicted) };
     if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
     outcomes.push(compact);
-  }
+  });
   return { outcomes, skippedLines };
+}
+
+/**
+ * Streams a cases.jsonl file into per-case accumulators (src/gates/paired-side.ts): what
+ * readPairedOutcomes reads, without keeping an object per line.
+ */
+export async function readPairedSide(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+): Promise<{ side: PairedSide; skippedLines: number }> {
+  const side = new PairedSide();
+  const skippedLines = await visitOutcomes(casesPath, convert, (outcome) => side.add(outcome));
+  return { side, skippedLines };
 }
 
 /**
@@ -141,9 +161,9 @@ export async function loadBaseline(
     throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
-  const { outcomes, skippedLines } = await readPairedOutcomes(casesPath, convert);
-  if (outcomes.length === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
-  return { path, report: report as Report, casesPath, outcomes, skippedLines };
+  const { side, skippedLines } = await readPairedSide(casesPath, convert);
+  if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
+  return { path, report: report as Report, casesPath, side, skippedLines };
 }
 
 /**
@@ -151,11 +171,11 @@ export async function loadBaseline(
  * different slices (the comparison then only covers the case ids they share).
  */
 export function compareWithBaseline(
-  current: readonly PairedOutcome[],
+  current: PairedSide,
   baseline: Baseline,
   opts: PairedOptions & { currentSliceHash?: string },
 ): BaselineComparison {
-  const comparison = pairedComparison(current, baseline.outcomes, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
+  const comparison = pairedSideComparison(current, baseline.side, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
   const notes: string[] = [];
   if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {
     notes.push("the baseline was scored on a different slice (slice_hash differs); only shared case ids are compared");
