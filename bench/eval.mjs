@@ -7,11 +7,14 @@
 // shared machine say little on their own. Then the same for the GRPO-shaped dump (37,500
 // generated documents of five sentences × 8 samples, bench/lib/dumps.mjs) with the default
 // reports. Needs a build. Writes bench/results/eval.json.
-//   node bench/eval.mjs [--predictions N] [--repeat K]
+// `--baseline` against the --workers 1 report of the 1M dump is measured too (issue 15: peak RSS
+// under 512 MB), with `--report json` and with the default reports (the explorer's regressed/fixed
+// cases); `--baseline-only` measures just that and writes bench/results/eval-baseline.json.
+//   node bench/eval.mjs [--predictions N] [--repeat K] [--baseline-only]
 import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { best, flag, measureChild, ROOT } from "./lib/measure.mjs";
+import { best, flag, measureChild, median, ROOT } from "./lib/measure.mjs";
 import { writeGrpo } from "./lib/dumps.mjs";
 import { once } from "node:events";
 
@@ -95,7 +98,43 @@ async function measureDump(slice, dump, name, reports) {
   return { floor: best(results.floor), w1: best(results.workers_1), w2: best(results.workers_2) };
 }
 
+/** `mari eval … --baseline` of the 1M dump against its own --workers 1 report, REPEAT times; median. */
+async function measureBaseline() {
+  const base = join(OUT, "eval-report-w1");
+  const run = (name, reports) => measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", join(OUT, name), "--baseline", join(base, "report.json"), "--workers", "1", "--progress", "none", "--quiet", ...reports]);
+  if (!(await import("node:fs")).existsSync(join(base, "cases.jsonl"))) {
+    await measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", base, "--workers", "1", "--progress", "none", "--quiet", "--report", "json"]);
+  }
+  const json = [];
+  const all = [];
+  for (let k = 0; k < REPEAT; k++) {
+    json.push(await run("eval-baseline-json", ["--report", "json"]));
+    all.push(await run("eval-baseline-default", []));
+  }
+  // report.html of 1M predictions is 5 MB: not left in the tree for `npm run lint` (Biome) to trip over.
+  rmSync(join(OUT, "eval-baseline-default"), { recursive: true, force: true });
+  return { report_json: median(json), default_reports: median(all), samples: { report_json: json, default_reports: all } };
+}
+
+if (process.argv.includes("--baseline-only")) {
+  const baseline = await measureBaseline();
+  const result = {
+    command: "node bench/eval.mjs --baseline-only [--repeat K]",
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    dump: { predictions: lines, runs, cases: cases.length, bytes: size },
+    repeat: REPEAT,
+    baseline,
+    peak_rss_under_512_mb: Math.max(baseline.report_json.peak_rss_mb, baseline.default_reports.peak_rss_mb) < 512,
+  };
+  mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+  writeFileSync(join(ROOT, "bench/results/eval-baseline.json"), `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  process.exit(0);
+}
+
 const { floor, w1, w2 } = await measureDump(SLICE, DUMP, "eval", ["--report", "json"]);
+const baselineRun = await measureBaseline();
 
 // The GRPO-shaped dump (issue 15): 37,500 generated documents of five sentences, 8 samples each,
 // all default reports (json, md, html, junit, and cases.jsonl).
@@ -113,6 +152,7 @@ const summary = {
   floor,
   workers_1: { ...w1, ratio_to_floor: w1.wall_seconds / floor.wall_seconds },
   workers_2: { ...w2, ratio_to_floor: w2.wall_seconds / floor.wall_seconds },
+  baseline: baselineRun,
   grpo: {
     dump: { predictions: grpoLines, documents: 37_500, samples: 8, bytes: (await import("node:fs")).statSync(GRPO_DUMP).size, reports: "default (json, md, html, junit, cases.jsonl)" },
     floor: grpo.floor,
@@ -121,7 +161,7 @@ const summary = {
   },
   targets: {
     within_2x_floor: { workers_1: w1.wall_seconds <= 2 * floor.wall_seconds, workers_2: w2.wall_seconds <= 2 * floor.wall_seconds },
-    peak_rss_under_512_mb: Math.max(w1.peak_rss_mb, w2.peak_rss_mb) < 512,
+    peak_rss_under_512_mb: Math.max(w1.peak_rss_mb, w2.peak_rss_mb, baselineRun.report_json.peak_rss_mb, baselineRun.default_reports.peak_rss_mb) < 512,
     workers_2_faster_than_1: w2.wall_seconds < w1.wall_seconds,
   },
 };

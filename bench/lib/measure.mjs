@@ -67,3 +67,20 @@ export function best(samples) {
     samples: samples.map((s) => Number(s.wall_seconds.toFixed(3))),
   };
 }
+
+/** Medians of repeated measurements (wall, CPU, peak RSS), with the largest peak RSS seen. */
+export function median(samples) {
+  const mid = (values) => {
+    const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
+    if (sorted.length === 0) return null;
+    const h = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+  };
+  return {
+    wall_seconds: mid(samples.map((s) => s.wall_seconds)),
+    cpu_seconds: mid(samples.map((s) => s.cpu_seconds)),
+    peak_rss_mb: mid(samples.map((s) => s.peak_rss_mb)),
+    max_peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
+    load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
+  };
+}

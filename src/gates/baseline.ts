@@ -9,14 +9,16 @@ import { InputError, located } from "../io/errors.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
 import { REPORT_SCHEMA_VERSION, type BaselineComparison, type Report } from "../report/types.js";
-import { documentClass, pairedComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+import { documentClass, pairedSideComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+import { PairedSide } from "./paired-side.js";
 
 export interface Baseline {
   /** The report.json that was read. */
   path: string;
   report: Report;
   casesPath: string;
-  outcomes: PairedOutcome[];
+  /** Its cases.jsonl accumulated per case (no object per line). */
+  side: PairedSide;
   /** cases.jsonl lines that could not be turned into an outcome (blank, malformed, or lacking fields). */
   skippedLines: number;
   /** The first few of them as `file:line: why`. */
@@ -72,22 +74,12 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
   return { case_id: caseId, run: String(run), gold, predicted, values };
 }
 
-/**
- * Streams a cases.jsonl file into paired outcomes. Case ids, run keys and labels repeat across
- * runs, so they are interned: one string per distinct value instead of one per line.
- */
-export async function readPairedOutcomes(
+/** Streams a cases.jsonl file through `convert` into `visit`; returns the lines that gave no outcome (blank lines aside). */
+async function visitOutcomes(
   casesPath: string,
-  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
-): Promise<{ outcomes: PairedOutcome[]; skippedLines: number; skippedExamples: string[] }> {
-  const outcomes: PairedOutcome[] = [];
-  const strings = new Map<string, string>();
-  const intern = (text: string): string => {
-    const known = strings.get(text);
-    if (known !== undefined) return known;
-    strings.set(text, text);
-    return text;
-  };
+  convert: (line: JsonObject) => PairedOutcome | null,
+  visit: (outcome: PairedOutcome) => void,
+): Promise<{ skippedLines: number; skippedExamples: string[] }> {
   let skippedLines = 0;
   const skippedExamples: string[] = [];
   const skip = (lineNo: number, why: string) => {
@@ -113,11 +105,46 @@ export async function readPairedOutcomes(
       throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(outcome.case_id)} run ${JSON.stringify(outcome.run)} is already on line ${earlier}: not a cases.jsonl mari wrote`));
     }
     firstSeen.set(key, line.lineNo);
+    visit(outcome);
+  }
+  return { skippedLines, skippedExamples };
+}
+
+/**
+ * Streams a cases.jsonl file into paired outcomes. Case ids, run keys and labels repeat across
+ * runs, so they are interned: one string per distinct value instead of one per line.
+ */
+export async function readPairedOutcomes(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+): Promise<{ outcomes: PairedOutcome[]; skippedLines: number; skippedExamples: string[] }> {
+  const outcomes: PairedOutcome[] = [];
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
+  const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => {
     const compact: PairedOutcome = { case_id: intern(outcome.case_id), run: intern(outcome.run), gold: intern(outcome.gold), predicted: intern(outcome.predicted) };
     if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
     outcomes.push(compact);
-  }
+  });
   return { outcomes, skippedLines, skippedExamples };
+}
+
+/**
+ * Streams a cases.jsonl file into per-case accumulators (src/gates/paired-side.ts): what
+ * readPairedOutcomes reads, without keeping an object per line.
+ */
+export async function readPairedSide(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+): Promise<{ side: PairedSide; skippedLines: number; skippedExamples: string[] }> {
+  const side = new PairedSide();
+  const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => side.add(outcome));
+  return { side, skippedLines, skippedExamples };
 }
 
 /**
@@ -167,9 +194,9 @@ export async function loadBaseline(
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
   await checkCasesHash(path, report as Report, casesPath);
-  const { outcomes, skippedLines, skippedExamples } = await readPairedOutcomes(casesPath, convert);
-  if (outcomes.length === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
-  return { path, report: report as Report, casesPath, outcomes, skippedLines, skippedExamples };
+  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert);
+  if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
+  return { path, report: report as Report, casesPath, side, skippedLines, skippedExamples };
 }
 
 /**
@@ -177,11 +204,11 @@ export async function loadBaseline(
  * different slices (the comparison then only covers the case ids they share).
  */
 export function compareWithBaseline(
-  current: readonly PairedOutcome[],
+  current: PairedSide,
   baseline: Baseline,
   opts: PairedOptions & { currentSliceHash?: string },
 ): BaselineComparison {
-  const comparison = pairedComparison(current, baseline.outcomes, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
+  const comparison = pairedSideComparison(current, baseline.side, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
   const notes: string[] = [];
   if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {
     notes.push("the baseline was scored on a different slice (slice_hash differs); only shared case ids are compared");

@@ -22,6 +22,7 @@ import { f1 } from "../core/metrics/binary.js";
 import { percentile } from "../core/metrics/bootstrap.js";
 import { createPrng } from "../core/metrics/prng.js";
 import type { BaselineComparison, McNemarResult, PairedDifference } from "../report/types.js";
+import { pairedSide, type PairedSide } from "./paired-side.js";
 
 /**
  * One scored (case, run) as the comparison needs it. Tasks fill it from their per-case results
@@ -94,56 +95,58 @@ interface SideCases {
   units: number;
 }
 
-/** Outcomes grouped by case id in order of first appearance; a repeated (case, run) keeps its first line. */
-function groupByCase(outcomes: readonly PairedOutcome[]): { byCase: Map<string, PairedOutcome[]>; runs: string[] } {
-  const byCase = new Map<string, PairedOutcome[]>();
-  const seen = new Set<string>();
-  const runs = new Map<string, true>();
-  for (const o of outcomes) {
-    const key = `${o.case_id}\u0000${o.run}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    runs.set(o.run, true);
-    const list = byCase.get(o.case_id);
-    if (list) list.push(o);
-    else byCase.set(o.case_id, [o]);
-  }
-  return { byCase, runs: [...runs.keys()] };
-}
-
-function sideCases(caseIds: readonly string[], byCase: Map<string, PairedOutcome[]>, indexOf: (label: string) => number, classCount: number, valueNames: readonly string[]): SideCases {
-  const n = caseIds.length;
-  const side: SideCases = {
+/**
+ * One side's SideCases for the paired cases (`caseIdx`: each paired case's index on this side);
+ * `globalLabel` maps the side's label indices onto the comparison's, `valueIdx` each compared value
+ * metric onto the side's value index. The sums are the ones of adding the runs one by one.
+ */
+function sideCases(side: PairedSide, caseIdx: Int32Array, globalLabel: Int32Array, classCount: number, valueIdx: readonly number[]): SideCases {
+  const n = caseIdx.length;
+  const out: SideCases = {
     correct: new Float64Array(n),
     predictedShare: new Float64Array(n * classCount),
     gold: new Int32Array(n),
-    values: valueNames.map(() => new Float64Array(n).fill(NaN)),
+    values: valueIdx.map(() => new Float64Array(n).fill(NaN)),
     units: 0,
   };
-  caseIds.forEach((id, i) => {
-    const units = byCase.get(id)!;
-    side.units += units.length;
-    side.gold[i] = indexOf(units[0]!.gold);
-    let right = 0;
-    for (const u of units) {
-      if (u.gold === u.predicted) right++;
-      side.predictedShare[i * classCount + indexOf(u.predicted)]! += 1 / units.length;
+  const labels = side.predicted.length;
+  for (let i = 0; i < n; i++) {
+    const c = caseIdx[i]!;
+    const units = side.units[c]!;
+    out.units += units;
+    out.gold[i] = globalLabel[side.gold[c]!]!;
+    const share = 1 / units;
+    for (let l = 0; l < labels; l++) {
+      const k = side.predicted[l]![c]!;
+      if (k === 0) continue;
+      // Added once per run, as when the runs were added one by one.
+      const cell = i * classCount + globalLabel[l]!;
+      for (let j = 0; j < k; j++) out.predictedShare[cell]! += share;
     }
-    side.correct[i] = right / units.length;
-    valueNames.forEach((name, m) => {
-      let sum = 0;
-      let count = 0;
-      for (const u of units) {
-        const v = u.values?.[name];
-        if (typeof v === "number" && Number.isFinite(v)) {
-          sum += v;
-          count++;
-        }
-      }
-      if (count > 0) side.values[m]![i] = sum / count;
+    out.correct[i] = side.right[c]! / units;
+    valueIdx.forEach((v, m) => {
+      const count = side.valueCount[v]![c]!;
+      if (count > 0) out.values[m]![i] = side.valueSum[v]![c]! / count;
     });
-  });
-  return side;
+  }
+  return out;
+}
+
+/** Indices, over the paired cases in order, of what `first` (per item, per case: first appearance, -1 none) shows, ordered by first appearance. */
+function firstAppearances(first: readonly Float64Array[], caseIdx: Int32Array): number[] {
+  const found: number[] = [];
+  const taken = new Uint8Array(first.length);
+  for (let i = 0; i < caseIdx.length && found.length < first.length; i++) {
+    const c = caseIdx[i]!;
+    const here: number[] = [];
+    for (let item = 0; item < first.length; item++) if (taken[item] === 0 && first[item]![c]! >= 0) here.push(item);
+    here.sort((x, y) => first[x]![c]! - first[y]![c]!);
+    for (const item of here) {
+      taken[item] = 1;
+      found.push(item);
+    }
+  }
+  return found;
 }
 
 /**
@@ -201,15 +204,20 @@ export function pairedComparison(
   baseline: readonly PairedOutcome[],
   opts: PairedOptions,
 ): BaselineComparison {
-  const cur = groupByCase(current);
-  const base = groupByCase(baseline);
-  const caseIds = [...cur.byCase.keys()].filter((id) => base.byCase.has(id));
-  const n = caseIds.length;
-  const paired = (side: Map<string, PairedOutcome[]>) => caseIds.flatMap((id) => side.get(id)!);
-  const pairedCurrent = paired(cur.byCase);
-  const pairedBaseline = paired(base.byCase);
+  return pairedSideComparison(pairedSide(current), pairedSide(baseline), opts);
+}
 
-  const classes = opts.classes ?? [...new Set([...pairedCurrent, ...pairedBaseline].flatMap((o) => [o.gold, o.predicted]))].sort();
+/** pairedComparison of two sides accumulated per case (src/gates/paired-side.ts). */
+export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: PairedOptions): BaselineComparison {
+  const caseIds = cur.cases.list.filter((id) => base.caseIndex(id) !== undefined);
+  const n = caseIds.length;
+  const curIdx = Int32Array.from(caseIds, (id) => cur.caseIndex(id)!);
+  const baseIdx = Int32Array.from(caseIds, (id) => base.caseIndex(id)!);
+  // Labels in the order the paired units show them: current's cases, then the baseline's.
+  const curLabels = firstAppearances(cur.labelFirst, curIdx).map((l) => cur.labels.list[l]!);
+  const baseLabels = firstAppearances(base.labelFirst, baseIdx).map((l) => base.labels.list[l]!);
+
+  const classes = opts.classes ?? [...new Set([...curLabels, ...baseLabels])].sort();
   const classIndex = new Map(classes.map((label, i) => [label, i]));
   // A label outside `classes` still counts for accuracy: it gets its own index past the classes.
   const indexOf = (label: string): number => {
@@ -220,16 +228,19 @@ export function pairedComparison(
     }
     return i;
   };
-  for (const o of [...pairedCurrent, ...pairedBaseline]) {
-    indexOf(o.gold);
-    indexOf(o.predicted);
-  }
+  for (const label of [...curLabels, ...baseLabels]) indexOf(label);
   const classCount = Math.max(1, classIndex.size);
   const f1Classes = opts.classes ? opts.classes.length : classIndex.size;
-  const valuesOf = (list: readonly PairedOutcome[]) => new Set(list.flatMap((o) => Object.keys(o.values ?? {})));
-  const baselineValues = valuesOf(pairedBaseline);
-  const valueNames = [...valuesOf(pairedCurrent)].filter((name) => baselineValues.has(name));
-  const sides = [cur, base].map((side) => sideCases(caseIds, side.byCase, indexOf, classCount, valueNames));
+  const baselineValues = new Set(firstAppearances(base.valueFirst, baseIdx).map((v) => base.valueNames.list[v]!));
+  const valueNames = firstAppearances(cur.valueFirst, curIdx)
+    .map((v) => cur.valueNames.list[v]!)
+    .filter((name) => baselineValues.has(name));
+  // A label no paired unit shows gets no index (no paired case refers to it).
+  const globalLabels = (side: PairedSide) => Int32Array.from(side.labels.list, (label) => classIndex.get(label) ?? -1);
+  const sides = [
+    sideCases(cur, curIdx, globalLabels(cur), classCount, valueNames.map((name) => cur.valueNames.get(name)!)),
+    sideCases(base, baseIdx, globalLabels(base), classCount, valueNames.map((name) => base.valueNames.get(name)!)),
+  ];
 
   const confusion = new Float64Array(classCount * classCount);
   const ones = new Uint32Array(n).fill(1);
@@ -275,10 +286,10 @@ export function pairedComparison(
     path: opts.baselinePath ?? null,
     paired_by: "case",
     matched_cases: n,
-    unmatched_current: cur.byCase.size - n,
-    unmatched_baseline: base.byCase.size - n,
+    unmatched_current: cur.caseCount() - n,
+    unmatched_baseline: base.caseCount() - n,
     units: { current: sides[0]!.units, baseline: sides[1]!.units },
-    runs: { current: cur.runs, baseline: base.runs },
+    runs: { current: [...cur.runs.list], baseline: [...base.runs.list] },
     seed: opts.seed,
     resamples: opts.resamples,
     metrics,

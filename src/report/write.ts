@@ -47,7 +47,17 @@ export function parseReportFormats(spec: string | readonly string[] | undefined)
 }
 
 export function renderReportJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  try {
+    return `${JSON.stringify(report, null, 2)}\n`;
+  } catch (err) {
+    // A report past V8's string limit (hundreds of thousands of runs, each listed under `runs`):
+    // say so instead of crashing; the per-case results are in cases.jsonl already.
+    if (err instanceof RangeError) {
+      const runs = Object.keys(report.runs ?? {}).length;
+      throw new InputError(`report.json would be larger than one JavaScript string can hold (${runs} runs listed); cases.jsonl is complete, but this many runs cannot be reported (see docs/eval.md)`);
+    }
+    throw err;
+  }
 }
 
 function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): string {

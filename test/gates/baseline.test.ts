@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/io/errors.js";
-import { compareWithBaseline, loadBaseline, outcomeFromCaseLine, readPairedOutcomes } from "../../src/gates/baseline.js";
+import { compareWithBaseline, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../src/gates/baseline.js";
 import { DOCUMENT_CLASSES } from "../../src/gates/paired.js";
 import { tempDir } from "../support/cli.js";
 import { fixtureReport } from "../report/fixture.js";
@@ -44,8 +44,9 @@ describe("baseline", () => {
     const fromDir = await loadBaseline(root);
     const fromFile = await loadBaseline(join(root, "report.json"));
     expect(fromDir.path).toBe(join(root, "report.json"));
-    expect(fromFile.outcomes).toEqual(fromDir.outcomes);
-    expect(fromDir.outcomes.map((o) => [o.case_id, o.gold, o.predicted])).toEqual([
+    expect(fromFile.side).toEqual(fromDir.side);
+    const units = (b: typeof fromDir) => b.side.cases.list.map((id, c) => [id, ...b.side.pairs[b.side.slots[c]![0]! - 1]!.map((l) => b.side.labels.list[l])]);
+    expect(units(fromDir)).toEqual([
       ["a", "positive", "positive"],
       ["b", "negative", "positive"],
     ]);
@@ -87,7 +88,7 @@ describe("baseline", () => {
     const currentPath = join(dir, "current-cases.jsonl");
     writeFileSync(currentPath, [line("a", "0", true, true), line("b", "0", false, false), line("c", "0", true, true)].join("\n"));
     const baseline = await loadBaseline(root);
-    const { outcomes } = await readPairedOutcomes(currentPath);
+    const { side: outcomes } = await readPairedSide(currentPath);
     const same = compareWithBaseline(outcomes, baseline, { seed: 0, resamples: 50, classes: DOCUMENT_CLASSES, currentSliceHash: fixtureReport().dataset.slice_hash });
     expect(same.warning).toBeUndefined();
     expect(same.path).toBe(join(root, "report.json"));

@@ -2,7 +2,8 @@
 // `mari diff`): a case regressed when a unit (case, run) the old side got right is wrong now, and
 // was fixed in the opposite case. Units are matched as src/gates/paired.ts matches them for the
 // paired metrics: by (case id, run), or by case id alone when both sides have one run each.
-import { DOCUMENT_CLASSES, type PairedOutcome } from "../../gates/paired.js";
+import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import type { PairedSide } from "../../gates/paired-side.js";
 
 export interface CaseChange {
   case_id: string;
@@ -13,7 +14,7 @@ export interface CaseChange {
 }
 
 /** tp/fp/fn/tn for documents, else the predicted class with the gold one when they differ. */
-export function outcomeName(o: PairedOutcome): string {
+export function outcomeName(o: { gold: string; predicted: string }): string {
   const [positive, negative] = DOCUMENT_CLASSES;
   if ((o.gold === positive || o.gold === negative) && (o.predicted === positive || o.predicted === negative)) {
     return (o.predicted === o.gold ? "t" : "f") + (o.predicted === positive ? "p" : "n");
@@ -21,44 +22,70 @@ export function outcomeName(o: PairedOutcome): string {
   return o.predicted === o.gold ? `${o.predicted} (correct)` : `${o.predicted} (gold ${o.gold})`;
 }
 
-function runCount(outcomes: readonly PairedOutcome[]): number {
-  return new Set(outcomes.map((o) => o.run)).size;
+/** The outcome of unit `pair` (1 + pair code) of a side, for outcomeName. */
+function unitOutcome(side: PairedSide, code: number): { gold: string; predicted: string } {
+  const [g, p] = side.pairs[code - 1]!;
+  return { gold: side.labels.list[g]!, predicted: side.labels.list[p]! };
 }
 
-/** Changed cases in the order of `current` (first appearance of each case id). */
-export function caseChanges(current: readonly PairedOutcome[], old: readonly PairedOutcome[]): CaseChange[] {
-  const byCase = runCount(current) === 1 && runCount(old) === 1;
-  const key = (o: PairedOutcome): string => (byCase ? o.case_id : `${o.case_id}\u0000${o.run}`);
-  const oldByKey = new Map<string, PairedOutcome>();
-  for (const o of old) if (!oldByKey.has(key(o))) oldByKey.set(key(o), o);
-  const seen = new Set<string>();
-  const perCase = new Map<string, { regressed: number; fixed: number; oldRight: number; newRight: number; units: number; oldName: string; newName: string }>();
-  for (const o of current) {
-    const k = key(o);
-    const before = oldByKey.get(k);
-    if (before === undefined || seen.has(k)) continue;
-    seen.add(k);
-    let entry = perCase.get(o.case_id);
-    if (entry === undefined) perCase.set(o.case_id, (entry = { regressed: 0, fixed: 0, oldRight: 0, newRight: 0, units: 0, oldName: outcomeName(before), newName: outcomeName(o) }));
-    const wasRight = before.predicted === before.gold;
-    const isRight = o.predicted === o.gold;
-    entry.units++;
-    entry.oldRight += wasRight ? 1 : 0;
-    entry.newRight += isRight ? 1 : 0;
-    if (wasRight && !isRight) entry.regressed++;
-    if (!wasRight && isRight) entry.fixed++;
-  }
-  const changes: CaseChange[] = [];
-  for (const [caseId, e] of perCase) {
-    if (e.regressed === 0 && e.fixed === 0) continue;
-    const status = e.regressed > 0 && e.fixed > 0 ? "mixed" : e.regressed > 0 ? "regressed" : "fixed";
-    const single = e.units === 1;
-    changes.push({
-      case_id: caseId,
-      status,
-      old: single ? e.oldName : `${e.oldRight}/${e.units} correct`,
-      new: single ? e.newName : `${e.newRight}/${e.units} correct`,
+/** Changed cases in the order of `current` (first matched (case, run) of each case id). */
+export function caseChanges(current: PairedSide, old: PairedSide): CaseChange[] {
+  const byCase = current.runs.list.length === 1 && old.runs.list.length === 1;
+  // Current's run indices on the old side (-1: the old side has no such run).
+  const oldRun = Int32Array.from(current.runs.list, (run) => old.runs.get(run) ?? -1);
+  const found: { order: number; change: Omit<CaseChange, "status"> & { regressed: number; fixed: number } }[] = [];
+  for (let c = 0; c < current.caseCount(); c++) {
+    const o = old.caseIndex(current.cases.list[c]!);
+    if (o === undefined) continue;
+    const slots = current.slots[c]!;
+    const oldSlots = old.slots[o]!;
+    let first = -1;
+    let firstNew = 0;
+    let firstOld = 0;
+    let units = 0;
+    let oldRight = 0;
+    let newRight = 0;
+    let regressed = 0;
+    let fixed = 0;
+    for (let r = 0; r < slots.length; r++) {
+      const now = slots[r]!;
+      if (now === 0) continue;
+      const before = byCase ? oldSlots[0]! : oldRun[r]! >= 0 && oldRun[r]! < oldSlots.length ? oldSlots[oldRun[r]!]! : 0;
+      if (before === 0) continue;
+      const order = current.order[c]![r]!;
+      if (first < 0 || order < first) {
+        first = order;
+        firstNew = now;
+        firstOld = before;
+      }
+      const [bg, bp] = old.pairs[before - 1]!;
+      const [ng, np] = current.pairs[now - 1]!;
+      const wasRight = old.labels.list[bg] === old.labels.list[bp];
+      const isRight = current.labels.list[ng] === current.labels.list[np];
+      units++;
+      oldRight += wasRight ? 1 : 0;
+      newRight += isRight ? 1 : 0;
+      if (wasRight && !isRight) regressed++;
+      if (!wasRight && isRight) fixed++;
+    }
+    if (first < 0 || (regressed === 0 && fixed === 0)) continue;
+    const single = units === 1;
+    found.push({
+      order: first,
+      change: {
+        case_id: current.cases.list[c]!,
+        regressed,
+        fixed,
+        old: single ? outcomeName(unitOutcome(old, firstOld)) : `${oldRight}/${units} correct`,
+        new: single ? outcomeName(unitOutcome(current, firstNew)) : `${newRight}/${units} correct`,
+      },
     });
   }
-  return changes;
+  found.sort((x, y) => x.order - y.order);
+  return found.map(({ change: { case_id, regressed, fixed, old: before, new: after } }) => ({
+    case_id,
+    status: regressed > 0 && fixed > 0 ? "mixed" : regressed > 0 ? "regressed" : "fixed",
+    old: before,
+    new: after,
+  }));
 }

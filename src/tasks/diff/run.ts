@@ -108,8 +108,7 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   if (old.report.task !== now.report.task) {
     throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
   }
-  const oldIds = new Set(old.outcomes.map((o) => o.case_id));
-  const shared = new Set(now.outcomes.filter((o) => oldIds.has(o.case_id)).map((o) => o.case_id)).size;
+  const shared = now.side.cases.list.filter((id) => old.side.caseIndex(id) !== undefined).length;
   const sameSlice = old.report.dataset.slice_hash === now.report.dataset.slice_hash;
   if (!sameSlice && settings.allowDifferentSlice !== true) {
     throw new InputError(
@@ -119,13 +118,13 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     );
   }
   const seed = settings.seed ?? 0;
-  const comparison = compareWithBaseline(now.outcomes, old, {
+  const comparison = compareWithBaseline(now.side, old, {
     seed,
     resamples: settings.resamples ?? 1000,
     ...(now.report.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
     currentSliceHash: now.report.dataset.slice_hash,
   });
-  const changes = caseChanges(now.outcomes, old.outcomes);
+  const changes = caseChanges(now.side, old.side);
   const diff: DiffResult = {
     schema_version: DIFF_SCHEMA_VERSION,
     old: side(old),

@@ -69,8 +69,8 @@ const REUSE_MIN_BYTES = 1 << 20;
 
 /** Cuts the (case, run) table into range payloads, in case order; each takes a spare buffer if one is free. */
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
-  const R = table.runs.length;
-  const runKeys = table.runs.map((run) => run.key);
+  const R = table.keys.length;
+  const runKeys = table.keys;
   const step = rangeCases(R);
   for (let from = 0; from < cases.length; from += step) {
     const range = cases.slice(from, from + step);
@@ -91,18 +91,18 @@ function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Ui
     };
     const evidence = new EvidenceBuffer();
     for (let r = 0; r < R; r++) {
-      const cols = table.runs[r]!;
       for (let j = 0; j < w; j++) {
         const i = range[j]!.index;
         const s = r * w + j;
-        p.line[s] = cols.line[i]!;
-        p.judgment[s] = cols.judgment[i]!;
-        p.reason[s] = cols.reason[i]!;
-        p.coverage[s] = cols.coverage[i]!;
-        p.rewardAccuracy[s] = cols.rewardAccuracy[i]!;
-        p.matched[s] = cols.matched[i]!;
+        const t = table.slot(r, i);
+        p.line[s] = table.line[t]!;
+        p.judgment[s] = table.judgment[t]!;
+        p.reason[s] = table.reason[t]!;
+        p.coverage[s] = table.coverage[t]!;
+        p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
+        p.matched[s] = table.matched[t]!;
         p.evStart[s] = evidence.length;
-        if (cols.line[i] !== 0) table.copyEvidence(r, i, evidence);
+        if (table.line[t] !== 0) table.copyEvidence(r, i, evidence);
       }
     }
     p.evStart[R * w] = evidence.length;
@@ -119,17 +119,17 @@ export async function aggregateDocumentEval(
   /** The document pool (scoring's, reused: its workers already hold the slice). Not closed here. */
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
 ): Promise<Aggregate> {
-  const runCount = table.runs.length;
+  const runCount = table.keys.length;
   const R = runCount;
   const m = cases.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  const sums: RunSums[] = table.runs.map(() => emptyRunSums());
+  const sums: RunSums[] = table.keys.map(() => emptyRunSums());
   const cellSums = new Map<string, BreakdownSums[]>();
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
   // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
   const codes = new Uint8Array(new SharedArrayBuffer(R * m));
-  const judgments: RunJudgments[] = table.runs.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
+  const judgments: RunJudgments[] = table.keys.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
@@ -160,7 +160,7 @@ export async function aggregateDocumentEval(
       }
       res.cellKeys.forEach((key, cell) => {
         let perRun = cellSums.get(key);
-        if (!perRun) cellSums.set(key, (perRun = table.runs.map(() => emptyBreakdownSums())));
+        if (!perRun) cellSums.set(key, (perRun = table.keys.map(() => emptyBreakdownSums())));
         for (let r = 0; r < R; r++) {
           for (let f = 0; f < BF; f++) perRun[r]![BREAKDOWN_FIELDS[f]!] += res.cellSums[(cell * R + r) * BF + f]!;
         }
@@ -209,7 +209,7 @@ export async function aggregateDocumentEval(
 
   const runs = dict<Record<string, MetricValue>>();
   const perRun = sums.map((s) => runMetrics(s));
-  table.runs.forEach((cols, r) => (runs[cols.key] = perRun[r]!));
+  table.keys.forEach((key, r) => (runs[key] = perRun[r]!));
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   for (const name of Object.keys(runMetrics(emptyRunSums()))) {

@@ -1,4 +1,4 @@
-// Compact per-(case, run) state of a document eval: typed arrays per run, evidence in one shared
+// Compact per-(case, run) state of a document eval: one typed array per field, evidence in one shared
 // growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
 import { reasonIndex, type ScoredPrediction } from "./score.js";
@@ -16,20 +16,31 @@ export interface SlotColumns {
   evStart: Int32Array;
 }
 
-/** One run's slots, indexed by slice case; evidence lives in the table's shared buffer. */
-export interface RunColumns extends SlotColumns {
-  key: string;
-  evLength: Int32Array;
-}
-
 /** IDs below this pack into a numeric evidence key: 2 + 3 × 13 bits, exact in a float64. */
 const PACKED_ID_LIMIT = 1 << 13;
 
+/**
+ * The (case, run) slots, column-major: one typed array per field over all slots, slot
+ * `run · caseCount + case`, grown geometrically as runs appear (not one array per run per field,
+ * which at a million runs is ten million small objects). The column fields are replaced when they
+ * grow: read them after the last `ensureRun`.
+ */
 export class RunTable {
-  readonly runs: RunColumns[] = [];
+  /** Run keys in order of first appearance; the run index is the position. */
+  readonly keys: string[] = [];
   private readonly index = new Map<string, number>();
   private evidence = new Int32Array(1 << 12);
   private evidenceUsed = 0;
+  /** Runs the columns have room for. */
+  private capacity = 0;
+  line = new Int32Array(0);
+  judgment = new Uint8Array(0);
+  reason = new Uint8Array(0);
+  coverage = new Float64Array(0);
+  rewardAccuracy = new Float64Array(0);
+  matched = new Int32Array(0);
+  evStart = new Int32Array(0);
+  evLength = new Int32Array(0);
 
   constructor(readonly caseCount: number) {}
 
@@ -41,25 +52,38 @@ export class RunTable {
   ensureRun(key: string): number {
     let r = this.index.get(key);
     if (r !== undefined) return r;
-    const n = this.caseCount;
-    r = this.runs.length;
-    this.runs.push({
-      key,
-      line: new Int32Array(n),
-      judgment: new Uint8Array(n),
-      reason: new Uint8Array(n),
-      coverage: new Float64Array(n),
-      rewardAccuracy: new Float64Array(n),
-      matched: new Int32Array(n),
-      evStart: new Int32Array(n),
-      evLength: new Int32Array(n),
-    });
+    r = this.keys.length;
+    if (r >= this.capacity) this.grow(Math.max(4, this.capacity * 2));
+    this.keys.push(key);
     this.index.set(key, r);
     return r;
   }
 
+  private grow(runs: number): void {
+    const n = runs * this.caseCount;
+    const copy = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (size: number) => T): T => {
+      const to = make(n);
+      to.set(from);
+      return to;
+    };
+    this.line = copy(this.line, (k) => new Int32Array(k));
+    this.judgment = copy(this.judgment, (k) => new Uint8Array(k));
+    this.reason = copy(this.reason, (k) => new Uint8Array(k));
+    this.coverage = copy(this.coverage, (k) => new Float64Array(k));
+    this.rewardAccuracy = copy(this.rewardAccuracy, (k) => new Float64Array(k));
+    this.matched = copy(this.matched, (k) => new Int32Array(k));
+    this.evStart = copy(this.evStart, (k) => new Int32Array(k));
+    this.evLength = copy(this.evLength, (k) => new Int32Array(k));
+    this.capacity = runs;
+  }
+
+  /** The slot of (run, case) in the columns. */
+  slot(run: number, caseIndex: number): number {
+    return run * this.caseCount + caseIndex;
+  }
+
   has(run: number, caseIndex: number): boolean {
-    return this.runs[run]!.line[caseIndex] !== 0;
+    return this.line[run * this.caseCount + caseIndex] !== 0;
   }
 
   put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message" | "evidence"> & { evidence: ArrayLike<number> }): void {
@@ -80,15 +104,15 @@ export class RunTable {
     from: number,
     to: number,
   ): void {
-    const cols = this.runs[run]!;
-    cols.line[caseIndex] = line;
-    cols.judgment[caseIndex] = judgment;
-    cols.reason[caseIndex] = reason;
-    cols.coverage[caseIndex] = coverage;
-    cols.rewardAccuracy[caseIndex] = rewardAccuracy;
-    cols.matched[caseIndex] = matched;
-    cols.evStart[caseIndex] = this.appendEvidence(ids, from, to);
-    cols.evLength[caseIndex] = to - from;
+    const s = run * this.caseCount + caseIndex;
+    this.line[s] = line;
+    this.judgment[s] = judgment;
+    this.reason[s] = reason;
+    this.coverage[s] = coverage;
+    this.rewardAccuracy[s] = rewardAccuracy;
+    this.matched[s] = matched;
+    this.evStart[s] = this.appendEvidence(ids, from, to);
+    this.evLength[s] = to - from;
   }
 
   /**
@@ -98,9 +122,9 @@ export class RunTable {
    * cannot collide.
    */
   evidenceKey(run: number, caseIndex: number): number | string {
-    const cols = this.runs[run]!;
-    const start = cols.evStart[caseIndex]!;
-    const count = cols.evLength[caseIndex]!;
+    const s = run * this.caseCount + caseIndex;
+    const start = this.evStart[s]!;
+    const count = this.evLength[s]!;
     const end = start + count;
     if (count <= 3) {
       let key = count;
@@ -124,15 +148,15 @@ export class RunTable {
 
   /** Appends the evidence IDs of (run, case) to `into`. */
   copyEvidence(run: number, caseIndex: number, into: EvidenceBuffer): void {
-    const cols = this.runs[run]!;
-    const start = cols.evStart[caseIndex]!;
-    into.appendFrom(this.evidence, start, start + cols.evLength[caseIndex]!);
+    const s = run * this.caseCount + caseIndex;
+    const start = this.evStart[s]!;
+    into.appendFrom(this.evidence, start, start + this.evLength[s]!);
   }
 
   evidenceOf(run: number, caseIndex: number): number[] {
-    const cols = this.runs[run]!;
-    const start = cols.evStart[caseIndex]!;
-    return Array.from(this.evidence.subarray(start, start + cols.evLength[caseIndex]!));
+    const s = run * this.caseCount + caseIndex;
+    const start = this.evStart[s]!;
+    return Array.from(this.evidence.subarray(start, start + this.evLength[s]!));
   }
 
   private appendEvidence(ids: ArrayLike<number>, from: number, to: number): number {

@@ -178,7 +178,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           const existing = runOf[k]! >= 0 ? runOf[k]! : undefined;
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
-            const first = table.runs[existing]!.line[caseIndex];
+            const first = table.line[table.slot(existing, caseIndex)];
             addExample("duplicate_prediction", `${dumpName}:${lineNo}`, `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
             continue;
           }
@@ -319,7 +319,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     cases,
     aggregate,
     lines: input.lines,
-    runKeys: table.runs.map((run) => run.key),
+    runKeys: [...table.keys],
     runFirstLines: input.runFirstLines,
     lineRejections: input.lineRejections,
     rejections,
