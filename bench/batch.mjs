@@ -22,7 +22,10 @@ const LINES = flag("--lines", 1_000_000);
 const REPEAT = flag("--repeat", 1);
 
 mkdirSync(OUT, { recursive: true });
-const cases = readFileSync(SLICE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const cases = readFileSync(SLICE, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const runs = Math.ceil(LINES / cases.length);
 
 // 1. The request file.
@@ -56,7 +59,12 @@ async function generate() {
         response = { status_code: 500, request_id: `req-${i}`, body: { error: { message: "internal error" } } };
       } else {
         const judgment = rand(10) < 7 ? c.label : !c.label;
-        const answer = { case_id: c.id, judgment, evidence_sentence_ids: judgment ? [1 + rand(8)] : [], reasoning: judgment ? "Sentence [1] contradicts a later one." : "No conflict." };
+        const answer = {
+          case_id: c.id,
+          judgment,
+          evidence_sentence_ids: judgment ? [1 + rand(8)] : [],
+          reasoning: judgment ? "Sentence [1] contradicts a later one." : "No conflict.",
+        };
         let content = JSON.stringify(answer);
         let finish = "stop";
         if (roll < 3) {
@@ -98,11 +106,38 @@ const results = { eval_workers_1: [], eval_workers_2: [], batch_results_to_dump:
 for (let k = 0; k < REPEAT; k++) {
   for (const workers of [1, 2]) {
     results[`eval_workers_${workers}`].push(
-      await measureChild([MARI, "eval", SLICE, "--predictions", OUTPUT, "--out", join(OUT, `batch-eval-w${workers}`), "--workers", String(workers), "--progress", "none", "--quiet", "--report", "json"]),
+      await measureChild([
+        MARI,
+        "eval",
+        SLICE,
+        "--predictions",
+        OUTPUT,
+        "--out",
+        join(OUT, `batch-eval-w${workers}`),
+        "--workers",
+        String(workers),
+        "--progress",
+        "none",
+        "--quiet",
+        "--report",
+        "json",
+      ]),
     );
   }
   results.batch_results_to_dump.push(
-    await measureChild([MARI, "predict", SLICE, "--judge", "openai", "--runs", String(runs), "--batch-results", OUTPUT, "--out", join(OUT, "batch-dump.jsonl")]),
+    await measureChild([
+      MARI,
+      "predict",
+      SLICE,
+      "--judge",
+      "openai",
+      "--runs",
+      String(runs),
+      "--batch-results",
+      OUTPUT,
+      "--out",
+      join(OUT, "batch-dump.jsonl"),
+    ]),
   );
 }
 const report = JSON.parse(readFileSync(join(OUT, "batch-eval-w1/report.json"), "utf8"));
@@ -111,7 +146,14 @@ const summary = {
   date: new Date().toISOString(),
   machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
   repeat: REPEAT,
-  requests: { lines: runs * cases.length, runs, cases: cases.length, bytes: requestBytes, bytes_per_line: Math.round(requestBytes / (runs * cases.length)), build: best(build) },
+  requests: {
+    lines: runs * cases.length,
+    runs,
+    cases: cases.length,
+    bytes: requestBytes,
+    bytes_per_line: Math.round(requestBytes / (runs * cases.length)),
+    build: best(build),
+  },
   output: { lines: outputLines, bytes: outputBytes, mix },
   read: {
     eval_workers_1: best(results.eval_workers_1),

@@ -26,7 +26,10 @@ if (!existsSync(DIST)) {
   process.exit(2);
 }
 const { classify } = await import(DIST);
-const corpus = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+const corpus = readFileSync(CORPUS, "utf8")
+  .split("\n")
+  .filter((l) => l !== "")
+  .map((l) => JSON.parse(l));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;

@@ -28,7 +28,10 @@ const REPEAT = flag("--repeat", 3);
 
 mkdirSync(OUT, { recursive: true });
 const { splitSentences } = await import(join(ROOT, "dist/core/document/index.js"));
-const cases = readFileSync(SLICE, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const cases = readFileSync(SLICE, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 for (const c of cases) c.n = splitSentences(c.text).length;
 const runs = Math.ceil(PREDICTIONS / cases.length);
 
@@ -54,7 +57,11 @@ async function generate() {
       const shape = rand(100);
       let row;
       if (shape < 5) {
-        row = { case_id: c.id, run, completion: `<think>\n${reasoning}\n</think>\n<answer>\nJudgment: ${judgment ? "yes" : "no"}\nEvidence: [${ids.join(", ")}]\n</answer>` };
+        row = {
+          case_id: c.id,
+          run,
+          completion: `<think>\n${reasoning}\n</think>\n<answer>\nJudgment: ${judgment ? "yes" : "no"}\nEvidence: [${ids.join(", ")}]\n</answer>`,
+        };
       } else if (shape < 10) {
         row = { case_id: c.id, run, prediction: { judgment, evidence_sentence_ids: ids, reasoning } };
       } else {
@@ -77,8 +84,6 @@ for await (const batch of readLineBatches(process.argv[1])) for (const line of b
 console.log(n);
 `;
 
-
-
 const lines = await generate();
 const size = (await import("node:fs")).statSync(DUMP).size;
 console.log(`dump: ${lines} predictions, ${runs} runs × ${cases.length} cases, ${(size / 1e6).toFixed(1)} MB`);
@@ -91,7 +96,21 @@ async function measureDump(slice, dump, name, reports) {
     for (const workers of [1, 2]) {
       const out = join(OUT, `${name}-report-w${workers}`);
       results[`workers_${workers}`].push(
-        await measureChild([MARI, "eval", slice, "--predictions", dump, "--out", out, "--workers", String(workers), "--progress", "none", "--quiet", ...reports]),
+        await measureChild([
+          MARI,
+          "eval",
+          slice,
+          "--predictions",
+          dump,
+          "--out",
+          out,
+          "--workers",
+          String(workers),
+          "--progress",
+          "none",
+          "--quiet",
+          ...reports,
+        ]),
       );
     }
   }
@@ -101,7 +120,24 @@ async function measureDump(slice, dump, name, reports) {
 /** `mari eval … --baseline` of the 1M dump against its own --workers 1 report, REPEAT times; median. */
 async function measureBaseline() {
   const base = join(OUT, "eval-report-w1");
-  const run = (name, reports) => measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", join(OUT, name), "--baseline", join(base, "report.json"), "--workers", "1", "--progress", "none", "--quiet", ...reports]);
+  const run = (name, reports) =>
+    measureChild([
+      MARI,
+      "eval",
+      SLICE,
+      "--predictions",
+      DUMP,
+      "--out",
+      join(OUT, name),
+      "--baseline",
+      join(base, "report.json"),
+      "--workers",
+      "1",
+      "--progress",
+      "none",
+      "--quiet",
+      ...reports,
+    ]);
   if (!(await import("node:fs")).existsSync(join(base, "cases.jsonl"))) {
     await measureChild([MARI, "eval", SLICE, "--predictions", DUMP, "--out", base, "--workers", "1", "--progress", "none", "--quiet", "--report", "json"]);
   }
@@ -154,7 +190,13 @@ const summary = {
   workers_2: { ...w2, ratio_to_floor: w2.wall_seconds / floor.wall_seconds },
   baseline: baselineRun,
   grpo: {
-    dump: { predictions: grpoLines, documents: 37_500, samples: 8, bytes: (await import("node:fs")).statSync(GRPO_DUMP).size, reports: "default (json, md, html, junit, cases.jsonl)" },
+    dump: {
+      predictions: grpoLines,
+      documents: 37_500,
+      samples: 8,
+      bytes: (await import("node:fs")).statSync(GRPO_DUMP).size,
+      reports: "default (json, md, html, junit, cases.jsonl)",
+    },
     floor: grpo.floor,
     workers_1: { ...grpo.w1, ratio_to_floor: grpo.w1.wall_seconds / grpo.floor.wall_seconds },
     workers_2: { ...grpo.w2, ratio_to_floor: grpo.w2.wall_seconds / grpo.floor.wall_seconds },

@@ -45,7 +45,20 @@ const WORDS = (
 ).split(" ");
 // A few non-ASCII words so offsets (code points), casefolding and slugs are exercised too.
 const EXTRA = ["Straße", "café", "naïve", "İstanbul", "😀", "🚀", "ﬁnance", "Ωmega"];
-const HEADINGS = ["Overview", "Refunds", "Billing", "Enterprise Plan", "Security", "Limits", "Support hours", "Straße FAQ", "Data retention", "Plan 🚀", "Migration", "Appendix"];
+const HEADINGS = [
+  "Overview",
+  "Refunds",
+  "Billing",
+  "Enterprise Plan",
+  "Security",
+  "Limits",
+  "Support hours",
+  "Straße FAQ",
+  "Data retention",
+  "Plan 🚀",
+  "Migration",
+  "Appendix",
+];
 // The same sentence in every section of a document, so a quote of it without section_id is ambiguous.
 const BOILERPLATE = "Contact support for anything not covered here.";
 
@@ -193,7 +206,6 @@ console.log(n);
 
 // Fallback when /usr/bin/time is absent: run the command in-process and print the same fields.
 
-
 function best(samples) {
   const round = (x, d = 3) => Number(x.toFixed(d));
   return {
@@ -208,7 +220,10 @@ function best(samples) {
 
 mkdirSync(OUT, { recursive: true });
 const docs = generateDocuments();
-await writeLines(DOCS, docs.map((d) => d.record));
+await writeLines(
+  DOCS,
+  docs.map((d) => d.record),
+);
 await writeLines(FACTS, generateCases(docs));
 const sizes = {
   documents: DOCUMENTS,
@@ -217,7 +232,9 @@ const sizes = {
   documents_bytes: statSync(DOCS).size,
   facts_bytes: statSync(FACTS).size,
 };
-console.log(`inputs: ${DOCUMENTS} documents (${sizes.sections} sections, ${(sizes.documents_bytes / 1e6).toFixed(1)} MB), ${CASES} cases (${(sizes.facts_bytes / 1e6).toFixed(1)} MB)`);
+console.log(
+  `inputs: ${DOCUMENTS} documents (${sizes.sections} sections, ${(sizes.documents_bytes / 1e6).toFixed(1)} MB), ${CASES} cases (${(sizes.facts_bytes / 1e6).toFixed(1)} MB)`,
+);
 
 const cli = ["evidence", DOCS, "--facts", FACTS, "--out", REPORT, "--quiet", "--progress", "none"];
 const samples = { floor: [], evidence: [] };
@@ -232,7 +249,13 @@ const summary = {
   command: "npm run bench -- evidence   (node bench/evidence.mjs)",
   measured: `node bin/mari.js ${cli.map((a) => a.replace(`${ROOT}/`, "")).join(" ")}`,
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version, timer: TIMER },
+  machine: {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? null,
+    total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)),
+    node: process.version,
+    timer: TIMER,
+  },
   sizes,
   repeat: REPEAT,
   floor,

@@ -37,7 +37,10 @@ const results = [];
 try {
   const lexicalPath = join(dir, "lexical.jsonl");
   mari(["predict", SLICE, "--judge", "lexical", "--out", lexicalPath]);
-  const lexical = readFileSync(lexicalPath, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const lexical = readFileSync(lexicalPath, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   for (const RUNS of CONFIGS) results.push(await measure(lexical, RUNS));
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/report-page.json"), JSON.stringify(results, null, 2) + "\n");
@@ -47,7 +50,7 @@ try {
 
 async function measure(lexical, RUNS) {
   let state = 12345;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const lines = [];
   for (let run = 0; run < RUNS; run++) {
     for (const l of lexical) {
@@ -59,7 +62,21 @@ async function measure(lexical, RUNS) {
   }
   const dump = join(dir, `dump-${RUNS}.jsonl`);
   writeFileSync(dump, lines.join("\n") + "\n");
-  const evalArgs = (out, report) => ["eval", SLICE, "--predictions", dump, "--out", join(dir, out), "--report", report, "--workers", "1", "--progress", "none", "--quiet"];
+  const evalArgs = (out, report) => [
+    "eval",
+    SLICE,
+    "--predictions",
+    dump,
+    "--out",
+    join(dir, out),
+    "--report",
+    report,
+    "--workers",
+    "1",
+    "--progress",
+    "none",
+    "--quiet",
+  ];
   const evalMs = (report) => Math.min(...[0, 1, 2].map(() => mari(evalArgs(`o-${RUNS}-${report}`, report))));
   const withoutHtml = evalMs("json,md");
   const withHtml = evalMs("json,md,html");

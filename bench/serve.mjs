@@ -32,7 +32,7 @@ function completions(cases, count) {
     const b = 1 + ((i * 31) % n);
     const think = `Sentence [${a}] says: ${c.sentences[a - 1].slice(0, 200)}\nSentence [${b}] says: ${c.sentences[b - 1].slice(0, 200)}\nComparing [${a}] with [${b}]-[${Math.min(n, b + 1)}].`;
     const positive = i % 3 !== 0;
-    const evidence = positive ? (i % 2 === 0 ? c.gold.length > 0 ? c.gold : [a] : [a, b]) : [];
+    const evidence = positive ? (i % 2 === 0 ? (c.gold.length > 0 ? c.gold : [a]) : [a, b]) : [];
     let text = `<think>\n${think}\n</think>\n<answer>\nJudgment: ${positive ? "yes" : "no"}\nEvidence: ${JSON.stringify(evidence)}\n</answer>`;
     if (i % 10 === 9) text = `Answer: ${text}`; // off the layout: format 0
     out.push({ case_id: c.id, completion: text });
@@ -42,11 +42,21 @@ function completions(cases, count) {
 
 function post(agent, port, body) {
   return new Promise((resolve, reject) => {
-    const req = request({ agent, port, host: "127.0.0.1", path: "/v1/rewards", method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks = [];
-      res.on("data", (d) => chunks.push(d));
-      res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`status ${res.statusCode}`))));
-    });
+    const req = request(
+      {
+        agent,
+        port,
+        host: "127.0.0.1",
+        path: "/v1/rewards",
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (d) => chunks.push(d));
+        res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`status ${res.statusCode}`))));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -117,7 +127,13 @@ try {
       const runs = [];
       for (let i = 0; i < REPEAT; i++) runs.push({ ...(await scenario(port, bodies, clients, SECONDS)), load_average_1m: +loadavg()[0].toFixed(2) });
       const best = runs.reduce((a, b) => (b.items_per_second > a.items_per_second ? b : a));
-      const row = { batch, clients, body_kb: Math.round(Buffer.byteLength(bodies[0].body) / 1024), ...best, items_per_second_all_runs: runs.map((r) => r.items_per_second) };
+      const row = {
+        batch,
+        clients,
+        body_kb: Math.round(Buffer.byteLength(bodies[0].body) / 1024),
+        ...best,
+        items_per_second_all_runs: runs.map((r) => r.items_per_second),
+      };
       console.log(JSON.stringify(row));
       scenarios.push(row);
     }

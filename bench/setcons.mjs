@@ -17,7 +17,10 @@ const REPEAT = flag("--repeat", 1);
 const LIMIT = flag("--limit", 120);
 mkdirSync(OUT, { recursive: true });
 
-const source = readFileSync(join(ROOT, "datasets/contradoc/contradoc-891.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const source = readFileSync(join(ROOT, "datasets/contradoc/contradoc-891.jsonl"), "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 
 function writeInputs(name, runs, caseCount) {
   const rand = lcg(31 + caseCount);
@@ -50,9 +53,14 @@ for (const config of configs) {
     const args = [MARI, "eval", slice, "--predictions", dump, "--out", out, "--workers", "1", "--progress", "none", "--quiet", "--report", "json"];
     // A child that overruns the limit is stopped and recorded as such.
     const probe = spawnSync("timeout", [String(LIMIT), "true"]);
-    const sample = probe.status === 0
-      ? await measureChild(["--input-type=module", "-e", `import { spawnSync } from "node:child_process"; const r = spawnSync("timeout", [${JSON.stringify(String(LIMIT))}, process.execPath, ...${JSON.stringify(args)}], { stdio: "inherit" }); process.exit(r.status === 124 ? 0 : r.status ?? 3);`]).catch((err) => ({ error: String(err.message).slice(0, 500) }))
-      : await measureChild(args);
+    const sample =
+      probe.status === 0
+        ? await measureChild([
+            "--input-type=module",
+            "-e",
+            `import { spawnSync } from "node:child_process"; const r = spawnSync("timeout", [${JSON.stringify(String(LIMIT))}, process.execPath, ...${JSON.stringify(args)}], { stdio: "inherit" }); process.exit(r.status === 124 ? 0 : r.status ?? 3);`,
+          ]).catch((err) => ({ error: String(err.message).slice(0, 500) }))
+        : await measureChild(args);
     sample.timed_out = sample.wall_seconds !== undefined && sample.wall_seconds >= LIMIT;
     samples.push(sample);
     console.log(config.name, JSON.stringify(sample));
@@ -77,4 +85,10 @@ const summary = {
 };
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 writeFileSync(join(ROOT, "bench/results/setcons.json"), `${JSON.stringify(summary, null, 2)}\n`);
-console.log(JSON.stringify(results.map(({ samples, ...r }) => r), null, 2));
+console.log(
+  JSON.stringify(
+    results.map(({ samples, ...r }) => r),
+    null,
+    2,
+  ),
+);

@@ -31,7 +31,9 @@ const work = mkdtempSync(join(tmpdir(), "mari-bench-sweep-"));
 /** The corpus repeated `times` times, ids made unique. */
 function repeatedCorpus(times) {
   const path = join(work, `corpus-x${times}.jsonl`);
-  const lines = readFileSync(CORPUS, "utf8").split("\n").filter((l) => l !== "");
+  const lines = readFileSync(CORPUS, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
   const out = [];
   for (let k = 0; k < times; k++) {
     for (const line of lines) {
@@ -79,7 +81,9 @@ function run(name, pairs, grid, workers, runs = RUNS) {
     sweepSecondsMedian: sweeps.length ? +median(sweeps).toFixed(3) : null,
     peakRssMb: +(usage.maxRssKb / 1024).toFixed(1),
   };
-  console.log(`${name}: wall median ${result.wallSecondsMedian} s (min ${result.wallSecondsMin}), sweep ${result.sweepSecondsMedian} s, peak RSS ${result.peakRssMb} MB`);
+  console.log(
+    `${name}: wall median ${result.wallSecondsMedian} s (min ${result.wallSecondsMin}), sweep ${result.sweepSecondsMedian} s, peak RSS ${result.peakRssMb} MB`,
+  );
   return result;
 }
 

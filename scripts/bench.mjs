@@ -13,7 +13,10 @@ if (!existsSync(join(ROOT, "dist/cli/main.js"))) {
   process.exit(2);
 }
 const requested = process.argv.slice(2).filter((a) => !a.startsWith("-"));
-const available = readdirSync(BENCH).filter((f) => f.endsWith(".mjs")).map((f) => f.slice(0, -4)).sort();
+const available = readdirSync(BENCH)
+  .filter((f) => f.endsWith(".mjs"))
+  .map((f) => f.slice(0, -4))
+  .sort();
 const chosen = requested.length > 0 ? requested : available;
 for (const name of chosen) {
   if (!available.includes(name)) {

@@ -175,9 +175,13 @@ async function main() {
   const vitest = spawnSync(
     process.execPath,
     [
-      join(ROOT, "node_modules/vitest/vitest.mjs"), "run",
-      "--coverage.enabled", "--coverage.provider=v8", "--coverage.include=src/**/*.ts",
-      "--coverage.reporter=json", `--coverage.reportsDirectory=${IN_PROCESS}`,
+      join(ROOT, "node_modules/vitest/vitest.mjs"),
+      "run",
+      "--coverage.enabled",
+      "--coverage.provider=v8",
+      "--coverage.include=src/**/*.ts",
+      "--coverage.reporter=json",
+      `--coverage.reportsDirectory=${IN_PROCESS}`,
       ...process.argv.slice(2),
     ],
     { cwd: ROOT, stdio: "inherit", env: { ...process.env, MARI_CHILD_V8_COVERAGE: CHILDREN_RAW } },

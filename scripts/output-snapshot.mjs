@@ -27,7 +27,10 @@ const rand = (n) => {
   state = (Math.imul(state, 1103515245) + 12345) >>> 0;
   return (state >>> 8) % n;
 };
-const cases = readFileSync(D891, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const cases = readFileSync(D891, "utf8")
+  .split("\n")
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 function dump(runs, salt) {
   const lines = [];
   for (let run = 0; run < runs; run++) {
@@ -39,7 +42,13 @@ function dump(runs, salt) {
       if (shape === 0) lines.push("{not json");
       else if (shape === 1) lines.push(JSON.stringify({ case_id: c.id, run, judgment: "maybe", evidence_sentence_ids: ids, reasoning }));
       else if (shape === 2)
-        lines.push(JSON.stringify({ case_id: c.id, run, completion: `<think>\n${reasoning}\n</think>\n<answer>\nJudgment: ${judgment ? "yes" : "no"}\nEvidence: [${ids.join(", ")}]\n</answer>` }));
+        lines.push(
+          JSON.stringify({
+            case_id: c.id,
+            run,
+            completion: `<think>\n${reasoning}\n</think>\n<answer>\nJudgment: ${judgment ? "yes" : "no"}\nEvidence: [${ids.join(", ")}]\n</answer>`,
+          }),
+        );
       else if (shape === 3) lines.push(JSON.stringify({ case_id: `${c.id}-orphan`, run, judgment, evidence_sentence_ids: ids, reasoning }));
       else if (shape === 4) continue;
       else lines.push(JSON.stringify({ case_id: c.id, run, judgment, evidence_sentence_ids: ids, reasoning }));
@@ -56,8 +65,48 @@ writeFileSync(join(work, "costs.json"), JSON.stringify({ downrank_live: 2, lost_
 const steps = [
   ["lexical-160", ["eval", D160]],
   ["base", ["eval", D891, "--predictions", BASE_DUMP, "--workers", "1"]],
-  ["eval-w1", ["eval", D891, "--predictions", DUMP, "--workers", "1", "--rewards", "@OUT/rewards.jsonl", "--gate", "accuracy>=0.6", "--baseline", "@base/report.json", "--max-drop", "accuracy=0.01", "--max-invalid-rate", "0.05"]],
-  ["eval-w2", ["eval", D891, "--predictions", DUMP, "--workers", "2", "--rewards", "@OUT/rewards.jsonl", "--gate", "accuracy>=0.6", "--baseline", "@base/report.json", "--max-drop", "accuracy=0.01", "--max-invalid-rate", "0.05"]],
+  [
+    "eval-w1",
+    [
+      "eval",
+      D891,
+      "--predictions",
+      DUMP,
+      "--workers",
+      "1",
+      "--rewards",
+      "@OUT/rewards.jsonl",
+      "--gate",
+      "accuracy>=0.6",
+      "--baseline",
+      "@base/report.json",
+      "--max-drop",
+      "accuracy=0.01",
+      "--max-invalid-rate",
+      "0.05",
+    ],
+  ],
+  [
+    "eval-w2",
+    [
+      "eval",
+      D891,
+      "--predictions",
+      DUMP,
+      "--workers",
+      "2",
+      "--rewards",
+      "@OUT/rewards.jsonl",
+      "--gate",
+      "accuracy>=0.6",
+      "--baseline",
+      "@base/report.json",
+      "--max-drop",
+      "accuracy=0.01",
+      "--max-invalid-rate",
+      "0.05",
+    ],
+  ],
   ["shard0", ["eval", D891, "--predictions", DUMP, "--shard", "0/2"]],
   ["shard1", ["eval", D891, "--predictions", DUMP, "--shard", "1/2"]],
   ["merged", ["merge", "@shard0/report.json", "@shard1/report.json"]],
@@ -68,7 +117,23 @@ const steps = [
   ["pairs-merged", ["merge", "@pairs-shard0/report.json", "@pairs-shard1/report.json", "--slice", PAIRS]],
   ["classify", ["classify", PAIRS], "stdout-only"],
   ["sweep", ["sweep", PAIRS]],
-  ["evidence", ["evidence", join(EV, "docs.jsonl"), "--facts", join(EV, "facts.jsonl"), "--located", join(EV, "located.jsonl"), "--materials", join(EV, "materials.jsonl"), "--current", join(EV, "current.jsonl"), "--gate", "accepted_rate>=0.3"]],
+  [
+    "evidence",
+    [
+      "evidence",
+      join(EV, "docs.jsonl"),
+      "--facts",
+      join(EV, "facts.jsonl"),
+      "--located",
+      join(EV, "located.jsonl"),
+      "--materials",
+      join(EV, "materials.jsonl"),
+      "--current",
+      join(EV, "current.jsonl"),
+      "--gate",
+      "accepted_rate>=0.3",
+    ],
+  ],
   ["usage-error", ["eval", D891, "--predictions", join(work, "missing.jsonl")]],
   ["bad-gate", ["eval", D891, "--predictions", DUMP, "--gate", "accuracy"]],
 ];
@@ -83,7 +148,11 @@ function normalise(value) {
   }
   return value;
 }
-const scrub = (text) => text.replaceAll(OUT, "<OUT>").replaceAll(ROOT, "<ROOT>").replace(/\d+(\.\d+)? ?(ms|s)\b/g, "<time>");
+const scrub = (text) =>
+  text
+    .replaceAll(OUT, "<OUT>")
+    .replaceAll(ROOT, "<ROOT>")
+    .replace(/\d+(\.\d+)? ?(ms|s)\b/g, "<time>");
 
 for (const [name, args, mode] of steps) {
   const dir = join(OUT, name);
@@ -92,7 +161,12 @@ for (const [name, args, mode] of steps) {
   const resolved = args.map((a) => (a.startsWith("@") ? a.replace(/^@OUT/, name).replace(/^@/, "") : a.startsWith(OUT) ? a.slice(OUT.length + 1) : a));
   const out = mode === "stdout-only" ? [] : ["--out", name];
   const progress = mode === "stdout-only" || args[0] === "merge" ? [] : ["--progress", "none"];
-  const r = spawnSync(process.execPath, [MARI, ...resolved, ...out, ...progress], { cwd: OUT, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [MARI, ...resolved, ...out, ...progress], {
+    cwd: OUT,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+    maxBuffer: 1 << 28,
+  });
   writeFileSync(join(dir, "_exit"), `${r.status}\n`);
   writeFileSync(join(dir, "_stdout"), scrub(r.stdout));
   writeFileSync(join(dir, "_stderr"), scrub(r.stderr));
@@ -112,7 +186,12 @@ for (const name of readdirSync(OUT)) {
     } else if (file.endsWith(".jsonl")) {
       writeFileSync(path, scrub(readFileSync(path, "utf8")));
     } else if (file.endsWith(".md") || file.endsWith(".html") || file.endsWith(".xml")) {
-      writeFileSync(path, scrub(readFileSync(path, "utf8")).replace(/(commit|node|host|platform|config hash)[^<\n|]*(<\/td><td>|\| )?[^<\n|]*/gi, "$1…").replace(/time="[\d.]+"/g, 'time="…"'));
+      writeFileSync(
+        path,
+        scrub(readFileSync(path, "utf8"))
+          .replace(/(commit|node|host|platform|config hash)[^<\n|]*(<\/td><td>|\| )?[^<\n|]*/gi, "$1…")
+          .replace(/time="[\d.]+"/g, 'time="…"'),
+      );
     }
   }
 }

@@ -40,10 +40,16 @@ try {
     await page.screenshot({ path: join(OUT, "report-documents.png") });
     await page.close();
     page = await open(join(dir, "pairs/report.html"));
-    await page.locator("table.confusion").first().screenshot({ path: join(OUT, "pairs-confusion.png") });
+    await page
+      .locator("table.confusion")
+      .first()
+      .screenshot({ path: join(OUT, "pairs-confusion.png") });
     await page.close();
     page = await open(join(dir, "sweep/report.html"));
-    await page.locator("svg").first().screenshot({ path: join(OUT, "sweep-pareto.png") });
+    await page
+      .locator("svg")
+      .first()
+      .screenshot({ path: join(OUT, "sweep-pareto.png") });
     await page.close();
   } finally {
     await browser.close();

@@ -29,7 +29,14 @@ describe("package entry point (README example)", () => {
       class: "update",
       reason: 'value swap: "10" -> "30"',
     });
-    for (const name of ["parseFacts", "documentSections", "validateArtifactEvidence", "validateLocatedEvidence", "evidenceDependencies", "assessDependencies"]) {
+    for (const name of [
+      "parseFacts",
+      "documentSections",
+      "validateArtifactEvidence",
+      "validateLocatedEvidence",
+      "evidenceDependencies",
+      "assessDependencies",
+    ]) {
       expect(typeof (mari as Record<string, unknown>)[name]).toBe("function");
     }
   });
@@ -40,13 +47,27 @@ describe("task entry points (what `mari eval` is, as a function)", () => {
     const { dir, cleanup } = tempDir();
     try {
       const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-      const cases = readFileSync(slice, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; label: boolean });
+      const cases = readFileSync(slice, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { id: string; label: boolean });
       // Judgment right for every third case only, with one cited sentence: a dump with real errors.
       const dump = join(dir, "dump.jsonl");
-      writeFileSync(dump, cases.map((c, i) => JSON.stringify({ case_id: c.id, judgment: i % 3 === 0 ? c.label : !c.label, evidence_sentence_ids: [1], reasoning: "See [1]." })).join("\n") + "\n");
+      writeFileSync(
+        dump,
+        cases
+          .map((c, i) => JSON.stringify({ case_id: c.id, judgment: i % 3 === 0 ? c.label : !c.label, evidence_sentence_ids: [1], reasoning: "See [1]." }))
+          .join("\n") + "\n",
+      );
       const logged: string[] = [];
       const observer = { progress: () => ({ tick() {}, done() {} }), log: (m: string) => void logged.push(m), note: (m: string) => void logged.push(m) };
-      const outcome = await mari.evaluateDocuments({ slicePath: slice, dumpPath: dump, outDir: join(dir, "lib"), gates: [mari.parseGateFlag("accuracy>=0.9")], observer });
+      const outcome = await mari.evaluateDocuments({
+        slicePath: slice,
+        dumpPath: dump,
+        outDir: join(dir, "lib"),
+        gates: [mari.parseGateFlag("accuracy>=0.9")],
+        observer,
+      });
       const cli = await runMari(["eval", slice, "--predictions", dump, "--out", join(dir, "cli"), "--gate", "accuracy>=0.9", "--quiet"]);
       const fromCli = JSON.parse(readFileSync(join(dir, "cli/report.json"), "utf8"));
       const expectedAccuracy = cases.filter((_, i) => i % 3 === 0).length / cases.length;

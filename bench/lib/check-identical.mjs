@@ -33,7 +33,25 @@ if (!args.includes("--quick") && existsSync(big)) inputs.push({ name: "eval-1m",
 
 function run(bin, input, opts, dir) {
   rmSync(dir, { recursive: true, force: true });
-  const r = spawnSync(process.execPath, [join(bin, "bin/mari.js"), "eval", input.slice, "--predictions", input.dump, "--out", dir, "--progress", "none", "--quiet", "--rewards", join(dir, "rewards.jsonl"), ...opts], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(bin, "bin/mari.js"),
+      "eval",
+      input.slice,
+      "--predictions",
+      input.dump,
+      "--out",
+      dir,
+      "--progress",
+      "none",
+      "--quiet",
+      "--rewards",
+      join(dir, "rewards.jsonl"),
+      ...opts,
+    ],
+    { encoding: "utf8", maxBuffer: 1 << 26 },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -66,7 +84,12 @@ function normalise(file, text) {
     return { text: JSON.stringify(j, null, 1), diffs };
   }
   // Timings and provenance lines in the human-readable reports.
-  return { text: text.split("\n").filter((l) => !/elapsed|seconds|workers|git|node v|mari_version|sha|config_hash|time=|timestamp|generated/i.test(l)).join("\n") };
+  return {
+    text: text
+      .split("\n")
+      .filter((l) => !/elapsed|seconds|workers|git|node v|mari_version|sha|config_hash|time=|timestamp|generated/i.test(l))
+      .join("\n"),
+  };
 }
 
 let failed = 0;
@@ -75,15 +98,23 @@ for (const input of inputs.filter((i) => only === null || i.name === only)) {
   for (const extra of input.extra) {
     // This tree's outputs must also agree across worker counts and chunk sizes, allowed keys included.
     let firstOwn = null;
-    for (const opts of [["--workers", "1"], ["--workers", "2"], ["--workers", "2", "--chunk-size", "777"]]) {
+    for (const opts of [
+      ["--workers", "1"],
+      ["--workers", "2"],
+      ["--workers", "2", "--chunk-size", "777"],
+    ]) {
       const all = [...opts, ...extra];
       const a = run(base, input, all, join(OUT, "a"));
       const b = run(ROOT, input, all, join(OUT, "b"));
       const label = `${input.name} ${all.join(" ")}`;
       const problems = [];
-      const own = readdirSync(join(OUT, "b")).sort().map((f) => [f, ownText(f)]);
+      const own = readdirSync(join(OUT, "b"))
+        .sort()
+        .map((f) => [f, ownText(f)]);
       if (firstOwn === null) firstOwn = own;
-      else for (const [i, [f, text]] of own.entries()) if (firstOwn[i]?.[0] !== f || firstOwn[i][1] !== text) problems.push(`${f}: differs from this tree's first configuration`);
+      else
+        for (const [i, [f, text]] of own.entries())
+          if (firstOwn[i]?.[0] !== f || firstOwn[i][1] !== text) problems.push(`${f}: differs from this tree's first configuration`);
       if (a.status !== b.status) problems.push(`exit ${a.status} vs ${b.status}`);
       if (a.stdout !== b.stdout) problems.push("stdout differs");
       const files = readdirSync(join(OUT, "a")).sort();
@@ -105,7 +136,8 @@ for (const input of inputs.filter((i) => only === null || i.name === only)) {
         const ly = ny.split("\n");
         const changed = [];
         for (let i = 0; i < Math.max(lx.length, ly.length); i++) if (lx[i] !== ly[i]) changed.push(`  - ${lx[i]}\n  + ${ly[i]}`);
-        const allowedLine = (s) => allow.length > 0 && /macro|F1|f1|bootstrap|schema/i.test(s) && f !== "report.json" && f !== "cases.jsonl" && f !== "rewards.jsonl";
+        const allowedLine = (s) =>
+          allow.length > 0 && /macro|F1|f1|bootstrap|schema/i.test(s) && f !== "report.json" && f !== "cases.jsonl" && f !== "rewards.jsonl";
         if (changed.every(allowedLine)) console.log(`${label}: ${f}: ${changed.length} allowed line(s) differ\n${changed.slice(0, 3).join("\n")}`);
         else problems.push(`${f}: ${changed.length} line(s) differ\n${changed.slice(0, 4).join("\n")}`);
       }

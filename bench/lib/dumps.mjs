@@ -31,7 +31,26 @@ async function writeLines(path, lines) {
   return count;
 }
 
-const WORDS = ["the", "river", "report", "stated", "that", "council", "members", "agreed", "never", "after", "winter", "budget", "school", "opened", "closed", "north", "market", "always"];
+const WORDS = [
+  "the",
+  "river",
+  "report",
+  "stated",
+  "that",
+  "council",
+  "members",
+  "agreed",
+  "never",
+  "after",
+  "winter",
+  "budget",
+  "school",
+  "opened",
+  "closed",
+  "north",
+  "market",
+  "always",
+];
 
 /** GRPO-shaped: `documents` generated documents of five sentences, `samples` completions each. */
 export async function writeGrpo(slicePath, dumpPath, { documents = 37_500, samples = 8 } = {}) {
@@ -71,7 +90,10 @@ export async function writeGrpo(slicePath, dumpPath, { documents = 37_500, sampl
  */
 export async function writeRejections(slicePath, dumpPath, { runs = 6 } = {}) {
   const rand = lcg(4242);
-  const cases = readFileSync(slicePath, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  const cases = readFileSync(slicePath, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const parts = [];
   const push = (s) => parts.push(Buffer.from(s));
   for (let run = 0; run < runs; run++) {
@@ -79,8 +101,16 @@ export async function writeRejections(slicePath, dumpPath, { runs = 6 } = {}) {
       const k = rand(40);
       const base = { case_id: c.id, run };
       const good = rand(2) === 0;
-      if (k === 0) continue; // missing prediction
-      else if (k === 1) parts.push(Buffer.concat([Buffer.from(`{"case_id":"${c.id}","run":${run},"judgment":false,"evidence_sentence_ids":[],"reasoning":"`), Buffer.from([0xff, 0xfe]), Buffer.from(`"}\n`)]));
+      if (k === 0)
+        continue; // missing prediction
+      else if (k === 1)
+        parts.push(
+          Buffer.concat([
+            Buffer.from(`{"case_id":"${c.id}","run":${run},"judgment":false,"evidence_sentence_ids":[],"reasoning":"`),
+            Buffer.from([0xff, 0xfe]),
+            Buffer.from(`"}\n`),
+          ]),
+        );
       else if (k === 2) push("\n");
       else if (k === 3) push(`{"case_id": "${c.id}", "run": ${run}, "judgment": tru\n`);
       else if (k === 4) push("[1, 2]\n");

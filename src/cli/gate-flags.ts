@@ -12,7 +12,12 @@ const collect = (value: string, previous: string[]): string[] => [...previous, v
 
 /** Adds --gate, --max-invalid-rate and (when the task has a baseline comparison) --max-drop. */
 export function addGateOptions(command: Command, opts: { maxDrop: boolean; example: string; invalid: string }): Command {
-  command.option("--gate <condition>", `METRIC>=VALUE or METRIC<=VALUE, in quotes (the shell reads a bare > as a redirect), e.g. --gate '${opts.example}' (repeatable)`, collect, []);
+  command.option(
+    "--gate <condition>",
+    `METRIC>=VALUE or METRIC<=VALUE, in quotes (the shell reads a bare > as a redirect), e.g. --gate '${opts.example}' (repeatable)`,
+    collect,
+    [],
+  );
   if (opts.maxDrop) command.option("--max-drop <metric=delta>", "largest allowed drop vs --baseline, e.g. macro_f1=0.02 (repeatable)", collect, []);
   command.option("--max-invalid-rate <r>", opts.invalid);
   return command;

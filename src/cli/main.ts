@@ -13,19 +13,21 @@ export type ActionWrapper = (action: CommandAction) => (...args: any[]) => Promi
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
-  const wrap: ActionWrapper = (action) => async (...args) => {
-    try {
-      exitCode = await action(...args);
-    } catch (err) {
-      if (err instanceof InputError) {
-        process.stderr.write(`mari: ${err.message}\n`);
-        exitCode = EXIT_INPUT_ERROR;
-      } else {
-        process.stderr.write(`mari: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
-        exitCode = EXIT_INTERNAL_ERROR;
+  const wrap: ActionWrapper =
+    (action) =>
+    async (...args) => {
+      try {
+        exitCode = await action(...args);
+      } catch (err) {
+        if (err instanceof InputError) {
+          process.stderr.write(`mari: ${err.message}\n`);
+          exitCode = EXIT_INPUT_ERROR;
+        } else {
+          process.stderr.write(`mari: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+          exitCode = EXIT_INTERNAL_ERROR;
+        }
       }
-    }
-  };
+    };
 
   const program = new Command("mari")
     .description("Deterministic evaluation of document-judging models: self-contradiction, memory revision, evidence contracts")

@@ -39,7 +39,9 @@ export function resolveShard(text: string | undefined, countText?: string, env: 
   if (k8s !== undefined && k8s !== "") {
     const index = nonNegativeInteger("JOB_COMPLETION_INDEX", k8s);
     if (flagCount === undefined) {
-      throw new InputError("--shard auto: JOB_COMPLETION_INDEX is set (Kubernetes Indexed Job) but Kubernetes does not tell the pod the job's completions; give --shard-count N (the job's spec.completions)");
+      throw new InputError(
+        "--shard auto: JOB_COMPLETION_INDEX is set (Kubernetes Indexed Job) but Kubernetes does not tell the pod the job's completions; give --shard-count N (the job's spec.completions)",
+      );
     }
     return checked(index, flagCount, `auto (JOB_COMPLETION_INDEX=${index})`);
   }

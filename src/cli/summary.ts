@@ -8,16 +8,7 @@ import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
 
 /** Metrics shown first when a report has them; others fill up to MAX_METRICS in report order. */
-const PREFERRED = [
-  "accuracy",
-  "macro_f1",
-  "localization_recall",
-  "format_valid_rate",
-  "revision_cost",
-  "update_precision",
-  "update_recall",
-  "acceptance_rate",
-];
+const PREFERRED = ["accuracy", "macro_f1", "localization_recall", "format_valid_rate", "revision_cost", "update_precision", "update_recall", "acceptance_rate"];
 const MAX_METRICS = 6;
 const MAX_GATES_LISTED = 10;
 
@@ -71,7 +62,10 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   const rejections = sortedRejections(report);
   if (rejections.length > 0) {
     const total = rejections.reduce((sum, [, count]) => sum + count, 0);
-    const top = rejections.slice(0, 4).map(([reason, count]) => `${reason} ${count}`).join(", ");
+    const top = rejections
+      .slice(0, 4)
+      .map(([reason, count]) => `${reason} ${count}`)
+      .join(", ");
     lines.push(color("yellow", `  rejected/invalid: ${total} (${top}${rejections.length > 4 ? ", …" : ""})`));
   }
   if (report.orphans && report.orphans.count > 0) lines.push(color("yellow", `  orphans: ${report.orphans.count} predictions for unknown case ids`));
@@ -82,7 +76,9 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   if (report.gates.length > MAX_GATES_LISTED) lines.push(`  … ${report.gates.length - MAX_GATES_LISTED} more gates in the report`);
   if (report.gates.length > 0) {
     const failed = report.gates.filter((gate) => !gate.passed).length;
-    lines.push(gatesPassed(report) ? color("green", `gates: all ${report.gates.length} passed`) : color("red", `gates: ${failed} of ${report.gates.length} FAILED`));
+    lines.push(
+      gatesPassed(report) ? color("green", `gates: all ${report.gates.length} passed`) : color("red", `gates: ${failed} of ${report.gates.length} FAILED`),
+    );
   }
   const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;
   lines.push(color("cyan", `report: ${files}`));

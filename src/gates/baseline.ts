@@ -102,7 +102,13 @@ async function visitOutcomes(
     const key = `${outcome.case_id}\u0000${outcome.run}`;
     const earlier = firstSeen.get(key);
     if (earlier !== undefined) {
-      throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(outcome.case_id)} run ${JSON.stringify(outcome.run)} is already on line ${earlier}: not a cases.jsonl mari wrote`));
+      throw new InputError(
+        located(
+          casesPath,
+          line.lineNo,
+          `case ${JSON.stringify(outcome.case_id)} run ${JSON.stringify(outcome.run)} is already on line ${earlier}: not a cases.jsonl mari wrote`,
+        ),
+      );
     }
     firstSeen.set(key, line.lineNo);
     visit(outcome);
@@ -127,7 +133,12 @@ export async function readPairedOutcomes(
     return text;
   };
   const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => {
-    const compact: PairedOutcome = { case_id: intern(outcome.case_id), run: intern(outcome.run), gold: intern(outcome.gold), predicted: intern(outcome.predicted) };
+    const compact: PairedOutcome = {
+      case_id: intern(outcome.case_id),
+      run: intern(outcome.run),
+      gold: intern(outcome.gold),
+      predicted: intern(outcome.predicted),
+    };
     if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
     outcomes.push(compact);
   });
@@ -151,10 +162,7 @@ export async function readPairedSide(
  * Reads a baseline: `reportPath` is a report.json, or the directory holding one. Its cases.jsonl
  * must sit beside it. Any problem is an InputError naming the file (exit 2).
  */
-export async function loadBaseline(
-  reportPath: string,
-  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
-): Promise<Baseline> {
+export async function loadBaseline(reportPath: string, convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine): Promise<Baseline> {
   let path = reportPath;
   try {
     if ((await stat(path)).isDirectory()) path = join(path, "report.json");
@@ -183,7 +191,9 @@ export async function loadBaseline(
   }
   const version = (report as { schema_version: string }).schema_version;
   if (version.split(".")[0] !== REPORT_SCHEMA_VERSION.split(".")[0]) {
-    throw new InputError(located(path, undefined, `--baseline has schema_version ${version}; this mari reads ${REPORT_SCHEMA_VERSION.split(".")[0]}.x reports`));
+    throw new InputError(
+      located(path, undefined, `--baseline has schema_version ${version}; this mari reads ${REPORT_SCHEMA_VERSION.split(".")[0]}.x reports`),
+    );
   }
   const casesPath = join(dirname(path), "cases.jsonl");
   let casesIsFile = false;
@@ -203,11 +213,7 @@ export async function loadBaseline(
  * Pairs the current outcomes with a loaded baseline and notes when the two were built from
  * different slices (the comparison then only covers the case ids they share).
  */
-export function compareWithBaseline(
-  current: PairedSide,
-  baseline: Baseline,
-  opts: PairedOptions & { currentSliceHash?: string },
-): BaselineComparison {
+export function compareWithBaseline(current: PairedSide, baseline: Baseline, opts: PairedOptions & { currentSliceHash?: string }): BaselineComparison {
   const comparison = pairedSideComparison(current, baseline.side, { ...opts, baselinePath: opts.baselinePath ?? baseline.path });
   const notes: string[] = [];
   if (opts.currentSliceHash !== undefined && opts.currentSliceHash !== baseline.report.dataset.slice_hash) {

@@ -42,7 +42,10 @@ function buildConfigSchema(z: typeof Zod) {
     .object({
       ...shared,
       ...gates,
-      max_drop: z.union([z.record(z.string(), z.number()), stringList]).optional().describe('{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop'),
+      max_drop: z
+        .union([z.record(z.string(), z.number()), stringList])
+        .optional()
+        .describe('{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop'),
       baseline: z.string().optional().describe("a previous report.json (or its directory), as --baseline"),
       rewards: z.string().optional(),
       seed: z.number().int().min(0).max(MAX_SEED).optional(),
@@ -142,11 +145,14 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
   const gatesOf = (name: ConfigTask): GateSpec[] => {
     const section = (parsed.data[name] ?? {}) as Partial<Section>;
     const origin = (key: string) => `config ${file}: ${name}.${key}`;
-    const withOrigin = (key: string) => (gate: GateSpec): GateSpec => ({ ...gate, origin: origin(key) });
+    const withOrigin =
+      (key: string) =>
+      (gate: GateSpec): GateSpec => ({ ...gate, origin: origin(key) });
     const gates = list(section.gate).map((text) => wrap(`${name}.gate`, () => withOrigin("gate")(parseGateFlag(text, "config"))));
     const maxDrop = section.max_drop;
     if (maxDrop !== undefined) {
-      const drops = Array.isArray(maxDrop) || typeof maxDrop === "string" ? list(maxDrop) : Object.entries(maxDrop).map(([metric, delta]) => `${metric}=${delta}`);
+      const drops =
+        Array.isArray(maxDrop) || typeof maxDrop === "string" ? list(maxDrop) : Object.entries(maxDrop).map(([metric, delta]) => `${metric}=${delta}`);
       for (const text of drops) gates.push(wrap(`${name}.max_drop`, () => withOrigin("max_drop")(parseMaxDropFlag(text, "config"))));
     }
     if (section.max_invalid_rate !== undefined) {

@@ -82,7 +82,9 @@ export function checkGates(report: Report, gates: readonly GateSpec[], opts: { p
         throw new InputError(`${where(gate)}: nothing to pair: no case is scored both here and in the baseline ${baseline.path ?? ""}`.trimEnd());
       }
       if (!Object.hasOwn(baseline.metrics, gate.metric)) {
-        throw new InputError(`${where(gate)}: the baseline has no per-case values for "${gate.metric}" (compared: ${Object.keys(baseline.metrics).join(", ")})`);
+        throw new InputError(
+          `${where(gate)}: the baseline has no per-case values for "${gate.metric}" (compared: ${Object.keys(baseline.metrics).join(", ")})`,
+        );
       }
     } else if (report.invalid === undefined) {
       throw new InputError(`${where(gate)}: a ${report.task} report does not count invalid predictions`);
@@ -135,7 +137,8 @@ export function shardGateSpecs(shards: ReadonlyArray<{ path: string; report: Rep
   const lists = shards.map(({ path, report }) => {
     const records = report.gate_specs;
     if (records === undefined) {
-      if (report.gates.length > 0) throw new InputError(located(path, undefined, "this shard report has gates but no gate_specs (written by an older mari): re-run the shard"));
+      if (report.gates.length > 0)
+        throw new InputError(located(path, undefined, "this shard report has gates but no gate_specs (written by an older mari): re-run the shard"));
       return [];
     }
     if (!Array.isArray(records)) throw new InputError(located(path, undefined, "gate_specs is not a list"));
@@ -147,7 +150,11 @@ export function shardGateSpecs(shards: ReadonlyArray<{ path: string; report: Rep
     if (key(list) !== expected) {
       const names = (l: GateSpec[]) => (l.length === 0 ? "none" : l.map(gateName).join(", "));
       throw new InputError(
-        located(shards[k]!.path, undefined, `was run with other gates than ${shards[0]!.path} (${names(list)} vs ${names(lists[0]!)}); shards of one run must share their gates`),
+        located(
+          shards[k]!.path,
+          undefined,
+          `was run with other gates than ${shards[0]!.path} (${names(list)} vs ${names(lists[0]!)}); shards of one run must share their gates`,
+        ),
       );
     }
   });

@@ -199,11 +199,7 @@ function sideMetrics(side: SideCases, weights: Uint32Array, classCount: number, 
  * Compares `current` with `baseline` on the cases both have (see the header for the pairing).
  * Metrics: accuracy, macro_f1, and every `values` key present on both sides.
  */
-export function pairedComparison(
-  current: readonly PairedOutcome[],
-  baseline: readonly PairedOutcome[],
-  opts: PairedOptions,
-): BaselineComparison {
+export function pairedComparison(current: readonly PairedOutcome[], baseline: readonly PairedOutcome[], opts: PairedOptions): BaselineComparison {
   return pairedSideComparison(pairedSide(current), pairedSide(baseline), opts);
 }
 
@@ -238,8 +234,20 @@ export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: Pa
   // A label no paired unit shows gets no index (no paired case refers to it).
   const globalLabels = (side: PairedSide) => Int32Array.from(side.labels.list, (label) => classIndex.get(label) ?? -1);
   const sides = [
-    sideCases(cur, curIdx, globalLabels(cur), classCount, valueNames.map((name) => cur.valueNames.get(name)!)),
-    sideCases(base, baseIdx, globalLabels(base), classCount, valueNames.map((name) => base.valueNames.get(name)!)),
+    sideCases(
+      cur,
+      curIdx,
+      globalLabels(cur),
+      classCount,
+      valueNames.map((name) => cur.valueNames.get(name)!),
+    ),
+    sideCases(
+      base,
+      baseIdx,
+      globalLabels(base),
+      classCount,
+      valueNames.map((name) => base.valueNames.get(name)!),
+    ),
   ];
 
   const confusion = new Float64Array(classCount * classCount);

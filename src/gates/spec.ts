@@ -57,7 +57,8 @@ export function parseGateFlag(text: string, source: GateSpec["source"] = "cli"):
   if (!match) {
     // Without quotes the shell takes `>` as a redirect: `--gate accuracy>=0.6` arrives as "accuracy"
     // and leaves a file named "=0.6" behind.
-    const hint = source === "cli" ? `; quote it, e.g. --gate 'accuracy>=0.6' (unquoted, the shell reads > as a redirect and leaves a stray file named like "=0.6")` : "";
+    const hint =
+      source === "cli" ? `; quote it, e.g. --gate 'accuracy>=0.6' (unquoted, the shell reads > as a redirect and leaves a stray file named like "=0.6")` : "";
     throw new InputError(`${flag} "${text}": expected METRIC>=VALUE or METRIC<=VALUE (e.g. accuracy>=0.6)${hint}`);
   }
   const metric = checkMetric(match[1]!, flag, text);

@@ -10,12 +10,7 @@ import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from
 export type DumpLineRejection = LineRejection | "bad_case_id" | "bad_run_key" | "duplicate_prediction";
 
 /** Per-prediction reasons that make a kept line format-invalid (checked in this order). */
-export type PredictionShapeReason =
-  | "bad_prediction_shape"
-  | "bad_completion_format"
-  | "bad_judgment"
-  | "bad_evidence_field"
-  | "bad_reasoning";
+export type PredictionShapeReason = "bad_prediction_shape" | "bad_completion_format" | "bad_judgment" | "bad_evidence_field" | "bad_reasoning";
 
 // JSON.parse turns `2.0` and `2e0` into the integer 2, but the reference rejects floats as IDs and
 // run keys. Number tokens with a fraction or exponent are rewritten into this marker object before
@@ -71,10 +66,7 @@ export function markFloatTokens(text: string): string {
 }
 
 /** Parses a dump line with float detection; rejections as in records.ts. */
-export function parseDumpJson(
-  text: string | null,
-  maxDepth?: number,
-): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
+export function parseDumpJson(text: string | null, maxDepth?: number): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseJsonLine(text, maxDepth);
   if ("error" in parsed || !FLOAT_HINT.test(text!)) return parsed;
   const marked = markFloatTokens(text!);
@@ -106,9 +98,12 @@ export function dumpCaseId(record: JsonObject): string | undefined {
 
 /** Step 4: `run`, else `sample`, else "0"; integer 1 and string "1" are the same run. */
 export function dumpRunKey(record: JsonObject): string | undefined {
-  const value = record.run !== undefined && record.run !== null && Object.hasOwn(record, "run") ? record.run
-    : record.sample !== undefined && record.sample !== null && Object.hasOwn(record, "sample") ? record.sample
-    : "0";
+  const value =
+    record.run !== undefined && record.run !== null && Object.hasOwn(record, "run")
+      ? record.run
+      : record.sample !== undefined && record.sample !== null && Object.hasOwn(record, "sample")
+        ? record.sample
+        : "0";
   if (typeof value === "string") return value;
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
   return undefined;
@@ -217,7 +212,8 @@ function extractCompletion(completion: unknown, sentences: readonly string[]): E
     }
     lowered ??= sentences.map((s) => s.toLowerCase());
     const id = sentenceForQuote(item, lowered);
-    if (id === undefined) return { ok: false, reason: "evidence_out_of_document", message: `quoted evidence ${JSON.stringify(item.slice(0, 80))} is not in the document` };
+    if (id === undefined)
+      return { ok: false, reason: "evidence_out_of_document", message: `quoted evidence ${JSON.stringify(item.slice(0, 80))} is not in the document` };
     evidence.push(id);
   }
   return { ok: true, prediction: { judgment, evidence, reasoning: layout.think } };

@@ -224,9 +224,7 @@ async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
     }
     return header;
   };
-  const parser = bytes.pipe(
-    parseCsv({ columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
-  );
+  const parser = bytes.pipe(parseCsv({ columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }));
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
     skipped.push({ line: err.lines ?? 0, code: err.code ?? "", message: err.message });
   });
@@ -342,7 +340,12 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
         for await (const chunk of peeked.replayed.chunks) chunks.push(chunk);
         const whole = Buffer.concat(chunks);
         detected = formatOfWhole(whole.toString("utf8"));
-        input = { name: source.name, chunks: (async function* () { yield whole; })() };
+        input = {
+          name: source.name,
+          chunks: (async function* () {
+            yield whole;
+          })(),
+        };
       } else detected = verdict;
     }
   }

@@ -34,17 +34,7 @@ export interface DocumentSlice {
 
 const ID_FIELDS = ["id", "case_id", "unique id"] as const;
 const LABEL_FIELDS = ["label", "is_self_contradictory"] as const;
-const KNOWN_FIELDS = new Set<string>([
-  ...ID_FIELDS,
-  ...LABEL_FIELDS,
-  "text",
-  "sentences",
-  "evidence",
-  "gold_sentence_ids",
-  "scope",
-  "doc_type",
-  "contra_type",
-]);
+const KNOWN_FIELDS = new Set<string>([...ID_FIELDS, ...LABEL_FIELDS, "text", "sentences", "evidence", "gold_sentence_ids", "scope", "doc_type", "contra_type"]);
 
 const LABEL_STRINGS: Readonly<Record<string, boolean>> = {
   contradictory: true,
@@ -135,8 +125,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
   if (label === undefined) fail(`unusable label ${JSON.stringify(rawLabel) ?? "(missing)"}`);
   let gold: number[] = [];
   if (label) {
-    gold = readGoldIds(record.gold_sentence_ids, sentences!.length, fail) ??
-      alignEvidence(sentences!, evidenceStrings(maybeJsonArray(record.evidence), fail));
+    gold = readGoldIds(record.gold_sentence_ids, sentences!.length, fail) ?? alignEvidence(sentences!, evidenceStrings(maybeJsonArray(record.evidence), fail));
     if (gold.length === 0) fail("a positive case needs gold evidence (non-empty `evidence` or `gold_sentence_ids`)");
   }
   const extra: JsonObject = dict();

@@ -17,7 +17,10 @@ function installHandlers(): void {
   if (handlersInstalled) return;
   handlersInstalled = true;
   process.on("exit", removeOwn);
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     process.once(signal, () => {
       removeOwn();
       // A command with its own handler (predict says how to resume) exits itself; else exit here.

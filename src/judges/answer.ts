@@ -38,15 +38,11 @@ export function parseJudgeAnswer(content: string | null | undefined, caseId: str
   }
   const answer = parsed.record;
   if (!Object.hasOwn(answer, "judgment")) {
-    return failedPrediction("answer_wrong_shape", "answer has no \"judgment\" field", content);
+    return failedPrediction("answer_wrong_shape", 'answer has no "judgment" field', content);
   }
   const answeredId = answer["case_id"] ?? answer["id"];
   if (answeredId !== undefined && answeredId !== null && String(answeredId) !== caseId) {
-    return failedPrediction(
-      "answer_wrong_case",
-      `answer is about case ${JSON.stringify(answeredId)}, not ${JSON.stringify(caseId)}`,
-      content,
-    );
+    return failedPrediction("answer_wrong_case", `answer is about case ${JSON.stringify(answeredId)}, not ${JSON.stringify(caseId)}`, content);
   }
   return {
     judgment: unmarkFloats(answer["judgment"]),

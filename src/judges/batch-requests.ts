@@ -21,7 +21,7 @@ export function encodeCustomId(caseId: string, run: number): string {
 
 /** The (case, run) a custom_id names, or undefined when it is not one encodeCustomId writes. */
 export function decodeCustomId(customId: string): { caseId: string; run: number } | undefined {
-  if (!customId.startsWith("[\"")) return undefined;
+  if (!customId.startsWith('["')) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(customId);
@@ -57,11 +57,7 @@ export function batchRequestLines(judgeCase: JudgeCase, options: BatchRequestOpt
 }
 
 /** Writes the request file atomically (it appears only when complete); returns lines and bytes written. */
-export async function writeBatchRequests(
-  path: string,
-  cases: readonly JudgeCase[],
-  options: BatchRequestOptions,
-): Promise<{ lines: number; bytes: number }> {
+export async function writeBatchRequests(path: string, cases: readonly JudgeCase[], options: BatchRequestOptions): Promise<{ lines: number; bytes: number }> {
   const writer = await AtomicLineWriter.open(path);
   let bytes = 0;
   try {

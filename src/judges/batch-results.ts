@@ -15,7 +15,7 @@ import type { PredictionBody } from "./types.js";
 const EXCERPT_CHARS = 300;
 
 function excerpt(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
   return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
 }
 
@@ -29,8 +29,7 @@ function batchErrorMessage(error: unknown): string {
 
 export type BatchOutputLine =
   /** The custom_id does not name a (case, run) (not one mari wrote). */
-  | { orphan: string }
-  | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage };
+  { orphan: string } | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage };
 
 /** One output line (already parsed to an object with a string custom_id) as a prediction. */
 export function readBatchOutputLine(record: JsonObject): BatchOutputLine {

@@ -19,12 +19,7 @@ export interface ChatRequestSettings {
  * seeded samples: at temperature > 0 independent draws, at temperature 0 greedy answers that differ
  * only where the server is nondeterministic.
  */
-export function chatRequestBody(
-  settings: ChatRequestSettings,
-  messages: readonly ChatMessage[],
-  run: number,
-  jsonMode: boolean,
-): Record<string, unknown> {
+export function chatRequestBody(settings: ChatRequestSettings, messages: readonly ChatMessage[], run: number, jsonMode: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: settings.model,
     messages,
@@ -87,7 +82,7 @@ export function readChatCompletion(body: unknown): ReadCompletion {
  */
 export function completionPrediction(content: string | null, finishReason: string | null, caseId: string): PredictionBody {
   if (finishReason === "length") {
-    return failedPrediction("answer_truncated", "the answer was cut off at the token limit (finish_reason \"length\")", content ?? undefined);
+    return failedPrediction("answer_truncated", 'the answer was cut off at the token limit (finish_reason "length")', content ?? undefined);
   }
   return parseJudgeAnswer(content, caseId);
 }

@@ -10,13 +10,7 @@
 // with a zero floor every pair is compared. Cost: one feature extraction per sentence, plus the
 // posting-list walk (Σ over tokens of (occurrences choose 2), small unless a token is everywhere),
 // plus one classifier call per surviving pair.
-import {
-  classifyFeatures,
-  DEFAULT_CONFIG,
-  extractFeatures,
-  type ClassifierConfig,
-  type TextFeatures,
-} from "../core/classifier/index.js";
+import { classifyFeatures, DEFAULT_CONFIG, extractFeatures, type ClassifierConfig, type TextFeatures } from "../core/classifier/index.js";
 import { predictionLine, type JudgeCase, type Prediction } from "./types.js";
 
 export const LEXICAL_JUDGE_NAME = "lexical";
@@ -97,10 +91,7 @@ function forEachCandidatePair(features: readonly TextFeatures[], overlapFloor: n
   return count;
 }
 
-export function judgeDocumentLexically(
-  sentences: readonly string[],
-  config: Readonly<ClassifierConfig> = DEFAULT_CONFIG,
-): LexicalJudgment {
+export function judgeDocumentLexically(sentences: readonly string[], config: Readonly<ClassifierConfig> = DEFAULT_CONFIG): LexicalJudgment {
   const features = sentences.map((sentence) => extractFeatures(sentence));
   const findings: LexicalFinding[] = [];
   const evidence = new Set<number>();
@@ -138,10 +129,7 @@ export function judgeDocumentLexically(
 }
 
 /** One prediction per case (run 0), in the order given. */
-export function runLexicalJudge(
-  cases: Iterable<JudgeCase>,
-  config: Readonly<ClassifierConfig> = DEFAULT_CONFIG,
-): Prediction[] {
+export function runLexicalJudge(cases: Iterable<JudgeCase>, config: Readonly<ClassifierConfig> = DEFAULT_CONFIG): Prediction[] {
   const predictions: Prediction[] = [];
   for (const judgeCase of cases) {
     const result = judgeDocumentLexically(judgeCase.sentences, config);

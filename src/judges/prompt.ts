@@ -18,18 +18,20 @@ const SYSTEM_PROMPT = [
 
 export function buildJudgeMessages(judgeCase: JudgeCase, template?: PromptTemplate): ChatMessage[] {
   const n = judgeCase.sentences.length;
-  const user = template ? fillPromptTemplate(template, judgeCase) : [
-    `Case id: ${JSON.stringify(judgeCase.id)}`,
-    `The document has ${n} sentence${n === 1 ? "" : "s"}, each preceded by its number in brackets:`,
-    "",
-    tagSentences(judgeCase.sentences),
-    "",
-    "Is this document self-contradictory? Answer with one JSON object of this form:",
-    `{"case_id": ${JSON.stringify(judgeCase.id)}, "judgment": true or false, "evidence_sentence_ids": [sentence numbers], "reasoning": "..."}`,
-    "- judgment: true if the document contradicts itself, false otherwise.",
-    `- evidence_sentence_ids: when judgment is true, the numbers (integers from 1 to ${n}) of the sentences that carry the contradiction, at least one; when false, [].`,
-    "- reasoning: a short explanation that cites sentences by number in brackets, like [3] or [2-4].",
-  ].join("\n");
+  const user = template
+    ? fillPromptTemplate(template, judgeCase)
+    : [
+        `Case id: ${JSON.stringify(judgeCase.id)}`,
+        `The document has ${n} sentence${n === 1 ? "" : "s"}, each preceded by its number in brackets:`,
+        "",
+        tagSentences(judgeCase.sentences),
+        "",
+        "Is this document self-contradictory? Answer with one JSON object of this form:",
+        `{"case_id": ${JSON.stringify(judgeCase.id)}, "judgment": true or false, "evidence_sentence_ids": [sentence numbers], "reasoning": "..."}`,
+        "- judgment: true if the document contradicts itself, false otherwise.",
+        `- evidence_sentence_ids: when judgment is true, the numbers (integers from 1 to ${n}) of the sentences that carry the contradiction, at least one; when false, [].`,
+        "- reasoning: a short explanation that cites sentences by number in brackets, like [3] or [2-4].",
+      ].join("\n");
   return [
     { role: "system", content: SYSTEM_PROMPT },
     { role: "user", content: user },

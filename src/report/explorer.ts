@@ -106,7 +106,12 @@ export function selectCases(failed: Uint8Array, cap: number, seed: number): { ch
 }
 
 /** The page's sentence on the selection (shown above the case list). */
-export function describeSelection(total: number, s: { chosen: number[]; failures: number; failuresShown: number; sampled: number }, cap: number, seed: number): string {
+export function describeSelection(
+  total: number,
+  s: { chosen: number[]; failures: number; failuresShown: number; sampled: number },
+  cap: number,
+  seed: number,
+): string {
   if (s.chosen.length === total) return `All ${total} cases are shown.`;
   return (
     `${s.chosen.length} of ${total} cases are shown (cap ${cap}): ${s.failuresShown} of ${s.failures} failing cases` +
@@ -117,7 +122,10 @@ export function describeSelection(total: number, s: { chosen: number[]; failures
 
 /** JSON for a <script type="application/json"> block: no `<` survives, so nothing can end the block. */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** The explorer's HTML (controls filled by the script) and the data block. */

@@ -235,7 +235,10 @@ function runList(runs: readonly string[]): string {
 export function describePairing(b: BaselineComparison): string {
   const runs = b.runs ? `; each side's per-case value is the mean over its runs: current ${runList(b.runs.current)}, baseline ${runList(b.runs.baseline)}` : "";
   const oneSide = b.unmatched_current + b.unmatched_baseline;
-  const left = oneSide === 0 ? "every case of both sides is compared" : `not compared: ${b.unmatched_current} cases only in the current run, ${b.unmatched_baseline} only in the baseline`;
+  const left =
+    oneSide === 0
+      ? "every case of both sides is compared"
+      : `not compared: ${b.unmatched_current} cases only in the current run, ${b.unmatched_baseline} only in the baseline`;
   return `paired on ${b.matched_cases} cases (${left})${runs}`;
 }
 

@@ -53,12 +53,7 @@ ${script}</body>
 }
 
 export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 const e = escapeHtml;
@@ -133,7 +128,10 @@ function baseline(report: Report): string {
   ]);
   const notes = [`${describePairing(comparison)}.`, `${describeMcNemar(comparison)}.`];
   if (comparison.warning) notes.push(`Warning: ${comparison.warning}`);
-  return section("Baseline comparison", table(["metric", "baseline", "current", "difference", "95% CI"], rows) + notes.map((n) => `<p class="note">${e(n)}</p>`).join(""));
+  return section(
+    "Baseline comparison",
+    table(["metric", "baseline", "current", "difference", "95% CI"], rows) + notes.map((n) => `<p class="note">${e(n)}</p>`).join(""),
+  );
 }
 
 function runs(report: Report): string {
@@ -151,7 +149,9 @@ function breakdowns(report: Report): string {
   const parts = Object.entries(report.breakdowns).map(([dimension, groups]) => {
     const names = [...new Set(Object.values(groups).flatMap((m) => Object.keys(m)))];
     // A column gets bars when all its values are proportions (a `cases` count column does not).
-    const barred = new Set(names.filter((name) => Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1))));
+    const barred = new Set(
+      names.filter((name) => Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1))),
+    );
     const rows = Object.entries(groups).map(([group, m]) => [
       e(group),
       ...names.map((name) => (barred.has(name) ? `${e(formatNumber(m[name]))} ${bar(m[name])}` : e(formatNumber(m[name])))),
@@ -166,13 +166,24 @@ function setcons(report: Report): string {
   if (report.setcons === null) return section("SetCons", "<p>Not available: it needs at least two runs.</p>");
   const rows = setconsRows(report.setcons).map(([k, v]) => [e(k), e(v)]);
   const flipped = flippedCases(report.setcons);
-  const list = flipped.length ? `<p>Flipped cases: ${flipped.slice(0, MAX_EXAMPLES).map((id) => `<code>${e(id)}</code>`).join(", ")}</p>` : "";
+  const list = flipped.length
+    ? `<p>Flipped cases: ${flipped
+        .slice(0, MAX_EXAMPLES)
+        .map((id) => `<code>${e(id)}</code>`)
+        .join(", ")}</p>`
+    : "";
   return section("SetCons (run-to-run consistency)", table(["measure", "value"], rows) + list);
 }
 
 function majority(report: Report): string {
   if (!report.majority) return "";
-  return section("Majority vote", table(["metric", "value"], Object.entries(report.majority).map(([k, v]) => [e(k), e(formatNumber(v))])));
+  return section(
+    "Majority vote",
+    table(
+      ["metric", "value"],
+      Object.entries(report.majority).map(([k, v]) => [e(k), e(formatNumber(v))]),
+    ),
+  );
 }
 
 /** Documents: the 2×2 matrix from the tp/fp/fn/tn counts (format-invalid predictions are in neither column). */
@@ -185,7 +196,10 @@ function documentConfusion(report: Report): Record<string, Record<string, number
 function confusion(report: Report): string {
   const matrix = report.confusion ?? documentConfusion(report);
   if (!matrix || Object.keys(matrix).length === 0) return "";
-  const note = report.confusion === undefined && (report.metrics["format_invalid"] ?? 0)! > 0 ? `<p class="note">Format-invalid predictions (${report.metrics["format_invalid"]}) have no judgment and are in no column.</p>` : "";
+  const note =
+    report.confusion === undefined && (report.metrics["format_invalid"] ?? 0)! > 0
+      ? `<p class="note">Format-invalid predictions (${report.metrics["format_invalid"]}) have no judgment and are in no column.</p>`
+      : "";
   return section("Confusion matrix (rows gold, columns predicted)", confusionTable(matrix) + note);
 }
 
@@ -239,7 +253,8 @@ function dependencies(report: Report): string {
   const shown = view.list.slice(0, MAX_EXAMPLES);
   const rows = shown.map((d) => [`<code>${e(d.dependency_id)}</code>`, e(d.revision), `<code>${e(d.section_revision.slice(0, 12))}</code>`, String(d.cases)]);
   const more = view.list.length > shown.length ? `<p class="note">${view.list.length - shown.length} more dependencies are in report.json.</p>` : "";
-  const conflicts = view.conflicts === 0 ? "<p>Dependency conflicts: none.</p>" : `<p>Dependency conflicts: ${view.conflicts} cases.</p>${exampleList(view.conflictExamples)}`;
+  const conflicts =
+    view.conflicts === 0 ? "<p>Dependency conflicts: none.</p>" : `<p>Dependency conflicts: ${view.conflicts} cases.</p>${exampleList(view.conflictExamples)}`;
   const list = shown.length ? table(["dependency", "document revision", "section revision", "cases"], rows) : "";
   return section("Dependencies", `<p>${view.list.length} distinct dependencies cited by accepted cases.</p>${list}${more}${conflicts}`);
 }
@@ -248,7 +263,13 @@ function freshness(report: Report): string {
   const view = freshnessView(report);
   if (view === null) return "";
   if (view.length === 0) return section("Freshness", "<p>No case had dependencies to assess.</p>");
-  return section("Freshness (cases per status against the current documents)", table(["status", "cases"], view.map(([status, n]) => [e(status), String(n)])));
+  return section(
+    "Freshness (cases per status against the current documents)",
+    table(
+      ["status", "cases"],
+      view.map(([status, n]) => [e(status), String(n)]),
+    ),
+  );
 }
 
 /** A column chart of one histogram (inline SVG, counts labelled above the columns). */
@@ -272,7 +293,12 @@ function histogramSvg(name: string, bins: readonly { bin: string; count: number 
 
 function histograms(report: Report): string {
   if (!report.histograms || Object.keys(report.histograms).length === 0) return "";
-  return section("Distributions", Object.entries(report.histograms).map(([name, bins]) => histogramSvg(name, bins)).join("\n"));
+  return section(
+    "Distributions",
+    Object.entries(report.histograms)
+      .map(([name, bins]) => histogramSvg(name, bins))
+      .join("\n"),
+  );
 }
 
 function rejections(report: Report): string {
@@ -282,17 +308,32 @@ function rejections(report: Report): string {
     .slice(0, MAX_EXAMPLES)
     .map((ex) => `<li><code>${e(ex.where)}</code> ${e(ex.reason)}: ${e(ex.message)}</li>`)
     .join("\n");
-  return section("Rejections", table(["reason", "count"], counts.map(([r, c]) => [e(r), String(c)])) + (examples ? `<ul>\n${examples}\n</ul>` : ""));
+  return section(
+    "Rejections",
+    table(
+      ["reason", "count"],
+      counts.map(([r, c]) => [e(r), String(c)]),
+    ) + (examples ? `<ul>\n${examples}\n</ul>` : ""),
+  );
 }
 
 function orphans(report: Report): string {
   if (!report.orphans || report.orphans.count === 0) return "";
-  const list = report.orphans.examples.slice(0, MAX_EXAMPLES).map((id) => `<code>${e(id)}</code>`).join(", ");
+  const list = report.orphans.examples
+    .slice(0, MAX_EXAMPLES)
+    .map((id) => `<code>${e(id)}</code>`)
+    .join(", ");
   return section("Orphans", `<p>${report.orphans.count} predictions name a case id not in the slice: ${list}</p>`);
 }
 
 function provenance(report: Report): string {
-  return section("Provenance", table(["field", "value"], provenanceRows(report).map(([k, v]) => [e(k), e(v)])));
+  return section(
+    "Provenance",
+    table(
+      ["field", "value"],
+      provenanceRows(report).map(([k, v]) => [e(k), e(v)]),
+    ),
+  );
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:2em auto;max-width:1100px;padding:0 1em;color:#222}
@@ -317,7 +358,25 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
     ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),
   ].join("\n");
-  const body = [gates(report), metrics(report), baseline(report), runs(report), breakdowns(report), setcons(report), majority(report), confusion(report), explorer ? explorerHtml(explorer) : "", histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), rejections(report), orphans(report), provenance(report)]
+  const body = [
+    gates(report),
+    metrics(report),
+    baseline(report),
+    runs(report),
+    breakdowns(report),
+    setcons(report),
+    majority(report),
+    confusion(report),
+    explorer ? explorerHtml(explorer) : "",
+    histograms(report),
+    claimStates(report),
+    errorCodes(report),
+    dependencies(report),
+    freshness(report),
+    rejections(report),
+    orphans(report),
+    provenance(report),
+  ]
     .filter((part) => part !== "")
     .join("\n");
   return htmlPage({

@@ -9,13 +9,7 @@ import type { Report } from "./types.js";
 const XML_FORBIDDEN = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 export function escapeXml(text: string): string {
-  return text
-    .replace(XML_FORBIDDEN, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return text.replace(XML_FORBIDDEN, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
 }
 
 function attrs(values: Record<string, string | number>): string {
@@ -40,7 +34,9 @@ export function renderJunit(report: Report, inputErrors: readonly string[] = [])
     if (gate.passed) {
       cases.push(`${open}>\n      <system-out>${escapeXml(detail)}</system-out>\n    </testcase>`);
     } else {
-      cases.push(`${open}>\n      <failure${attrs({ message: `gate failed: ${gate.name} (${summary})`, type: gate.kind })}>${escapeXml(detail)}</failure>\n    </testcase>`);
+      cases.push(
+        `${open}>\n      <failure${attrs({ message: `gate failed: ${gate.name} (${summary})`, type: gate.kind })}>${escapeXml(detail)}</failure>\n    </testcase>`,
+      );
     }
   }
   inputErrors.forEach((message, index) => {

@@ -34,22 +34,24 @@ const ERROR_EXAMPLES_PER_CODE = 3;
  * by job-summary renderers. A lone `>`, `&` or `<=` is harmless and stays readable (`accuracy>=0.6`).
  */
 export function escapeCell(text: string): string {
-  return text
-    .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
-    // Only a `<` that could open a tag, comment or autolink (letter, `/`, `!`, `?`) is escaped,
-    // so `restatement_to_update_rate<=0.05` stays readable in the raw file.
-    .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/`/g, "\\`")
-    // No links or images from untrusted text (an image URL would be fetched by the viewer).
-    .replace(/[[\]]/g, "\\$&")
-    // Nor bare URLs or e-mail addresses: GFM would turn `https://…`, `www.…` and `a@b.c` into links.
-    // A character reference is shown as the character but does not start an autolink.
-    .replace(/:\/\//g, "&#58;//")
-    .replace(/\b(www)\./gi, "$1&#46;")
-    .replace(/@/g, "&#64;")
-    .replace(/\r\n|\r|\n/g, "<br>");
+  return (
+    text
+      .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
+      // Only a `<` that could open a tag, comment or autolink (letter, `/`, `!`, `?`) is escaped,
+      // so `restatement_to_update_rate<=0.05` stays readable in the raw file.
+      .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
+      .replace(/\\/g, "\\\\")
+      .replace(/\|/g, "\\|")
+      .replace(/`/g, "\\`")
+      // No links or images from untrusted text (an image URL would be fetched by the viewer).
+      .replace(/[[\]]/g, "\\$&")
+      // Nor bare URLs or e-mail addresses: GFM would turn `https://…`, `www.…` and `a@b.c` into links.
+      // A character reference is shown as the character but does not start an autolink.
+      .replace(/:\/\//g, "&#58;//")
+      .replace(/\b(www)\./gi, "$1&#46;")
+      .replace(/@/g, "&#64;")
+      .replace(/\r\n|\r|\n/g, "<br>")
+  );
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -211,9 +213,7 @@ function dependenciesSection(report: Report): string {
   const rows = shown.map((d) => [escapeCell(d.dependency_id), escapeCell(d.revision), escapeCell(d.section_revision.slice(0, 12)), String(d.cases)]);
   const more = view.list.length > shown.length ? `${view.list.length - shown.length} more dependencies are in report.json.` : "";
   const conflicts =
-    view.conflicts === 0
-      ? "Dependency conflicts: none."
-      : `Dependency conflicts: ${view.conflicts} cases.\n\n${exampleList(view.conflictExamples)}`;
+    view.conflicts === 0 ? "Dependency conflicts: none." : `Dependency conflicts: ${view.conflicts} cases.\n\n${exampleList(view.conflictExamples)}`;
   return section(
     "Dependencies",
     `${view.list.length} distinct dependencies cited by accepted cases.`,
@@ -227,7 +227,14 @@ function freshnessSection(report: Report): string {
   const view = freshnessView(report);
   if (view === null) return "";
   if (view.length === 0) return section("Freshness", "No case had dependencies to assess.");
-  return section("Freshness", "Cases per status against the current documents.", table(["status", "cases"], view.map(([status, n]) => [escapeCell(status), String(n)])));
+  return section(
+    "Freshness",
+    "Cases per status against the current documents.",
+    table(
+      ["status", "cases"],
+      view.map(([status, n]) => [escapeCell(status), String(n)]),
+    ),
+  );
 }
 
 function histogramsSection(report: Report): string {
@@ -259,7 +266,13 @@ function orphansSection(report: Report): string {
 }
 
 function provenanceSection(report: Report): string {
-  return section("Provenance", table(["field", "value"], provenanceRows(report).map(([field, value]) => [field, escapeCell(value)])));
+  return section(
+    "Provenance",
+    table(
+      ["field", "value"],
+      provenanceRows(report).map(([field, value]) => [field, escapeCell(value)]),
+    ),
+  );
 }
 
 export function renderMarkdown(report: Report): string {

@@ -11,7 +11,11 @@ import type { Report } from "./types.js";
 
 const INT32_MAX = 2 ** 31 - 1;
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const int32 = z.number().int().min(-INT32_MAX - 1).max(INT32_MAX);
+const int32 = z
+  .number()
+  .int()
+  .min(-INT32_MAX - 1)
+  .max(INT32_MAX);
 const share = z.number().min(0).max(1);
 
 /** The `shard` block of a document shard report (what the merge reads from it). */
@@ -66,7 +70,11 @@ export async function checkCasesHash(reportPath: string, report: { cases_sha256?
   if (report.cases_sha256 === undefined) return;
   if ((await sha256File(casesPath)) !== report.cases_sha256) {
     throw new InputError(
-      located(casesPath, undefined, `does not match ${reportPath} (its cases_sha256 differs): the run was interrupted between the two files, or one was changed; rerun it`),
+      located(
+        casesPath,
+        undefined,
+        `does not match ${reportPath} (its cases_sha256 differs): the run was interrupted between the two files, or one was changed; rerun it`,
+      ),
     );
   }
 }

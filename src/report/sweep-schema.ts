@@ -37,7 +37,9 @@ export const sweepSchema = z
     ),
     best: z.object({ index: count, label: z.string(), config, revision_cost: z.number().nullable() }).nullable(),
     best_rule: z.string(),
-    pareto_front: z.array(z.object({ index: count, label: z.string(), update_recall: z.number().nullable(), restatement_to_update_rate: z.number().nullable() })),
+    pareto_front: z.array(
+      z.object({ index: count, label: z.string(), update_recall: z.number().nullable(), restatement_to_update_rate: z.number().nullable() }),
+    ),
     pareto_rule: z.string(),
   })
   .meta({

@@ -54,7 +54,9 @@ export function renderReportJson(report: Report): string {
     // say so instead of crashing; the per-case results are in cases.jsonl already.
     if (err instanceof RangeError) {
       const runs = Object.keys(report.runs ?? {}).length;
-      throw new InputError(`report.json would be larger than one JavaScript string can hold (${runs} runs listed); cases.jsonl is complete, but this many runs cannot be reported (see docs/eval.md)`);
+      throw new InputError(
+        `report.json would be larger than one JavaScript string can hold (${runs} runs listed); cases.jsonl is complete, but this many runs cannot be reported (see docs/eval.md)`,
+      );
     }
     throw err;
   }

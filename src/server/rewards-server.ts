@@ -160,7 +160,11 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     const prompts = arrayField(body, "prompts");
     const labels = arrayField(body, "labels");
     if (prompts.length !== queries.length || labels.length !== queries.length) {
-      throw new RequestError(400, "length_mismatch", `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`);
+      throw new RequestError(
+        400,
+        "length_mismatch",
+        `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`,
+      );
     }
     // Items whose query does not start with their prompt are rejected before scoring; the rest are
     // scored as one batch and put back in place.
@@ -195,7 +199,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     const requestId = typeof header === "string" && REQUEST_ID.test(header) ? header : `${runPrefix}-${++requestSeq}`;
     res.setHeader("x-request-id", requestId);
     try {
-      if (method === undefined) throw new RequestError(404, "not_found", `no route ${JSON.stringify(path)}; try POST /v1/rewards, POST /get_reward or GET /health`);
+      if (method === undefined)
+        throw new RequestError(404, "not_found", `no route ${JSON.stringify(path)}; try POST /v1/rewards, POST /get_reward or GET /health`);
       if (opts.checkToken && !opts.checkToken(req)) {
         res.setHeader("www-authenticate", "Bearer");
         throw new RequestError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer …)");

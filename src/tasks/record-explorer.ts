@@ -28,7 +28,12 @@ export const PAIR_EXPLORER: RecordExplorerKind = {
   facets: ["gold", "class", "kind", "domain"],
   id: (line) => (typeof line["id"] === "string" ? line["id"] : null),
   failed: (line) => typeof line["gold"] === "string" && line["gold"] !== line["class"],
-  tags: (line) => (typeof line["gold"] !== "string" ? ["unlabelled"] : line["gold"] === line["class"] ? ["correct"] : ["wrong", `wrong:${line["gold"]}→${String(line["class"])}`]),
+  tags: (line) =>
+    typeof line["gold"] !== "string"
+      ? ["unlabelled"]
+      : line["gold"] === line["class"]
+        ? ["correct"]
+        : ["wrong", `wrong:${line["gold"]}→${String(line["class"])}`],
   // "Sort by reward" for pairs: a lower RevisionCost is better.
   score: (line) => (typeof line["cost"] === "number" ? -line["cost"] : null),
 };
@@ -37,7 +42,8 @@ export const EVIDENCE_EXPLORER: RecordExplorerKind = {
   kind: "evidence",
   facets: ["freshness"],
   id: (line) => (typeof line["case_id"] === "string" ? line["case_id"] : null),
-  failed: (line) => line["accepted"] !== true || (Array.isArray(line["gold"]) && line["gold"].some((g) => (g as JsonObject)["gold"] !== (g as JsonObject)["predicted"])),
+  failed: (line) =>
+    line["accepted"] !== true || (Array.isArray(line["gold"]) && line["gold"].some((g) => (g as JsonObject)["gold"] !== (g as JsonObject)["predicted"])),
   tags: (line) => {
     const tags = [line["accepted"] === true ? "accepted" : "rejected"];
     const error = line["error"] as JsonObject | null | undefined;

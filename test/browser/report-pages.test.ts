@@ -33,8 +33,20 @@ beforeAll(async () => {
   const lexical = jsonl(join(out("single"), "lexical.predictions.jsonl"));
   const runs = (edit: (line: Line, i: number, run: number) => Line) =>
     [0, 1, 2].flatMap((run) => lexical.map((line, i) => JSON.stringify(edit({ ...line, run }, i, run)))).join("\n") + "\n";
-  writeFileSync(out("base.jsonl"), runs((l) => l));
-  writeFileSync(out("current.jsonl"), runs((l, i, run) => (run === 1 && i < 12 ? { ...l, judgment: !l["judgment"], evidence_sentence_ids: l["judgment"] ? [] : [1] } : run === 2 && i === 5 ? { ...l, judgment: "maybe" } : l)));
+  writeFileSync(
+    out("base.jsonl"),
+    runs((l) => l),
+  );
+  writeFileSync(
+    out("current.jsonl"),
+    runs((l, i, run) =>
+      run === 1 && i < 12
+        ? { ...l, judgment: !l["judgment"], evidence_sentence_ids: l["judgment"] ? [] : [1] }
+        : run === 2 && i === 5
+          ? { ...l, judgment: "maybe" }
+          : l,
+    ),
+  );
   await mari(["eval", SLICE, "--predictions", out("base.jsonl"), "--out", out("base")]);
   await mari(["eval", SLICE, "--predictions", out("current.jsonl"), "--baseline", out("base"), "--out", out("multi")]);
   await mari(["eval", PAIRS, "--out", out("pairs")]);
@@ -49,9 +61,17 @@ beforeAll(async () => {
   writeFileSync(
     out("hostile.predictions.jsonl"),
     [
-      JSON.stringify({ case_id: hostile[0]!.id, judgment: true, evidence_sentence_ids: [1], reasoning: `see [1] </script><script>__mariInjected("reasoning")</script> <img src=x onerror=__mariInjected("r-img")> javascript:__mariInjected("js")` }),
+      JSON.stringify({
+        case_id: hostile[0]!.id,
+        judgment: true,
+        evidence_sentence_ids: [1],
+        reasoning: `see [1] </script><script>__mariInjected("reasoning")</script> <img src=x onerror=__mariInjected("r-img")> javascript:__mariInjected("js")`,
+      }),
       // A raw completion: its think text is the reasoning, and the completion itself is shown too.
-      JSON.stringify({ case_id: hostile[1]!.id, completion: `<think>\ncompare [2] </script><img src=x onerror=__mariInjected("think")>\n</think>\n<answer>\nJudgment: No\nEvidence: []\n</answer>` }),
+      JSON.stringify({
+        case_id: hostile[1]!.id,
+        completion: `<think>\ncompare [2] </script><img src=x onerror=__mariInjected("think")>\n</think>\n<answer>\nJudgment: No\nEvidence: []\n</answer>`,
+      }),
     ].join("\n") + "\n",
   );
   await mari(["eval", out("hostile.jsonl"), "--predictions", out("hostile.predictions.jsonl"), "--out", out("hostile")]);
@@ -81,8 +101,10 @@ describe("report.html in Chromium", () => {
         const boxes = [...svg.querySelectorAll("text")].map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() }));
         for (let i = 0; i < boxes.length; i++)
           for (let j = i + 1; j < boxes.length; j++) {
-            const a = boxes[i]!.r, b = boxes[j]!.r;
-            if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) found.push(`${boxes[i]!.t} / ${boxes[j]!.t}`);
+            const a = boxes[i]!.r,
+              b = boxes[j]!.r;
+            if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
+              found.push(`${boxes[i]!.t} / ${boxes[j]!.t}`);
           }
       });
       return found;
@@ -109,7 +131,9 @@ describe("report.html in Chromium", () => {
     await page.click("#explorer-list details.case summary");
     // The case's body is built on the details' toggle event, which fires after the click returns.
     await page.waitForSelector("#explorer-list details.case ol.sentences li");
-    const gold = await page.$$eval("#explorer-list details.case ol.sentences li", (lis) => lis.flatMap((li, k) => (li.className === "gold" || li.className === "both" ? [k + 1] : [])));
+    const gold = await page.$$eval("#explorer-list details.case ol.sentences li", (lis) =>
+      lis.flatMap((li, k) => (li.className === "gold" || li.className === "both" ? [k + 1] : [])),
+    );
     expect(gold).toEqual(first["gold_sentence_ids"]);
     const sentences = await page.$$eval("#explorer-list details.case ol.sentences li", (lis) => lis.length);
     expect(sentences).toBe(first["sentence_count"]);

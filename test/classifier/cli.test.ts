@@ -13,7 +13,11 @@ function file(name: string, content: string): string {
   return path;
 }
 
-const jsonLines = (text: string): unknown[] => text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+const jsonLines = (text: string): unknown[] =>
+  text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 
 describe("mari classify", () => {
   it("reproduces the corpus fixture byte for byte, in input order", async () => {
@@ -26,7 +30,7 @@ describe("mari classify", () => {
   it("reads CSV (BOM, CRLF, quoted fields with commas and newlines, extra columns)", async () => {
     const path = file(
       "pairs.csv",
-      '\uFEFFid,new,old,gold\r\n' +
+      "\uFEFFid,new,old,gold\r\n" +
         'a,"Cache entries expire after a 30 minute TTL.","Cache entries expire after a 10 minute TTL.",update\r\n' +
         'b,"Email is sent through SES, always.","Email is sent through SES.\nAlways.",restatement\r\n',
     );

@@ -36,14 +36,41 @@ describe("text primitives (§2, §8.1, §8.2)", () => {
 
 describe("normalizeWord (§3.6)", () => {
   const TABLE: [string, string][] = [
-    ["entries", "entry"], ["services", "servic"], ["postgres", "postgr"], ["nats", "nat"], ["tls", "tls"],
-    ["does", "doe"], ["used", "used"], ["using", "using"], ["doing", "doing"], ["being", "being"],
-    ["going", "going"], ["deprecated", "deprecat"], ["retired", "retir"], ["moved", "mov"],
-    ["switched", "switch"], ["migrated", "migrat"], ["instead", "instead"], ["anymore", "anymor"],
-    ["rebuilt", "rebuilt"], ["class", "clas"], ["uses", "use"], ["stopped", "stop"], ["jazz", "jaz"],
-    ["code", "cod"], ["merge", "merg"], ["cache", "cach"], ["wrote", "writ"], ["kept", "keep"],
-    ["seconds", "sec"], ["hours", "hr"], ["requests", "req"], ["milliseconds", "ms"], ["percent", "percent"],
-    ["minutes", "minut"], ["megabytes", "megabyt"],
+    ["entries", "entry"],
+    ["services", "servic"],
+    ["postgres", "postgr"],
+    ["nats", "nat"],
+    ["tls", "tls"],
+    ["does", "doe"],
+    ["used", "used"],
+    ["using", "using"],
+    ["doing", "doing"],
+    ["being", "being"],
+    ["going", "going"],
+    ["deprecated", "deprecat"],
+    ["retired", "retir"],
+    ["moved", "mov"],
+    ["switched", "switch"],
+    ["migrated", "migrat"],
+    ["instead", "instead"],
+    ["anymore", "anymor"],
+    ["rebuilt", "rebuilt"],
+    ["class", "clas"],
+    ["uses", "use"],
+    ["stopped", "stop"],
+    ["jazz", "jaz"],
+    ["code", "cod"],
+    ["merge", "merg"],
+    ["cache", "cach"],
+    ["wrote", "writ"],
+    ["kept", "keep"],
+    ["seconds", "sec"],
+    ["hours", "hr"],
+    ["requests", "req"],
+    ["milliseconds", "ms"],
+    ["percent", "percent"],
+    ["minutes", "minut"],
+    ["megabytes", "megabyt"],
   ];
   it.each(TABLE)("%s → %s", (input, output) => {
     expect(normalizeWord(input)).toBe(output);
@@ -90,15 +117,15 @@ describe("token extraction (§3.2–§3.5)", () => {
   it("lets exactly the 38 listed stopwords through as content tokens (stopword test after stemming)", () => {
     const survivors = [...STOPWORDS].filter((w) => extractFeatures(w).tokens.size > 0).map((w) => [...extractFeatures(w).tokens][0]);
     expect(survivors.sort()).toEqual(
-      ("amaz awesom becaus befor cheer com congrat congratulation doe dur goodby hav mak mayb min nic non nop " +
-        "onc perhap pleas sam shal sinc som sound stil sur ther thes thi thos wel wer wher whil whos wil").split(" "),
+      (
+        "amaz awesom becaus befor cheer com congrat congratulation doe dur goodby hav mak mayb min nic non nop " +
+        "onc perhap pleas sam shal sinc som sound stil sur ther thes thi thos wel wer wher whil whos wil"
+      ).split(" "),
     );
   });
 
   it("keeps the stopwords that only match before normalisation", () => {
-    expect(tokensOf("amazing because does have this where will still")).toEqual(
-      ["amaz", "becaus", "doe", "hav", "stil", "thi", "wher", "wil"],
-    );
+    expect(tokensOf("amazing because does have this where will still")).toEqual(["amaz", "becaus", "doe", "hav", "stil", "thi", "wher", "wil"]);
     expect(tokensOf("per via through throughout kept")).toEqual([]);
   });
 });
@@ -111,10 +138,7 @@ describe("entity extraction (§3.1)", () => {
 
   it("keeps self-evident names and hyphenated names as one word", () => {
     expect(extractEntities("Qwen3 runs well")).toEqual(["qwen3"]);
-    expect(extractEntities("We use Qwen3-Reranker-0.6B on Postgres-backed storage.")).toEqual([
-      "qwen3-reranker-0.6b",
-      "postgres-backed",
-    ]);
+    expect(extractEntities("We use Qwen3-Reranker-0.6B on Postgres-backed storage.")).toEqual(["qwen3-reranker-0.6b", "postgres-backed"]);
   });
 
   it("strips possessives and treats a colon as a sentence end", () => {
@@ -143,9 +167,7 @@ describe("entity extraction (§3.1)", () => {
 describe("formatFixed2 (Go's %.2f)", () => {
   it("rounds exact ties to even and agrees with toFixed elsewhere", () => {
     expect([0.125, 0.375, 0.625, 0.875].map(formatFixed2)).toEqual(["0.12", "0.38", "0.62", "0.88"]);
-    expect([0, 1, 0.2, 2 / 3, 5 / 6, 0.5, 4 / 7, 0.005].map(formatFixed2)).toEqual(
-      ["0.00", "1.00", "0.20", "0.67", "0.83", "0.50", "0.57", "0.01"],
-    );
+    expect([0, 1, 0.2, 2 / 3, 5 / 6, 0.5, 4 / 7, 0.005].map(formatFixed2)).toEqual(["0.00", "1.00", "0.20", "0.67", "0.83", "0.50", "0.57", "0.01"]);
   });
 });
 
@@ -177,7 +199,10 @@ describe("config", () => {
 
   it("parses key=value assignments, accepting snake_case and Go-style names", () => {
     expect(parseConfigAssignments(["overlap_floor=0.4", "ResidueMax=3", "aliasPrefixMin=5"])).toEqual({
-      overlapFloor: 0.4, residueMax: 3, negOverlapFloor: 0.6, aliasPrefixMin: 5,
+      overlapFloor: 0.4,
+      residueMax: 3,
+      negOverlapFloor: 0.6,
+      aliasPrefixMin: 5,
     });
     expect(() => parseConfigAssignments(["overlapFloor"])).toThrow(/key=value/);
     expect(() => parseConfigAssignments(["floor=0.4"])).toThrow(/unknown key "floor"/);

@@ -7,11 +7,56 @@ import { fingerprintOfLower, simpleLower, splitFields } from "../../src/core/cla
 
 // Characters that exercise the whitespace set, casing corner cases, quotes and number shapes.
 const PIECES = [
-  " ", "  ", "\t", "\n", "\r\n", "\u0085", "\u00a0", "\u2003", "\u3000", "\ufeff",
-  "İ", "Σ", "ΟΔΟΣ", "Straße", "café", "don't", "Bob's", "\u2019", "\"", "'", "`", "[1]", "—",
-  "2am", "02:00", "12pm", "10.0", "1.5", "thirty", "seven", "no longer", "not", "never",
-  "Postgres", "PostgreSQL", "Redis", "iPhone", "Qwen3", "requests", "seconds", "stopped", "used to",
-  "the", "team", "backups", "cache", ".", ":", ",", "😀",
+  " ",
+  "  ",
+  "\t",
+  "\n",
+  "\r\n",
+  "\u0085",
+  "\u00a0",
+  "\u2003",
+  "\u3000",
+  "\ufeff",
+  "İ",
+  "Σ",
+  "ΟΔΟΣ",
+  "Straße",
+  "café",
+  "don't",
+  "Bob's",
+  "\u2019",
+  '"',
+  "'",
+  "`",
+  "[1]",
+  "—",
+  "2am",
+  "02:00",
+  "12pm",
+  "10.0",
+  "1.5",
+  "thirty",
+  "seven",
+  "no longer",
+  "not",
+  "never",
+  "Postgres",
+  "PostgreSQL",
+  "Redis",
+  "iPhone",
+  "Qwen3",
+  "requests",
+  "seconds",
+  "stopped",
+  "used to",
+  "the",
+  "team",
+  "backups",
+  "cache",
+  ".",
+  ":",
+  ",",
+  "😀",
 ];
 const text = fc.array(fc.oneof(fc.constantFrom(...PIECES), fc.string({ maxLength: 6 })), { maxLength: 24 }).map((a) => a.join(""));
 
@@ -22,11 +67,15 @@ function referenceLower(s: string): string {
   return out;
 }
 
-const REASON = /^(identical content|no content tokens|overlap [01]\.\d\d below floor|overlap [01]\.\d\d, no decisive change|value swap: "[a-z0-9.:]+" -> "[a-z0-9.:]+"|polarity: .+)$/;
+const REASON =
+  /^(identical content|no content tokens|overlap [01]\.\d\d below floor|overlap [01]\.\d\d, no decisive change|value swap: "[a-z0-9.:]+" -> "[a-z0-9.:]+"|polarity: .+)$/;
 
 describe("classifier properties", () => {
   it("simpleLower equals per-code-point simple lower-casing", () => {
-    fc.assert(fc.property(text, (s) => simpleLower(s) === referenceLower(s)), { numRuns: 500 });
+    fc.assert(
+      fc.property(text, (s) => simpleLower(s) === referenceLower(s)),
+      { numRuns: 500 },
+    );
   });
 
   it("the fingerprint fast path equals split-join-lower", () => {

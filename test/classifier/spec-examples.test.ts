@@ -7,17 +7,65 @@ type Case = [name: string, newText: string, oldText: string, cls: string, reason
 
 const WORKED_EXAMPLES: Case[] = [
   ["u00 identity", "we use  postgres.", "We use Postgres.", "restatement", "identical content"],
-  ["q27-restatement below the floor", "Our gRPC endpoints use mTLS for authentication.", "gRPC services authenticate with mutual TLS.", "distinct", "overlap 0.20 below floor"],
-  ["q00-update numeric value swap", "Cache entries expire after a 30 minute TTL.", "Cache entries expire after a 10 minute TTL.", "update", 'value swap: "10" -> "30"'],
+  [
+    "q27-restatement below the floor",
+    "Our gRPC endpoints use mTLS for authentication.",
+    "gRPC services authenticate with mutual TLS.",
+    "distinct",
+    "overlap 0.20 below floor",
+  ],
+  [
+    "q00-update numeric value swap",
+    "Cache entries expire after a 30 minute TTL.",
+    "Cache entries expire after a 10 minute TTL.",
+    "update",
+    'value swap: "10" -> "30"',
+  ],
   ["u14 entity swap, no shared entity", "Email is sent through SES.", "Email is sent through Postmark.", "update", 'value swap: "postmark" -> "ses"'],
-  ["u01 alias dropping", "Vectors are stored in PostgreSQL with the pgvector extension.", "The project stores vectors in Postgres with the pgvector extension.", "restatement", "overlap 0.80, no decisive change"],
-  ["u04 time normalisation", "The search index is rebuilt nightly at 2am UTC.", "The search index is rebuilt nightly at 02:00 UTC.", "restatement", "overlap 1.00, no decisive change"],
+  [
+    "u01 alias dropping",
+    "Vectors are stored in PostgreSQL with the pgvector extension.",
+    "The project stores vectors in Postgres with the pgvector extension.",
+    "restatement",
+    "overlap 0.80, no decisive change",
+  ],
+  [
+    "u04 time normalisation",
+    "The search index is rebuilt nightly at 2am UTC.",
+    "The search index is rebuilt nightly at 02:00 UTC.",
+    "restatement",
+    "overlap 1.00, no decisive change",
+  ],
   ["u16 retro cue", "We no longer run background jobs on NATS JetStream.", "Background jobs run on NATS JetStream.", "update", "polarity: no longer"],
   ["u17 bare negation", "Background jobs do not run on NATS JetStream.", "Background jobs run on NATS JetStream.", "update", "polarity: negation flip"],
-  ["u19 cue words and stemming", "The team stopped doing code review on docs-only changes.", "The team does code review on every change before merge.", "update", "polarity: stopped doing"],
-  ["q05-update single-digit number word lost", "Database backups are kept for thirty days.", "Database backups are kept for seven days.", "restatement", "overlap 1.00, no decisive change"],
-  ["q01-distinct false positive", "The rate limiter keys buckets by API token, not by IP.", "The rate limiter is a token bucket at 100 requests per second.", "update", 'value swap: "100" -> "api"'],
-  ["q34-update initial proper noun blocks polarity", "Postmark is deprecated for outbound email.", "Email is sent through Postmark.", "restatement", "overlap 0.67, no decisive change"],
+  [
+    "u19 cue words and stemming",
+    "The team stopped doing code review on docs-only changes.",
+    "The team does code review on every change before merge.",
+    "update",
+    "polarity: stopped doing",
+  ],
+  [
+    "q05-update single-digit number word lost",
+    "Database backups are kept for thirty days.",
+    "Database backups are kept for seven days.",
+    "restatement",
+    "overlap 1.00, no decisive change",
+  ],
+  [
+    "q01-distinct false positive",
+    "The rate limiter keys buckets by API token, not by IP.",
+    "The rate limiter is a token bucket at 100 requests per second.",
+    "update",
+    'value swap: "100" -> "api"',
+  ],
+  [
+    "q34-update initial proper noun blocks polarity",
+    "Postmark is deprecated for outbound email.",
+    "Email is sent through Postmark.",
+    "restatement",
+    "overlap 0.67, no decisive change",
+  ],
 ];
 
 const ALPHA = "alpha bravo charlie delta echo foxtrot golf hotel";
@@ -25,9 +73,21 @@ const EDGE_PROBES: Case[] = [
   ["5/8 ties to even", ALPHA, "alpha bravo charlie delta echo india juliett kilo", "restatement", "overlap 0.62, no decisive change"],
   ["1/8 ties to even", ALPHA, "alpha lima mike november oscar india juliett kilo", "distinct", "overlap 0.12 below floor"],
   ["the shared < 2 branch", "backups.", "Database backups are kept.", "distinct", "overlap 1.00 below floor"],
-  ["`won` is a negator", "The team won the award for the backend rewrite.", "The team entered the award for the backend rewrite.", "update", "polarity: negation flip"],
+  [
+    "`won` is a negator",
+    "The team won the award for the backend rewrite.",
+    "The team entered the award for the backend rewrite.",
+    "update",
+    "polarity: negation flip",
+  ],
   ["cues are substrings", "The team focused to ship the backend rewrite.", "The team plans to ship the backend rewrite.", "update", "polarity: used to"],
-  ["quoted tokens are values", "The default branch is named 'trunk' in the repo settings.", "The default branch is named 'main' in the repo settings.", "update", 'value swap: "main" -> "trunk"'],
+  [
+    "quoted tokens are values",
+    "The default branch is named 'trunk' in the repo settings.",
+    "The default branch is named 'main' in the repo settings.",
+    "update",
+    'value swap: "main" -> "trunk"',
+  ],
   ["the second→sec alias works", "Jobs time out after 15 sec.", "Jobs time out after 15 seconds.", "restatement", "overlap 1.00, no decisive change"],
   ["the minute alias is dead", "Jobs time out after 15 min.", "Jobs time out after 15 minutes.", "restatement", "overlap 0.75, no decisive change"],
   ["pm conversion", "The billing job runs at 6pm UTC.", "The billing job runs at 18:00 UTC.", "restatement", "overlap 1.00, no decisive change"],
@@ -92,8 +152,6 @@ describe("the many-to-one alias case (§8.7), made deterministic", () => {
   });
 
   it("does not depend on the order the words appear in the texts", () => {
-    expect(classify("Sessions live in Mongodbx and Mongo.", "Sessions live in Mongolia and Mongodb.")).toEqual(
-      classify(NEW, OLD),
-    );
+    expect(classify("Sessions live in Mongodbx and Mongo.", "Sessions live in Mongolia and Mongodb.")).toEqual(classify(NEW, OLD));
   });
 });

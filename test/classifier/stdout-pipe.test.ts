@@ -15,7 +15,9 @@ const PAIRS = 12_000;
 const pairsPath = join(dir, "pairs.jsonl");
 writeFileSync(
   pairsPath,
-  Array.from({ length: PAIRS }, (_, i) => JSON.stringify({ id: `p${i}`, new: `The limit is now ${i + 1} requests per minute.`, old: `The limit is ${i} requests per minute.` })).join("\n") + "\n",
+  Array.from({ length: PAIRS }, (_, i) =>
+    JSON.stringify({ id: `p${i}`, new: `The limit is now ${i + 1} requests per minute.`, old: `The limit is ${i} requests per minute.` }),
+  ).join("\n") + "\n",
 );
 
 function classify(onStdout: (child: ReturnType<typeof spawn>) => Promise<string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -40,7 +42,10 @@ describe("mari classify on a pipe", () => {
       });
     });
     expect(r.code, r.stderr).toBe(0);
-    const ids = r.stdout.trim().split("\n").map((l) => JSON.parse(l).id);
+    const ids = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).id);
     expect(ids).toEqual(Array.from({ length: PAIRS }, (_, i) => `p${i}`));
     expect(r.stderr).toContain(`${PAIRS} pairs classified`);
   });

@@ -12,7 +12,10 @@ import { ROOT, runMari, tempDir } from "../support/cli.js";
 const tmp = tempDir("mari-messages-");
 afterAll(() => tmp.cleanup());
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-const ids = readFileSync(SLICE, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+const ids = readFileSync(SLICE, "utf8")
+  .trim()
+  .split("\n")
+  .map((l) => (JSON.parse(l) as { id: string }).id);
 const QUIET = ["--progress", "none", "--bootstrap", "20"];
 const write = (name: string, lines: readonly string[]) => {
   const path = join(tmp.dir, name);
@@ -48,7 +51,10 @@ describe("one rule for listing rejected records", () => {
   });
 
   it("classify lists ten, then '… and N more (see the counts below)'", async () => {
-    const pairs = write("pairs.jsonl", Array.from({ length: 14 }, (_, i) => JSON.stringify({ id: `p${i}`, new: 7, old: "x" })).concat([JSON.stringify({ id: "ok", new: "a", old: "b" })]));
+    const pairs = write(
+      "pairs.jsonl",
+      Array.from({ length: 14 }, (_, i) => JSON.stringify({ id: `p${i}`, new: 7, old: "x" })).concat([JSON.stringify({ id: "ok", new: "a", old: "b" })]),
+    );
     const r = await runMari(["classify", pairs]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr.match(/pairs\.jsonl:\d+: bad_new: /g)).toHaveLength(10);

@@ -8,7 +8,17 @@ afterAll(() => tmp.cleanup());
 
 describe("mari eval --progress plain", () => {
   it("reports the whole dump as read when the run is done", async () => {
-    const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", tmp.dir, "--progress", "plain", "--quiet", "--workers", "1"]);
+    const r = await runMari([
+      "eval",
+      join(ROOT, "datasets/contradoc/contradoc-160.jsonl"),
+      "--out",
+      tmp.dir,
+      "--progress",
+      "plain",
+      "--quiet",
+      "--workers",
+      "1",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^eval \(MB\): 1\/1 \(100%\) [\d.]+s done$/m);
     expect(r.stderr).not.toContain("0/1 (0%)");

@@ -19,7 +19,10 @@ const comparable = (report: Record<string, any>) => ({
   ...(report.predictions ? { predictions: { ...report.predictions, path: null } } : {}),
 });
 
-async function shardsThenMove(kind: string, source: string): Promise<{ moved: string; reports: string[]; whole: { code: number; report: unknown; cases: string } }> {
+async function shardsThenMove(
+  kind: string,
+  source: string,
+): Promise<{ moved: string; reports: string[]; whole: { code: number; report: unknown; cases: string } }> {
   // The first 40 records are enough for two shards and keep the four runs short.
   const original = join(dir, `${kind}-slice${source.slice(source.lastIndexOf("."))}`);
   writeFileSync(original, readFileSync(source, "utf8").split("\n").slice(0, 40).join("\n") + "\n");
@@ -35,7 +38,11 @@ async function shardsThenMove(kind: string, source: string): Promise<{ moved: st
   expect([0, 1], whole.stderr).toContain(whole.code);
   const moved = join(dir, `${kind}-moved${source.slice(source.lastIndexOf("."))}`);
   renameSync(original, moved);
-  return { moved, reports, whole: { code: whole.code, report: comparable(readJson(join(wholeOut, "report.json"))), cases: readFileSync(join(wholeOut, "cases.jsonl"), "utf8") } };
+  return {
+    moved,
+    reports,
+    whole: { code: whole.code, report: comparable(readJson(join(wholeOut, "report.json"))), cases: readFileSync(join(wholeOut, "cases.jsonl"), "utf8") },
+  };
 }
 
 describe("mari merge --slice", () => {

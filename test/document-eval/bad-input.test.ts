@@ -91,7 +91,9 @@ describe("dump lines", () => {
   });
 
   it("__proto__ keys are plain data", async () => {
-    const r = await evalDump(`{"__proto__":{"judgment":true},"case_id":"A","judgment":true,"evidence_sentence_ids":[1]}\n{"case_id":"__proto__","judgment":true}\n`);
+    const r = await evalDump(
+      `{"__proto__":{"judgment":true},"case_id":"A","judgment":true,"evidence_sentence_ids":[1]}\n{"case_id":"__proto__","judgment":true}\n`,
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.report.orphans.examples).toEqual(["__proto__"]);
     expect(({} as any).judgment).toBeUndefined();
@@ -145,7 +147,15 @@ describe("slice errors are fatal with file:line", () => {
   });
 
   it("a missing dump is an input error", async () => {
-    const r = await runMari(["eval", join(tmp.dir, "slice.jsonl"), "--predictions", join(tmp.dir, "no-dump.jsonl"), "--out", join(tmp.dir, "o-nodump"), "--quiet"]);
+    const r = await runMari([
+      "eval",
+      join(tmp.dir, "slice.jsonl"),
+      "--predictions",
+      join(tmp.dir, "no-dump.jsonl"),
+      "--out",
+      join(tmp.dir, "o-nodump"),
+      "--quiet",
+    ]);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain("cannot read the dump (ENOENT)");
   });
@@ -163,8 +173,18 @@ describe("slice errors are fatal with file:line", () => {
     const csv = join(tmp.dir, "s.csv");
     writeFileSync(csv, 'id,label,evidence,scope,text\nA,true,"second one","[""local""]","First one. The second one!\nThird."\nB,0,,,"Only."\n');
     const contradoc = join(tmp.dir, "s.json");
-    writeFileSync(contradoc, JSON.stringify({ pos: { A: { text: "First one. The second one!\nThird.", evidence: "second one", scope: "local" } }, neg: { B: { text: "Only." } } }, null, 2));
-    const d = writeJsonl(tmp.dir, "csv-dump.jsonl", [{ case_id: "A", judgment: true, evidence_sentence_ids: [2] }, { case_id: "B", judgment: false }]);
+    writeFileSync(
+      contradoc,
+      JSON.stringify(
+        { pos: { A: { text: "First one. The second one!\nThird.", evidence: "second one", scope: "local" } }, neg: { B: { text: "Only." } } },
+        null,
+        2,
+      ),
+    );
+    const d = writeJsonl(tmp.dir, "csv-dump.jsonl", [
+      { case_id: "A", judgment: true, evidence_sentence_ids: [2] },
+      { case_id: "B", judgment: false },
+    ]);
     for (const path of [csv, contradoc]) {
       const out = join(tmp.dir, `o-${path.endsWith("csv") ? "csv" : "json"}`);
       const r = await runMari(["eval", path, "--predictions", d, "--out", out, "--quiet", "--progress", "none"]);

@@ -7,14 +7,17 @@ const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 describe("ByteSink (cases.jsonl bytes)", () => {
   it("renders every number exactly as String() does", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.double(), fc.integer(), fc.nat(), fc.constantFrom(0, -0, 1 / 3, 2147483647, 2147483648, 1e21, 5e-7)), { maxLength: 40 }), (values) => {
-        const sink = new ByteSink();
-        for (const v of values) {
-          sink.number(v);
-          sink.bytes(utf8(","));
-        }
-        expect(decode(sink.take())).toBe(values.map((v) => `${String(v)},`).join(""));
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.double(), fc.integer(), fc.nat(), fc.constantFrom(0, -0, 1 / 3, 2147483647, 2147483648, 1e21, 5e-7)), { maxLength: 40 }),
+        (values) => {
+          const sink = new ByteSink();
+          for (const v of values) {
+            sink.number(v);
+            sink.bytes(utf8(","));
+          }
+          expect(decode(sink.take())).toBe(values.map((v) => `${String(v)},`).join(""));
+        },
+      ),
     );
   });
 

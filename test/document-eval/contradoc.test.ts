@@ -29,7 +29,14 @@ describe("contradoc-160 with known dumps", () => {
       ...slice.cases.map((c) => ({ case_id: c.id, run: "never", judgment: false })),
     ];
     const report = await evalRows("known", rows);
-    expect(report.runs.gold).toMatchObject({ accuracy: 1, macro_f1: 1, localization_recall: 1, exact_localization: 1, localization_precision: 1, format_valid_rate: 1 });
+    expect(report.runs.gold).toMatchObject({
+      accuracy: 1,
+      macro_f1: 1,
+      localization_recall: 1,
+      exact_localization: 1,
+      localization_precision: 1,
+      format_valid_rate: 1,
+    });
     // All negative: negative P = 80/160, R = 1 → F1 2/3; positive F1 0; macro 1/3.
     expect(report.runs.never.accuracy).toBe(0.5);
     expect(report.runs.never.macro_f1).toBeCloseTo(1 / 3, 12);

@@ -14,7 +14,10 @@ describe("deeply nested values in a dump", () => {
       const slice = writeJsonl(dir, "slice.jsonl", TINY_SLICE);
       const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
       const dump = join(dir, "dump.jsonl");
-      writeFileSync(dump, `{"case_id":"A","judgment":${deep}}\n{"case_id":"B","judgment":false,"evidence_sentence_ids":{"a":${deep}}}\n{"case_id":"A","judgment":true,"evidence_sentence_ids":[1]}\n`);
+      writeFileSync(
+        dump,
+        `{"case_id":"A","judgment":${deep}}\n{"case_id":"B","judgment":false,"evidence_sentence_ids":{"a":${deep}}}\n{"case_id":"A","judgment":true,"evidence_sentence_ids":[1]}\n`,
+      );
       const r = await runMari(["eval", slice, "--predictions", dump, "--out", join(dir, "out"), "--report", "json", "--quiet", "--workers", "1"]);
       expect(r.stderr).not.toContain("internal error");
       expect(r.code).toBe(0);

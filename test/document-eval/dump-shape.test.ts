@@ -14,7 +14,10 @@ const QUIET = ["--progress", "none", "--bootstrap", "20"];
 let ids: string[] = [];
 
 beforeAll(() => {
-  ids = readFileSync(SLICE, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { id: string }).id);
+  ids = readFileSync(SLICE, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => (JSON.parse(l) as { id: string }).id);
 });
 
 const write = (name: string, text: string) => {
@@ -57,7 +60,10 @@ describe("a file that is not a prediction dump", () => {
 describe("a dump whose predictions are mostly format-invalid", () => {
   it("is scored by the reference rules, and summary, report.md and report.html say so prominently", async () => {
     // Positive judgments without evidence are format-invalid (positive_without_evidence).
-    const dump = write("invalid.jsonl", ids.map((id, i) => JSON.stringify({ case_id: id, judgment: i % 4 !== 0, evidence_sentence_ids: [] })).join("\n") + "\n");
+    const dump = write(
+      "invalid.jsonl",
+      ids.map((id, i) => JSON.stringify({ case_id: id, judgment: i % 4 !== 0, evidence_sentence_ids: [] })).join("\n") + "\n",
+    );
     const r = await evalDump(dump, "invalid");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/WARNING: 120 of 160 predictions \(75\.0%\) are format-invalid/);

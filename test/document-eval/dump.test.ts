@@ -62,7 +62,7 @@ describe("case id and run key", () => {
     expect(dumpCaseId(record('{"case_id":5}'))).toBeUndefined();
     expect(dumpCaseId(record('{"__proto__":"p","case_id":"__proto__"}'))).toBe("__proto__");
   });
-  it("run, else sample, else 0; 1 and \"1\" are one run; 1.0 is not an integer", () => {
+  it('run, else sample, else 0; 1 and "1" are one run; 1.0 is not an integer', () => {
     expect(dumpRunKey(record('{"run":1}'))).toBe("1");
     expect(dumpRunKey(record('{"run":"1"}'))).toBe("1");
     expect(dumpRunKey(record('{"sample":3}'))).toBe("3");

@@ -11,7 +11,11 @@ const tmp = tempDir("mari-doc-eval-");
 afterAll(() => tmp.cleanup());
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const readLinesOf = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const readLinesOf = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("mari eval on a hand-computed three-run slice", () => {
   let report: any;
@@ -21,7 +25,20 @@ describe("mari eval on a hand-computed three-run slice", () => {
     const slice = writeJsonl(tmp.dir, "tiny.jsonl", TINY_SLICE);
     const dump = writeJsonl(tmp.dir, "tiny-dump.jsonl", TINY_DUMP);
     out = join(tmp.dir, "tiny-out");
-    result = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--rewards", join(out, "rewards.jsonl"), "--progress", "none", "--workers", "1"]);
+    result = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      out,
+      "--rewards",
+      join(out, "rewards.jsonl"),
+      "--progress",
+      "none",
+      "--workers",
+      "1",
+    ]);
     report = readJson(join(out, "report.json"));
   });
 
@@ -65,30 +82,101 @@ describe("mari eval on a hand-computed three-run slice", () => {
     expect(report.breakdowns.doc_type.news.cases).toBe(2);
     const cases = readLinesOf(join(out, "cases.jsonl"));
     expect(cases.map((c) => `${c.case_id}/${c.run}`)).toEqual(["A/0", "A/1", "A/2", "B/0", "B/1", "B/2", "C/0", "C/1", "C/2"]);
-    expect(cases[7]).toMatchObject({ case_id: "C", run: "1", reason: "missing_prediction", line: null, format_valid: false, judgment: false, localization_hit: false });
+    expect(cases[7]).toMatchObject({
+      case_id: "C",
+      run: "1",
+      reason: "missing_prediction",
+      line: null,
+      format_valid: false,
+      judgment: false,
+      localization_hit: false,
+    });
     expect(cases[6].fields).toEqual({ extra_field: 7 });
     expect(cases[3]).toMatchObject({ localization_hit: null, evidence_precision: null });
     const rewards = readLinesOf(join(out, "rewards.jsonl"));
     expect(rewards.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(rewards[0]).toMatchObject({ case_id: "A", run: "0", accuracy: 2, reference_coverage: 1 / 3, format: 1, matched_evidence_count: 1, gold_evidence_count: 1, format_valid: true, reason: null });
+    expect(rewards[0]).toMatchObject({
+      case_id: "A",
+      run: "0",
+      accuracy: 2,
+      reference_coverage: 1 / 3,
+      format: 1,
+      matched_evidence_count: 1,
+      gold_evidence_count: 1,
+      format_valid: true,
+      reason: null,
+    });
   });
 
   it("gates: pass, fail (exit 1), and a baseline drop", async () => {
     const slice = join(tmp.dir, "tiny.jsonl");
     const dump = join(tmp.dir, "tiny-dump.jsonl");
-    const pass = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g1"), "--gate", "accuracy>=0.6", "--quiet", "--progress", "none"]);
+    const pass = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      join(tmp.dir, "g1"),
+      "--gate",
+      "accuracy>=0.6",
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expect(pass.code).toBe(0);
     const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g2"), "--gate", "accuracy>=0.9", "--progress", "none"]);
     expect(fail.code).toBe(1);
     const g2 = readJson(join(tmp.dir, "g2", "report.json"));
     expect(g2.gates[0]).toMatchObject({ metric: "accuracy", passed: false });
-    const invalid = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g4"), "--max-invalid-rate", "0", "--quiet", "--progress", "none"]);
+    const invalid = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      join(tmp.dir, "g4"),
+      "--max-invalid-rate",
+      "0",
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expect(invalid.code, invalid.stderr).toBe(1);
     expect(readJson(join(tmp.dir, "g4", "report.json")).gates[0]).toMatchObject({ kind: "max_invalid_rate", value: 1 / 9, passed: false });
-    const allowed = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "g5"), "--max-invalid-rate", "1", "--quiet", "--progress", "none"]);
+    const allowed = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      join(tmp.dir, "g5"),
+      "--max-invalid-rate",
+      "1",
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expect(allowed.code, allowed.stderr).toBe(0);
-    const worse = writeJsonl(tmp.dir, "worse.jsonl", TINY_DUMP.map((l) => ({ ...l, judgment: false, evidence_sentence_ids: [], prediction: undefined })));
-    const drop = await runMari(["eval", slice, "--predictions", worse, "--out", join(tmp.dir, "g3"), "--baseline", join(out, "report.json"), "--max-drop", "accuracy=0.05", "--progress", "none"]);
+    const worse = writeJsonl(
+      tmp.dir,
+      "worse.jsonl",
+      TINY_DUMP.map((l) => ({ ...l, judgment: false, evidence_sentence_ids: [], prediction: undefined })),
+    );
+    const drop = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      worse,
+      "--out",
+      join(tmp.dir, "g3"),
+      "--baseline",
+      join(out, "report.json"),
+      "--max-drop",
+      "accuracy=0.05",
+      "--progress",
+      "none",
+    ]);
     expect(drop.code).toBe(1);
     const g3 = readJson(join(tmp.dir, "g3", "report.json"));
     expect(g3.baseline).toMatchObject({ matched_cases: 3, units: { current: 9, baseline: 9 }, runs: { current: ["0", "1", "2"], baseline: ["0", "1", "2"] } });
@@ -99,7 +187,10 @@ describe("mari eval on a hand-computed three-run slice", () => {
 describe("determinism across workers and chunk sizes", () => {
   it("cases.jsonl and report.json (minus timing/system) are byte-identical", async () => {
     const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-    const cases = readFileSync(slicePath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cases = readFileSync(slicePath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const rows: unknown[] = [];
     let k = 0;
     for (let run = 0; run < 4; run++) {
@@ -113,7 +204,12 @@ describe("determinism across workers and chunk sizes", () => {
     rows.push("not json", { case_id: "orphan-1", judgment: true });
     const dump = writeJsonl(tmp.dir, "det-dump.jsonl", rows);
     const outputs: string[] = [];
-    for (const [workers, chunk] of [["1", undefined], ["2", undefined], ["2", "7"], ["1", "1"]] as const) {
+    for (const [workers, chunk] of [
+      ["1", undefined],
+      ["2", undefined],
+      ["2", "7"],
+      ["1", "1"],
+    ] as const) {
       const out = join(tmp.dir, `det-${workers}-${chunk ?? "d"}`);
       const args = ["eval", slicePath, "--predictions", dump, "--out", out, "--workers", workers, "--quiet", "--progress", "none", "--bootstrap", "200"];
       if (chunk) args.push("--chunk-size", chunk);
@@ -139,17 +235,37 @@ describe("determinism across workers and chunk sizes", () => {
 describe("ranges large enough for written buffers to be reused", () => {
   it("every cases.jsonl line is whole and in place (slice order × run order), for 1 and 2 workers", async () => {
     const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-    const cases = readFileSync(slicePath, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cases = readFileSync(slicePath, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const RUNS = 400; // 8 cases × 400 runs ≈ 1.5 MB per range, above the reuse threshold
     const rows: unknown[] = [];
     for (let run = 0; run < RUNS; run++) {
-      for (const c of cases) rows.push({ case_id: c.id, run, judgment: (run + rows.length) % 3 === 0, evidence_sentence_ids: (run + rows.length) % 3 === 0 ? [1] : [] });
+      for (const c of cases)
+        rows.push({ case_id: c.id, run, judgment: (run + rows.length) % 3 === 0, evidence_sentence_ids: (run + rows.length) % 3 === 0 ? [1] : [] });
     }
     const dump = writeJsonl(tmp.dir, "reuse-dump.jsonl", rows);
     const texts: string[] = [];
     for (const workers of ["1", "2"]) {
       const out = join(tmp.dir, `reuse-${workers}`);
-      const r = await runMari(["eval", slicePath, "--predictions", dump, "--out", out, "--workers", workers, "--quiet", "--progress", "none", "--bootstrap", "0", "--report", "json"]);
+      const r = await runMari([
+        "eval",
+        slicePath,
+        "--predictions",
+        dump,
+        "--out",
+        out,
+        "--workers",
+        workers,
+        "--quiet",
+        "--progress",
+        "none",
+        "--bootstrap",
+        "0",
+        "--report",
+        "json",
+      ]);
       expect(r.code, r.stderr).toBe(0);
       texts.push(readFileSync(join(out, "cases.jsonl"), "utf8"));
     }
@@ -173,9 +289,28 @@ describe("dump hash", () => {
     const text = "\ufeff" + TINY_DUMP.map((row) => JSON.stringify(row)).join("\r\n");
     writeFileSync(dump, text);
     const expected = createHash("sha256").update(readFileSync(dump)).digest("hex");
-    for (const [workers, chunk] of [["1", "3"], ["2", "2"]]) {
+    for (const [workers, chunk] of [
+      ["1", "3"],
+      ["2", "2"],
+    ]) {
       const out = join(tmp.dir, `hash-${workers}`);
-      const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--workers", workers, "--chunk-size", chunk!, "--quiet", "--progress", "none", "--report", "json"]);
+      const r = await runMari([
+        "eval",
+        slice,
+        "--predictions",
+        dump,
+        "--out",
+        out,
+        "--workers",
+        workers,
+        "--chunk-size",
+        chunk!,
+        "--quiet",
+        "--progress",
+        "none",
+        "--report",
+        "json",
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(readJson(join(out, "report.json")).predictions.sha256).toBe(expected);
     }
@@ -193,7 +328,21 @@ describe("config file and progress", () => {
     expect(fail.stderr).toMatch(/eval \(MB\)/);
     const report = readJson(join(tmp.dir, "cfg1", "report.json"));
     expect(report.ci.macro_f1.resamples).toBe(50);
-    const pass = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg2"), "--config", config, "--gate", "accuracy>=0.5", "--quiet", "--progress", "none"]);
+    const pass = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      join(tmp.dir, "cfg2"),
+      "--config",
+      config,
+      "--gate",
+      "accuracy>=0.5",
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expect(pass.code, pass.stderr).toBe(0);
   });
 });

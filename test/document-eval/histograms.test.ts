@@ -24,7 +24,14 @@ function binsOf(rewardAccuracy: number, coverage: number): [string, string] {
 describe("reward histogram bins", () => {
   it("accuracy: -1, 0, 1 exactly, then (1, 1.5] and (1.5, 2]", () => {
     expect([-1, 0, 1, 1 + 1 / 3, 1.5, 1.5000000000000002, 1 + 2 / 3, 2].map((v) => binsOf(v, 0)[0])).toEqual([
-      "-1", "0", "1", "(1, 1.5]", "(1, 1.5]", "(1.5, 2]", "(1.5, 2]", "(1.5, 2]",
+      "-1",
+      "0",
+      "1",
+      "(1, 1.5]",
+      "(1, 1.5]",
+      "(1.5, 2]",
+      "(1.5, 2]",
+      "(1.5, 2]",
     ]);
     for (const bad of [0.5, -0.5, 2.5, Number.NaN]) expect(() => binsOf(bad, 0)).toThrow(RangeError);
   });
@@ -32,7 +39,16 @@ describe("reward histogram bins", () => {
   it("coverage: ten bins over [0, 1], edges compared as written (0.9 − 1 ulp is not 0.9)", () => {
     const below09 = 0.8999999999999999; // ×10 rounds to 9: floor(10·v) would misplace it
     expect([0, 0.09999999999999999, 0.1, 1 / 3, 0.1 * 3, 0.5, 0.7, below09, 0.9, 1].map((v) => binsOf(0, v)[1])).toEqual([
-      "[0, 0.1)", "[0, 0.1)", "[0.1, 0.2)", "[0.3, 0.4)", "[0.3, 0.4)", "[0.5, 0.6)", "[0.7, 0.8)", "[0.8, 0.9)", "[0.9, 1]", "[0.9, 1]",
+      "[0, 0.1)",
+      "[0, 0.1)",
+      "[0.1, 0.2)",
+      "[0.3, 0.4)",
+      "[0.3, 0.4)",
+      "[0.5, 0.6)",
+      "[0.7, 0.8)",
+      "[0.8, 0.9)",
+      "[0.9, 1]",
+      "[0.9, 1]",
     ]);
     for (const bad of [-0.1, 1.01, Number.NaN]) expect(() => binsOf(0, bad)).toThrow(RangeError);
   });
@@ -82,15 +98,41 @@ describe("report.histograms of mari eval", () => {
     expect(report.rejections).toEqual({ missing_prediction: 1 });
     expect(report.histograms).toEqual(EXPECTED_BINS);
     // The same values cases.jsonl records.
-    const cases = readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cases = readFileSync(join(out, "cases.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(cases.map((c) => [c.reward_accuracy, c.reference_coverage])).toEqual([
-      [1.5, 0.1], [2, 0.3], [-1, 0.5], [0, 0.9], [1, 1], [0, 0.75], [1, 0], [1, 0.25],
+      [1.5, 0.1],
+      [2, 0.3],
+      [-1, 0.5],
+      [0, 0.9],
+      [1, 1],
+      [0, 0.75],
+      [1, 0],
+      [1, 0.25],
     ]);
   });
 
   it("the same counts for 2 workers and one-line chunks", async () => {
     const out = join(tmp.dir, "bins-out-2");
-    const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--quiet", "--progress", "none", "--workers", "2", "--chunk-size", "1", "--report", "json"]);
+    const r = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      dump,
+      "--out",
+      out,
+      "--quiet",
+      "--progress",
+      "none",
+      "--workers",
+      "2",
+      "--chunk-size",
+      "1",
+      "--report",
+      "json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(readJson(join(out, "report.json")).histograms).toEqual(EXPECTED_BINS);
   });

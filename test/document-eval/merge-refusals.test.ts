@@ -95,7 +95,10 @@ describe("mari merge (documents) refuses shards that are not one run", () => {
     const variants: Array<[(lines: string[]) => string[], (path: string) => string]> = [
       [(l) => ["{oops", ...l.slice(1)], (p) => `${p}:1: `],
       [(l) => [JSON.stringify({ ...first, case_id: "no-such-case" }), ...l.slice(1)], (p) => `${p}:1: case_index/case_id do not match the slice`],
-      [(l) => [...l, JSON.stringify({ ...shard0Row })], (p) => `${p}:${rows.length + 1}: case ${JSON.stringify(shard0Row.case_id)} does not belong to shard 1/2`],
+      [
+        (l) => [...l, JSON.stringify({ ...shard0Row })],
+        (p) => `${p}:${rows.length + 1}: case ${JSON.stringify(shard0Row.case_id)} does not belong to shard 1/2`,
+      ],
       [(l) => [JSON.stringify({ ...first, line: first.line ?? 1, run: "zzz" }), ...l.slice(1)], (p) => `${p}:1: unknown run or reason`],
     ];
     for (const [change, message] of variants) {

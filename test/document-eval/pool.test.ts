@@ -37,9 +37,11 @@ describe("mapInOrder", () => {
       },
       close: async () => {},
     };
-    await expect((async () => {
-      for await (const _ of mapInOrder(pool, [1, 2, 3])) void _;
-    })()).rejects.toThrow("boom");
+    await expect(
+      (async () => {
+        for await (const _ of mapInOrder(pool, [1, 2, 3])) void _;
+      })(),
+    ).rejects.toThrow("boom");
   });
 });
 

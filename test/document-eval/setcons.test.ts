@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { computeSetCons, jaccardSorted, judgmentAgreement, majorityVote, PAIRWISE_RUN_LIMIT, type RunJudgments, type SetConsResult } from "../../src/core/metrics/setcons.js";
+import {
+  computeSetCons,
+  jaccardSorted,
+  judgmentAgreement,
+  majorityVote,
+  PAIRWISE_RUN_LIMIT,
+  type RunJudgments,
+  type SetConsResult,
+} from "../../src/core/metrics/setcons.js";
 import { groupedAgreement, presenceGroups } from "../../src/core/metrics/run-agreement.js";
 import { createPrng } from "../../src/core/metrics/prng.js";
 
@@ -127,14 +135,20 @@ describe("SetCons counting algorithm equals the naive definition", () => {
 
 /** The naive definition's judgment agreement, for runs without evidence. */
 function pairwise(runs: RunJudgments[], n: number): { mean: number; pairsUsed: number } {
-  const d = naive(runs, runs.map(() => Array.from({ length: n }, () => [])), n);
+  const d = naive(
+    runs,
+    runs.map(() => Array.from({ length: n }, () => [])),
+    n,
+  );
   return { mean: d.judgment, pairsUsed: d.used };
 }
 
 /** R runs over n cases; presence drawn from `patterns` shared patterns (0 = every run covers every case). */
 function randomRuns(R: number, n: number, patterns: number, salt: number): RunJudgments[] {
   const rand = createPrng(salt, 5);
-  const shapes = Array.from({ length: Math.max(1, patterns) }, () => Uint8Array.from({ length: n }, () => (patterns === 0 ? 1 : rand.nextBelow(3) > 0 ? 1 : 0)));
+  const shapes = Array.from({ length: Math.max(1, patterns) }, () =>
+    Uint8Array.from({ length: n }, () => (patterns === 0 ? 1 : rand.nextBelow(3) > 0 ? 1 : 0)),
+  );
   return Array.from({ length: R }, () => {
     const present = shapes[rand.nextBelow(shapes.length)]!;
     return { present, judgment: Uint8Array.from(present, (p) => (p ? rand.nextBelow(2) : 0)) };
@@ -144,14 +158,20 @@ function randomRuns(R: number, n: number, patterns: number, salt: number): RunJu
 describe("judgment agreement from per-case vote counts", () => {
   it("equals the pairwise definition on random inputs (shared and mixed presence, one to many groups)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 70 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: 1, max: 1e6 }), (R, n, patterns, salt) => {
-        const runs = randomRuns(R, n, patterns, salt);
-        const groups = presenceGroups(runs, n, Infinity)!;
-        const got = groupedAgreement(groups, n);
-        const want = pairwise(runs, n);
-        expect(got.pairsUsed).toBe(want.pairsUsed);
-        expect(got.mean).toBeCloseTo(want.mean, 12);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (R, n, patterns, salt) => {
+          const runs = randomRuns(R, n, patterns, salt);
+          const groups = presenceGroups(runs, n, Infinity)!;
+          const got = groupedAgreement(groups, n);
+          const want = pairwise(runs, n);
+          expect(got.pairsUsed).toBe(want.pairsUsed);
+          expect(got.mean).toBeCloseTo(want.mean, 12);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -12,16 +12,25 @@ afterAll(() => tmp.cleanup());
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 
 function shuffledDump(): string {
-  const cases = readFileSync(SLICE, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const cases = readFileSync(SLICE, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   let seed = 42;
-  const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const rows: unknown[] = [];
   for (const run of ["a", "b", 7]) {
     for (const c of cases) {
       const r = rand();
       if (r < 0.05) continue;
       const judgment = r < 0.7 ? c.label : !c.label;
-      rows.push({ case_id: c.id, run, judgment, evidence_sentence_ids: judgment ? [1 + Math.floor(rand() * 4)] : [], reasoning: `[${1 + Math.floor(rand() * 30)}]` });
+      rows.push({
+        case_id: c.id,
+        run,
+        judgment,
+        evidence_sentence_ids: judgment ? [1 + Math.floor(rand() * 4)] : [],
+        reasoning: `[${1 + Math.floor(rand() * 30)}]`,
+      });
     }
   }
   for (let i = rows.length - 1; i > 0; i--) {

@@ -10,17 +10,28 @@ afterAll(() => tmp.cleanup());
 
 describe("slice records", () => {
   it("aliases, label coercions, scope flattening, pass-through fields", () => {
-    const a = sliceCaseFromRecord({ "unique id": "u1", text: "One. Two!  Three?", is_self_contradictory: "Contradictory", evidence: ["two"], scope: ["local"], note: 1 }, 0, "f:1");
+    const a = sliceCaseFromRecord(
+      { "unique id": "u1", text: "One. Two!  Three?", is_self_contradictory: "Contradictory", evidence: ["two"], scope: ["local"], note: 1 },
+      0,
+      "f:1",
+    );
     expect(a).toMatchObject({ id: "u1", sentences: ["One.", "Two!", "Three?"], label: true, gold: [2], scope: "local", extra: { note: 1 } });
     const b = sliceCaseFromRecord({ case_id: "c", text: "x", label: "0", evidence: "ignored on negatives" }, 1, "f:2");
     expect(b).toMatchObject({ label: false, gold: [] });
-    for (const [label, expected] of [[true, true], ["FALSE", false], [1, true], ["non_contradictory", false]] as const) {
+    for (const [label, expected] of [
+      [true, true],
+      ["FALSE", false],
+      [1, true],
+      ["non_contradictory", false],
+    ] as const) {
       expect(sliceCaseFromRecord({ id: "x", text: "t", label, gold_sentence_ids: [1] }, 0, "f:1").label).toBe(expected);
     }
   });
 
   it("gold_sentence_ids override alignment; an all-zero Jaccard maps to sentence 1", () => {
-    expect(sliceCaseFromRecord({ id: "g", sentences: ["a", "b", "c"], label: true, gold_sentence_ids: [3, 1, 3], evidence: "b" }, 0, "f:1").gold).toEqual([1, 3]);
+    expect(sliceCaseFromRecord({ id: "g", sentences: ["a", "b", "c"], label: true, gold_sentence_ids: [3, 1, 3], evidence: "b" }, 0, "f:1").gold).toEqual([
+      1, 3,
+    ]);
     expect(sliceCaseFromRecord({ id: "z", text: "Alpha. Beta.", label: true, evidence: "zzz" }, 0, "f:1").gold).toEqual([1]);
   });
 

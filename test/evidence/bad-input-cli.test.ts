@@ -21,9 +21,18 @@ const files = {
     { source_id: "kb", external_id: "d", revision: "1", body: "Delta.", title: 5 },
   ]),
   facts: jsonl([
-    { case_id: "ok", documents: ["kb/a"], gold_state: "supported", output: { facts: [{ claim: "Alpha.", evidence: [{ document_id: "kb/a", quote: "Alpha text" }] }] } },
+    {
+      case_id: "ok",
+      documents: ["kb/a"],
+      gold_state: "supported",
+      output: { facts: [{ claim: "Alpha.", evidence: [{ document_id: "kb/a", quote: "Alpha text" }] }] },
+    },
     { case_id: "bad-gold", documents: ["kb/a"], gold_state: { "Alpha.": "maybe" }, output: { facts: [] } },
-    { case_id: "bad-score", documents: ["kb/a"], output: { facts: [{ claim: "Alpha.", evidence: [{ document_id: "kb/a", quote: "Alpha", entailment: "high" }] }] } },
+    {
+      case_id: "bad-score",
+      documents: ["kb/a"],
+      output: { facts: [{ claim: "Alpha.", evidence: [{ document_id: "kb/a", quote: "Alpha", entailment: "high" }] }] },
+    },
   ]),
   located: jsonl([
     { case_id: "l-ok", evidence: [{ ref: REF, locator: { type: "TextSpan", start: 0, end: 5 }, quote: "Hello" }] },
@@ -56,7 +65,21 @@ describe("mari evidence: bad input records", () => {
   it("reports each bad record as file:line: code, counts it, and scores the rest", async () => {
     const p = write();
     const out = join(dir, "out");
-    const r = await runMari(["evidence", p.docs, "--facts", p.facts, "--located", p.located, "--materials", p.materials, "--out", out, "--quiet", "--report", "json"]);
+    const r = await runMari([
+      "evidence",
+      p.docs,
+      "--facts",
+      p.facts,
+      "--located",
+      p.located,
+      "--materials",
+      p.materials,
+      "--out",
+      out,
+      "--quiet",
+      "--report",
+      "json",
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const expected = [
       [p.docs, 2, "bad_document", '"revision" must be a string'],
@@ -76,14 +99,19 @@ describe("mari evidence: bad input records", () => {
     expect(r.stderr).toContain("… and 1 more (see report.json)");
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
     for (const [file, line, code, message] of expected) {
-      expect(report.rejection_examples).toContainEqual(expect.objectContaining({ where: `${file}:${line}`, reason: code, message: expect.stringContaining(message) }));
+      expect(report.rejection_examples).toContainEqual(
+        expect.objectContaining({ where: `${file}:${line}`, reason: code, message: expect.stringContaining(message) }),
+      );
     }
     const byCode: Record<string, number> = {};
     for (const [, , code] of expected) byCode[code] = (byCode[code] ?? 0) + 1;
     byCode.bad_located_entry = 2; // l-unknown and l-scope, failed as cases below
     expect(report.rejections).toEqual(byCode);
 
-    const located = readFileSync(join(out, "located.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const located = readFileSync(join(out, "located.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(located.map((c) => [c.case_id, c.line, c.accepted, c.error?.code ?? null])).toEqual([
       ["l-ok", 1, true, null],
       ["l-region", 4, false, null],
@@ -93,7 +121,10 @@ describe("mari evidence: bad input records", () => {
     expect(located[1].issues).toEqual([{ index: 0, kind: "unsupported_locator", detail: "PageRegion requires a caller locator" }]);
     expect(located[2].error.message).toContain('"locator.type" must be one of TextSpan');
     expect(located[3].error.message).toContain('"evidence[0].ref.scope" must be an object');
-    const cases = readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cases = readFileSync(join(out, "cases.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(cases.map((c) => c.case_id)).toEqual(["ok"]);
   });
 

@@ -31,7 +31,22 @@ const write = (name: string, lines: unknown[]) => {
 describe("mari evidence on the example data", () => {
   it("validates every case, writes cases.jsonl, located.jsonl and the reports, and passes its gate", async () => {
     const out = join(dir, "out");
-    const r = await runMari(["evidence", DOCS, "--facts", FACTS, "--located", LOCATED, "--materials", MATERIALS, "--current", CURRENT, "--out", out, "--gate", "accepted_rate>=0.3"]);
+    const r = await runMari([
+      "evidence",
+      DOCS,
+      "--facts",
+      FACTS,
+      "--located",
+      LOCATED,
+      "--materials",
+      MATERIALS,
+      "--current",
+      CURRENT,
+      "--out",
+      out,
+      "--gate",
+      "accepted_rate>=0.3",
+    ]);
     expect(r.stderr).not.toContain("mari:");
     expect(r.stderr).toContain("evidence (cases): 26");
     expect(r.code).toBe(0);
@@ -54,7 +69,13 @@ describe("mari evidence on the example data", () => {
       ["single-document-rescue", true, null],
     ]);
     expect(cases[0].facts[0]).toMatchObject({ claim: "Enterprise plans close after 30 days.", grounding: 0.5, state: "supported" });
-    expect(cases[0].facts[0].evidence[0]).toMatchObject({ document_id: "kb/refunds", revision: "v3", start: 82, end: 96, section_id: "refunds/enterprise-plan" });
+    expect(cases[0].facts[0].evidence[0]).toMatchObject({
+      document_id: "kb/refunds",
+      revision: "v3",
+      start: 82,
+      end: 96,
+      section_id: "refunds/enterprise-plan",
+    });
     expect(cases[0].facts[0].evidence[0].section_revision).toMatch(/^c0afba1b[0-9a-f]{52}3058$/);
     // --current changed only the "Dup." section: with section revisions, a new document revision alone is not stale.
     expect(cases[0].freshness).toBe("current");
@@ -122,7 +143,11 @@ describe("mari evidence input handling", () => {
   const doc = { source_id: "kb", external_id: "a", revision: "1", body: "# A\none\n# A\ntwo\n# A 2\nthree\n" };
 
   it("counts bad lines under their reasons with file:line and keeps going; --strict makes that exit 2", async () => {
-    const docs = write("docs.jsonl", [doc, { source_id: "kb", external_id: "b", body: "x" }, '{"source_id": "kb", "external_id": "s", "revision": "1", "body": "bad \\ud800"}']);
+    const docs = write("docs.jsonl", [
+      doc,
+      { source_id: "kb", external_id: "b", body: "x" },
+      '{"source_id": "kb", "external_id": "s", "revision": "1", "body": "bad \\ud800"}',
+    ]);
     const facts = write("facts.jsonl", [
       { case_id: "ok", output: { facts: [{ claim: "one", evidence: ["one"] }] } },
       "{not json",
@@ -171,7 +196,11 @@ describe("mari evidence input handling", () => {
     const out = join(dir, "out");
     expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
     const cases = jsonl(join(out, "cases.jsonl"));
-    expect(cases[0].error).toEqual({ code: "conflicting_documents", message: "conflicting documents share document_id 'kb/a' (revisions '1' and '2'); provide one consistent document per document_id or namespace the documents" });
+    expect(cases[0].error).toEqual({
+      code: "conflicting_documents",
+      message:
+        "conflicting documents share document_id 'kb/a' (revisions '1' and '2'); provide one consistent document per document_id or namespace the documents",
+    });
     expect(cases[1].accepted).toBe(true);
   });
 
@@ -190,7 +219,9 @@ describe("mari evidence input handling", () => {
   it("reads documents from CSV and by document_id", async () => {
     const docs = join(dir, "docs.csv");
     writeFileSync(docs, 'document_id,revision,title,body\nkb/Stra%C3%9Fe,r1,T,"# Straße\nOpen daily."\n');
-    const facts = write("facts.jsonl", [{ case_id: "c", output: { facts: [{ claim: "open", evidence: [{ document_id: "kb/Stra%C3%9Fe", quote: "Open daily." }] }] } }]);
+    const facts = write("facts.jsonl", [
+      { case_id: "c", output: { facts: [{ claim: "open", evidence: [{ document_id: "kb/Stra%C3%9Fe", quote: "Open daily." }] }] } },
+    ]);
     const out = join(dir, "out");
     expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
     expect(jsonl(join(out, "cases.jsonl"))[0].facts[0].evidence[0]).toMatchObject({ section_id: "strasse", start: 9, end: 20 });

@@ -63,31 +63,78 @@ describe("evidenceDependencies", () => {
 describe("assessDependencies", () => {
   const deps = evidenceDependencies([cite("kb/a", "v1", "s1", "h1"), cite("kb/b", "v1")]);
   it("is current when every revision matches", () => {
-    const report = assessDependencies(deps, new Map([["kb/a", "v1"], ["kb/b", "v1"]]));
+    const report = assessDependencies(
+      deps,
+      new Map([
+        ["kb/a", "v1"],
+        ["kb/b", "v1"],
+      ]),
+    );
     expect([report.status, report.reusable, report.changes.length]).toEqual(["current", true, 0]);
   });
   it("compares section revisions when a section map is given, ignoring document revision changes", () => {
     const sections = new Map([[sectionKey("kb/a", "s1"), "h1"]]);
-    expect(assessDependencies(deps, new Map([["kb/a", "v9"], ["kb/b", "v1"]]), sections).status).toBe("current");
-    const stale = assessDependencies(deps, new Map([["kb/a", "v1"], ["kb/b", "v1"]]), new Map([[sectionKey("kb/a", "s1"), "h2"]]));
+    expect(
+      assessDependencies(
+        deps,
+        new Map([
+          ["kb/a", "v9"],
+          ["kb/b", "v1"],
+        ]),
+        sections,
+      ).status,
+    ).toBe("current");
+    const stale = assessDependencies(
+      deps,
+      new Map([
+        ["kb/a", "v1"],
+        ["kb/b", "v1"],
+      ]),
+      new Map([[sectionKey("kb/a", "s1"), "h2"]]),
+    );
     expect(stale.status).toBe("stale");
     expect(stale.changes).toEqual([{ document_id: "kb/a", expected: "h1", current: "h2", section_id: "s1" }]);
     // Without a section map, the document revision decides.
-    expect(assessDependencies(deps, new Map([["kb/a", "v9"], ["kb/b", "v1"]])).changes).toEqual([
-      { document_id: "kb/a", expected: "v1", current: "v9", section_id: "s1" },
-    ]);
+    expect(
+      assessDependencies(
+        deps,
+        new Map([
+          ["kb/a", "v9"],
+          ["kb/b", "v1"],
+        ]),
+      ).changes,
+    ).toEqual([{ document_id: "kb/a", expected: "v1", current: "v9", section_id: "s1" }]);
   });
   it("records missing documents and sections and gives missing > unversioned > stale > current", () => {
-    const missingSection = assessDependencies(deps, new Map([["kb/a", "v1"], ["kb/b", "v2"]]), new Map());
+    const missingSection = assessDependencies(
+      deps,
+      new Map([
+        ["kb/a", "v1"],
+        ["kb/b", "v2"],
+      ]),
+      new Map(),
+    );
     expect([missingSection.status, missingSection.missing_dependency_ids, missingSection.changes.length]).toEqual(["missing", ["kb/a#s1"], 1]);
     const missingDoc = assessDependencies(deps, new Map([["kb/b", ""]]));
     expect([missingDoc.status, missingDoc.missing_dependency_ids, missingDoc.unversioned_dependency_ids]).toEqual(["missing", ["kb/a"], ["kb/b"]]);
-    const unversioned = assessDependencies(deps, new Map([["kb/a", "v2"], ["kb/b", ""]]));
+    const unversioned = assessDependencies(
+      deps,
+      new Map([
+        ["kb/a", "v2"],
+        ["kb/b", ""],
+      ]),
+    );
     expect([unversioned.status, unversioned.reusable]).toEqual(["unversioned", false]);
   });
   it("sorts and de-duplicates changes by dependency id", () => {
     const many = [knowledgeDependency({ document_id: "kb/b", revision: "1" }), knowledgeDependency({ document_id: "kb/a", revision: "1" })];
-    const report = assessDependencies([...many, ...many], new Map([["kb/a", "2"], ["kb/b", "2"]]));
+    const report = assessDependencies(
+      [...many, ...many],
+      new Map([
+        ["kb/a", "2"],
+        ["kb/b", "2"],
+      ]),
+    );
     expect(report.changes.map((c) => c.document_id)).toEqual(["kb/a", "kb/b"]);
   });
 });
@@ -105,9 +152,19 @@ describe("claim states", () => {
   it("combines resolvability with the caller's scores", () => {
     expect(claimState([])).toBe("insufficient_evidence");
     expect(claimState([{ resolvable: false, entailment: 0.99 }])).toBe("insufficient_evidence");
-    expect(claimState([{ resolvable: true, entailment: 0.9 }, { resolvable: false, contradiction: 0.9 }])).toBe("supported");
+    expect(
+      claimState([
+        { resolvable: true, entailment: 0.9 },
+        { resolvable: false, contradiction: 0.9 },
+      ]),
+    ).toBe("supported");
     expect(claimState([{ resolvable: true, contradiction: 0.5 }])).toBe("contradicted");
-    expect(claimState([{ resolvable: true, entailment: 0.9 }, { resolvable: true, contradiction: 0.9 }])).toBe("uncertain");
+    expect(
+      claimState([
+        { resolvable: true, entailment: 0.9 },
+        { resolvable: true, contradiction: 0.9 },
+      ]),
+    ).toBe("uncertain");
     expect(claimState([{ resolvable: true, entailment: 0.2, contradiction: 0.1 }])).toBe("uncertain");
     expect(claimState([{ resolvable: true }])).toBe("uncertain");
     expect(claimState([{ resolvable: true, entailment: 0.7 }], { entailment: 0.8, contradiction: 0.8 })).toBe("uncertain");
@@ -116,7 +173,10 @@ describe("claim states", () => {
 
 describe("assessFreshness and impactedArtifacts", () => {
   it("lists only the artifacts whose evidence is not reusable, sorted by id", () => {
-    const current = new Map([["kb/a", "v2"], ["kb/b", "v1"]]);
+    const current = new Map([
+      ["kb/a", "v2"],
+      ["kb/b", "v1"],
+    ]);
     const impacted = impactedArtifacts(
       new Map([
         ["summary-z", [cite("kb/a", "v1")]],

@@ -104,7 +104,10 @@ describe("envelope, claims and evidence entries (§7.1–§7.2)", () => {
       code: "unknown_document",
       message: "facts-extract-v3 references an unknown document",
     });
-    expect(failure([doc], fact([{ document_id: D, quote: "  " }]))).toMatchObject({ code: "empty_quote", message: "facts-extract-v3 evidence quote is required" });
+    expect(failure([doc], fact([{ document_id: D, quote: "  " }]))).toMatchObject({
+      code: "empty_quote",
+      message: "facts-extract-v3 evidence quote is required",
+    });
     expect(failure([doc], fact([{ document_id: D, quote: "after 60 days" }]))).toMatchObject({
       code: "quote_not_in_document",
       message: "facts-extract-v3 evidence quote is not present in the document",
@@ -152,7 +155,9 @@ describe("document resolution", () => {
       error = err;
     }
     expect(error).toBeInstanceOf(EvidenceValueError);
-    expect((error as EvidenceValueError).message).toBe("conflicting documents share document_id 'kb/refunds' (revisions 'v3' and 'v4'); provide one consistent document per document_id or namespace the documents");
+    expect((error as EvidenceValueError).message).toBe(
+      "conflicting documents share document_id 'kb/refunds' (revisions 'v3' and 'v4'); provide one consistent document per document_id or namespace the documents",
+    );
     expect((error as EvidenceValueError).code).toBe("conflicting_documents");
     expect(() => documentLookup([doc, changed])).toThrow(EvidenceValueError);
   });
@@ -188,13 +193,16 @@ describe("claims: de-duplication and qualifiers", () => {
     expect(out[0]!.row).toBe(0);
   });
   it("aborts the whole parse on one bad citation", () => {
-    const output = { facts: [{ claim: "Dup", evidence: ["Dup."] }, { claim: "bad", evidence: [{ document_id: D, quote: "absent" }] }] };
+    const output = {
+      facts: [
+        { claim: "Dup", evidence: ["Dup."] },
+        { claim: "bad", evidence: [{ document_id: D, quote: "absent" }] },
+      ],
+    };
     expect(failure([doc], output).code).toBe("quote_not_in_document");
   });
   it("copies qualifiers verbatim, nulls included", () => {
-    const output = parsePythonJson(
-      '{"facts": [{"claim": "Dup", "evidence": ["Dup."], "subject": "refunds", "valid_to": null, "scopes": ["eu"], "other": 1}]}',
-    );
+    const output = parsePythonJson('{"facts": [{"claim": "Dup", "evidence": ["Dup."], "subject": "refunds", "valid_to": null, "scopes": ["eu"], "other": 1}]}');
     const [result] = parseFacts([doc], output);
     expect(Object.keys(result!.qualifiers)).toEqual(["subject", "scopes", "valid_to"]);
     expect(result!.qualifiers["valid_to"]).toBeNull();

@@ -25,7 +25,10 @@ function ours(data: Generated): unknown[] {
   const docs = data.docs.map((d) => knowledgeDocument({ ...parseDocumentId(d.id), body: d.body, revision: d.revision }));
   return data.cases.map((c) => {
     try {
-      const facts = parseFacts(docs.filter((d) => c.docs.includes(d.document_id)), c.output);
+      const facts = parseFacts(
+        docs.filter((d) => c.docs.includes(d.document_id)),
+        c.output,
+      );
       return { ok: facts.map((f) => ({ claim: f.claim, grounding: f.grounding, evidence: f.evidence })) };
     } catch (err) {
       if (err instanceof MalformedModelOutput) return { error: err.message };
@@ -36,7 +39,8 @@ function ours(data: Generated): unknown[] {
 
 describe("parseFacts against the Python oracle", () => {
   beforeEach((ctx) => {
-    if (!hasPython) ctx.skip(`needs python3 ≥ 3.11; python3 --version gave ${python.error ? python.error.message : JSON.stringify((python.stdout + python.stderr).trim())}`);
+    if (!hasPython)
+      ctx.skip(`needs python3 ≥ 3.11; python3 --version gave ${python.error ? python.error.message : JSON.stringify((python.stdout + python.stderr).trim())}`);
   });
   for (const [seed, items] of [
     ["1", "3"],

@@ -15,7 +15,18 @@ afterEach(() => cleanup());
 it("report.md of the example has claim states with gold accuracy, errors by code, dependencies and freshness", async () => {
   const out = join(dir, "out");
   const file = (name: string) => join(EXAMPLE, name);
-  const r = await runMari(["evidence", file("docs.jsonl"), "--facts", file("facts.jsonl"), "--current", file("current.jsonl"), "--out", out, "--report", "json,md"]);
+  const r = await runMari([
+    "evidence",
+    file("docs.jsonl"),
+    "--facts",
+    file("facts.jsonl"),
+    "--current",
+    file("current.jsonl"),
+    "--out",
+    out,
+    "--report",
+    "json,md",
+  ]);
   expect(r.code).toBe(0);
   const md = readFileSync(join(out, "report.md"), "utf8");
   expect(md).toContain("## Claim states");

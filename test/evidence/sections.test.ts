@@ -16,8 +16,7 @@ import {
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const shape = (body: string) => bodySections(body, "Doc").map((s) => [s.section_id, s.start, s.end]);
 
-const WORKED_BODY =
-  "Intro\n# Refunds\nEnterprise refunds close after 30 days.\n### Enterprise Plan\nClose after 30 days.\n# Refunds\nDup.\n";
+const WORKED_BODY = "Intro\n# Refunds\nEnterprise refunds close after 30 days.\n### Enterprise Plan\nClose after 30 days.\n# Refunds\nDup.\n";
 
 describe("document ids and digests (§5)", () => {
   it("percent-encodes each id part as the reference does", () => {

@@ -16,7 +16,10 @@ let baselineDir = "";
 let fiveRuns = "";
 
 beforeAll(async () => {
-  const cases = readFileSync(SLICE, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; label: boolean });
+  const cases = readFileSync(SLICE, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: string; label: boolean });
   // A positive judgment needs evidence to be format-valid; a negative one needs none.
   const line = (c: { id: string; label: boolean }, judgment: boolean, run?: string) =>
     JSON.stringify({ case_id: c.id, ...(run !== undefined ? { run } : {}), judgment, evidence_sentence_ids: judgment ? [1] : [] });
@@ -61,7 +64,19 @@ describe("baseline pairing on cases", () => {
     writeFileSync(smallSlice, readFileSync(SLICE, "utf8").trim().split("\n").slice(0, 100).join("\n") + "\n");
     writeFileSync(smallDump, readFileSync(join(tmp.dir, "baseline.jsonl"), "utf8"));
     await runMari(["eval", smallSlice, "--predictions", smallDump, "--out", smallBase, ...QUIET]);
-    const r2 = await runMari(["eval", SLICE, "--predictions", fiveRuns, "--baseline", smallBase, "--max-drop", "accuracy=0.9", "--out", join(tmp.dir, "vs-small"), ...QUIET]);
+    const r2 = await runMari([
+      "eval",
+      SLICE,
+      "--predictions",
+      fiveRuns,
+      "--baseline",
+      smallBase,
+      "--max-drop",
+      "accuracy=0.9",
+      "--out",
+      join(tmp.dir, "vs-small"),
+      ...QUIET,
+    ]);
     expect(r2.code, r2.stderr).toBe(0);
     const detail = read(join(tmp.dir, "vs-small")).gates[0].detail as string;
     expect(detail).toMatch(/^decided on 100 shared cases, not all cases \(60 only in the current run, 0 only in the baseline\)/);
@@ -74,7 +89,19 @@ describe("baseline pairing on cases", () => {
     writeFileSync(otherDump, JSON.stringify({ case_id: "elsewhere-1", judgment: false }) + "\n");
     const otherBase = join(tmp.dir, "other-base");
     expect((await runMari(["eval", otherSlice, "--predictions", otherDump, "--out", otherBase, ...QUIET])).code).toBe(0);
-    const r = await runMari(["eval", SLICE, "--predictions", fiveRuns, "--baseline", otherBase, "--max-drop", "accuracy=0.5", "--out", join(tmp.dir, "none"), ...QUIET]);
+    const r = await runMari([
+      "eval",
+      SLICE,
+      "--predictions",
+      fiveRuns,
+      "--baseline",
+      otherBase,
+      "--max-drop",
+      "accuracy=0.5",
+      "--out",
+      join(tmp.dir, "none"),
+      ...QUIET,
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("nothing to pair");
   });

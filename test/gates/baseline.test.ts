@@ -12,7 +12,18 @@ afterAll(cleanup);
 
 // cases.jsonl lines in the shape the documents task writes (fields not used here trimmed).
 const line = (case_id: string, run: string, label: boolean, judgment: boolean, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ case_id, case_index: 0, label, run, judgment, format_valid: true, judgment_correct: judgment === label, localization_hit: label ? judgment : null, reward_accuracy: judgment === label ? 1 : 0, ...extra });
+  JSON.stringify({
+    case_id,
+    case_index: 0,
+    label,
+    run,
+    judgment,
+    format_valid: true,
+    judgment_correct: judgment === label,
+    localization_hit: label ? judgment : null,
+    reward_accuracy: judgment === label ? 1 : 0,
+    ...extra,
+  });
 
 function baselineDir(name: string, lines: string[], report: unknown = fixtureReport()): string {
   const root = join(dir, name);
@@ -31,9 +42,19 @@ describe("baseline", () => {
       predicted: "negative",
       values: { localization_recall: 0, exact_localization: 0, format_valid_rate: 1, reference_coverage_mean: 0.5, reward_accuracy_mean: 0 },
     });
-    expect(outcomeFromCaseLine({ case_id: "p", run: 3, gold: "update", predicted: "distinct" })).toMatchObject({ run: "3", gold: "update", predicted: "distinct" });
+    expect(outcomeFromCaseLine({ case_id: "p", run: 3, gold: "update", predicted: "distinct" })).toMatchObject({
+      run: "3",
+      gold: "update",
+      predicted: "distinct",
+    });
     // A pairs cases.jsonl line: id, gold, class, cost; unlabelled pairs are not compared.
-    expect(outcomeFromCaseLine({ id: "q", gold: "restatement", class: "update", cost: 3, kind: null })).toEqual({ case_id: "q", run: "0", gold: "restatement", predicted: "update", values: { revision_cost: 3 } });
+    expect(outcomeFromCaseLine({ id: "q", gold: "restatement", class: "update", cost: 3, kind: null })).toEqual({
+      case_id: "q",
+      run: "0",
+      gold: "restatement",
+      predicted: "update",
+      values: { revision_cost: 3 },
+    });
     expect(outcomeFromCaseLine({ id: "u", gold: null, class: "update", cost: null })).toBeNull();
     expect(outcomeFromCaseLine({ case_id: 1, label: true, judgment: true })).toBeNull();
     expect(outcomeFromCaseLine({ case_id: "x", label: true })).toBeNull();
@@ -51,14 +72,22 @@ describe("baseline", () => {
       ["b", "negative", "positive"],
     ]);
     expect(fromDir.skippedLines).toBe(3); // the blank line, "{not json" and the line without a class
-    expect(fromDir.skippedExamples).toEqual([`${join(root, "cases.jsonl")}:2: blank line`, expect.stringMatching(/cases\.jsonl:4: malformed JSON/), `${join(root, "cases.jsonl")}:5: no case id, or no gold or predicted class`]);
+    expect(fromDir.skippedExamples).toEqual([
+      `${join(root, "cases.jsonl")}:2: blank line`,
+      expect.stringMatching(/cases\.jsonl:4: malformed JSON/),
+      `${join(root, "cases.jsonl")}:5: no case id, or no gold or predicted class`,
+    ]);
     expect(fromDir.report.task).toBe("documents");
   });
 
   it.each([
     ["a missing path", (root: string) => join(root, "nope.json"), /no such file/],
     ["bad JSON", (root: string) => (writeFileSync(join(root, "report.json"), "{"), root), /not valid JSON/],
-    ["not a report", (root: string) => (writeFileSync(join(root, "report.json"), JSON.stringify({ task: "documents" })), root), /not a valid mari report: schema_version/],
+    [
+      "not a report",
+      (root: string) => (writeFileSync(join(root, "report.json"), JSON.stringify({ task: "documents" })), root),
+      /not a valid mari report: schema_version/,
+    ],
     ["no cases.jsonl", (root: string) => (writeFileSync(join(root, "cases.jsonl"), ""), root), /no usable per-case line/],
   ])("rejects %s as an input error", async (name, prepare, message) => {
     const root = baselineDir(name.replace(/ /g, "-"), [line("a", "0", true, true)]);
@@ -89,7 +118,12 @@ describe("baseline", () => {
     writeFileSync(currentPath, [line("a", "0", true, true), line("b", "0", false, false), line("c", "0", true, true)].join("\n"));
     const baseline = await loadBaseline(root);
     const { side: outcomes } = await readPairedSide(currentPath);
-    const same = compareWithBaseline(outcomes, baseline, { seed: 0, resamples: 50, classes: DOCUMENT_CLASSES, currentSliceHash: fixtureReport().dataset.slice_hash });
+    const same = compareWithBaseline(outcomes, baseline, {
+      seed: 0,
+      resamples: 50,
+      classes: DOCUMENT_CLASSES,
+      currentSliceHash: fixtureReport().dataset.slice_hash,
+    });
     expect(same.warning).toBeUndefined();
     expect(same.path).toBe(join(root, "report.json"));
     expect(same.metrics.accuracy!.difference).toBeCloseTo(1 / 3, 14);

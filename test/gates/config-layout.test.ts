@@ -45,10 +45,9 @@ describe("mari.config.json scoped by task", () => {
     const pairGates = gateNames(join(cwd, "pairs-out"));
     expect(pairGates.slice(0, 2)).toEqual(["update_recall>=0.6", "revision_cost<=0.5"]);
     expect(pairGates.join(" ")).not.toMatch(/localization|max_drop|accuracy>=/);
-    const evidence = await runMari(
-      ["evidence", join(EVIDENCE, "docs.jsonl"), "--facts", join(EVIDENCE, "facts.jsonl"), "--out", "evidence-out", "--quiet"],
-      { cwd },
-    );
+    const evidence = await runMari(["evidence", join(EVIDENCE, "docs.jsonl"), "--facts", join(EVIDENCE, "facts.jsonl"), "--out", "evidence-out", "--quiet"], {
+      cwd,
+    });
     expect(evidence.code, evidence.stderr).toBe(0);
     expect(gateNames(join(cwd, "evidence-out"))).toEqual(["accepted_rate>=0.3", "max_invalid_rate=1"]);
   });
@@ -57,7 +56,9 @@ describe("mari.config.json scoped by task", () => {
     const cwd = project("wrong-metric", JSON.stringify({ pairs: { gate: ["localization_recall>=0.3"] } }));
     const r = await runMari(["eval", PAIRS, "--quiet"], { cwd });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`config ${join(cwd, "mari.config.json")}: pairs.gate "localization_recall>=0.3": unknown metric "localization_recall" for a pairs report`);
+    expect(r.stderr).toContain(
+      `config ${join(cwd, "mari.config.json")}: pairs.gate "localization_recall>=0.3": unknown metric "localization_recall" for a pairs report`,
+    );
   });
 
   it("the old flat layout and unknown keys are exit 2 naming the key and the file", async () => {

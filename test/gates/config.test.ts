@@ -43,7 +43,15 @@ describe("mari.config.json", () => {
     expect(config.path).toBe(join(root, "mari.config.json"));
     expect(config.gates.map(gateName)).toEqual(["accuracy>=0.6", "revision_cost<=0.4", "max_drop macro_f1=0.02", "max_invalid_rate=0.05"]);
     expect(config.gates.every((g) => g.source === "config")).toBe(true);
-    expect(config).toMatchObject({ baseline: join(root, "base/report.json"), out: "/abs/out", report: ["json", "md"], seed: 3, workers: 2, progress: "plain", strict: true });
+    expect(config).toMatchObject({
+      baseline: join(root, "base/report.json"),
+      out: "/abs/out",
+      report: ["json", "md"],
+      seed: 3,
+      workers: 2,
+      progress: "plain",
+      strict: true,
+    });
     const strings = project("strings", { documents: { gate: "accuracy>=0.5", max_drop: ["accuracy=0.01"], max_invalid_rate: 3 }, pairs: { grid: "full" } });
     const other = await loadMariConfig(join(strings, "mari.config.json"), undefined, "documents");
     expect(other.gates.map(gateName)).toEqual(["accuracy>=0.5", "max_drop accuracy=0.01", "max_invalid_count=3"]);
@@ -71,7 +79,9 @@ describe("mari.config.json", () => {
   });
 
   it("accepts sentencer only as the canonical splitter, the one that runs", async () => {
-    expect((await loadMariConfig(undefined, project("sentencer-canonical", { documents: { sentencer: "canonical" } }), "documents")).sentencer).toBe("canonical");
+    expect((await loadMariConfig(undefined, project("sentencer-canonical", { documents: { sentencer: "canonical" } }), "documents")).sentencer).toBe(
+      "canonical",
+    );
   });
 
   it("fails on an explicit path that does not exist", async () => {
@@ -79,7 +89,11 @@ describe("mari.config.json", () => {
   });
 
   it("lets flags win over config, and config over defaults", async () => {
-    const config = await loadMariConfig(undefined, project("precedence", { workers: 4, documents: { gate: ["accuracy>=0.5", "macro_f1>=0.5"], seed: 9 } }), "documents");
+    const config = await loadMariConfig(
+      undefined,
+      project("precedence", { workers: 4, documents: { gate: ["accuracy>=0.5", "macro_f1>=0.5"], seed: 9 } }),
+      "documents",
+    );
     const gates = combineGates([parseGateFlag("accuracy>=0.7")], config.gates);
     expect(gates.map(gateName)).toEqual(["accuracy>=0.7", "macro_f1>=0.5"]);
     expect(pickOption(1, config.seed, 0)).toBe(1);

@@ -25,7 +25,12 @@ describe("evaluateGates", () => {
   const report = fixtureReport({ metrics: { accuracy: 0.6, macro_f1: 0.7333, positive_recall: null, revision_cost: 0.4 } });
 
   it("passes and fails minimum and maximum gates, with float slack at the threshold", () => {
-    const results = evaluateGates(report, [parseGateFlag("accuracy>=0.6"), parseGateFlag("macro_f1>=0.8"), parseGateFlag("revision_cost<=0.4"), parseGateFlag("revision_cost<=0.39")]);
+    const results = evaluateGates(report, [
+      parseGateFlag("accuracy>=0.6"),
+      parseGateFlag("macro_f1>=0.8"),
+      parseGateFlag("revision_cost<=0.4"),
+      parseGateFlag("revision_cost<=0.39"),
+    ]);
     expect(results.map((r) => [r.name, r.value, r.passed])).toEqual([
       ["accuracy>=0.6", 0.6, true],
       ["macro_f1>=0.8", 0.7333, false],
@@ -75,7 +80,11 @@ describe("evaluateGates", () => {
 
   it("evaluates max-invalid-rate as a fraction and as a count, from ctx or the report", () => {
     const invalid = { count: 3, total: 60 };
-    const [rate, tight, count, tightCount] = evaluateGates(report, [parseMaxInvalidRate("0.05"), parseMaxInvalidRate("0.04"), parseMaxInvalidRate("3"), parseMaxInvalidRate("count:2")], { invalid });
+    const [rate, tight, count, tightCount] = evaluateGates(
+      report,
+      [parseMaxInvalidRate("0.05"), parseMaxInvalidRate("0.04"), parseMaxInvalidRate("3"), parseMaxInvalidRate("count:2")],
+      { invalid },
+    );
     expect(rate).toMatchObject({ passed: true, value: 0.05, detail: "3 of 60 predictions invalid (rate 0.0500)" });
     expect(tight).toMatchObject({ passed: false });
     expect(count).toMatchObject({ passed: true, value: 3 });

@@ -31,7 +31,7 @@ function reportOf(dir: string): unknown {
 const junitOf = (dir: string) => readFileSync(join(dir, "report.junit.xml"), "utf8").replace(/ time="[^"]*"/g, "");
 
 let seed = 20261201;
-const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const rand = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)]!;
 
 function randomGates(metrics: readonly string[]): string[] {
@@ -86,7 +86,18 @@ describe("merge gates the merged result as the single run", () => {
 
   it("evidence: --shard and merge, random shard counts 1–5 and random gates", async () => {
     const E = join(ROOT, "datasets/evidence-example");
-    const input = ["evidence", join(E, "docs.jsonl"), "--facts", join(E, "facts.jsonl"), "--located", join(E, "located.jsonl"), "--materials", join(E, "materials.jsonl"), "--current", join(E, "current.jsonl")];
+    const input = [
+      "evidence",
+      join(E, "docs.jsonl"),
+      "--facts",
+      join(E, "facts.jsonl"),
+      "--located",
+      join(E, "located.jsonl"),
+      "--materials",
+      join(E, "materials.jsonl"),
+      "--current",
+      join(E, "current.jsonl"),
+    ];
     const metrics = ["accepted_rate", "located_accepted_rate", "grounding_mean", "claim_state_accuracy"];
     for (let round = 0; round < 2; round++) {
       const shards = 2 + Math.floor(rand() * 4);
@@ -104,7 +115,8 @@ describe("merge gates the merged result as the single run", () => {
       if (round === 0) expect(single.code).toBe(1);
       expect(reportOf(join(dir, "merged"))).toEqual(reportOf(join(dir, "single")));
       expect(junitOf(join(dir, "merged"))).toBe(junitOf(join(dir, "single")));
-      for (const name of ["cases.jsonl", "located.jsonl"]) expect(readFileSync(join(dir, "merged", name), "utf8")).toBe(readFileSync(join(dir, "single", name), "utf8"));
+      for (const name of ["cases.jsonl", "located.jsonl"])
+        expect(readFileSync(join(dir, "merged", name), "utf8")).toBe(readFileSync(join(dir, "single", name), "utf8"));
     }
   });
 
@@ -153,7 +165,9 @@ describe("--shard auto", () => {
     const missing = await runMari(["eval", SLICE, "--predictions", dump, "--shard", "auto", "--out", out, ...QUIET], { env });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--shard-count");
-    const none = await runMari(["eval", SLICE, "--predictions", dump, "--shard", "auto", "--out", out, ...QUIET], { env: { JOB_COMPLETION_INDEX: "", SLURM_ARRAY_TASK_ID: "" } });
+    const none = await runMari(["eval", SLICE, "--predictions", dump, "--shard", "auto", "--out", out, ...QUIET], {
+      env: { JOB_COMPLETION_INDEX: "", SLURM_ARRAY_TASK_ID: "" },
+    });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/neither JOB_COMPLETION_INDEX/);
   });

@@ -63,7 +63,13 @@ const sideArb = (prefix: string) =>
       units.forEach((u, r) => {
         // The gold class is the case's, whatever side or run.
         const gold = CLASSES[i % 2]!;
-        out.push({ case_id: `c${i}`, run: `${prefix}${r}`, gold, predicted: u.predicted, values: u.hit === undefined || gold !== "positive" ? {} : { hit: u.hit } });
+        out.push({
+          case_id: `c${i}`,
+          run: `${prefix}${r}`,
+          gold,
+          predicted: u.predicted,
+          values: u.hit === undefined || gold !== "positive" ? {} : { hit: u.hit },
+        });
       });
     });
     return out;
@@ -130,8 +136,7 @@ describe("a --max-drop decision never ignores a case present on both sides", () 
         // Make every run of that case on one side wrong if any was right, else all right.
         const side = onCurrent ? current : baseline;
         const anyRight = side.some((o) => o.case_id === id && o.gold === o.predicted);
-        const flip = (o: PairedOutcome): PairedOutcome =>
-          o.case_id !== id ? o : { ...o, predicted: anyRight ? CLASSES.find((c) => c !== o.gold)! : o.gold };
+        const flip = (o: PairedOutcome): PairedOutcome => (o.case_id !== id ? o : { ...o, predicted: anyRight ? CLASSES.find((c) => c !== o.gold)! : o.gold });
         const after = onCurrent
           ? pairedComparison(current.map(flip), baseline, { seed: 0, resamples: 0, classes: CLASSES })
           : pairedComparison(current, baseline.map(flip), { seed: 0, resamples: 0, classes: CLASSES });

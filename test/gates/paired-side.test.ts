@@ -48,7 +48,13 @@ function groupByCase(outcomes: readonly PairedOutcome[]): { byCase: Map<string, 
   return { byCase, runs: [...runs.keys()] };
 }
 
-function sideCases(caseIds: readonly string[], byCase: Map<string, PairedOutcome[]>, indexOf: (label: string) => number, classCount: number, valueNames: readonly string[]): SideCases {
+function sideCases(
+  caseIds: readonly string[],
+  byCase: Map<string, PairedOutcome[]>,
+  indexOf: (label: string) => number,
+  classCount: number,
+  valueNames: readonly string[],
+): SideCases {
   const n = caseIds.length;
   const side: SideCases = {
     correct: new Float64Array(n),
@@ -133,11 +139,7 @@ function sideMetrics(side: SideCases, weights: Uint32Array, classCount: number, 
  * Compares `current` with `baseline` on the cases both have (see the header for the pairing).
  * Metrics: accuracy, macro_f1, and every `values` key present on both sides.
  */
-function oldPairedComparison(
-  current: readonly PairedOutcome[],
-  baseline: readonly PairedOutcome[],
-  opts: PairedOptions,
-): BaselineComparison {
+function oldPairedComparison(current: readonly PairedOutcome[], baseline: readonly PairedOutcome[], opts: PairedOptions): BaselineComparison {
   const cur = groupByCase(current);
   const base = groupByCase(baseline);
   const caseIds = [...cur.byCase.keys()].filter((id) => base.byCase.has(id));
@@ -281,7 +283,17 @@ describe("paired comparison from per-case accumulators", () => {
       for (let c = 0; c < 30; c++) {
         const label = c % 3 === 0;
         const judgment = prng.nextBelow(3) > 0 ? label : !label;
-        lines.push(JSON.stringify({ case_id: `d${c}`, run, gold: label, judgment, localization_hit: label ? prng.nextBelow(2) === 1 : null, reference_coverage: prng.nextBelow(100) / 99, format_valid: prng.nextBelow(9) > 0 }));
+        lines.push(
+          JSON.stringify({
+            case_id: `d${c}`,
+            run,
+            gold: label,
+            judgment,
+            localization_hit: label ? prng.nextBelow(2) === 1 : null,
+            reference_coverage: prng.nextBelow(100) / 99,
+            format_valid: prng.nextBelow(9) > 0,
+          }),
+        );
       }
     }
     // Bad lines are skipped and counted (a repeated (case, run) is refused outright: baseline.test.ts).

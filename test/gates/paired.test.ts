@@ -32,8 +32,20 @@ describe("McNemar (exact binomial)", () => {
 });
 
 describe("pairedComparison", () => {
-  const current = [o("c1", "positive", "positive"), o("c2", "negative", "negative"), o("c3", "positive", "negative"), o("c4", "negative", "positive"), o("c5", "positive", "positive")];
-  const baseline = [o("c1", "positive", "negative", "a"), o("c2", "negative", "negative", "a"), o("c3", "positive", "negative", "a"), o("c4", "negative", "negative", "a"), o("c6", "negative", "negative", "a")];
+  const current = [
+    o("c1", "positive", "positive"),
+    o("c2", "negative", "negative"),
+    o("c3", "positive", "negative"),
+    o("c4", "negative", "positive"),
+    o("c5", "positive", "positive"),
+  ];
+  const baseline = [
+    o("c1", "positive", "negative", "a"),
+    o("c2", "negative", "negative", "a"),
+    o("c3", "positive", "negative", "a"),
+    o("c4", "negative", "negative", "a"),
+    o("c6", "negative", "negative", "a"),
+  ];
 
   it("pairs single-run sides by case and computes hand-checked differences", () => {
     const result = pairedComparison(current, baseline, { seed: 0, resamples: 200, classes: DOCUMENT_CLASSES });
@@ -68,8 +80,19 @@ describe("pairedComparison", () => {
   });
 
   it("pairs on cases with several runs: per-case means over each side's own runs", () => {
-    const cur = [o("x", "positive", "positive", "0"), o("y", "negative", "negative", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1"), o("z", "negative", "negative", "2")];
-    const base = [o("x", "positive", "negative", "0"), o("y", "negative", "positive", "0"), o("x", "positive", "negative", "1"), o("y", "negative", "negative", "1")];
+    const cur = [
+      o("x", "positive", "positive", "0"),
+      o("y", "negative", "negative", "0"),
+      o("x", "positive", "negative", "1"),
+      o("y", "negative", "negative", "1"),
+      o("z", "negative", "negative", "2"),
+    ];
+    const base = [
+      o("x", "positive", "negative", "0"),
+      o("y", "negative", "positive", "0"),
+      o("x", "positive", "negative", "1"),
+      o("y", "negative", "negative", "1"),
+    ];
     const result = pairedComparison(cur, base, { seed: 1, resamples: 50 });
     expect(result).toMatchObject({ paired_by: "case", units: { current: 4, baseline: 4 }, matched_cases: 2, unmatched_current: 1, unmatched_baseline: 0 });
     // current: x right in 1 of 2 runs, y in 2 of 2 → (0.5 + 1) / 2; baseline: x 0 of 2, y 1 of 2 → 0.25.
@@ -90,8 +113,16 @@ describe("pairedComparison", () => {
   });
 
   it("compares per-case values as means over the units that have them", () => {
-    const cur = [o("p1", "positive", "positive", "0", { localization_recall: 1 }), o("p2", "positive", "positive", "0", { localization_recall: 0 }), o("n1", "negative", "negative", "0", { localization_recall: null })];
-    const base = [o("p1", "positive", "positive", "0", { localization_recall: 0 }), o("p2", "positive", "negative", "0", { localization_recall: 0 }), o("n1", "negative", "negative", "0", {})];
+    const cur = [
+      o("p1", "positive", "positive", "0", { localization_recall: 1 }),
+      o("p2", "positive", "positive", "0", { localization_recall: 0 }),
+      o("n1", "negative", "negative", "0", { localization_recall: null }),
+    ];
+    const base = [
+      o("p1", "positive", "positive", "0", { localization_recall: 0 }),
+      o("p2", "positive", "negative", "0", { localization_recall: 0 }),
+      o("n1", "negative", "negative", "0", {}),
+    ];
     const result = pairedComparison(cur, base, { seed: 0, resamples: 20 });
     expect(result.metrics.localization_recall).toMatchObject({ current: 0.5, baseline: 0, difference: 0.5 });
   });

@@ -36,27 +36,42 @@ beforeAll(() => {
   chmodSync(join(bin, "mari"), 0o755);
 });
 
-const gatesOf = (dir: string) => JSON.parse(readFileSync(join(dir, "merged", "report.json"), "utf8")).gates.map((g: { name: string; passed: boolean }) => [g.name, g.passed]);
+const gatesOf = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, "merged", "report.json"), "utf8")).gates.map((g: { name: string; passed: boolean }) => [g.name, g.passed]);
 
 describe("docs/eval.md scheduler examples", () => {
   it("the Slurm array script shards with --shard auto; the dependent merge gates", async () => {
     const dir = await workDir("slurm");
     const script = /```sh\n(#!\/bin\/bash\n# mari-shards\.sbatch[\s\S]*?)```/.exec(docs)![1]!;
-    for (const id of ["0", "1", "2", "3"]) expect(shell(dir, script, { SLURM_ARRAY_TASK_ID: id, SLURM_ARRAY_TASK_MIN: "0", SLURM_ARRAY_TASK_COUNT: "4" })).toBe(0);
+    for (const id of ["0", "1", "2", "3"])
+      expect(shell(dir, script, { SLURM_ARRAY_TASK_ID: id, SLURM_ARRAY_TASK_MIN: "0", SLURM_ARRAY_TASK_COUNT: "4" })).toBe(0);
     const merge = /--wrap "(.*)"\n/.exec(script)![1]!;
     const code = shell(dir, merge, {});
-    const single = shell(dir, `mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out single --quiet --gate 'accuracy>=0.5' --gate 'macro_f1>=0.45'`, {});
+    const single = shell(
+      dir,
+      `mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out single --quiet --gate 'accuracy>=0.5' --gate 'macro_f1>=0.45'`,
+      {},
+    );
     expect(code).toBe(single);
-    expect(gatesOf(dir)).toEqual([["accuracy>=0.5", true], ["macro_f1>=0.45", true]]);
+    expect(gatesOf(dir)).toEqual([
+      ["accuracy>=0.5", true],
+      ["macro_f1>=0.45", true],
+    ]);
   });
 
   it("the Kubernetes Indexed Job's command shards with --shard auto --shard-count; the merge Job gates", async () => {
     const dir = await workDir("k8s");
     const folded = /- >-\n([\s\S]*?)\n\s+volumeMounts/.exec(docs)![1]!;
-    const command = folded.split("\n").map((l) => l.trim()).join(" ");
+    const command = folded
+      .split("\n")
+      .map((l) => l.trim())
+      .join(" ");
     for (const index of ["0", "1", "2", "3"]) expect(shell(dir, command, { JOB_COMPLETION_INDEX: index })).toBe(0);
     const args = JSON.parse(/args: (\["mari merge[^\n]*\])\n/.exec(docs)![1]!) as string[];
     expect(shell(dir, args[0]!, {})).toBe(0);
-    expect(gatesOf(dir)).toEqual([["accuracy>=0.5", true], ["macro_f1>=0.45", true]]);
+    expect(gatesOf(dir)).toEqual([
+      ["accuracy>=0.5", true],
+      ["macro_f1>=0.45", true],
+    ]);
   });
 });

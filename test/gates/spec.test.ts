@@ -9,13 +9,21 @@ describe("--gate", () => {
     expect(parseGateFlag("setcons.judgment>=7e-1", "config")).toEqual({ kind: "min", metric: "setcons.judgment", threshold: 0.7, source: "config" });
   });
 
-  it.each(["accuracy>0.6", "accuracy=0.6", "accuracy>=", "accuracy>=abc", "accuracy>=NaN", "accuracy>=Infinity", ">=0.5", "acc uracy>=0.5", "accuracy>=0x10", "1st>=0.5"])(
-    "rejects %j with an InputError naming the flag",
-    (text) => {
-      expect(() => parseGateFlag(text)).toThrow(InputError);
-      expect(() => parseGateFlag(text)).toThrow(/^--gate "/);
-    },
-  );
+  it.each([
+    "accuracy>0.6",
+    "accuracy=0.6",
+    "accuracy>=",
+    "accuracy>=abc",
+    "accuracy>=NaN",
+    "accuracy>=Infinity",
+    ">=0.5",
+    "acc uracy>=0.5",
+    "accuracy>=0x10",
+    "1st>=0.5",
+  ])("rejects %j with an InputError naming the flag", (text) => {
+    expect(() => parseGateFlag(text)).toThrow(InputError);
+    expect(() => parseGateFlag(text)).toThrow(/^--gate "/);
+  });
 });
 
 describe("--max-drop", () => {
@@ -56,7 +64,10 @@ describe("gate names and precedence", () => {
   it("lets flags win over config and config over task defaults, per kind and metric", () => {
     const cli = [parseGateFlag("accuracy>=0.7")];
     const config = [parseGateFlag("accuracy>=0.5", "config"), parseGateFlag("accuracy<=0.99", "config"), parseMaxInvalidRate("0.1", "config")];
-    const defaults = [{ ...parseGateFlag("update_recall>=0.6"), source: "default" as const }, { ...parseMaxInvalidRate("0.2"), source: "default" as const }];
+    const defaults = [
+      { ...parseGateFlag("update_recall>=0.6"), source: "default" as const },
+      { ...parseMaxInvalidRate("0.2"), source: "default" as const },
+    ];
     const combined = combineGates(cli, config, defaults);
     expect(combined.map((g) => `${g.source}:${gateName(g)}`)).toEqual([
       "cli:accuracy>=0.7",

@@ -38,7 +38,11 @@ beforeAll(async () => {
 describe("a baseline's cases.jsonl and report", () => {
   it("report.json records the sha256 of its cases.jsonl", () => {
     const report = JSON.parse(readFileSync(join(base, "report.json"), "utf8"));
-    expect(report.cases_sha256).toBe(createHash("sha256").update(readFileSync(join(base, "cases.jsonl"))).digest("hex"));
+    expect(report.cases_sha256).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(base, "cases.jsonl")))
+        .digest("hex"),
+    );
   });
 
   it("a repeated (case, run) line: exit 2 with both lines", async () => {
@@ -58,7 +62,15 @@ describe("a baseline's cases.jsonl and report", () => {
   });
 
   it("schema_version 99.0.0 is refused", async () => {
-    expectInputError(await evalWith(variant((t) => t, (r) => void (r.schema_version = "99.0.0"))), /--baseline has schema_version 99\.0\.0; this mari reads 1\.x reports/);
+    expectInputError(
+      await evalWith(
+        variant(
+          (t) => t,
+          (r) => void (r.schema_version = "99.0.0"),
+        ),
+      ),
+      /--baseline has schema_version 99\.0\.0; this mari reads 1\.x reports/,
+    );
   });
 
   it("a pair-task baseline for a document eval is refused", async () => {
@@ -68,7 +80,11 @@ describe("a baseline's cases.jsonl and report", () => {
   });
 
   it("a cases.jsonl that no longer matches its report.json (sha256): exit 2", async () => {
-    const dir = variant((t) => t, () => {}, false);
+    const dir = variant(
+      (t) => t,
+      () => {},
+      false,
+    );
     appendFileSync(join(dir, "cases.jsonl"), readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n")[0]!.replace('"run":"0"', '"run":"9"') + "\n");
     expectInputError(await evalWith(dir), /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/);
   });
@@ -82,6 +98,9 @@ describe("merge checks each shard's cases.jsonl against its report", () => {
     const [s0, s1] = await evalShards(tmp.dir, `hash-${name}`, input);
     const cases = join(s1, "cases.jsonl");
     writeFileSync(cases, readFileSync(cases, "utf8").split("\n").slice(0, -2).join("\n") + "\n");
-    expectInputError(await runMari(["merge", join(s0, "report.json"), join(s1, "report.json"), "--out", join(tmp.dir, `m-${name}`), "--quiet"]), /cases\.jsonl: does not match/);
+    expectInputError(
+      await runMari(["merge", join(s0, "report.json"), join(s1, "report.json"), "--out", join(tmp.dir, `m-${name}`), "--quiet"]),
+      /cases\.jsonl: does not match/,
+    );
   });
 });

@@ -26,11 +26,23 @@ describe("100k-deep values", () => {
   it.each(["judgment", "evidence_sentence_ids", "extra"])("a dump's %s: one counted malformed_json rejection at its line", async (field) => {
     const lines = records.map((rec, i) => (i === 2 ? `${dumpLine(rec).slice(0, -1)}, "${field}": ${deep()}}` : dumpLine(rec)));
     const dir = out();
-    const r = await runMari(["eval", slice, "--predictions", write(tmp.dir, `deep-${field}.jsonl`, `${lines.join("\n")}\n`), "--out", dir, ...quiet, "--report", "json"]);
+    const r = await runMari([
+      "eval",
+      slice,
+      "--predictions",
+      write(tmp.dir, `deep-${field}.jsonl`, `${lines.join("\n")}\n`),
+      "--out",
+      dir,
+      ...quiet,
+      "--report",
+      "json",
+    ]);
     expectNoCrash(r);
     const report = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(join(dir, "report.json"), "utf8")));
     const malformed = report.rejection_examples.filter((ex: { reason: string }) => ex.reason === "malformed_json");
-    expect(malformed).toEqual([expect.objectContaining({ where: expect.stringMatching(/deep-.*\.jsonl:3$/), message: expect.stringMatching(/nested deeper than 64/) })]);
+    expect(malformed).toEqual([
+      expect.objectContaining({ where: expect.stringMatching(/deep-.*\.jsonl:3$/), message: expect.stringMatching(/nested deeper than 64/) }),
+    ]);
   });
 
   it.each(["id", "new", "kind", "extra"])("a pair's %s: counted with its line, in eval and classify", async (field) => {
@@ -85,18 +97,36 @@ describe("numeric bounds are stated", () => {
   });
 
   it("sweep and merge --workers 1000000", async () => {
-    expectInputError(await runMari(["sweep", PAIRS, "--workers", "1000000", "--out", out(), "--quiet"]), /--workers "1000000": expected an integer from 1 to 256/);
+    expectInputError(
+      await runMari(["sweep", PAIRS, "--workers", "1000000", "--out", out(), "--quiet"]),
+      /--workers "1000000": expected an integer from 1 to 256/,
+    );
     expectInputError(await runMari(["merge", "a/report.json", "--workers", "1000000", "--out", out(), "--quiet"]), /--workers|a\/report\.json/);
   });
 
   it("a --grid of 10^8 configs is refused up front with the limit", async () => {
     const list = (k: number) => Array.from({ length: k }, (_, i) => i + 1);
-    const grid = write(tmp.dir, "huge-grid.json", JSON.stringify({ overlapFloor: list(100).map((v) => v / 101), residueMax: list(100), negOverlapFloor: list(100).map((v) => v / 101), aliasPrefixMin: list(100) }));
-    expectInputError(await runMari(["sweep", PAIRS, "--grid", grid, "--out", out(), ...quiet]), /huge-grid\.json: the grid has 100000000 configs .* at most 100000/);
+    const grid = write(
+      tmp.dir,
+      "huge-grid.json",
+      JSON.stringify({
+        overlapFloor: list(100).map((v) => v / 101),
+        residueMax: list(100),
+        negOverlapFloor: list(100).map((v) => v / 101),
+        aliasPrefixMin: list(100),
+      }),
+    );
+    expectInputError(
+      await runMari(["sweep", PAIRS, "--grid", grid, "--out", out(), ...quiet]),
+      /huge-grid\.json: the grid has 100000000 configs .* at most 100000/,
+    );
   });
 
   it("--costs unit prices of 1.7e308 are refused with the bound", async () => {
     const costs = write(tmp.dir, "huge-costs.json", JSON.stringify({ stale_kept: 1.7e308 }));
-    expectInputError(await runMari(["eval", PAIRS, "--costs", costs, "--out", out(), ...quiet]), /huge-costs\.json: .*stale_kept must be a finite number >= 0, got 1\.7e\+308 \(at most 1000000000000\)/);
+    expectInputError(
+      await runMari(["eval", PAIRS, "--costs", costs, "--out", out(), ...quiet]),
+      /huge-costs\.json: .*stale_kept must be a finite number >= 0, got 1\.7e\+308 \(at most 1000000000000\)/,
+    );
   });
 });

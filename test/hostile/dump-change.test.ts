@@ -28,7 +28,10 @@ describe("a dump that changes while it is read", () => {
     const dump = join(tmp.dir, "growing.jsonl");
     writeFileSync(dump, `${lines.join("\n")}\n`);
     const out = join(tmp.dir, "growing");
-    const child = spawn(process.execPath, [MARI_BIN, "eval", slice, "--predictions", dump, "--out", out, ...q], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [MARI_BIN, "eval", slice, "--predictions", dump, "--out", out, ...q], {
+      cwd: ROOT,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     let running = true;

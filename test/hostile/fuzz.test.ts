@@ -24,8 +24,25 @@ function prng(seed: number): () => number {
 }
 
 const HOSTILE_VALUES = [
-  "NaN", "1e400", "-0", "9007199254740993", "9007199254740992", '"\\ud800"', '"\\udfff x"', "null", "[]", "{}", "true", '""',
-  `${"[".repeat(100)}${"]".repeat(100)}`, `"${"x".repeat(5000)}"`, "-1", "1.5", '"[1]"', '["1", 2.0]', '{"__proto__": 1}',
+  "NaN",
+  "1e400",
+  "-0",
+  "9007199254740993",
+  "9007199254740992",
+  '"\\ud800"',
+  '"\\udfff x"',
+  "null",
+  "[]",
+  "{}",
+  "true",
+  '""',
+  `${"[".repeat(100)}${"]".repeat(100)}`,
+  `"${"x".repeat(5000)}"`,
+  "-1",
+  "1.5",
+  '"[1]"',
+  '["1", 2.0]',
+  '{"__proto__": 1}',
 ];
 const HOSTILE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "", "case_id", "id", "run", "new", "old", "kind", "judgment"];
 
@@ -94,7 +111,10 @@ describe("fuzz: seeded mutants through the real CLI", () => {
     expectNoCrash(r);
     expect([0, 1], r.stderr).toContain(r.code);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
-    const kept = readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").filter((l) => !l.includes('"line":null')).length;
+    const kept = readFileSync(join(out, "cases.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => !l.includes('"line":null')).length;
     expect(report.predictions.lines).toBe(dump.lines);
     expect(sum(report.rejections, LINE_CODES) + report.orphans.count + kept, JSON.stringify(report.rejections)).toBe(dump.lines);
   });

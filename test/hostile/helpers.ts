@@ -15,7 +15,10 @@ export const deep = (n = 100_000): string => "[".repeat(n) + "]".repeat(n);
 
 /** The first `n` lines of a dataset file. */
 export function firstLines(path: string, n: number): string[] {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l.trim() !== "").slice(0, n);
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(0, n);
 }
 
 export function write(dir: string, name: string, text: string | Buffer): string {

@@ -55,5 +55,4 @@ describe("UTF-16 input", () => {
     const r = await runMari(args(utf16(name, text)));
     expectInputError(r, new RegExp(`${name.replace(".", "\\.")}: UTF-16: convert to UTF-8`));
   });
-
 });

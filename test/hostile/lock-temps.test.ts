@@ -21,7 +21,10 @@ describe("the output directory lock", () => {
     const out = join(tmp.dir, "held");
     mkdirSync(out);
     writeFileSync(join(out, ".mari.lock"), `${process.pid}\n`);
-    expectInputError(await runMari(["eval", slice, "--out", out, ...q]), new RegExp(`another mari run \\(pid ${process.pid}\\) is writing this output directory`));
+    expectInputError(
+      await runMari(["eval", slice, "--out", out, ...q]),
+      new RegExp(`another mari run \\(pid ${process.pid}\\) is writing this output directory`),
+    );
     expect(existsSync(join(out, ".mari.lock"))).toBe(true);
     expect(existsSync(join(out, "report.json"))).toBe(false);
   });
@@ -60,7 +63,10 @@ describe("temp files", () => {
       const lines = firstLines(DOC_SLICE, 160);
       writeFileSync(big, `${Array.from({ length: 40 }, (_, k) => lines.map((l) => l.replace(/"id": "([^"]+)"/, `"id": "$1-${k}"`)).join("\n")).join("\n")}\n`);
     }
-    const child = spawn(process.execPath, [MARI_BIN, "predict", big, "--judge", "lexical", "--out", join(out, "dump.jsonl"), "--quiet"], { cwd: ROOT, stdio: "ignore" });
+    const child = spawn(process.execPath, [MARI_BIN, "predict", big, "--judge", "lexical", "--out", join(out, "dump.jsonl"), "--quiet"], {
+      cwd: ROOT,
+      stdio: "ignore",
+    });
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     let sawTemp = false;
     let done = false;

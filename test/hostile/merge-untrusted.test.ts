@@ -36,7 +36,10 @@ const editLine = (path: string, index: number, change: (row: any) => void) => {
   lines[index] = JSON.stringify(row);
   writeFileSync(path, lines.join("\n"));
 };
-const firstPredictedLine = (path: string) => readFileSync(path, "utf8").split("\n").findIndex((l) => l.includes('"line":') && !l.includes('"line":null'));
+const firstPredictedLine = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .findIndex((l) => l.includes('"line":') && !l.includes('"line":null'));
 
 describe("document shards", () => {
   let dirs: [string, string];

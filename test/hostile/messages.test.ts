@@ -43,16 +43,44 @@ describe("evidence", () => {
     const current = readFileSync(join(EX, "current.jsonl"), "utf8").trimEnd().split("\n");
     const conflicting = current[0]!.replace(/"revision": "[^"]+"/, '"revision": "v9"');
     const path = write(tmp.dir, "current.jsonl", `${[...current, conflicting].join("\n")}\n`);
-    const r = await runMari(["evidence", join(EX, "docs.jsonl"), "--facts", join(EX, "facts.jsonl"), "--current", path, "--out", join(tmp.dir, "o4"), "--quiet", "--progress", "none"]);
+    const r = await runMari([
+      "evidence",
+      join(EX, "docs.jsonl"),
+      "--facts",
+      join(EX, "facts.jsonl"),
+      "--current",
+      path,
+      "--out",
+      join(tmp.dir, "o4"),
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`${path.replace(/[.]/g, "\\.")}:${current.length + 1}: conflicting documents share document_id '.+' \\(revisions '.+' and 'v9'\\); provide one consistent document per document_id or namespace the documents`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `${path.replace(/[.]/g, "\\.")}:${current.length + 1}: conflicting documents share document_id '.+' \\(revisions '.+' and 'v9'\\); provide one consistent document per document_id or namespace the documents`,
+      ),
+    );
   });
 
   it('a located "start": 9007199254740993 says beyond 2^53', async () => {
     const first = readFileSync(join(EX, "located.jsonl"), "utf8").split("\n")[0]!.replace('"start": 8', '"start": 9007199254740993');
     const located = write(tmp.dir, "located.jsonl", `${first}\n`);
     const out = join(tmp.dir, "o3");
-    const r = await runMari(["evidence", join(EX, "docs.jsonl"), "--located", located, "--materials", join(EX, "materials.jsonl"), "--out", out, "--quiet", "--progress", "none"]);
+    const r = await runMari([
+      "evidence",
+      join(EX, "docs.jsonl"),
+      "--located",
+      located,
+      "--materials",
+      join(EX, "materials.jsonl"),
+      "--out",
+      out,
+      "--quiet",
+      "--progress",
+      "none",
+    ]);
     expectNoCrash(r);
     expect(readFileSync(join(out, "located.jsonl"), "utf8")).toContain('\\"start\\" is an integer beyond 2^53 (9007199254740992)');
   });

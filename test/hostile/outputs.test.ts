@@ -22,7 +22,10 @@ describe("outputs that are inputs are refused, the input untouched", () => {
 
   it("--rewards naming the --predictions dump", async () => {
     const before = readFileSync(dump, "utf8");
-    expectInputError(await runMari(["eval", slice, "--predictions", dump, "--rewards", dump, "--out", join(tmp.dir, "o1"), ...q]), /dump\.jsonl: is also an input of this run/);
+    expectInputError(
+      await runMari(["eval", slice, "--predictions", dump, "--rewards", dump, "--out", join(tmp.dir, "o1"), ...q]),
+      /dump\.jsonl: is also an input of this run/,
+    );
     expect(readFileSync(dump, "utf8")).toBe(before);
   });
 
@@ -61,6 +64,9 @@ describe("devices are written in place, never replaced", () => {
 
   it("an output that is a directory is refused", async () => {
     mkdirSync(join(tmp.dir, "adir"));
-    expectInputError(await runMari(["eval", slice, "--predictions", dump, "--rewards", join(tmp.dir, "adir"), "--out", join(tmp.dir, "o4"), ...q]), /adir: cannot write \(EISDIR/);
+    expectInputError(
+      await runMari(["eval", slice, "--predictions", dump, "--rewards", join(tmp.dir, "adir"), "--out", join(tmp.dir, "o4"), ...q]),
+      /adir: cannot write \(EISDIR/,
+    );
   });
 });

@@ -12,7 +12,11 @@ const tmp = tempDir("mari-parity-");
 afterAll(() => tmp.cleanup());
 
 it.each([[""], ["   "]])("bare evidence %j with one visible document: unknown_document", async (quote) => {
-  const facts = write(tmp.dir, "facts.jsonl", `${JSON.stringify({ case_id: "bare", documents: ["kb/refunds"], output: { facts: [{ claim: "Refunds close.", evidence: [quote] }] } })}\n`);
+  const facts = write(
+    tmp.dir,
+    "facts.jsonl",
+    `${JSON.stringify({ case_id: "bare", documents: ["kb/refunds"], output: { facts: [{ claim: "Refunds close.", evidence: [quote] }] } })}\n`,
+  );
   const out = join(tmp.dir, `out-${quote.length}`);
   const r = await runMari(["evidence", EVIDENCE_DOCS, "--facts", facts, "--out", out, "--quiet", "--progress", "none"]);
   expect(r.code, r.stderr).toBeLessThan(2);

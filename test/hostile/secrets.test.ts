@@ -17,7 +17,9 @@ it("sweep outputs never carry a secret env value", async () => {
   const out = join(tmp.dir, "sweep");
   const r = await runMari(["sweep", pairs, "--out", out, "--quiet", "--progress", "none", "--workers", "1"], { env: { MY_API_KEY: SECRET } });
   expect(r.code, r.stderr).toBe(0);
-  const texts = readdirSync(out).filter((f) => !f.startsWith(".")).map((f) => readFileSync(join(out, f), "utf8"));
+  const texts = readdirSync(out)
+    .filter((f) => !f.startsWith("."))
+    .map((f) => readFileSync(join(out, f), "utf8"));
   for (const text of texts) expect(text).not.toContain(SECRET);
   expect(readFileSync(join(out, "sweep.json"), "utf8")).toContain("[redacted]");
 });

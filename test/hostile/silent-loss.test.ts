@@ -49,7 +49,13 @@ describe("the first record does not decide the container", () => {
 
   it("a first pair without new/old is one rejected pair, not a document slice", async () => {
     const dir = out();
-    const r = await runMari(["eval", write(tmp.dir, "first-no-new.jsonl", `${['{"id": "x", "kind": "value"}', ...pairLines.slice(1)].join("\n")}\n`), "--out", dir, ...q]);
+    const r = await runMari([
+      "eval",
+      write(tmp.dir, "first-no-new.jsonl", `${['{"id": "x", "kind": "value"}', ...pairLines.slice(1)].join("\n")}\n`),
+      "--out",
+      dir,
+      ...q,
+    ]);
     expectNoCrash(r);
     const report = readReport(dir);
     expect(report.task).toBe("pairs");
@@ -66,12 +72,23 @@ describe("Object.prototype names as user keys", () => {
     const slice = records.map((rec, i) => JSON.stringify({ ...rec, doc_type: PROTO_NAMES[i], [`${PROTO_NAMES[i]}`]: i }));
     const dump = PROTO_NAMES.flatMap((run) => records.map((rec) => dumpLine(rec, { run })));
     const dir = out();
-    const r = await runMari(["eval", write(tmp.dir, "proto-slice.jsonl", `${slice.join("\n")}\n`), "--predictions", write(tmp.dir, "proto-dump.jsonl", `${dump.join("\n")}\n`), "--out", dir, ...q]);
+    const r = await runMari([
+      "eval",
+      write(tmp.dir, "proto-slice.jsonl", `${slice.join("\n")}\n`),
+      "--predictions",
+      write(tmp.dir, "proto-dump.jsonl", `${dump.join("\n")}\n`),
+      "--out",
+      dir,
+      ...q,
+    ]);
     expectNoCrash(r);
     const report = readReport(dir);
     expect(Object.keys(report.runs).sort()).toEqual([...PROTO_NAMES].sort());
     expect(Object.keys(report.breakdowns.doc_type).sort()).toEqual([...PROTO_NAMES].sort());
-    const fields = readFileSync(join(dir, "cases.jsonl"), "utf8").trim().split("\n").map((l) => Object.keys(JSON.parse(l).fields));
+    const fields = readFileSync(join(dir, "cases.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => Object.keys(JSON.parse(l).fields));
     expect(new Set(fields.flat())).toEqual(new Set(PROTO_NAMES));
   });
 

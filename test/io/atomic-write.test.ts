@@ -54,10 +54,7 @@ describe("commands with an unwritable output exit 2 (were 3)", () => {
   it.each([
     ["sweep --out FILE", ["sweep", data("memory-pairs/mari-pairs.jsonl"), "--out", aFile, "--workers", "1", "--quiet"]],
     ["predict --out DIR", ["predict", data("contradoc/contradoc-160.jsonl"), "--judge", "lexical", "--out", aDir]],
-    [
-      "evidence --out FILE",
-      ["evidence", data("evidence-example/docs.jsonl"), "--facts", data("evidence-example/facts.jsonl"), "--out", aFile, "--quiet"],
-    ],
+    ["evidence --out FILE", ["evidence", data("evidence-example/docs.jsonl"), "--facts", data("evidence-example/facts.jsonl"), "--out", aFile, "--quiet"]],
   ])("%s", async (_name, args) => {
     const r = await runMari(args);
     expect(r.code, r.stderr).toBe(2);

@@ -6,15 +6,21 @@ describe("CompactStringSet", () => {
   it("answers exactly as a Set<string> does (random strings with repeats, non-ASCII and lone surrogates)", () => {
     const piece = fc.constantFrom("a", "b", "é", "\ud800", "\udc00", "😀", "\u0080", "\u3fff", "\u4000", "#", "1");
     fc.assert(
-      fc.property(fc.array(fc.array(piece, { maxLength: 6 }).map((p) => p.join("")), { maxLength: 400 }), (strings) => {
-        const compact = new CompactStringSet();
-        const plain = new Set<string>();
-        for (const s of strings) {
-          expect(compact.add(s)).toBe(!plain.has(s));
-          plain.add(s);
-        }
-        expect(compact.size).toBe(plain.size);
-      }),
+      fc.property(
+        fc.array(
+          fc.array(piece, { maxLength: 6 }).map((p) => p.join("")),
+          { maxLength: 400 },
+        ),
+        (strings) => {
+          const compact = new CompactStringSet();
+          const plain = new Set<string>();
+          for (const s of strings) {
+            expect(compact.add(s)).toBe(!plain.has(s));
+            plain.add(s);
+          }
+          expect(compact.size).toBe(plain.size);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -8,7 +8,11 @@ import { chatRequestBody } from "../../src/judges/chat-request.js";
 const ok = (content: string | null, finish = "stop") => ({
   id: "b1",
   custom_id: encodeCustomId("doc", 1),
-  response: { status_code: 200, request_id: "r", body: { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finish }], usage: { prompt_tokens: 7, completion_tokens: 3 } } },
+  response: {
+    status_code: 200,
+    request_id: "r",
+    body: { choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: finish }], usage: { prompt_tokens: 7, completion_tokens: 3 } },
+  },
   error: null,
 });
 
@@ -34,7 +38,12 @@ describe("custom_id", () => {
 describe("batch output lines", () => {
   it("reads an answer through the live parser, with its usage", () => {
     const line = readBatchOutputLine(ok('{"judgment": true, "evidence_sentence_ids": [2], "reasoning": "[2]"}'));
-    expect(line).toEqual({ caseId: "doc", run: 1, prediction: { judgment: true, evidence_sentence_ids: [2], reasoning: "[2]" }, usage: { promptTokens: 7, completionTokens: 3 } });
+    expect(line).toEqual({
+      caseId: "doc",
+      run: 1,
+      prediction: { judgment: true, evidence_sentence_ids: [2], reasoning: "[2]" },
+      usage: { promptTokens: 7, completionTokens: 3 },
+    });
   });
 
   it("gives every failure its own code, keeping the line", () => {
@@ -54,15 +63,27 @@ describe("batch output lines", () => {
     expect(code({ ...ok(""), custom_id: "request-7" })).toBe("orphan");
     // vLLM run_batch's failure lines: a 4xx status without a body and `error` a string or an ErrorResponse.
     const vllmString = readBatchOutputLine({ ...ok(""), response: { status_code: 400, request_id: "v" }, error: "Request must not be sent in stream mode" });
-    expect("prediction" in vllmString && vllmString.prediction.error).toEqual({ code: "request_failed", message: "batch request failed: Request must not be sent in stream mode" });
-    const vllmObject = readBatchOutputLine({ ...ok(""), response: { status_code: 404, request_id: "v" }, error: { error: { message: "The model `x` does not exist.", code: 404 } } });
+    expect("prediction" in vllmString && vllmString.prediction.error).toEqual({
+      code: "request_failed",
+      message: "batch request failed: Request must not be sent in stream mode",
+    });
+    const vllmObject = readBatchOutputLine({
+      ...ok(""),
+      response: { status_code: 404, request_id: "v" },
+      error: { error: { message: "The model `x` does not exist.", code: 404 } },
+    });
     expect("prediction" in vllmObject && vllmObject.prediction.error?.message).toContain("does not exist");
   });
 
   it("a batch request body is the live request body", () => {
     const messages = [{ role: "user" as const, content: "x" }];
     expect(chatRequestBody({ model: "m", temperature: 0.7, maxTokens: 50 }, messages, 3, true)).toEqual({
-      model: "m", messages, temperature: 0.7, seed: 3, max_tokens: 50, response_format: { type: "json_object" },
+      model: "m",
+      messages,
+      temperature: 0.7,
+      seed: 3,
+      max_tokens: 50,
+      response_format: { type: "json_object" },
     });
     expect(chatRequestBody({ model: "m", temperature: 0 }, messages, 0, false)).toEqual({ model: "m", messages, temperature: 0, seed: 0 });
   });

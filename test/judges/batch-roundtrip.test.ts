@@ -101,7 +101,10 @@ beforeAll(async () => {
   // No key and no base URL anywhere: writing requests needs neither.
   const made = await run(["predict", SLICE, "--judge", "openai", "--model", MODEL, "--runs", String(RUNS), "--batch-requests", requestFile]);
   expect(made.code, made.stderr).toBe(0);
-  requests = readFileSync(requestFile, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as RequestLine);
+  requests = readFileSync(requestFile, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as RequestLine);
   plans = requests.map((r, i) => {
     const n = (r.body.messages[1]!.content.match(/^The document has (\d+) sentence/m) ?? [])[1];
     return planFor(i, caseIdOf(r), Number(n));
@@ -116,7 +119,10 @@ afterAll(async () => {
 describe("batch request file", () => {
   it("has one POST line per (case, run), custom_id decoding to them, and a seed per run", () => {
     expect(requests).toHaveLength(160 * RUNS);
-    const slice = readFileSync(SLICE, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l).id as string);
+    const slice = readFileSync(SLICE, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l).id as string);
     requests.forEach((r, i) => {
       expect(r.method).toBe("POST");
       expect(r.url).toBe("/v1/chat/completions");
@@ -138,13 +144,33 @@ describe("batch output vs live judge", () => {
       const base = { id: `batch_req_${i}`, custom_id: r.custom_id };
       if (plan.kind === "missing") return;
       if (plan.kind === "answer") {
-        outputLines.push(JSON.stringify({ ...base, response: { status_code: 200, request_id: `req-${i}`, body: completion(plan.content, plan.finish, i) }, error: null }));
+        outputLines.push(
+          JSON.stringify({ ...base, response: { status_code: 200, request_id: `req-${i}`, body: completion(plan.content, plan.finish, i) }, error: null }),
+        );
       } else if (plan.kind === "http_error") {
-        outputLines.push(JSON.stringify({ ...base, response: { status_code: plan.status, request_id: `req-${i}`, body: { error: { message: "server error" } } }, error: null }));
+        outputLines.push(
+          JSON.stringify({
+            ...base,
+            response: { status_code: plan.status, request_id: `req-${i}`, body: { error: { message: "server error" } } },
+            error: null,
+          }),
+        );
       } else if (plan.kind === "batch_error") {
-        outputLines.push(JSON.stringify({ ...base, response: null, error: { code: "batch_expired", message: "This request could not be executed before the completion window expired." } }));
+        outputLines.push(
+          JSON.stringify({
+            ...base,
+            response: null,
+            error: { code: "batch_expired", message: "This request could not be executed before the completion window expired." },
+          }),
+        );
       } else {
-        outputLines.push(JSON.stringify({ ...base, response: { status_code: 200, request_id: `req-${i}`, body: { id: "x", object: "chat.completion", choices: [] } }, error: null }));
+        outputLines.push(
+          JSON.stringify({
+            ...base,
+            response: { status_code: 200, request_id: `req-${i}`, body: { id: "x", object: "chat.completion", choices: [] } },
+            error: null,
+          }),
+        );
       }
     });
     const output = join(work.dir, "output.jsonl");
@@ -168,7 +194,23 @@ describe("batch output vs live judge", () => {
     });
     const liveDump = join(work.dir, "live.jsonl");
     const live = await run(
-      ["predict", SLICE, "--judge", "openai", "--model", MODEL, "--runs", String(RUNS), "--max-retries", "0", "--concurrency", "8", "--quiet", "--out", liveDump],
+      [
+        "predict",
+        SLICE,
+        "--judge",
+        "openai",
+        "--model",
+        MODEL,
+        "--runs",
+        String(RUNS),
+        "--max-retries",
+        "0",
+        "--concurrency",
+        "8",
+        "--quiet",
+        "--out",
+        liveDump,
+      ],
       { OPENAI_API_KEY: "sk-roundtrip", OPENAI_BASE_URL: server.baseUrl },
     );
     expect(live.code, live.stderr).toBe(0);
@@ -190,7 +232,14 @@ describe("batch output vs live judge", () => {
     const promptTokens = answered.reduce((sum, { i }) => sum + 100 + i, 0);
     expect(live.stderr).toContain(`tokens: ${promptTokens} prompt, ${answered.length * 10} completion`);
     const meta = JSON.parse(readFileSync(`${liveDump}.meta.json`, "utf8"));
-    expect(meta).toMatchObject({ source: "live", model: MODEL, runs: RUNS, cases: 160, prompt_sha256: null, usage: { prompt_tokens: promptTokens, completion_tokens: answered.length * 10 } });
+    expect(meta).toMatchObject({
+      source: "live",
+      model: MODEL,
+      runs: RUNS,
+      cases: 160,
+      prompt_sha256: null,
+      usage: { prompt_tokens: promptTokens, completion_tokens: answered.length * 10 },
+    });
     expect(readFileSync(`${liveDump}.meta.json`, "utf8")).not.toContain("sk-roundtrip");
 
     const evalLive = await run(["eval", SLICE, "--predictions", liveDump, "--out", join(work.dir, "eval-live"), "--quiet"]);
@@ -203,14 +252,32 @@ describe("batch output vs live judge", () => {
 
     // What the report says about the failures (the same for both, checked once).
     const report = liveReport as any;
-    const failedOrBroken = plans.filter((p) => p.kind !== "missing" && !(p.kind === "answer" && p.finish === "stop" && p.content.includes('"judgment"'))).length;
+    const failedOrBroken = plans.filter(
+      (p) => p.kind !== "missing" && !(p.kind === "answer" && p.finish === "stop" && p.content.includes('"judgment"')),
+    ).length;
     expect(report.invalid.missing_prediction ?? report.rejections.missing_prediction).toBe(1);
     // Each failed or broken answer is format-invalid under the judge's own code (or bad_judgment).
-    const judgeCodes = ["bad_judgment", "request_failed", "answer_truncated", "no_choices", "answer_not_json", "answer_not_object", "answer_wrong_shape", "answer_wrong_case", "empty_answer"];
+    const judgeCodes = [
+      "bad_judgment",
+      "request_failed",
+      "answer_truncated",
+      "no_choices",
+      "answer_not_json",
+      "answer_not_object",
+      "answer_wrong_shape",
+      "answer_wrong_case",
+      "empty_answer",
+    ];
     expect(judgeCodes.reduce((sum, code) => sum + (report.invalid?.[code] ?? report.rejections[code] ?? 0), 0)).toBe(failedOrBroken);
     expect(report.invalid?.answer_truncated ?? report.rejections.answer_truncated).toBe(1);
     // Each failure kind under its own code in the live dump (and, below, in the converted batch dump).
-    const codesOf = (dump: string) => readFileSync(dump, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l).error?.code).filter(Boolean).sort();
+    const codesOf = (dump: string) =>
+      readFileSync(dump, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).error?.code)
+        .filter(Boolean)
+        .sort();
     const liveCodes = codesOf(liveDump);
     for (const code of ["request_failed", "answer_truncated", "no_choices", "answer_not_json", "answer_wrong_shape"]) expect(liveCodes).toContain(code);
 
@@ -231,8 +298,21 @@ describe("batch output vs live judge", () => {
   it("counts a custom_id that names no slice case as an orphan, never as a prediction", async () => {
     const output = join(work.dir, "orphans.jsonl");
     const answer = (customId: string) =>
-      JSON.stringify({ id: "b", custom_id: customId, response: { status_code: 200, request_id: "r", body: completion('{"judgment": false}', "stop", 0) }, error: null });
-    writeFileSync(output, [answer(requests[0]!.custom_id), answer("request-1"), answer(JSON.stringify(["no-such-case", 0])), answer("3489738220_3") /* a slice case id, but not an encoded custom_id */].join("\n") + "\n");
+      JSON.stringify({
+        id: "b",
+        custom_id: customId,
+        response: { status_code: 200, request_id: "r", body: completion('{"judgment": false}', "stop", 0) },
+        error: null,
+      });
+    writeFileSync(
+      output,
+      [
+        answer(requests[0]!.custom_id),
+        answer("request-1"),
+        answer(JSON.stringify(["no-such-case", 0])),
+        answer("3489738220_3") /* a slice case id, but not an encoded custom_id */,
+      ].join("\n") + "\n",
+    );
     const r = await run(["eval", SLICE, "--predictions", output, "--out", join(work.dir, "eval-orphans"), "--quiet"]);
     expect(existsSync(join(work.dir, "eval-orphans/report.json")), r.stderr).toBe(true);
     const report = JSON.parse(readFileSync(join(work.dir, "eval-orphans/report.json"), "utf8"));

@@ -17,7 +17,10 @@ describe("mari predict --judge lexical", () => {
       expect(second.code).toBe(0);
       expect(second.stdout).toBe("");
       expect(readFileSync(out, "utf8")).toBe(first.stdout);
-      const lines = first.stdout.trim().split("\n").map((l) => JSON.parse(l));
+      const lines = first.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(160);
       expect(Object.keys(lines[0]).sort()).toEqual(["case_id", "evidence_sentence_ids", "judgment", "reasoning", "run"]);
       const positive = lines.find((l) => l.judgment === true);

@@ -20,11 +20,7 @@ describe("lexical judge", () => {
   });
 
   it("reads polarity from the later sentence", () => {
-    const r = judgeDocumentLexically([
-      "Maria Lopez runs the Berlin office.",
-      "The weather was mild.",
-      "Maria Lopez no longer runs the Berlin office.",
-    ]);
+    const r = judgeDocumentLexically(["Maria Lopez runs the Berlin office.", "The weather was mild.", "Maria Lopez no longer runs the Berlin office."]);
     expect(r).toMatchObject({ judgment: true, evidenceSentenceIds: [1, 3], reasoning: "[1] vs [3]: polarity: no longer" });
     const flip = judgeDocumentLexically(["The council approved the budget.", "The council did not approve the budget."]);
     expect(flip.reasoning).toBe("[1] vs [2]: polarity: negation flip");
@@ -40,7 +36,26 @@ describe("lexical judge", () => {
   });
 
   it("prunes exactly: the same findings as classifying every later-vs-earlier pair", () => {
-    const words = ["bridge", "opened", "Berlin", "office", "not", "no longer", "12", "14", "twelve", "the", "staff", "Maria", "runs", "'main'", "'trunk'", "deprecated", "in", "2004"];
+    const words = [
+      "bridge",
+      "opened",
+      "Berlin",
+      "office",
+      "not",
+      "no longer",
+      "12",
+      "14",
+      "twelve",
+      "the",
+      "staff",
+      "Maria",
+      "runs",
+      "'main'",
+      "'trunk'",
+      "deprecated",
+      "in",
+      "2004",
+    ];
     const sentence = fc.array(fc.constantFrom(...words), { minLength: 0, maxLength: 7 }).map((w) => w.join(" ") + ".");
     let positives = 0;
     fc.assert(
@@ -61,7 +76,6 @@ describe("lexical judge", () => {
       { numRuns: 300, seed: 7 },
     );
     expect(positives).toBeGreaterThan(30); // the generator does produce contradictions
-
   });
 
   it("bounds a document with a quadratic number of update verdicts (was: every pair and finding held, out of memory)", () => {

@@ -125,9 +125,7 @@ describe("openai judge against a real HTTP server", () => {
   });
 
   it("times out a hung response and retries it", async () => {
-    const s = await serve((info) =>
-      info.caseId === "c" && info.previousAttempts === 0 ? "hang" : { content: honestAnswer(info.caseId) },
-    );
+    const s = await serve((info) => (info.caseId === "c" && info.previousAttempts === 0 ? "hang" : { content: honestAnswer(info.caseId) }));
     const { predictions, summary } = await judge(CASES, options(s.baseUrl, { timeoutMs: 1000 }));
     expect(predictions).toEqual(CASES.map((c) => expected(c.id, 0)));
     // Counted from the server's log, not assumed: on a loaded machine a healthy answer may also
@@ -168,9 +166,7 @@ describe("openai judge against a real HTTP server", () => {
     cleanups.push(cleanup);
     const cachePath = join(dir, "cache.jsonl");
     let healthy = false;
-    const s = await serve((info) =>
-      info.caseId === "d" && !healthy ? { status: 503, body: "unavailable" } : { content: honestAnswer(info.caseId) },
-    );
+    const s = await serve((info) => (info.caseId === "d" && !healthy ? { status: 503, body: "unavailable" } : { content: honestAnswer(info.caseId) }));
     const first = await judge(CASES, options(s.baseUrl, { cachePath, maxRetries: 2 }));
     expect(first.predictions[3]!.error?.code).toBe("request_failed");
     expect(first.predictions[3]!.error?.message).toContain("gave up after 3 attempts");

@@ -39,8 +39,21 @@ afterEach(async () => {
 
 function openaiArgs(baseUrl: string, extra: string[] = []): string[] {
   return [
-    "predict", slicePath, "--judge", "openai", "--base-url", baseUrl, "--model", "judge-1",
-    "--api-key-env", "MARI_TEST_JUDGE_KEY", "--retry-base-ms", "1", "--retry-max-ms", "5", ...extra,
+    "predict",
+    slicePath,
+    "--judge",
+    "openai",
+    "--base-url",
+    baseUrl,
+    "--model",
+    "judge-1",
+    "--api-key-env",
+    "MARI_TEST_JUDGE_KEY",
+    "--retry-base-ms",
+    "1",
+    "--retry-max-ms",
+    "5",
+    ...extra,
   ];
 }
 
@@ -76,17 +89,17 @@ describe("mari predict --judge openai", () => {
     });
     const dump = join(work.dir, "faults.jsonl");
     const cache = join(work.dir, "faults.cache.jsonl");
-    const r = await runMari(
-      openaiArgs(server.baseUrl, ["--timeout-ms", "1500", "--out", dump, "--cache", cache, "--concurrency", "3"]),
-      { env: KEY_ENV },
-    );
+    const r = await runMari(openaiArgs(server.baseUrl, ["--timeout-ms", "1500", "--out", dump, "--cache", cache, "--concurrency", "3"]), { env: KEY_ENV });
     expect(r.code).toBe(0);
     // Every request but each case's last is a retry: counted from the server's log, so a healthy
     // answer that misses the timeout on a loaded machine (and is retried) cannot break the check.
     expect(server.requests.filter((q) => ["doc-1", "doc-2", "doc-3"].includes(q.caseId)).length).toBeGreaterThanOrEqual(6);
     expect(r.stderr).toContain(`${server.requests.length - CASE_IDS.length} retries, 2 malformed answers, 0 failed requests`);
     expect(r.stderr).toContain("timed out after 1500 ms");
-    const lines = readFileSync(dump, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(dump, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.case_id)).toEqual(CASE_IDS);
     expect(lines[3]).toMatchObject({ judgment: null, error: { code: "answer_not_json" } });
     expect(lines[4]).toMatchObject({ judgment: null, error: { code: "answer_wrong_case" } });
@@ -95,7 +108,10 @@ describe("mari predict --judge openai", () => {
       expect(text).not.toContain(API_KEY);
     }
     // The cache is itself a dump in the cache shape, one line per answer.
-    const cached = readFileSync(cache, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cached = readFileSync(cache, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(cached).toHaveLength(6);
     expect(Object.keys(cached[0]).sort()).toEqual(["case_id", "key", "prediction", "run"]);
 
@@ -139,13 +155,15 @@ describe("mari predict --judge openai", () => {
     expect(existsSync(dump)).toBe(false); // the dump only appears when complete
     // The kill came with the 6th request, so at most the 5 answers before it are cached (how many
     // reached the file by then is up to the machine; a torn last line is ignored on resume).
-    const complete = readFileSync(cache, "utf8").split("\n").filter((line) => {
-      try {
-        return JSON.parse(line).key !== undefined;
-      } catch {
-        return false;
-      }
-    }).length;
+    const complete = readFileSync(cache, "utf8")
+      .split("\n")
+      .filter((line) => {
+        try {
+          return JSON.parse(line).key !== undefined;
+        } catch {
+          return false;
+        }
+      }).length;
     expect(complete).toBeLessThanOrEqual(5);
 
     const before = s.requests.length;
@@ -162,7 +180,9 @@ describe("mari predict --judge openai", () => {
     const noKey = await runMari(openaiArgs(server.baseUrl), { env: { MARI_TEST_JUDGE_KEY: "" } });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("MARI_TEST_JUDGE_KEY");
-    const noModel = await runMari(["predict", slicePath, "--judge", "openai", "--api-key-env", "MARI_TEST_JUDGE_KEY"], { env: { ...KEY_ENV, OPENAI_BASE_URL: "" } });
+    const noModel = await runMari(["predict", slicePath, "--judge", "openai", "--api-key-env", "MARI_TEST_JUDGE_KEY"], {
+      env: { ...KEY_ENV, OPENAI_BASE_URL: "" },
+    });
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toContain("--base-url URL (or OPENAI_BASE_URL), --model M");
     const refused = await runMari(openaiArgs(server.baseUrl), { env: KEY_ENV });

@@ -25,7 +25,9 @@ afterAll(async () => {
 });
 
 const predict = (extra: string[]) =>
-  runMari(["predict", slice, "--judge", "openai", "--base-url", server.baseUrl, "--model", "m", "--api-key-env", "MARI_TEST_JUDGE_KEY", "--quiet", ...extra], { env: KEY_ENV });
+  runMari(["predict", slice, "--judge", "openai", "--base-url", server.baseUrl, "--model", "m", "--api-key-env", "MARI_TEST_JUDGE_KEY", "--quiet", ...extra], {
+    env: KEY_ENV,
+  });
 
 const expectedDump = () =>
   IDS.map((id) => {

@@ -47,7 +47,12 @@ describe("mari predict options", () => {
     const out = join(work.dir, "limit.jsonl");
     const r = await predict(["--limit", "2", "--max-tokens", "321", "--out", out, "--quiet"], env(server.baseUrl));
     expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(out, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l).case_id)).toEqual(["c-1", "c-2"]);
+    expect(
+      readFileSync(out, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).case_id),
+    ).toEqual(["c-1", "c-2"]);
     expect(server.requests.map((q) => q.caseId)).toEqual(["c-1", "c-2"]);
     for (const q of server.requests) {
       expect(q.headers.authorization).toBe(`Bearer ${KEY}`);
@@ -133,7 +138,9 @@ describe("mari predict options", () => {
           return;
         }
         const caseId = /Case id: (".*?")/.exec(raw.replace(/\\"/g, '"'))?.[1] ?? '""';
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ choices: [{ message: { content: honestAnswer(JSON.parse(caseId)) }, finish_reason: "stop" }] }));
+        res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ choices: [{ message: { content: honestAnswer(JSON.parse(caseId)) }, finish_reason: "stop" }] }));
       });
     });
     await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
@@ -163,10 +170,14 @@ describe("mari predict options", () => {
         return { content: honestAnswer(info.caseId) };
       }).then((s) => {
         server = s;
-        child = spawn(process.execPath, [MARI_BIN, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", "1", "--cache", cache, "--out", out], {
-          env: { ...process.env, ...env(s.baseUrl) },
-          stdio: ["ignore", "ignore", "pipe"],
-        });
+        child = spawn(
+          process.execPath,
+          [MARI_BIN, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", "1", "--cache", cache, "--out", out],
+          {
+            env: { ...process.env, ...env(s.baseUrl) },
+            stdio: ["ignore", "ignore", "pipe"],
+          },
+        );
         child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
         child.on("exit", (code) => resolve(code));
       });
@@ -180,7 +191,12 @@ describe("mari predict options", () => {
   it("lexical: --limit applies, request-only flags are refused", async () => {
     const limited = await runMari(["predict", slicePath, "--judge", "lexical", "--limit", "3"]);
     expect(limited.code).toBe(0);
-    expect(limited.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).case_id)).toEqual(["c-1", "c-2", "c-3"]);
+    expect(
+      limited.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).case_id),
+    ).toEqual(["c-1", "c-2", "c-3"]);
     const refused = await runMari(["predict", slicePath, "--judge", "lexical", "--batch-requests", join(work.dir, "never.jsonl")]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--batch-requests: only for --judge openai");

@@ -11,7 +11,11 @@ beforeAll(() => ({ dir, cleanup } = tempDir()));
 afterAll(() => cleanup());
 
 const readJson = (path: string) => JSON.parse(readFileSync(path, "utf8"));
-const readLines = (path: string) => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const readLines = (path: string) =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("mari eval PAIRS", () => {
   it("scores the shipped corpus exactly as its gold labels and frozen verdicts say", async () => {
@@ -33,11 +37,19 @@ describe("mari eval PAIRS", () => {
       return total === 0 ? 0 : row[predicted]! / total;
     };
     const gates = [
-      { metric: "restatement_to_update_rate", kind: "max", threshold: 1 / 36, value: rate("restatement", "update"), passed: rate("restatement", "update") <= 1 / 36 },
+      {
+        metric: "restatement_to_update_rate",
+        kind: "max",
+        threshold: 1 / 36,
+        value: rate("restatement", "update"),
+        passed: rate("restatement", "update") <= 1 / 36,
+      },
       { metric: "distinct_to_update_rate", kind: "max", threshold: 0.05, value: rate("distinct", "update"), passed: rate("distinct", "update") <= 0.05 },
       { metric: "update_recall", kind: "min", threshold: 0.6, value: rate("update", "update"), passed: rate("update", "update") >= 0.6 },
     ];
-    expect(report.gates.map((g: Record<string, unknown>) => ({ metric: g.metric, kind: g.kind, threshold: g.threshold, value: g.value, passed: g.passed }))).toEqual(gates);
+    expect(
+      report.gates.map((g: Record<string, unknown>) => ({ metric: g.metric, kind: g.kind, threshold: g.threshold, value: g.value, passed: g.passed })),
+    ).toEqual(gates);
     expect(r.code).toBe(gates.every((g) => g.passed) ? 0 : 1);
     expect(readLines(join(out, "cases.jsonl"))).toHaveLength(161);
   });
@@ -63,7 +75,8 @@ describe("mari eval PAIRS", () => {
   });
 
   it("reads CSV (quoted newlines included) and applies --costs and --classifier", async () => {
-    const csv = 'id,new,old,gold,kind\nu1,"The cache TTL is 30 minutes.","The cache TTL is 10 minutes.",update,value\n' +
+    const csv =
+      'id,new,old,gold,kind\nu1,"The cache TTL is 30 minutes.","The cache TTL is 10 minutes.",update,value\n' +
       'r1,"We use Postgres.","we use\n postgres.",Restatement,\nd1,Mars is red.,The office opens at nine.,distinct,\n';
     const pairs = writeFixture(dir, "pairs.csv", csv);
     const costs = writeFixture(dir, "costs.json", JSON.stringify({ stale_kept: 5 }));
@@ -117,8 +130,17 @@ describe("mari eval PAIRS", () => {
   it("lets --gate replace a default gate", async () => {
     const pairs = writeFixture(dir, "mixed2.jsonl", MIXED_PAIRS);
     const r = await runMari([
-      "eval", pairs, "--out", join(dir, "g"), "--quiet",
-      "--gate", "update_recall>=0.5", "--gate", "restatement_to_update_rate<=0.5", "--gate", "distinct_to_update_rate<=0.5",
+      "eval",
+      pairs,
+      "--out",
+      join(dir, "g"),
+      "--quiet",
+      "--gate",
+      "update_recall>=0.5",
+      "--gate",
+      "restatement_to_update_rate<=0.5",
+      "--gate",
+      "distinct_to_update_rate<=0.5",
     ]);
     expect(r.code).toBe(0);
     expect(readJson(join(dir, "g", "report.json")).gates).toHaveLength(3);

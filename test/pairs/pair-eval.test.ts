@@ -74,7 +74,10 @@ describe("pair evaluation (in-process)", () => {
     ]);
     expect(report.gates[0].threshold).toBe(1 / 36);
     expect(report.gates[2].detail).toMatch(/default gate/);
-    const cases = readFileSync(join(out, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const cases = readFileSync(join(out, "cases.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(cases).toHaveLength(7);
     expect(cases[1]).toMatchObject({ id: "r2", gold: "restatement", class: "update", cost: 3, kind: "value" });
     expect(cases[1].reason).toBe('value swap: "25" -> "15"');

@@ -76,6 +76,10 @@ describe("merging pair shard reports", () => {
     writeFileSync(shorter, readFileSync(CORPUS, "utf8").trim().split("\n").slice(1).join("\n") + "\n");
     await expect(merge(shorter, "m2")).rejects.toThrow("merge: not the pair corpus the shards scored");
     await merge(CORPUS, "m3");
-    expect(readFileSync(join(t.dir, "m3", "cases.jsonl"), "utf8").trim().split("\n")).toHaveLength(161);
+    expect(
+      readFileSync(join(t.dir, "m3", "cases.jsonl"), "utf8")
+        .trim()
+        .split("\n"),
+    ).toHaveLength(161);
   });
 });

@@ -13,7 +13,11 @@ beforeAll(() => ({ dir, cleanup } = tempDir()));
 afterAll(() => cleanup());
 
 function readAll(out: string): Record<string, string> {
-  return Object.fromEntries(readdirSync(out).sort().map((f) => [f, readFileSync(join(out, f), "utf8")]));
+  return Object.fromEntries(
+    readdirSync(out)
+      .sort()
+      .map((f) => [f, readFileSync(join(out, f), "utf8")]),
+  );
 }
 
 describe("mari sweep", () => {
@@ -74,7 +78,13 @@ describe("mari sweep", () => {
     const config = writeFixture(
       dir,
       "mari.config.json",
-      JSON.stringify({ pairs: { grid: "grid-cfg.json", costs: "costs-cfg.json", gate: ["update_recall>=0.5", "restatement_to_update_rate<=0.5", "distinct_to_update_rate<=0.5"] } }),
+      JSON.stringify({
+        pairs: {
+          grid: "grid-cfg.json",
+          costs: "costs-cfg.json",
+          gate: ["update_recall>=0.5", "restatement_to_update_rate<=0.5", "distinct_to_update_rate<=0.5"],
+        },
+      }),
     );
     const out = join(dir, "cfg");
     const r = await runMari(["sweep", pairs, "--config", config, "--out", out, "--workers", "1", "--progress", "none", "--quiet"]);

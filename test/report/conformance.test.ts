@@ -15,7 +15,16 @@ const tasks: Array<[string, string[]]> = [
   ["pairs", ["eval", data("memory-pairs/mari-pairs.jsonl")]],
   [
     "evidence",
-    ["evidence", data("evidence-example/docs.jsonl"), "--facts", data("evidence-example/facts.jsonl"), "--located", data("evidence-example/located.jsonl"), "--materials", data("evidence-example/materials.jsonl")],
+    [
+      "evidence",
+      data("evidence-example/docs.jsonl"),
+      "--facts",
+      data("evidence-example/facts.jsonl"),
+      "--located",
+      data("evidence-example/located.jsonl"),
+      "--materials",
+      data("evidence-example/materials.jsonl"),
+    ],
   ],
 ];
 

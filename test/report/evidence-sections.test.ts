@@ -23,9 +23,7 @@ function evidenceReport(extra: Record<string, unknown> = {}): Report {
       ],
       unknown_document: [{ case_id: "c5", where: "facts.jsonl:11", message: "references an unknown document" }],
     },
-    dependencies: [
-      { document_id: "kb/a", revision: "v3", section_id: "s", section_revision: "0123456789abcdef", dependency_id: "kb/a#s", cases: 2 },
-    ],
+    dependencies: [{ document_id: "kb/a", revision: "v3", section_id: "s", section_revision: "0123456789abcdef", dependency_id: "kb/a#s", cases: 2 }],
     dependency_conflicts: { count: 1, examples: [{ case_id: "c6", where: "facts.jsonl:13", message: "kb/a cited at v2 and v3" }] },
     freshness: { current: 1, stale: 2, "<missing>": 1 },
     ...extra,

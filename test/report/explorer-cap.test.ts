@@ -19,7 +19,9 @@ describe("explorer selection cap", () => {
       const cap = 153;
       const lines = Array.from({ length: runs }, (_, run) => lexical.map((l) => JSON.stringify({ ...l, run }))).flat();
       writeFileSync(join(dir, "dump.jsonl"), lines.join("\n") + "\n");
-      expect((await runMari(["eval", SLICE, "--predictions", join(dir, "dump.jsonl"), "--out", join(dir, "o"), "--report", "json,html", "--quiet"])).code).toBe(0);
+      expect((await runMari(["eval", SLICE, "--predictions", join(dir, "dump.jsonl"), "--out", join(dir, "o"), "--report", "json,html", "--quiet"])).code).toBe(
+        0,
+      );
       const html = readFileSync(join(dir, "o", "report.html"), "utf8");
       const data = JSON.parse(/<script type="application\/json" id="mari-explorer-data">(.*?)<\/script>/s.exec(html)![1]!);
       const cases = readJsonl(join(dir, "o", "cases.jsonl")).filter((l) => l["run"] === "0");

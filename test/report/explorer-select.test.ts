@@ -20,7 +20,9 @@ describe("explorer selection", () => {
     expect(s).toMatchObject({ failures: 100, failuresShown: 100, sampled: 200 });
     expect(selectCases(failed, 300, 7).chosen).toEqual(s.chosen);
     expect(selectCases(failed, 300, 8).chosen).not.toEqual(s.chosen);
-    expect(describeSelection(1000, s, 300, 7)).toBe("300 of 1000 cases are shown (cap 300): 100 of 100 failing cases, and 200 of 900 passing cases sampled with seed 7.");
+    expect(describeSelection(1000, s, 300, 7)).toBe(
+      "300 of 1000 cases are shown (cap 300): 100 of 100 failing cases, and 200 of 900 passing cases sampled with seed 7.",
+    );
   });
 
   it("keeps the first failures when they alone exceed the cap", () => {

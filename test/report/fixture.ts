@@ -37,7 +37,15 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
     majority: { accuracy: 0.75, macro_f1: 0.7333 },
     gates: [
       { name: "accuracy>=0.6", metric: "accuracy", kind: "min", threshold: 0.6, value: 0.75, passed: true },
-      { name: "macro_f1>=0.8", metric: "macro_f1", kind: "min", threshold: 0.8, value: 0.7333333333333334, passed: false, detail: "below <threshold> & falling" },
+      {
+        name: "macro_f1>=0.8",
+        metric: "macro_f1",
+        kind: "min",
+        threshold: 0.8,
+        value: 0.7333333333333334,
+        passed: false,
+        detail: "below <threshold> & falling",
+      },
     ],
     rejections: { bad_judgment: 2, malformed_json: 1, missing_prediction: 0 },
     rejection_examples: [
@@ -46,7 +54,14 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
     ],
     orphans: { count: 1, examples: ["ghost|id"] },
     invalid: { count: 2, total: 8 },
-    histograms: { reward_accuracy: [{ bin: "-1", count: 1 }, { bin: "0", count: 2 }, { bin: "1", count: 3 }, { bin: "<2", count: 2 }] },
+    histograms: {
+      reward_accuracy: [
+        { bin: "-1", count: 1 },
+        { bin: "0", count: 2 },
+        { bin: "1", count: 3 },
+        { bin: "<2", count: 2 },
+      ],
+    },
     elapsed_seconds: 1.25,
     ...overrides,
   };

@@ -82,7 +82,7 @@ describe("progress", () => {
     const stream = sink(true);
     const progress = createProgress({ mode: "bar", label: "judging", total: 10, stream });
     for (let i = 0; i < 3; i++) progress.tick();
-    progress.log("mari predict: case \"x\" run 0: answer is not JSON");
+    progress.log('mari predict: case "x" run 0: answer is not JSON');
     const at = stream.text.indexOf("mari predict: case");
     expect(stream.text.slice(at - 5, at)).toBe("\r\u001b[2K");
     const after = stream.text.slice(at);

@@ -67,8 +67,12 @@ describe("markdown", () => {
     expect(text).toContain("| **update** | 5 | 1 |");
     expect(text).toContain("| **distinct** | 2 | 7 |");
     expect(text).toContain("| accuracy | 0.5000 | 0.7500 | +0.2500 | [-0.2500, +0.7500] |");
-    expect(text).toContain("McNemar (exact binomial) on cases: baseline-only right 0, current-only right 1, p = 1; a case is right on a side when more than half");
-    expect(text).toContain("Paired on 4 cases (not compared: 0 cases only in the current run, 1 only in the baseline); each side's per-case value is the mean over its runs: current 1 run (0), baseline 1 run (0).");
+    expect(text).toContain(
+      "McNemar (exact binomial) on cases: baseline-only right 0, current-only right 1, p = 1; a case is right on a side when more than half",
+    );
+    expect(text).toContain(
+      "Paired on 4 cases (not compared: 0 cases only in the current run, 1 only in the baseline); each side's per-case value is the mean over its runs: current 1 run (0), baseline 1 run (0).",
+    );
   });
 
   it("escapes pipes, newlines and HTML in cells", () => {
@@ -90,7 +94,7 @@ describe("markdown", () => {
 
 describe("junit", () => {
   it("has one testcase per gate, failures as <failure>, input errors as <error>", () => {
-    const xml = renderJunit(fixtureReport(), ["slice.jsonl:3: duplicate id \"x\""]);
+    const xml = renderJunit(fixtureReport(), ['slice.jsonl:3: duplicate id "x"']);
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="mari" tests="3" failures="1" errors="1" skipped="0" time="1.250">/);
     expect(xml.match(/<testcase /g)).toHaveLength(3);
     expect(xml).toContain('<testcase name="accuracy&gt;=0.6" classname="mari.documents.gates" time="0">');
@@ -101,7 +105,9 @@ describe("junit", () => {
 
   it("strips characters XML 1.0 forbids and escapes markup", () => {
     expect(escapeXml("a\u0000b\u0007c\uFFFEd\uD800e<&>\"'\t\n")).toBe("abcde&lt;&amp;&gt;&quot;&apos;\t\n");
-    const xml = renderJunit(fixtureReport({ gates: [{ name: "x\u0001", metric: "x", kind: "min", threshold: 1, value: null, passed: false, detail: "\u001b[31mred" }] }));
+    const xml = renderJunit(
+      fixtureReport({ gates: [{ name: "x\u0001", metric: "x", kind: "min", threshold: 1, value: null, passed: false, detail: "\u001b[31mred" }] }),
+    );
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     expect(xml).toContain('name="x"');
   });
@@ -133,9 +139,11 @@ describe("html", () => {
     expect(html).toContain("Confusion matrix");
     expect(html).toContain(">3</span>");
     expect(html).toContain("SetCons (run-to-run consistency)");
-    expect(html).toContain('<h3>reward_accuracy</h3>');
+    expect(html).toContain("<h3>reward_accuracy</h3>");
     expect(html).toContain('text-anchor="middle">&lt;2</text>');
-    expect(html).toMatch(/<svg class="bar" width="200" height="12" role="img" aria-label="0.7500"><rect width="200" height="12" fill="#eee"\/><rect width="150"/);
+    expect(html).toMatch(
+      /<svg class="bar" width="200" height="12" role="img" aria-label="0.7500"><rect width="200" height="12" fill="#eee"\/><rect width="150"/,
+    );
     // Counts get no bar: `tp` in the metric table, a `cases` column in a breakdown.
     expect(html).toContain("<td>tp</td><td>2</td><td></td><td></td><td></td>");
     const counted = renderHtml(fixtureReport({ breakdowns: { scope: { news: { cases: 24, accuracy: 0.5 } } } }));

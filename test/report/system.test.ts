@@ -30,11 +30,33 @@ describe("provenance", () => {
   });
 
   it("collects versions, config and its hash; git fields are null outside a checkout", async () => {
-    const info = await collectSystemInfo({ config: { seed: 1, judge: { api_key: "sk-live-123456789", api_key_env: "OPENAI_API_KEY" } }, seed: 1, workers: 2, judge: "lexical", judgeNote: "baseline", cwd: dir });
-    expect(info).toMatchObject({ mari_version: MARI_VERSION, git_commit: null, git_dirty: null, node: process.version, icu: process.versions.icu, seed: 1, workers: 2, judge: "lexical", judge_note: "baseline" });
+    const info = await collectSystemInfo({
+      config: { seed: 1, judge: { api_key: "sk-live-123456789", api_key_env: "OPENAI_API_KEY" } },
+      seed: 1,
+      workers: 2,
+      judge: "lexical",
+      judgeNote: "baseline",
+      cwd: dir,
+    });
+    expect(info).toMatchObject({
+      mari_version: MARI_VERSION,
+      git_commit: null,
+      git_dirty: null,
+      node: process.version,
+      icu: process.versions.icu,
+      seed: 1,
+      workers: 2,
+      judge: "lexical",
+      judge_note: "baseline",
+    });
     expect(info.config).toEqual({ seed: 1, judge: { api_key: "[redacted]", api_key_env: "OPENAI_API_KEY" } });
     expect(info.config_hash).toBe(createHash("sha256").update(canonicalJson(info.config)).digest("hex"));
-    const reordered = await collectSystemInfo({ config: { judge: { api_key_env: "OPENAI_API_KEY", api_key: "other" }, seed: 1 }, seed: 1, workers: 1, cwd: dir });
+    const reordered = await collectSystemInfo({
+      config: { judge: { api_key_env: "OPENAI_API_KEY", api_key: "other" }, seed: 1 },
+      seed: 1,
+      workers: 1,
+      cwd: dir,
+    });
     expect(reordered.config_hash).toBe(info.config_hash);
     expect(reordered.judge).toBeNull();
     expect(reordered).not.toHaveProperty("judge_note");

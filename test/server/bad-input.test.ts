@@ -23,7 +23,15 @@ let caseId: string;
 beforeAll(async () => {
   slice = await readDocumentSlice(CONTRADOC_160);
   caseId = slice.cases[0]!.id;
-  server = await startRewardsServer({ slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS, score: { lenientIds: false } });
+  server = await startRewardsServer({
+    slice,
+    host: "127.0.0.1",
+    port: 0,
+    weights: { ...DEFAULT_WEIGHTS },
+    maxBodyBytes: MAX_BODY,
+    maxItems: MAX_ITEMS,
+    score: { lenientIds: false },
+  });
 });
 
 afterAll(async () => {
@@ -102,13 +110,26 @@ describe("malformed request bodies", () => {
     const work = tempDir("mari-serve-deep-");
     const logPath = join(work.dir, "served.jsonl");
     const deepServer = await startRewardsServer({
-      slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: 8 << 20, maxItems: MAX_ITEMS,
-      score: { lenientIds: false }, logPath, logPredictions: true,
+      slice,
+      host: "127.0.0.1",
+      port: 0,
+      weights: { ...DEFAULT_WEIGHTS },
+      maxBodyBytes: 8 << 20,
+      maxItems: MAX_ITEMS,
+      score: { lenientIds: false },
+      logPath,
+      logPredictions: true,
     });
     try {
       const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
       const id = JSON.stringify(caseId);
-      const items = [deep, `{"case_id":${id},"run":${deep}}`, `{"case_id":${id},"judgment":${deep}}`, `{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}`, `{"case_id":${id},"judgment":false,"reasoning":${deep}}`];
+      const items = [
+        deep,
+        `{"case_id":${id},"run":${deep}}`,
+        `{"case_id":${id},"judgment":${deep}}`,
+        `{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}`,
+        `{"case_id":${id},"judgment":false,"reasoning":${deep}}`,
+      ];
       const { status, json } = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
       expect(status).toBe(200);
       // Each item is rejected as the same dump line would be (depth over 64: malformed_json; issue 11).
@@ -116,7 +137,10 @@ describe("malformed request bodies", () => {
     } finally {
       await deepServer.close();
     }
-    const log = readFileSync(logPath, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l));
+    const log = readFileSync(logPath, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(log.map((l) => l.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
     // The deep values themselves are not copied into the log.
     expect(readFileSync(logPath, "utf8").length).toBeLessThan(10_000);
@@ -159,8 +183,14 @@ describe("malformed request bodies", () => {
 describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/full)", () => {
   it("is reported in /health and stops scoring with 503, instead of scoring unlogged", async () => {
     const full = await startRewardsServer({
-      slice, host: "127.0.0.1", port: 0, weights: { ...DEFAULT_WEIGHTS }, maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS,
-      score: { lenientIds: false }, logPath: "/dev/full",
+      slice,
+      host: "127.0.0.1",
+      port: 0,
+      weights: { ...DEFAULT_WEIGHTS },
+      maxBodyBytes: MAX_BODY,
+      maxItems: MAX_ITEMS,
+      score: { lenientIds: false },
+      logPath: "/dev/full",
     });
     try {
       const body = `{"items":[{"case_id":${JSON.stringify(caseId)},"judgment":false}]}`;

@@ -51,7 +51,11 @@ export function generateItems(cases: readonly SliceCase[], count: number, seed =
       case 0:
       case 1:
       case 2: // a completion citing IDs
-        completion = completionText(reasoning, positive ? pick(["yes", "Yes", "true"]) : pick(["no", "NO", "false"]), positive ? J(ids) : pick(["[]", "[]", J(ids)]));
+        completion = completionText(
+          reasoning,
+          positive ? pick(["yes", "Yes", "true"]) : pick(["no", "NO", "false"]),
+          positive ? J(ids) : pick(["[]", "[]", J(ids)]),
+        );
         break;
       case 3: // a completion quoting sentences (or text that is not in the document)
         completion = completionText(reasoning, "yes", J([pick(c.sentences).slice(0, 40), rand() < 0.2 ? "words found nowhere at all" : pick(c.sentences)]));
@@ -88,9 +92,10 @@ export function generateItems(cases: readonly SliceCase[], count: number, seed =
         ]);
         break;
       case 11: // the cache shape
-        text = rand() < 0.8
-          ? `{${base},"prediction":{"judgment":${positive},"evidence_sentence_ids":${positive ? J(ids) : "[]"},"reasoning":${J(reasoning)}}}`
-          : `{${base},"prediction":${pick(['"yes"', "[1]", "null"])}}`;
+        text =
+          rand() < 0.8
+            ? `{${base},"prediction":{"judgment":${positive},"evidence_sentence_ids":${positive ? J(ids) : "[]"},"reasoning":${J(reasoning)}}}`
+            : `{${base},"prediction":${pick(['"yes"', "[1]", "null"])}}`;
         break;
       case 12: // the cache shape holding a completion
         completion = undefined;

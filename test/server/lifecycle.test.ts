@@ -45,7 +45,16 @@ describe("a public interface with --token-env", () => {
 
   it("answers only requests that carry the token, and never prints it", async () => {
     const body = '{"items":[]}';
-    for (const authorization of [undefined, "Bearer", `Bearer ${TOKEN}x`, `Bearer x${TOKEN}`, `Basic ${TOKEN}`, TOKEN, `Bearer ${TOKEN.slice(0, -1)}`, `Bearer ${TOKEN} ${TOKEN}`]) {
+    for (const authorization of [
+      undefined,
+      "Bearer",
+      `Bearer ${TOKEN}x`,
+      `Bearer x${TOKEN}`,
+      `Basic ${TOKEN}`,
+      TOKEN,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Bearer ${TOKEN} ${TOKEN}`,
+    ]) {
       const res = await fetch(`${base}/v1/rewards`, { method: "POST", body, headers: authorization ? { authorization } : {} });
       expect(res.status, String(authorization)).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe("Bearer");
@@ -100,8 +109,13 @@ describe("concurrency and shutdown", () => {
     idle.write("GET /health HTTP/1.1\r\nhost: x\r\n\r\n");
     await readUntil(idle, '"counters"');
     const inFlight = await openSocket(Number(port));
-    const body = `{"items":[${items.slice(0, 5).map((i) => i.text).join(",")}]}`;
-    inFlight.write(`POST /v1/rewards HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nexpect: 100-continue\r\n\r\n`);
+    const body = `{"items":[${items
+      .slice(0, 5)
+      .map((i) => i.text)
+      .join(",")}]}`;
+    inFlight.write(
+      `POST /v1/rewards HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nexpect: 100-continue\r\n\r\n`,
+    );
     await readUntil(inFlight, "100 Continue\r\n\r\n");
 
     server.child.kill("SIGTERM");

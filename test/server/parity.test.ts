@@ -13,7 +13,10 @@ const REWARD_FIELDS = ["accuracy", "reference_coverage", "format", "matched_evid
 const WEIGHTS = { accuracy: 1, format: 0.5, coverage: 2 };
 
 function readJsonl(path: string): any[] {
-  return readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l));
 }
 
 function rewardsOf(line: Record<string, unknown>): Record<string, unknown> {
@@ -24,7 +27,23 @@ function rewardsOf(line: Record<string, unknown>): Record<string, unknown> {
 async function evalRewards(dir: string, name: string, dumpPath: string): Promise<{ byLine: Map<number, any>; report: any }> {
   const out = join(dir, `${name}-report`);
   const rewardsPath = join(dir, `${name}-rewards.jsonl`);
-  const r = await runMari(["eval", CONTRADOC_160, "--predictions", dumpPath, "--rewards", rewardsPath, "--out", out, "--report", "json", "--quiet", "--workers", "1", "--bootstrap", "10"]);
+  const r = await runMari([
+    "eval",
+    CONTRADOC_160,
+    "--predictions",
+    dumpPath,
+    "--rewards",
+    rewardsPath,
+    "--out",
+    out,
+    "--report",
+    "json",
+    "--quiet",
+    "--workers",
+    "1",
+    "--bootstrap",
+    "10",
+  ]);
   expect(r.stderr).not.toContain("internal error");
   expect(r.code).toBe(0);
   return {

@@ -60,7 +60,8 @@ export function tableAlignment(page: Page): Promise<string[]> {
         const cells = [...row.children] as HTMLElement[];
         if (cells.length !== headers.length) issues.push(`table ${t} row ${r}: ${cells.length} cells under ${headers.length} headers`);
         cells.forEach((cell, c) => {
-          if (cell.parentElement !== row || !(cell.tagName === "TD" || cell.tagName === "TH")) issues.push(`table ${t} row ${r}: cell ${c} is a ${cell.tagName}`);
+          if (cell.parentElement !== row || !(cell.tagName === "TD" || cell.tagName === "TH"))
+            issues.push(`table ${t} row ${r}: cell ${c} is a ${cell.tagName}`);
           if (cell.querySelector("td, th")) issues.push(`table ${t} row ${r} cell ${c}: a cell nested in a cell`);
           const left = Math.round(cell.getBoundingClientRect().left);
           if (lefts[c] !== undefined && Math.abs(left - lefts[c]!) > 1) issues.push(`table ${t} row ${r} cell ${c}: at x=${left}, header at x=${lefts[c]}`);

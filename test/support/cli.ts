@@ -22,10 +22,7 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...(coverage ? { NODE_V8_COVERAGE: coverage } : {}), ...extra };
 }
 
-export function runMari(
-  args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {},
-): Promise<CliResult> {
+export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [MARI_BIN, ...args], {
       cwd: options.cwd ?? ROOT,

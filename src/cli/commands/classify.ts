@@ -13,12 +13,7 @@ import { parsePairRecord } from "../../core/pairs/input.js";
 import { CompactStringSet } from "../../io/string-set.js";
 import { assertPairCorpus } from "../../tasks/pairs/input.js";
 import { LISTED_REJECTIONS, listRejections } from "../../report/format.js";
-import {
-  ClassifierConfigError,
-  classify,
-  parseConfigAssignments,
-  type ClassifierConfig,
-} from "../../core/classifier/index.js";
+import { ClassifierConfigError, classify, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
 
 interface ClassifyOptions {
   classifier?: string[];
@@ -175,7 +170,7 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
       "after",
       "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --classifier overlapFloor=0.4 > verdicts.jsonl\n" +
         "  cat pairs.csv | mari classify - > verdicts.jsonl\n" +
-        "Output lines: {\"id\": ..., \"class\": \"distinct|restatement|update\", \"reason\": ...}",
+        'Output lines: {"id": ..., "class": "distinct|restatement|update", "reason": ...}',
     )
     .action(wrap(async (pairs: string, options: ClassifyOptions) => runClassify(pairs, options)));
 }

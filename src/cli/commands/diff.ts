@@ -60,12 +60,17 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
   const failed = diff.gates.filter((g) => !g.passed);
   if (!flags.quiet) {
     const c = diff.comparison;
-    const out: string[] = [`mari diff ${diff.new.task}: ${c.matched_cases} paired cases (units: OLD ${c.units.baseline}, NEW ${c.units.current})${diff.same_slice ? "" : `, different slices: ${diff.shared_cases} shared case ids`}`];
+    const out: string[] = [
+      `mari diff ${diff.new.task}: ${c.matched_cases} paired cases (units: OLD ${c.units.baseline}, NEW ${c.units.current})${diff.same_slice ? "" : `, different slices: ${diff.shared_cases} shared case ids`}`,
+    ];
     const rows = deltaRows(diff);
     const width = Math.max(6, ...rows.map((r) => r[0]!.length));
     out.push(`  ${"metric".padEnd(width)}  ${"OLD".padStart(8)}  ${"NEW".padStart(8)}  ${"diff".padStart(8)}  95% CI`);
-    for (const [name, before, after, delta, ci] of rows) out.push(`  ${name!.padEnd(width)}  ${before!.padStart(8)}  ${after!.padStart(8)}  ${delta!.padStart(8)}  ${ci}`);
-    out.push(`  McNemar p = ${c.mcnemar.p_value.toPrecision(4)}; regressed ${diff.regressed.length}, fixed ${diff.fixed.length}${diff.mixed.length ? `, mixed ${diff.mixed.length}` : ""}`);
+    for (const [name, before, after, delta, ci] of rows)
+      out.push(`  ${name!.padEnd(width)}  ${before!.padStart(8)}  ${after!.padStart(8)}  ${delta!.padStart(8)}  ${ci}`);
+    out.push(
+      `  McNemar p = ${c.mcnemar.p_value.toPrecision(4)}; regressed ${diff.regressed.length}, fixed ${diff.fixed.length}${diff.mixed.length ? `, mixed ${diff.mixed.length}` : ""}`,
+    );
     out.push(...caseLines("regressed", diff.regressed), ...caseLines("fixed", diff.fixed));
     for (const g of diff.gates) out.push(`${g.passed ? styleText("green", "pass") : styleText("red", "FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
     out.push(`diff: ${files.join(", ")}`);

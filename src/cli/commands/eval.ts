@@ -68,7 +68,10 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .command("eval")
     .description(COMMANDS.eval.summary)
     .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
-    .option("--predictions <dump>", "prediction dump (JSONL: structured, cache or raw-completion lines); without it, the built-in lexical judge (a baseline) produces one")
+    .option(
+      "--predictions <dump>",
+      "prediction dump (JSONL: structured, cache or raw-completion lines); without it, the built-in lexical judge (a baseline) produces one",
+    )
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--rewards <file>", "write one JSONL reward line per scored prediction, in input order")

@@ -57,7 +57,10 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any input record is rejected")
     .option("--quiet", "no summary on stdout")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
-    .option("--shard <i/n|auto>", "score only the cases whose id hashes to shard I of N (0-based), then `mari merge`; auto: from a Kubernetes Indexed Job or Slurm array")
+    .option(
+      "--shard <i/n|auto>",
+      "score only the cases whose id hashes to shard I of N (0-based), then `mari merge`; auto: from a Kubernetes Indexed Job or Slurm array",
+    )
     .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes)")
     .addHelpText(
       "after",

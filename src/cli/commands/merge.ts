@@ -57,41 +57,41 @@ Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (missin
 mismatched shards, shards with different gates); 3 internal error.`,
   );
   command.action(
-      wrap(async (reports: string[], flags: MergeFlags) => {
-        // The merged report is gated as the single run: the shards' recorded gates, overridden by
-        // these flags and then by the config (flags > config > shards).
-        const evidence = reports.length > 0 && (await isEvidenceReportFile(reports[0]!));
-        const pairs = !evidence && reports.length > 0 && (await isPairReportFile(reports[0]!));
-        // Evidence shards may hold located.jsonl only; their merge checks the files it needs.
-        if (!evidence) await assertCasesBeside(reports);
-        const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
-        const gates = combineGates(gatesFromFlags(flags), config.gates);
-        const outDir = flags.out ?? config.out ?? "mari-report";
-        lockOutputDir(outDir);
-        const formats = parseReportFormats(flags.report ?? config.report);
-        const quiet = flags.quiet ?? config.quiet ?? false;
-        if (evidence) {
-          if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
-          return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
-        }
-        if (pairs) {
-          if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
-          return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
-        }
-        const baselinePath = flags.baseline ?? config.baseline;
-        const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
-        const outcome = await runDocumentMerge({
-          reportPaths: reports,
-          outDir,
-          workers,
-          formats,
-          gates,
-          ...(baselinePath !== undefined ? { baselinePath } : {}),
-          ...(flags.slice ? { slicePath: flags.slice } : {}),
-        });
-        return finishReportRun(outcome, quiet);
-      }),
-    );
+    wrap(async (reports: string[], flags: MergeFlags) => {
+      // The merged report is gated as the single run: the shards' recorded gates, overridden by
+      // these flags and then by the config (flags > config > shards).
+      const evidence = reports.length > 0 && (await isEvidenceReportFile(reports[0]!));
+      const pairs = !evidence && reports.length > 0 && (await isPairReportFile(reports[0]!));
+      // Evidence shards may hold located.jsonl only; their merge checks the files it needs.
+      if (!evidence) await assertCasesBeside(reports);
+      const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
+      const gates = combineGates(gatesFromFlags(flags), config.gates);
+      const outDir = flags.out ?? config.out ?? "mari-report";
+      lockOutputDir(outDir);
+      const formats = parseReportFormats(flags.report ?? config.report);
+      const quiet = flags.quiet ?? config.quiet ?? false;
+      if (evidence) {
+        if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
+        return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
+      }
+      if (pairs) {
+        if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
+        return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
+      }
+      const baselinePath = flags.baseline ?? config.baseline;
+      const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
+      const outcome = await runDocumentMerge({
+        reportPaths: reports,
+        outDir,
+        workers,
+        formats,
+        gates,
+        ...(baselinePath !== undefined ? { baselinePath } : {}),
+        ...(flags.slice ? { slicePath: flags.slice } : {}),
+      });
+      return finishReportRun(outcome, quiet);
+    }),
+  );
 }
 
 /** Each shard's cases.jsonl must be a readable file beside its report (an input error otherwise, exit 2). */

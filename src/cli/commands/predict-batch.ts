@@ -57,14 +57,23 @@ export async function convertBatchResults(
 ): Promise<BatchResultsSummary> {
   const index = new Map<string, number>(cases.map((c, i) => [c.id, i]));
   const bodies: (PredictionBody | undefined)[] = new Array(cases.length * runs);
-  const summary: BatchResultsSummary = { predictions: 0, missing: 0, orphans: 0, duplicates: 0, failed: 0, malformed: 0, usage: { promptTokens: 0, completionTokens: 0 } };
+  const summary: BatchResultsSummary = {
+    predictions: 0,
+    missing: 0,
+    orphans: 0,
+    duplicates: 0,
+    failed: 0,
+    malformed: 0,
+    usage: { promptTokens: 0, completionTokens: 0 },
+  };
   for await (const line of readLines(resultsPath)) {
     const parsed = parseDumpJson(line.text);
     if ("error" in parsed) {
       if (parsed.error.code === "blank_line") continue;
       throw new InputError(`${resultsPath}:${line.lineNo}: ${parsed.error.message}`);
     }
-    if (!isBatchOutputLine(parsed.record)) throw new InputError(`${resultsPath}:${line.lineNo}: not a batch output line (needs a string custom_id and response or error)`);
+    if (!isBatchOutputLine(parsed.record))
+      throw new InputError(`${resultsPath}:${line.lineNo}: not a batch output line (needs a string custom_id and response or error)`);
     const read = readBatchOutputLine(parsed.record);
     const caseIndex = "orphan" in read ? undefined : index.get(read.caseId);
     if ("orphan" in read || caseIndex === undefined || read.run >= runs) {

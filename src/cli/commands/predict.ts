@@ -192,7 +192,9 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   const stopInterrupt = onInterrupt(async () => {
     progress.done();
     await sink.abort();
-    const where = options.cache ? `the answers so far are in ${options.cache}; rerun the same command to resume` : "rerun with --cache FILE to keep answers across interrupted runs";
+    const where = options.cache
+      ? `the answers so far are in ${options.cache}; rerun the same command to resume`
+      : "rerun with --cache FILE to keep answers across interrupted runs";
     process.stderr.write(`mari predict: interrupted after ${written} of ${cases.length * settings.runs} predictions; no dump written; ${where}\n`);
   });
   let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
@@ -233,7 +235,9 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     usage: usageJson(summary.usage),
   });
   if (summary.skippedCacheLines.length > 0) {
-    log(`ignored ${summary.skippedCacheLines.length} unreadable cache line(s) (e.g. line ${summary.skippedCacheLines[0]}; a torn last line after a kill is expected)`);
+    log(
+      `ignored ${summary.skippedCacheLines.length} unreadable cache line(s) (e.g. line ${summary.skippedCacheLines[0]}; a torn last line after a kill is expected)`,
+    );
   }
   if (!summary.jsonMode && settings.jsonMode) log("the server rejected response_format json_object; asked without it");
   process.stderr.write(

@@ -41,7 +41,12 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
     .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--out <dir>", "output directory (default ./mari-sweep)")
     .option("--workers <n>", "worker threads (1 = in-process; default: cores - 1)")
-    .option("--gate <metric>=<value>", "gate every config must pass, e.g. update_recall>=0.7 (replaces the default gate on that metric; repeatable)", collect, [])
+    .option(
+      "--gate <metric>=<value>",
+      "gate every config must pass, e.g. update_recall>=0.7 (replaces the default gate on that metric; repeatable)",
+      collect,
+      [],
+    )
     .option("--progress <mode>", "auto|bar|plain|none (on stderr)")
     .option("--quiet", "no summary on stdout")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
@@ -67,7 +72,10 @@ Example:
           out,
           workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
           // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
-          gates: combineGates(flags.gate.map((g) => parseGateFlag(g)), config.gates.filter((g) => g.kind === "min" || g.kind === "max")),
+          gates: combineGates(
+            flags.gate.map((g) => parseGateFlag(g)),
+            config.gates.filter((g) => g.kind === "min" || g.kind === "max"),
+          ),
           observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
         });
         printSweepSummary(outcome, quiet);
@@ -80,7 +88,9 @@ Example:
 function printSweepSummary({ result, files, seconds, threads }: SweepOutcome, quiet: boolean): void {
   const { rows, best } = result;
   const labelled = result.pairs.labelled;
-  process.stderr.write(`mari: swept ${rows.length} configs over ${labelled} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`);
+  process.stderr.write(
+    `mari: swept ${rows.length} configs over ${labelled} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`,
+  );
   if (quiet) return;
   const passing = rows.filter((r) => r.passed).length;
   const lines = [

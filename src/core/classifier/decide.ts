@@ -75,11 +75,7 @@ function dropAliases(vNew: string[], vOld: string[], prefixMin: number): void {
   }
 }
 
-export function classifyFeatures(
-  n: TextFeatures,
-  o: TextFeatures,
-  config: Readonly<ClassifierConfig> = DEFAULT_CONFIG,
-): Verdict {
+export function classifyFeatures(n: TextFeatures, o: TextFeatures, config: Readonly<ClassifierConfig> = DEFAULT_CONFIG): Verdict {
   if (n.fingerprint === o.fingerprint) return IDENTICAL;
   const N = n.tokens;
   const O = o.tokens;

@@ -22,13 +22,7 @@ interface Span {
 /** A code point the field trim keeps: a letter, a decimal digit, `'`, `’` or `-`. */
 function isKept(code: number): boolean {
   if (code < 0x80) {
-    return (
-      (code >= 0x61 && code <= 0x7a) ||
-      (code >= 0x41 && code <= 0x5a) ||
-      (code >= 0x30 && code <= 0x39) ||
-      code === 0x27 ||
-      code === 0x2d
-    );
+    return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x27 || code === 0x2d;
   }
   return NON_ASCII_KEPT.test(String.fromCodePoint(code));
 }
@@ -139,11 +133,7 @@ function collectSpans(text: string): Span[] {
       const endsSentence = tailEndsSentence(field, end);
       // The uppercase test comes first: it is cheap and rules out most words.
       const word = startsUpper(trimmed) ? normalizeEntityWord(trimmed) : "";
-      const joins =
-        word !== "" &&
-        !isStopwordLike(word) &&
-        HAS_LETTER.test(word) &&
-        codePointLength(word) >= 2;
+      const joins = word !== "" && !isStopwordLike(word) && HAS_LETTER.test(word) && codePointLength(word) >= 2;
       if (joins) {
         if (current === null) current = { words: [], initial: atSentenceStart, firstRaw: trimmed };
         current.words.push(word);

@@ -30,25 +30,61 @@ export const CALENDAR_WORDS = wordSet(`
 
 /** §7.3: raw letter token → digit string. No composition (`twenty five` is 20 and 5). */
 export const NUMBER_WORDS: ReadonlyMap<string, string> = new Map([
-  ["zero", "0"], ["one", "1"], ["two", "2"], ["three", "3"], ["four", "4"], ["five", "5"],
-  ["six", "6"], ["seven", "7"], ["eight", "8"], ["nine", "9"], ["ten", "10"], ["eleven", "11"],
-  ["twelve", "12"], ["thirteen", "13"], ["fourteen", "14"], ["fifteen", "15"], ["sixteen", "16"],
-  ["seventeen", "17"], ["eighteen", "18"], ["nineteen", "19"], ["twenty", "20"], ["thirty", "30"],
-  ["forty", "40"], ["fifty", "50"], ["sixty", "60"], ["seventy", "70"], ["eighty", "80"],
-  ["ninety", "90"], ["hundred", "100"], ["thousand", "1000"],
+  ["zero", "0"],
+  ["one", "1"],
+  ["two", "2"],
+  ["three", "3"],
+  ["four", "4"],
+  ["five", "5"],
+  ["six", "6"],
+  ["seven", "7"],
+  ["eight", "8"],
+  ["nine", "9"],
+  ["ten", "10"],
+  ["eleven", "11"],
+  ["twelve", "12"],
+  ["thirteen", "13"],
+  ["fourteen", "14"],
+  ["fifteen", "15"],
+  ["sixteen", "16"],
+  ["seventeen", "17"],
+  ["eighteen", "18"],
+  ["nineteen", "19"],
+  ["twenty", "20"],
+  ["thirty", "30"],
+  ["forty", "40"],
+  ["fifty", "50"],
+  ["sixty", "60"],
+  ["seventy", "70"],
+  ["eighty", "80"],
+  ["ninety", "90"],
+  ["hundred", "100"],
+  ["thousand", "1000"],
 ]);
 
 /** §7.4: irregular past forms; the rest of word normalisation still runs on the base form. */
 export const IRREGULAR_VERBS: ReadonlyMap<string, string> = new Map([
-  ["sent", "send"], ["ran", "run"], ["kept", "keep"], ["built", "build"], ["wrote", "write"],
-  ["took", "take"], ["gave", "give"],
+  ["sent", "send"],
+  ["ran", "run"],
+  ["kept", "keep"],
+  ["built", "build"],
+  ["wrote", "write"],
+  ["took", "take"],
+  ["gave", "give"],
 ]);
 
 /** §7.4: looked up on the final stem, so the keys ending in `e` can never match (kept for exactness). */
 export const UNIT_ALIASES: ReadonlyMap<string, string> = new Map([
-  ["megabyte", "mb"], ["gigabyte", "gb"], ["kilobyte", "kb"], ["terabyte", "tb"],
-  ["second", "sec"], ["minute", "min"], ["hour", "hr"], ["millisecond", "ms"],
-  ["request", "req"], ["percent", "percent"],
+  ["megabyte", "mb"],
+  ["gigabyte", "gb"],
+  ["kilobyte", "kb"],
+  ["terabyte", "tb"],
+  ["second", "sec"],
+  ["minute", "min"],
+  ["hour", "hr"],
+  ["millisecond", "ms"],
+  ["request", "req"],
+  ["percent", "percent"],
 ]);
 
 /** §7.5: checked on the raw letter token, before stopword filtering. */
@@ -59,9 +95,25 @@ export const EXTRA_STOPWORDS = wordSet("per, via, through, throughout");
 
 /** §7.7: ordered; the first phrase (in list order) that occurs as a substring of the new text wins. */
 export const RETRO_CUES: readonly string[] = [
-  "no longer", "anymore", "any more", "switched from", "switched to", "switched off", "switched away",
-  "migrated from", "migrated to", "migrated off", "migrated away", "moved off", "moved away from",
-  "stopped using", "stopped doing", "we stopped", "deprecated", "used to", "retired",
+  "no longer",
+  "anymore",
+  "any more",
+  "switched from",
+  "switched to",
+  "switched off",
+  "switched away",
+  "migrated from",
+  "migrated to",
+  "migrated off",
+  "migrated away",
+  "moved off",
+  "moved away from",
+  "stopped using",
+  "stopped doing",
+  "we stopped",
+  "deprecated",
+  "used to",
+  "retired",
 ];
 
 /** §7.8: exempt from residue and containment; several entries are unreachable but kept for exactness. */

@@ -34,12 +34,7 @@ export function documentContradictionRewards(
   goldEvidenceSentenceIds?: readonly unknown[],
   formatValid?: unknown,
 ): DocumentContradictionRewards {
-  const gold = checkedSentenceIds(
-    goldEvidenceSentenceIds,
-    assessment.sentenceCount,
-    "non_integer_gold",
-    "gold_out_of_document",
-  );
+  const gold = checkedSentenceIds(goldEvidenceSentenceIds, assessment.sentenceCount, "non_integer_gold", "gold_out_of_document");
   const expectedPositive = pythonTruthy(expectedJudgment);
   if (expectedPositive && gold.length === 0) throw new DocumentContradictionError("positive_gold_without_evidence");
   if (!expectedPositive && gold.length > 0) throw new DocumentContradictionError("negative_gold_with_evidence");

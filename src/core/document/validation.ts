@@ -31,12 +31,7 @@ export function validateDocumentContradiction(
   reasoning?: unknown,
 ): DocumentContradictionAssessment {
   if (!(sentenceCount >= 1)) throw new DocumentContradictionError("sentence_count_not_positive");
-  const evidence = checkedSentenceIds(
-    evidenceSentenceIds,
-    sentenceCount,
-    "non_integer_evidence",
-    "evidence_out_of_document",
-  );
+  const evidence = checkedSentenceIds(evidenceSentenceIds, sentenceCount, "non_integer_evidence", "evidence_out_of_document");
   const positive = pythonTruthy(judgment);
   if (positive && evidence.length === 0) throw new DocumentContradictionError("positive_without_evidence");
   if (!positive && evidence.length > 0) throw new DocumentContradictionError("negative_with_evidence");

@@ -17,13 +17,7 @@ export interface ArtifactRef {
   readonly scope: ScopeRef | null;
 }
 
-export function artifactRef(input: {
-  artifact_id: string;
-  revision: string;
-  unit_id?: string;
-  namespace?: string;
-  scope?: ScopeRef | null;
-}): ArtifactRef {
+export function artifactRef(input: { artifact_id: string; revision: string; unit_id?: string; namespace?: string; scope?: ScopeRef | null }): ArtifactRef {
   if (stripPythonWhitespace(input.artifact_id) === "" || stripPythonWhitespace(input.revision) === "") {
     throw new EvidenceValueError("artifact ID and revision are required");
   }
@@ -97,10 +91,7 @@ export interface ValidateArtifactOptions {
   visibleRefs?: readonly ArtifactRef[] | null;
 }
 
-export function validateArtifactEvidence(
-  evidence: readonly ArtifactEvidence[],
-  options: ValidateArtifactOptions,
-): EvidenceReport<ArtifactEvidence> {
+export function validateArtifactEvidence(evidence: readonly ArtifactEvidence[], options: ValidateArtifactOptions): EvidenceReport<ArtifactEvidence> {
   const refKey = (ref: ArtifactRef) => keyId(artifactRefKey(ref));
   const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map(refKey));
   return validateEachItem(evidence, visible, refKey, options.resolveText, (item, text): ItemFinding => {

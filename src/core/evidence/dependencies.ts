@@ -14,12 +14,7 @@ export interface KnowledgeDependency {
   readonly section_revision: string;
 }
 
-export function knowledgeDependency(input: {
-  document_id: string;
-  revision: string;
-  section_id?: string;
-  section_revision?: string;
-}): KnowledgeDependency {
+export function knowledgeDependency(input: { document_id: string; revision: string; section_id?: string; section_revision?: string }): KnowledgeDependency {
   const sectionId = input.section_id ?? "";
   const sectionRevision = input.section_revision ?? "";
   if (input.document_id === "" || input.revision === "") throw new EvidenceValueError("dependency document ID and revision are required");
@@ -119,8 +114,7 @@ export function assessDependencies(
     }
   }
   const sortedChanges = [...changes.values()].sort((a, b) => compareCodePoints(dependencyId(a), dependencyId(b)));
-  const status: DependencyStatus =
-    missing.length > 0 ? "missing" : unversioned.length > 0 ? "unversioned" : sortedChanges.length > 0 ? "stale" : "current";
+  const status: DependencyStatus = missing.length > 0 ? "missing" : unversioned.length > 0 ? "unversioned" : sortedChanges.length > 0 ? "stale" : "current";
   return Object.freeze({
     status,
     reusable: status === "current",

@@ -68,10 +68,7 @@ function percentDecode(part: string): string | null {
 export function parseDocumentId(id: string): { source_id: string; external_id: string } {
   const parts = id.split("/");
   const decoded = parts.length === 2 ? parts.map(percentDecode) : [];
-  if (
-    decoded.length !== 2 ||
-    decoded.some((part, i) => part === null || part === "" || percentEncodeIdPart(part) !== parts[i])
-  ) {
+  if (decoded.length !== 2 || decoded.some((part, i) => part === null || part === "" || percentEncodeIdPart(part) !== parts[i])) {
     throw new EvidenceValueError(`invalid document_id ${pythonStringRepr(id)}`);
   }
   return { source_id: decoded[0]!, external_id: decoded[1]! };

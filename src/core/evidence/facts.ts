@@ -45,7 +45,15 @@ export function evidence(input: {
     throw new EvidenceValueError("evidence section ID and section revision must be supplied together");
   }
   if (start !== null && end !== null && (start < 0 || end < start)) throw new EvidenceValueError("evidence span is invalid");
-  return Object.freeze({ document_id: input.document_id, revision: input.revision, quote: input.quote ?? "", start, end, section_id: sectionId, section_revision: sectionRevision });
+  return Object.freeze({
+    document_id: input.document_id,
+    revision: input.revision,
+    quote: input.quote ?? "",
+    start,
+    end,
+    section_id: sectionId,
+    section_revision: sectionRevision,
+  });
 }
 
 export const QUALIFIER_KEYS = ["atomic_claims", "subject", "relation", "object", "scopes", "valid_from", "valid_to", "conditions"] as const;
@@ -84,10 +92,13 @@ export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<stri
     const existing = byId.get(document.document_id);
     if (existing !== undefined && !sameDocument(existing, document)) {
       // `documentIndex`: which of `documents` conflicts, so a reader can name its line.
-      throw Object.assign(new EvidenceValueError(
-        `conflicting documents share document_id ${pythonStringRepr(document.document_id)} (revisions ${pythonStringRepr(existing.revision)} and ${pythonStringRepr(document.revision)}); provide one consistent document per document_id or namespace the documents`,
-        "conflicting_documents",
-      ), { documentIndex: index });
+      throw Object.assign(
+        new EvidenceValueError(
+          `conflicting documents share document_id ${pythonStringRepr(document.document_id)} (revisions ${pythonStringRepr(existing.revision)} and ${pythonStringRepr(document.revision)}); provide one consistent document per document_id or namespace the documents`,
+          "conflicting_documents",
+        ),
+        { documentIndex: index },
+      );
     }
     if (existing === undefined) byId.set(document.document_id, document);
   }
@@ -205,7 +216,9 @@ export function parseFacts(
     const cited = resolveEvidence(row, allowed, recipe);
     const qualifiers: Record<string, unknown> = {};
     for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
-    facts.push(Object.freeze({ row: index, claim, evidence: Object.freeze(cited), grounding: groundingCoverage(claim, cited), qualifiers: Object.freeze(qualifiers) }));
+    facts.push(
+      Object.freeze({ row: index, claim, evidence: Object.freeze(cited), grounding: groundingCoverage(claim, cited), qualifiers: Object.freeze(qualifiers) }),
+    );
   }
   return facts;
 }

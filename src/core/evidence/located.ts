@@ -91,10 +91,7 @@ function locateFailure(err: unknown): { kind: EvidenceIssueKind; detail: string 
   return null;
 }
 
-export function validateLocatedEvidence(
-  evidence: readonly LocatedEvidence[],
-  options: ValidateLocatedOptions,
-): EvidenceReport<LocatedEvidence> {
+export function validateLocatedEvidence(evidence: readonly LocatedEvidence[], options: ValidateLocatedOptions): EvidenceReport<LocatedEvidence> {
   const locate = options.locate ?? defaultLocate;
   const refKey = (ref: RevisionRef) => keyId(revisionRefKey(ref));
   const visible = options.visibleRefs == null ? null : new Set(options.visibleRefs.map(refKey));

@@ -47,12 +47,7 @@ const EXACT_BITS = 53;
  * `labels[i]` is case i's gold label; `runs[r][i]` its outcome code in run r (every run covers
  * every case: a missing prediction scores negative).
  */
-export function bootstrapMacroF1(
-  labels: Uint8Array,
-  runs: readonly Uint8Array[],
-  seed: number,
-  resamples: number,
-): BootstrapInterval {
+export function bootstrapMacroF1(labels: Uint8Array, runs: readonly Uint8Array[], seed: number, resamples: number): BootstrapInterval {
   const n = labels.length;
   const codes = new Uint8Array(n * runs.length);
   runs.forEach((run, r) => codes.set(run, r * n));
@@ -143,14 +138,7 @@ export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number)
  * Blocks of resamples can be computed anywhere (e.g. in pool workers) and concatenated: each
  * resample only depends on (seed, b).
  */
-export function bootstrapMacroF1Values(
-  labels: Uint8Array,
-  codes: Uint8Array,
-  runCount: number,
-  seed: number,
-  from: number,
-  to: number,
-): Float64Array {
+export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, runCount: number, seed: number, from: number, to: number): Float64Array {
   const n = labels.length;
   const R = runCount;
   const values = new Float64Array(Math.max(0, to - from));

@@ -17,7 +17,18 @@ function accuracyBin(value: number): number {
 
 /** Reference coverage is in [0, 1]: ten bins [k/10, (k+1)/10), the last one closed. */
 const COVERAGE_EDGES = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
-const COVERAGE_LABELS = ["[0, 0.1)", "[0.1, 0.2)", "[0.2, 0.3)", "[0.3, 0.4)", "[0.4, 0.5)", "[0.5, 0.6)", "[0.6, 0.7)", "[0.7, 0.8)", "[0.8, 0.9)", "[0.9, 1]"];
+const COVERAGE_LABELS = [
+  "[0, 0.1)",
+  "[0.1, 0.2)",
+  "[0.2, 0.3)",
+  "[0.3, 0.4)",
+  "[0.4, 0.5)",
+  "[0.5, 0.6)",
+  "[0.6, 0.7)",
+  "[0.7, 0.8)",
+  "[0.8, 0.9)",
+  "[0.9, 1]",
+];
 
 function coverageBin(value: number): number {
   if (!(value >= 0 && value <= 1)) throw new RangeError(`reference coverage ${value} is outside [0, 1]`);

@@ -29,11 +29,7 @@ export function popcount32(x: number): number {
 }
 
 /** Groups runs by presence set, in order of each set's first run. Stops (null) past `maxGroups`. */
-export function presenceGroups(
-  runs: readonly { present: Uint8Array; judgment: Uint8Array }[],
-  caseCount: number,
-  maxGroups: number,
-): PresenceGroups | null {
+export function presenceGroups(runs: readonly { present: Uint8Array; judgment: Uint8Array }[], caseCount: number, maxGroups: number): PresenceGroups | null {
   const words = (caseCount + 31) >>> 5;
   const index = new Map<string, number>();
   const groups: PresenceGroups = { size: [], any: [], positives: [] };

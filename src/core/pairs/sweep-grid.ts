@@ -1,11 +1,7 @@
 // Sweep grids (SPEC §2.5): which classifier configs a sweep evaluates, in a fixed order (the row
 // order of every sweep output).
 import { MAX_GRID_CONFIGS } from "../limits.js";
-import {
-  DEFAULT_CONFIG,
-  validateClassifierConfig,
-  type ClassifierConfig,
-} from "../classifier/index.js";
+import { DEFAULT_CONFIG, validateClassifierConfig, type ClassifierConfig } from "../classifier/index.js";
 
 export const SWEEP_FIELDS = ["overlapFloor", "residueMax", "negOverlapFloor", "aliasPrefixMin"] as const;
 export type SweepField = (typeof SWEEP_FIELDS)[number];

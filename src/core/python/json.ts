@@ -6,7 +6,10 @@
 import { PyFloat } from "./values.js";
 
 export class JsonSyntaxError extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(`${message} at position ${position}`);
     this.name = "JsonSyntaxError";
   }

@@ -36,7 +36,7 @@ export function mappingHas(mapping: PyMapping, key: string): boolean {
 
 export function mappingGet(mapping: PyMapping, key: string): unknown {
   if (mapping instanceof Map) return mapping.get(key);
-  return  Object.hasOwn(mapping, key) ? (mapping as Record<string, unknown>)[key] : undefined;
+  return Object.hasOwn(mapping, key) ? (mapping as Record<string, unknown>)[key] : undefined;
 }
 
 export function mappingEntries(mapping: PyMapping): [string, unknown][] {

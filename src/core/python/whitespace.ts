@@ -25,4 +25,3 @@ export function stripPythonWhitespace(text: string): string {
   while (end > start && isPythonWhitespace(text.charCodeAt(end - 1))) end--;
   return text.slice(start, end);
 }
-

@@ -56,11 +56,28 @@ function mdCases(title: string, list: readonly CaseChange[]): string[] {
 
 export function renderDiffMarkdown(diff: DiffResult): string {
   const failed = diff.gates.filter((g) => !g.passed).length;
-  const verdict = diff.gates.length === 0 ? "No gates." : failed === 0 ? `All ${diff.gates.length} gates passed.` : `**${failed} of ${diff.gates.length} gates failed.**`;
+  const verdict =
+    diff.gates.length === 0 ? "No gates." : failed === 0 ? `All ${diff.gates.length} gates passed.` : `**${failed} of ${diff.gates.length} gates failed.**`;
   const out = [`# mari diff: ${diff.new.task}`, "", verdict, "", ...diffNotes(diff).map((n) => `${escapeCell(n)}  `), ""];
-  out.push("## Metrics (NEW − OLD)", "", mdTable(["metric", "OLD", "NEW", "difference", "95% CI"], deltaRows(diff).map((r) => r.map(escapeCell))), "");
+  out.push(
+    "## Metrics (NEW − OLD)",
+    "",
+    mdTable(
+      ["metric", "OLD", "NEW", "difference", "95% CI"],
+      deltaRows(diff).map((r) => r.map(escapeCell)),
+    ),
+    "",
+  );
   if (diff.gates.length > 0) {
-    out.push("## Gates", "", mdTable(["result", "gate", "value", "detail"], diff.gates.map((g) => [g.passed ? "pass" : "**FAIL**", escapeCell(g.name), formatNumber(g.value), escapeCell(g.detail ?? "")])), "");
+    out.push(
+      "## Gates",
+      "",
+      mdTable(
+        ["result", "gate", "value", "detail"],
+        diff.gates.map((g) => [g.passed ? "pass" : "**FAIL**", escapeCell(g.name), formatNumber(g.value), escapeCell(g.detail ?? "")]),
+      ),
+      "",
+    );
   }
   out.push(...mdCases("Regressed", diff.regressed), ...mdCases("Fixed", diff.fixed));
   if (diff.mixed.length > 0) out.push(...mdCases("Regressed in some runs, fixed in others", diff.mixed));
@@ -70,7 +87,10 @@ export function renderDiffMarkdown(diff: DiffResult): string {
 function htmlCases(title: string, list: readonly CaseChange[]): string {
   const e = escapeHtml;
   if (list.length === 0) return `<h3>${e(title)}: none</h3>`;
-  return `<h3>${e(title)}: ${list.length}</h3>\n${table(["case", "OLD", "NEW"], list.map((c) => [`<code>${e(c.case_id)}</code>`, e(c.old), e(c.new)]))}`;
+  return `<h3>${e(title)}: ${list.length}</h3>\n${table(
+    ["case", "OLD", "NEW"],
+    list.map((c) => [`<code>${e(c.case_id)}</code>`, e(c.old), e(c.new)]),
+  )}`;
 }
 
 export function renderDiffHtml(outcome: DiffOutcome): string {
@@ -78,17 +98,34 @@ export function renderDiffHtml(outcome: DiffOutcome): string {
   const e = escapeHtml;
   const failed = diff.gates.filter((g) => !g.passed).length;
   const verdict =
-    diff.gates.length === 0 ? "No gates." : failed === 0 ? `<span class="pass">All ${diff.gates.length} gates passed.</span>` : `<span class="fail">${failed} of ${diff.gates.length} gates failed.</span>`;
+    diff.gates.length === 0
+      ? "No gates."
+      : failed === 0
+        ? `<span class="pass">All ${diff.gates.length} gates passed.</span>`
+        : `<span class="fail">${failed} of ${diff.gates.length} gates failed.</span>`;
   const gates =
     diff.gates.length === 0
       ? ""
-      : `<h2>Gates</h2>\n${table(["result", "gate", "value", "detail"], diff.gates.map((g) => [g.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`, e(g.name), e(formatNumber(g.value)), e(g.detail ?? "")]))}`;
+      : `<h2>Gates</h2>\n${table(
+          ["result", "gate", "value", "detail"],
+          diff.gates.map((g) => [
+            g.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`,
+            e(g.name),
+            e(formatNumber(g.value)),
+            e(g.detail ?? ""),
+          ]),
+        )}`;
   const body = `<h1>mari diff: ${e(diff.new.task)}</h1>
 <p class="verdict">${verdict}</p>
-${diffNotes(diff).map((n) => `<p class="note">${e(n)}</p>`).join("\n")}
+${diffNotes(diff)
+  .map((n) => `<p class="note">${e(n)}</p>`)
+  .join("\n")}
 ${gates}
 <h2>Metrics (NEW − OLD)</h2>
-${table(["metric", "OLD", "NEW", "difference", "95% CI"], deltaRows(diff).map((r) => r.map(e)))}
+${table(
+  ["metric", "OLD", "NEW", "difference", "95% CI"],
+  deltaRows(diff).map((r) => r.map(e)),
+)}
 <h2>Changed cases</h2>
 ${htmlCases("Regressed", diff.regressed)}
 ${htmlCases("Fixed", diff.fixed)}

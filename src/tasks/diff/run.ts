@@ -86,7 +86,14 @@ async function load(path: string, which: "OLD" | "NEW", evidence: boolean): Prom
 
 function side(b: Baseline): DiffSide {
   const r = b.report;
-  return { path: b.path, task: r.task, dataset: r.dataset.path, slice_hash: r.dataset.slice_hash, cases: r.dataset.cases, predictions: r.predictions?.path ?? null };
+  return {
+    path: b.path,
+    task: r.task,
+    dataset: r.dataset.path,
+    slice_hash: r.dataset.slice_hash,
+    cases: r.dataset.cases,
+    predictions: r.predictions?.path ?? null,
+  };
 }
 
 async function readable(path: unknown): Promise<string | null> {
@@ -147,11 +154,21 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   // The documents explorer needs NEW's slice for the sentences; the dump for reasoning is optional.
   const config = now.report.system.config;
   const slicePath = (await readable(config["slice"])) ?? (await readable(resolve(now.report.dataset.path)));
-  if (slicePath === null) return { diff, explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
+  if (slicePath === null)
+    return { diff, explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
   const slice = await readDocumentSlice(slicePath);
-  if (slice.cases.length !== now.report.dataset.cases) return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
+  if (slice.cases.length !== now.report.dataset.cases)
+    return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
   const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));
-  const explorer = await buildDocumentExplorer({ casesPath: now.casesPath, slice, dumpPath, runs: now.report.predictions?.runs ?? Object.keys(now.report.runs), seed, changes, rest });
+  const explorer = await buildDocumentExplorer({
+    casesPath: now.casesPath,
+    slice,
+    dumpPath,
+    runs: now.report.predictions?.runs ?? Object.keys(now.report.runs),
+    seed,
+    changes,
+    rest,
+  });
   return { diff, explorer };
 }
 

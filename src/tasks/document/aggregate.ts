@@ -5,14 +5,7 @@
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
-import {
-  breakdownMetrics,
-  emptyBreakdownSums,
-  emptyRunSums,
-  runMetrics,
-  type BreakdownSums,
-  type RunSums,
-} from "../../core/metrics/run-sums.js";
+import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
 import { wilsonInterval } from "../../core/metrics/wilson.js";
@@ -225,7 +218,15 @@ export async function aggregateDocumentEval(
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
     format_valid_rate: wilson(pooled.formatValid, pooled.cases),
-    macro_f1: { low: macro.low, high: macro.high, method: "bootstrap", n: macro.n, seed: macro.seed, resamples: macro.resamples, resampling: BOOTSTRAP_RESAMPLING },
+    macro_f1: {
+      low: macro.low,
+      high: macro.high,
+      method: "bootstrap",
+      n: macro.n,
+      seed: macro.seed,
+      resamples: macro.resamples,
+      resampling: BOOTSTRAP_RESAMPLING,
+    },
   };
 
   const breakdowns = dict<Record<string, Record<string, MetricValue>>>();

@@ -26,7 +26,12 @@ function summarise(text: string): string {
 
 function holds(record: Record<string, unknown>): string {
   const keys = Object.keys(record);
-  return keys.length === 0 ? "an empty object" : `an object with keys ${keys.slice(0, 8).map((k) => `"${k}"`).join(", ")}${keys.length > 8 ? ", …" : ""}`;
+  return keys.length === 0
+    ? "an empty object"
+    : `an object with keys ${keys
+        .slice(0, 8)
+        .map((k) => `"${k}"`)
+        .join(", ")}${keys.length > 8 ? ", …" : ""}`;
 }
 
 export async function assertPredictionDump(dumpPath: string): Promise<void> {
@@ -40,10 +45,14 @@ export async function assertPredictionDump(dumpPath: string): Promise<void> {
       first = { text: line.text, lineNo: line.lineNo };
       const trimmed = line.text.trimStart();
       if (trimmed.startsWith("[")) {
-        throw new InputError(located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a JSON array (convert it: jq -c '.[]' FILE)`));
+        throw new InputError(
+          located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a JSON array (convert it: jq -c '.[]' FILE)`),
+        );
       }
       if ("error" in parsed && trimmed.startsWith("{") && (await isOneJsonObject(dumpPath))) {
-        throw new InputError(located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a single JSON object spread over several lines`));
+        throw new InputError(
+          located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a single JSON object spread over several lines`),
+        );
       }
       if (!("error" in parsed)) firstRecord = parsed.record;
     }

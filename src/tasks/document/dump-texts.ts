@@ -17,7 +17,12 @@ const MAX_READ_BYTES = 4 * 1024 * 1024;
 
 /** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
 export function textsOfDumpLine(text: string): DumpTexts {
-  const parsed = parseDumpJson(text.replace(/^\uFEFF/, "").replace(/\r?\n$/, "").replace(/\r$/, ""));
+  const parsed = parseDumpJson(
+    text
+      .replace(/^\uFEFF/, "")
+      .replace(/\r?\n$/, "")
+      .replace(/\r$/, ""),
+  );
   if ("error" in parsed) return {};
   const record = parsed.record;
   const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;

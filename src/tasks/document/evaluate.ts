@@ -87,7 +87,9 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
   if (baseline !== undefined && baseline.report.task !== "documents") {
-    throw new InputError(located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`));
+    throw new InputError(
+      located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`),
+    );
   }
 
   let dumpBytes: number;
@@ -182,7 +184,15 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
   const explorer = offsets
-    ? await buildDocumentExplorer({ casesPath: result.casesPath, slice: result.slice, dumpPath, offsets, runs: result.runKeys, seed, ...(changes ? { changes } : {}) })
+    ? await buildDocumentExplorer({
+        casesPath: result.casesPath,
+        slice: result.slice,
+        dumpPath,
+        offsets,
+        runs: result.runKeys,
+        seed,
+        ...(changes ? { changes } : {}),
+      })
     : undefined;
   const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
   return { report, outDir, files, inputErrors };

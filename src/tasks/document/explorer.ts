@@ -92,7 +92,11 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const scored: number[] = [];
   for (let i = 0; i < n; i++) if (present[i]) scored.push(i);
   const cap = input.cap ?? explorerCap(input.runs.length);
-  const selection = selectCases(Uint8Array.from(scored, (i) => failed[i]!), cap, input.seed);
+  const selection = selectCases(
+    Uint8Array.from(scored, (i) => failed[i]!),
+    cap,
+    input.seed,
+  );
   const slot = new Int32Array(n).fill(-1);
   const cases: ExplorerCase[] = selection.chosen.map((k, position) => {
     const c = input.slice.cases[scored[k]!]!;
@@ -133,7 +137,11 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     if (typeof line["line"] === "number") lineOfRun.push([run, line["line"]]);
   }
   if (input.dumpPath !== null) {
-    const texts = await readDumpTexts(input.dumpPath, lineOfRun.map(([, lineNo]) => lineNo), input.offsets);
+    const texts = await readDumpTexts(
+      input.dumpPath,
+      lineOfRun.map(([, lineNo]) => lineNo),
+      input.offsets,
+    );
     for (const [run, lineNo] of lineOfRun) {
       const t = texts.get(lineNo);
       if (t?.reasoning !== undefined) run.reasoning = t.reasoning;
@@ -155,7 +163,12 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
       tags.add(change.status);
       view.change = { status: change.status, old: change.old, new: change.new };
     }
-    if (runs.some((r) => r.outcome === "fp" || r.outcome === "fn" || r.outcome === "invalid" || r.localization_hit === false) || change?.status === "regressed" || change?.status === "mixed") tags.add("failure");
+    if (
+      runs.some((r) => r.outcome === "fp" || r.outcome === "fn" || r.outcome === "invalid" || r.localization_hit === false) ||
+      change?.status === "regressed" ||
+      change?.status === "mixed"
+    )
+      tags.add("failure");
     view.tags = [...tags];
     const rewards = runs.map((r) => r.reward).filter((v): v is number => v !== null);
     view.score = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null;

@@ -76,7 +76,8 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     if (seen.has(shard.index)) throw new InputError(located(where, undefined, `shard ${shard.index}/${count} given twice`));
     seen.add(shard.index);
     if (report.dataset.sha256 !== first.dataset.sha256) throw new InputError(located(where, undefined, "scored a different slice than the first report"));
-    if (report.predictions?.sha256 !== first.predictions?.sha256) throw new InputError(located(where, undefined, "scored a different dump than the first report"));
+    if (report.predictions?.sha256 !== first.predictions?.sha256)
+      throw new InputError(located(where, undefined, "scored a different dump than the first report"));
   });
   const absent = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
   if (absent.length > 0) throw new InputError(`merge: shard(s) ${absent.map((i) => `${i}/${count}`).join(", ")} missing`);
@@ -119,7 +120,8 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
       rows++;
       const c = slice.cases[row.case_index];
       if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.lineNo, "case_index/case_id do not match the slice"));
-      if (shardOfCaseId(c.id, count) !== shard.index) throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
+      if (shardOfCaseId(c.id, count) !== shard.index)
+        throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
       if (row.line === null) continue; // missing: re-derived by the aggregation
       const run = table.runIndex(String(row.run));
       if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
@@ -134,7 +136,11 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     }
     if (rows !== expectedRows) {
       throw new InputError(
-        located(casesPath, undefined, `has ${rows} case lines; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`),
+        located(
+          casesPath,
+          undefined,
+          `has ${rows} case lines; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
+        ),
       );
     }
   }

@@ -10,15 +10,7 @@ import type { SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
-import {
-  CASE_REASONS,
-  EXAMPLES_PER_REASON,
-  processChunk as scoreChunk,
-  scoreCase,
-  type ChunkResult,
-  type LineBlock,
-  type ScoreState,
-} from "./score.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, processChunk as scoreChunk, scoreCase, type ChunkResult, type LineBlock, type ScoreState } from "./score.js";
 
 export { init } from "./score.js";
 
@@ -137,7 +129,13 @@ const HEAD = [false, true].map((judgment) =>
     utf8(`,"judgment":${judgment},"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"evidence_sentence_ids":[`),
   ),
 );
-const LOC_STATES: Array<[boolean | null, boolean | null]> = [[null, null], [false, false], [false, true], [true, false], [true, true]];
+const LOC_STATES: Array<[boolean | null, boolean | null]> = [
+  [null, null],
+  [false, false],
+  [false, true],
+  [true, false],
+  [true, true],
+];
 const LOC = [false, true].map((correct) =>
   LOC_STATES.map(([hit, exact]) =>
     utf8(`],"judgment_correct":${correct},"localization_hit":${jsonBool(hit)},"exact_localization":${jsonBool(exact)},"evidence_precision":`),
@@ -243,9 +241,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const sums = new Float64Array(R * F);
   runSums.forEach((rs, r) => RUN_SUM_FIELDS.forEach((field, f) => (sums[r * F + f] = rs[field])));
   const flatCells = new Float64Array(cellSums.length * R * BF);
-  cellSums.forEach((perRun, cell) =>
-    perRun.forEach((bs, r) => BREAKDOWN_FIELDS.forEach((field, f) => (flatCells[(cell * R + r) * BF + f] = bs[field]))),
-  );
+  cellSums.forEach((perRun, cell) => perRun.forEach((bs, r) => BREAKDOWN_FIELDS.forEach((field, f) => (flatCells[(cell * R + r) * BF + f] = bs[field]))));
   return {
     kind: "range",
     bytes: out.take(),

@@ -39,12 +39,15 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       cases: result.cases.length,
       slice_hash: result.sliceHash,
     },
-    predictions: ctx.dumpPath === null ? null : {
-      path: ctx.dumpPath,
-      sha256: ctx.dumpSha256 ?? result.dumpSha256 ?? (await sha256File(ctx.dumpPath)),
-      lines: result.lines,
-      runs: result.runKeys,
-    },
+    predictions:
+      ctx.dumpPath === null
+        ? null
+        : {
+            path: ctx.dumpPath,
+            sha256: ctx.dumpSha256 ?? result.dumpSha256 ?? (await sha256File(ctx.dumpPath)),
+            lines: result.lines,
+            runs: result.runKeys,
+          },
     system,
     metrics: a.metrics,
     runs: a.runs,

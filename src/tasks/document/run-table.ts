@@ -87,7 +87,19 @@ export class RunTable {
   }
 
   put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message" | "evidence"> & { evidence: ArrayLike<number> }): void {
-    this.putColumns(run, caseIndex, line, p.judgment ? 1 : 0, reasonIndex(p.reason), p.referenceCoverage, p.rewardAccuracy, p.matched, p.evidence, 0, p.evidence.length);
+    this.putColumns(
+      run,
+      caseIndex,
+      line,
+      p.judgment ? 1 : 0,
+      reasonIndex(p.reason),
+      p.referenceCoverage,
+      p.rewardAccuracy,
+      p.matched,
+      p.evidence,
+      0,
+      p.evidence.length,
+    );
   }
 
   /** `put` from columnar values (the dump pass: no object or view per line); evidence is ids[from .. to). */

@@ -158,7 +158,9 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       done += block.length;
       opts.onProgress?.(done, total);
     });
-    for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [(chunk as LineBlock).block.buffer as ArrayBuffer])) {
+    for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
+      (chunk as LineBlock).block.buffer as ArrayBuffer,
+    ])) {
       const r = result as ChunkResult;
       let message = 0;
       let orphan = 0;
@@ -179,21 +181,37 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
             const first = table.line[table.slot(existing, caseIndex)];
-            addExample("duplicate_prediction", `${dumpName}:${lineNo}`, `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`);
+            addExample(
+              "duplicate_prediction",
+              `${dumpName}:${lineNo}`,
+              `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`,
+            );
             continue;
           }
           const run = existing ?? (runOf[k] = table.ensureRun(key));
           if (existing === undefined) runFirstLines.push(lineNo);
           const reason = CASE_REASONS[r.code[i]!]!;
-          table.putColumns(run, caseIndex, lineNo, r.judgment[i]!, r.code[i]!, r.coverage[i]!, r.rewardAccuracy[i]!, r.matched[i]!, r.evData, r.evStart[i]!, r.evStart[i + 1]!);
+          table.putColumns(
+            run,
+            caseIndex,
+            lineNo,
+            r.judgment[i]!,
+            r.code[i]!,
+            r.coverage[i]!,
+            r.rewardAccuracy[i]!,
+            r.matched[i]!,
+            r.evData,
+            r.evStart[i]!,
+            r.evStart[i + 1]!,
+          );
           if (reason !== null && text !== undefined) addExample(reason, `${dumpName}:${lineNo}`, text);
           if (rewards) {
             const c = slice.cases[caseIndex]!;
             rewardsText +=
               `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${r.rewardAccuracy[i]}` +
-                `,"reference_coverage":${r.coverage[i]},"format":${reason === null ? 1 : 0}` +
-                `,"matched_evidence_count":${r.matched[i]},"gold_evidence_count":${c.gold.length}` +
-                `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`;
+              `,"reference_coverage":${r.coverage[i]},"format":${reason === null ? 1 : 0}` +
+              `,"matched_evidence_count":${r.matched[i]},"gold_evidence_count":${c.gold.length}` +
+              `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`;
           }
         } else if (kind === LINE_KIND_ORPHAN) {
           const id = r.orphans[orphan]?.[0] === i ? r.orphans[orphan++]![1] : undefined;

@@ -1,11 +1,7 @@
 // Scores a block of dump lines against the slice (SPEC §1.3, Appendix A). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
 // arrays so that a million lines cross the worker boundary cheaply.
-import {
-  DocumentContradictionError,
-  documentContradictionRewards,
-  validateDocumentContradiction,
-} from "../../core/document/index.js";
+import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
 import { splitBlock, type Line } from "../../io/lines.js";
 import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
@@ -14,15 +10,7 @@ import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/
 import type { RecordFormat } from "../../io/records.js";
 
 /** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
-export const LINE_REJECTIONS = [
-  "invalid_utf8",
-  "blank_line",
-  "malformed_json",
-  "not_an_object",
-  "bad_case_id",
-  "bad_run_key",
-  "duplicate_prediction",
-] as const;
+export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
 export type LineRejectionCode = (typeof LINE_REJECTIONS)[number];
 
 /** Per-case reasons (index 0 = format-valid), in Appendix A order. */

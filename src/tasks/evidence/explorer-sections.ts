@@ -32,7 +32,11 @@ export function attachQuoteContext(explorer: ExplorerData, documents: readonly K
         const from = start - section.start;
         const to = end - section.start;
         const before = points.slice(Math.max(0, from - CONTEXT), from).join("");
-        item["context"] = [(from > CONTEXT ? "…" : "") + before, points.slice(from, to).join(""), points.slice(to, to + CONTEXT).join("") + (points.length - to > CONTEXT ? "…" : "")];
+        item["context"] = [
+          (from > CONTEXT ? "…" : "") + before,
+          points.slice(from, to).join(""),
+          points.slice(to, to + CONTEXT).join("") + (points.length - to > CONTEXT ? "…" : ""),
+        ];
       }
     }
   }

@@ -145,12 +145,7 @@ export interface JsonlRecord {
 }
 
 /** JSONL objects of a file, parsed Python-faithfully; unreadable lines go to the log. */
-export async function* readJsonlObjects(
-  path: string,
-  what: string,
-  log: RejectionLog,
-  counter: { lines: number } = { lines: 0 },
-): AsyncGenerator<JsonlRecord> {
+export async function* readJsonlObjects(path: string, what: string, log: RejectionLog, counter: { lines: number } = { lines: 0 }): AsyncGenerator<JsonlRecord> {
   await assertReadable(path, what);
   for await (const line of readLines(path)) {
     counter.lines = line.lineNo;
@@ -195,7 +190,8 @@ export function goldStatesOf(record: PyMapping): GoldStates | null {
   if (isMapping(value)) {
     const byClaim = new Map<string, ClaimState>();
     for (const [claim, state] of mappingEntries(value)) {
-      if (!isClaimState(state)) throw new FieldError(`"gold_state" for ${JSON.stringify(claim)} must be supported, contradicted, uncertain or insufficient_evidence`, "bad_gold_state");
+      if (!isClaimState(state))
+        throw new FieldError(`"gold_state" for ${JSON.stringify(claim)} must be supported, contradicted, uncertain or insufficient_evidence`, "bad_gold_state");
       byClaim.set(claim, state);
     }
     return { byClaim };
@@ -247,7 +243,8 @@ export function factsCaseFromRecord(item: JsonlRecord, knownDocuments: { has(id:
       throw new FieldError('"documents" must be an array of document ids', "bad_documents_field");
     }
     const unknown = listed.find((id) => !knownDocuments.has(id));
-    if (unknown !== undefined) throw new FieldError(`"documents" lists ${JSON.stringify(unknown)}, which is not in the documents file`, "unknown_listed_document");
+    if (unknown !== undefined)
+      throw new FieldError(`"documents" lists ${JSON.stringify(unknown)}, which is not in the documents file`, "unknown_listed_document");
     documents = listed;
   }
   const output = mappingGet(item.record, "output");
@@ -314,9 +311,7 @@ export function locatorFromJson(value: unknown): Locator | null {
     case "MediaTimeRange":
       return mediaTimeRange(numberField(value, "start_seconds"), numberField(value, "end_seconds"));
     default:
-      throw new FieldError(
-        `"locator.type" must be one of TextSpan, JsonPointer, RecordField, TableCell, PageRegion, MediaTimeRange`,
-      );
+      throw new FieldError(`"locator.type" must be one of TextSpan, JsonPointer, RecordField, TableCell, PageRegion, MediaTimeRange`);
   }
 }
 

@@ -106,8 +106,15 @@ export async function runEvidenceMerge(options: EvidenceMergeOptions): Promise<R
     const i = stages.findIndex((path) => path !== undefined && where.startsWith(`${path}:`));
     return i < 0 ? stages.length : i;
   };
-  const tally = mergeTallies(ordered.map((s) => s.tally), stage, ordered.map((s) => s.groundings ?? []));
-  const log = mergeLogs(ordered.map((s) => s.log), stage);
+  const tally = mergeTallies(
+    ordered.map((s) => s.tally),
+    stage,
+    ordered.map((s) => s.groundings ?? []),
+  );
+  const log = mergeLogs(
+    ordered.map((s) => s.log),
+    stage,
+  );
   const gates = combineGates(options.gates ?? [], shardGateSpecs(reports.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
   const mergedConfig = { ...config, shard: null, merged_from: options.reportPaths };
   const system = { ...first.system, config: mergedConfig, config_hash: sha256Text(canonicalJson(mergedConfig)) };

@@ -29,15 +29,7 @@ import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js"
 import { buildRecordExplorer, EVIDENCE_EXPLORER } from "../record-explorer.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
-import {
-  EvidenceTally,
-  factsCaseLine,
-  locatedCaseLine,
-  scoreFactsCase,
-  scoreLocatedCase,
-  type CurrentRevisions,
-  type Materials,
-} from "./score.js";
+import { EvidenceTally, factsCaseLine, locatedCaseLine, scoreFactsCase, scoreLocatedCase, type CurrentRevisions, type Materials } from "./score.js";
 import {
   caseIdOf,
   factsCaseFromRecord,
@@ -141,14 +133,20 @@ function locatedMetrics(t: EvidenceTally): Record<string, MetricValue> {
   return metrics;
 }
 
-export function buildReport(options: EvidenceOptions, t: EvidenceTally, log: RejectionLog, counts: RunCounts, extras: {
-  system: Report["system"];
-  documentsSha: string;
-  documentsHash: string;
-  predictionsPath: string;
-  predictionsSha: string;
-  elapsedSeconds: number;
-}): Report {
+export function buildReport(
+  options: EvidenceOptions,
+  t: EvidenceTally,
+  log: RejectionLog,
+  counts: RunCounts,
+  extras: {
+    system: Report["system"];
+    documentsSha: string;
+    documentsHash: string;
+    predictionsPath: string;
+    predictionsSha: string;
+    elapsedSeconds: number;
+  },
+): Report {
   const metrics = {
     ...(options.facts !== undefined ? factsMetrics(t) : {}),
     ...(options.located !== undefined ? locatedMetrics(t) : {}),
@@ -297,7 +295,10 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   const { documents, records: documentRecords } = await readDocuments(options.documents, sharedLog);
   if (documents.length === 0) {
     // The rejection log is only printed after a run; name each record's problem here (file:line).
-    const why = sharedLog.examples.slice(0, 10).map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`).join("");
+    const why = sharedLog.examples
+      .slice(0, 10)
+      .map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`)
+      .join("");
     throw new InputError(`${options.documents}: no usable document (${documentRecords} records)${why}`);
   }
   const versions = new Map<string, KnowledgeDocument[]>();
@@ -398,7 +399,9 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer =
-    formats.includes("html") && options.facts !== undefined ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+    formats.includes("html") && options.facts !== undefined
+      ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 })
+      : undefined;
   if (explorer) attachQuoteContext(explorer, documents);
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   const files = [

@@ -242,7 +242,11 @@ function locatedEntries(raw: unknown): LocatedEvidence[] {
     const quote = mappingGet(entry, "quote");
     if (quote !== undefined && quote !== null && typeof quote !== "string") throw new FieldError(`evidence[${i}].quote must be a string`);
     try {
-      return locatedEvidence({ ref: revisionRefFromJson(mappingGet(entry, "ref"), `evidence[${i}].ref`), locator: locatorFromJson(mappingGet(entry, "locator")), quote: quote ?? "" });
+      return locatedEvidence({
+        ref: revisionRefFromJson(mappingGet(entry, "ref"), `evidence[${i}].ref`),
+        locator: locatorFromJson(mappingGet(entry, "locator")),
+        quote: quote ?? "",
+      });
     } catch (err) {
       if (err instanceof FieldError || err instanceof EvidenceValueError) throw new FieldError(`evidence[${i}]: ${err.message}`);
       throw err;
@@ -261,7 +265,15 @@ export function scoreLocatedCase(input: LocatedCase, materials: Materials): Loca
     items = locatedEntries(input.evidence);
   } catch (err) {
     if (!(err instanceof FieldError)) throw err;
-    return { caseId: input.caseId, where: input.where, accepted: false, error: { code: "bad_located_entry", message: err.message }, items: 0, valid: 0, issues: [] };
+    return {
+      caseId: input.caseId,
+      where: input.where,
+      accepted: false,
+      error: { code: "bad_located_entry", message: err.message },
+      items: 0,
+      valid: 0,
+      issues: [],
+    };
   }
   const report = validateLocatedEvidence(items, {
     resolveMaterial: (ref) => materials.byKey.get(keyId(revisionRefKey(ref))),
@@ -380,6 +392,11 @@ export class EvidenceTally {
   dependencyList(): { document_id: string; revision: string; section_id: string; section_revision: string; dependency_id: string; cases: number }[] {
     return [...this.dependencies.values()]
       .map(({ dependency, cases }) => ({ ...dependency, dependency_id: dependencyId(dependency), cases }))
-      .sort((a, b) => compareCodePoints(a.dependency_id, b.dependency_id) || compareCodePoints(a.revision, b.revision) || compareCodePoints(a.section_revision, b.section_revision));
+      .sort(
+        (a, b) =>
+          compareCodePoints(a.dependency_id, b.dependency_id) ||
+          compareCodePoints(a.revision, b.revision) ||
+          compareCodePoints(a.section_revision, b.section_revision),
+      );
   }
 }

@@ -48,7 +48,20 @@ export function mergeTallies(parts: readonly TallyJson[], stage: ExampleOrder, g
   const t = new EvidenceTally();
   const m = t as unknown as Record<string, unknown>;
   for (const p of parts) {
-    for (const key of ["cases", "accepted", "facts", "citations", "groundingSum", "goldCompared", "goldCorrect", "dependencyConflicts", "locatedCases", "locatedAccepted", "locatedItems", "locatedValid"]) {
+    for (const key of [
+      "cases",
+      "accepted",
+      "facts",
+      "citations",
+      "groundingSum",
+      "goldCompared",
+      "goldCorrect",
+      "dependencyConflicts",
+      "locatedCases",
+      "locatedAccepted",
+      "locatedItems",
+      "locatedValid",
+    ]) {
       m[key] = (m[key] as number) + (p[key] as number);
     }
     for (const key of ["errors", "states", "freshness", "locatedIssues", "locatedErrors"]) addCounts(m[key] as Counts, p[key]);
@@ -63,12 +76,31 @@ export function mergeTallies(parts: readonly TallyJson[], stage: ExampleOrder, g
   for (const [, values] of groundings.flat().sort((a, b) => a[0] - b[0])) for (const g of values) t.groundingSum += g;
   const examples = parts.map((p) => p.errorExamples as Record<string, { where: string }[]>);
   // Codes in order of their first example, as a single run meets them (report rejection_examples follow it).
-  const merged = [...new Set(examples.flatMap((e) => Object.keys(e)))].map((code) => ({ code, list: mergeExamples(examples.map((e) => e[code] ?? []), MAX_EXAMPLES_PER_CODE, stage) }));
+  const merged = [...new Set(examples.flatMap((e) => Object.keys(e)))].map((code) => ({
+    code,
+    list: mergeExamples(
+      examples.map((e) => e[code] ?? []),
+      MAX_EXAMPLES_PER_CODE,
+      stage,
+    ),
+  }));
   const firstAt = (list: { where: string }[]) => (list.length === 0 ? [Infinity, 0] : [stage(list[0]!.where), lineOf(list[0]!.where)]);
   merged.sort((a, b) => firstAt(a.list)[0]! - firstAt(b.list)[0]! || firstAt(a.list)[1]! - firstAt(b.list)[1]!);
   for (const { code, list } of merged) (t.errorExamples as Record<string, unknown>)[code] = list;
-  t.dependencyConflictExamples.push(...(mergeExamples(parts.map((p) => p.dependencyConflictExamples as never[]), MAX_EXAMPLES_PER_CODE * 4, stage) as never[]));
-  t.locatedExamples.push(...(mergeExamples(parts.map((p) => p.locatedExamples as never[]), MAX_EXAMPLES_PER_CODE * 4, stage) as never[]));
+  t.dependencyConflictExamples.push(
+    ...(mergeExamples(
+      parts.map((p) => p.dependencyConflictExamples as never[]),
+      MAX_EXAMPLES_PER_CODE * 4,
+      stage,
+    ) as never[]),
+  );
+  t.locatedExamples.push(
+    ...(mergeExamples(
+      parts.map((p) => p.locatedExamples as never[]),
+      MAX_EXAMPLES_PER_CODE * 4,
+      stage,
+    ) as never[]),
+  );
   return t;
 }
 
@@ -84,6 +116,12 @@ export function logToJson(log: RejectionLog): LogJson {
 export function mergeLogs(parts: readonly LogJson[], stage: ExampleOrder): RejectionLog {
   const log = new RejectionLog();
   for (const p of parts) addCounts(log.counts, p.counts);
-  log.examples.push(...mergeExamples(parts.map((p) => p.examples), MAX_REJECTION_EXAMPLES, stage));
+  log.examples.push(
+    ...mergeExamples(
+      parts.map((p) => p.examples),
+      MAX_REJECTION_EXAMPLES,
+      stage,
+    ),
+  );
   return log;
 }

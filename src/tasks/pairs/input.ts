@@ -85,7 +85,14 @@ export function assertPairCorpus(path: string, record: Record<string, unknown> |
   if (!DOCUMENT_FIELDS.some((field) => Object.hasOwn(record, field))) return;
   const keys = Object.keys(record);
   throw new InputError(
-    `${path}: this is not a pair corpus: its records need "new" and "old" texts, and the first (${where}) has ${keys.length === 0 ? "no keys" : `keys ${keys.slice(0, 8).map((k) => `"${k}"`).join(", ")}`}; it looks like a document slice, which \`mari eval SLICE --predictions DUMP\` scores`,
+    `${path}: this is not a pair corpus: its records need "new" and "old" texts, and the first (${where}) has ${
+      keys.length === 0
+        ? "no keys"
+        : `keys ${keys
+            .slice(0, 8)
+            .map((k) => `"${k}"`)
+            .join(", ")}`
+    }; it looks like a document slice, which \`mari eval SLICE --predictions DUMP\` scores`,
   );
 }
 

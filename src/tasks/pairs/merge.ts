@@ -64,7 +64,9 @@ export function mergePairReports(
   const rejections: Record<string, number> = {};
   const examples: Report["rejection_examples"] = [];
   // Shard order, so the merged examples do not depend on the order of the arguments.
-  const ordered = [...reports].sort((a, b) => ((a.shard as { index: number } | undefined)?.index ?? 0) - ((b.shard as { index: number } | undefined)?.index ?? 0));
+  const ordered = [...reports].sort(
+    (a, b) => ((a.shard as { index: number } | undefined)?.index ?? 0) - ((b.shard as { index: number } | undefined)?.index ?? 0),
+  );
   for (const r of ordered) {
     const where = `merge: ${r.dataset.path}${r.shard ? ` shard ${(r.shard as { index: number }).index}` : ""}`;
     addConfusion(tally.confusion, r.confusion, where);

@@ -2,13 +2,7 @@
 // cases.jsonl and the report files, and turn gate results into the exit code.
 import { dict } from "../../core/dict.js";
 import { join } from "node:path";
-import {
-  ClassifierConfigError,
-  classify,
-  DEFAULT_CONFIG,
-  parseConfigAssignments,
-  type ClassifierConfig,
-} from "../../core/classifier/index.js";
+import { ClassifierConfigError, classify, DEFAULT_CONFIG, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
 import {
   addPair,
   costMatrix,

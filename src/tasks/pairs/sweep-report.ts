@@ -71,7 +71,12 @@ export function renderSweepJson(result: SweepResult): string {
     best:
       result.best === null
         ? null
-        : { index: result.best, label: result.rows[result.best]!.label, config: result.rows[result.best]!.config, revision_cost: result.rows[result.best]!.metrics.revision_cost },
+        : {
+            index: result.best,
+            label: result.rows[result.best]!.label,
+            config: result.rows[result.best]!.config,
+            revision_cost: result.rows[result.best]!.metrics.revision_cost,
+          },
     best_rule: BEST_RULE,
     pareto_front: result.pareto_front.map((i) => ({
       index: i,
@@ -100,7 +105,10 @@ export function renderSweepCsv(result: SweepResult): string {
   const header = ["index", ...SWEEP_FIELDS, ...PAIR_HEADLINE_METRICS, "passed", "failed_gates", "best", "pareto"];
   const lines = [header.map(csvCell).join(",")];
   for (const r of result.rows) {
-    const failed = r.gates.filter((g) => !g.passed).map((g) => g.name).join("; ");
+    const failed = r.gates
+      .filter((g) => !g.passed)
+      .map((g) => g.name)
+      .join("; ");
     const cells = [
       r.index,
       ...SWEEP_FIELDS.map((f) => r.config[f]),
@@ -168,7 +176,14 @@ export function renderSweepMarkdown(result: SweepResult): string {
   out.push("## Configs", "");
   const rows = result.rows.map((r) => configRowCells(result, r).map(escapeCell));
   out.push(mdTable(CONFIG_COLUMNS.map(escapeCell), rows), "");
-  out.push("## Pareto front (update recall ↑, restatement→update ↓)", "", `Front = ${PARETO_RULE}.`, "", "The plot of the front is in report.html and pareto.svg beside this file (an image link would not resolve in a CI job summary).", "");
+  out.push(
+    "## Pareto front (update recall ↑, restatement→update ↓)",
+    "",
+    `Front = ${PARETO_RULE}.`,
+    "",
+    "The plot of the front is in report.html and pareto.svg beside this file (an image link would not resolve in a CI job summary).",
+    "",
+  );
   out.push(
     mdTable(
       ["#", "config", "update recall", "restatement→update rate"],
@@ -188,11 +203,24 @@ export function renderSweepMarkdown(result: SweepResult): string {
   );
   const reasons = Object.entries(result.rejections).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (reasons.length > 0) {
-    out.push("## Rejected records", "", mdTable(["reason", "count"], reasons.map(([r, n]) => [escapeCell(r), String(n)])), "");
+    out.push(
+      "## Rejected records",
+      "",
+      mdTable(
+        ["reason", "count"],
+        reasons.map(([r, n]) => [escapeCell(r), String(n)]),
+      ),
+      "",
+    );
     for (const ex of result.rejection_examples.slice(0, 20)) out.push(`- ${escapeCell(ex.where)}: ${escapeCell(ex.reason)}: ${escapeCell(ex.message)}`);
     out.push("");
   }
-  out.push("## Provenance", "", `dataset sha256 ${result.dataset.sha256}, slice hash ${result.dataset.slice_hash}; mari ${escapeCell(result.system.mari_version)}, node ${escapeCell(result.system.node)}.`, "");
+  out.push(
+    "## Provenance",
+    "",
+    `dataset sha256 ${result.dataset.sha256}, slice hash ${result.dataset.slice_hash}; mari ${escapeCell(result.system.mari_version)}, node ${escapeCell(result.system.node)}.`,
+    "",
+  );
   return out.join("\n");
 }
 
@@ -222,7 +250,9 @@ export function renderParetoSvg(result: SweepResult): string {
     parts.push(`<text x="${x(xv)}" y="${H - bottom + 16}" text-anchor="middle">${xv.toFixed(3)}</text>`);
   }
   parts.push(`<text x="${(left + W - right) / 2}" y="${H - 12}" text-anchor="middle">restatement→update rate (lower is better)</text>`);
-  parts.push(`<text x="16" y="${(top + H - bottom) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(top + H - bottom) / 2})">update recall (higher is better)</text>`);
+  parts.push(
+    `<text x="16" y="${(top + H - bottom) / 2}" text-anchor="middle" transform="rotate(-90 16 ${(top + H - bottom) / 2})">update recall (higher is better)</text>`,
+  );
   // 1/36: the default restatement→update gate.
   parts.push(`<line x1="${x(1 / 36)}" y1="${top}" x2="${x(1 / 36)}" y2="${H - bottom}" stroke="#c33" stroke-dasharray="4 3"/>`);
   const frontPoints = [...result.pareto_front].sort(

@@ -162,7 +162,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
   const result: SweepResult = {
     dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.corpusPairs, slice_hash: stats.sliceHash() },
     // Provenance without the worker count or timings: the files are identical for any --workers.
-    system: { mari_version: system.mari_version, git_commit: system.git_commit, git_dirty: system.git_dirty, node: system.node, icu: system.icu, platform: system.platform },
+    system: {
+      mari_version: system.mari_version,
+      git_commit: system.git_commit,
+      git_dirty: system.git_dirty,
+      node: system.node,
+      icu: system.icu,
+      platform: system.platform,
+    },
     grid: grid.name,
     unit_prices: prices,
     pairs: { records: stats.records, labelled: pairs.length, unlabelled, rejected: stats.rejected },

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  documentContradictionRewards,
-  validateDocumentContradiction,
-  type DocumentContradictionAssessment,
-} from "../../../src/core/document/index.js";
+import { documentContradictionRewards, validateDocumentContradiction, type DocumentContradictionAssessment } from "../../../src/core/document/index.js";
 import { errorCodeOf } from "./error-code.js";
 
 describe("documentContradictionRewards: worked examples (reference-semantics §1.5)", () => {
@@ -117,9 +113,7 @@ describe("documentContradictionRewards: scoring rules", () => {
     expect(errorCodeOf(() => documentContradictionRewards(assessment, true, []))).toBe("positive_gold_without_evidence");
     expect(errorCodeOf(() => documentContradictionRewards(assessment, true))).toBe("positive_gold_without_evidence");
     expect(errorCodeOf(() => documentContradictionRewards(assessment, false, [1]))).toBe("negative_gold_with_evidence");
-    expect(() => documentContradictionRewards(assessment, false, [1])).toThrow(
-      "negative gold examples cannot include contradiction evidence",
-    );
+    expect(() => documentContradictionRewards(assessment, false, [1])).toThrow("negative gold examples cannot include contradiction evidence");
     expect(() => documentContradictionRewards(assessment, true, [])).toThrow("positive gold examples require evidence sentences");
     expect(() => documentContradictionRewards(assessment, true, [11])).toThrow("gold evidence sentence ID is outside the document");
     expect(() => documentContradictionRewards(assessment, true, ["1"])).toThrow("gold evidence must contain integer sentence IDs");

@@ -14,8 +14,8 @@ describe("PYTHON_WHITESPACE", () => {
   it("is Python's 29-character \\s set, not JavaScript's", () => {
     const codes = Array.from(PYTHON_WHITESPACE, (ch) => ch.codePointAt(0));
     expect(codes).toEqual([
-      0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-      0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+      0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008,
+      0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
     ]);
     // Where the two sets disagree.
     for (const ch of ["\u001c", "\u001d", "\u001e", "\u001f", "\u0085"]) {
@@ -34,12 +34,7 @@ describe("PYTHON_WHITESPACE", () => {
 
 describe("splitSentences", () => {
   it("splits after . ! ? followed by whitespace and strips the pieces", () => {
-    expect(splitSentences("  First one.  Second?\nThird!\tFourth  ")).toEqual([
-      "First one.",
-      "Second?",
-      "Third!",
-      "Fourth",
-    ]);
+    expect(splitSentences("  First one.  Second?\nThird!\tFourth  ")).toEqual(["First one.", "Second?", "Third!", "Fourth"]);
   });
 
   it("splits on U+001C–U+001F and U+0085 but not on U+FEFF", () => {

@@ -31,7 +31,13 @@ export function oracleResample(labels: Uint8Array, codes: Uint8Array, R: number,
   const n = labels.length;
   const groups = oracleGroups(labels, codes, R);
   const counts = new Float64Array(groups.length);
-  multinomialCounts(createPrng(seed, b), groups.map((g) => g.size), n, counts, new Int32Array(groups.length));
+  multinomialCounts(
+    createPrng(seed, b),
+    groups.map((g) => g.size),
+    n,
+    counts,
+    new Int32Array(groups.length),
+  );
   // A fresh array: groups after the last draw keep their count of 0.
   let sum = 0;
   for (let r = 0; r < R; r++) {

@@ -123,7 +123,12 @@ describe("multinomial counts of signature groups", () => {
     const index = new Map(keys.map((k, i) => [i, k]));
     const obs = new Map(keys.map((k, i) => [i, observed.get(k) ?? 0]));
     expect([...observed.keys()].every((k) => exact.has(k))).toBe(true);
-    const { stat, df } = chiSquare(obs, (i) => exact.get(index.get(i)!)!, keys.map((_, i) => i), draws);
+    const { stat, df } = chiSquare(
+      obs,
+      (i) => exact.get(index.get(i)!)!,
+      keys.map((_, i) => i),
+      draws,
+    );
     expect(stat).toBeLessThan(chiSquareCritical(df));
   });
 });
@@ -145,18 +150,24 @@ describe("percentile rule", () => {
 describe("bootstrap interval of small slices", () => {
   it("equals a plain loop over the same resample draws, with its own grouping, macro-F1 and percentiles", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }), (n, R, seed, salt) => {
-        const rand = createPrng(salt, 99);
-        const labels = Uint8Array.from({ length: n }, () => rand.nextBelow(2));
-        const runs = Array.from({ length: R }, () => Uint8Array.from(labels, (l) => l * 2 + rand.nextBelow(2)));
-        const codes = new Uint8Array(n * R);
-        runs.forEach((run, r) => codes.set(run, r * n));
-        const ci = bootstrapMacroF1(labels, runs, seed, 200);
-        const expected = oracleInterval(labels, codes, R, seed, 200);
-        expect(ci.low).toBeCloseTo(expected.low, 12);
-        expect(ci.high).toBeCloseTo(expected.high, 12);
-        expect(ci.low).toBeLessThanOrEqual(ci.high);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+        (n, R, seed, salt) => {
+          const rand = createPrng(salt, 99);
+          const labels = Uint8Array.from({ length: n }, () => rand.nextBelow(2));
+          const runs = Array.from({ length: R }, () => Uint8Array.from(labels, (l) => l * 2 + rand.nextBelow(2)));
+          const codes = new Uint8Array(n * R);
+          runs.forEach((run, r) => codes.set(run, r * n));
+          const ci = bootstrapMacroF1(labels, runs, seed, 200);
+          const expected = oracleInterval(labels, codes, R, seed, 200);
+          expect(ci.low).toBeCloseTo(expected.low, 12);
+          expect(ci.high).toBeCloseTo(expected.high, 12);
+          expect(ci.low).toBeLessThanOrEqual(ci.high);
+        },
+      ),
       { numRuns: 25 },
     );
   });
