@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
 import { DOC_SLICE, dumpLine, firstLines, write } from "./helpers.js";
 
 const tmp = tempDir("mari-dump-change-");
@@ -30,6 +30,7 @@ describe("a dump that changes while it is read", () => {
     const out = join(tmp.dir, "growing");
     const child = spawn(process.execPath, [MARI_BIN, "eval", slice, "--predictions", dump, "--out", out, ...q], {
       cwd: ROOT,
+      env: childEnv(),
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";

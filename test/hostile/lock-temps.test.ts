@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
 import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
 
 const tmp = tempDir("mari-lock-temps-");
@@ -65,6 +65,7 @@ describe("temp files", () => {
     }
     const child = spawn(process.execPath, [MARI_BIN, "predict", big, "--judge", "lexical", "--out", join(out, "dump.jsonl"), "--quiet"], {
       cwd: ROOT,
+      env: childEnv(),
       stdio: "ignore",
     });
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { closeSync, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { MARI_BIN, tempDir } from "../support/cli.js";
+import { childEnv, MARI_BIN, tempDir } from "../support/cli.js";
 import { DOC_SLICE, firstLines, PAIRS, write } from "./helpers.js";
 
 const tmp = tempDir("mari-stdout-");
@@ -15,7 +15,7 @@ afterAll(() => tmp.cleanup());
 function runWithStdout(args: string[], stdout: "full" | "closed"): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve, reject) => {
     const fd = stdout === "full" ? openSync("/dev/full", "w") : undefined;
-    const child = spawn(process.execPath, [MARI_BIN, ...args], { stdio: ["ignore", fd ?? "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn(process.execPath, [MARI_BIN, ...args], { stdio: ["ignore", fd ?? "pipe", "pipe"], env: childEnv({ NO_COLOR: "1" }) });
     if (fd !== undefined) closeSync(fd);
     else child.stdout!.destroy();
     let stderr = "";

@@ -1,7 +1,7 @@
 // Starts the real `mari serve` CLI in a child process on 127.0.0.1 (a free port chosen by the OS,
 // read from the start line), and small HTTP helpers for the server tests.
 import { spawn, type ChildProcess } from "node:child_process";
-import { MARI_BIN, ROOT } from "../support/cli.js";
+import { childEnv, MARI_BIN, ROOT } from "../support/cli.js";
 
 export const CONTRADOC_160 = "datasets/contradoc/contradoc-160.jsonl";
 
@@ -20,7 +20,7 @@ export interface ServeProcess {
 export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [MARI_BIN, "serve", ...args, "--port", "0"], {
     cwd: ROOT,
-    env: { ...process.env, NO_COLOR: "1", ...env },
+    env: childEnv({ NO_COLOR: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
