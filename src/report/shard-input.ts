@@ -6,6 +6,8 @@ import { sha256File } from "../io/hashing.js";
 import { z } from "zod";
 import { InputError, located } from "../io/errors.js";
 import { readJsonFile } from "../io/json-file.js";
+import { readLines } from "../io/lines.js";
+import { parseJsonLine, type JsonObject } from "../io/records.js";
 import { validateReport } from "./schema.js";
 import type { Report } from "./types.js";
 
@@ -96,4 +98,24 @@ export function checkDocumentCaseLine(casesPath: string, lineNo: number, row: un
 export function checkPairCaseLine(casesPath: string, lineNo: number, row: unknown): void {
   const parsed = pairCaseLine.safeParse(row);
   if (!parsed.success) throw new InputError(located(casesPath, lineNo, `not a valid case line: ${describeIssues(parsed.error)}`));
+}
+
+/**
+ * The lines of a shard's cases.jsonl as JSON records, each passed through `check` (which throws
+ * with the file and line); blank lines are skipped, any other unreadable line is an input error at
+ * its line. One reader for the document and pair merges.
+ */
+export async function* checkedCaseLines(
+  casesPath: string,
+  check: (casesPath: string, lineNo: number, row: unknown) => void,
+): AsyncGenerator<{ lineNo: number; text: string; record: JsonObject }> {
+  for await (const line of readLines(casesPath)) {
+    const parsed = parseJsonLine(line.text);
+    if ("error" in parsed) {
+      if (parsed.error.code === "blank_line") continue;
+      throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
+    }
+    check(casesPath, line.lineNo, parsed.record);
+    yield { lineNo: line.lineNo, text: line.text!, record: parsed.record };
+  }
 }

@@ -2,11 +2,9 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { checkCasesHash, checkDocumentCaseLine, checkDocumentShardState, readCheckedReport } from "../../report/shard-input.js";
+import { checkCasesHash, checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
-import { readLines } from "../../io/lines.js";
-import { parseJsonLine } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { sha256File } from "../../io/hashing.js";
 import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
@@ -109,14 +107,8 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
     const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
     let rows = 0;
-    for await (const line of readLines(casesPath)) {
-      const parsed = parseJsonLine(line.text);
-      if ("error" in parsed) {
-        if (parsed.error.code === "blank_line") continue;
-        throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
-      }
-      checkDocumentCaseLine(casesPath, line.lineNo, parsed.record);
-      const row = parsed.record as Record<string, any>;
+    for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine)) {
+      const row = line.record as Record<string, any>;
       rows++;
       const c = slice.cases[row.case_index];
       if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.lineNo, "case_index/case_id do not match the slice"));

@@ -1,7 +1,6 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { checkCasesHash, checkPairCaseLine } from "../../report/shard-input.js";
-import { parseJsonLine } from "../../io/records.js";
+import { checkCasesHash, checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
@@ -11,7 +10,6 @@ import { shardGateSpecs } from "../../gates/decide.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
-import { readLines } from "../../io/lines.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
@@ -126,16 +124,10 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
     const casesPath = join(dirname(path), "cases.jsonl");
     await checkCasesHash(path, reports[k]!, casesPath);
     try {
-      for await (const line of readLines(casesPath)) {
-        const parsed = parseJsonLine(line.text);
-        if ("error" in parsed) {
-          if (parsed.error.code === "blank_line") continue;
-          throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
-        }
-        checkPairCaseLine(casesPath, line.lineNo, parsed.record);
-        const id = parsed.record.id as string;
+      for await (const line of checkedCaseLines(casesPath, checkPairCaseLine)) {
+        const id = line.record.id as string;
         if (lines.has(id)) throw new InputError(located(casesPath, line.lineNo, `pair ${JSON.stringify(id)} has a case line in more than one place`));
-        lines.set(id, line.text!);
+        lines.set(id, line.text);
       }
     } catch (err) {
       if (err instanceof InputError) throw err;
