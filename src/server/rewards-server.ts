@@ -38,7 +38,7 @@ export interface RewardsServer {
   port: number;
   sliceHash: string;
   /**
-   * Stops accepting, lets in-flight requests finish (connections still open after `graceMs` are
+   * Stops accepting at once (before it returns), lets in-flight requests finish (connections still open after `graceMs` are
    * cut), closes the log.
    */
   close(graceMs?: number): Promise<void>;

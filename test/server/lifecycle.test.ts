@@ -106,6 +106,8 @@ describe("concurrency and shutdown", () => {
     // An idle keep-alive connection, and a request whose headers are in (the server said 100 Continue)
     // but whose body is not yet sent.
     const idle = await openSocket(Number(port));
+    // Listened for from the start: on a loaded machine the keep-alive timeout may close it first.
+    const idleClosed = new Promise<void>((resolve) => idle.on("close", () => resolve()));
     idle.write("GET /health HTTP/1.1\r\nhost: x\r\n\r\n");
     await readUntil(idle, '"counters"');
     const inFlight = await openSocket(Number(port));
@@ -120,8 +122,8 @@ describe("concurrency and shutdown", () => {
 
     server.child.kill("SIGTERM");
     await server.waitFor("SIGTERM: stopping");
-    const idleClosed = new Promise<void>((resolve) => idle.on("close", () => resolve()));
     await idleClosed;
+    // The server stops listening before it prints "stopping", so this connection is refused.
     await expect(openSocket(Number(port))).rejects.toThrow(/ECONNREFUSED/);
 
     inFlight.write(body);

@@ -110,8 +110,11 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  // close() stops listening before its first await, so by the time this line is out no new
+  // connection can be accepted.
+  const stopped = server.close();
   say(`${signal}: stopping (finishing requests in flight)`);
-  await server.close();
+  await stopped;
   say("stopped");
   return EXIT_OK;
 }
