@@ -1,6 +1,6 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
-import { checkCasesHash } from "../report/shard-input.js";
+import { checkCasesHash } from "../report/cases-hash.js";
 import { readInputText } from "../io/input-file.js";
 import { parseBoundedJson } from "../io/depth.js";
 import { stat } from "node:fs/promises";

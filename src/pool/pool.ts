@@ -5,7 +5,6 @@
 // code path). `mapInOrder` feeds chunks with bounded in-flight work and yields results in input
 // order, so whatever the worker count or chunk size, the consumer sees the same sequence.
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Piscina } from "piscina";
 
 export interface ChunkTaskModule<S, I, O> {
   init(initData: unknown): Promise<S> | S;
@@ -54,6 +53,8 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   }
   // Under tsx/vitest this module is src/pool/pool.ts; workers still need the compiled worker.
   const workerUrl = import.meta.url.endsWith(".ts") ? compiledModuleUrl(new URL("./worker.ts", import.meta.url)) : new URL("./worker.js", import.meta.url);
+  // Loaded here, not at the top: a one-worker run (the default) never starts a thread.
+  const { Piscina } = await import("piscina");
   const piscina = new Piscina({
     filename: workerUrl.href,
     minThreads: options.workers,

@@ -2,7 +2,6 @@
 // --baseline): they are untrusted input like any other file. A report must satisfy the published
 // schema (schema/report.schema.json) and every case line the shape the merge reads, or the merge
 // stops with exit 2 naming the file and line, before a wrong-typed value can reach a typed array.
-import { sha256File } from "../io/hashing.js";
 import { z } from "zod";
 import { InputError, located } from "../io/errors.js";
 import { readJsonFile } from "../io/json-file.js";
@@ -65,20 +64,6 @@ export async function readCheckedReport(path: string, what = "report"): Promise<
     throw new InputError(located(path, undefined, `not a valid ${what} (schema/report.schema.json): ${problems.slice(0, 3).join("; ")}`));
   }
   return value as Report;
-}
-
-/** A report that records the sha256 of its cases.jsonl must sit beside that very file. */
-export async function checkCasesHash(reportPath: string, report: { cases_sha256?: string }, casesPath: string): Promise<void> {
-  if (report.cases_sha256 === undefined) return;
-  if ((await sha256File(casesPath)) !== report.cases_sha256) {
-    throw new InputError(
-      located(
-        casesPath,
-        undefined,
-        `does not match ${reportPath} (its cases_sha256 differs): the run was interrupted between the two files, or one was changed; rerun it`,
-      ),
-    );
-  }
 }
 
 /** Checks a document shard report's `shard` block. */

@@ -20,8 +20,6 @@ import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { parseReportFormats } from "../../report/write.js";
-import { classifierConfigFromFlags, runPairEval } from "../../tasks/pairs/run.js";
-import { evaluateDocuments } from "../../tasks/document/evaluate.js";
 import type { Shard } from "../../tasks/document/run.js";
 
 interface EvalFlags {
@@ -144,6 +142,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       );
     }
     lockOutputDir(outDir);
+    // Each task's modules are loaded only when the slice is of that task (start-up time).
+    const { classifierConfigFromFlags, runPairEval } = await import("../../tasks/pairs/run.js");
     const outcome = await runPairEval({
       pairs: slicePath,
       out: outDir,
@@ -167,6 +167,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
 
   // After every flag is read: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
+  const { evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),

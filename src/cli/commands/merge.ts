@@ -14,9 +14,7 @@ import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js
 import { loadMariConfig } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
-import { runDocumentMerge } from "../../tasks/document/merge.js";
-import { isPairReportFile, runPairMerge } from "../../tasks/pairs/merge.js";
-import { isEvidenceReportFile, runEvidenceMerge } from "../../tasks/evidence/merge.js";
+import { reportTaskOf } from "../../tasks/shard-reports.js";
 
 interface MergeFlags extends GateFlags {
   baseline?: string;
@@ -60,8 +58,9 @@ mismatched shards, shards with different gates); 3 internal error.`,
     wrap(async (reports: string[], flags: MergeFlags) => {
       // The merged report is gated as the single run: the shards' recorded gates, overridden by
       // these flags and then by the config (flags > config > shards).
-      const evidence = reports.length > 0 && (await isEvidenceReportFile(reports[0]!));
-      const pairs = !evidence && reports.length > 0 && (await isPairReportFile(reports[0]!));
+      const task = reports.length > 0 ? await reportTaskOf(reports[0]!) : undefined;
+      const evidence = task === "evidence";
+      const pairs = task === "pairs";
       // Evidence shards may hold located.jsonl only; their merge checks the files it needs.
       if (!evidence) await assertCasesBeside(reports);
       const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
@@ -72,14 +71,17 @@ mismatched shards, shards with different gates); 3 internal error.`,
       const quiet = flags.quiet ?? config.quiet ?? false;
       if (evidence) {
         if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
+        const { runEvidenceMerge } = await import("../../tasks/evidence/merge.js");
         return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
       }
       if (pairs) {
         if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
+        const { runPairMerge } = await import("../../tasks/pairs/merge.js");
         return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
       }
       const baselinePath = flags.baseline ?? config.baseline;
       const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
+      const { runDocumentMerge } = await import("../../tasks/document/merge.js");
       const outcome = await runDocumentMerge({
         reportPaths: reports,
         outDir,

@@ -2,7 +2,8 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { checkCasesHash, checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
+import { checkCasesHash } from "../../report/cases-hash.js";
+import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import { readDocumentSlice } from "../../io/slice.js";

@@ -11,7 +11,7 @@ import { readLines } from "../../io/lines.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
-import { readShardReports, reportTaskOf } from "../shard-reports.js";
+import { readShardReports } from "../shard-reports.js";
 import { buildReport, type EvidenceOptions, type RunCounts } from "./run.js";
 import { mergeLogs, mergeTallies, type LogJson, type TallyJson } from "./tally-merge.js";
 
@@ -30,11 +30,6 @@ export interface EvidenceMergeOptions {
   formats?: readonly ReportFormat[];
   /** Gates given to the merge (flags, then config); they win over the shards' recorded gates. */
   gates?: readonly GateSpec[];
-}
-
-/** Whether a report file is an evidence report (`mari merge` dispatches on it). */
-export async function isEvidenceReportFile(path: string): Promise<boolean> {
-  return (await reportTaskOf(path)) === "evidence";
 }
 
 /** The per-case lines of every shard (each carries its input `line`), back in input order. */

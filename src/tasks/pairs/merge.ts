@@ -1,11 +1,12 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { checkCasesHash, checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
+import { checkCasesHash } from "../../report/cases-hash.js";
+import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
 import type { ReportOutcome } from "../outcome.js";
-import { readShardReports, reportTaskOf } from "../shard-reports.js";
+import { readShardReports } from "../shard-reports.js";
 import { shardGateSpecs } from "../../gates/decide.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
@@ -162,9 +163,4 @@ export async function runPairMerge(options: PairMergeOptions): Promise<ReportOut
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
   return { report, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files], inputErrors: [] };
-}
-
-/** Whether a report file is a pair report (`mari merge` dispatches on it); unreadable → false. */
-export async function isPairReportFile(path: string): Promise<boolean> {
-  return (await reportTaskOf(path)) === "pairs";
 }
