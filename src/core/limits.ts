@@ -18,3 +18,13 @@ export const MAX_GRID_CONFIGS = 100_000;
 export const MAX_JSON_DEPTH = 64;
 /** Largest unit price in --costs: a tally of up to 2^53 cases times this stays finite. */
 export const MAX_UNIT_PRICE = 1e12;
+/** Samples per case from a judge (predict --runs): each is one request, and a dump line per case. */
+export const MAX_JUDGE_RUNS = 10_000;
+/** Requests in flight (predict --concurrency). */
+export const MAX_CONCURRENCY = 1_024;
+/** Retries of one request (predict --max-retries). */
+export const MAX_RETRIES = 100;
+/** Milliseconds (predict --timeout-ms, --retry-base-ms, --retry-max-ms): Node's timers fire at once above 2^31 − 1. */
+export const MAX_TIMER_MS = 2_147_483_647;
+/** Completion tokens per request (predict --max-tokens). */
+export const MAX_COMPLETION_TOKENS = 10_000_000;

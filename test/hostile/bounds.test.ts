@@ -96,6 +96,20 @@ describe("numeric bounds are stated", () => {
     expectInputError(await runMari(["eval", slice, "--config", config, "--out", out(), "--quiet"]), new RegExp(`config .*${key}: .*(equal to|Too)`));
   });
 
+  it.each([
+    [["--runs", "1000000"], /--runs "1000000": expected an integer from 1 to 10000/],
+    [["--concurrency", "0"], /--concurrency "0": expected an integer from 1 to 1024/],
+    // Node's timers fire at once above 2^31 - 1 ms: a larger timeout would time out every request.
+    [["--timeout-ms", "3000000000"], /--timeout-ms "3000000000": expected an integer from 1 to 2147483647/],
+    [["--retry-max-ms", "1e9"], /--retry-max-ms "1e9": expected an integer from 0 to 2147483647/],
+    [["--max-retries", "1000"], /--max-retries "1000": expected an integer from 0 to 100/],
+    [["--max-tokens", "99999999999"], /--max-tokens "99999999999": expected an integer from 1 to 10000000/],
+  ])("predict %j: refused before any request", async (flags, message) => {
+    // The base URL is a closed port: a request would fail differently (and slowly).
+    const args = ["predict", slice, "--judge", "openai", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "MARI_BOUNDS_KEY"];
+    expectInputError(await runMari([...args, ...flags, "--out", join(tmp.dir, "never.jsonl"), "--quiet"], { env: { MARI_BOUNDS_KEY: "k" } }), message);
+  });
+
   it("sweep and merge --workers 1000000", async () => {
     expectInputError(
       await runMari(["sweep", PAIRS, "--workers", "1000000", "--out", out(), "--quiet"]),

@@ -4,6 +4,8 @@ import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
+import { boundedInteger } from "../../io/bounded-flag.js";
+import { MAX_COMPLETION_TOKENS, MAX_CONCURRENCY, MAX_JUDGE_RUNS, MAX_RETRIES, MAX_SEED, MAX_TIMER_MS } from "../../core/limits.js";
 import { EXIT_OK } from "../exit-codes.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
@@ -45,13 +47,7 @@ interface PredictOptions {
 async function readLimitedSlice(slicePath: string, limit: string | undefined) {
   const slice = await readDocumentSlice(slicePath);
   if (limit === undefined) return slice.cases;
-  return slice.cases.slice(0, integerFlag(limit, "--limit", 1));
-}
-
-function integerFlag(value: string, flag: string, min: number): number {
-  const n = /^\d+$/.test(value.trim()) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min) throw new InputError(`${flag} must be an integer ≥ ${min}, got ${JSON.stringify(value)}`);
-  return n;
+  return slice.cases.slice(0, boundedInteger("--limit", limit, 1, Number.MAX_SAFE_INTEGER));
 }
 
 function numberFlag(value: string, flag: string): number {
@@ -78,7 +74,7 @@ async function predictLexical(slicePath: string, options: PredictOptions): Promi
     const names = { batchRequests: "--batch-requests", batchResults: "--batch-results", prompt: "--prompt", maxTokens: "--max-tokens" };
     throw new InputError(`${openaiOnly.map((k) => names[k]).join(", ")}: only for --judge openai (the lexical judge sends no requests)`);
   }
-  if (integerFlag(options.runs, "--runs", 1) !== 1) {
+  if (boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS) !== 1) {
     throw new InputError("--runs applies to --judge openai; the lexical judge is deterministic (every run would be identical)");
   }
   const predictions = runLexicalJudge(await readLimitedSlice(slicePath, options.limit));
@@ -105,7 +101,7 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
   if (options.batchRequests !== undefined && options.batchResults !== undefined) {
     throw new InputError("--batch-requests writes a request file and --batch-results reads an output file: give one of them");
   }
-  const runs = integerFlag(options.runs, "--runs", 1);
+  const runs = boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS);
   if (options.batchRequests !== undefined) {
     if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
     const prompt = await loadPromptFlag(options.prompt);
@@ -113,7 +109,7 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     const line = await predictBatchRequests(options.batchRequests, cases, {
       model: options.model,
       temperature: numberFlag(options.temperature, "--temperature"),
-      ...(options.maxTokens !== undefined ? { maxTokens: integerFlag(options.maxTokens, "--max-tokens", 1) } : {}),
+      ...(options.maxTokens !== undefined ? { maxTokens: boundedInteger("--max-tokens", options.maxTokens, 1, MAX_COMPLETION_TOKENS) } : {}),
       runs,
       jsonMode: options.jsonMode,
       prompt,
@@ -163,15 +159,15 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   const settings = {
     baseUrl: checkBaseUrl(baseUrl!),
     model: options.model!,
-    ...(options.maxTokens !== undefined ? { maxTokens: integerFlag(options.maxTokens, "--max-tokens", 1) } : {}),
-    runs: integerFlag(options.runs, "--runs", 1),
-    concurrency: integerFlag(options.concurrency, "--concurrency", 1),
-    timeoutMs: integerFlag(options.timeoutMs, "--timeout-ms", 1),
-    maxRetries: integerFlag(options.maxRetries, "--max-retries", 0),
+    ...(options.maxTokens !== undefined ? { maxTokens: boundedInteger("--max-tokens", options.maxTokens, 1, MAX_COMPLETION_TOKENS) } : {}),
+    runs: boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS),
+    concurrency: boundedInteger("--concurrency", options.concurrency, 1, MAX_CONCURRENCY),
+    timeoutMs: boundedInteger("--timeout-ms", options.timeoutMs, 1, MAX_TIMER_MS),
+    maxRetries: boundedInteger("--max-retries", options.maxRetries, 0, MAX_RETRIES),
     backoff: {
-      baseMs: integerFlag(options.retryBaseMs, "--retry-base-ms", 0),
-      maxMs: integerFlag(options.retryMaxMs, "--retry-max-ms", 0),
-      seed: integerFlag(options.seed, "--seed", 0),
+      baseMs: boundedInteger("--retry-base-ms", options.retryBaseMs, 0, MAX_TIMER_MS),
+      maxMs: boundedInteger("--retry-max-ms", options.retryMaxMs, 0, MAX_TIMER_MS),
+      seed: boundedInteger("--seed", options.seed, 0, MAX_SEED),
     },
     temperature: numberFlag(options.temperature, "--temperature"),
     jsonMode: options.jsonMode,
