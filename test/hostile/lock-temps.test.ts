@@ -55,15 +55,12 @@ describe("temp files", () => {
   });
 
   it.each(["SIGINT", "SIGTERM"] as const)("%s during a write removes the run's own temp file", async (signal) => {
-    // 6,400 cases keep predict writing its dump temp file long enough to be stopped while it exists.
+    // 200 request lines per case keep predict writing its batch file's temp file long enough to
+    // be stopped while it exists (the file is written as it goes; no judge runs first).
     const out = join(tmp.dir, `sig-${signal}`);
     mkdirSync(out);
-    const big = join(tmp.dir, "big-slice.jsonl");
-    if (!existsSync(big)) {
-      const lines = firstLines(DOC_SLICE, 160);
-      writeFileSync(big, `${Array.from({ length: 40 }, (_, k) => lines.map((l) => l.replace(/"id": "([^"]+)"/, `"id": "$1-${k}"`)).join("\n")).join("\n")}\n`);
-    }
-    const child = spawn(process.execPath, [MARI_BIN, "predict", big, "--judge", "lexical", "--out", join(out, "dump.jsonl"), "--quiet"], {
+    const args = ["predict", DOC_SLICE, "--judge", "openai", "--model", "m", "--runs", "200", "--batch-requests", join(out, "requests.jsonl"), "--quiet"];
+    const child = spawn(process.execPath, [MARI_BIN, ...args], {
       cwd: ROOT,
       env: childEnv(),
       stdio: "ignore",
