@@ -40,13 +40,18 @@ export function sourceChunks(source: InputSource, chunkBytes = CHUNK_BYTES): Asy
   return typeof source === "string" ? inputFileChunks(source, chunkBytes) : refuseUtf16(source.name, source.chunks);
 }
 
+/** A line's text as readers see it: without a final "\r", and without the BOM on line 1. */
+export function lineText(text: string, lineNo: number): string {
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return text;
+}
+
 /** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */
 export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
   let lineNo = firstLineNo;
   const push = (text: string) => {
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ lineNo, text, invalidUtf8: false });
+    out.push({ lineNo, text: lineText(text, lineNo), invalidUtf8: false });
     lineNo++;
   };
   const endsWithNewline = block.length > 0 && block[block.length - 1] === NEWLINE;
@@ -70,13 +75,33 @@ export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): num
 }
 
 /**
+ * Calls `visit` for each line of a block as `splitBlock` splits it, decoding one line at a time (no
+ * array of lines, no block-sized string), with the byte offset of the line's start in the block.
+ * Returns the number of the line after the block's last.
+ */
+export function forEachLine(block: Buffer, firstLineNo: number, visit: (lineNo: number, text: string | null, start: number) => void): number {
+  const valid = isUtf8(block);
+  let lineNo = firstLineNo;
+  let start = 0;
+  while (start < block.length) {
+    let end = block.indexOf(NEWLINE, start);
+    if (end === -1) end = block.length;
+    if (valid || isUtf8(block.subarray(start, end))) visit(lineNo, lineText(block.toString("utf8", start, end), lineNo), start);
+    else visit(lineNo, null, start);
+    lineNo++;
+    start = end + 1;
+  }
+  return lineNo;
+}
+
+/**
  * Yields the file as raw blocks of whole lines with the line number of each block's first line, so
  * that decoding and splitting can happen elsewhere (e.g. in a worker) with `splitBlock`.
  */
-export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
+export async function* readLineBlocks(source: InputSource, chunkBytes = CHUNK_BYTES): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   let pending: Buffer[] = [];
   let nextLineNo = 1;
-  for await (const chunk of sourceChunks(source)) {
+  for await (const chunk of sourceChunks(source, chunkBytes)) {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) {
       pending.push(chunk);
