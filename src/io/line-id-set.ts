@@ -9,11 +9,11 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { InputError } from "./errors.js";
 
-/** The two 32-bit hashes of a string's UTF-16 code units. */
-export type IdHash = (id: string) => readonly [fingerprint: number, table: number];
+/** Writes the two 32-bit hashes of a string's UTF-16 code units to `out[0]` (fingerprint) and `out[1]` (table). */
+export type IdHash = (id: string, out: Uint32Array) => void;
 
 /** FNV-1a over the code units in two lanes of different offset bases, each finished by murmur3's mixer. */
-export const hashId: IdHash = (id) => {
+export const hashId: IdHash = (id, out) => {
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
   for (let i = 0; i < id.length; i++) {
@@ -21,7 +21,8 @@ export const hashId: IdHash = (id) => {
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
   }
-  return [mix(a), mix(b)];
+  out[0] = mix(a);
+  out[1] = mix(b);
 };
 
 function mix(h: number): number {
@@ -36,6 +37,27 @@ const FIRST_SLOTS = 1024;
 const MAX_LOAD = 0.85;
 /** The highest line number a slot holds (0 marks an empty slot). */
 const MAX_LINE = 0xffffffff;
+/** Address space reserved per table (untouched pages cost no memory): 2²⁷ slots. */
+const MAX_TABLE_BYTES = 2 ** 30;
+
+/** A resizable ArrayBuffer (ES2024, in Node 20; the TypeScript lib here predates it). */
+interface ResizableArrayBuffer extends ArrayBuffer {
+  resize(byteLength: number): void;
+}
+const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
+
+/** A resizable buffer and the Uint32Array that tracks its length. */
+interface Table {
+  readonly buffer: ResizableArrayBuffer;
+  readonly slots: Uint32Array;
+}
+
+function table(bytes: number): Table {
+  // Resizable: a table grows in place, so a long run leaves no trail of outgrown arrays (V8 frees
+  // those only at a full collection, which a run that promotes almost nothing rarely has).
+  const buffer = new ResizableArrayBuffer(bytes, { maxByteLength: MAX_TABLE_BYTES });
+  return { buffer, slots: new Uint32Array(buffer) };
+}
 
 /**
  * Ids with the line each was first seen on. `idAt(line)` must return the id read from that line
@@ -43,8 +65,11 @@ const MAX_LINE = 0xffffffff;
  */
 export class LineIdSet {
   /** Per table: [fingerprint, line] pairs. */
-  private readonly tables: Uint32Array[] = [];
+  private readonly tables: Table[] = [];
   private readonly counts = new Int32Array(TABLES);
+  /** Where a table's entries wait while it grows (the size of the largest table grown so far). */
+  private readonly scratch = table(0);
+  private readonly hashes = new Uint32Array(2);
   private total = 0;
   /** How many times an earlier id was read back (true duplicates included). */
   rereads = 0;
@@ -53,7 +78,7 @@ export class LineIdSet {
     private readonly idAt: (line: number) => string,
     private readonly hash: IdHash = hashId,
   ) {
-    for (let t = 0; t < TABLES; t++) this.tables.push(new Uint32Array(2 * FIRST_SLOTS));
+    for (let t = 0; t < TABLES; t++) this.tables.push(table(8 * FIRST_SLOTS));
   }
 
   get size(): number {
@@ -62,15 +87,16 @@ export class LineIdSet {
 
   /** Bytes held by the tables. */
   get bytes(): number {
-    return this.tables.reduce((sum, table) => sum + table.byteLength, 0);
+    return this.tables.reduce((sum, t) => sum + t.buffer.byteLength, 0);
   }
 
   /** Adds `id`, read from `line`; false (and nothing added) when an earlier line had the same id. */
   add(id: string, line: number): boolean {
     if (line < 1 || line > MAX_LINE) throw new InputError(`line ${line}: more than ${MAX_LINE} lines are not supported by the duplicate-id check`);
-    const [fingerprint, which] = this.hash(id);
-    const t = which & (TABLES - 1);
-    let table = this.tables[t]!;
+    this.hash(id, this.hashes);
+    const fingerprint = this.hashes[0]!;
+    const t = this.hashes[1]! & (TABLES - 1);
+    const table = this.tables[t]!.slots;
     const slots = table.length >>> 1;
     let slot = home(fingerprint, slots);
     for (;;) {
@@ -85,31 +111,35 @@ export class LineIdSet {
     table[2 * slot] = fingerprint;
     table[2 * slot + 1] = line;
     this.total++;
-    if (++this.counts[t]! > slots * MAX_LOAD) {
-      table = grown(table);
-      this.tables[t] = table;
-    }
+    if (++this.counts[t]! > slots * MAX_LOAD) this.grow(this.tables[t]!);
     return true;
+  }
+
+  /** A quarter more slots, the entries placed again (in the same buffer, by way of the scratch one). */
+  private grow(t: Table): void {
+    const old = t.slots.length;
+    const slots = Math.ceil((old >>> 1) * 1.25);
+    if (8 * slots > MAX_TABLE_BYTES) throw new InputError(`more ids than the duplicate-id check holds (${TABLES} × ${MAX_TABLE_BYTES / 8} slots)`);
+    if (this.scratch.buffer.byteLength < 4 * old) this.scratch.buffer.resize(4 * old);
+    const moved = this.scratch.slots;
+    moved.set(t.slots);
+    t.buffer.resize(8 * slots);
+    const table = t.slots;
+    table.fill(0, 0, old);
+    for (let s = 0; s < old; s += 2) {
+      const line = moved[s + 1]!;
+      if (line === 0) continue;
+      let slot = home(moved[s]!, slots);
+      while (table[2 * slot + 1] !== 0) slot = slot + 1 === slots ? 0 : slot + 1;
+      table[2 * slot] = moved[s]!;
+      table[2 * slot + 1] = line;
+    }
   }
 }
 
 /** The first slot for a fingerprint in a table of `slots` slots (any size: multiply and shift). */
 function home(fingerprint: number, slots: number): number {
   return Math.floor((fingerprint * slots) / 0x100000000);
-}
-
-function grown(table: Uint32Array): Uint32Array {
-  const slots = Math.ceil((table.length >>> 1) * 1.25);
-  const next = new Uint32Array(2 * slots);
-  for (let s = 0; s < table.length; s += 2) {
-    const line = table[s + 1]!;
-    if (line === 0) continue;
-    let slot = home(table[s]!, slots);
-    while (next[2 * slot + 1] !== 0) slot = slot + 1 === slots ? 0 : slot + 1;
-    next[2 * slot] = table[s]!;
-    next[2 * slot + 1] = line;
-  }
-  return next;
 }
 
 /** Every this many lines, the byte offset of a line is kept, so one can be found again cheaply. */

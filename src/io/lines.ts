@@ -1,7 +1,8 @@
 // Streaming line reader shared by every input: bounded memory (a dump of millions of lines is
 // never held whole), exact 1-based line numbers, BOM and CRLF handled, invalid UTF-8 reported
 // per line instead of being replaced with U+FFFD behind the user's back.
-import { inputFileChunks, refuseUtf16 } from "./input-file.js";
+import { inputFileChunks, isUtf16Bom, refuseUtf16, utf16Error } from "./input-file.js";
+import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 
 export type Line =
@@ -114,6 +115,49 @@ export async function* readLineBlocks(source: InputSource, chunkBytes = CHUNK_BY
     nextLineNo += countNewlines(block);
   }
   if (pending.length > 0) yield { firstLineNo: nextLineNo, block: Buffer.concat(pending) };
+}
+
+/**
+ * `readLineBlocks` for a file, read synchronously into one buffer that is reused: each block is a
+ * view of it, valid until the next one is asked for (nothing is allocated per chunk, so a long
+ * run leaves no trail of chunk buffers for the garbage collector). The caller checks the path with
+ * `assertRegularFile` first. A line longer than the buffer grows it.
+ */
+export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ firstLineNo: number; block: Buffer }> {
+  const fd = openSync(path, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let held = 0; // bytes of an unfinished line kept at the start of the buffer
+    let position = 0;
+    let nextLineNo = 1;
+    for (;;) {
+      if (held === buffer.length) {
+        const bigger = Buffer.allocUnsafe(2 * buffer.length);
+        buffer.copy(bigger, 0, 0, held);
+        buffer = bigger;
+      }
+      const read = readSync(fd, buffer, held, buffer.length - held, position);
+      if (position === 0 && read > 0 && isUtf16Bom(buffer.subarray(0, read))) throw utf16Error(path);
+      position += read;
+      const end = held + read;
+      if (read === 0) {
+        if (end > 0) yield { firstLineNo: nextLineNo, block: buffer.subarray(0, end) };
+        return;
+      }
+      const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
+      if (lastNewline < held) {
+        held = end;
+        continue;
+      }
+      const block = buffer.subarray(0, lastNewline + 1);
+      yield { firstLineNo: nextLineNo, block };
+      nextLineNo += countNewlines(block);
+      buffer.copy(buffer, 0, lastNewline + 1, end);
+      held = end - lastNewline - 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function countNewlines(block: Buffer): number {

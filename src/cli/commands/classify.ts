@@ -8,11 +8,11 @@ import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type JsonObject } from "../../io/records.js";
-import { forEachLine, inputSource, lineText, readLineBlocks, sourceName, type InputSource } from "../../io/lines.js";
+import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
 import { CompactStringSet } from "../../io/string-set.js";
 import { LineIdSet, LineRereader } from "../../io/line-id-set.js";
-import { assertPairCorpus } from "../../tasks/pairs/input.js";
+import { assertPairCorpus } from "../../tasks/pairs/corpus-shape.js";
 import { LISTED_REJECTIONS, listRejections } from "../../report/format.js";
 import { ClassifierConfigError, classify, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
 
@@ -25,7 +25,7 @@ interface ClassifyOptions {
 
 /** Output is gathered into a buffer of this many bytes before each write to stdout. */
 const CHUNK_BYTES = 1 << 16;
-/** A JSONL file is read in chunks of this size (small: each is let go of before the next). */
+/** A JSONL file is read in chunks of this size, into one buffer. */
 const READ_CHUNK_BYTES = 1 << 16;
 
 /**
@@ -34,7 +34,7 @@ const READ_CHUNK_BYTES = 1 << 16;
  * (`mari classify … | head`) ends the output quietly.
  */
 class StdoutLines {
-  private buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  private buffer: Buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   private used = 0;
   private closed = false;
 
@@ -64,23 +64,18 @@ class StdoutLines {
     this.used += this.buffer.write(line, this.used, "utf8");
   }
 
+  /**
+   * Writes the buffered lines and waits until the stream is done with them (one write in flight,
+   * so one buffer is reused). Waiting on the write's callback also lets the event loop turn, which
+   * a file read synchronously would otherwise never do: callbacks and errors (EPIPE) are seen.
+   */
   async flush(): Promise<void> {
     if (this.used === 0 || this.closed) return;
-    // The written bytes stay with the stream until it has sent them: the next lines go to a new buffer.
     const chunk = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    await new Promise<void>((resolve) => {
+      process.stdout.write(chunk, () => resolve());
+    });
     this.used = 0;
-    if (!process.stdout.write(chunk)) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          process.stdout.off("drain", done);
-          process.stdout.off("close", done);
-          resolve();
-        };
-        process.stdout.once("drain", done);
-        process.stdout.once("close", done);
-      });
-    }
   }
 }
 
@@ -105,20 +100,24 @@ class ClassifyRun {
     this.rejected.set(code, (this.rejected.get(code) ?? 0) + 1);
   }
 
-  /** One readable record: rejected, or classified and its verdict added to the output. */
-  take(record: JsonObject, where: string, line: number): void {
+  /**
+   * One readable record: rejected, or classified and its verdict added to the output. Where it is
+   * comes as text (`where`) or as `file:line` (built only when needed: a string for every line
+   * would be kept alive by V8's number-to-string cache and grow the young generation).
+   */
+  take(record: JsonObject, where: string | undefined, line: number): void {
     if (this.first) {
       this.first = false;
-      assertPairCorpus(this.pairsPath, record, where);
+      assertPairCorpus(this.pairsPath, record, where ?? `${this.pairsPath}:${line}`);
     }
     const parsed = parsePairRecord(record);
     if ("error" in parsed) {
-      this.reject(where, parsed.error.code, parsed.error.message);
+      this.reject(where ?? `${this.pairsPath}:${line}`, parsed.error.code, parsed.error.message);
       return;
     }
     const { id, newText, oldText } = parsed.pair;
     if (!this.isNewId(id, line)) {
-      this.reject(where, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
+      this.reject(where ?? `${this.pairsPath}:${line}`, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
       return;
     }
     const verdict = classify(newText, oldText, this.config);
@@ -137,9 +136,9 @@ async function classifyJsonlFile(path: string, run: ClassifyRun, out: StdoutLine
     rereader.note(lineNo, blockOffset + start);
     const parsed = parseJsonLine(text);
     if ("error" in parsed) run.reject(`${path}:${lineNo}`, parsed.error.code, parsed.error.message);
-    else run.take(parsed.record, `${path}:${lineNo}`, lineNo);
+    else run.take(parsed.record, undefined, lineNo);
   };
-  for await (const { firstLineNo, block } of readLineBlocks(path, READ_CHUNK_BYTES)) {
+  for (const { firstLineNo, block } of fileLineBlocks(path, READ_CHUNK_BYTES)) {
     forEachLine(block, firstLineNo, visit);
     blockOffset += block.length;
     if (out.isFull) await out.flush();
