@@ -99,10 +99,10 @@ export function forEachLine(block: Buffer, firstLineNo: number, visit: (lineNo: 
  * Yields the file as raw blocks of whole lines with the line number of each block's first line, so
  * that decoding and splitting can happen elsewhere (e.g. in a worker) with `splitBlock`.
  */
-export async function* readLineBlocks(source: InputSource, chunkBytes = CHUNK_BYTES): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
+export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   let pending: Buffer[] = [];
   let nextLineNo = 1;
-  for await (const chunk of sourceChunks(source, chunkBytes)) {
+  for await (const chunk of sourceChunks(source)) {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) {
       pending.push(chunk);
