@@ -34,7 +34,7 @@ export async function assertRegularFile(path: string): Promise<void> {
 }
 
 /** The UTF-16 byte-order marks (little- and big-endian). */
-function isUtf16Bom(head: Uint8Array): boolean {
+export function isUtf16Bom(head: Uint8Array): boolean {
   return head.length >= 2 && ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff));
 }
 

@@ -1,7 +1,8 @@
 // Streaming line reader shared by every input: bounded memory (a dump of millions of lines is
 // never held whole), exact 1-based line numbers, BOM and CRLF handled, invalid UTF-8 reported
 // per line instead of being replaced with U+FFFD behind the user's back.
-import { inputFileChunks, refuseUtf16 } from "./input-file.js";
+import { inputFileChunks, isUtf16Bom, refuseUtf16, utf16Error } from "./input-file.js";
+import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 
 export type Line =
@@ -40,13 +41,18 @@ export function sourceChunks(source: InputSource, chunkBytes = CHUNK_BYTES): Asy
   return typeof source === "string" ? inputFileChunks(source, chunkBytes) : refuseUtf16(source.name, source.chunks);
 }
 
+/** A line's text as readers see it: without a final "\r", and without the BOM on line 1. */
+export function lineText(text: string, lineNo: number): string {
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return text;
+}
+
 /** Splits a block of complete lines (ending in "\n", except perhaps the file's last). */
 export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): number {
   let lineNo = firstLineNo;
   const push = (text: string) => {
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (lineNo === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    out.push({ lineNo, text, invalidUtf8: false });
+    out.push({ lineNo, text: lineText(text, lineNo), invalidUtf8: false });
     lineNo++;
   };
   const endsWithNewline = block.length > 0 && block[block.length - 1] === NEWLINE;
@@ -64,6 +70,26 @@ export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): num
     const bytes = block.subarray(start, end);
     if (isUtf8(bytes)) push(bytes.toString("utf8"));
     else out.push({ lineNo: lineNo++, text: null, invalidUtf8: true });
+    start = end + 1;
+  }
+  return lineNo;
+}
+
+/**
+ * Calls `visit` for each line of a block as `splitBlock` splits it, decoding one line at a time (no
+ * array of lines, no block-sized string), with the byte offset of the line's start in the block.
+ * Returns the number of the line after the block's last.
+ */
+export function forEachLine(block: Buffer, firstLineNo: number, visit: (lineNo: number, text: string | null, start: number) => void): number {
+  const valid = isUtf8(block);
+  let lineNo = firstLineNo;
+  let start = 0;
+  while (start < block.length) {
+    let end = block.indexOf(NEWLINE, start);
+    if (end === -1) end = block.length;
+    if (valid || isUtf8(block.subarray(start, end))) visit(lineNo, lineText(block.toString("utf8", start, end), lineNo), start);
+    else visit(lineNo, null, start);
+    lineNo++;
     start = end + 1;
   }
   return lineNo;
@@ -89,6 +115,49 @@ export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ fir
     nextLineNo += countNewlines(block);
   }
   if (pending.length > 0) yield { firstLineNo: nextLineNo, block: Buffer.concat(pending) };
+}
+
+/**
+ * `readLineBlocks` for a file, read synchronously into one buffer that is reused: each block is a
+ * view of it, valid until the next one is asked for (nothing is allocated per chunk, so a long
+ * run leaves no trail of chunk buffers for the garbage collector). The caller checks the path with
+ * `assertRegularFile` first. A line longer than the buffer grows it.
+ */
+export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ firstLineNo: number; block: Buffer }> {
+  const fd = openSync(path, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(chunkBytes);
+    let held = 0; // bytes of an unfinished line kept at the start of the buffer
+    let position = 0;
+    let nextLineNo = 1;
+    for (;;) {
+      if (held === buffer.length) {
+        const bigger = Buffer.allocUnsafe(2 * buffer.length);
+        buffer.copy(bigger, 0, 0, held);
+        buffer = bigger;
+      }
+      const read = readSync(fd, buffer, held, buffer.length - held, position);
+      if (position === 0 && read > 0 && isUtf16Bom(buffer.subarray(0, read))) throw utf16Error(path);
+      position += read;
+      const end = held + read;
+      if (read === 0) {
+        if (end > 0) yield { firstLineNo: nextLineNo, block: buffer.subarray(0, end) };
+        return;
+      }
+      const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
+      if (lastNewline < held) {
+        held = end;
+        continue;
+      }
+      const block = buffer.subarray(0, lastNewline + 1);
+      yield { firstLineNo: nextLineNo, block };
+      nextLineNo += countNewlines(block);
+      buffer.copy(buffer, 0, lastNewline + 1, end);
+      held = end - lastNewline - 1;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function countNewlines(block: Buffer): number {

@@ -75,6 +75,32 @@ describe("mari classify", () => {
     expect(strict.stdout).toBe(r.stdout);
   });
 
+  it("finds every repeated id of a JSONL file exactly (ids read back from the file), as from stdin", async () => {
+    // Over 64 lines (the re-reader's marks), lines longer than its first buffer, CRLF, a BOM,
+    // non-ASCII ids and a lone surrogate; each repeat is rejected at its own line, the first kept.
+    const ids = ["\ud800", "é", "a\r", "long"];
+    for (let i = 0; i < 400; i++) ids.push(`p${i % 150}`, i % 7 === 0 ? ids[i % 4]! : `q${i}`);
+    const lines = ids.map((id, i) =>
+      JSON.stringify({ id, new: i % 50 === 9 ? `Jobs run on ${"x ".repeat(20_000)}` : "Jobs run on NATS.", old: "Jobs run on Redis." }),
+    );
+    const text = `\uFEFF${lines.map((l, i) => (i % 5 === 0 ? `${l}\r` : l)).join("\n")}`;
+    const path = file("repeats.jsonl", text);
+    const expected: string[] = [];
+    const seen = new Set<string>();
+    ids.forEach((id, i) => {
+      if (seen.has(id)) expected.push(`${path}:${i + 1}: duplicate_id: duplicate id ${JSON.stringify(id)}`);
+      seen.add(id);
+    });
+    const r = await runMari(["classify", path]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((jsonLines(r.stdout) as { id: string }[]).map((v) => v.id)).toEqual([...seen]);
+    expect(r.stderr).toContain(`${seen.size} pairs classified, ${expected.length} records rejected (duplicate_id: ${expected.length})`);
+    for (const message of expected.slice(0, 10)) expect(r.stderr).toContain(message);
+    const piped = await runMari(["classify", "-"], { input: text });
+    expect(piped.stdout).toBe(r.stdout);
+    expect(piped.stderr.replaceAll("<stdin>", path)).toBe(r.stderr);
+  });
+
   it("exits 2 when no pair could be classified", async () => {
     const empty = await runMari(["classify", file("empty.jsonl", "")]);
     expect(empty.code).toBe(2);
