@@ -8,7 +8,7 @@ import type { GateSpec } from "../../gates/spec.js";
 import type { Report } from "../../report/types.js";
 
 export interface DocumentDecision {
-  /** The run's cases.jsonl (one line per (case, run)). */
+  /** The run's cases.jsonl (a case line per case, a run line per (case, run)). */
   casesPath: string;
   baseline?: Baseline;
   gates: readonly GateSpec[];
