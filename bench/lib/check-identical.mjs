@@ -2,7 +2,8 @@
 // Output-identity check for performance work: runs a reference build of mari (`--base DIR`, a copy
 // of bin/ + dist/ from before the change) and this tree on the same inputs for --workers 1, 2 and
 // an odd --chunk-size, and compares every output file byte for byte, after removing the fields
-// that legitimately differ between runs (system, elapsed time). `--allow PATH` (repeatable) names
+// that legitimately differ between runs (system, elapsed time); cases.jsonl as the records its
+// reader gives. `--allow PATH` (repeatable) names
 // report.json keys (dot paths) whose values may differ, e.g. ci.macro_f1.low; in report.md/html
 // the lines mentioning them are then shown rather than failed. Exit 1 on any other difference.
 //   node bench/lib/check-identical.mjs --base /tmp/perf-base [--allow ci.macro_f1.low ...] [--quick] [--only NAME]
@@ -58,6 +59,16 @@ function run(bin, input, opts, dir) {
 /** Files too big for one string (cases.jsonl of the 1M dump) are compared whole, as bytes. */
 const LARGE = 64 << 20;
 
+// cases.jsonl is compared as the full per-(case, run) records its one reader gives (either layout:
+// a base build from before the compact layout wrote full lines), so only a change of content
+// counts; report.json's cases_sha256, the hash of the file's bytes, is left out for the same reason.
+const { readDocumentCases } = await import(join(ROOT, "dist/report/document-cases.js"));
+async function caseRecords(dir) {
+  const hash = createHash("sha256");
+  for await (const item of readDocumentCases(join(dir, "cases.jsonl"))) hash.update(`${"record" in item ? JSON.stringify(item.record) : item.error}\n`);
+  return hash.digest("hex");
+}
+
 /** This tree's output file, as compared across its own configurations (only `system`/timing removed). */
 function ownText(f) {
   const bytes = readFileSync(join(OUT, "b", f));
@@ -66,6 +77,7 @@ function ownText(f) {
   const j = JSON.parse(bytes.toString("utf8"));
   delete j.system;
   delete j.elapsed_seconds;
+  delete j.cases_sha256;
   return JSON.stringify(j);
 }
 
@@ -74,6 +86,7 @@ function normalise(file, text) {
     const j = JSON.parse(text);
     delete j.system;
     delete j.elapsed_seconds;
+    delete j.cases_sha256;
     const diffs = [];
     for (const path of allow) {
       const keys = path.split(".");
@@ -122,6 +135,10 @@ for (const input of inputs.filter((i) => only === null || i.name === only)) {
       if (files.join() !== filesB.join()) problems.push(`files ${files} vs ${filesB}`);
       for (const f of files) {
         if (!filesB.includes(f)) continue;
+        if (f === "cases.jsonl") {
+          if ((await caseRecords(join(OUT, "a"))) !== (await caseRecords(join(OUT, "b")))) problems.push("cases.jsonl: different records");
+          continue;
+        }
         const x = readFileSync(join(OUT, "a", f));
         const y = readFileSync(join(OUT, "b", f));
         if (x.equals(y)) continue;

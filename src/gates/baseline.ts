@@ -6,8 +6,8 @@ import { parseBoundedJson } from "../io/depth.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../io/errors.js";
-import { readLines } from "../io/lines.js";
-import { isJsonObject, parseJsonLine, type JsonObject } from "../io/records.js";
+import { isJsonObject, type JsonObject } from "../io/records.js";
+import { readCaseLineItems, readDocumentCases, type CaseItem } from "../report/document-cases.js";
 import { REPORT_SCHEMA_VERSION, type BaselineComparison, type Report } from "../report/types.js";
 import { documentClass, pairedSideComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
 import { PairedSide } from "./paired-side.js";
@@ -74,11 +74,20 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
   return { case_id: caseId, run: String(run), gold, predicted, values };
 }
 
-/** Streams a cases.jsonl file through `convert` into `visit`; returns the lines that gave no outcome (blank lines aside). */
+/** How a task's cases.jsonl is read: documents through their one reader, other tasks line by line. */
+export type CaseReader = (casesPath: string) => AsyncIterable<CaseItem>;
+
+/** The reader of a task's cases.jsonl (src/report/document-cases.ts for documents). */
+export function caseReaderOf(task: string): CaseReader {
+  return task === "documents" ? (path) => readDocumentCases(path) : readCaseLineItems;
+}
+
+/** Streams a cases.jsonl file through `convert` into `visit`; returns the lines that gave no outcome. */
 async function visitOutcomes(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null,
   visit: (outcome: PairedOutcome) => void,
+  read: CaseReader,
 ): Promise<{ skippedLines: number; skippedExamples: string[] }> {
   let skippedLines = 0;
   const skippedExamples: string[] = [];
@@ -88,13 +97,12 @@ async function visitOutcomes(
   };
   // (case, run) → the line it was first seen on: a repeat would be paired twice.
   const firstSeen = new Map<string, number>();
-  for await (const line of readLines(casesPath)) {
-    const parsed = parseJsonLine(line.text);
-    if ("error" in parsed) {
-      skip(line.lineNo, parsed.error.message);
+  for await (const line of read(casesPath)) {
+    if ("error" in line) {
+      skip(line.lineNo, line.error);
       continue;
     }
-    const outcome = convert(parsed.record);
+    const outcome = convert(line.record);
     if (outcome === null) {
       skip(line.lineNo, "no case id, or no gold or predicted class");
       continue;
@@ -123,6 +131,7 @@ async function visitOutcomes(
 export async function readPairedOutcomes(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+  read: CaseReader = readCaseLineItems,
 ): Promise<{ outcomes: PairedOutcome[]; skippedLines: number; skippedExamples: string[] }> {
   const outcomes: PairedOutcome[] = [];
   const strings = new Map<string, string>();
@@ -132,16 +141,21 @@ export async function readPairedOutcomes(
     strings.set(text, text);
     return text;
   };
-  const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => {
-    const compact: PairedOutcome = {
-      case_id: intern(outcome.case_id),
-      run: intern(outcome.run),
-      gold: intern(outcome.gold),
-      predicted: intern(outcome.predicted),
-    };
-    if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
-    outcomes.push(compact);
-  });
+  const { skippedLines, skippedExamples } = await visitOutcomes(
+    casesPath,
+    convert,
+    (outcome) => {
+      const compact: PairedOutcome = {
+        case_id: intern(outcome.case_id),
+        run: intern(outcome.run),
+        gold: intern(outcome.gold),
+        predicted: intern(outcome.predicted),
+      };
+      if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
+      outcomes.push(compact);
+    },
+    read,
+  );
   return { outcomes, skippedLines, skippedExamples };
 }
 
@@ -152,9 +166,10 @@ export async function readPairedOutcomes(
 export async function readPairedSide(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+  read: CaseReader = readCaseLineItems,
 ): Promise<{ side: PairedSide; skippedLines: number; skippedExamples: string[] }> {
   const side = new PairedSide();
-  const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => side.add(outcome));
+  const { skippedLines, skippedExamples } = await visitOutcomes(casesPath, convert, (outcome) => side.add(outcome), read);
   return { side, skippedLines, skippedExamples };
 }
 
@@ -204,7 +219,7 @@ export async function loadBaseline(reportPath: string, convert: (line: JsonObjec
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
   await checkCasesHash(path, report as Report, casesPath);
-  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert);
+  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf((report as Report).task));
   if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
   return { path, report: report as Report, casesPath, side, skippedLines, skippedExamples };
 }

@@ -5,8 +5,8 @@
 import { z } from "zod";
 import { InputError, located } from "../io/errors.js";
 import { readJsonFile } from "../io/json-file.js";
-import { readLines } from "../io/lines.js";
-import { parseJsonLine, type JsonObject } from "../io/records.js";
+import type { JsonObject } from "../io/records.js";
+import { readCaseLineItems, type CaseItem } from "./document-cases.js";
 import { validateReport } from "./schema.js";
 import type { Report } from "./types.js";
 
@@ -86,21 +86,22 @@ export function checkPairCaseLine(casesPath: string, lineNo: number, row: unknow
 }
 
 /**
- * The lines of a shard's cases.jsonl as JSON records, each passed through `check` (which throws
- * with the file and line); blank lines are skipped, any other unreadable line is an input error at
- * its line. One reader for the document and pair merges.
+ * The records of a shard's cases.jsonl, each passed through `check` (which throws with the file and
+ * line); blank lines are skipped, any other line that gives no record is an input error at its
+ * line. `read` is the task's reader: line by line (pairs, the default) or readDocumentCases, which
+ * expands a document eval's compact case and run lines into full per-(case, run) records.
  */
 export async function* checkedCaseLines(
   casesPath: string,
   check: (casesPath: string, lineNo: number, row: unknown) => void,
-): AsyncGenerator<{ lineNo: number; text: string; record: JsonObject }> {
-  for await (const line of readLines(casesPath)) {
-    const parsed = parseJsonLine(line.text);
-    if ("error" in parsed) {
-      if (parsed.error.code === "blank_line") continue;
-      throw new InputError(located(casesPath, line.lineNo, parsed.error.message));
+  read: (casesPath: string) => AsyncIterable<CaseItem> = readCaseLineItems,
+): AsyncGenerator<{ lineNo: number; caseLineNo: number; text: string; record: JsonObject }> {
+  for await (const item of read(casesPath)) {
+    if ("error" in item) {
+      if (item.blank) continue;
+      throw new InputError(located(casesPath, item.lineNo, item.error));
     }
-    check(casesPath, line.lineNo, parsed.record);
-    yield { lineNo: line.lineNo, text: line.text!, record: parsed.record };
+    check(casesPath, item.lineNo, item.record);
+    yield { lineNo: item.lineNo, caseLineNo: item.caseLineNo ?? item.lineNo, text: item.text ?? "", record: item.record };
   }
 }

@@ -1,8 +1,8 @@
 // The case explorer's data for tasks whose cases.jsonl line already holds everything the page shows
 // (pairs: both texts, the verdict, the classifier's reason and cost; evidence: the facts, quotes,
 // error code and claim states): the chosen lines go into the page as they are.
-import { readLines } from "../io/lines.js";
-import { parseJsonLine, type JsonObject } from "../io/records.js";
+import type { JsonObject } from "../io/records.js";
+import { readCaseLineItems } from "../report/document-cases.js";
 import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData } from "../report/explorer.js";
 import type { CaseChange } from "./diff/changes.js";
 
@@ -17,10 +17,7 @@ export interface RecordExplorerKind {
 
 /** The JSON object lines of a cases.jsonl file (others are skipped: the task wrote the file). */
 export async function* readCaseRecords(path: string): AsyncGenerator<JsonObject> {
-  for await (const line of readLines(path)) {
-    const parsed = parseJsonLine(line.text);
-    if (!("error" in parsed)) yield parsed.record;
-  }
+  for await (const item of readCaseLineItems(path)) if ("record" in item) yield item.record;
 }
 
 export const PAIR_EXPLORER: RecordExplorerKind = {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { readJsonl, type JsonLine } from "../support/jsonl.js";
 import { launchBrowser, openFile, tableAlignment } from "../support/browser.js";
+import { documentCaseRecords } from "../support/cases.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
@@ -114,7 +115,7 @@ describe("report.html in Chromium", () => {
   });
 
   it("single run: 'false negatives' lists every missed document, gold sentences marked", async () => {
-    const lines = jsonl(join(out("single"), "cases.jsonl"));
+    const lines = await documentCaseRecords(join(out("single"), "cases.jsonl"));
     const missed = lines.filter((l) => l["label"] === true && l["format_valid"] === true && l["judgment"] === false);
     expect(missed.length).toBeGreaterThan(0);
     const { page } = await openFile(browser, join(out("single"), "report.html"));
@@ -151,8 +152,8 @@ describe("report.html in Chromium", () => {
   });
 
   it("several runs with a baseline: flipped, invalid, regressed and fixed counts", async () => {
-    const lines = jsonl(join(out("multi"), "cases.jsonl"));
-    const base = jsonl(join(out("base"), "cases.jsonl"));
+    const lines = await documentCaseRecords(join(out("multi"), "cases.jsonl"));
+    const base = await documentCaseRecords(join(out("base"), "cases.jsonl"));
     const byCase = (ls: Line[]) => {
       const m = new Map<string, Line[]>();
       for (const l of ls) m.set(l["case_id"] as string, [...(m.get(l["case_id"] as string) ?? []), l]);

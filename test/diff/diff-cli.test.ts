@@ -1,6 +1,7 @@
 // `mari diff OLD NEW` on real reports: the changed cases, the same paired comparison as
 // `eval --baseline`, --max-drop gates with eval's exit codes, and refusals with exit 2.
 import { readFileSync, writeFileSync } from "node:fs";
+import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
@@ -30,8 +31,8 @@ describe("mari diff", () => {
     const r = await runMari(["diff", out("old"), join(out("new"), "report.json"), "--out", out("d")]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    const old = new Map(jsonl(join(out("old"), "cases.jsonl")).map((l) => [l["case_id"], l]));
-    const now = jsonl(join(out("new"), "cases.jsonl"));
+    const old = new Map((await documentCaseRecords(join(out("old"), "cases.jsonl"))).map((l) => [l["case_id"], l]));
+    const now = await documentCaseRecords(join(out("new"), "cases.jsonl"));
     const regressed = now.filter((l) => old.get(l["case_id"])!["judgment_correct"] && !l["judgment_correct"]).map((l) => l["case_id"]);
     const fixed = now.filter((l) => !old.get(l["case_id"])!["judgment_correct"] && l["judgment_correct"]).map((l) => l["case_id"]);
     expect(regressed.length).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { validateReport } from "../../src/report/schema.js";
 import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
+import { documentCaseRecords } from "../support/cases.js";
 
 const tmp = tempDir("mari-doc-eval-");
 afterAll(() => tmp.cleanup());
@@ -76,11 +77,11 @@ describe("mari eval on a hand-computed three-run slice", () => {
     expect(report.majority).toMatchObject({ accuracy: 1, tp: 2, tn: 1 });
   });
 
-  it("rejections, breakdowns, cases.jsonl and rewards", () => {
+  it("rejections, breakdowns, cases.jsonl and rewards", async () => {
     expect(report.rejections).toEqual({ missing_prediction: 1 });
     expect(report.breakdowns.scope).toHaveProperty("global");
     expect(report.breakdowns.doc_type.news.cases).toBe(2);
-    const cases = readLinesOf(join(out, "cases.jsonl"));
+    const cases = await documentCaseRecords(join(out, "cases.jsonl"));
     expect(cases.map((c) => `${c.case_id}/${c.run}`)).toEqual(["A/0", "A/1", "A/2", "B/0", "B/1", "B/2", "C/0", "C/1", "C/2"]);
     expect(cases[7]).toMatchObject({
       case_id: "C",
@@ -224,7 +225,9 @@ describe("determinism across workers and chunk sizes", () => {
       return JSON.stringify(rep);
     };
     const first = readFileSync(join(outputs[0]!, "cases.jsonl"), "utf8");
-    expect(first.split("\n").length - 1).toBe(160 * 4);
+    // One case line per case, then one run line per (case, run).
+    expect(first.split("\n").length - 1).toBe(160 + 160 * 4);
+    expect(await documentCaseRecords(join(outputs[0]!, "cases.jsonl"))).toHaveLength(160 * 4);
     for (const dir of outputs.slice(1)) {
       expect(readFileSync(join(dir, "cases.jsonl"), "utf8")).toBe(first);
       expect(strip(dir)).toBe(strip(outputs[0]!));
@@ -272,9 +275,10 @@ describe("ranges large enough for written buffers to be reused", () => {
     expect(texts[1]).toBe(texts[0]);
     const lines = texts[0]!.split("\n");
     expect(lines.pop()).toBe("");
-    expect(lines.length).toBe(cases.length * RUNS);
-    lines.forEach((text, k) => {
-      const row = JSON.parse(text);
+    expect(lines.length).toBe(cases.length * (1 + RUNS));
+    const records = await documentCaseRecords(join(tmp.dir, "reuse-1", "cases.jsonl"));
+    expect(records.length).toBe(cases.length * RUNS);
+    records.forEach((row, k) => {
       const caseIndex = Math.floor(k / RUNS);
       const run = k % RUNS;
       expect([row.case_id, row.run, row.line]).toEqual([cases[caseIndex].id, String(run), run * cases.length + caseIndex + 1]);

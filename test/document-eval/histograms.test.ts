@@ -2,6 +2,7 @@
 // the built CLI (run `npm run build` first), the same counts for any --workers / --chunk-size, and
 // their rendering in report.md and report.html.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { documentCaseRecords } from "../support/cases.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countRewards, REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../src/core/metrics/reward-histograms.js";
@@ -98,10 +99,7 @@ describe("report.histograms of mari eval", () => {
     expect(report.rejections).toEqual({ missing_prediction: 1 });
     expect(report.histograms).toEqual(EXPECTED_BINS);
     // The same values cases.jsonl records.
-    const cases = readFileSync(join(out, "cases.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    const cases = await documentCaseRecords(join(out, "cases.jsonl"));
     expect(cases.map((c) => [c.reward_accuracy, c.reference_coverage])).toEqual([
       [1.5, 0.1],
       [2, 0.3],

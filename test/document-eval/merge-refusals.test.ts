@@ -88,18 +88,21 @@ describe("mari merge (documents) refuses shards that are not one run", () => {
   });
 
   it("cases.jsonl lines that are not JSON, name another case, belong to the other shard, or an unknown run", async () => {
+    // Compact layout: line 1 is the first case's case line, line 2 its first run line.
     const rows = readFileSync(join(shard1, "cases.jsonl"), "utf8").trim().split("\n");
     const first = JSON.parse(rows[0]!);
-    const shard0Row = JSON.parse(readFileSync(join(shard0, "cases.jsonl"), "utf8").split("\n")[0]!);
+    const firstRun = JSON.parse(rows[1]!);
+    const shard0Rows = readFileSync(join(shard0, "cases.jsonl"), "utf8").split("\n");
+    const shard0Row = JSON.parse(shard0Rows[0]!);
     const cases = (report: string) => join(dirname(report), "cases.jsonl");
     const variants: Array<[(lines: string[]) => string[], (path: string) => string]> = [
       [(l) => ["{oops", ...l.slice(1)], (p) => `${p}:1: `],
       [(l) => [JSON.stringify({ ...first, case_id: "no-such-case" }), ...l.slice(1)], (p) => `${p}:1: case_index/case_id do not match the slice`],
-      [
-        (l) => [...l, JSON.stringify({ ...shard0Row })],
-        (p) => `${p}:${rows.length + 1}: case ${JSON.stringify(shard0Row.case_id)} does not belong to shard 1/2`,
-      ],
-      [(l) => [JSON.stringify({ ...first, line: first.line ?? 1, run: "zzz" }), ...l.slice(1)], (p) => `${p}:1: unknown run or reason`],
+      [(l) => [...l, shard0Rows[0]!, shard0Rows[1]!], (p) => `${p}:${rows.length + 1}: case ${JSON.stringify(shard0Row.case_id)} does not belong to shard 1/2`],
+      [(l) => [l[0]!, JSON.stringify({ ...firstRun, line: firstRun.line ?? 1, run: "zzz" }), ...l.slice(2)], (p) => `${p}:2: unknown run or reason`],
+      [(l) => [l[0]!, JSON.stringify({ ...firstRun, judgment: "yes" }), ...l.slice(2)], (p) => `${p}:2: not a valid run line: judgment is not a boolean`],
+      [(l) => [JSON.stringify({ ...first, label: null }), ...l.slice(1)], (p) => `${p}:1: not a valid case line: label is not a boolean`],
+      [(l) => l.slice(1), (p) => `${p}:1: a run line without a valid case line before it`],
     ];
     for (const [change, message] of variants) {
       const report = alteredShard1({ cases: change });

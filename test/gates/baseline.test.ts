@@ -71,11 +71,13 @@ describe("baseline", () => {
       ["a", "positive", "positive"],
       ["b", "negative", "positive"],
     ]);
-    expect(fromDir.skippedLines).toBe(3); // the blank line, "{not json" and the line without a class
+    // The blank line, "{not json" and the line without a run: in a documents cases.jsonl, a case line
+    // of the compact layout, here without its fields.
+    expect(fromDir.skippedLines).toBe(3);
     expect(fromDir.skippedExamples).toEqual([
       `${join(root, "cases.jsonl")}:2: blank line`,
       expect.stringMatching(/cases\.jsonl:4: malformed JSON/),
-      `${join(root, "cases.jsonl")}:5: no case id, or no gold or predicted class`,
+      `${join(root, "cases.jsonl")}:5: not a valid case line: case_index is not a non-negative integer`,
     ]);
     expect(fromDir.report.task).toBe("documents");
   });

@@ -46,11 +46,17 @@ describe("a baseline's cases.jsonl and report", () => {
   });
 
   it("a repeated (case, run) line: exit 2 with both lines", async () => {
+    // Compact layout: the last case's first run line again, at the end (under the same case line).
+    let at = 0;
+    let end = 0;
     const dir = variant((text) => {
       const lines = text.trimEnd().split("\n");
-      return `${[...lines, lines[1]].join("\n")}\n`;
+      const last = lines.findLastIndex((l) => l.startsWith('{"case_id"'));
+      at = last + 2;
+      end = lines.length + 1;
+      return `${[...lines, lines[last + 1]].join("\n")}\n`;
     });
-    expectInputError(await evalWith(dir), /cases\.jsonl:9: case ".+" run "0" is already on line 2/);
+    expectInputError(await evalWith(dir), new RegExp(`cases\\.jsonl:${end}: case ".+" run "0" is already on line ${at}`));
   });
 
   it("blank and malformed lines are counted with their line numbers in the warning", async () => {

@@ -3,6 +3,7 @@
 // Whatever the input: no exit 3, no stack trace, and every line accounted for exactly once
 // (scored, rejected with a reason, or an orphan). Deterministic: the seed is fixed.
 import { readFileSync, writeFileSync } from "node:fs";
+import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
@@ -111,10 +112,7 @@ describe("fuzz: seeded mutants through the real CLI", () => {
     expectNoCrash(r);
     expect([0, 1], r.stderr).toContain(r.code);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
-    const kept = readFileSync(join(out, "cases.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .filter((l) => !l.includes('"line":null')).length;
+    const kept = (await documentCaseRecords(join(out, "cases.jsonl"))).filter((l) => l["line"] !== null).length;
     expect(report.predictions.lines).toBe(dump.lines);
     expect(sum(report.rejections, LINE_CODES) + report.orphans.count + kept, JSON.stringify(report.rejections)).toBe(dump.lines);
   });

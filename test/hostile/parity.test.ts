@@ -3,6 +3,7 @@
 // reference recovers a document only for a non-empty quote), through the real CLI. An empty think
 // block (`<think>\n</think>`) is a well-formed completion (decided; docs/core-document.md).
 import { readFileSync } from "node:fs";
+import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
@@ -32,7 +33,7 @@ it("an empty think block is format-valid", async () => {
   const out = join(tmp.dir, "think");
   const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--quiet", "--progress", "none", "--workers", "1"]);
   expect(r.code, r.stderr).toBeLessThan(2);
-  const line = JSON.parse(readFileSync(join(out, "cases.jsonl"), "utf8").trim());
-  expect(line.format_valid).toBe(true);
-  expect(line.reward_format).toBe(1);
+  const [line] = await documentCaseRecords(join(out, "cases.jsonl"));
+  expect(line!.format_valid).toBe(true);
+  expect(line!.reward_format).toBe(1);
 });

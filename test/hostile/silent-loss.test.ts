@@ -2,6 +2,7 @@
 // keys that are Object.prototype names survive into every report table; invalid UTF-8 and
 // repeated headers in CSV are rejections with their line, not U+FFFD or a silently lost column.
 import { readFileSync } from "node:fs";
+import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
@@ -85,10 +86,7 @@ describe("Object.prototype names as user keys", () => {
     const report = readReport(dir);
     expect(Object.keys(report.runs).sort()).toEqual([...PROTO_NAMES].sort());
     expect(Object.keys(report.breakdowns.doc_type).sort()).toEqual([...PROTO_NAMES].sort());
-    const fields = readFileSync(join(dir, "cases.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => Object.keys(JSON.parse(l).fields));
+    const fields = (await documentCaseRecords(join(dir, "cases.jsonl"))).map((l) => Object.keys(l["fields"]));
     expect(new Set(fields.flat())).toEqual(new Set(PROTO_NAMES));
   });
 

@@ -1,6 +1,7 @@
 // A report.html over more (case, run) units than the explorer carries: every failing case is on the
 // page, the rest is a sample, and the page says so and where every case is.
 import { readFileSync, writeFileSync } from "node:fs";
+import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
@@ -24,7 +25,7 @@ describe("explorer selection cap", () => {
       );
       const html = readFileSync(join(dir, "o", "report.html"), "utf8");
       const data = JSON.parse(/<script type="application\/json" id="mari-explorer-data">(.*?)<\/script>/s.exec(html)![1]!);
-      const cases = readJsonl(join(dir, "o", "cases.jsonl")).filter((l) => l["run"] === "0");
+      const cases = (await documentCaseRecords(join(dir, "o", "cases.jsonl"))).filter((l) => l["run"] === "0");
       const failing = cases.filter((l) => !l["judgment_correct"] || !l["format_valid"] || l["localization_hit"] === false).map((l) => l["case_id"]);
       expect(data.total).toBe(160);
       expect(data.shown).toBe(cap);

@@ -24,6 +24,16 @@ export interface DocumentContradictionRewards {
 }
 
 /**
+ * Equation 5 from its inputs: gold negative, right 1, wrong 0; gold positive, wrong 0, right with
+ * no gold sentence cited −1, else 1 + matched/|gold|. (The cases.jsonl reader re-derives it.)
+ */
+export function accuracyReward(expectedPositive: boolean, judgmentCorrect: boolean, matched: number, goldCount: number): number {
+  if (!expectedPositive) return judgmentCorrect ? 1 : 0;
+  if (!judgmentCorrect) return 0;
+  return matched === 0 ? -1 : 1 + matched / goldCount;
+}
+
+/**
  * Checks the gold first (integer IDs, inside the assessed document, a positive has gold evidence,
  * a negative has none; DocumentContradictionError otherwise), then scores. Expected judgment and
  * formatValid are read with Python truthiness; an omitted formatValid means valid.
@@ -45,14 +55,8 @@ export function documentContradictionRewards(
   let matched = 0;
   for (const id of new Set(assessment.evidenceSentenceIds)) if (goldSet.has(id)) matched++;
 
-  let accuracy: number;
-  if (!expectedPositive) accuracy = judgmentCorrect ? 1 : 0;
-  else if (!judgmentCorrect) accuracy = 0;
-  else if (matched === 0) accuracy = -1;
-  else accuracy = 1 + matched / gold.length;
-
   return {
-    accuracy,
+    accuracy: accuracyReward(expectedPositive, judgmentCorrect, matched, gold.length),
     referenceCoverage: assessment.referenceCoverage,
     format: formatValid === undefined || pythonTruthy(formatValid) ? 1 : 0,
     matchedEvidenceCount: matched,

@@ -5,7 +5,7 @@ import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadBaseline, readPairedSide } from "../../gates/baseline.js";
+import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -160,7 +160,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   }
   let changes: CaseChange[] | undefined;
   // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-  if (baseline && offsets) changes = caseChanges((await readPairedSide(result.casesPath)).side, baseline.side);
+  if (baseline && offsets) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
   await decideDocumentReport(report, {
     casesPath: result.casesPath,
     ...(baseline ? { baseline } : {}),

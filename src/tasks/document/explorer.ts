@@ -1,8 +1,9 @@
-// The documents case explorer's data: cases.jsonl (the scored outcomes, read twice: once to find the
-// failures and choose the cases, once to gather the chosen ones), the slice's sentences, and the
-// reasoning of the chosen dump lines. Built only when report.html is written.
-import { readLines } from "../../io/lines.js";
-import { parseJsonLine, type JsonObject } from "../../io/records.js";
+// The documents case explorer's data: cases.jsonl (the scored outcomes, read twice through its one
+// reader, src/report/document-cases.ts: once to find the failures and choose the cases, once to
+// gather the chosen ones), the slice's sentences, and the reasoning of the chosen dump lines.
+// Built only when report.html is written.
+import type { JsonObject } from "../../io/records.js";
+import { readDocumentCases } from "../../report/document-cases.js";
 import type { DocumentSlice } from "../../io/slice.js";
 import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun } from "../../report/explorer.js";
 import type { CaseChange } from "../diff/changes.js";
@@ -45,44 +46,17 @@ function lineFails(line: JsonObject): boolean {
   return line["judgment_correct"] !== true || line["format_valid"] !== true || line["localization_hit"] === false;
 }
 
-/** The value text of the first top-level `,"key":` of a cases.jsonl line (inside a JSON string a quote is always escaped, so `,"` is a key). */
-function rawValue(text: string, key: string): string | undefined {
-  const at = text.indexOf(`,"${key}":`);
-  if (at < 0) return undefined;
-  const start = at + key.length + 4;
-  let end = start;
-  while (end < text.length && text.charCodeAt(end) !== 0x2c && text.charCodeAt(end) !== 0x7d) end++;
-  return text.slice(start, end);
-}
-
-/**
- * A line's case index and whether it fails, read from the line as mari writes it (src/tasks/document/range.ts: these
- * keys come before the user's `fields`) without parsing the whole line; parsed when a key is not where expected.
- */
-function scanLine(text: string): { index: number; fails: boolean } | null {
-  const index = rawValue(text, "case_index");
-  const correct = rawValue(text, "judgment_correct");
-  const valid = rawValue(text, "format_valid");
-  const hit = rawValue(text, "localization_hit");
-  if (index !== undefined && correct !== undefined && valid !== undefined && hit !== undefined && /^\d+$/.test(index)) {
-    return { index: Number(index), fails: correct !== "true" || valid !== "true" || hit === "false" };
-  }
-  const parsed = parseJsonLine(text);
-  if ("error" in parsed || typeof parsed.record["case_index"] !== "number") return null;
-  return { index: parsed.record["case_index"], fails: lineFails(parsed.record) };
-}
-
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const n = input.slice.cases.length;
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
   const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   const present = new Uint8Array(n);
   const failed = new Uint8Array(n);
-  for await (const line of readLines(input.casesPath)) {
-    const scanned = line.text === null ? null : scanLine(line.text);
-    if (scanned === null || scanned.index < 0 || scanned.index >= n) continue;
-    present[scanned.index] = 1;
-    if (scanned.fails) failed[scanned.index] = 1;
+  for await (const item of readDocumentCases(input.casesPath)) {
+    const index = "record" in item ? item.record["case_index"] : undefined;
+    if (typeof index !== "number" || index < 0 || index >= n) continue;
+    present[index] = 1;
+    if (lineFails((item as { record: JsonObject }).record)) failed[index] = 1;
   }
   for (const id of changed.keys()) {
     const index = indexOfId.get(id);
@@ -104,14 +78,13 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     return { id: c.id, tags: [], facets: {}, score: null, doc: { label: null, sentences: c.sentences, gold: [], runs: [] } };
   });
   const lineOfRun: Array<[ExplorerRun, number]> = [];
-  for await (const raw of readLines(input.casesPath)) {
-    // Only the chosen cases' lines are parsed.
-    const scanned = raw.text === null ? null : scanLine(raw.text);
-    if (scanned === null || scanned.index < 0 || scanned.index >= n || slot[scanned.index]! < 0) continue;
-    const parsed = parseJsonLine(raw.text);
-    if ("error" in parsed) continue;
-    const line = parsed.record;
-    const index = scanned.index;
+  // Only the chosen cases' run lines are parsed.
+  const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
+  for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
+    if (!("record" in item)) continue;
+    const line = item.record;
+    const index = line["case_index"];
+    if (typeof index !== "number" || !chosen(index)) continue;
     const view = cases[slot[index]!]!;
     const doc = view.doc!;
     if (doc.runs.length === 0) {

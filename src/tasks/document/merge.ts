@@ -3,6 +3,7 @@
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
 import { checkCasesHash } from "../../report/cases-hash.js";
+import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
@@ -103,18 +104,18 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
     const { report, shard } = shards[k]!;
     await checkCasesHash(input.reportPaths[k]!, report, casesPath);
-    // A shard's cases.jsonl holds one line per (case of the shard, run of the shard). Fewer lines
+    // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
     // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
     const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
     const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
     let rows = 0;
-    for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine)) {
+    for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine, readDocumentCases)) {
       const row = line.record as Record<string, any>;
       rows++;
       const c = slice.cases[row.case_index];
-      if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.lineNo, "case_index/case_id do not match the slice"));
+      if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.caseLineNo, "case_index/case_id do not match the slice"));
       if (shardOfCaseId(c.id, count) !== shard.index)
-        throw new InputError(located(casesPath, line.lineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
+        throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
       if (row.line === null) continue; // missing: re-derived by the aggregation
       const run = table.runIndex(String(row.run));
       if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
@@ -132,7 +133,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
         located(
           casesPath,
           undefined,
-          `has ${rows} case lines; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
+          `has ${rows} (case, run) records; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
         ),
       );
     }

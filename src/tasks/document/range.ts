@@ -3,7 +3,7 @@
 // their values. Ranges have a fixed size (RANGE_CASES), never tied to the worker count, and their
 // partial sums are added in range order, so reports stay byte-identical for any --workers.
 import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstrap.js";
-import { localizationFields, type CaseOutcome } from "../../core/metrics/case-outcome.js";
+import type { CaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
@@ -105,51 +105,32 @@ export function cellKeysOf(c: SliceCase): string[] {
   return keys;
 }
 
-/** The case-level, run-independent end of a cases.jsonl line, serialised once per case. */
-function caseSuffix(c: SliceCase): string {
-  return (
-    `,"gold_sentence_ids":${JSON.stringify(c.gold)},"sentence_count":${c.sentences.length}` +
-    `,"gold_evidence_count":${c.gold.length},"scope":${JSON.stringify(c.scope)}` +
-    `,"doc_type":${JSON.stringify(c.docType)},"contra_type":${JSON.stringify(c.contraType)}` +
-    `,"fields":${JSON.stringify(c.extra)}}\n`
-  );
+/**
+ * The case line of a case in cases.jsonl (docs/reports.md): the case-level fields once, before its
+ * run lines; null facets and empty `fields` are left out (the reader restores them).
+ */
+function caseLine(c: SliceCase): string {
+  const facets: Array<[string, string | null]> = [
+    ["scope", c.scope],
+    ["doc_type", c.docType],
+    ["contra_type", c.contraType],
+  ];
+  let line = `{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"gold_sentence_ids":${JSON.stringify(c.gold)},"sentence_count":${c.sentences.length}`;
+  for (const [key, value] of facets) if (value !== null) line += `,"${key}":${JSON.stringify(value)}`;
+  if (Object.keys(c.extra).length > 0) line += `,"fields":${JSON.stringify(c.extra)}`;
+  return `${line}}\n`;
 }
 
-function jsonBool(value: boolean | null): string {
-  return value === null ? "null" : value ? "true" : "false";
-}
-
-// Fixed fragments of a cases.jsonl line, pre-encoded. HEAD: by judgment and reason index (the reason
-// decides format_valid); LOC: by judgment_correct and the localization state (null on gold
-// negatives, else hit × exact); TAIL: by reward_format.
+// Fixed fragments of a run line, pre-encoded. JUDGMENT: by judgment and reason index (no `reason`
+// key on a format-valid prediction); the run line of a missing prediction has no `line`.
+const RUN_KEY = utf8(`{"run":`);
 const LINE_KEY = utf8(`,"line":`);
-const NULL = utf8("null");
-const HEAD = [false, true].map((judgment) =>
-  CASE_REASONS.map((reason) =>
-    utf8(`,"judgment":${judgment},"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"evidence_sentence_ids":[`),
-  ),
+const JUDGMENT = [false, true].map((judgment) =>
+  CASE_REASONS.map((reason) => utf8(`,"judgment":${judgment}${reason === null ? "" : `,"reason":"${reason}"`},"evidence_sentence_ids":[`)),
 );
-const LOC_STATES: Array<[boolean | null, boolean | null]> = [
-  [null, null],
-  [false, false],
-  [false, true],
-  [true, false],
-  [true, true],
-];
-const LOC = [false, true].map((correct) =>
-  LOC_STATES.map(([hit, exact]) =>
-    utf8(`],"judgment_correct":${correct},"localization_hit":${jsonBool(hit)},"exact_localization":${jsonBool(exact)},"evidence_precision":`),
-  ),
-);
-const RECALL_KEY = utf8(`,"evidence_recall":`);
-const REWARD_ACCURACY_KEY = utf8(`,"reward_accuracy":`);
-const COVERAGE_KEY = utf8(`,"reference_coverage":`);
-const TAIL = [0, 1].map((format) => utf8(`,"reward_format":${format},"matched_evidence_count":`));
+const COVERAGE_KEY = utf8(`],"reference_coverage":`);
+const LINE_END = utf8("}\n");
 const COMMA_BYTES = utf8(",");
-
-function locState(hit: boolean | null, exact: boolean | null): number {
-  return hit === null ? 0 : 1 + (hit ? 2 : 0) + (exact ? 1 : 0);
-}
 
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
   const w = p.caseIndices.length;
@@ -170,8 +151,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const out = new ByteSink(p.spare ?? undefined);
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
-    const prefix = utf8(`{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"run":`);
-    const suffix = utf8(caseSuffix(c));
+    out.bytes(utf8(caseLine(c)));
     const cells = cellKeysOf(c).map((key) => {
       let id = cellIndex.get(key);
       if (id === undefined) {
@@ -212,30 +192,20 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
           missingExamples.push({ where: c.where, reason: reason!, message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}` });
         }
       }
-      const loc = localizationFields(outcome);
-      out.bytes(prefix);
+      out.bytes(RUN_KEY);
       out.bytes(runKeyBytes[r]!);
-      out.bytes(LINE_KEY);
-      if (isPresent) out.number(line);
-      else out.bytes(NULL);
-      out.bytes(HEAD[judgment ? 1 : 0]![reasonIdx]!);
+      if (isPresent) {
+        out.bytes(LINE_KEY);
+        out.number(line);
+      }
+      out.bytes(JUDGMENT[judgment ? 1 : 0]![reasonIdx]!);
       for (let e = p.evStart[s]!; e < p.evStart[s + 1]!; e++) {
         if (e > p.evStart[s]!) out.bytes(COMMA_BYTES);
         out.number(p.evData[e]!);
       }
-      out.bytes(LOC[judgment === c.label ? 1 : 0]![locState(loc.localization_hit, loc.exact_localization)]!);
-      if (loc.evidence_precision === null) out.bytes(NULL);
-      else out.number(loc.evidence_precision);
-      out.bytes(RECALL_KEY);
-      if (loc.evidence_recall === null) out.bytes(NULL);
-      else out.number(loc.evidence_recall);
-      out.bytes(REWARD_ACCURACY_KEY);
-      out.number(outcome.rewardAccuracy);
       out.bytes(COVERAGE_KEY);
       out.number(outcome.referenceCoverage);
-      out.bytes(TAIL[outcome.rewardFormat]!);
-      out.number(outcome.matched);
-      out.bytes(suffix);
+      out.bytes(LINE_END);
     }
   }
   const sums = new Float64Array(R * F);
