@@ -3,9 +3,21 @@ import { assertRegularFile } from "./input-file.js";
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 
-/** sha256 of a file, streamed so a multi-GB dump is never held in memory. */
+/** sha256 of an input file, streamed so a multi-GB dump is never held in memory. */
 export async function sha256File(path: string): Promise<string> {
   await assertRegularFile(path);
+  return sha256Stream(path);
+}
+
+/**
+ * sha256 of a file this run has just written (cases.jsonl for report.json's cases_sha256). Not an
+ * input of the run, so unlike `sha256File` it is not recorded as one: a later run may write it again.
+ */
+export function sha256Written(path: string): Promise<string> {
+  return sha256Stream(path);
+}
+
+function sha256Stream(path: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const hash = createHash("sha256");
     createReadStream(path)

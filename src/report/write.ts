@@ -1,7 +1,7 @@
 // Writes a report in the formats the user asked for (SPEC §4.1). Each file is written atomically
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
-import { sha256File } from "../io/hashing.js";
+import { sha256Written } from "../io/hashing.js";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -89,7 +89,7 @@ export async function writeReportFiles(
   options: { inputErrors?: readonly string[]; explorer?: ExplorerData; casesFile?: string } = {},
 ): Promise<string[]> {
   const secrets = secretEnvValues();
-  if (options.casesFile !== undefined) report.cases_sha256 = await sha256File(options.casesFile);
+  if (options.casesFile !== undefined) report.cases_sha256 = await sha256Written(options.casesFile);
   const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
   const written: string[] = [];
   for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
