@@ -5,14 +5,14 @@
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
-import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
+import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
 import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
-import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample } from "../../report/types.js";
+import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js";
 import {
   BREAKDOWN_DIMENSIONS,
@@ -35,9 +35,20 @@ export interface AggregateOptions extends ScoreOptions {
   flippedCap: number;
 }
 
+/**
+ * report.json's `runs` lists the metrics of at most this many runs: the first ones in order of
+ * appearance. Above it, `runs_summary` says how many runs there are and how many rows were left
+ * out; `metrics` and `spread` still cover every run (docs/reports.md). At a million runs a row per
+ * run would not fit in one JavaScript string.
+ */
+export const RUN_ROWS_CAP = 1000;
+
 export interface Aggregate {
   metrics: Record<string, MetricValue>;
+  /** The first RUN_ROWS_CAP runs' metrics. */
   runs: Record<string, Record<string, MetricValue>>;
+  /** Set when `runs` leaves runs out. */
+  runsSummary: RunsSummary | null;
   spread: Record<string, { std: number; min: number; max: number }>;
   ci: Record<string, ConfidenceInterval>;
   breakdowns: Record<string, Record<string, Record<string, MetricValue>>>;
@@ -104,6 +115,16 @@ function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Ui
   }
 }
 
+/** The metric rows `rowOf(0 … R−1)` as one column per name in `names` (a column over runs each). */
+function metricColumns(names: readonly string[], R: number, rowOf: (r: number) => Record<string, number>): Float64Array[] {
+  const columns = names.map(() => new Float64Array(R));
+  for (let r = 0; r < R; r++) {
+    const row = rowOf(r);
+    for (let n = 0; n < names.length; n++) columns[n]![r] = row[names[n]!]!;
+  }
+  return columns;
+}
+
 export async function aggregateDocumentEval(
   cases: readonly SliceCase[],
   table: RunTable,
@@ -117,8 +138,9 @@ export async function aggregateDocumentEval(
   const m = cases.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  const sums: RunSums[] = table.keys.map(() => emptyRunSums());
-  const cellSums = new Map<string, BreakdownSums[]>();
+  // Per run, RUN_SUM_FIELDS in order (run r at r · F); per breakdown cell, BREAKDOWN_FIELDS per run.
+  const sums = new Float64Array(R * F);
+  const cellSums = new Map<string, Float64Array>();
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
   // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
   const codes = new Uint8Array(new SharedArrayBuffer(R * m));
@@ -144,19 +166,17 @@ export async function aggregateDocumentEval(
       });
       writing.catch(() => {});
       const w = R > 0 ? res.codes.length / R : 0;
+      for (let t = 0; t < R * F; t++) sums[t]! += res.sums[t]!;
       for (let r = 0; r < R; r++) {
-        const target = sums[r]!;
-        for (let f = 0; f < F; f++) target[RUN_SUM_FIELDS[f]!] += res.sums[r * F + f]!;
         codes.set(res.codes.subarray(r * w, (r + 1) * w), r * m + k0);
         judgments[r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
         judgments[r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
       }
       res.cellKeys.forEach((key, cell) => {
         let perRun = cellSums.get(key);
-        if (!perRun) cellSums.set(key, (perRun = table.keys.map(() => emptyBreakdownSums())));
-        for (let r = 0; r < R; r++) {
-          for (let f = 0; f < BF; f++) perRun[r]![BREAKDOWN_FIELDS[f]!] += res.cellSums[(cell * R + r) * BF + f]!;
-        }
+        if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
+        const at = cell * R * BF;
+        for (let t = 0; t < R * BF; t++) perRun[t]! += res.cellSums[at + t]!;
       });
       for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
       for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
@@ -200,19 +220,29 @@ export async function aggregateDocumentEval(
   bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
   const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
 
+  // Each run's metrics once: a column per metric over all runs (for the headline and spread), and a
+  // row for the first RUN_ROWS_CAP runs only.
   const runs = dict<Record<string, MetricValue>>();
-  const perRun = sums.map((s) => runMetrics(s));
-  table.keys.forEach((key, r) => (runs[key] = perRun[r]!));
+  const pooled = emptyRunSums();
+  const names = Object.keys(runMetrics(emptyRunSums()));
+  const columns = metricColumns(names, R, (r) => {
+    const s = emptyRunSums();
+    for (let f = 0; f < F; f++) {
+      s[RUN_SUM_FIELDS[f]!] = sums[r * F + f]!;
+      pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
+    }
+    const row = runMetrics(s);
+    if (r < RUN_ROWS_CAP) runs[table.keys[r]!] = row;
+    return row;
+  });
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
-  for (const name of Object.keys(runMetrics(emptyRunSums()))) {
-    const s = spreadOf(perRun.map((row) => row[name]!));
+  names.forEach((name, n) => {
+    const s = spreadOf(columns[n]!);
     metrics[name] = s.mean;
     spread[name] = { std: s.std, min: s.min, max: s.max };
-  }
+  });
 
-  const pooled = emptyRunSums();
-  for (const s of sums) for (const key of Object.keys(pooled) as (keyof RunSums)[]) pooled[key] += s[key];
   const wilson = (successes: number, n: number): ConfidenceInterval => ({ ...wilsonInterval(successes, n), method: "wilson", n });
   const ci: Record<string, ConfidenceInterval> = {
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
@@ -234,9 +264,15 @@ export async function aggregateDocumentEval(
     for (const key of [...cellSums.keys()].sort()) {
       const [d, value] = key.split("\u0000") as [string, string];
       if (d !== dim) continue;
-      const rows = cellSums.get(key)!.map((bs) => breakdownMetrics(bs));
+      const perRun = cellSums.get(key)!;
+      const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
+      const cellColumns = metricColumns(cellNames, R, (r) => {
+        const bs = emptyBreakdownSums();
+        for (let f = 0; f < BF; f++) bs[BREAKDOWN_FIELDS[f]!] = perRun[r * BF + f]!;
+        return breakdownMetrics(bs);
+      });
       const cell: Record<string, MetricValue> = {};
-      for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) cell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
+      cellNames.forEach((name, n) => (cell[name] = spreadOf(cellColumns[n]!).mean));
       (breakdowns[dim] ??= dict())[value] = cell;
     }
   }
@@ -245,6 +281,7 @@ export async function aggregateDocumentEval(
   return {
     metrics,
     runs,
+    runsSummary: R > RUN_ROWS_CAP ? { runs: R, listed: RUN_ROWS_CAP, omitted: R - RUN_ROWS_CAP } : null,
     spread,
     ci,
     breakdowns,
