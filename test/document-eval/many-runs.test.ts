@@ -10,6 +10,7 @@ import { runMari, tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
 import { validateReport } from "../../src/report/schema.js";
 import { RUN_ROWS_CAP } from "../../src/tasks/document/aggregate.js";
+import { rangeRuns } from "../../src/tasks/document/range.js";
 import { shardOfCaseId } from "../../src/tasks/document/run.js";
 
 const tmp = tempDir("mari-many-runs-");
@@ -187,5 +188,62 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     expect(d.shared_cases).toBe(2);
     expect(d.comparison.runs.current).toHaveLength(RUNS);
     expect(d.comparison.runs.baseline).toHaveLength(RUN_ROWS_CAP);
+  }, 60_000);
+});
+
+describe("more runs than one aggregation range holds (rangeRuns: a case's runs cut into blocks)", () => {
+  const BLOCK = rangeRuns(Number.MAX_SAFE_INTEGER);
+  const R = BLOCK + 300;
+  // Case B only; run k judges it positive when k % 5 === 0 (a false positive), and lacks it when k % 7 === 3.
+  const lines: Line[] = [];
+  for (let k = 0; k < R; k++) if (k % 7 !== 3) lines.push({ case_id: "B", run: k, judgment: k % 5 === 0, evidence_sentence_ids: k % 5 === 0 ? [1] : [] });
+
+  it("gives the report that its counts imply, for any --workers", async () => {
+    expect(rangeRuns(R)).toBe(BLOCK);
+    expect(rangeRuns(BLOCK)).toBe(BLOCK);
+    writeJsonl(tmp.dir, "slice-b.jsonl", [SLICE[1]]);
+    const dump = writeJsonl(tmp.dir, "blocks.jsonl", lines);
+    for (const workers of ["1", "2"]) {
+      const r = await runMari([
+        "eval",
+        join(tmp.dir, "slice-b.jsonl"),
+        "--predictions",
+        dump,
+        "--out",
+        join(tmp.dir, `blocks-${workers}`),
+        "--quiet",
+        "--progress",
+        "none",
+        "--report",
+        "json",
+        "--bootstrap",
+        "20",
+        "--workers",
+        workers,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(stripped("blocks-2")).toBe(stripped("blocks-1"));
+    expect(readFileSync(join(tmp.dir, "blocks-2", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "blocks-1", "cases.jsonl"), "utf8"));
+    const r = report("blocks-1");
+    const present = lines.map((line) => String(line.run));
+    expect(r.runs_summary).toEqual({ runs: present.length, listed: RUN_ROWS_CAP, omitted: present.length - RUN_ROWS_CAP });
+    const rows = readFileSync(join(tmp.dir, "blocks-1", "cases.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rows.map((row) => String(row.run))).toEqual(present);
+    expect(rows.map((row) => row.judgment)).toEqual(lines.map((line) => line.judgment));
+    const fp = lines.filter((line) => line.judgment).length;
+    expect(r.metrics.fp).toBeCloseTo(fp / present.length, 12);
+    expect(r.metrics.accuracy).toBeCloseTo(1 - fp / present.length, 12);
+    expect(r.majority.fp).toBe(0);
+    // Per-run values over both blocks: each run has its one case once.
+    const n = present.length;
+    const q = fp / n;
+    expect(r.spread.cases).toEqual({ std: 0, min: 1, max: 1 });
+    expect(r.spread.accuracy.std).toBeCloseTo(Math.sqrt(q * (1 - q)), 12);
+    // Run pairs agree when both judge alike: (C(fp, 2) + C(n − fp, 2)) / C(n, 2).
+    expect(r.setcons.judgment).toBeCloseTo((fp * (fp - 1) + (n - fp) * (n - fp - 1)) / (n * (n - 1)), 12);
   }, 60_000);
 });

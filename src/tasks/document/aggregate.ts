@@ -17,7 +17,9 @@ import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
+  loadFields,
   rangeCases,
+  rangeRuns,
   RUN_SUM_FIELDS,
   ownedBuffers,
   type AggregatePayload,
@@ -71,48 +73,57 @@ export interface Aggregate {
  */
 const REUSE_MIN_BYTES = 1 << 20;
 
-/** Cuts the (case, run) table into range payloads, in case order; each takes a spare buffer if one is free. */
+/** Cuts the (case, run) table into range payloads, in cases.jsonl order; each takes a spare buffer if one is free. */
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.keys.length;
-  const runKeys = table.keys;
-  const step = rangeCases(R);
-  for (let from = 0; from < cases.length; from += step) {
-    const range = cases.slice(from, from + step);
-    const w = range.length;
-    const p: RangePayload = {
-      kind: "range",
-      caseIndices: Int32Array.from(range, (c) => c.index),
-      runKeys,
-      line: new Int32Array(R * w),
-      judgment: new Uint8Array(R * w),
-      reason: new Uint8Array(R * w),
-      coverage: new Float64Array(R * w),
-      rewardAccuracy: new Float64Array(R * w),
-      matched: new Int32Array(R * w),
-      evStart: new Int32Array(R * w + 1),
-      evData: new Int32Array(0),
-      spare: spares.pop() ?? null,
-    };
-    const evidence = new EvidenceBuffer();
-    for (let r = 0; r < R; r++) {
-      for (let j = 0; j < w; j++) {
-        const i = range[j]!.index;
-        const s = r * w + j;
-        const t = table.slot(r, i);
-        p.line[s] = table.line[t]!;
-        p.judgment[s] = table.judgment[t]!;
-        p.reason[s] = table.reason[t]!;
-        p.coverage[s] = table.coverage[t]!;
-        p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
-        p.matched[s] = table.matched[t]!;
-        p.evStart[s] = evidence.length;
-        if (table.line[t] !== 0) table.copyEvidence(r, i, evidence);
-      }
-    }
-    p.evStart[R * w] = evidence.length;
-    p.evData = evidence.toArray();
-    yield p;
+  const caseStep = rangeCases(R);
+  const runStep = Math.max(1, rangeRuns(R));
+  for (let from = 0; from < cases.length; from += caseStep) {
+    const range = cases.slice(from, from + caseStep);
+    // No runs: one empty block per range (its cases still open breakdown cells).
+    for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) yield rangePayload(range, from, table, r0, Math.min(R, r0 + runStep), spares.pop() ?? null);
   }
+}
+
+/** The payload of cases `range` (the first at position `caseFrom`) × runs r0 … r1 − 1. */
+function rangePayload(range: readonly SliceCase[], caseFrom: number, table: RunTable, r0: number, r1: number, spare: Uint8Array | null): RangePayload {
+  const R = r1 - r0;
+  const w = range.length;
+  const p: RangePayload = {
+    kind: "range",
+    caseIndices: Int32Array.from(range, (c) => c.index),
+    caseFrom,
+    runFrom: r0,
+    runKeys: r0 === 0 && r1 === table.keys.length ? table.keys : table.keys.slice(r0, r1),
+    line: new Int32Array(R * w),
+    judgment: new Uint8Array(R * w),
+    reason: new Uint8Array(R * w),
+    coverage: new Float64Array(R * w),
+    rewardAccuracy: new Float64Array(R * w),
+    matched: new Int32Array(R * w),
+    evStart: new Int32Array(R * w + 1),
+    evData: new Int32Array(0),
+    spare,
+  };
+  const evidence = new EvidenceBuffer();
+  for (let r = 0; r < R; r++) {
+    for (let j = 0; j < w; j++) {
+      const i = range[j]!.index;
+      const s = r * w + j;
+      const t = table.slot(r0 + r, i);
+      p.line[s] = table.line[t]!;
+      p.judgment[s] = table.judgment[t]!;
+      p.reason[s] = table.reason[t]!;
+      p.coverage[s] = table.coverage[t]!;
+      p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
+      p.matched[s] = table.matched[t]!;
+      p.evStart[s] = evidence.length;
+      if (table.line[t] !== 0) table.copyEvidence(r0 + r, i, evidence);
+    }
+  }
+  p.evStart[R * w] = evidence.length;
+  p.evData = evidence.toArray();
+  return p;
 }
 
 /** The metric rows `rowOf(0 … R−1)` as one column per name in `names` (a column over runs each). */
@@ -152,7 +163,6 @@ export async function aggregateDocumentEval(
   let setconsOutcome: SetConsOutcome;
 
   {
-    let k0 = 0;
     // The previous range's bytes are written while this one is merged and the next one computed;
     // awaiting each write right away left the CPU idle for a fifth of the run.
     let writing: Promise<void> = Promise.resolve();
@@ -165,23 +175,26 @@ export async function aggregateDocumentEval(
         if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
       });
       writing.catch(() => {});
-      const w = R > 0 ? res.codes.length / R : 0;
-      for (let t = 0; t < R * F; t++) sums[t]! += res.sums[t]!;
-      for (let r = 0; r < R; r++) {
-        codes.set(res.codes.subarray(r * w, (r + 1) * w), r * m + k0);
-        judgments[r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
-        judgments[r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
+      // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
+      const k0 = res.caseFrom;
+      const r0 = res.runFrom;
+      const Rb = res.sums.length / F;
+      const w = Rb > 0 ? res.codes.length / Rb : 0;
+      for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
+      for (let r = 0; r < Rb; r++) {
+        codes.set(res.codes.subarray(r * w, (r + 1) * w), (r0 + r) * m + k0);
+        judgments[r0 + r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
+        judgments[r0 + r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
       }
       res.cellKeys.forEach((key, cell) => {
         let perRun = cellSums.get(key);
         if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
-        const at = cell * R * BF;
-        for (let t = 0; t < R * BF; t++) perRun[t]! += res.cellSums[at + t]!;
+        const at = cell * Rb * BF;
+        for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
       });
       for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
       for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
       for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
-      k0 += w;
     }
     await writing;
     // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments):
@@ -225,13 +238,11 @@ export async function aggregateDocumentEval(
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
   const names = Object.keys(runMetrics(emptyRunSums()));
+  const scratch = emptyRunSums();
   const columns = metricColumns(names, R, (r) => {
-    const s = emptyRunSums();
-    for (let f = 0; f < F; f++) {
-      s[RUN_SUM_FIELDS[f]!] = sums[r * F + f]!;
-      pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
-    }
-    const row = runMetrics(s);
+    loadFields(scratch, RUN_SUM_FIELDS, sums, r * F);
+    for (let f = 0; f < F; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
+    const row = runMetrics(scratch);
     if (r < RUN_ROWS_CAP) runs[table.keys[r]!] = row;
     return row;
   });
@@ -266,9 +277,9 @@ export async function aggregateDocumentEval(
       if (d !== dim) continue;
       const perRun = cellSums.get(key)!;
       const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
+      const bs = emptyBreakdownSums();
       const cellColumns = metricColumns(cellNames, R, (r) => {
-        const bs = emptyBreakdownSums();
-        for (let f = 0; f < BF; f++) bs[BREAKDOWN_FIELDS[f]!] = perRun[r * BF + f]!;
+        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * BF);
         return breakdownMetrics(bs);
       });
       const cell: Record<string, MetricValue> = {};

@@ -33,15 +33,29 @@ export function rangeCases(runCount: number): number {
   return runCount <= RANGE_RUN_LIMIT ? RANGE_CASES : Math.max(1, Math.floor((RANGE_CASES * RANGE_RUN_LIMIT) / runCount));
 }
 
+/**
+ * Runs per range: all of them up to RANGE_CASES × RANGE_RUN_LIMIT, blocks of that many above it (a
+ * range is then one case × a block of runs, still contiguous in cases.jsonl; at a million runs of
+ * one case a single range would otherwise hold the whole file's bytes). Each run's sums still get
+ * one addition per case, in case order, so no value depends on the blocks.
+ */
+export function rangeRuns(runCount: number): number {
+  return Math.min(runCount, RANGE_CASES * RANGE_RUN_LIMIT);
+}
+
 export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
 export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
-/** A range of cases × all runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
+/** A range of cases × a block of runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
 export interface RangePayload extends SlotColumns {
   kind: "range";
   /** Slice indices of the range's cases, in slice order (w of them). */
   caseIndices: Int32Array;
+  /** Position of the range's first case among the scored cases, and of its first run. */
+  caseFrom: number;
+  runFrom: number;
+  /** The block's run keys (runs runFrom … runFrom + runKeys.length − 1). */
   runKeys: string[];
   /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
   evData: Int32Array;
@@ -62,6 +76,9 @@ export interface BootstrapPayload {
 
 export interface RangeResult {
   kind: "range";
+  /** The payload's caseFrom and runFrom. */
+  caseFrom: number;
+  runFrom: number;
   /** UTF-8 cases.jsonl lines of the range (case order × run order). */
   bytes: Uint8Array;
   /** Per run, RUN_SUM_FIELDS in order. */
@@ -151,14 +168,28 @@ function locState(hit: boolean | null, exact: boolean | null): number {
   return hit === null ? 0 : 1 + (hit ? 2 : 0) + (exact ? 1 : 0);
 }
 
+/** `target[fields[f]] = from[at + f]` for each field. */
+export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Float64Array, at: number): void {
+  for (let f = 0; f < fields.length; f++) (target[fields[f]!] as number) = from[at + f]!;
+}
+
+/** `into[at + f] = source[fields[f]]` for each field. */
+function storeFields<T>(source: T, fields: readonly (keyof T)[], into: Float64Array, at: number): void {
+  for (let f = 0; f < fields.length; f++) into[at + f] = source[fields[f]!] as number;
+}
+
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
   const w = p.caseIndices.length;
   const R = p.runKeys.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  const runSums = p.runKeys.map(() => emptyRunSums());
+  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF); each
+  // outcome is added through one scratch object, loaded and stored back: no object per run.
+  const sums = new Float64Array(R * F);
+  const runScratch = emptyRunSums();
   const cellIndex = new Map<string, number>();
-  const cellSums: BreakdownSums[][] = [];
+  const cellSums: Float64Array[] = [];
+  const cellScratch = emptyBreakdownSums();
   const codes = new Uint8Array(R * w);
   const present = new Uint8Array(R * w);
   const judgments = new Uint8Array(R * w);
@@ -177,7 +208,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       if (id === undefined) {
         id = cellSums.length;
         cellIndex.set(key, id);
-        cellSums.push(p.runKeys.map(() => emptyBreakdownSums()));
+        cellSums.push(new Float64Array(R * BF));
       }
       return id;
     });
@@ -200,9 +231,15 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
         rewardAccuracy: isPresent ? p.rewardAccuracy[s]! : missing.rewardAccuracy,
         rewardFormat: reasonIdx === 0 ? 1 : 0,
       };
-      addOutcome(runSums[r]!, outcome);
+      loadFields(runScratch, RUN_SUM_FIELDS, sums, r * F);
+      addOutcome(runScratch, outcome);
+      storeFields(runScratch, RUN_SUM_FIELDS, sums, r * F);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cells) addBreakdownOutcome(cellSums[cell]![r]!, outcome);
+      for (const cell of cells) {
+        loadFields(cellScratch, BREAKDOWN_FIELDS, cellSums[cell]!, r * BF);
+        addBreakdownOutcome(cellScratch, outcome);
+        storeFields(cellScratch, BREAKDOWN_FIELDS, cellSums[cell]!, r * BF);
+      }
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
@@ -238,12 +275,12 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       out.bytes(suffix);
     }
   }
-  const sums = new Float64Array(R * F);
-  runSums.forEach((rs, r) => RUN_SUM_FIELDS.forEach((field, f) => (sums[r * F + f] = rs[field])));
   const flatCells = new Float64Array(cellSums.length * R * BF);
-  cellSums.forEach((perRun, cell) => perRun.forEach((bs, r) => BREAKDOWN_FIELDS.forEach((field, f) => (flatCells[(cell * R + r) * BF + f] = bs[field]))));
+  cellSums.forEach((perRun, cell) => flatCells.set(perRun, cell * R * BF));
   return {
     kind: "range",
+    caseFrom: p.caseFrom,
+    runFrom: p.runFrom,
     bytes: out.take(),
     sums,
     cellKeys: [...cellIndex.keys()],
