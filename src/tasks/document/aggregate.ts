@@ -73,20 +73,44 @@ export interface Aggregate {
  */
 const REUSE_MIN_BYTES = 1 << 20;
 
+interface EncodedRunKeys {
+  data: Uint8Array;
+  start: Int32Array;
+}
+
+/** Every run key's JSON rendering in UTF-8, once per eval (not once per range and run). */
+function encodeRunKeys(keys: readonly string[]): EncodedRunKeys {
+  const json = keys.map((key) => JSON.stringify(key));
+  const data = new Uint8Array(json.reduce((n, text) => n + 3 * text.length, 0));
+  const start = new Int32Array(keys.length + 1);
+  const encoder = new TextEncoder();
+  for (let r = 0; r < keys.length; r++) start[r + 1] = start[r]! + encoder.encodeInto(json[r]!, data.subarray(start[r]!)).written;
+  return { data: data.slice(0, start[keys.length]!), start };
+}
+
 /** Cuts the (case, run) table into range payloads, in cases.jsonl order; each takes a spare buffer if one is free. */
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.keys.length;
+  const keys = encodeRunKeys(table.keys);
   const caseStep = rangeCases(R);
   const runStep = Math.max(1, rangeRuns(R));
   for (let from = 0; from < cases.length; from += caseStep) {
     const range = cases.slice(from, from + caseStep);
     // No runs: one empty block per range (its cases still open breakdown cells).
-    for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) yield rangePayload(range, from, table, r0, Math.min(R, r0 + runStep), spares.pop() ?? null);
+    for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) yield rangePayload(range, from, table, keys, r0, Math.min(R, r0 + runStep), spares.pop() ?? null);
   }
 }
 
 /** The payload of cases `range` (the first at position `caseFrom`) × runs r0 … r1 − 1. */
-function rangePayload(range: readonly SliceCase[], caseFrom: number, table: RunTable, r0: number, r1: number, spare: Uint8Array | null): RangePayload {
+function rangePayload(
+  range: readonly SliceCase[],
+  caseFrom: number,
+  table: RunTable,
+  keys: EncodedRunKeys,
+  r0: number,
+  r1: number,
+  spare: Uint8Array | null,
+): RangePayload {
   const R = r1 - r0;
   const w = range.length;
   const p: RangePayload = {
@@ -95,6 +119,9 @@ function rangePayload(range: readonly SliceCase[], caseFrom: number, table: RunT
     caseFrom,
     runFrom: r0,
     runKeys: r0 === 0 && r1 === table.keys.length ? table.keys : table.keys.slice(r0, r1),
+    // Copies: a payload's typed arrays move to the worker.
+    runKeyData: keys.data.slice(keys.start[r0]!, keys.start[r1]!),
+    runKeyStart: keys.start.slice(r0, r1 + 1).map((at) => at - keys.start[r0]!),
     line: new Int32Array(R * w),
     judgment: new Uint8Array(R * w),
     reason: new Uint8Array(R * w),

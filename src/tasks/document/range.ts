@@ -57,6 +57,9 @@ export interface RangePayload extends SlotColumns {
   runFrom: number;
   /** The block's run keys (runs runFrom … runFrom + runKeys.length − 1). */
   runKeys: string[];
+  /** Their JSON renderings in UTF-8: run r's at runKeyData[runKeyStart[r] … runKeyStart[r + 1]). */
+  runKeyData: Uint8Array;
+  runKeyStart: Int32Array;
   /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
   evData: Int32Array;
   /** A buffer already written out, to build this range's bytes in (null: allocate one). */
@@ -196,8 +199,6 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
-  const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
-  const runKeyBytes = runKeyJson.map(utf8);
   const out = new ByteSink(p.spare ?? undefined);
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
@@ -246,12 +247,16 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       if (reasonIdx !== 0) {
         reasonCounts[reasonIdx]!++;
         if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push({ where: c.where, reason: reason!, message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}` });
+          missingExamples.push({
+            where: c.where,
+            reason: reason!,
+            message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(p.runKeys[r])}`,
+          });
         }
       }
       const loc = localizationFields(outcome);
       out.bytes(prefix);
-      out.bytes(runKeyBytes[r]!);
+      out.bytesOf(p.runKeyData, p.runKeyStart[r]!, p.runKeyStart[r + 1]!);
       out.bytes(LINE_KEY);
       if (isPresent) out.number(line);
       else out.bytes(NULL);
