@@ -5,7 +5,7 @@
 import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstrap.js";
 import { localizationFields, type CaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
-import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
+import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./bytes.js";
 import type { SlotColumns } from "./run-table.js";
@@ -43,8 +43,7 @@ export function rangeRuns(runCount: number): number {
   return Math.min(runCount, RANGE_CASES * RANGE_RUN_LIMIT);
 }
 
-export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
-export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
+export { BREAKDOWN_FIELDS, RUN_SUM_FIELDS };
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
 /** A range of cases × a block of runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
@@ -176,23 +175,15 @@ export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Flo
   for (let f = 0; f < fields.length; f++) (target[fields[f]!] as number) = from[at + f]!;
 }
 
-/** `into[at + f] = source[fields[f]]` for each field. */
-function storeFields<T>(source: T, fields: readonly (keyof T)[], into: Float64Array, at: number): void {
-  for (let f = 0; f < fields.length; f++) into[at + f] = source[fields[f]!] as number;
-}
-
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
   const w = p.caseIndices.length;
   const R = p.runKeys.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF); each
-  // outcome is added through one scratch object, loaded and stored back: no object per run.
+  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF): no object per run.
   const sums = new Float64Array(R * F);
-  const runScratch = emptyRunSums();
   const cellIndex = new Map<string, number>();
   const cellSums: Float64Array[] = [];
-  const cellScratch = emptyBreakdownSums();
   const codes = new Uint8Array(R * w);
   const present = new Uint8Array(R * w);
   const judgments = new Uint8Array(R * w);
@@ -232,15 +223,9 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
         rewardAccuracy: isPresent ? p.rewardAccuracy[s]! : missing.rewardAccuracy,
         rewardFormat: reasonIdx === 0 ? 1 : 0,
       };
-      loadFields(runScratch, RUN_SUM_FIELDS, sums, r * F);
-      addOutcome(runScratch, outcome);
-      storeFields(runScratch, RUN_SUM_FIELDS, sums, r * F);
+      addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cells) {
-        loadFields(cellScratch, BREAKDOWN_FIELDS, cellSums[cell]!, r * BF);
-        addBreakdownOutcome(cellScratch, outcome);
-        storeFields(cellScratch, BREAKDOWN_FIELDS, cellSums[cell]!, r * BF);
-      }
+      for (const cell of cells) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
