@@ -9,7 +9,7 @@ import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
 import { wilsonInterval } from "../../core/metrics/wilson.js";
-import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../../core/metrics/setcons.js";
+import { computeSetCons, majorityVote, type JudgmentColumns, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
@@ -182,7 +182,8 @@ export async function aggregateDocumentEval(
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
   // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
   const codes = new Uint8Array(new SharedArrayBuffer(R * m));
-  const judgments: RunJudgments[] = table.keys.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
+  // Presence and judgment per (run, case), run-major: two arrays, not two per run.
+  const judgments: JudgmentColumns = { runs: R, cases: m, present: new Uint8Array(R * m), judgment: new Uint8Array(R * m) };
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
@@ -208,10 +209,15 @@ export async function aggregateDocumentEval(
       const Rb = res.sums.length / F;
       const w = Rb > 0 ? res.codes.length / Rb : 0;
       for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
+      // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
+      // subarray per run and range was most of this step at a million runs).
       for (let r = 0; r < Rb; r++) {
-        codes.set(res.codes.subarray(r * w, (r + 1) * w), (r0 + r) * m + k0);
-        judgments[r0 + r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
-        judgments[r0 + r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
+        const to = (r0 + r) * m + k0;
+        for (let j = 0; j < w; j++) {
+          codes[to + j] = res.codes[r * w + j]!;
+          judgments.present[to + j] = res.present[r * w + j]!;
+          judgments.judgment[to + j] = res.judgment[r * w + j]!;
+        }
       }
       res.cellKeys.forEach((key, cell) => {
         let perRun = cellSums.get(key);
