@@ -2,7 +2,7 @@
 // the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
 // honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 import { styleText } from "node:util";
-import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runKeys, sortedRejections } from "../report/format.js";
+import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
@@ -34,7 +34,7 @@ function headlineNames(report: Report): string[] {
 
 export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet">, color: (style: Style, text: string) => string): string {
   const lines: string[] = [];
-  const runs = runKeys(report).length;
+  const runs = runCount(report);
   const source = report.predictions ? report.predictions.path : report.system.judge ? `judge ${report.system.judge}` : "no predictions";
   lines.push(color("bold", `mari ${report.task}: ${report.dataset.cases} cases, ${runs} run${runs === 1 ? "" : "s"} (${source})`));
   if (report.system.judge_note) lines.push(color("yellow", `  note: ${report.system.judge_note}`));

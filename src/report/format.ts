@@ -31,9 +31,23 @@ export function gatesPassed(report: Report): boolean {
   return report.gates.every((gate) => gate.passed);
 }
 
-/** Number of runs the report covers (at least 1 once anything was scored). */
+/** The run keys listed under `runs` (all runs, unless `runs_summary` says some were left out). */
 export function runKeys(report: Report): string[] {
   return Object.keys(report.runs);
+}
+
+/** Number of runs the report covers (at least 1 once anything was scored), listed or not. */
+export function runCount(report: Report): number {
+  return report.runs_summary?.runs ?? Object.keys(report.runs).length;
+}
+
+/** The note under a run table showing `shown` runs of the report's: how many more there are and where. */
+export function moreRunsNote(report: Report, shown: number): string {
+  const more = runCount(report) - shown;
+  if (more <= 0) return "";
+  const summary = report.runs_summary;
+  if (!summary) return `${more} more runs are in report.json.`;
+  return `${more} more runs: report.json lists the first ${summary.listed} of ${summary.runs}, and its spread covers all of them.`;
 }
 
 /** Headline metric names in the order tasks put them in (insertion order of `metrics`). */

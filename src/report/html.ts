@@ -16,6 +16,8 @@ import {
   gatesPassed,
   metricNames,
   provenanceRows,
+  moreRunsNote,
+  runCount,
   runKeys,
   setconsRows,
   sortedRejections,
@@ -96,7 +98,7 @@ function gates(report: Report): string {
 function metrics(report: Report): string {
   const names = metricNames(report);
   if (names.length === 0) return "";
-  const multi = runKeys(report).length > 1 && report.spread !== undefined;
+  const multi = runCount(report) > 1 && report.spread !== undefined;
   const header = ["metric", "value", "95% CI", "n", ""];
   if (multi) header.push("std", "min", "max");
   const rows = names.map((name) => {
@@ -140,7 +142,8 @@ function runs(report: Report): string {
   const shown = keys.slice(0, MAX_RUN_COLUMNS);
   const names = [...new Set(shown.flatMap((key) => Object.keys(report.runs[key] ?? {})))];
   const rows = names.map((name) => [e(name), ...shown.map((key) => e(formatNumber(report.runs[key]?.[name])))]);
-  const more = keys.length > shown.length ? `<p class="note">${keys.length - shown.length} more runs are in report.json.</p>` : "";
+  const note = moreRunsNote(report, shown.length);
+  const more = note ? `<p class="note">${e(note)}</p>` : "";
   return section("Runs", table(["metric", ...shown.map((key) => `run ${e(key)}`)], rows) + more);
 }
 

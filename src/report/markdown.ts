@@ -16,6 +16,8 @@ import {
   gatesPassed,
   metricNames,
   provenanceRows,
+  moreRunsNote,
+  runCount,
   runKeys,
   setconsRows,
   sortedRejections,
@@ -80,7 +82,7 @@ function gatesSection(report: Report): string {
 function headlineSection(report: Report): string {
   const names = metricNames(report);
   if (names.length === 0) return section("Metrics", "No metrics.");
-  const runs = runKeys(report).length;
+  const runs = runCount(report);
   const withSpread = report.spread !== undefined && runs > 1;
   const header = ["metric", "value", "95% CI", "n"];
   if (withSpread) header.push("std", "min", "max");
@@ -106,8 +108,7 @@ function runsSection(report: Report): string {
   const shown = keys.slice(0, MAX_RUN_COLUMNS);
   const names = [...new Set(shown.flatMap((key) => Object.keys(report.runs[key] ?? {})))];
   const rows = names.map((name) => [escapeCell(name), ...shown.map((key) => formatNumber(report.runs[key]?.[name]))]);
-  const more = keys.length > shown.length ? `${keys.length - shown.length} more runs are in report.json.` : "";
-  return section("Runs", table(["metric", ...shown.map((key) => `run ${escapeCell(key)}`)], rows), more);
+  return section("Runs", table(["metric", ...shown.map((key) => `run ${escapeCell(key)}`)], rows), moreRunsNote(report, shown.length));
 }
 
 function baselineSection(report: Report): string {

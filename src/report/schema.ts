@@ -2,7 +2,7 @@
 // validator used by tests and `mari merge`, and the JSON Schema written to schema/report.schema.json.
 // It mirrors src/report/types.ts; task-specific extras are allowed beside the contract keys.
 import { z } from "zod";
-import { REPORT_SCHEMA_VERSION } from "./types.js";
+import { REPORT_SCHEMA_LATEST } from "./types.js";
 
 const metricValue = z.number().nullable();
 const metricTable = z.record(z.string(), metricValue);
@@ -107,6 +107,7 @@ export const reportSchema = z
     system: systemInfo,
     metrics: metricTable,
     runs: z.record(z.string(), metricTable),
+    runs_summary: z.object({ runs: count, listed: count, omitted: count }).optional(),
     ci: z.record(z.string(), confidenceInterval),
     spread: z.record(z.string(), z.object({ std: z.number(), min: z.number(), max: z.number() })).optional(),
     breakdowns: z.record(z.string(), z.record(z.string(), metricTable)).optional(),
@@ -126,9 +127,9 @@ export const reportSchema = z
   })
   .catchall(z.unknown())
   .meta({
-    $id: `https://mari.invalid/schema/report-${REPORT_SCHEMA_VERSION}.json`,
+    $id: `https://mari.invalid/schema/report-${REPORT_SCHEMA_LATEST}.json`,
     title: "mari report.json",
-    description: `The report every mari task writes (schema_version ${REPORT_SCHEMA_VERSION}).`,
+    description: `The report every mari task writes (schema_version up to ${REPORT_SCHEMA_LATEST}).`,
   });
 
 export const REPORT_JSON_SCHEMA: object = z.toJSONSchema(reportSchema);

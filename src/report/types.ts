@@ -3,6 +3,11 @@
 // so they are snake_case and stable. Bump REPORT_SCHEMA_VERSION on any breaking change.
 
 export const REPORT_SCHEMA_VERSION = "1.1.0";
+/**
+ * The newest report schema (1.2.0 added `runs_summary`). A report states it only when it uses a key
+ * added in it, so reports without those keys read byte for byte as before (docs/reports.md).
+ */
+export const REPORT_SCHEMA_LATEST = "1.2.0";
 
 export type TaskName = "documents" | "pairs" | "evidence" | "sweep";
 
@@ -86,6 +91,12 @@ export interface RejectionExample {
   message: string;
 }
 
+export interface RunsSummary {
+  runs: number;
+  listed: number;
+  omitted: number;
+}
+
 export interface Report {
   schema_version: string;
   /** sha256 of the cases.jsonl written beside this report (readers check it). */
@@ -96,8 +107,10 @@ export interface Report {
   system: SystemInfo;
   /** Headline values; names exactly as SPEC §1.4/§1.5/§2.4. */
   metrics: Record<string, MetricValue>;
-  /** Per run key, the same metric names. */
+  /** Per run key, the same metric names (the first RUN_ROWS_CAP runs only when `runs_summary` is present). */
   runs: Record<string, Record<string, MetricValue>>;
+  /** Present when `runs` lists only the first `listed` of `runs` runs (`omitted` = runs − listed). */
+  runs_summary?: RunsSummary;
   ci: Record<string, ConfidenceInterval>;
   /** Spread of each headline metric over runs (population std, min, max). */
   spread?: Record<string, { std: number; min: number; max: number }>;

@@ -12,6 +12,29 @@
 // pair's fraction and each partial sum; this rounds once per group pair), which is why setcons.ts
 // keeps the pairwise loop, and its exact bytes, for run counts it can afford.
 
+/** Judgments of `runs` runs over `cases` cases, run-major: run r's case i at r · cases + i. */
+export interface JudgmentColumns {
+  runs: number;
+  cases: number;
+  /** 1 when the run has a kept line for the case. */
+  present: Uint8Array;
+  /** 1 when the case was scored positive. */
+  judgment: Uint8Array;
+}
+
+/** Per-run judgment arrays (each over `caseCount` cases) as columns; columns are returned as they are. */
+export function judgmentColumns(runs: readonly { present: Uint8Array; judgment: Uint8Array }[] | JudgmentColumns, caseCount: number): JudgmentColumns {
+  if (!Array.isArray(runs)) return runs as JudgmentColumns;
+  const list = runs as readonly { present: Uint8Array; judgment: Uint8Array }[];
+  const present = new Uint8Array(list.length * caseCount);
+  const judgment = new Uint8Array(list.length * caseCount);
+  list.forEach((run, r) => {
+    present.set(run.present.subarray(0, caseCount), r * caseCount);
+    judgment.set(run.judgment.subarray(0, caseCount), r * caseCount);
+  });
+  return { runs: list.length, cases: caseCount, present, judgment };
+}
+
 export interface PresenceGroups {
   /** Runs per group. */
   size: number[];
@@ -29,15 +52,21 @@ export function popcount32(x: number): number {
 }
 
 /** Groups runs by presence set, in order of each set's first run. Stops (null) past `maxGroups`. */
-export function presenceGroups(runs: readonly { present: Uint8Array; judgment: Uint8Array }[], caseCount: number, maxGroups: number): PresenceGroups | null {
+export function presenceGroups(
+  runs: readonly { present: Uint8Array; judgment: Uint8Array }[] | JudgmentColumns,
+  caseCount: number,
+  maxGroups: number,
+): PresenceGroups | null {
+  const c = judgmentColumns(runs, caseCount);
   const words = (caseCount + 31) >>> 5;
   const index = new Map<string, number>();
   const groups: PresenceGroups = { size: [], any: [], positives: [] };
   const any = new Uint32Array(words);
   const units: number[] = [];
-  for (const run of runs) {
+  for (let r = 0; r < c.runs; r++) {
+    const at = r * caseCount;
     any.fill(0);
-    for (let i = 0; i < caseCount; i++) if (run.present[i]) any[i >>> 5]! |= 1 << (i & 31);
+    for (let i = 0; i < caseCount; i++) if (c.present[at + i]) any[i >>> 5]! |= 1 << (i & 31);
     units.length = 0;
     for (let w = 0; w < words; w++) units.push(any[w]! & 0xffff, any[w]! >>> 16);
     let key = "";
@@ -53,7 +82,7 @@ export function presenceGroups(runs: readonly { present: Uint8Array; judgment: U
     }
     groups.size[g]!++;
     const positives = groups.positives[g]!;
-    for (let i = 0; i < caseCount; i++) if (run.present[i] && run.judgment[i]) positives[i]!++;
+    for (let i = 0; i < caseCount; i++) if (c.present[at + i] && c.judgment[at + i]) positives[i]!++;
   }
   return groups;
 }

@@ -41,24 +41,40 @@ export function emptyRunSums(): RunSums {
   };
 }
 
+/** The flat form's field order: a run's sums at `at + RUN_SUM_FIELDS.indexOf(field)` of a Float64Array. */
+export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
+const RS = Object.fromEntries(RUN_SUM_FIELDS.map((field, f) => [field, f])) as Record<keyof RunSums, number>;
+
 export function addOutcome(sums: RunSums, o: CaseOutcome): void {
-  sums.cases++;
+  withFlat(sums, RUN_SUM_FIELDS, (flat) => addOutcomeAt(flat, 0, o));
+}
+
+/** addOutcome on the flat form: the run's sums at `sums[at …]` (RUN_SUM_FIELDS order). */
+export function addOutcomeAt(sums: Float64Array, at: number, o: CaseOutcome): void {
+  sums[at + RS.cases]!++;
   if (o.label) {
-    if (o.judgment) sums.tp++;
-    else sums.fn++;
+    if (o.judgment) sums[at + RS.tp]!++;
+    else sums[at + RS.fn]!++;
     const loc = localizationFields(o);
-    if (loc.localization_hit) sums.localizationHits++;
-    if (loc.exact_localization) sums.exactLocalizations++;
+    if (loc.localization_hit) sums[at + RS.localizationHits]!++;
+    if (loc.exact_localization) sums[at + RS.exactLocalizations]!++;
     if (o.judgment && o.predictedCount > 0) {
-      sums.localizationPrecisionSum += loc.evidence_precision!;
-      sums.localizationPrecisionCases++;
+      sums[at + RS.localizationPrecisionSum]! += loc.evidence_precision!;
+      sums[at + RS.localizationPrecisionCases]!++;
     }
-  } else if (o.judgment) sums.fp++;
-  else sums.tn++;
-  if (o.formatValid) sums.formatValid++;
-  sums.referenceCoverageSum += o.referenceCoverage;
-  sums.rewardAccuracySum += o.rewardAccuracy;
-  sums.rewardFormatSum += o.rewardFormat;
+  } else if (o.judgment) sums[at + RS.fp]!++;
+  else sums[at + RS.tn]!++;
+  if (o.formatValid) sums[at + RS.formatValid]!++;
+  sums[at + RS.referenceCoverageSum]! += o.referenceCoverage;
+  sums[at + RS.rewardAccuracySum]! += o.rewardAccuracy;
+  sums[at + RS.rewardFormatSum]! += o.rewardFormat;
+}
+
+/** Runs `update` on `object`'s `fields` as a Float64Array and writes them back. */
+function withFlat<T>(object: T, fields: readonly (keyof T)[], update: (flat: Float64Array) => void): void {
+  const flat = Float64Array.from(fields, (field) => object[field] as number);
+  update(flat);
+  fields.forEach((field, f) => ((object[field] as number) = flat[f]!));
 }
 
 export function mergeRunSums(into: RunSums, other: RunSums): void {
@@ -95,13 +111,22 @@ export function emptyBreakdownSums(): BreakdownSums {
   return { cases: 0, correct: 0, positives: 0, truePositives: 0, localizationHits: 0 };
 }
 
+/** The flat form's field order of breakdown sums (as RUN_SUM_FIELDS for run sums). */
+export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
+const BS = Object.fromEntries(BREAKDOWN_FIELDS.map((field, f) => [field, f])) as Record<keyof BreakdownSums, number>;
+
 export function addBreakdownOutcome(sums: BreakdownSums, o: CaseOutcome): void {
-  sums.cases++;
-  if (o.judgment === o.label) sums.correct++;
+  withFlat(sums, BREAKDOWN_FIELDS, (flat) => addBreakdownOutcomeAt(flat, 0, o));
+}
+
+/** addBreakdownOutcome on the flat form (BREAKDOWN_FIELDS order from `at`). */
+export function addBreakdownOutcomeAt(sums: Float64Array, at: number, o: CaseOutcome): void {
+  sums[at + BS.cases]!++;
+  if (o.judgment === o.label) sums[at + BS.correct]!++;
   if (o.label) {
-    sums.positives++;
-    if (o.judgment) sums.truePositives++;
-    if (o.matched > 0) sums.localizationHits++;
+    sums[at + BS.positives]!++;
+    if (o.judgment) sums[at + BS.truePositives]!++;
+    if (o.matched > 0) sums[at + BS.localizationHits]!++;
   }
 }
 

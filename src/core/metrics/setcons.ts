@@ -15,7 +15,9 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
-import { groupedAgreement, popcount32, presenceGroups } from "./run-agreement.js";
+import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
+
+export type { JudgmentColumns } from "./run-agreement.js";
 
 /** One run's judgments over the slice's cases, in slice order. */
 export interface RunJudgments {
@@ -43,15 +45,16 @@ export interface SetConsResult {
 
 export type SetConsOutcome = SetConsResult | { runs: number; reason: string };
 
-function bitsets(run: RunJudgments, words: number): { pos: Uint32Array; neg: Uint32Array; any: Uint32Array } {
+function bitsets(c: JudgmentColumns, r: number, words: number): { pos: Uint32Array; neg: Uint32Array; any: Uint32Array } {
   const pos = new Uint32Array(words);
   const neg = new Uint32Array(words);
   const any = new Uint32Array(words);
-  for (let i = 0; i < run.present.length; i++) {
-    if (!run.present[i]) continue;
+  const at = r * c.cases;
+  for (let i = 0; i < c.cases; i++) {
+    if (!c.present[at + i]) continue;
     const bit = 1 << (i & 31);
     const w = i >>> 5;
-    if (run.judgment[i]) pos[w]! |= bit;
+    if (c.judgment[at + i]) pos[w]! |= bit;
     else neg[w]! |= bit;
     any[w]! |= bit;
   }
@@ -66,14 +69,15 @@ function bitsets(run: RunJudgments, words: number): { pos: Uint32Array; neg: Uin
 export const PAIRWISE_RUN_LIMIT = 2048;
 
 /** Mean over run pairs (r < s) of the agreement fraction over cases present in both. */
-export function judgmentAgreement(runs: readonly RunJudgments[], caseCount: number): { mean: number; pairsUsed: number } {
-  if (runs.length > PAIRWISE_RUN_LIMIT) {
+export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumns, caseCount: number): { mean: number; pairsUsed: number } {
+  const c = judgmentColumns(runs, caseCount);
+  if (c.runs > PAIRWISE_RUN_LIMIT) {
     // Grouped cost ≈ G² · n / 2 against R² · n / 64 for the pairwise loop.
-    const groups = presenceGroups(runs, caseCount, Math.floor(runs.length / 6));
+    const groups = presenceGroups(c, caseCount, Math.floor(c.runs / 6));
     if (groups) return groupedAgreement(groups, caseCount);
   }
   const words = (caseCount + 31) >>> 5;
-  const sets = runs.map((run) => bitsets(run, words));
+  const sets = Array.from({ length: c.runs }, (_, r) => bitsets(c, r, words));
   let sum = 0;
   let used = 0;
   for (let r = 0; r < sets.length; r++) {
@@ -151,7 +155,8 @@ function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) =
 
 export interface SetConsInput {
   caseIds: readonly string[];
-  runs: readonly RunJudgments[];
+  /** Per run, or as columns over (run, case). */
+  runs: readonly RunJudgments[] | JudgmentColumns;
   /** The evidence IDs (sorted, unique) of run r on case i; only asked for present cases. */
   evidenceOf: (run: number, caseIndex: number) => readonly number[];
   /** A canonical key of that set, equal for equal sets only (default: the IDs joined by commas); cheaper than the list. */
@@ -163,9 +168,10 @@ export interface SetConsInput {
 const CASE_BLOCK = 64;
 
 export function computeSetCons(input: SetConsInput): SetConsOutcome {
-  const { caseIds, runs } = input;
-  if (runs.length < 2) return { runs: runs.length, reason: "SetCons needs at least two runs" };
+  const { caseIds } = input;
   const n = caseIds.length;
+  const runs = judgmentColumns(input.runs, n);
+  if (runs.runs < 2) return { runs: runs.runs, reason: "SetCons needs at least two runs" };
   const agreement = judgmentAgreement(runs, n);
   let evidenceSum = 0;
   let evidencePairs = 0;
@@ -186,11 +192,11 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
       runsOf[b]!.length = 0;
       positivesOf[b] = 0;
     }
-    for (let r = 0; r < runs.length; r++) {
-      const run = runs[r]!;
+    for (let r = 0; r < runs.runs; r++) {
+      const at = r * n;
       for (let i = i0; i < i1; i++) {
-        if (!run.present[i]) continue;
-        if (run.judgment[i]) positivesOf[i - i0]!++;
+        if (!runs.present[at + i]) continue;
+        if (runs.judgment[at + i]) positivesOf[i - i0]!++;
         keysOf[i - i0]!.push(evidenceKey(r, i));
         runsOf[i - i0]!.push(r);
       }
@@ -210,15 +216,15 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
           if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
         }
       }
-      if (present === runs.length) {
+      if (present === runs.runs) {
         allPresent++;
         if (positives === 0 || negatives === 0) unanimous++;
       }
     }
   }
   return {
-    runs: runs.length,
-    pairs: (runs.length * (runs.length - 1)) / 2,
+    runs: runs.runs,
+    pairs: (runs.runs * (runs.runs - 1)) / 2,
     pairs_used: agreement.pairsUsed,
     judgment: agreement.mean,
     evidence: evidencePairs > 0 ? evidenceSum / evidencePairs : 0,
@@ -234,11 +240,12 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
  * Majority vote per case over the runs where it is present (ties and no votes → negative), and the
  * judgment-level metrics of those votes against gold.
  */
-export function majorityVote(labels: Uint8Array, runs: readonly RunJudgments[]): Record<string, number> {
+export function majorityVote(labels: Uint8Array, runs: readonly RunJudgments[] | JudgmentColumns): Record<string, number> {
+  const c = judgmentColumns(runs, labels.length);
   const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
   for (let i = 0; i < labels.length; i++) {
     let balance = 0;
-    for (const run of runs) if (run.present[i]) balance += run.judgment[i] ? 1 : -1;
+    for (let r = 0; r < c.runs; r++) if (c.present[r * c.cases + i]) balance += c.judgment[r * c.cases + i] ? 1 : -1;
     const vote = balance > 0;
     if (labels[i]) vote ? counts.tp++ : counts.fn++;
     else vote ? counts.fp++ : counts.tn++;

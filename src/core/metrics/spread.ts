@@ -6,18 +6,19 @@ export interface Spread {
   max: number;
 }
 
-export function spreadOf(values: readonly number[]): Spread {
+export function spreadOf(values: ArrayLike<number>): Spread {
   if (values.length === 0) return { mean: 0, std: 0, min: 0, max: 0 };
   let sum = 0;
   let min = Infinity;
   let max = -Infinity;
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
     sum += v;
     if (v < min) min = v;
     if (v > max) max = v;
   }
   const mean = sum / values.length;
   let squares = 0;
-  for (const v of values) squares += (v - mean) * (v - mean);
+  for (let i = 0; i < values.length; i++) squares += (values[i]! - mean) * (values[i]! - mean);
   return { mean, std: Math.sqrt(squares / values.length), min, max };
 }

@@ -5,19 +5,21 @@
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
-import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
+import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
 import { wilsonInterval } from "../../core/metrics/wilson.js";
-import { computeSetCons, majorityVote, type RunJudgments, type SetConsOutcome } from "../../core/metrics/setcons.js";
+import { computeSetCons, majorityVote, type JudgmentColumns, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
-import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample } from "../../report/types.js";
+import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js";
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
+  loadFields,
   rangeCases,
+  rangeRuns,
   RUN_SUM_FIELDS,
   ownedBuffers,
   type AggregatePayload,
@@ -35,9 +37,20 @@ export interface AggregateOptions extends ScoreOptions {
   flippedCap: number;
 }
 
+/**
+ * report.json's `runs` lists the metrics of at most this many runs: the first ones in order of
+ * appearance. Above it, `runs_summary` says how many runs there are and how many rows were left
+ * out; `metrics` and `spread` still cover every run (docs/reports.md). At a million runs a row per
+ * run would not fit in one JavaScript string.
+ */
+export const RUN_ROWS_CAP = 1000;
+
 export interface Aggregate {
   metrics: Record<string, MetricValue>;
+  /** The first RUN_ROWS_CAP runs' metrics. */
   runs: Record<string, Record<string, MetricValue>>;
+  /** Set when `runs` leaves runs out. */
+  runsSummary: RunsSummary | null;
   spread: Record<string, { std: number; min: number; max: number }>;
   ci: Record<string, ConfidenceInterval>;
   breakdowns: Record<string, Record<string, Record<string, MetricValue>>>;
@@ -60,48 +73,94 @@ export interface Aggregate {
  */
 const REUSE_MIN_BYTES = 1 << 20;
 
-/** Cuts the (case, run) table into range payloads, in case order; each takes a spare buffer if one is free. */
+interface EncodedRunKeys {
+  data: Uint8Array;
+  start: Int32Array;
+}
+
+/** Every run key's JSON rendering in UTF-8, once per eval (not once per range and run). */
+function encodeRunKeys(keys: readonly string[]): EncodedRunKeys {
+  const json = keys.map((key) => JSON.stringify(key));
+  const data = new Uint8Array(json.reduce((n, text) => n + 3 * text.length, 0));
+  const start = new Int32Array(keys.length + 1);
+  const encoder = new TextEncoder();
+  for (let r = 0; r < keys.length; r++) start[r + 1] = start[r]! + encoder.encodeInto(json[r]!, data.subarray(start[r]!)).written;
+  return { data: data.slice(0, start[keys.length]!), start };
+}
+
+/** Cuts the (case, run) table into range payloads, in cases.jsonl order; each takes a spare buffer if one is free. */
 function* rangePayloads(cases: readonly SliceCase[], table: RunTable, spares: Uint8Array[]): Generator<RangePayload> {
   const R = table.keys.length;
-  const runKeys = table.keys;
-  const step = rangeCases(R);
-  for (let from = 0; from < cases.length; from += step) {
-    const range = cases.slice(from, from + step);
-    const w = range.length;
-    const p: RangePayload = {
-      kind: "range",
-      caseIndices: Int32Array.from(range, (c) => c.index),
-      runKeys,
-      line: new Int32Array(R * w),
-      judgment: new Uint8Array(R * w),
-      reason: new Uint8Array(R * w),
-      coverage: new Float64Array(R * w),
-      rewardAccuracy: new Float64Array(R * w),
-      matched: new Int32Array(R * w),
-      evStart: new Int32Array(R * w + 1),
-      evData: new Int32Array(0),
-      spare: spares.pop() ?? null,
-    };
-    const evidence = new EvidenceBuffer();
-    for (let r = 0; r < R; r++) {
-      for (let j = 0; j < w; j++) {
-        const i = range[j]!.index;
-        const s = r * w + j;
-        const t = table.slot(r, i);
-        p.line[s] = table.line[t]!;
-        p.judgment[s] = table.judgment[t]!;
-        p.reason[s] = table.reason[t]!;
-        p.coverage[s] = table.coverage[t]!;
-        p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
-        p.matched[s] = table.matched[t]!;
-        p.evStart[s] = evidence.length;
-        if (table.line[t] !== 0) table.copyEvidence(r, i, evidence);
-      }
-    }
-    p.evStart[R * w] = evidence.length;
-    p.evData = evidence.toArray();
-    yield p;
+  const keys = encodeRunKeys(table.keys);
+  const caseStep = rangeCases(R);
+  const runStep = Math.max(1, rangeRuns(R));
+  for (let from = 0; from < cases.length; from += caseStep) {
+    const range = cases.slice(from, from + caseStep);
+    // No runs: one empty block per range (its cases still open breakdown cells).
+    for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) yield rangePayload(range, from, table, keys, r0, Math.min(R, r0 + runStep), spares.pop() ?? null);
   }
+}
+
+/** The payload of cases `range` (the first at position `caseFrom`) × runs r0 … r1 − 1. */
+function rangePayload(
+  range: readonly SliceCase[],
+  caseFrom: number,
+  table: RunTable,
+  keys: EncodedRunKeys,
+  r0: number,
+  r1: number,
+  spare: Uint8Array | null,
+): RangePayload {
+  const R = r1 - r0;
+  const w = range.length;
+  const p: RangePayload = {
+    kind: "range",
+    caseIndices: Int32Array.from(range, (c) => c.index),
+    caseFrom,
+    runFrom: r0,
+    runKeys: r0 === 0 && r1 === table.keys.length ? table.keys : table.keys.slice(r0, r1),
+    // Copies: a payload's typed arrays move to the worker.
+    runKeyData: keys.data.slice(keys.start[r0]!, keys.start[r1]!),
+    runKeyStart: keys.start.slice(r0, r1 + 1).map((at) => at - keys.start[r0]!),
+    line: new Int32Array(R * w),
+    judgment: new Uint8Array(R * w),
+    reason: new Uint8Array(R * w),
+    coverage: new Float64Array(R * w),
+    rewardAccuracy: new Float64Array(R * w),
+    matched: new Int32Array(R * w),
+    evStart: new Int32Array(R * w + 1),
+    evData: new Int32Array(0),
+    spare,
+  };
+  const evidence = new EvidenceBuffer();
+  for (let r = 0; r < R; r++) {
+    for (let j = 0; j < w; j++) {
+      const i = range[j]!.index;
+      const s = r * w + j;
+      const t = table.slot(r0 + r, i);
+      p.line[s] = table.line[t]!;
+      p.judgment[s] = table.judgment[t]!;
+      p.reason[s] = table.reason[t]!;
+      p.coverage[s] = table.coverage[t]!;
+      p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
+      p.matched[s] = table.matched[t]!;
+      p.evStart[s] = evidence.length;
+      if (table.line[t] !== 0) table.copyEvidence(r0 + r, i, evidence);
+    }
+  }
+  p.evStart[R * w] = evidence.length;
+  p.evData = evidence.toArray();
+  return p;
+}
+
+/** The metric rows `rowOf(0 … R−1)` as one column per name in `names` (a column over runs each). */
+function metricColumns(names: readonly string[], R: number, rowOf: (r: number) => Record<string, number>): Float64Array[] {
+  const columns = names.map(() => new Float64Array(R));
+  for (let r = 0; r < R; r++) {
+    const row = rowOf(r);
+    for (let n = 0; n < names.length; n++) columns[n]![r] = row[names[n]!]!;
+  }
+  return columns;
 }
 
 export async function aggregateDocumentEval(
@@ -117,12 +176,14 @@ export async function aggregateDocumentEval(
   const m = cases.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  const sums: RunSums[] = table.keys.map(() => emptyRunSums());
-  const cellSums = new Map<string, BreakdownSums[]>();
+  // Per run, RUN_SUM_FIELDS in order (run r at r · F); per breakdown cell, BREAKDOWN_FIELDS per run.
+  const sums = new Float64Array(R * F);
+  const cellSums = new Map<string, Float64Array>();
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
   // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
   const codes = new Uint8Array(new SharedArrayBuffer(R * m));
-  const judgments: RunJudgments[] = table.keys.map(() => ({ present: new Uint8Array(m), judgment: new Uint8Array(m) }));
+  // Presence and judgment per (run, case), run-major: two arrays, not two per run.
+  const judgments: JudgmentColumns = { runs: R, cases: m, present: new Uint8Array(R * m), judgment: new Uint8Array(R * m) };
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
@@ -130,7 +191,6 @@ export async function aggregateDocumentEval(
   let setconsOutcome: SetConsOutcome;
 
   {
-    let k0 = 0;
     // The previous range's bytes are written while this one is merged and the next one computed;
     // awaiting each write right away left the CPU idle for a fifth of the run.
     let writing: Promise<void> = Promise.resolve();
@@ -143,25 +203,31 @@ export async function aggregateDocumentEval(
         if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
       });
       writing.catch(() => {});
-      const w = R > 0 ? res.codes.length / R : 0;
-      for (let r = 0; r < R; r++) {
-        const target = sums[r]!;
-        for (let f = 0; f < F; f++) target[RUN_SUM_FIELDS[f]!] += res.sums[r * F + f]!;
-        codes.set(res.codes.subarray(r * w, (r + 1) * w), r * m + k0);
-        judgments[r]!.present.set(res.present.subarray(r * w, (r + 1) * w), k0);
-        judgments[r]!.judgment.set(res.judgment.subarray(r * w, (r + 1) * w), k0);
+      // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
+      const k0 = res.caseFrom;
+      const r0 = res.runFrom;
+      const Rb = res.sums.length / F;
+      const w = Rb > 0 ? res.codes.length / Rb : 0;
+      for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
+      // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
+      // subarray per run and range was most of this step at a million runs).
+      for (let r = 0; r < Rb; r++) {
+        const to = (r0 + r) * m + k0;
+        for (let j = 0; j < w; j++) {
+          codes[to + j] = res.codes[r * w + j]!;
+          judgments.present[to + j] = res.present[r * w + j]!;
+          judgments.judgment[to + j] = res.judgment[r * w + j]!;
+        }
       }
       res.cellKeys.forEach((key, cell) => {
         let perRun = cellSums.get(key);
-        if (!perRun) cellSums.set(key, (perRun = table.keys.map(() => emptyBreakdownSums())));
-        for (let r = 0; r < R; r++) {
-          for (let f = 0; f < BF; f++) perRun[r]![BREAKDOWN_FIELDS[f]!] += res.cellSums[(cell * R + r) * BF + f]!;
-        }
+        if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
+        const at = cell * Rb * BF;
+        for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
       });
       for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
       for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
       for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
-      k0 += w;
     }
     await writing;
     // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments):
@@ -200,19 +266,27 @@ export async function aggregateDocumentEval(
   bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
   const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
 
+  // Each run's metrics once: a column per metric over all runs (for the headline and spread), and a
+  // row for the first RUN_ROWS_CAP runs only.
   const runs = dict<Record<string, MetricValue>>();
-  const perRun = sums.map((s) => runMetrics(s));
-  table.keys.forEach((key, r) => (runs[key] = perRun[r]!));
+  const pooled = emptyRunSums();
+  const names = Object.keys(runMetrics(emptyRunSums()));
+  const scratch = emptyRunSums();
+  const columns = metricColumns(names, R, (r) => {
+    loadFields(scratch, RUN_SUM_FIELDS, sums, r * F);
+    for (let f = 0; f < F; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
+    const row = runMetrics(scratch);
+    if (r < RUN_ROWS_CAP) runs[table.keys[r]!] = row;
+    return row;
+  });
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
-  for (const name of Object.keys(runMetrics(emptyRunSums()))) {
-    const s = spreadOf(perRun.map((row) => row[name]!));
+  names.forEach((name, n) => {
+    const s = spreadOf(columns[n]!);
     metrics[name] = s.mean;
     spread[name] = { std: s.std, min: s.min, max: s.max };
-  }
+  });
 
-  const pooled = emptyRunSums();
-  for (const s of sums) for (const key of Object.keys(pooled) as (keyof RunSums)[]) pooled[key] += s[key];
   const wilson = (successes: number, n: number): ConfidenceInterval => ({ ...wilsonInterval(successes, n), method: "wilson", n });
   const ci: Record<string, ConfidenceInterval> = {
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
@@ -234,9 +308,15 @@ export async function aggregateDocumentEval(
     for (const key of [...cellSums.keys()].sort()) {
       const [d, value] = key.split("\u0000") as [string, string];
       if (d !== dim) continue;
-      const rows = cellSums.get(key)!.map((bs) => breakdownMetrics(bs));
+      const perRun = cellSums.get(key)!;
+      const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
+      const bs = emptyBreakdownSums();
+      const cellColumns = metricColumns(cellNames, R, (r) => {
+        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * BF);
+        return breakdownMetrics(bs);
+      });
       const cell: Record<string, MetricValue> = {};
-      for (const name of Object.keys(breakdownMetrics(emptyBreakdownSums()))) cell[name] = spreadOf(rows.map((row) => row[name]!)).mean;
+      cellNames.forEach((name, n) => (cell[name] = spreadOf(cellColumns[n]!).mean));
       (breakdowns[dim] ??= dict())[value] = cell;
     }
   }
@@ -245,6 +325,7 @@ export async function aggregateDocumentEval(
   return {
     metrics,
     runs,
+    runsSummary: R > RUN_ROWS_CAP ? { runs: R, listed: RUN_ROWS_CAP, omitted: R - RUN_ROWS_CAP } : null,
     spread,
     ci,
     breakdowns,

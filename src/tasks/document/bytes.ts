@@ -37,15 +37,20 @@ export class ByteSink {
 
   /** Copies pre-encoded bytes (a byte loop for short fragments: cheaper than the call to `set`). */
   bytes(fragment: Uint8Array): void {
-    const n = fragment.length;
+    this.bytesOf(fragment, 0, fragment.length);
+  }
+
+  /** Copies `data[from … to)`, as `bytes` would its subarray (without making one). */
+  bytesOf(data: Uint8Array, from: number, to: number): void {
+    const n = to - from;
     this.reserve(n);
     const buf = this.buf;
     let at = this.used;
     if (n > SHORT_FRAGMENT) {
-      buf.set(fragment, at);
+      buf.set(data.subarray(from, to), at);
       at += n;
     } else {
-      for (let k = 0; k < n; k++) buf[at++] = fragment[k]!;
+      for (let k = from; k < to; k++) buf[at++] = data[k]!;
     }
     this.used = at;
   }

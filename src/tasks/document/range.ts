@@ -5,7 +5,7 @@
 import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstrap.js";
 import type { CaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
-import { addBreakdownOutcome, addOutcome, emptyBreakdownSums, emptyRunSums, type BreakdownSums, type RunSums } from "../../core/metrics/run-sums.js";
+import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./bytes.js";
 import type { SlotColumns } from "./run-table.js";
@@ -33,16 +33,32 @@ export function rangeCases(runCount: number): number {
   return runCount <= RANGE_RUN_LIMIT ? RANGE_CASES : Math.max(1, Math.floor((RANGE_CASES * RANGE_RUN_LIMIT) / runCount));
 }
 
-export const RUN_SUM_FIELDS = Object.keys(emptyRunSums()) as (keyof RunSums)[];
-export const BREAKDOWN_FIELDS = Object.keys(emptyBreakdownSums()) as (keyof BreakdownSums)[];
+/**
+ * Runs per range: all of them up to RANGE_CASES × RANGE_RUN_LIMIT, blocks of that many above it (a
+ * range is then one case × a block of runs, still contiguous in cases.jsonl; at a million runs of
+ * one case a single range would otherwise hold the whole file's bytes). Each run's sums still get
+ * one addition per case, in case order, so no value depends on the blocks.
+ */
+export function rangeRuns(runCount: number): number {
+  return Math.min(runCount, RANGE_CASES * RANGE_RUN_LIMIT);
+}
+
+export { BREAKDOWN_FIELDS, RUN_SUM_FIELDS };
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
-/** A range of cases × all runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
+/** A range of cases × a block of runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
 export interface RangePayload extends SlotColumns {
   kind: "range";
   /** Slice indices of the range's cases, in slice order (w of them). */
   caseIndices: Int32Array;
+  /** Position of the range's first case among the scored cases, and of its first run. */
+  caseFrom: number;
+  runFrom: number;
+  /** The block's run keys (runs runFrom … runFrom + runKeys.length − 1). */
   runKeys: string[];
+  /** Their JSON renderings in UTF-8: run r's at runKeyData[runKeyStart[r] … runKeyStart[r + 1]). */
+  runKeyData: Uint8Array;
+  runKeyStart: Int32Array;
   /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
   evData: Int32Array;
   /** A buffer already written out, to build this range's bytes in (null: allocate one). */
@@ -62,6 +78,9 @@ export interface BootstrapPayload {
 
 export interface RangeResult {
   kind: "range";
+  /** The payload's caseFrom and runFrom. */
+  caseFrom: number;
+  runFrom: number;
   /** UTF-8 cases.jsonl lines of the range (case order × run order). */
   bytes: Uint8Array;
   /** Per run, RUN_SUM_FIELDS in order. */
@@ -132,22 +151,26 @@ const COVERAGE_KEY = utf8(`],"reference_coverage":`);
 const LINE_END = utf8("}\n");
 const COMMA_BYTES = utf8(",");
 
+/** `target[fields[f]] = from[at + f]` for each field. */
+export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Float64Array, at: number): void {
+  for (let f = 0; f < fields.length; f++) (target[fields[f]!] as number) = from[at + f]!;
+}
+
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
   const w = p.caseIndices.length;
   const R = p.runKeys.length;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  const runSums = p.runKeys.map(() => emptyRunSums());
+  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF): no object per run.
+  const sums = new Float64Array(R * F);
   const cellIndex = new Map<string, number>();
-  const cellSums: BreakdownSums[][] = [];
+  const cellSums: Float64Array[] = [];
   const codes = new Uint8Array(R * w);
   const present = new Uint8Array(R * w);
   const judgments = new Uint8Array(R * w);
   const reasonCounts = new Float64Array(CASE_REASONS.length);
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
-  const runKeyJson = p.runKeys.map((key) => JSON.stringify(key));
-  const runKeyBytes = runKeyJson.map(utf8);
   const out = new ByteSink(p.spare ?? undefined);
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
@@ -157,7 +180,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       if (id === undefined) {
         id = cellSums.length;
         cellIndex.set(key, id);
-        cellSums.push(p.runKeys.map(() => emptyBreakdownSums()));
+        cellSums.push(new Float64Array(R * BF));
       }
       return id;
     });
@@ -180,20 +203,24 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
         rewardAccuracy: isPresent ? p.rewardAccuracy[s]! : missing.rewardAccuracy,
         rewardFormat: reasonIdx === 0 ? 1 : 0,
       };
-      addOutcome(runSums[r]!, outcome);
+      addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cells) addBreakdownOutcome(cellSums[cell]![r]!, outcome);
+      for (const cell of cells) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
       if (reasonIdx !== 0) {
         reasonCounts[reasonIdx]!++;
         if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push({ where: c.where, reason: reason!, message: `no prediction for case ${JSON.stringify(c.id)} in run ${runKeyJson[r]}` });
+          missingExamples.push({
+            where: c.where,
+            reason: reason!,
+            message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(p.runKeys[r])}`,
+          });
         }
       }
       out.bytes(RUN_KEY);
-      out.bytes(runKeyBytes[r]!);
+      out.bytesOf(p.runKeyData, p.runKeyStart[r]!, p.runKeyStart[r + 1]!);
       if (isPresent) {
         out.bytes(LINE_KEY);
         out.number(line);
@@ -208,12 +235,12 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       out.bytes(LINE_END);
     }
   }
-  const sums = new Float64Array(R * F);
-  runSums.forEach((rs, r) => RUN_SUM_FIELDS.forEach((field, f) => (sums[r * F + f] = rs[field])));
   const flatCells = new Float64Array(cellSums.length * R * BF);
-  cellSums.forEach((perRun, cell) => perRun.forEach((bs, r) => BREAKDOWN_FIELDS.forEach((field, f) => (flatCells[(cell * R + r) * BF + f] = bs[field]))));
+  cellSums.forEach((perRun, cell) => flatCells.set(perRun, cell * R * BF));
   return {
     kind: "range",
+    caseFrom: p.caseFrom,
+    runFrom: p.runFrom,
     bytes: out.take(),
     sums,
     cellKeys: [...cellIndex.keys()],

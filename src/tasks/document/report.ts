@@ -1,7 +1,7 @@
 // Assembles report.json for a document eval (SPEC §4.1, Appendix A keys) from the eval result.
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
-import { REPORT_SCHEMA_VERSION, type Report } from "../../report/types.js";
+import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type Report } from "../../report/types.js";
 import type { DocumentEvalResult, Shard } from "./run.js";
 
 export interface DocumentReportContext {
@@ -31,7 +31,8 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     ...(ctx.judgeNote !== undefined ? { judgeNote: ctx.judgeNote } : {}),
   });
   const report: Report = {
-    schema_version: REPORT_SCHEMA_VERSION,
+    // 1.2.0 only for the key it added (so reports of up to RUN_ROWS_CAP runs are as before).
+    schema_version: a.runsSummary ? REPORT_SCHEMA_LATEST : REPORT_SCHEMA_VERSION,
     task: "documents",
     dataset: {
       path: ctx.slicePath,
@@ -51,6 +52,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     system,
     metrics: a.metrics,
     runs: a.runs,
+    ...(a.runsSummary ? { runs_summary: a.runsSummary } : {}),
     spread: a.spread,
     ci: a.ci,
     breakdowns: a.breakdowns,
