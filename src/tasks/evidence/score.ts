@@ -197,9 +197,9 @@ export function scoreFactsCase(
   };
 }
 
-/** The cases.jsonl line of a facts case (the issue's shape, plus state, dependencies and gold). */
-export function factsCaseLine(result: FactsCaseResult, line: number): string {
-  const out = {
+/** The cases.jsonl record of a facts case (the issue's shape, plus state, dependencies and gold). */
+export function factsCaseRecord(result: FactsCaseResult, line: number): object {
+  return {
     case_id: result.caseId,
     line,
     accepted: result.accepted,
@@ -216,7 +216,6 @@ export function factsCaseLine(result: FactsCaseResult, line: number): string {
     ...(result.freshness !== null ? { freshness: result.freshness } : {}),
     ...(result.gold.length > 0 ? { gold: result.gold } : {}),
   };
-  return `${JSON.stringify(out)}\n`;
 }
 
 export interface LocatedIssueOut {
