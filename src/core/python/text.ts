@@ -56,12 +56,45 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
  */
 export function pythonCasefold(text: string): string {
   if (ASCII_ONLY.test(text)) return text.toLowerCase();
+  // Runs of ASCII are lowered whole; each other code point on its own.
   let out = "";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    out += CASEFOLD_EXCEPTIONS.get(cp) ?? ch.toLowerCase();
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (i > from) out += text.slice(from, i).toLowerCase();
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1));
+    const ch = pair ? text.slice(i, i + 2) : text[i]!;
+    out += CASEFOLD_EXCEPTIONS.get(ch.codePointAt(0)!) ?? ch.toLowerCase();
+    if (pair) i++;
+    from = i + 1;
   }
-  return out;
+  return from < text.length ? out + text.slice(from).toLowerCase() : out;
+}
+
+/**
+ * The runs of ASCII letters and digits (and "_" when `underscore`) of a lowercase ASCII text, as
+ * the Unicode word-run patterns below find them in ASCII.
+ */
+export function asciiWordRuns(lower: string, underscore: boolean): string[] {
+  const runs: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 0;
+    const word = (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || (underscore && c === 0x5f);
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      runs.push(lower.slice(start, i));
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** True when every character of the text is ASCII. */
+export function isAscii(text: string): boolean {
+  return ASCII_ONLY.test(text);
 }
 
 /** Python's `\w+` on `str`: letters, numbers (every Unicode L and N category) and underscore. */
@@ -69,6 +102,7 @@ export const PYTHON_WORD_RUN = /[\p{L}\p{N}_]+/gu;
 
 /** The distinct `\w+` runs of the case-folded text (the reference's grounding tokens). */
 export function wordTokens(text: string): Set<string> {
+  if (ASCII_ONLY.test(text)) return new Set(asciiWordRuns(text.toLowerCase(), true));
   return new Set(pythonCasefold(text).match(PYTHON_WORD_RUN) ?? []);
 }
 
@@ -88,7 +122,12 @@ function splitsSurrogatePair(text: string, i: number): boolean {
 /** Python's `len(text)`: code points (a lone surrogate counts as one). */
 export function codePointLength(text: string): number {
   let pairs = 0;
-  for (let i = 1; i < text.length; i++) if (splitsSurrogatePair(text, i)) pairs++;
+  for (let i = 0; i < text.length - 1; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      pairs++;
+      i++;
+    }
+  }
   return text.length - pairs;
 }
 

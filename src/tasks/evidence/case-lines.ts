@@ -17,14 +17,15 @@ export class LineBlocks {
 
   constructor(readonly writer: AtomicLineWriter) {}
 
-  /** Adds one line (ending in "\n"); returns a promise only when a full block is being written. */
+  /** Adds one line (without its "\n"); returns a promise only when a full block is being written. */
   push(line: string): Promise<void> | undefined {
-    // At most 3 UTF-8 bytes per UTF-16 unit.
-    const room = line.length * 3;
+    // At most 3 UTF-8 bytes per UTF-16 unit, and the newline.
+    const room = line.length * 3 + 1;
     let flushing: Promise<void> | undefined;
     if (this.used + room > this.block.length) flushing = this.flush(room);
     this.starts.push(this.written + this.used);
     this.used += this.block.write(line, this.used);
+    this.block[this.used++] = 0x0a;
     return flushing;
   }
 

@@ -30,7 +30,7 @@ import { EVIDENCE_EXPLORER, recordExplorerOf } from "../record-explorer.js";
 import { linesAt, LineBlocks } from "./case-lines.js";
 import { exceedsDepth } from "../../io/depth.js";
 import { MAX_JSON_DEPTH } from "../../core/limits.js";
-import { readLineBatches } from "../../io/lines.js";
+import { readLineBatches, type Line } from "../../io/lines.js";
 import type { JsonObject } from "../../io/records.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
@@ -227,45 +227,55 @@ export function buildReport(
 }
 
 /**
- * The cases of a JSONL file, a batch per block read: lines that fail `parse` are rejected under the
- * FieldError's code, and a repeated case id is rejected (the first line is kept).
+ * The cases of a JSONL file: `batches()` yields its lines a block at a time and `read` turns one
+ * into a case, or null when it is rejected: unreadable lines and lines that fail `parse` (under
+ * the FieldError's code), and a repeated case id (the first line is kept).
  */
-async function* uniqueCases<T extends { caseId: string }>(
-  path: string,
-  what: string,
-  log: RejectionLog,
-  parse: (item: JsonlRecord) => T,
-  counter: { lines: number },
-  shard?: Shard,
-): AsyncGenerator<T[]> {
-  const seen = new Set<string>();
+class CaseReader<T extends { caseId: string }> {
+  private readonly seen = new Set<string>();
+  private readonly lineLog: RejectionLog;
+  readonly counter = { lines: 0 };
+
+  constructor(
+    readonly path: string,
+    readonly what: string,
+    readonly log: RejectionLog,
+    readonly parse: (item: JsonlRecord) => T,
+    readonly shard?: Shard,
+  ) {
+    this.lineLog = this.ours(null) ? log : new RejectionLog();
+  }
+
   // A shard scores the cases whose id hashes to it; a line with no usable case id is counted by
   // shard 0 only, so the shards' rejections add up to the single run's.
-  const ours = (caseId: string | null) => shard === undefined || (caseId === null ? shard.index === 0 : shardOfCaseId(caseId, shard.count) === shard.index);
-  const lineLog = ours(null) ? log : new RejectionLog();
-  await assertReadable(path, what);
-  for await (const lines of readLineBatches(path)) {
-    const batch: T[] = [];
-    for (const line of lines) {
-      const item = jsonlRecord(path, line, lineLog, counter);
-      if (item === null) continue;
-      let input: T;
-      try {
-        input = parse(item);
-      } catch (err) {
-        if (!(err instanceof FieldError)) throw err;
-        if (ours(caseIdOrNull(item))) log.reject(item.where, err.code, err.message);
-        continue;
-      }
-      if (!ours(input.caseId)) continue;
-      if (seen.has(input.caseId)) {
-        log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
-        continue;
-      }
-      seen.add(input.caseId);
-      batch.push(input);
+  private ours(caseId: string | null): boolean {
+    const shard = this.shard;
+    return shard === undefined || (caseId === null ? shard.index === 0 : shardOfCaseId(caseId, shard.count) === shard.index);
+  }
+
+  async *batches(): AsyncGenerator<Line[]> {
+    await assertReadable(this.path, this.what);
+    yield* readLineBatches(this.path);
+  }
+
+  read(line: Line): T | null {
+    const item = jsonlRecord(this.path, line, this.lineLog, this.counter);
+    if (item === null) return null;
+    let input: T;
+    try {
+      input = this.parse(item);
+    } catch (err) {
+      if (!(err instanceof FieldError)) throw err;
+      if (this.ours(caseIdOrNull(item))) this.log.reject(item.where, err.code, err.message);
+      return null;
     }
-    yield batch;
+    if (!this.ours(input.caseId)) return null;
+    if (this.seen.has(input.caseId)) {
+      this.log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
+      return null;
+    }
+    this.seen.add(input.caseId);
+    return input;
   }
 }
 
@@ -325,6 +335,13 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
     if (!(err instanceof EvidenceValueError)) throw err;
     allLookup = documents;
   }
+  // The documents a case saw: every version of each listed id (all documents when none are listed).
+  const lookupOf = (ids: readonly string[] | null): ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[] => {
+    if (ids === null) return allLookup;
+    const seen: KnowledgeDocument[] = [];
+    for (const id of ids) for (const document of versions.get(id) ?? []) seen.push(document);
+    return seen;
+  };
   const current = options.current !== undefined ? await readCurrent(options.current, sharedLog) : null;
   const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
 
@@ -339,11 +356,12 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
       writers.push(casesFile);
       const cases = (casesLines = new LineBlocks(casesFile));
-      const counter = { lines: 0 };
-      for await (const batch of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter, shard)) {
-        for (const input of batch) {
-          const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
-          const result = withoutStackTraces(() => scoreFactsCase(input, lookup, thresholds, current));
+      const reader = new CaseReader(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), shard);
+      for await (const lines of reader.batches()) {
+        for (const line of lines) {
+          const input = reader.read(line);
+          if (input === null) continue;
+          const result = withoutStackTraces(() => scoreFactsCase(input, lookupOf(input.documents), thresholds, current));
           tally.addFacts(result);
           // A shard keeps each case's groundings so that the merge re-adds them in input order
           // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
@@ -354,21 +372,23 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
             explorerFailed.push(EVIDENCE_EXPLORER.failed(record as unknown as JsonObject) ? 1 : 0);
             explorerLines.push(cases.starts.length);
           }
-          const full = cases.push(`${JSON.stringify(record)}\n`);
+          const full = cases.push(JSON.stringify(record));
           if (full !== undefined) await full;
         }
       }
       await cases.flush();
-      counts.factsLines = counter.lines;
+      counts.factsLines = reader.counter.lines;
     }
     if (options.located !== undefined) {
       const materials: Materials = await readMaterials(options.materials!, sharedLog);
       const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
       writers.push(outFile);
       const out = new LineBlocks(outFile);
-      const counter = { lines: 0 };
-      for await (const batch of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter, shard)) {
-        for (const input of batch) {
+      const reader = new CaseReader(options.located, "located evidence", log, locatedCaseFromRecord, shard);
+      for await (const lines of reader.batches()) {
+        for (const line of lines) {
+          const input = reader.read(line);
+          if (input === null) continue;
           const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
           tally.addLocated(result);
           progress.tick();
@@ -377,7 +397,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
         }
       }
       await out.flush();
-      counts.locatedLines = counter.lines;
+      counts.locatedLines = reader.counter.lines;
     }
   } catch (err) {
     progress.done();

@@ -282,8 +282,9 @@ export function scoreLocatedCase(input: LocatedCase, materials: Materials): Loca
   return { caseId: input.caseId, where: input.where, accepted: report.accepted, error: null, items: items.length, valid: report.valid.length, issues };
 }
 
+/** The located.jsonl line of a located case (without its newline). */
 export function locatedCaseLine(result: LocatedCaseResult, line: number): string {
-  return `${JSON.stringify({
+  return JSON.stringify({
     case_id: result.caseId,
     line,
     accepted: result.accepted,
@@ -291,7 +292,7 @@ export function locatedCaseLine(result: LocatedCaseResult, line: number): string
     items: result.items,
     valid: result.valid,
     issues: result.issues,
-  })}\n`;
+  });
 }
 
 interface ErrorExample {
@@ -303,6 +304,12 @@ interface ErrorExample {
 function countInto(counts: Record<string, number>, key: string, n = 1): void {
   counts[key] = (counts[key] ?? 0) + n;
 }
+
+/**
+ * Per tally, the last dependency key computed for each section revision (cases citing one section
+ * give the same strings). Kept outside the tally, whose own fields are its JSON (tallyToJson).
+ */
+const LAST_KEYS = new WeakMap<EvidenceTally, Map<string, { dependency: KnowledgeDependency; key: string }>>();
 
 /** Everything report.json says about a run, as mergeable counts and sums. */
 export class EvidenceTally {
@@ -331,6 +338,24 @@ export class EvidenceTally {
   readonly locatedErrors: Record<string, number> = {};
   readonly locatedExamples: (ErrorExample & { kind: string })[] = [];
 
+  /** keyId of the dependency's four fields, reusing the last one computed for its section revision. */
+  private dependencyKey(dependency: KnowledgeDependency): string {
+    let lastKeys = LAST_KEYS.get(this);
+    if (lastKeys === undefined) LAST_KEYS.set(this, (lastKeys = new Map()));
+    const last = lastKeys.get(dependency.section_revision);
+    if (
+      last !== undefined &&
+      last.dependency.document_id === dependency.document_id &&
+      last.dependency.revision === dependency.revision &&
+      last.dependency.section_id === dependency.section_id
+    ) {
+      return last.key;
+    }
+    const key = keyId([dependency.document_id, dependency.revision, dependency.section_id, dependency.section_revision]);
+    lastKeys.set(dependency.section_revision, { dependency, key });
+    return key;
+  }
+
   private example(list: ErrorExample[], item: ErrorExample): void {
     if (list.length < MAX_EXAMPLES_PER_CODE) list.push(item);
   }
@@ -358,7 +383,7 @@ export class EvidenceTally {
       countInto(this.goldConfusion[comparison.gold]!, comparison.predicted);
     }
     for (const dependency of result.dependencies) {
-      const key = keyId([dependency.document_id, dependency.revision, dependency.section_id, dependency.section_revision]);
+      const key = this.dependencyKey(dependency);
       const entry = this.dependencies.get(key);
       if (entry) entry.cases++;
       else this.dependencies.set(key, { dependency, cases: 1 });
