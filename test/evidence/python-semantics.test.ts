@@ -9,6 +9,7 @@ import {
   containsCodePoints,
   encodeUtf8Strict,
   EvidenceValueError,
+  groundingCoverage,
   JsonSyntaxError,
   normalizeClaim,
   parsePythonInt,
@@ -64,6 +65,21 @@ describe("casefold, word tokens and claim keys on random text", () => {
       expect(pythonCasefold(text)).toBe(foldEach(text));
       expect([...wordTokens(text)]).toEqual([...new Set(foldEach(text).match(/[\p{L}\p{N}_]+/gu) ?? [])]);
       expect(normalizeClaim(text)).toBe((foldEach(text.normalize("NFKC")).match(/[\p{L}\p{N}]+/gu) ?? []).join(" "));
+    }
+  });
+  it("give the grounding coverage of the quotes joined with spaces, quote by quote", () => {
+    for (let i = 0; i + 2 < texts.length; i += 3) {
+      const [claim, a, b] = [texts[i]!, texts[i + 1]!, texts[i + 2]!];
+      const claimTokens = wordTokens(claim);
+      const quoteTokens = wordTokens(`${a} ${b}`);
+      const covered = [...claimTokens].filter((t) => quoteTokens.has(t)).length;
+      const expected = claimTokens.size === 0 ? 0 : roundHalfEven(0.8 * (covered / claimTokens.size) + 0.1 * 1 + 0.1 * 1, 4);
+      expect(
+        groundingCoverage(claim, [
+          { document_id: "x/a", quote: a },
+          { document_id: "x/b", quote: b },
+        ]),
+      ).toBe(expected);
     }
   });
   it.skipIf(!hasPython)("agree with CPython's casefold() and re \\w+", () => {

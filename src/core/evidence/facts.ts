@@ -7,7 +7,7 @@
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
 import { groundingCoverage } from "./grounding.js";
-import { asciiWordRuns, codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr } from "../python/text.js";
+import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
 import { documentSections, type DocumentSection } from "./sections.js";
@@ -73,9 +73,8 @@ export interface FactCandidate {
  * become one space, trimmed. "" means the claim has no words (such rows are skipped).
  */
 export function normalizeClaim(claim: string): string {
-  // ASCII is its own NFKC form, and casefolds as toLowerCase.
-  if (isAscii(claim)) return asciiWordRuns(claim.toLowerCase(), false).join(" ");
-  return (pythonCasefold(claim.normalize("NFKC")).match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+  // ASCII is its own NFKC form.
+  return wordRuns(pythonCasefold(isAscii(claim) ? claim : claim.normalize("NFKC")), false).join(" ");
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -182,9 +181,6 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   const document = documents.get(documentId);
   if (document === undefined) throw new MalformedModelOutput("unknown_document", `${recipe} references an unknown document`);
   if (quote === "") throw new MalformedModelOutput("empty_quote", `${recipe} evidence quote is required`);
-  if (!containsCodePoints(document.body, quote)) {
-    throw new MalformedModelOutput("quote_not_in_document", `${recipe} evidence quote is not present in the document`);
-  }
   const { sections, pairs } = sectionIndex(document);
   let found = -1;
   let at = -1;
@@ -198,6 +194,11 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
     at = match;
   }
   if (found === -1) {
+    // A quote in a section is in the body, so the body is searched only now (a match in a second
+    // section, ambiguous_section above, also implies it).
+    if (!containsCodePoints(document.body, quote)) {
+      throw new MalformedModelOutput("quote_not_in_document", `${recipe} evidence quote is not present in the document`);
+    }
     // Also when the quote crosses a heading boundary: it is in the body but in no one section.
     throw new MalformedModelOutput("quote_not_in_section", `${recipe} evidence quote is not present in the requested section`);
   }

@@ -31,12 +31,12 @@ import { linesAt, LineBlocks } from "./case-lines.js";
 import { exceedsDepth } from "../../io/depth.js";
 import { MAX_JSON_DEPTH } from "../../core/limits.js";
 import { readLineBatches, type Line } from "../../io/lines.js";
-import type { JsonObject } from "../../io/records.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
   EvidenceTally,
-  factsCaseRecord,
+  factQualifiers,
+  FactsCaseLines,
   locatedCaseLine,
   scoreFactsCase,
   scoreLocatedCase,
@@ -289,10 +289,14 @@ function caseIdOrNull(item: JsonlRecord): string | null {
 
 /**
  * Whether the case explorer, which reads cases.jsonl back with the readers' depth limit, can show
- * this line: only a fact's qualifiers (caller JSON) can nest deeper than that.
+ * this line: only a fact's qualifiers (caller JSON, at depth 4 of the line: line, facts, fact,
+ * qualifiers) can nest deeper than that.
  */
-function explorable(record: object, result: FactsCaseResult): boolean {
-  return !result.facts.some((fact) => Object.keys(fact.qualifiers).length > 0) || !exceedsDepth(record, MAX_JSON_DEPTH);
+function explorable(result: FactsCaseResult): boolean {
+  return result.facts.every((fact) => {
+    const qualifiers = factQualifiers(fact);
+    return qualifiers === null || !exceedsDepth(qualifiers, MAX_JSON_DEPTH - 3);
+  });
 }
 
 /** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
@@ -356,6 +360,7 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
       const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
       writers.push(casesFile);
       const cases = (casesLines = new LineBlocks(casesFile));
+      const caseLines = new FactsCaseLines();
       const reader = new CaseReader(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), shard);
       for await (const lines of reader.batches()) {
         for (const line of lines) {
@@ -367,12 +372,12 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
           // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
           if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
           progress.tick();
-          const record = factsCaseRecord(result, input.line);
-          if (explorable(record, result)) {
-            explorerFailed.push(EVIDENCE_EXPLORER.failed(record as unknown as JsonObject) ? 1 : 0);
+          if (explorable(result)) {
+            // The line's fields the explorer's failure test reads.
+            explorerFailed.push(EVIDENCE_EXPLORER.failed({ accepted: result.accepted, ...(result.gold.length > 0 ? { gold: result.gold } : {}) }) ? 1 : 0);
             explorerLines.push(cases.starts.length);
           }
-          const full = cases.push(JSON.stringify(record));
+          const full = cases.push(caseLines.line(result, input.line));
           if (full !== undefined) await full;
         }
       }
