@@ -68,35 +68,49 @@ export async function buildRecordExplorer(
     if (id === null) continue;
     failedList.push(spec.failed(line) || changed.get(id)?.status === "regressed" ? 1 : 0);
   }
-  const cap = opts.cap ?? explorerCap(1);
-  const selection = selectCases(Uint8Array.from(failedList), cap, opts.seed);
-  const chosen = new Set(selection.chosen);
-  const cases: ExplorerCase[] = [];
-  let position = 0;
-  for await (const line of readCaseRecords(casesPath)) {
-    const id = spec.id(line);
-    if (id === null) continue;
-    if (chosen.has(position++)) {
-      const tags = spec.tags(line);
-      if (spec.failed(line)) tags.push("failure");
-      const view: ExplorerCase = { id, tags, facets: {}, score: spec.score(line), record: line };
-      for (const facet of spec.facets) {
-        const v = line[facet];
-        if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
-      }
-      const change = changed.get(id);
-      if (change !== undefined) {
-        view.tags.push(change.status);
-        view.change = { status: change.status, old: change.old, new: change.new };
-      }
-      cases.push(view);
+  return recordExplorerOf(spec, Uint8Array.from(failedList), opts, async function* (chosen) {
+    let position = 0;
+    for await (const line of readCaseRecords(casesPath)) {
+      if (spec.id(line) !== null && chosen.has(position++)) yield line;
     }
+  });
+}
+
+/**
+ * The explorer of cases whose failure flags are known (`failed[i]` for the i-th line with an id,
+ * `changes` already counted in): `chosenLines` yields the lines at the chosen positions, in order.
+ */
+export async function recordExplorerOf(
+  spec: RecordExplorerKind,
+  failed: Uint8Array,
+  opts: { seed: number; changes?: readonly CaseChange[]; rest?: string; cap?: number },
+  chosenLines: (chosen: ReadonlySet<number>) => AsyncIterable<JsonObject>,
+): Promise<ExplorerData> {
+  const changed = new Map((opts.changes ?? []).map((c) => [c.case_id, c]));
+  const cap = opts.cap ?? explorerCap(1);
+  const selection = selectCases(failed, cap, opts.seed);
+  const cases: ExplorerCase[] = [];
+  for await (const line of chosenLines(new Set(selection.chosen))) {
+    const id = spec.id(line)!;
+    const tags = spec.tags(line);
+    if (spec.failed(line)) tags.push("failure");
+    const view: ExplorerCase = { id, tags, facets: {}, score: spec.score(line), record: line };
+    for (const facet of spec.facets) {
+      const v = line[facet];
+      if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
+    }
+    const change = changed.get(id);
+    if (change !== undefined) {
+      view.tags.push(change.status);
+      view.change = { status: change.status, old: change.old, new: change.new };
+    }
+    cases.push(view);
   }
   return {
     kind: spec.kind,
-    total: failedList.length,
+    total: failed.length,
     shown: cases.length,
-    selection: describeSelection(failedList.length, selection, cap, opts.seed),
+    selection: describeSelection(failed.length, selection, cap, opts.seed),
     rest: opts.rest ?? "cases.jsonl beside this page",
     runs: [],
     facets: spec.facets,

@@ -1,4 +1,5 @@
 // The Python behaviours the evidence code depends on, checked against values printed by CPython 3.11.
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,7 +9,9 @@ import {
   containsCodePoints,
   encodeUtf8Strict,
   EvidenceValueError,
+  groundingCoverage,
   JsonSyntaxError,
+  normalizeClaim,
   parsePythonInt,
   parsePythonJson,
   PyFloat,
@@ -25,6 +28,9 @@ import {
   wordTokens,
 } from "../../src/core/evidence/index.js";
 
+const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+const hasPython = python.status === 0 && /Python 3\.(1[1-9]|[2-9]\d)/.test(python.stdout + python.stderr);
+
 const nodeSha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 describe("casefold and word tokens", () => {
@@ -35,6 +41,59 @@ describe("casefold and word tokens", () => {
   });
   it("tokenises with Unicode \\w (letters, numbers, underscore; not combining marks)", () => {
     expect([...wordTokens("Straße_2 naïve ٣ 😀 e\u0301")].sort()).toEqual(["e", "naïve", "strasse_2", "٣"].sort());
+  });
+});
+
+describe("casefold, word tokens and claim keys on random text", () => {
+  // ASCII (letters of both cases, digits, "_", punctuation, spaces) mixed with characters whose
+  // folding, NFKC form or word class is special, surrogate pairs and lone surrogates.
+  const ALPHABET = [..."aZz09_ -.,!\t", "ß", "ﬁ", "İ", "Σ", "ς", "\u0345", "\u0301", "½", "٣", "Ꭰ", "😀", "𝐀", "\ud800", "\udc00", "é", "Å", "\u00a0"];
+  let state = 99;
+  const rand = (n: number) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+  const texts = Array.from({ length: 400 }, (_, i) => {
+    // Half pure ASCII (the fast paths), half mixed.
+    const pool = i % 2 === 0 ? ALPHABET.slice(0, 13) : ALPHABET;
+    return Array.from({ length: rand(30) }, () => pool[rand(pool.length)]).join("");
+  });
+  // The definitions the fast paths must agree with: fold each code point, then the Unicode runs.
+  const foldEach = (text: string) => Array.from(text, (ch) => pythonCasefold(ch)).join("");
+  it("agree with folding one code point at a time and the Unicode word patterns", () => {
+    for (const text of texts) {
+      expect(pythonCasefold(text)).toBe(foldEach(text));
+      expect([...wordTokens(text)]).toEqual([...new Set(foldEach(text).match(/[\p{L}\p{N}_]+/gu) ?? [])]);
+      expect(normalizeClaim(text)).toBe((foldEach(text.normalize("NFKC")).match(/[\p{L}\p{N}]+/gu) ?? []).join(" "));
+    }
+  });
+  it("give the grounding coverage of the quotes joined with spaces, quote by quote", () => {
+    for (let i = 0; i + 2 < texts.length; i += 3) {
+      const [claim, a, b] = [texts[i]!, texts[i + 1]!, texts[i + 2]!];
+      const claimTokens = wordTokens(claim);
+      const quoteTokens = wordTokens(`${a} ${b}`);
+      const covered = [...claimTokens].filter((t) => quoteTokens.has(t)).length;
+      const expected = claimTokens.size === 0 ? 0 : roundHalfEven(0.8 * (covered / claimTokens.size) + 0.1 * 1 + 0.1 * 1, 4);
+      expect(
+        groundingCoverage(claim, [
+          { document_id: "x/a", quote: a },
+          { document_id: "x/b", quote: b },
+        ]),
+      ).toBe(expected);
+    }
+  });
+  it.skipIf(!hasPython)("agree with CPython's casefold() and re \\w+", () => {
+    // Lone surrogates cannot travel through JSON to Python's str intact in both directions: left out.
+    const wellFormed = texts.filter((t) => !/[\ud800-\udfff]/.test(t.replaceAll(/[\ud800-\udbff][\udc00-\udfff]/g, "")));
+    const script = "import json,re,sys\n" + "for t in json.load(sys.stdin):\n" + " f=t.casefold()\n" + " print(json.dumps([f,re.findall(r'\\w+',f)]))";
+    const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(wellFormed), encoding: "utf8" });
+    expect(result.status, result.stderr).toBe(0);
+    const lines = result.stdout.trim().split("\n");
+    wellFormed.forEach((text, i) => {
+      const [folded, tokens] = JSON.parse(lines[i]!) as [string, string[]];
+      expect(pythonCasefold(text)).toBe(folded);
+      expect([...wordTokens(text)]).toEqual([...new Set(tokens)]);
+    });
   });
 });
 
@@ -139,10 +198,20 @@ describe("SHA-256 and strict UTF-8", () => {
     }
     const bytes = new Uint8Array(200_003).map((_, i) => (i * 31) & 0xff);
     expect(sha256Hex(bytes)).toBe(createHash("sha256").update(bytes).digest("hex"));
+    // Every tail length around the one- and two-block padding.
+    for (let n = 0; n <= 130; n++)
+      expect(sha256Hex(bytes.subarray(7, 7 + n))).toBe(
+        createHash("sha256")
+          .update(bytes.subarray(7, 7 + n))
+          .digest("hex"),
+      );
   });
   it("raises Python's UnicodeEncodeError message on a lone surrogate instead of writing U+FFFD", () => {
     expect(() => encodeUtf8Strict("ab\ud800")).toThrow(EvidenceValueError);
     expect(() => encodeUtf8Strict("😀b\udc00")).toThrow("'utf-8' codec can't encode character '\\udc00' in position 2: surrogates not allowed");
+    // sha256OfText too, wherever the lone half sits; pairs alone hash as node:crypto does.
+    for (const text of ["\ud800", "\udc00x", "x\ud83d", "😀\ude00", "\ud83d😀", "a\udc00\ud800b"]) expect(() => sha256OfText(text)).toThrow(EvidenceValueError);
+    expect(sha256OfText("😀😀x😀")).toBe(nodeSha("😀😀x😀"));
   });
 });
 

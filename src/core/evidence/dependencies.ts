@@ -42,7 +42,8 @@ export function evidenceDependencies(evidence: Iterable<Evidence>): KnowledgeDep
   const byKey = new Map<string, KnowledgeDependency>();
   for (const item of evidence) {
     const dependency = knowledgeDependency(item);
-    const key = sectionKey(dependency.document_id, dependency.section_id);
+    // A local key: the id's length makes the concatenation unambiguous.
+    const key = `${dependency.document_id.length}:${dependency.document_id}${dependency.section_id}`;
     const existing = byKey.get(key);
     if (existing === undefined) byKey.set(key, dependency);
     else if (existing.revision !== dependency.revision || existing.section_revision !== dependency.section_revision) {

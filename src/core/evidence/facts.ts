@@ -7,7 +7,7 @@
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
 import { groundingCoverage } from "./grounding.js";
-import { codePointLength, codePointOffset, containsCodePoints, findCodePoints, pythonCasefold, pythonStringRepr } from "../python/text.js";
+import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
 import { documentSections, type DocumentSection } from "./sections.js";
@@ -73,7 +73,8 @@ export interface FactCandidate {
  * become one space, trimmed. "" means the claim has no words (such rows are skipped).
  */
 export function normalizeClaim(claim: string): string {
-  return (pythonCasefold(claim.normalize("NFKC")).match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+  // ASCII is its own NFKC form.
+  return wordRuns(pythonCasefold(isAscii(claim) ? claim : claim.normalize("NFKC")), false).join(" ");
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -106,15 +107,46 @@ export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<stri
 }
 
 // Sections depend only on a document's body and title; documents are frozen, so cache per object.
-const sectionCache = new WeakMap<KnowledgeDocument, readonly DocumentSection[]>();
+// With each section, the UTF-16 indices of its surrogate pairs (to turn a match index into code points).
+const sectionCache = new WeakMap<KnowledgeDocument, { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] }>();
 
-function sectionsOf(document: KnowledgeDocument): readonly DocumentSection[] {
-  let sections = sectionCache.get(document);
-  if (sections === undefined) {
-    sections = documentSections(document);
-    sectionCache.set(document, sections);
+function sectionIndex(document: KnowledgeDocument): { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] } {
+  let index = sectionCache.get(document);
+  if (index === undefined) {
+    const sections = documentSections(document);
+    index = { sections, pairs: sections.map((section) => surrogatePairs(section.text)) };
+    sectionCache.set(document, index);
   }
-  return sections;
+  return index;
+}
+
+/** The document's sections, computed once per document object. */
+export function cachedDocumentSections(document: KnowledgeDocument): readonly DocumentSection[] {
+  return sectionIndex(document).sections;
+}
+
+function surrogatePairs(text: string): Int32Array {
+  const at: number[] = [];
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) at.push(i++);
+    }
+  }
+  return Int32Array.from(at);
+}
+
+/** Code-point index of UTF-16 index `utf16` (not inside a pair), given the text's pair indices. */
+function codePointIndex(pairs: Int32Array, utf16: number): number {
+  let lo = 0;
+  let hi = pairs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pairs[mid]! < utf16) lo = mid + 1;
+    else hi = mid;
+  }
+  return utf16 - lo;
 }
 
 /** str(value or "") in Python. */
@@ -149,19 +181,29 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   const document = documents.get(documentId);
   if (document === undefined) throw new MalformedModelOutput("unknown_document", `${recipe} references an unknown document`);
   if (quote === "") throw new MalformedModelOutput("empty_quote", `${recipe} evidence quote is required`);
-  if (!containsCodePoints(document.body, quote)) {
-    throw new MalformedModelOutput("quote_not_in_document", `${recipe} evidence quote is not present in the document`);
+  const { sections, pairs } = sectionIndex(document);
+  let found = -1;
+  let at = -1;
+  for (let i = 0; i < sections.length; i++) {
+    const section = sections[i]!;
+    if (requestedSection !== "" && section.section_id !== requestedSection) continue;
+    const match = findCodePoints(section.text, quote);
+    if (match === -1) continue;
+    if (found !== -1) throw new MalformedModelOutput("ambiguous_section", `${recipe} repeated evidence quote requires section_id`);
+    found = i;
+    at = match;
   }
-  const candidates = sectionsOf(document).filter(
-    (section) => (requestedSection === "" || section.section_id === requestedSection) && containsCodePoints(section.text, quote),
-  );
-  if (candidates.length === 0) {
+  if (found === -1) {
+    // A quote in a section is in the body, so the body is searched only now (a match in a second
+    // section, ambiguous_section above, also implies it).
+    if (!containsCodePoints(document.body, quote)) {
+      throw new MalformedModelOutput("quote_not_in_document", `${recipe} evidence quote is not present in the document`);
+    }
     // Also when the quote crosses a heading boundary: it is in the body but in no one section.
     throw new MalformedModelOutput("quote_not_in_section", `${recipe} evidence quote is not present in the requested section`);
   }
-  if (candidates.length > 1) throw new MalformedModelOutput("ambiguous_section", `${recipe} repeated evidence quote requires section_id`);
-  const section = candidates[0]!;
-  const start = section.start + codePointOffset(section.text, findCodePoints(section.text, quote));
+  const section = sections[found]!;
+  const start = section.start + codePointIndex(pairs[found]!, at);
   return evidence({
     document_id: document.document_id,
     revision: document.revision,

@@ -1,7 +1,7 @@
 // Grounding coverage (reference-semantics §7.4): how much of a claim its quotes cover, with small
 // credits for citing more than one source and more than one span.
 
-import { roundHalfEven, wordTokens } from "../python/text.js";
+import { pythonCasefold, roundHalfEven, wordRuns, wordTokens } from "../python/text.js";
 
 export interface CitedQuote {
   readonly document_id: string;
@@ -15,12 +15,16 @@ export interface CitedQuote {
  * over citations.
  */
 export function groundingCoverage(claim: string, evidence: readonly CitedQuote[]): number {
-  const claimTokens = wordTokens(claim);
-  if (claimTokens.size === 0 || evidence.length === 0) return 0;
-  const quoteTokens = wordTokens(evidence.map((item) => item.quote).join(" "));
+  // The claim's tokens not yet found; each quote on its own gives the tokens of the quotes joined
+  // with spaces (casefolding goes code point by code point, and no token crosses a space).
+  const missing = wordTokens(claim);
+  const claimTokens = missing.size;
+  if (claimTokens === 0 || evidence.length === 0) return 0;
   let covered = 0;
-  for (const token of claimTokens) if (quoteTokens.has(token)) covered++;
-  const coverage = covered / claimTokens.size;
+  for (const item of evidence) {
+    for (const token of wordRuns(pythonCasefold(item.quote), true)) if (missing.delete(token)) covered++;
+  }
+  const coverage = covered / claimTokens;
   const sourceCredit = Math.min(new Set(evidence.map((item) => item.document_id)).size, 2) / 2;
   const citationCredit = Math.min(evidence.length, 2) / 2;
   return roundHalfEven(0.8 * coverage + 0.1 * sourceCredit + 0.1 * citationCredit, 4);

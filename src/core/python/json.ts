@@ -69,6 +69,16 @@ class Reader {
   string(): string {
     const t = this.text;
     this.i++; // opening quote
+    // Most strings have no escape: up to the closing quote in one slice.
+    for (let j = this.i; j < t.length; j++) {
+      const c = t.charCodeAt(j);
+      if (c === 0x22) {
+        const plain = t.slice(this.i, j);
+        this.i = j + 1;
+        return plain;
+      }
+      if (c === 0x5c || c < 0x20) break;
+    }
     let out = "";
     for (;;) {
       PLAIN_STRING.lastIndex = this.i;

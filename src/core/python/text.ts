@@ -56,20 +56,77 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
  */
 export function pythonCasefold(text: string): string {
   if (ASCII_ONLY.test(text)) return text.toLowerCase();
+  // Runs of ASCII are lowered whole; each other code point on its own.
   let out = "";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    out += CASEFOLD_EXCEPTIONS.get(cp) ?? ch.toLowerCase();
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (i > from) out += text.slice(from, i).toLowerCase();
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1));
+    const ch = pair ? text.slice(i, i + 2) : text[i]!;
+    out += CASEFOLD_EXCEPTIONS.get(ch.codePointAt(0)!) ?? ch.toLowerCase();
+    if (pair) i++;
+    from = i + 1;
   }
-  return out;
+  return from < text.length ? out + text.slice(from).toLowerCase() : out;
 }
 
-/** Python's `\w+` on `str`: letters, numbers (every Unicode L and N category) and underscore. */
-export const PYTHON_WORD_RUN = /[\p{L}\p{N}_]+/gu;
+// Word class per BMP code unit, filled on first use: 0 not known yet, 1 letter or number, 2 neither.
+const BMP_WORD = new Uint8Array(0x10000);
+const ASTRAL_WORD = new Map<number, boolean>();
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
 
-/** The distinct `\w+` runs of the case-folded text (the reference's grounding tokens). */
+function isLetterOrNumber(cp: number): boolean {
+  if (cp < 0x80) return (cp >= 0x61 && cp <= 0x7a) || (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x30 && cp <= 0x39);
+  if (cp < 0x10000) {
+    let known = BMP_WORD[cp]!;
+    // A lone surrogate is no letter (the u-flag patterns see it as a code point of its own).
+    if (known === 0) BMP_WORD[cp] = known = LETTER_OR_NUMBER.test(String.fromCharCode(cp)) ? 1 : 2;
+    return known === 1;
+  }
+  let known = ASTRAL_WORD.get(cp);
+  if (known === undefined) ASTRAL_WORD.set(cp, (known = LETTER_OR_NUMBER.test(String.fromCodePoint(cp))));
+  return known;
+}
+
+/**
+ * The maximal runs of letters and numbers (Unicode L and N; and "_" when `underscore`), in order:
+ * what `text.match(/[\p{L}\p{N}_]+/gu)` (or without "_") finds, by one scan over the code points.
+ */
+export function wordRuns(text: string, underscore: boolean): string[] {
+  const runs: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    let cp = text.charCodeAt(i);
+    let width = 1;
+    if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < text.length && isLowSurrogate(text.charCodeAt(i + 1))) {
+      cp = 0x10000 + ((cp - 0xd800) << 10) + (text.charCodeAt(i + 1) - 0xdc00);
+      width = 2;
+    }
+    if ((underscore && cp === 0x5f) || isLetterOrNumber(cp)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      runs.push(text.slice(start, i));
+      start = -1;
+    }
+    i += width - 1;
+  }
+  if (start >= 0) runs.push(text.slice(start));
+  return runs;
+}
+
+/** True when every character of the text is ASCII. */
+export function isAscii(text: string): boolean {
+  return ASCII_ONLY.test(text);
+}
+
+/**
+ * The distinct `\w+` runs of the case-folded text (the reference's grounding tokens). Python's `\w`
+ * on `str`: letters, numbers (every Unicode L and N category) and underscore.
+ */
 export function wordTokens(text: string): Set<string> {
-  return new Set(pythonCasefold(text).match(PYTHON_WORD_RUN) ?? []);
+  return new Set(wordRuns(pythonCasefold(text), true));
 }
 
 function isHighSurrogate(code: number): boolean {
@@ -88,7 +145,12 @@ function splitsSurrogatePair(text: string, i: number): boolean {
 /** Python's `len(text)`: code points (a lone surrogate counts as one). */
 export function codePointLength(text: string): number {
   let pairs = 0;
-  for (let i = 1; i < text.length; i++) if (splitsSurrogatePair(text, i)) pairs++;
+  for (let i = 0; i < text.length - 1; i++) {
+    if (isHighSurrogate(text.charCodeAt(i)) && isLowSurrogate(text.charCodeAt(i + 1))) {
+      pairs++;
+      i++;
+    }
+  }
   return text.length - pairs;
 }
 

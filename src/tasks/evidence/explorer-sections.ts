@@ -1,6 +1,6 @@
 // The evidence explorer shows each quote inside its section: the section text around the quote,
 // from the documents the run read. Offsets in cases.jsonl are code points into the document body.
-import { documentSections } from "../../core/evidence/sections.js";
+import { cachedDocumentSections } from "../../core/evidence/facts.js";
 import type { KnowledgeDocument } from "../../core/evidence/documents.js";
 import type { ExplorerData } from "../../report/explorer.js";
 
@@ -12,7 +12,6 @@ type Item = Record<string, unknown>;
 /** Adds `context: [before, quote, after]` to every evidence item of the shown cases whose section is known. */
 export function attachQuoteContext(explorer: ExplorerData, documents: readonly KnowledgeDocument[]): void {
   const byRevision = new Map(documents.map((d) => [`${d.document_id}\u0000${d.revision}`, d]));
-  const sections = new Map<KnowledgeDocument, ReturnType<typeof documentSections>>();
   for (const c of explorer.cases) {
     const facts = c.record?.["facts"];
     if (!Array.isArray(facts)) continue;
@@ -24,9 +23,7 @@ export function attachQuoteContext(explorer: ExplorerData, documents: readonly K
         const start = item["start"];
         const end = item["end"];
         if (doc === undefined || typeof start !== "number" || typeof end !== "number") continue;
-        let list = sections.get(doc);
-        if (list === undefined) sections.set(doc, (list = documentSections(doc)));
-        const section = list.find((s) => s.section_id === item["section_id"] && s.start <= start && end <= s.end);
+        const section = cachedDocumentSections(doc).find((s) => s.section_id === item["section_id"] && s.start <= start && end <= s.end);
         if (section === undefined) continue;
         const points = Array.from(section.text);
         const from = start - section.start;

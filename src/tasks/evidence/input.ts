@@ -33,7 +33,7 @@ import {
   type PyMapping,
   type RevisionRef,
 } from "../../core/evidence/index.js";
-import { readLines } from "../../io/lines.js";
+import { readLineBatches, type Line } from "../../io/lines.js";
 import { readRecords } from "../../io/records.js";
 import { InputError } from "../../io/errors.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -144,32 +144,40 @@ export interface JsonlRecord {
   readonly record: PyMapping;
 }
 
+/** One JSONL line parsed Python-faithfully into an object record, or null (logged) when it is unreadable. */
+export function jsonlRecord(path: string, line: Line, log: RejectionLog, counter: { lines: number }): JsonlRecord | null {
+  counter.lines = line.lineNo;
+  const where = `${path}:${line.lineNo}`;
+  if (line.text === null) {
+    log.reject(where, "invalid_utf8", "line is not valid UTF-8");
+    return null;
+  }
+  if (line.text.trim() === "") {
+    log.reject(where, "blank_line", "blank line");
+    return null;
+  }
+  let value: unknown;
+  try {
+    value = parsePythonJson(line.text);
+  } catch (err) {
+    log.reject(where, "malformed_json", `malformed JSON: ${(err as Error).message}`);
+    return null;
+  }
+  if (!(value instanceof Map)) {
+    log.reject(where, "not_an_object", "line is not a JSON object");
+    return null;
+  }
+  return { where, line: line.lineNo, record: value };
+}
+
 /** JSONL objects of a file, parsed Python-faithfully; unreadable lines go to the log. */
 export async function* readJsonlObjects(path: string, what: string, log: RejectionLog, counter: { lines: number } = { lines: 0 }): AsyncGenerator<JsonlRecord> {
   await assertReadable(path, what);
-  for await (const line of readLines(path)) {
-    counter.lines = line.lineNo;
-    const where = `${path}:${line.lineNo}`;
-    if (line.text === null) {
-      log.reject(where, "invalid_utf8", "line is not valid UTF-8");
-      continue;
+  for await (const lines of readLineBatches(path)) {
+    for (const line of lines) {
+      const item = jsonlRecord(path, line, log, counter);
+      if (item !== null) yield item;
     }
-    if (line.text.trim() === "") {
-      log.reject(where, "blank_line", "blank line");
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = parsePythonJson(line.text);
-    } catch (err) {
-      log.reject(where, "malformed_json", `malformed JSON: ${(err as Error).message}`);
-      continue;
-    }
-    if (!(value instanceof Map)) {
-      log.reject(where, "not_an_object", "line is not a JSON object");
-      continue;
-    }
-    yield { where, line: line.lineNo, record: value };
   }
 }
 

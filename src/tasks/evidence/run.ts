@@ -26,17 +26,32 @@ import { sha256File } from "../../io/hashing.js";
 import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
-import { buildRecordExplorer, EVIDENCE_EXPLORER } from "../record-explorer.js";
+import { EVIDENCE_EXPLORER, recordExplorerOf } from "../record-explorer.js";
+import { linesAt, LineBlocks } from "./case-lines.js";
+import { exceedsDepth } from "../../io/depth.js";
+import { MAX_JSON_DEPTH } from "../../core/limits.js";
+import { readLineBatches, type Line } from "../../io/lines.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
-import { EvidenceTally, factsCaseLine, locatedCaseLine, scoreFactsCase, scoreLocatedCase, type CurrentRevisions, type Materials } from "./score.js";
 import {
+  EvidenceTally,
+  factQualifiers,
+  FactsCaseLines,
+  locatedCaseLine,
+  scoreFactsCase,
+  scoreLocatedCase,
+  type CurrentRevisions,
+  type FactsCaseResult,
+  type Materials,
+} from "./score.js";
+import {
+  assertReadable,
   caseIdOf,
   factsCaseFromRecord,
   FieldError,
   locatedCaseFromRecord,
   readDocuments,
-  readJsonlObjects,
+  jsonlRecord,
   readMaterials,
   RejectionLog,
   type JsonlRecord,
@@ -211,60 +226,56 @@ export function buildReport(
   return decideGates(report, options.gates ?? [], { partial: options.shard !== undefined });
 }
 
-/** Per-case lines are gathered into chunks of about this many characters before each write. */
-const CHUNK_CHARS = 1 << 16;
-
-/** Buffers lines for an AtomicLineWriter: one write per chunk, not per case. */
-class ChunkedLines {
-  private buffer = "";
-  constructor(readonly writer: AtomicLineWriter) {}
-
-  async push(line: string): Promise<void> {
-    this.buffer += line;
-    if (this.buffer.length >= CHUNK_CHARS) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.buffer === "") return;
-    const chunk = this.buffer;
-    this.buffer = "";
-    await this.writer.write(chunk);
-  }
-}
-
 /**
- * The cases of a JSONL file: lines that fail `parse` are rejected under the FieldError's code, and
- * a repeated case id is rejected (the first line is kept).
+ * The cases of a JSONL file: `batches()` yields its lines a block at a time and `read` turns one
+ * into a case, or null when it is rejected: unreadable lines and lines that fail `parse` (under
+ * the FieldError's code), and a repeated case id (the first line is kept).
  */
-async function* uniqueCases<T extends { caseId: string }>(
-  path: string,
-  what: string,
-  log: RejectionLog,
-  parse: (item: JsonlRecord) => T,
-  counter: { lines: number },
-  shard?: Shard,
-): AsyncGenerator<T> {
-  const seen = new Set<string>();
+class CaseReader<T extends { caseId: string }> {
+  private readonly seen = new Set<string>();
+  private readonly lineLog: RejectionLog;
+  readonly counter = { lines: 0 };
+
+  constructor(
+    readonly path: string,
+    readonly what: string,
+    readonly log: RejectionLog,
+    readonly parse: (item: JsonlRecord) => T,
+    readonly shard?: Shard,
+  ) {
+    this.lineLog = this.ours(null) ? log : new RejectionLog();
+  }
+
   // A shard scores the cases whose id hashes to it; a line with no usable case id is counted by
   // shard 0 only, so the shards' rejections add up to the single run's.
-  const ours = (caseId: string | null) => shard === undefined || (caseId === null ? shard.index === 0 : shardOfCaseId(caseId, shard.count) === shard.index);
-  const lineLog = ours(null) ? log : new RejectionLog();
-  for await (const item of readJsonlObjects(path, what, lineLog, counter)) {
+  private ours(caseId: string | null): boolean {
+    const shard = this.shard;
+    return shard === undefined || (caseId === null ? shard.index === 0 : shardOfCaseId(caseId, shard.count) === shard.index);
+  }
+
+  async *batches(): AsyncGenerator<Line[]> {
+    await assertReadable(this.path, this.what);
+    yield* readLineBatches(this.path);
+  }
+
+  read(line: Line): T | null {
+    const item = jsonlRecord(this.path, line, this.lineLog, this.counter);
+    if (item === null) return null;
     let input: T;
     try {
-      input = parse(item);
+      input = this.parse(item);
     } catch (err) {
       if (!(err instanceof FieldError)) throw err;
-      if (ours(caseIdOrNull(item))) log.reject(item.where, err.code, err.message);
-      continue;
+      if (this.ours(caseIdOrNull(item))) this.log.reject(item.where, err.code, err.message);
+      return null;
     }
-    if (!ours(input.caseId)) continue;
-    if (seen.has(input.caseId)) {
-      log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
-      continue;
+    if (!this.ours(input.caseId)) return null;
+    if (this.seen.has(input.caseId)) {
+      this.log.reject(item.where, "duplicate_case", `case ${JSON.stringify(input.caseId)} appeared on an earlier line; the first is kept`);
+      return null;
     }
-    seen.add(input.caseId);
-    yield input;
+    this.seen.add(input.caseId);
+    return input;
   }
 }
 
@@ -274,6 +285,18 @@ function caseIdOrNull(item: JsonlRecord): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether the case explorer, which reads cases.jsonl back with the readers' depth limit, can show
+ * this line: only a fact's qualifiers (caller JSON, at depth 4 of the line: line, facts, fact,
+ * qualifiers) can nest deeper than that.
+ */
+function explorable(result: FactsCaseResult): boolean {
+  return result.facts.every((fact) => {
+    const qualifiers = factQualifiers(fact);
+    return qualifiers === null || !exceedsDepth(qualifiers, MAX_JSON_DEPTH - 3);
+  });
 }
 
 /** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
@@ -316,44 +339,70 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
     if (!(err instanceof EvidenceValueError)) throw err;
     allLookup = documents;
   }
+  // The documents a case saw: every version of each listed id (all documents when none are listed).
+  const lookupOf = (ids: readonly string[] | null): ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[] => {
+    if (ids === null) return allLookup;
+    const seen: KnowledgeDocument[] = [];
+    for (const id of ids) for (const document of versions.get(id) ?? []) seen.push(document);
+    return seen;
+  };
   const current = options.current !== undefined ? await readCurrent(options.current, sharedLog) : null;
   const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
 
   const progress = observer.progress("evidence (cases)");
   const writers: AtomicLineWriter[] = [];
+  // For the case explorer: each cases.jsonl line's failure flag and index, for the lines it can show.
+  const explorerFailed: number[] = [];
+  const explorerLines: number[] = [];
+  let casesLines: LineBlocks | undefined;
   try {
     if (options.facts !== undefined) {
       const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
       writers.push(casesFile);
-      const cases = new ChunkedLines(casesFile);
-      const counter = { lines: 0 };
-      for await (const input of uniqueCases(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), counter, shard)) {
-        const lookup = input.documents === null ? allLookup : input.documents.flatMap((id) => versions.get(id) ?? []);
-        const result = withoutStackTraces(() => scoreFactsCase(input, lookup, thresholds, current));
-        tally.addFacts(result);
-        // A shard keeps each case's groundings so that the merge re-adds them in input order
-        // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
-        if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
-        progress.tick();
-        await cases.push(factsCaseLine(result, input.line));
+      const cases = (casesLines = new LineBlocks(casesFile));
+      const caseLines = new FactsCaseLines();
+      const reader = new CaseReader(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), shard);
+      for await (const lines of reader.batches()) {
+        for (const line of lines) {
+          const input = reader.read(line);
+          if (input === null) continue;
+          const result = withoutStackTraces(() => scoreFactsCase(input, lookupOf(input.documents), thresholds, current));
+          tally.addFacts(result);
+          // A shard keeps each case's groundings so that the merge re-adds them in input order
+          // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
+          if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
+          progress.tick();
+          if (explorable(result)) {
+            // The line's fields the explorer's failure test reads.
+            explorerFailed.push(EVIDENCE_EXPLORER.failed({ accepted: result.accepted, ...(result.gold.length > 0 ? { gold: result.gold } : {}) }) ? 1 : 0);
+            explorerLines.push(cases.starts.length);
+          }
+          const full = cases.push(caseLines.line(result, input.line));
+          if (full !== undefined) await full;
+        }
       }
       await cases.flush();
-      counts.factsLines = counter.lines;
+      counts.factsLines = reader.counter.lines;
     }
     if (options.located !== undefined) {
       const materials: Materials = await readMaterials(options.materials!, sharedLog);
       const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
       writers.push(outFile);
-      const out = new ChunkedLines(outFile);
-      const counter = { lines: 0 };
-      for await (const input of uniqueCases(options.located, "located evidence", log, locatedCaseFromRecord, counter, shard)) {
-        const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
-        tally.addLocated(result);
-        progress.tick();
-        await out.push(locatedCaseLine(result, input.line));
+      const out = new LineBlocks(outFile);
+      const reader = new CaseReader(options.located, "located evidence", log, locatedCaseFromRecord, shard);
+      for await (const lines of reader.batches()) {
+        for (const line of lines) {
+          const input = reader.read(line);
+          if (input === null) continue;
+          const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
+          tally.addLocated(result);
+          progress.tick();
+          const full = out.push(locatedCaseLine(result, input.line));
+          if (full !== undefined) await full;
+        }
       }
       await out.flush();
-      counts.locatedLines = counter.lines;
+      counts.locatedLines = reader.counter.lines;
     }
   } catch (err) {
     progress.done();
@@ -399,8 +448,15 @@ export async function runEvidence(options: EvidenceOptions): Promise<ReportOutco
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer =
-    formats.includes("html") && options.facts !== undefined
-      ? await buildRecordExplorer(EVIDENCE_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 })
+    formats.includes("html") && casesLines !== undefined
+      ? await recordExplorerOf(EVIDENCE_EXPLORER, Uint8Array.from(explorerFailed), { seed: 0 }, (chosen) =>
+          linesAt(
+            join(outDir, "cases.jsonl"),
+            casesLines!.starts,
+            casesLines!.bytes,
+            [...chosen].map((k) => explorerLines[k]!),
+          ),
+        )
       : undefined;
   if (explorer) attachQuoteContext(explorer, documents);
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });

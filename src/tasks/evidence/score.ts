@@ -197,26 +197,91 @@ export function scoreFactsCase(
   };
 }
 
-/** The cases.jsonl line of a facts case (the issue's shape, plus state, dependencies and gold). */
-export function factsCaseLine(result: FactsCaseResult, line: number): string {
-  const out = {
-    case_id: result.caseId,
-    line,
-    accepted: result.accepted,
-    error: result.error,
-    facts: result.facts.map((fact) => ({
-      claim: fact.claim,
-      grounding: fact.grounding,
-      state: fact.state,
-      evidence: fact.evidence,
-      ...(Object.keys(fact.qualifiers).length > 0 ? { qualifiers: toPlainJson(new Map(Object.entries(fact.qualifiers))) } : {}),
-    })),
-    dependencies: result.dependencies,
-    dependency_error: result.dependencyError,
-    ...(result.freshness !== null ? { freshness: result.freshness } : {}),
-    ...(result.gold.length > 0 ? { gold: result.gold } : {}),
-  };
-  return `${JSON.stringify(out)}\n`;
+const json = JSON.stringify;
+
+/** A finite number as JSON.stringify writes it (non-finite numbers are null). */
+function jsonNumber(n: number | null): string {
+  return n !== null && Number.isFinite(n) ? String(n) : "null";
+}
+
+type SectionFields = Pick<KnowledgeDependency, "document_id" | "revision" | "section_id" | "section_revision">;
+
+/**
+ * A value computed from a (document_id, revision, section_id, section_revision) tuple, kept for the
+ * last tuple seen with each section revision: citations of one section share these strings, so
+ * the check is cheap and a hit skips the work.
+ */
+class BySection<T> {
+  private readonly last = new Map<string, { fields: SectionFields; value: T }>();
+
+  get(item: SectionFields, make: (item: SectionFields) => T): T {
+    const last = this.last.get(item.section_revision);
+    if (
+      last !== undefined &&
+      last.fields.document_id === item.document_id &&
+      last.fields.revision === item.revision &&
+      last.fields.section_id === item.section_id
+    ) {
+      return last.value;
+    }
+    const value = make(item);
+    this.last.set(item.section_revision, { fields: item, value });
+    return value;
+  }
+}
+
+interface SectionFragments {
+  /** An evidence item's JSON up to its quote, and from its end offset on. */
+  readonly head: string;
+  readonly tail: string;
+  /** The dependency's JSON. */
+  readonly dependency: string;
+}
+
+/**
+ * Writes the cases.jsonl line of a facts case (the issue's shape, plus state, dependencies and gold;
+ * without its newline): exactly `JSON.stringify` of { case_id, line, accepted, error, facts: [{ claim,
+ * grounding, state, evidence, qualifiers? }], dependencies, dependency_error, freshness?, gold? },
+ * with the JSON of the fields each section repeats (ids and revisions) built once per section.
+ */
+export class FactsCaseLines {
+  private readonly sections = new BySection<SectionFragments>();
+
+  private fragments(item: SectionFields): SectionFragments {
+    return this.sections.get(item, () => {
+      const ids = `{"document_id":${json(item.document_id)},"revision":${json(item.revision)}`;
+      const section = `"section_id":${json(item.section_id)},"section_revision":${json(item.section_revision)}}`;
+      return { head: `${ids},"quote":`, tail: `,${section}`, dependency: `${ids},${section}` };
+    });
+  }
+
+  line(result: FactsCaseResult, line: number): string {
+    let out = `{"case_id":${json(result.caseId)},"line":${jsonNumber(line)},"accepted":${result.accepted},"error":${result.error === null ? "null" : json(result.error)},"facts":[`;
+    for (let f = 0; f < result.facts.length; f++) {
+      const fact = result.facts[f]!;
+      out += `${f > 0 ? "," : ""}{"claim":${json(fact.claim)},"grounding":${jsonNumber(fact.grounding)},"state":${json(fact.state)},"evidence":[`;
+      for (let e = 0; e < fact.evidence.length; e++) {
+        const item = fact.evidence[e]!;
+        const parts = this.fragments(item);
+        out += `${e > 0 ? "," : ""}${parts.head}${json(item.quote)},"start":${jsonNumber(item.start)},"end":${jsonNumber(item.end)}${parts.tail}`;
+      }
+      out += "]";
+      const qualifiers = factQualifiers(fact);
+      if (qualifiers !== null) out += `,"qualifiers":${json(qualifiers)}`;
+      out += "}";
+    }
+    out += '],"dependencies":[';
+    for (let d = 0; d < result.dependencies.length; d++) out += `${d > 0 ? "," : ""}${this.fragments(result.dependencies[d]!).dependency}`;
+    out += `],"dependency_error":${result.dependencyError === null ? "null" : json(result.dependencyError)}`;
+    if (result.freshness !== null) out += `,"freshness":${json(result.freshness)}`;
+    if (result.gold.length > 0) out += `,"gold":${json(result.gold)}`;
+    return `${out}}`;
+  }
+}
+
+/** A fact's qualifiers as plain JSON, null when it has none (the line then has no "qualifiers"). */
+export function factQualifiers(fact: ScoredFact): unknown {
+  return Object.keys(fact.qualifiers).length > 0 ? toPlainJson(new Map(Object.entries(fact.qualifiers))) : null;
 }
 
 export interface LocatedIssueOut {
@@ -283,8 +348,9 @@ export function scoreLocatedCase(input: LocatedCase, materials: Materials): Loca
   return { caseId: input.caseId, where: input.where, accepted: report.accepted, error: null, items: items.length, valid: report.valid.length, issues };
 }
 
+/** The located.jsonl line of a located case (without its newline). */
 export function locatedCaseLine(result: LocatedCaseResult, line: number): string {
-  return `${JSON.stringify({
+  return JSON.stringify({
     case_id: result.caseId,
     line,
     accepted: result.accepted,
@@ -292,7 +358,7 @@ export function locatedCaseLine(result: LocatedCaseResult, line: number): string
     items: result.items,
     valid: result.valid,
     issues: result.issues,
-  })}\n`;
+  });
 }
 
 interface ErrorExample {
@@ -304,6 +370,9 @@ interface ErrorExample {
 function countInto(counts: Record<string, number>, key: string, n = 1): void {
   counts[key] = (counts[key] ?? 0) + n;
 }
+
+/** Per tally, its dependency keys (kept outside the tally, whose own fields are its JSON: tallyToJson). */
+const DEPENDENCY_KEYS = new WeakMap<EvidenceTally, BySection<string>>();
 
 /** Everything report.json says about a run, as mergeable counts and sums. */
 export class EvidenceTally {
@@ -332,6 +401,13 @@ export class EvidenceTally {
   readonly locatedErrors: Record<string, number> = {};
   readonly locatedExamples: (ErrorExample & { kind: string })[] = [];
 
+  /** keyId of the dependency's four fields. */
+  private dependencyKey(dependency: KnowledgeDependency): string {
+    let keys = DEPENDENCY_KEYS.get(this);
+    if (keys === undefined) DEPENDENCY_KEYS.set(this, (keys = new BySection()));
+    return keys.get(dependency, (d) => keyId([d.document_id, d.revision, d.section_id, d.section_revision]));
+  }
+
   private example(list: ErrorExample[], item: ErrorExample): void {
     if (list.length < MAX_EXAMPLES_PER_CODE) list.push(item);
   }
@@ -359,7 +435,7 @@ export class EvidenceTally {
       countInto(this.goldConfusion[comparison.gold]!, comparison.predicted);
     }
     for (const dependency of result.dependencies) {
-      const key = keyId([dependency.document_id, dependency.revision, dependency.section_id, dependency.section_revision]);
+      const key = this.dependencyKey(dependency);
       const entry = this.dependencies.get(key);
       if (entry) entry.cases++;
       else this.dependencies.set(key, { dependency, cases: 1 });

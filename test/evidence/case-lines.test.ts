@@ -1,0 +1,93 @@
+// cases.jsonl lines of `mari evidence` are written field by field (FactsCaseLines) for speed; they
+// must be exactly JSON.stringify of the record the format documents, for any result.
+import { describe, expect, it } from "vitest";
+import { evidence, knowledgeDependency, PyFloat, toPlainJson } from "../../src/core/evidence/index.js";
+import { FactsCaseLines, type FactsCaseResult } from "../../src/tasks/evidence/score.js";
+
+/** The documented record, serialised by JSON.stringify. */
+function reference(result: FactsCaseResult, line: number): string {
+  return JSON.stringify({
+    case_id: result.caseId,
+    line,
+    accepted: result.accepted,
+    error: result.error,
+    facts: result.facts.map((fact) => ({
+      claim: fact.claim,
+      grounding: fact.grounding,
+      state: fact.state,
+      evidence: fact.evidence,
+      ...(Object.keys(fact.qualifiers).length > 0 ? { qualifiers: toPlainJson(new Map(Object.entries(fact.qualifiers))) } : {}),
+    })),
+    dependencies: result.dependencies,
+    dependency_error: result.dependencyError,
+    ...(result.freshness !== null ? { freshness: result.freshness } : {}),
+    ...(result.gold.length > 0 ? { gold: result.gold } : {}),
+  });
+}
+
+let state = 5;
+const rand = (n: number) => {
+  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+  return (state >>> 8) % n;
+};
+const pick = <T>(list: readonly T[]): T => list[rand(list.length)]!;
+// Strings that need escaping, non-ASCII, and a lone surrogate (JSON.stringify escapes it).
+const TEXTS = ["plain", 'quote " and \\ backslash', "tab\tnewline\n", "Straße 😀", "\u0000\u001f", "lone \ud800", "\u2028"];
+// Two documents with sections whose revision is shared (identical text) under different ids.
+const SECTIONS = [
+  { document_id: "kb/a", revision: "1", section_id: "intro", section_revision: "r1" },
+  { document_id: "kb/a", revision: "1", section_id: "intro-2", section_revision: "r1" },
+  { document_id: "kb/b", revision: "7", section_id: "intro", section_revision: "r1" },
+  { document_id: "kb/b", revision: "7", section_id: 'q"uote', section_revision: "r2" },
+  { document_id: "kb/b", revision: "8", section_id: 'q"uote', section_revision: "r2" },
+];
+
+function randomResult(): FactsCaseResult {
+  const accepted = rand(3) > 0;
+  const facts = accepted
+    ? Array.from({ length: 1 + rand(3) }, () => ({
+        claim: pick(TEXTS),
+        grounding: pick([0, 0.1, 0.2071, 1, 0.30000000000000004]),
+        state: pick(["supported", "contradicted", "uncertain", "insufficient_evidence"] as const),
+        evidence: Array.from({ length: 1 + rand(3) }, () => {
+          const s = pick(SECTIONS);
+          const start = rand(500);
+          return evidence({ ...s, quote: pick(TEXTS), start, end: start + rand(50) });
+        }),
+        qualifiers:
+          rand(3) === 0
+            ? {
+                subject: pick(TEXTS),
+                object: new PyFloat(3),
+                scopes: [1, 2.5, null],
+                valid_from: new Map([
+                  ["2", "b"],
+                  ["1", "a"],
+                ]),
+              }
+            : {},
+      }))
+    : [];
+  return {
+    caseId: pick(TEXTS),
+    where: "x:1",
+    accepted,
+    error: accepted ? null : { code: "quote_not_in_document", message: pick(TEXTS) },
+    facts,
+    unresolvedClaims: 0,
+    dependencies: accepted ? SECTIONS.slice(0, 1 + rand(4)).map((s) => knowledgeDependency(s)) : [],
+    dependencyError: rand(4) === 0 ? pick(TEXTS) : null,
+    freshness: rand(3) === 0 ? pick(["current", "stale", "missing"] as const) : null,
+    gold: rand(2) === 0 ? [{ claim: rand(2) === 0 ? null : pick(TEXTS), gold: "supported", predicted: "uncertain" }] : [],
+  };
+}
+
+describe("cases.jsonl lines of mari evidence", () => {
+  it("are JSON.stringify of the documented record, section fragments reused or not", () => {
+    const lines = new FactsCaseLines();
+    for (let i = 0; i < 2000; i++) {
+      const result = randomResult();
+      expect(lines.line(result, i + 1)).toBe(reference(result, i + 1));
+    }
+  });
+});
