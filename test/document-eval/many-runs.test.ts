@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMari, tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
+import { documentCaseRecords } from "../support/cases.js";
 import { validateReport } from "../../src/report/schema.js";
 import { RUN_ROWS_CAP } from "../../src/tasks/document/aggregate.js";
 import { rangeRuns } from "../../src/tasks/document/range.js";
@@ -228,10 +229,7 @@ describe("more runs than one aggregation range holds (rangeRuns: a case's runs c
     const r = report("blocks-1");
     const present = lines.map((line) => String(line.run));
     expect(r.runs_summary).toEqual({ runs: present.length, listed: RUN_ROWS_CAP, omitted: present.length - RUN_ROWS_CAP });
-    const rows = readFileSync(join(tmp.dir, "blocks-1", "cases.jsonl"), "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    const rows = await documentCaseRecords(join(tmp.dir, "blocks-1", "cases.jsonl"));
     expect(rows.map((row) => String(row.run))).toEqual(present);
     expect(rows.map((row) => row.judgment)).toEqual(lines.map((line) => line.judgment));
     const fp = lines.filter((line) => line.judgment).length;
