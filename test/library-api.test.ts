@@ -84,6 +84,30 @@ describe("task entry points (what `mari eval` is, as a function)", () => {
   });
 });
 
+describe("one process, many runs (a training loop calling the library)", () => {
+  it("a report directory read as one call's baseline may be written by a later call, not by that call", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+      const first = join(dir, "first");
+      const settings = { slicePath: slice, bootstrap: 0, formats: ["json" as const] };
+      await mari.evaluateDocuments({ ...settings, outDir: first });
+      const compared = await mari.evaluateDocuments({ ...settings, outDir: join(dir, "second"), baselinePath: join(first, "report.json") });
+      expect(compared.report.baseline?.matched_cases).toBe(160);
+      // The same call may not write over the cases.jsonl it reads as its baseline ...
+      await expect(mari.evaluateDocuments({ ...settings, outDir: first, baselinePath: join(first, "report.json") })).rejects.toThrow(
+        /cases\.jsonl: is also an input of this run/,
+      );
+      // ... but a later call that does not read it may (the inputs of a call are its own).
+      const again = await mari.evaluateDocuments({ ...settings, outDir: first });
+      expect(again.report.metrics).toEqual(compared.report.metrics);
+      expect(readFileSync(join(first, "report.json"), "utf8")).toContain('"cases_sha256"');
+    } finally {
+      cleanup();
+    }
+  });
+});
+
 describe("README: the task-function example", () => {
   it("runs as written (against the built package) and prints the accuracy, the gate and the files", async () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");

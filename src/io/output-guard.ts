@@ -5,17 +5,30 @@
 // - a character device or a FIFO (/dev/stdout, /dev/null, a named pipe): written directly;
 // - a regular file that is an input of this run (same device and inode: symlinks and hard links
 //   included), a directory, a socket or a block device: refused, exit 2.
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 
-/** The inputs this process has opened, by device and inode (filled by src/io/input-file.ts). */
-const inputs = new Map<string, string>();
+/**
+ * The inputs a run has opened, by device and inode (filled by src/io/input-file.ts). A CLI process
+ * is one run; a library call made through `withRunInputs` (src/index.ts does so for every task)
+ * gets a map of its own, so a file one evaluation read does not stay "an input" of the next.
+ */
+const processInputs = new Map<string, string>();
+const runInputs = new AsyncLocalStorage<Map<string, string>>();
+const currentInputs = (): Map<string, string> => runInputs.getStore() ?? processInputs;
+
+/** Runs `fn` as one run: the inputs it opens are the only ones its outputs are checked against. */
+export function withRunInputs<T>(fn: () => Promise<T>): Promise<T> {
+  return runInputs.run(new Map(), fn);
+}
 
 const identity = (info: Stats): string => `${info.dev}:${info.ino}`;
 
 /** Records a regular file as an input of this run. */
 export function noteInput(path: string, info: Stats): void {
+  const inputs = currentInputs();
   if (!inputs.has(identity(info))) inputs.set(identity(info), path);
 }
 
@@ -38,6 +51,7 @@ export async function outputKind(target: string): Promise<OutputKind> {
     return "file"; // missing (or unreachable: the write itself will say why)
   }
   if (info.isFile()) {
+    const inputs = currentInputs();
     const input = inputs.get(identity(info));
     // An input deleted since (a library process running many evaluations) may have passed its inode on.
     if (input !== undefined && !(await sameFile(input, info))) inputs.delete(identity(info));

@@ -57,6 +57,20 @@ describe("baseline pairing on cases", () => {
     expect(md).toContain("current 5 runs (0, 1, 2, 3, 4), baseline 1 run (0)");
   });
 
+  it("a --bootstrap 0 report states no macro-F1 interval and serves as a baseline", async () => {
+    const noBootstrap = join(tmp.dir, "no-bootstrap");
+    const first = await runMari(["eval", SLICE, "--predictions", fiveRuns, "--out", noBootstrap, "--quiet", "--progress", "none", "--bootstrap", "0"]);
+    expect(first.code, first.stderr).toBe(0);
+    const report = read(noBootstrap);
+    // No resample was drawn: an interval of [0, 0] would claim macro-F1 is certainly 0.
+    expect(report.ci.macro_f1).toBeUndefined();
+    expect(report.ci.accuracy.method).toBe("wilson");
+    const out = join(tmp.dir, "against-no-bootstrap");
+    const r = await runMari(["eval", SLICE, "--predictions", fiveRuns, "--baseline", noBootstrap, "--max-drop", "accuracy=0.01", "--out", out, ...QUIET]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(read(out).baseline.metrics.accuracy.difference).toBe(0);
+  });
+
   it("a baseline over fewer cases: the drop says it was decided on fewer than all cases", async () => {
     const smallBase = join(tmp.dir, "small-base");
     const smallDump = join(tmp.dir, "small.jsonl");

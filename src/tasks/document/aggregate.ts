@@ -292,7 +292,10 @@ export async function aggregateDocumentEval(
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
     format_valid_rate: wilson(pooled.formatValid, pooled.cases),
-    macro_f1: {
+  };
+  // --bootstrap 0 draws no resample, so there is no interval to state (not [0, 0]).
+  if (options.bootstrap > 0) {
+    ci.macro_f1 = {
       low: macro.low,
       high: macro.high,
       method: "bootstrap",
@@ -300,8 +303,8 @@ export async function aggregateDocumentEval(
       seed: macro.seed,
       resamples: macro.resamples,
       resampling: BOOTSTRAP_RESAMPLING,
-    },
-  };
+    };
+  }
 
   const breakdowns = dict<Record<string, Record<string, MetricValue>>>();
   for (const dim of BREAKDOWN_DIMENSIONS) {
