@@ -7,36 +7,13 @@ export * from "./core/pairs/index.js";
 
 // The tasks: what each command does, as functions that read inputs, write the report files and
 // return the report; they print nothing and choose no exit code (the CLI does both).
-// Each call is a run of its own: the files one call read are not inputs of the next, so a report
-// directory read as a baseline may be written by a later call (src/io/output-guard.ts).
-import { withRunInputs } from "./io/output-guard.js";
-import { evaluateDocuments as evaluateDocumentsTask } from "./tasks/document/evaluate.js";
-import { runDocumentMerge } from "./tasks/document/merge.js";
-import { runPairEval } from "./tasks/pairs/run.js";
-import { runPairMerge } from "./tasks/pairs/merge.js";
-import { runSweep } from "./tasks/pairs/sweep.js";
-import { runEvidence } from "./tasks/evidence/run.js";
-import { runEvidenceMerge } from "./tasks/evidence/merge.js";
-
-const asRun =
-  <A extends unknown[], R>(task: (...args: A) => Promise<R>) =>
-  (...args: A): Promise<R> =>
-    withRunInputs(() => task(...args));
-
-export const evaluateDocuments = asRun(evaluateDocumentsTask);
-export const mergeDocumentShardReports = asRun(runDocumentMerge);
-export const evaluatePairs = asRun(runPairEval);
-export const mergePairShardReports = asRun(runPairMerge);
-export const sweepPairs = asRun(runSweep);
-export const evaluateEvidence = asRun(runEvidence);
-export const mergeEvidenceShardReports = asRun(runEvidenceMerge);
-export { LEXICAL_DUMP_NAME, type DocumentEvalSettings } from "./tasks/document/evaluate.js";
-export type { DocumentMergeOptions } from "./tasks/document/merge.js";
-export { classifierConfigFromFlags, type PairEvalOptions } from "./tasks/pairs/run.js";
-export type { PairMergeOptions } from "./tasks/pairs/merge.js";
-export type { SweepOptions, SweepOutcome } from "./tasks/pairs/sweep.js";
-export type { EvidenceOptions } from "./tasks/evidence/run.js";
-export type { EvidenceMergeOptions } from "./tasks/evidence/merge.js";
+export { evaluateDocuments, LEXICAL_DUMP_NAME, type DocumentEvalSettings } from "./tasks/document/evaluate.js";
+export { runDocumentMerge as mergeDocumentShardReports, type DocumentMergeOptions } from "./tasks/document/merge.js";
+export { runPairEval as evaluatePairs, classifierConfigFromFlags, type PairEvalOptions } from "./tasks/pairs/run.js";
+export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./tasks/pairs/merge.js";
+export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
+export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";
+export { runEvidenceMerge as mergeEvidenceShardReports, type EvidenceMergeOptions } from "./tasks/evidence/merge.js";
 export type { ReportOutcome } from "./tasks/outcome.js";
 export type { Shard } from "./tasks/document/run.js";
 export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";

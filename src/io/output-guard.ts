@@ -11,9 +11,9 @@ import { stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 
 /**
- * The inputs a run has opened, by device and inode (filled by src/io/input-file.ts). A CLI process
- * is one run; a library call made through `withRunInputs` (src/index.ts does so for every task)
- * gets a map of its own, so a file one evaluation read does not stay "an input" of the next.
+ * The inputs a run has opened, by device and inode (filled by src/io/input-file.ts). Each task's
+ * entry point runs inside `withRunInputs` and gets a map of its own, so in a process that runs many
+ * evaluations (a library user's training loop) a file one run read is not an input of the next.
  */
 const processInputs = new Map<string, string>();
 const runInputs = new AsyncLocalStorage<Map<string, string>>();
@@ -28,8 +28,8 @@ const identity = (info: Stats): string => `${info.dev}:${info.ino}`;
 
 /** Records a regular file as an input of this run. */
 export function noteInput(path: string, info: Stats): void {
-  const inputs = currentInputs();
-  if (!inputs.has(identity(info))) inputs.set(identity(info), path);
+  // The latest path wins: an entry whose file was deleted may have passed its inode on.
+  currentInputs().set(identity(info), path);
 }
 
 async function sameFile(path: string, info: Stats): Promise<boolean> {

@@ -2,6 +2,7 @@
 // validates model citations against exactly what each model saw, writes cases.jsonl (facts) and
 // located.jsonl (structured evidence) plus the report files, and maps the outcome onto exit codes.
 
+import { withRunInputs } from "../../io/output-guard.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
@@ -300,7 +301,12 @@ function explorable(result: FactsCaseResult): boolean {
 }
 
 /** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
-export async function runEvidence(options: EvidenceOptions): Promise<ReportOutcome> {
+export function runEvidence(options: EvidenceOptions): Promise<ReportOutcome> {
+  // One run: the files it reads are its inputs, not those of a later call in the same process.
+  return withRunInputs(() => runEvidenceInRun(options));
+}
+
+async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
   const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-report";

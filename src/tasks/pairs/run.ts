@@ -1,5 +1,6 @@
 // `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
+import { withRunInputs } from "../../io/output-guard.js";
 import { dict } from "../../core/dict.js";
 import { join } from "node:path";
 import { ClassifierConfigError, classify, DEFAULT_CONFIG, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
@@ -203,7 +204,12 @@ function caseLine(
 }
 
 /** Runs a pair evaluation end to end and writes its reports. Input errors throw InputError. */
-export async function runPairEval(options: PairEvalOptions): Promise<ReportOutcome> {
+export function runPairEval(options: PairEvalOptions): Promise<ReportOutcome> {
+  // One run: the files it reads are its inputs, not those of a later call in the same process.
+  return withRunInputs(() => runPairEvalInRun(options));
+}
+
+async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
   const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-report";

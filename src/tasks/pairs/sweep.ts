@@ -2,6 +2,7 @@
 // corpus, then pick the best config under the gates and the Pareto front. The work is split into
 // chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
 // output does not depend on the number of workers.
+import { withRunInputs } from "../../io/output-guard.js";
 import { availableParallelism } from "node:os";
 import type { ClassifierConfig } from "../../core/classifier/index.js";
 import {
@@ -117,7 +118,12 @@ async function tallyGrid(
 }
 
 /** Sweeps the grid over the labelled pairs and writes the sweep files. Input errors throw InputError. */
-export async function runSweep(options: SweepOptions): Promise<SweepOutcome> {
+export function runSweep(options: SweepOptions): Promise<SweepOutcome> {
+  // One run: the files it reads are its inputs, not those of a later call in the same process.
+  return withRunInputs(() => runSweepInRun(options));
+}
+
+async function runSweepInRun(options: SweepOptions): Promise<SweepOutcome> {
   const started = process.hrtime.bigint();
   const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-sweep";
