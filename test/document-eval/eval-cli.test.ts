@@ -237,12 +237,15 @@ describe("determinism across workers and chunk sizes", () => {
 
 describe("ranges large enough for written buffers to be reused", () => {
   it("every cases.jsonl line is whole and in place (slice order × run order), for 1 and 2 workers", async () => {
-    const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-    const cases = readFileSync(slicePath, "utf8")
+    // 40 cases (5 ranges of 8) × 1,600 runs: each range's cases.jsonl bytes (≈ 94 bytes a run line)
+    // are ≈ 1.2 MB, above the 1 MiB from which written range buffers are reused (aggregate.ts).
+    const cases = readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8")
       .trim()
       .split("\n")
+      .slice(0, 40)
       .map((l) => JSON.parse(l));
-    const RUNS = 400; // 8 cases × 400 runs ≈ 1.5 MB per range, above the reuse threshold
+    const slicePath = writeJsonl(tmp.dir, "reuse-slice.jsonl", cases);
+    const RUNS = 1600;
     const rows: unknown[] = [];
     for (let run = 0; run < RUNS; run++) {
       for (const c of cases)
