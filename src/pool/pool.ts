@@ -5,6 +5,8 @@
 // code path). `mapInOrder` feeds chunks with bounded in-flight work and yields results in input
 // order, so whatever the worker count or chunk size, the consumer sees the same sequence.
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { MAX_WORKERS } from "../core/limits.js";
+import { InputError } from "../io/errors.js";
 
 export interface ChunkTaskModule<S, I, O> {
   init(initData: unknown): Promise<S> | S;
@@ -42,7 +44,11 @@ export function compiledModuleUrl(url: URL): URL {
 }
 
 export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
-  if (options.workers <= 1) {
+  // The CLI bounds --workers; a library caller gets the same bound here, where the threads start.
+  if (!Number.isInteger(options.workers) || options.workers < 1 || options.workers > MAX_WORKERS) {
+    throw new InputError(`workers ${options.workers}: expected an integer from 1 to ${MAX_WORKERS}`);
+  }
+  if (options.workers === 1) {
     const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
     const state = options.state ?? (await task.init(options.initData));
     return {

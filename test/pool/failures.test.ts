@@ -45,3 +45,9 @@ describe("chunk pool failures", () => {
     }
   });
 });
+
+describe("worker count", () => {
+  it.each([0, 1.5, 257, 1_000_000])("%d workers from a library caller is an input error with the bound", async (workers) => {
+    await expect(createChunkPool({ workers, taskModule: TASK, initData: {} })).rejects.toThrow(/expected an integer from 1 to 256/);
+  });
+});
