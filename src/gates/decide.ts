@@ -45,6 +45,7 @@ function pathProblem(report: Report, metric: string): string | undefined {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
     const at = parts.slice(0, i).join(".") || "the report";
+    if (node === null && at === "setcons") return `"${metric}": setcons is null in this report: run-to-run consistency needs at least two runs`;
     if (node === null || typeof node !== "object") return `"${metric}": ${at} is a value, not a table (nothing under it named "${part}")`;
     if (!Object.hasOwn(node, part)) {
       const existing = Object.keys(node as object);

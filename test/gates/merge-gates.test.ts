@@ -189,6 +189,12 @@ describe("a gate that cannot be decided is a usage error (exit 2), never a faile
     expect(r.stderr).toMatch(/no "lokal" under breakdowns\.scope; did you mean "local"\? existing: .*local/);
   });
 
+  it("a SetCons gate on a one-run dump says SetCons needs two runs", async () => {
+    const r = await run(["--gate", "setcons.judgment>=0.7"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"setcons.judgment": setcons is null in this report: run-to-run consistency needs at least two runs');
+  });
+
   it("--max-drop: a misspelt metric, no --baseline, and a baseline with nothing to pair", async () => {
     const typo = await run(["--max-drop", "acuracy=0.1", "--baseline", join(tmp.dir, "fixed", "single")]);
     expect(typo.code).toBe(2);
