@@ -11,7 +11,7 @@ import { InputError } from "./errors.js";
 
 /**
  * The inputs the runs in progress have opened, by device and inode (filled by
- * src/io/input-file.ts). Each task's entry point runs inside `withRunInputs`; when the last run in
+ * src/io/input-file.ts). Each task's entry point is built with `oneRunEach`; when the last run in
  * progress ends the map is emptied, so in a process that runs many evaluations one after another (a
  * library user's training loop) a file one run read is not an input of the next. Runs that overlap
  * share the map: none may write what another is reading. (A counter, not AsyncLocalStorage, whose
@@ -22,14 +22,19 @@ let runsInProgress = 0;
 
 const identity = (info: Stats): string => `${info.dev}:${info.ino}`;
 
-/** Runs `fn` as one run: the inputs it opens are what its outputs are checked against. */
-export async function withRunInputs<T>(fn: () => Promise<T>): Promise<T> {
-  runsInProgress++;
-  try {
-    return await fn();
-  } finally {
-    if (--runsInProgress === 0) inputs.clear();
-  }
+/**
+ * `task` made one run per call (each task's entry point is built with this): the inputs a call
+ * opens are what its outputs are checked against.
+ */
+export function oneRunEach<A, R>(task: (options: A) => Promise<R>): (options: A) => Promise<R> {
+  return async (options) => {
+    runsInProgress++;
+    try {
+      return await task(options);
+    } finally {
+      if (--runsInProgress === 0) inputs.clear();
+    }
+  };
 }
 
 /** Records a regular file as an input of this run. */

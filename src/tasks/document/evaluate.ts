@@ -1,7 +1,7 @@
 // `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
 // lexical judge's) in; report files, the case stream and the report object out. Everything `mari
 // eval` does for documents except reading flags, printing and choosing the exit code.
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
@@ -60,10 +60,7 @@ export interface DocumentEvalSettings {
 }
 
 /** Scores the dump (or the lexical judge's) against the slice and writes the reports. Input errors throw InputError. */
-export function evaluateDocuments(settings: DocumentEvalSettings): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => evaluateDocumentsInRun(settings));
-}
+export const evaluateDocuments = oneRunEach(evaluateDocumentsInRun);
 
 async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<ReportOutcome> {
   const started = settings.started ?? process.hrtime.bigint();

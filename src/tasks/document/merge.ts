@@ -2,7 +2,7 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
@@ -186,10 +186,7 @@ export interface DocumentMergeOptions extends MergeInput {
 }
 
 /** `mari merge` for document shards, end to end: the merged report, built and written as a single run's. */
-export function runDocumentMerge(options: DocumentMergeOptions): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runDocumentMergeInRun(options));
-}
+export const runDocumentMerge = oneRunEach(runDocumentMergeInRun);
 
 async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();

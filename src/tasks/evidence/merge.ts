@@ -1,7 +1,7 @@
 // `mari merge` for evidence shards (`mari evidence … --shard I/N`): adds up the shards' tallies and
 // rejection logs (tally-merge.ts), puts cases.jsonl and located.jsonl back in input-line order, and
 // builds, decides and writes the report with the same code as a single run.
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { dirname, join } from "node:path";
 import { shardGateSpecs } from "../../gates/decide.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
@@ -62,10 +62,7 @@ async function mergeCaseLines(paths: readonly string[], name: string, outDir: st
   return target;
 }
 
-export function runEvidenceMerge(options: EvidenceMergeOptions): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runEvidenceMergeInRun(options));
-}
+export const runEvidenceMerge = oneRunEach(runEvidenceMergeInRun);
 
 async function runEvidenceMergeInRun(options: EvidenceMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();

@@ -2,7 +2,7 @@
 // validates model citations against exactly what each model saw, writes cases.jsonl (facts) and
 // located.jsonl (structured evidence) plus the report files, and maps the outcome onto exit codes.
 
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import {
@@ -301,10 +301,7 @@ function explorable(result: FactsCaseResult): boolean {
 }
 
 /** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
-export function runEvidence(options: EvidenceOptions): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runEvidenceInRun(options));
-}
+export const runEvidence = oneRunEach(runEvidenceInRun);
 
 async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();

@@ -1,6 +1,6 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (SPEC §4.4).
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
@@ -112,10 +112,7 @@ export interface PairMergeOptions {
  * report) back into corpus order by re-reading the corpus's ids. The merged report carries the
  * gates the single run would have had.
  */
-export function runPairMerge(options: PairMergeOptions): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runPairMergeInRun(options));
-}
+export const runPairMerge = oneRunEach(runPairMergeInRun);
 
 async function runPairMergeInRun(options: PairMergeOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();

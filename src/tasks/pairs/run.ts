@@ -1,6 +1,6 @@
 // `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { dict } from "../../core/dict.js";
 import { join } from "node:path";
 import { ClassifierConfigError, classify, DEFAULT_CONFIG, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
@@ -204,10 +204,7 @@ function caseLine(
 }
 
 /** Runs a pair evaluation end to end and writes its reports. Input errors throw InputError. */
-export function runPairEval(options: PairEvalOptions): Promise<ReportOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runPairEvalInRun(options));
-}
+export const runPairEval = oneRunEach(runPairEvalInRun);
 
 async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();

@@ -2,7 +2,7 @@
 // corpus, then pick the best config under the gates and the Pareto front. The work is split into
 // chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
 // output does not depend on the number of workers.
-import { withRunInputs } from "../../io/output-guard.js";
+import { oneRunEach } from "../../io/output-guard.js";
 import { availableParallelism } from "node:os";
 import type { ClassifierConfig } from "../../core/classifier/index.js";
 import {
@@ -118,10 +118,7 @@ async function tallyGrid(
 }
 
 /** Sweeps the grid over the labelled pairs and writes the sweep files. Input errors throw InputError. */
-export function runSweep(options: SweepOptions): Promise<SweepOutcome> {
-  // One run: the files it reads are its inputs, not those of a later call in the same process.
-  return withRunInputs(() => runSweepInRun(options));
-}
+export const runSweep = oneRunEach(runSweepInRun);
 
 async function runSweepInRun(options: SweepOptions): Promise<SweepOutcome> {
   const started = process.hrtime.bigint();
