@@ -4,6 +4,7 @@
 // code runs in-process and in pool workers.
 import { parseBoundedJson } from "./depth.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
+import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
 /** Line-level rejections, in the order they are checked. */
@@ -191,8 +192,8 @@ function sentenceForQuote(quote: string, lowered: readonly string[]): number | u
   return undefined;
 }
 
-function extractCompletion(completion: unknown, sentences: readonly string[]): Extracted {
-  const layout = typeof completion === "string" ? parseCompletionLayout(completion) : undefined;
+function extractCompletion(completion: unknown, sentences: readonly string[], end: CompletionEndRule | undefined): Extracted {
+  const layout = typeof completion === "string" ? parseCompletionLayout(completionAsWritten(completion, end)) : undefined;
   if (!layout) return { ok: false, reason: "bad_completion_format", message: "completion is not in the <think>…</think><answer>…</answer> layout" };
   const judgment = coerceJudgment(layout.judgment);
   if (judgment === undefined) return { ok: false, reason: "bad_judgment", message: `judgment ${JSON.stringify(layout.judgment)} is not yes/no/true/false` };
@@ -224,7 +225,7 @@ function extractCompletion(completion: unknown, sentences: readonly string[]): E
  * bad_prediction_shape, bad_completion_format, bad_judgment, bad_evidence_field). Validation of the
  * evidence and reasoning follows in the scorer.
  */
-export function extractPrediction(record: JsonObject, sentences: readonly string[], lenientIds: boolean): Extracted {
+export function extractPrediction(record: JsonObject, sentences: readonly string[], lenientIds: boolean, end?: CompletionEndRule): Extracted {
   let source = record;
   if (present(record, "prediction")) {
     if (!isJsonObject(record.prediction)) return { ok: false, reason: "bad_prediction_shape", message: "`prediction` is not an object" };
@@ -232,7 +233,7 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
   }
   let extracted: Extracted;
   if (!present(source, "judgment") && present(source, "completion")) {
-    extracted = extractCompletion(source.completion, sentences);
+    extracted = extractCompletion(source.completion, sentences, end);
   } else {
     const judgment = coerceJudgment(source.judgment);
     if (judgment === undefined) {

@@ -9,6 +9,8 @@ export class RequestError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Further fields of the error object (e.g. the unresolved items of a 422). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "RequestError";

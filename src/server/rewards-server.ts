@@ -2,6 +2,8 @@
 // each request's items are scored by src/server/score-items.ts with the same functions as
 // `mari eval --rewards`. The server never prints: the caller gets events and decides what to show.
 import { createWriteStream, type WriteStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { readLines } from "../io/lines.js";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,10 +11,13 @@ import type { DocumentSlice } from "../io/slice.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
 import { sliceHashOf } from "../tasks/document/run.js";
 import { MARI_VERSION } from "../version.js";
-import type { TokenCheck } from "./auth.js";
+import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { arrayField, parseBodyObject, readBody, RequestError } from "./body.js";
-import { completionItem, scoreItems, type ScoredItem } from "./score-items.js";
-import { weightedReward, type RewardWeights } from "./weights.js";
+import { DocumentFinder } from "./document-finder.js";
+import { LogRunKeys } from "./log-run-keys.js";
+import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
+import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./weights.js";
+import { reasonIndex, type CaseReason } from "../tasks/document/score.js";
 
 export interface RewardsServerOptions {
   slice: DocumentSlice;
@@ -42,6 +47,8 @@ export interface RewardsServer {
    * cut), closes the log.
    */
   close(graceMs?: number): Promise<void>;
+  /** Why the --log could not be written (requests were refused from then on), or undefined. */
+  logError(): string | undefined;
 }
 
 interface Counters {
@@ -54,6 +61,8 @@ interface Counters {
 
 const ROUTES: Readonly<Record<string, string>> = { "/v1/rewards": "POST", "/get_reward": "POST", "/health": "GET" };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** How many unresolved items a 422 lists (the message counts them all). */
+const UNRESOLVED_LISTED = 100;
 
 /**
  * A log line, with the prediction when asked. A value nested too deeply to serialise (a hostile
@@ -73,20 +82,60 @@ function processUsage(): { cpu_seconds: number; rss_mb: number } {
   return { cpu_seconds: (cpu.user + cpu.system) / 1e6, rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20) };
 }
 
+/**
+ * Reads a --log that already exists: notes each line's (case, run) as taken and says whether its
+ * last line is torn (no final newline). A missing or empty file is "clean".
+ */
+async function readPreviousLog(path: string, runKeys: LogRunKeys): Promise<"clean" | "torn"> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) return "clean";
+    size = info.size;
+  } catch {
+    return "clean";
+  }
+  if (size === 0) return "clean";
+  for await (const line of readLines(path)) {
+    if (line.text === null || !line.text.startsWith("{")) continue;
+    try {
+      const record = JSON.parse(line.text) as Record<string, unknown>;
+      if (typeof record.case_id === "string" && typeof record.run === "string") runKeys.take(record.case_id, record.run);
+    } catch {
+      // A torn or foreign line: mari eval reports it; it takes no run key.
+    }
+  }
+  const handle = await open(path, "r");
+  try {
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a ? "clean" : "torn";
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function startRewardsServer(opts: RewardsServerOptions): Promise<RewardsServer> {
   const { slice, weights } = opts;
   const sliceHash = sliceHashOf(slice.cases);
+  const finder = new DocumentFinder(slice.cases);
+  const bounds = rewardBounds(weights);
   const started = Date.now();
   const counters: Counters = { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} };
   let log: WriteStream | undefined;
   // A log that cannot be written (disk full, say): nothing more is scored, rather than scored unlogged.
   let logError: string | undefined;
+  const runKeys = new LogRunKeys();
   if (opts.logPath) {
+    // A log this server appends to: the run keys already in it are taken, and a torn last line (a
+    // killed server) is left on a line of its own, where `mari eval` counts it as malformed.
+    const tail = await readPreviousLog(opts.logPath, runKeys);
     log = createWriteStream(opts.logPath, { flags: "a" });
     await once(log, "open");
     log.on("error", (err: NodeJS.ErrnoException) => {
       logError = `cannot write --log ${opts.logPath} (${err.code ?? err.message})`;
     });
+    if (tail === "torn") log.write("\n");
   }
   // Request ids unique across restarts that append to the same --log file.
   const runPrefix = started.toString(36);
@@ -102,17 +151,26 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     }
   };
 
-  const writeLog = (requestId: string, scored: readonly ScoredItem[]): void => {
+  /** Appends the request's lines and resolves once they are written: an item is answered only after it is logged. */
+  const writeLog = async (requestId: string, scored: readonly ScoredItem[]): Promise<void> => {
     if (!log) return;
     if (logError) throw new RequestError(503, "log_unwritable", logError);
     let text = "";
     for (let i = 0; i < scored.length; i++) {
       const s = scored[i]!;
-      const run = s.badRun !== undefined ? s.badRun : (s.run ?? requestId);
-      const line = { request: requestId, item: i, case_id: s.caseId, run, ...s.rewards };
-      text += logLine(line, opts.logPredictions ? s.prediction : undefined) + "\n";
+      const r = s.resolved;
+      const line: Record<string, unknown> = { request: requestId, item: i, case_id: s.caseId, run: runKeys.next(s.caseId, r.run, r.sample) };
+      if (r.sample !== null) line.sample = r.sample;
+      if (r.caseRule !== "case_id") line.case_from = r.caseRule;
+      if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
+      text += logLine({ ...line, ...s.rewards }, opts.logPredictions ? s.prediction : undefined) + "\n";
     }
-    log.write(text);
+    const stream = log;
+    const failed = await new Promise<Error | null | undefined>((resolve) => stream.write(text, resolve));
+    if (failed) {
+      logError ??= `cannot write --log ${opts.logPath} (${(failed as NodeJS.ErrnoException).code ?? failed.message})`;
+      throw new RequestError(503, "log_unwritable", logError);
+    }
   };
 
   const send = (res: ServerResponse, status: number, body: unknown): void => {
@@ -129,6 +187,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     mari_version: MARI_VERSION,
     slice: { path: slice.path, hash: sliceHash, cases: slice.cases.length },
     weights,
+    score_bounds: bounds,
     max_body_bytes: opts.maxBodyBytes,
     max_items: opts.maxItems,
     log_error: logError ?? null,
@@ -146,10 +205,25 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     return list;
   };
 
+  /** Scores a batch, or refuses the whole request (422) naming every item that could not be resolved. */
+  const scoreOrRefuse = (count: number, resolve: Parameters<typeof scoreBatch>[2], what: string): ScoredItem[] => {
+    const outcome = scoreBatch(slice, count, resolve, opts.score);
+    if ("scored" in outcome) return outcome.scored;
+    const list = outcome.unresolved;
+    const first = list[0]!;
+    throw new RequestError(
+      422,
+      "unresolved_items",
+      `${list.length} of ${count} ${what} could not be scored; the first, ${what.replace(/s$/, "")} ${first.index}: ${first.reason}: ${first.message}`,
+      { items: list.slice(0, UNRESOLVED_LISTED), unresolved: list.length },
+    );
+  };
+
   const rewards = async (req: IncomingMessage, requestId: string) => {
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
-    const scored = scoreItems(slice, checkCount(arrayField(body, "items")), opts.score);
-    writeLog(requestId, scored);
+    const items = checkCount(arrayField(body, "items"));
+    const scored = scoreOrRefuse(items.length, (i) => resolveRewardsItem(slice, finder, items[i]), "items");
+    await writeLog(requestId, scored);
     count(scored);
     return { results: scored.map((s) => s.rewards) };
   };
@@ -158,36 +232,33 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
     const queries = checkCount(arrayField(body, "query"));
     const prompts = arrayField(body, "prompts");
-    const labels = arrayField(body, "labels");
-    if (prompts.length !== queries.length || labels.length !== queries.length) {
+    // Labels are optional: without --label_key OpenRLHF sends "" for each; the prompt's document names the case.
+    const labels = body.labels === undefined || body.labels === null ? [] : arrayField(body, "labels");
+    if (prompts.length !== queries.length || (labels.length !== 0 && labels.length !== queries.length)) {
       throw new RequestError(
         400,
         "length_mismatch",
         `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`,
       );
     }
-    // Items whose query does not start with their prompt are rejected before scoring; the rest are
-    // scored as one batch and put back in place.
-    const items: unknown[] = [];
-    const placed: Array<ScoredItem | number> = queries.map((query, i) => {
-      const made = completionItem(query, prompts[i], labels[i]);
-      if ("rejected" in made) return made.rejected;
-      items.push(made.item);
-      return items.length - 1;
-    });
-    const scoredItems = scoreItems(slice, items, opts.score);
-    const scored = placed.map((p) => (typeof p === "number" ? scoredItems[p]! : p));
-    writeLog(requestId, scored);
+    const scored = scoreOrRefuse(queries.length, (i) => resolveQuery(slice, finder, queries[i], prompts[i], labels[i]), "queries");
+    await writeLog(requestId, scored);
     count(scored);
     const values = scored.map((s) => weightedReward(s.rewards, weights));
     return {
       rewards: values,
-      scores: values,
+      scores: values.map((v) => unitScore(v, bounds)),
+      // Numbers only: OpenRLHF turns each extra_logs entry into a tensor.
       extra_logs: {
         accuracy: scored.map((s) => s.rewards.accuracy),
         reference_coverage: scored.map((s) => s.rewards.reference_coverage),
         format: scored.map((s) => s.rewards.format),
+        format_valid: scored.map((s) => (s.rewards.format_valid ? 1 : 0)),
+        reason_code: scored.map((s) => reasonIndex(s.rewards.reason as CaseReason | null)),
       },
+      reasons: scored.map((s) => s.rewards.reason),
+      case_ids: scored.map((s) => s.caseId),
+      response_rules: scored.map((s) => s.resolved.responseRule ?? null),
     };
   };
 
@@ -205,15 +276,23 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
         res.setHeader("www-authenticate", "Bearer");
         throw new RequestError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer …)");
       }
+      if (!opts.checkToken) {
+        const problem = loopbackRequestProblem(req);
+        if (problem !== undefined) throw new RequestError(403, "forbidden", problem);
+      }
       if (req.method !== method) {
         res.setHeader("allow", method);
         throw new RequestError(405, "method_not_allowed", `${path} takes ${method}`);
+      }
+      // A web page can post text/plain without asking first; it cannot post application/json.
+      if (method === "POST" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
+        throw new RequestError(415, "unsupported_media_type", `${path} takes Content-Type: application/json`);
       }
       const result = path === "/health" ? health() : path === "/v1/rewards" ? await rewards(req, requestId) : await getReward(req, requestId);
       send(res, 200, result);
     } catch (err) {
       if (!(err instanceof RequestError)) throw err;
-      send(res, err.status, { error: { code: err.code, message: err.message } });
+      send(res, err.status, { error: { code: err.code, message: err.message, ...err.details } });
       // The rest of a refused body is not read; the connection is closed after the answer.
       if (!req.complete) req.resume();
     }
@@ -251,5 +330,5 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
       }
     })());
 
-  return { url: `http://${hostInUrl}:${port}`, port, sliceHash, close };
+  return { url: `http://${hostInUrl}:${port}`, port, sliceHash, close, logError: () => logError };
 }

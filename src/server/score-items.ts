@@ -1,19 +1,49 @@
-// Scores the items of one reward request against a loaded slice with exactly the functions
-// `mari eval` uses for a dump line: the case id and run key readers of src/io/dump.ts, then
-// `scoreCase` (prediction extraction, validation, rewards). One bad item is a result with its reason
-// code, never a failed batch.
-import { dumpCaseId, dumpRunKey } from "../io/dump.js";
+// Resolves and scores the items of one reward request against a loaded slice with exactly the
+// functions `mari eval` uses for a dump line: the case id and run key readers of src/io/dump.ts,
+// then `scoreCase` (completion end, prediction extraction, validation, rewards). An item is first
+// resolved to a case (its case id or label, else the tagged document in its prompt) and, for
+// /get_reward, to the response inside its query; an item that cannot be resolved makes the request
+// fail with every such item listed, so a trainer never trains on a silent 0.
+import { dumpCaseId, dumpRunKey, runKeyProblem } from "../io/dump.js";
 import { exceedsDepth } from "../io/depth.js";
-import { isJsonObject } from "../io/records.js";
+import { isJsonObject, type JsonObject } from "../io/records.js";
 import type { DocumentSlice } from "../io/slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
+import type { DocumentFinder } from "./document-finder.js";
+import { responseOfQuery, type ResponseRule } from "./trainer-query.js";
 
-/**
- * Reasons an item gets before it reaches the scorer. The first three are the dump's own line-level
- * codes; `unknown_case_id` is what a dump counts as an orphan; `prompt_not_prefix` is /get_reward's
- * (its query does not begin with its prompt).
- */
-export type ItemRejection = "not_an_object" | "malformed_json" | "bad_case_id" | "bad_run_key" | "unknown_case_id" | "prompt_not_prefix";
+/** Why an item could not be scored at all (the request is answered 422 with each of them). */
+export type ItemProblem =
+  | "not_an_object"
+  | "malformed_json"
+  | "bad_case_id"
+  | "unknown_case_id"
+  | "bad_run_key"
+  | "no_document_in_prompt"
+  | "ambiguous_document"
+  | "response_not_found";
+
+export interface UnresolvedItem {
+  index: number;
+  reason: ItemProblem;
+  message: string;
+}
+
+/** How the case was found: the item's own id (`case_id`, `id` or the label), or its prompt's document. */
+export type CaseRule = "case_id" | "document";
+
+export interface ResolvedItem {
+  caseIndex: number;
+  /** The dump-line shape that is scored: the item itself, or `{case_id, completion}` for a query. */
+  record: JsonObject;
+  caseRule: CaseRule;
+  /** /get_reward only: how the response was cut out of the query. */
+  responseRule?: ResponseRule;
+  /** The item's own `run`, null when it gives none. */
+  run: string | null;
+  /** The item's `sample` when it gives one and no `run` (the log numbers repeated passes from it). */
+  sample: string | null;
+}
 
 /** One item's rewards: the fields (and values) of a `mari eval --rewards` line. */
 export interface ItemRewards {
@@ -27,53 +57,91 @@ export interface ItemRewards {
 }
 
 export interface ScoredItem {
+  resolved: ResolvedItem;
+  caseId: string;
   rewards: ItemRewards;
-  /** The item's case id, and its run key when it gives one (`run` or `sample`), for the --log lines. */
-  caseId: string | null;
-  run: string | null;
   /** The prediction fields the item carries (only kept for `--log-predictions`). */
-  prediction?: Record<string, unknown>;
-  /** For `bad_run_key`: the run value as sent, so that a logged line is rejected by `mari eval` too. */
-  badRun?: unknown;
+  prediction: Record<string, unknown>;
 }
 
-/** The fields of a dump line that carry the prediction (SPEC §1.2). */
+/** The fields of a dump line that carry the prediction. */
 const PREDICTION_FIELDS = ["judgment", "evidence_sentence_ids", "evidence", "reasoning", "prediction", "completion"] as const;
 
-/** An item that could not be scored: no reward of any kind. */
-export function rejectedItem(reason: ItemRejection, caseId: string | null = null): ScoredItem {
-  return {
-    rewards: {
-      accuracy: 0,
-      reference_coverage: 0,
-      format: 0,
-      matched_evidence_count: 0,
-      gold_evidence_count: 0,
-      format_valid: false,
-      reason,
-    },
-    caseId,
-    run: null,
-  };
+type Resolution = Omit<ResolvedItem, "run" | "sample" | "record"> | { reason: ItemProblem; message: string };
+
+function hasNoId(value: unknown): boolean {
+  return value === undefined || value === null || value === "";
 }
 
-/** Scores one item: a structured, cache-shape or raw-completion prediction, as in a dump line. */
-export function scoreItem(slice: DocumentSlice, item: unknown, options: ScoreOptions): ScoredItem {
-  if (!isJsonObject(item)) return rejectedItem("not_an_object");
-  // The bound a dump line has (io/depth.ts): a deeper item is rejected as that line would be.
-  if (exceedsDepth(item)) return rejectedItem("malformed_json");
-  const caseId = dumpCaseId(item);
-  if (caseId === undefined) return rejectedItem("bad_case_id");
-  const index = slice.byId.get(caseId);
-  if (index === undefined) return rejectedItem("unknown_case_id", caseId);
-  const run = dumpRunKey(item);
-  if (run === undefined) return { ...rejectedItem("bad_run_key", caseId), badRun: item.run ?? item.sample };
-  const c = slice.cases[index]!;
-  const scored = scoreCase(c, item, options);
+/** The case of an item: its id when it names a slice case, else the document in `prompt`. */
+function resolveCase(slice: DocumentSlice, finder: DocumentFinder, id: unknown, prompt: unknown, idName: string, fallBack: boolean): Resolution {
+  if (typeof id === "string" && id !== "") {
+    const index = slice.byId.get(id);
+    if (index !== undefined) return { caseIndex: index, caseRule: "case_id" };
+    if (!fallBack || typeof prompt !== "string") return { reason: "unknown_case_id", message: `${idName} ${JSON.stringify(id.slice(0, 80))} is not a case of the slice` };
+  } else if (!hasNoId(id)) {
+    return { reason: "bad_case_id", message: `${idName} is not a string` };
+  }
+  if (typeof prompt !== "string") return { reason: "bad_case_id", message: `no ${idName}, and no prompt text to find the document in` };
+  const found = finder.find(prompt);
+  return "index" in found ? { caseIndex: found.index, caseRule: "document" } : { reason: found.problem, message: found.message };
+}
+
+/** The item's own `run`, else its `sample` (validated as a dump's run key is); null for what it does not give. */
+function runOf(item: JsonObject): { run: string | null; sample: string | null } | { reason: ItemProblem; message: string } {
+  const key = dumpRunKey(item);
+  if (key === undefined) return { reason: "bad_run_key", message: runKeyProblem(item) };
+  if (item.run !== undefined && item.run !== null) return { run: key, sample: null };
+  return { run: null, sample: item.sample !== undefined && item.sample !== null ? key : null };
+}
+
+/**
+ * A /v1/rewards item: a dump line's shape (structured, cache or raw completion) with `case_id` (or
+ * `id`); without one, a `prompt` string whose tagged document names the case.
+ */
+export function resolveRewardsItem(slice: DocumentSlice, finder: DocumentFinder, item: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
+  if (!isJsonObject(item)) return { reason: "not_an_object", message: "the item is not a JSON object" };
+  // The bound a dump line has (io/depth.ts): a deeper item is refused as that line would be.
+  if (exceedsDepth(item)) return { reason: "malformed_json", message: "the item is nested too deeply" };
+  const id = Object.hasOwn(item, "case_id") && item.case_id !== undefined ? item.case_id : item.id;
+  if (!hasNoId(id) && dumpCaseId(item) === undefined) return { reason: "bad_case_id", message: "case_id (or id) is not a string" };
+  const found = resolveCase(slice, finder, id, item.prompt, "case_id", false);
+  if ("reason" in found) return found;
+  const run = runOf(item);
+  if ("reason" in run) return run;
+  return { ...found, ...run, record: item };
+}
+
+/**
+ * An OpenRLHF query: the response is `query` after its prompt (trainer-query.ts); the case is the
+ * label when it names one, else the document in the prompt.
+ */
+export function resolveQuery(slice: DocumentSlice, finder: DocumentFinder, query: unknown, prompt: unknown, label: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
+  if (typeof query !== "string") return { reason: "not_an_object", message: "the query is not a string" };
+  if (typeof prompt !== "string") return { reason: "response_not_found", message: "the prompt is not a string" };
+  const found = resolveCase(slice, finder, label, prompt, "label", true);
+  if ("reason" in found) return found;
+  const cut = responseOfQuery(query, prompt);
+  if (cut === undefined) {
+    return {
+      reason: "response_not_found",
+      message: "the query does not start with its prompt (not even as a tokenizer's space clean-up prints it) and holds no assistant-turn header",
+    };
+  }
+  const caseId = slice.cases[found.caseIndex]!.id;
+  return { ...found, responseRule: cut.rule, run: null, sample: null, record: { case_id: caseId, completion: cut.response } };
+}
+
+/** Scores a resolved item as `mari eval` scores the same dump line. */
+export function scoreResolved(slice: DocumentSlice, resolved: ResolvedItem, options: ScoreOptions): ScoredItem {
+  const c = slice.cases[resolved.caseIndex]!;
+  const scored = scoreCase(c, resolved.record, options);
   const prediction: Record<string, unknown> = {};
-  for (const field of PREDICTION_FIELDS) if (Object.hasOwn(item, field)) prediction[field] = item[field];
+  for (const field of PREDICTION_FIELDS) if (Object.hasOwn(resolved.record, field)) prediction[field] = resolved.record[field];
   const valid = scored.reason === null;
   return {
+    resolved,
+    caseId: c.id,
     rewards: {
       accuracy: scored.rewardAccuracy,
       reference_coverage: scored.referenceCoverage,
@@ -83,29 +151,33 @@ export function scoreItem(slice: DocumentSlice, item: unknown, options: ScoreOpt
       format_valid: valid,
       reason: scored.reason,
     },
-    caseId,
-    run: item.run != null || item.sample != null ? run : null,
     prediction,
   };
 }
 
-/** Scores a batch in order. The validator's rejections are expected data: no stack traces for them. */
-export function scoreItems(slice: DocumentSlice, items: readonly unknown[], options: ScoreOptions): ScoredItem[] {
+/**
+ * Resolves every entry with `resolve`, then scores them all, or returns the unresolved ones. The
+ * validator's rejections are expected data: no stack traces are built for them.
+ */
+export function scoreBatch(
+  slice: DocumentSlice,
+  count: number,
+  resolve: (i: number) => ResolvedItem | { reason: ItemProblem; message: string },
+  options: ScoreOptions,
+): { scored: ScoredItem[] } | { unresolved: UnresolvedItem[] } {
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return items.map((item) => scoreItem(slice, item, options));
+    const resolved: ResolvedItem[] = [];
+    const unresolved: UnresolvedItem[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = resolve(i);
+      if ("reason" in r) unresolved.push({ index: i, ...r });
+      else resolved.push(r);
+    }
+    if (unresolved.length > 0) return { unresolved };
+    return { scored: resolved.map((r) => scoreResolved(slice, r, options)) };
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
-}
-
-/** /get_reward: the completion is `query` without its `prompt` prefix; the label is the case id. */
-export function completionItem(query: unknown, prompt: unknown, label: unknown): { item: Record<string, unknown> } | { rejected: ScoredItem } {
-  if (typeof query === "string" && typeof prompt === "string") {
-    if (!query.startsWith(prompt)) return { rejected: rejectedItem("prompt_not_prefix", typeof label === "string" ? label : null) };
-    return { item: { case_id: label, completion: query.slice(prompt.length) } };
-  }
-  // A query or prompt that is not text: no completion, which the scorer reports as bad_completion_format.
-  return { item: { case_id: label, completion: null } };
 }

@@ -37,9 +37,40 @@ export function parseWeights(text: string): RewardWeights | { error: string } {
     seen.add(name);
     weights[name] = value;
   }
+  const { low, high } = rewardBounds(weights);
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return { error: `--weights "${text}": the weighted reward would overflow (weights this large give no finite reward)` };
   return weights;
 }
 
 export function weightedReward(r: ItemRewards, w: RewardWeights): number {
   return w.accuracy * r.accuracy + w.format * r.format + w.coverage * r.reference_coverage;
+}
+
+/** The components' ranges: accuracy −1 (right "yes", no gold sentence cited) … 2, format and coverage 0 … 1. */
+const COMPONENT_RANGES: Readonly<Record<keyof RewardWeights, readonly [number, number]>> = {
+  accuracy: [-1, 2],
+  format: [0, 1],
+  coverage: [0, 1],
+};
+
+/** The least and the greatest weighted reward the weights allow. */
+export function rewardBounds(w: RewardWeights): { low: number; high: number } {
+  let low = 0;
+  let high = 0;
+  for (const name of ["accuracy", "format", "coverage"] as const) {
+    const [a, b] = COMPONENT_RANGES[name];
+    low += Math.min(w[name] * a, w[name] * b);
+    high += Math.max(w[name] * a, w[name] * b);
+  }
+  return { low, high };
+}
+
+/**
+ * The weighted reward mapped affinely onto [0, 1] by the weights' bounds, `(r − low) / (high − low)`
+ * (OpenRLHF reads `scores` as a 0–1 value); 0 when every weight is 0.
+ */
+export function unitScore(reward: number, bounds: { low: number; high: number }): number {
+  const span = bounds.high - bounds.low;
+  if (!(span > 0)) return 0;
+  return Math.min(1, Math.max(0, (reward - bounds.low) / span));
 }

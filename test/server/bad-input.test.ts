@@ -1,6 +1,7 @@
 // Every malformed request kind against a real server on 127.0.0.1 (in-process, random port): a 400
-// naming the problem, 413 over --max-body, 404/405, raw garbage; bad items inside a good body are
-// results with their reason code; the server keeps answering throughout.
+// naming the problem, 413 over --max-body, 404/405, raw garbage; items that cannot be resolved to a
+// case make the request a 422 listing each; format-invalid predictions are results with their reason
+// code; the server keeps answering throughout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { request } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
@@ -41,7 +42,7 @@ afterAll(async () => {
 /** A raw POST: a Buffer body, sent with content-length, or chunked (no length) when asked. */
 function rawPost(path: string, body: Buffer, chunked = false): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: "POST", headers: chunked ? {} : { "content-length": body.length } }, (res) => {
+    const req = request(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(chunked ? {} : { "content-length": body.length }) } }, (res) => {
       let text = "";
       res.setEncoding("utf8").on("data", (d) => (text += d));
       res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
@@ -67,7 +68,6 @@ describe("malformed request bodies", () => {
     ["items null", "/v1/rewards", '{"items":null}', "wrong_type"],
     ["no query", "/get_reward", '{"prompts":[],"labels":[]}', "missing_field"],
     ["prompts not a list", "/get_reward", '{"query":["a"],"prompts":"a","labels":["x"]}', "wrong_type"],
-    ["no labels", "/get_reward", '{"query":["a"],"prompts":["a"]}', "missing_field"],
     ["lengths differ", "/get_reward", '{"query":["a","b"],"prompts":["a"],"labels":["x","y"]}', "length_mismatch"],
   ])("%s → 400 %s", async (_name, path, body, code) => {
     const { status, json } = await postJson(`${server.url}${path}`, body);
@@ -101,12 +101,13 @@ describe("malformed request bodies", () => {
     expect(rewards.json.error.code).toBe("too_many_items");
     const getReward = await postJson(`${server.url}/get_reward`, `{"query":[${ones}],"prompts":[${ones}],"labels":[${ones}]}`);
     expect(getReward.status).toBe(413);
+    // At the limit the items are read (and, not being objects, refused one by one: 422, not 413).
     const atLimit = await postJson(`${server.url}/v1/rewards`, `{"items":[${ones.slice(2)}]}`);
-    expect(atLimit.status).toBe(200);
-    expect(atLimit.json.results).toHaveLength(MAX_ITEMS);
+    expect(atLimit.status).toBe(422);
+    expect(atLimit.json.error.unresolved).toBe(MAX_ITEMS);
   });
 
-  it("values nested deeper than the stack are bad items, not a failed batch, and are logged without them", async () => {
+  it("values nested deeper than the stack are items refused by name, and nothing is logged", async () => {
     const work = tempDir("mari-serve-deep-");
     const logPath = join(work.dir, "served.jsonl");
     const deepServer = await startRewardsServer({
@@ -131,19 +132,15 @@ describe("malformed request bodies", () => {
         `{"case_id":${id},"judgment":false,"reasoning":${deep}}`,
       ];
       const { status, json } = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
-      expect(status).toBe(200);
-      // Each item is rejected as the same dump line would be (depth over 64: malformed_json; issue 11).
-      expect(json.results.map((r: any) => r.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
+      expect(status).toBe(422);
+      // Each item is refused as the same dump line would be (depth over 64: malformed_json).
+      expect(json.error.items.map((u: any) => u.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
+      // The deep values themselves are not echoed back.
+      expect(JSON.stringify(json).length).toBeLessThan(10_000);
     } finally {
       await deepServer.close();
     }
-    const log = readFileSync(logPath, "utf8")
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l));
-    expect(log.map((l) => l.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
-    // The deep values themselves are not copied into the log.
-    expect(readFileSync(logPath, "utf8").length).toBeLessThan(10_000);
+    expect(readFileSync(logPath, "utf8")).toBe("");
     work.cleanup();
   });
 
@@ -158,7 +155,7 @@ describe("malformed request bodies", () => {
   it("a client that goes away mid-body does not disturb the server", async () => {
     const socket = connect(server.port, "127.0.0.1");
     await new Promise((resolve) => socket.on("connect", resolve));
-    socket.write("POST /v1/rewards HTTP/1.1\r\nhost: x\r\ncontent-length: 1000\r\nexpect: 100-continue\r\n\r\n");
+    socket.write("POST /v1/rewards HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: 1000\r\nexpect: 100-continue\r\n\r\n");
     await new Promise((resolve) => socket.once("data", resolve)); // 100 Continue: the request is in
     socket.write('{"items":[');
     socket.destroy();
@@ -181,7 +178,7 @@ describe("malformed request bodies", () => {
 });
 
 describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/full)", () => {
-  it("is reported in /health and stops scoring with 503, instead of scoring unlogged", async () => {
+  it("refuses the request whose lines cannot be written (503), reports it in /health, and keeps refusing", async () => {
     const full = await startRewardsServer({
       slice,
       host: "127.0.0.1",
@@ -194,14 +191,16 @@ describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/
     });
     try {
       const body = `{"items":[{"case_id":${JSON.stringify(caseId)},"judgment":false}]}`;
-      expect((await postJson(`${full.url}/v1/rewards`, body)).status).toBe(200); // its write fails afterwards
-      let health: any;
-      do health = await (await fetch(`${full.url}/health`)).json();
-      while (health.log_error === null);
+      // The items are answered only once logged: the first request already fails, nothing is answered unlogged.
+      const first = await postJson(`${full.url}/v1/rewards`, body);
+      expect(first.status).toBe(503);
+      expect(first.json.error.code).toBe("log_unwritable");
+      const health = await (await fetch(`${full.url}/health`)).json();
       expect(health.log_error).toMatch(/ENOSPC/);
+      expect(health.counters.items).toBe(0);
       const refused = await postJson(`${full.url}/v1/rewards`, body);
       expect(refused.status).toBe(503);
-      expect(refused.json.error.code).toBe("log_unwritable");
+      expect(full.logError()).toMatch(/ENOSPC/);
     } finally {
       await full.close();
     }
@@ -209,30 +208,21 @@ describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/
 });
 
 describe("bad items inside a good body", () => {
-  it("are results with format_valid false and their reason, in place, never a failed batch", async () => {
+  it("format-invalid predictions are results with their reason, in place", async () => {
+    const id = JSON.stringify(caseId);
     const items = [
-      `{"case_id":${JSON.stringify(caseId)},"judgment":false}`,
-      "17",
-      "null",
-      '{"case_id":["x"]}',
-      '{"case_id":"no such case","judgment":true}',
-      `{"case_id":${JSON.stringify(caseId)},"run":2.5,"judgment":false}`,
-      `{"case_id":${JSON.stringify(caseId)},"judgment":"perhaps"}`,
-      `{"case_id":${JSON.stringify(caseId)},"judgment":true,"evidence_sentence_ids":[1.0]}`,
-      `{"case_id":${JSON.stringify(caseId)},"judgment":true,"evidence_sentence_ids":"1"}`,
-      `{"case_id":${JSON.stringify(caseId)},"completion":42}`,
-      `{"case_id":${JSON.stringify(caseId)},"prediction":[]}`,
-      `{"__proto__":{"polluted":true},"case_id":${JSON.stringify(caseId)},"judgment":false}`,
+      `{"case_id":${id},"judgment":false}`,
+      `{"case_id":${id},"judgment":"perhaps"}`,
+      `{"case_id":${id},"judgment":true,"evidence_sentence_ids":[1.0]}`,
+      `{"case_id":${id},"judgment":true,"evidence_sentence_ids":"1"}`,
+      `{"case_id":${id},"completion":42}`,
+      `{"case_id":${id},"prediction":[]}`,
+      `{"__proto__":{"polluted":true},"case_id":${id},"judgment":false}`,
     ];
     const { status, json } = await postJson(`${server.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
     expect(status).toBe(200);
     expect(json.results.map((r: any) => r.reason)).toEqual([
       null,
-      "not_an_object",
-      "not_an_object",
-      "bad_case_id",
-      "unknown_case_id",
-      "bad_run_key",
       "bad_judgment",
       "non_integer_evidence",
       "bad_evidence_field",
@@ -240,11 +230,39 @@ describe("bad items inside a good body", () => {
       "bad_prediction_shape",
       null,
     ]);
-    expect(json.results.slice(1, 11).every((r: any) => r.format_valid === false && r.format === 0)).toBe(true);
+    expect(json.results.slice(1, 6).every((r: any) => r.format_valid === false && r.format === 0)).toBe(true);
     expect(({} as any).polluted).toBeUndefined();
   });
 
-  it("in /get_reward: a query that is not text, a prompt that is not its prefix, a label that is not an id", async () => {
+  it("items that name no case of the slice make the request a 422 that lists each, with its reason", async () => {
+    const id = JSON.stringify(caseId);
+    const items = [
+      `{"case_id":${id},"judgment":false}`,
+      "17",
+      "null",
+      '{"case_id":["x"]}',
+      '{"case_id":"no such case","judgment":true}',
+      `{"case_id":${id},"run":2.5,"judgment":false}`,
+      '{"judgment":false}',
+      '{"judgment":false,"prompt":"Is [1] this document [2] contradictory?"}',
+    ];
+    const { status, json } = await postJson(`${server.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
+    expect(status).toBe(422);
+    expect(json.error.code).toBe("unresolved_items");
+    expect(json.error.unresolved).toBe(7);
+    expect(json.error.items.map((u: any) => [u.index, u.reason])).toEqual([
+      [1, "not_an_object"],
+      [2, "not_an_object"],
+      [3, "bad_case_id"],
+      [4, "unknown_case_id"],
+      [5, "bad_run_key"],
+      [6, "bad_case_id"],
+      [7, "no_document_in_prompt"],
+    ]);
+    expect(json.error.message).toMatch(/^7 of 8 items could not be scored; the first, item 1: not_an_object/);
+  });
+
+  it("in /get_reward: a query that is not text, a prompt that neither prefixes it nor has a header, a label that is not an id", async () => {
     const ok = "<think>\n\n</think>\n<answer>\nJudgment: no\nEvidence: []\n</answer>";
     const body = {
       query: [`P${ok}`, 5, `Q${ok}`, `P${ok}`, `P${ok}`],
@@ -252,18 +270,26 @@ describe("bad items inside a good body", () => {
       labels: [caseId, caseId, caseId, 12, caseId],
     };
     const { status, json } = await postJson(`${server.url}/get_reward`, JSON.stringify(body));
-    expect(status).toBe(200);
-    expect(json.extra_logs.format).toEqual([1, 0, 0, 0, 0]);
-    expect(json.rewards).toHaveLength(5);
+    expect(status).toBe(422);
+    expect(json.error.items.map((u: any) => [u.index, u.reason])).toEqual([
+      [1, "not_an_object"],
+      [2, "response_not_found"],
+      [3, "bad_case_id"],
+      [4, "response_not_found"],
+    ]);
+    const good = await postJson(`${server.url}/get_reward`, JSON.stringify({ query: [`P${ok}`, `P${ok}x`], prompts: ["P", "P"], labels: [caseId, caseId] }));
+    expect(good.status).toBe(200);
+    expect(good.json.extra_logs.format).toEqual([1, 0]);
+    expect(good.json.reasons).toEqual([null, "bad_completion_format"]);
     const health = await (await fetch(`${server.url}/health`)).json();
-    for (const reason of ["bad_completion_format", "prompt_not_prefix", "bad_case_id"]) expect(health.counters.reasons[reason]).toBeGreaterThan(0);
+    expect(health.counters.reasons.bad_completion_format).toBeGreaterThan(0);
   });
 
   it("/health reports the slice, the version and counters of requests, statuses, items and reasons", async () => {
     const health = await (await fetch(`${server.url}/health`)).json();
     expect(health.slice).toEqual({ path: CONTRADOC_160, hash: server.sliceHash, cases: 160 });
     expect(health.mari_version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(health.counters.statuses["400"]).toBeGreaterThanOrEqual(13);
+    expect(health.counters.statuses["400"]).toBeGreaterThanOrEqual(12);
     expect(health.counters.statuses["413"]).toBe(4);
     expect(health.counters.items).toBe(health.counters.format_valid + Object.values<number>(health.counters.reasons).reduce((a, b) => a + b, 0));
   });
@@ -273,7 +299,7 @@ describe("flag parsers", () => {
   it("--weights: named weights replace the defaults; anything else is an error", () => {
     expect(parseWeights("accuracy=2")).toEqual({ accuracy: 2, format: 1, coverage: 1 });
     expect(parseWeights("format=0, reference_coverage=0.5")).toEqual({ accuracy: 1, format: 0, coverage: 0.5 });
-    for (const bad of ["accuracy", "speed=1", "accuracy=x", "accuracy=1,accuracy=2", "coverage=Infinity", ""]) {
+    for (const bad of ["accuracy", "speed=1", "accuracy=x", "accuracy=1,accuracy=2", "coverage=Infinity", "", "accuracy=1e308,format=1e308"]) {
       expect(parseWeights(bad)).toHaveProperty("error");
     }
   });

@@ -58,6 +58,8 @@ describe("mari serve = mari eval --rewards", () => {
   let server: ServeProcess;
   let logPath: string;
   const results: any[] = [];
+  let scoredItems: GeneratedItem[];
+  const refused: string[] = [];
 
   beforeAll(async () => {
     work = tempDir("mari-serve-parity-");
@@ -65,11 +67,21 @@ describe("mari serve = mari eval --rewards", () => {
     items = generateItems(slice.cases, 2000, 7);
     logPath = join(work.dir, "served.jsonl");
     server = await startServe([CONTRADOC_160, "--log", logPath, "--log-predictions", "--weights", "accuracy=1,format=0.5,coverage=2"]);
-    for (let start = 0; start < items.length; start += 500) {
-      const batch = items.slice(start, start + 500);
+    // Items a dump would not score (line-level rejections, orphans) cannot be resolved: sent alone,
+    // each is refused with 422 naming it; the rest are scored in batches.
+    scoredItems = items.filter((i) => i.lineLevel === null);
+    for (let start = 0; start < scoredItems.length; start += 500) {
+      const batch = scoredItems.slice(start, start + 500);
       const { status, json } = await postJson(`${server.url}/v1/rewards`, `{"items":[${batch.map((i) => i.text).join(",")}]}`);
       expect(status).toBe(200);
       results.push(...json.results);
+    }
+    for (const item of items.filter((i) => i.lineLevel !== null)) {
+      const { status, json } = await postJson(`${server.url}/v1/rewards`, `{"items":[${scoredItems[0]!.text},${item.text}]}`);
+      expect(status, item.text).toBe(422);
+      expect(json.error.code).toBe("unresolved_items");
+      expect(json.error.items.map((u: any) => [u.index, u.reason])).toEqual([[1, item.lineLevel]]);
+      refused.push(item.lineLevel!);
     }
   });
 
@@ -82,23 +94,24 @@ describe("mari serve = mari eval --rewards", () => {
     const dumpPath = join(work.dir, "dump.jsonl");
     writeFileSync(dumpPath, items.map((i) => i.text).join("\n") + "\n");
     const { byLine, report } = await evalRewards(work.dir, "dump", dumpPath);
-    expect(results).toHaveLength(items.length);
+    expect(results).toHaveLength(scoredItems.length);
     const served: Record<string, number> = {};
+    let k = 0;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
-      const result = results[i];
-      expect(Object.keys(result).sort()).toEqual([...REWARD_FIELDS].sort());
-      if (item.lineLevel === null) {
-        expect(result, `item ${i}: ${item.text}`).toEqual(rewardsOf(byLine.get(i + 1)));
-      } else {
+      if (item.lineLevel !== null) {
         expect(byLine.has(i + 1)).toBe(false);
-        expect(result.reason, item.text).toBe(item.lineLevel);
-        expect(result.format_valid).toBe(false);
+        continue;
       }
+      const result = results[k++];
+      expect(Object.keys(result).sort()).toEqual([...REWARD_FIELDS].sort());
+      expect(result, `item ${i}: ${item.text}`).toEqual(rewardsOf(byLine.get(i + 1)));
       if (result.reason !== null) served[result.reason] = (served[result.reason] ?? 0) + 1;
     }
-    expect(byLine.size).toBe(items.filter((i) => i.lineLevel === null).length);
-    // The per-reason counts agree with eval's report (orphans are what the server calls unknown_case_id).
+    expect(byLine.size).toBe(scoredItems.length);
+    // The per-reason counts agree with eval's report: format reasons from the scored items, line-level
+    // ones from the refused items (orphans are what the server calls unknown_case_id).
+    for (const reason of refused) served[reason] = (served[reason] ?? 0) + 1;
     const { unknown_case_id: unknown = 0, ...reasons } = served;
     const { missing_prediction: _missing, ...evalReasons } = report.rejections;
     expect(reasons).toEqual(evalReasons);
@@ -109,7 +122,7 @@ describe("mari serve = mari eval --rewards", () => {
   });
 
   it("answers /get_reward with the weighted sum and the components of the same completions", async () => {
-    const chosen = items.map((item, i) => ({ item, i })).filter(({ item }) => item.completion !== undefined);
+    const chosen = scoredItems.map((item, i) => ({ item, i })).filter(({ item }) => item.completion !== undefined);
     expect(chosen.length).toBeGreaterThan(300);
     const prompts = chosen.map(({ item }) => `<|user|>Does document ${item.completion!.caseId} contradict itself?<|assistant|>`);
     const body = {
@@ -125,16 +138,18 @@ describe("mari serve = mari eval --rewards", () => {
     expect(json.extra_logs.format).toEqual(expected.map((r) => r.format));
     const sums = expected.map((r) => WEIGHTS.accuracy * r.accuracy + WEIGHTS.format * r.format + WEIGHTS.coverage * r.reference_coverage);
     expect(json.rewards).toEqual(sums);
-    expect(json.scores).toEqual(sums);
+    // scores: the sum mapped onto [0, 1] by the weights' bounds (−1 … 1·2 + 0.5·1 + 2·1 = 4.5).
+    expect(json.scores).toEqual(sums.map((r) => (r - -1) / (4.5 - -1)));
+    expect(json.response_rules.every((r: string) => r === "prompt_prefix")).toBe(true);
   });
 
   it("logs one line per item, and the log (with --log-predictions) is a dump that eval scores the same", async () => {
     const code = await server.stop();
     expect(code).toBe(0);
     const log = readJsonl(logPath);
-    const completions = items.filter((i) => i.completion !== undefined).length;
-    expect(log).toHaveLength(items.length + completions);
-    for (let i = 0; i < items.length; i++) expect(rewardsOf(log[i]), `log line ${i + 1}`).toEqual(results[i]);
+    const completions = scoredItems.filter((i) => i.completion !== undefined).length;
+    expect(log).toHaveLength(scoredItems.length + completions);
+    for (let i = 0; i < scoredItems.length; i++) expect(rewardsOf(log[i]), `log line ${i + 1}`).toEqual(results[i]);
     const { byLine } = await evalRewards(work.dir, "log", logPath);
     let compared = 0;
     for (const [line, rewards] of byLine) {
@@ -142,7 +157,7 @@ describe("mari serve = mari eval --rewards", () => {
       compared++;
     }
     // Every item the server scored from the /v1/rewards requests is scored again from the log.
-    expect([...byLine.keys()].filter((l) => l <= items.length)).toHaveLength(items.filter((i) => i.lineLevel === null).length);
-    expect(compared).toBeGreaterThan(items.length / 2);
+    expect([...byLine.keys()].filter((l) => l <= scoredItems.length)).toHaveLength(scoredItems.length);
+    expect(compared).toBe(log.length);
   });
 });

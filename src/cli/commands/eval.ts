@@ -19,10 +19,11 @@ import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
+import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 import { parseReportFormats } from "../../report/write.js";
 import type { Shard } from "../../tasks/document/run.js";
 
-interface EvalFlags {
+interface EvalFlags extends CompletionEndFlags {
   predictions?: string;
   out?: string;
   report?: string;
@@ -87,6 +88,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
     .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp());
+  addCompletionEndOptions(command);
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
     "after",
@@ -135,6 +137,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       ["--seed", flags.seed],
       ["--bootstrap", flags.bootstrap],
       ["--lenient-ids", flags.lenientIds],
+      ["--keep-special-tokens", flags.keepSpecialTokens],
+      ["--special-token", flags.specialToken?.length ? flags.specialToken : undefined],
     ].filter(([, value]) => value !== undefined && value !== false);
     if (documentOnly.length > 0) {
       throw new InputError(
@@ -164,6 +168,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const rewardsPath = flags.rewards ?? config.rewards;
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
+  const completionEnd = completionEndFromFlags(flags);
 
   // After every flag is read: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
@@ -180,6 +185,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     bootstrap,
     ...(shard ? { shard } : {}),
     lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
+    ...(completionEnd ? { completionEnd } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(baselinePath !== undefined ? { baselinePath } : {}),
     ...(chunkLines !== undefined ? { chunkLines } : {}),

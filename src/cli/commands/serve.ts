@@ -5,14 +5,17 @@ import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
-import { EXIT_OK } from "../exit-codes.js";
+import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSlice } from "../../io/slice.js";
+import { outputKind } from "../../io/output-guard.js";
+import { stat } from "node:fs/promises";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
+import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 
-interface ServeFlags {
+interface ServeFlags extends CompletionEndFlags {
   host: string;
   port: string;
   tokenEnv?: string;
@@ -42,8 +45,15 @@ function parsePort(text: string): number {
   return port;
 }
 
+/** --log is appended to: never the slice itself (the output guard knows the inputs read), nor a FIFO, whose open would block start-up. */
+async function checkLogTarget(path: string): Promise<void> {
+  if ((await outputKind(path)) === "stream" && (await stat(path)).isFIFO()) {
+    throw new InputError(`--log ${path}: is a FIFO; the served log must be a regular file (or /dev/null)`);
+  }
+}
+
 export function registerServe(program: Command, wrap: ActionWrapper): void {
-  program
+  const command = program
     .command("serve")
     .description(COMMANDS.serve.summary)
     .argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)")
@@ -55,8 +65,9 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .option("--max-items <n>", "most items (or queries) in one request; more get 413", DEFAULT_MAX_ITEMS)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
-    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
-    .action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
+    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)');
+  addCompletionEndOptions(command);
+  command.action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
 
 async function serveCommand(slicePath: string, flags: ServeFlags): Promise<number> {
@@ -72,7 +83,9 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     throw new InputError(`--host ${host} is not a loopback interface: refusing to serve it without a bearer token (--token-env VAR)`);
   }
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
+  const completionEnd = completionEndFromFlags(flags);
   const slice = await readDocumentSlice(slicePath);
+  if (flags.log) await checkLogTarget(flags.log);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;
   try {
     server = await startRewardsServer({
@@ -82,7 +95,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
       weights,
       maxBodyBytes,
       maxItems,
-      score: { lenientIds: flags.lenientIds === true },
+      score: { lenientIds: flags.lenientIds === true, ...(completionEnd ? { completionEnd } : {}) },
       checkToken: token === undefined ? undefined : bearerTokenCheck(token),
       logPath: flags.log,
       logPredictions: flags.logPredictions === true,
@@ -115,6 +128,12 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   const stopped = server.close();
   say(`${signal}: stopping (finishing requests in flight)`);
   await stopped;
+  const logError = server.logError();
+  if (logError !== undefined) {
+    // Requests were refused (503) from the failed write on, so no answered item is missing from the log.
+    say(`stopped; ${logError}: requests after it were refused`);
+    return EXIT_INPUT_ERROR;
+  }
   say("stopped");
   return EXIT_OK;
 }

@@ -24,6 +24,7 @@ import { buildDocumentReport, strictViolations } from "./report.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { runDocumentEval, type Shard } from "./run.js";
+import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
 export const LEXICAL_DUMP_NAME = "lexical.predictions.jsonl";
@@ -45,6 +46,8 @@ export interface DocumentEvalSettings {
   bootstrap?: number;
   shard?: Shard;
   lenientIds?: boolean;
+  /** What is removed from a raw completion's end (default: the chat templates' end markers). */
+  completionEnd?: CompletionEndRule;
   /** Write one JSONL reward line per scored prediction here. */
   rewardsPath?: string;
   /** A previous report.json (with its cases.jsonl) for paired comparison and --max-drop gates. */
@@ -60,6 +63,13 @@ export interface DocumentEvalSettings {
 }
 
 /** Scores the dump (or the lexical judge's) against the slice and writes the reports. Input errors throw InputError. */
+/** report.json's record of a completion-end rule other than the default (the default adds nothing). */
+function completionEndConfig(rule: CompletionEndRule | undefined): Record<string, unknown> {
+  if (rule?.keepSpecialTokens) return { keep_special_tokens: true };
+  if (rule?.specialTokens?.length) return { special_tokens: [...rule.specialTokens] };
+  return {};
+}
+
 export const evaluateDocuments = oneRunEach(evaluateDocumentsInRun);
 
 async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<ReportOutcome> {
@@ -121,6 +131,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     seed,
     bootstrap,
     lenientIds,
+    ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
     ...(shard ? { shard } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
@@ -150,6 +161,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       predictions: resolve(dumpPath),
       bootstrap,
       lenient_ids: lenientIds,
+      ...completionEndConfig(settings.completionEnd),
       strict,
       shard: shard ? `${shard.index}/${shard.count}` : null,
       config_file: settings.configPath ?? null,

@@ -139,7 +139,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   const total = (await stat(opts.dumpPath)).size;
   let done = 0;
 
-  const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds };
+  const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
   const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, options: scoreOptions };
   const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
     workers: opts.workers,

@@ -2,6 +2,7 @@
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
 // arrays so that a million lines cross the worker boundary cheaply.
 import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
+import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { splitBlock, type Line } from "../../io/lines.js";
 import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
@@ -68,6 +69,8 @@ export const EXAMPLES_PER_REASON = 5;
 
 export interface ScoreOptions {
   lenientIds: boolean;
+  /** What is removed from a raw completion's end before the layout check (default: the end markers). */
+  completionEnd?: CompletionEndRule;
 }
 
 export interface ScoreState {
@@ -130,7 +133,7 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
     reason = "missing_prediction";
     message = "no prediction for this case in this run";
   } else {
-    const extracted = extractPrediction(record, c.sentences, options.lenientIds);
+    const extracted = extractPrediction(record, c.sentences, options.lenientIds, options.completionEnd);
     const judgeError = extracted.ok ? undefined : judgeErrorOf(record);
     if (judgeError !== undefined) {
       reason = judgeError.code;

@@ -1,0 +1,61 @@
+// What the model wrote, without what the trainer's decoder appended to it. RL trainers decode the
+// sampled tokens with their special tokens kept (OpenRLHF always does), so a completion reaches mari
+// followed by the chat template's end-of-turn marker, an end-of-text marker, padding or a newline.
+// None of that is the model's answer: it is removed from the end before the layout check, in this one
+// place, for `mari serve` (both routes) and for raw completions in `mari eval`. docs/serve.md states
+// the rule and the marker list.
+
+/** Trailing markers of the common chat templates and tokenizers, removed from a completion's end. */
+export const END_MARKERS: readonly string[] = [
+  // ChatML (Qwen, Phi-4, many fine-tunes) and GPT-2 style end of text (also Qwen's padding token)
+  "<|im_end|>",
+  "<|endoftext|>",
+  // Llama 3: end of turn, end of message (tool use), end of text, the fine-tuning pad token
+  "<|eot_id|>",
+  "<|eom_id|>",
+  "<|end_of_text|>",
+  "<|finetune_right_pad_id|>",
+  // Llama 2 / Mistral end of sequence
+  "</s>",
+  // Gemma: end of turn, end of sequence, padding
+  "<end_of_turn>",
+  "<eos>",
+  "<pad>",
+  // DeepSeek (V2, V3, R1): full-width bars and the ▁ marker, as their tokenizers spell them
+  "<｜end▁of▁sentence｜>",
+  "<｜▁pad▁｜>",
+  // Phi-3: end of turn
+  "<|end|>",
+  // BERT-style padding some reward pipelines leave in
+  "[PAD]",
+];
+
+/** How a completion's end is read: the default list plus the user's, or nothing removed at all. */
+export interface CompletionEndRule {
+  /** Keep the completion exactly as sent (the reference's behaviour): nothing is removed. */
+  keepSpecialTokens?: boolean;
+  /** Further markers to remove, e.g. a custom template's end token. */
+  specialTokens?: readonly string[];
+}
+
+// The whitespace removed with the markers: what decoders and chat templates put between them.
+function isTrailingSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+/**
+ * The completion without trailing end markers and whitespace, in any order and number
+ * (`…</answer>\n<|im_end|><|endoftext|><|endoftext|>`). Text in the middle is never touched.
+ */
+export function completionAsWritten(text: string, rule: CompletionEndRule = {}): string {
+  if (rule.keepSpecialTokens) return text;
+  const markers = rule.specialTokens?.length ? [...END_MARKERS, ...rule.specialTokens] : END_MARKERS;
+  let end = text.length;
+  for (;;) {
+    while (end > 0 && isTrailingSpace(text.charCodeAt(end - 1))) end--;
+    const marker = markers.find((m) => m.length > 0 && m.length <= end && text.startsWith(m, end - m.length));
+    if (marker === undefined) break;
+    end -= marker.length;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}

@@ -1,0 +1,60 @@
+// The response inside an OpenRLHF query. OpenRLHF sends `query` = decode(prompt tokens + response
+// tokens) and `prompts` = the prompt text; the response is what follows the prompt. A tokenizer that
+// cleans up spaces while decoding (Hugging Face's `clean_up_tokenization_spaces`, on for Llama 3)
+// changes the prompt's text inside the query, so the exact prefix is tried first, then the prompt as
+// the clean-up would print it, then the text after the last assistant-turn header of the common chat
+// templates. docs/serve.md lists the rules.
+
+/** Which rule found the response; anything but `prompt_prefix` is reported with the result. */
+export type ResponseRule = "prompt_prefix" | "prompt_prefix_cleaned" | "assistant_turn";
+
+// Hugging Face tokenizers' decode clean-up, in its order: a space before these is dropped.
+const CLEANUPS: ReadonlyArray<readonly [string, string]> = [
+  [" .", "."],
+  [" ?", "?"],
+  [" !", "!"],
+  [" ,", ","],
+  [" ' ", "'"],
+  [" n't", "n't"],
+  [" 'm", "'m"],
+  [" 's", "'s"],
+  [" 've", "'ve"],
+  [" 're", "'re"],
+];
+
+/** The text as a decode with `clean_up_tokenization_spaces` prints it. */
+export function cleanUpTokenizationSpaces(text: string): string {
+  let out = text;
+  for (const [from, to] of CLEANUPS) out = out.replaceAll(from, to);
+  return out;
+}
+
+// Where the model's turn starts in the common chat templates: ChatML (Qwen, Phi-4), Llama 3,
+// Gemma, DeepSeek, Phi-3, Llama 2 / Mistral.
+const ASSISTANT_HEADERS = [
+  "<|im_start|>assistant\n",
+  "<|start_header_id|>assistant<|end_header_id|>\n\n",
+  "<start_of_turn>model\n",
+  "<｜Assistant｜>",
+  "<|assistant|>\n",
+  "[/INST]",
+];
+
+/** The text after the last assistant-turn header, or undefined when the query has none. */
+function afterLastAssistantTurn(query: string): string | undefined {
+  let best = -1;
+  for (const header of ASSISTANT_HEADERS) {
+    const at = query.lastIndexOf(header);
+    if (at !== -1) best = Math.max(best, at + header.length);
+  }
+  return best === -1 ? undefined : query.slice(best);
+}
+
+/** The response part of `query`, and the rule that found it; undefined when no rule applies. */
+export function responseOfQuery(query: string, prompt: string): { response: string; rule: ResponseRule } | undefined {
+  if (query.startsWith(prompt)) return { response: query.slice(prompt.length), rule: "prompt_prefix" };
+  const cleaned = cleanUpTokenizationSpaces(prompt);
+  if (query.startsWith(cleaned)) return { response: query.slice(cleaned.length), rule: "prompt_prefix_cleaned" };
+  const turn = afterLastAssistantTurn(query);
+  return turn === undefined ? undefined : { response: turn, rule: "assistant_turn" };
+}
