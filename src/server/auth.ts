@@ -40,7 +40,8 @@ function hostName(header: string): string {
  */
 export function loopbackRequestProblem(req: IncomingMessage): string | undefined {
   const host = req.headers.host;
-  if (host === undefined || !isLoopbackHost(hostName(host))) return `Host ${JSON.stringify(host ?? "")} is not a loopback address (start with --token-env to serve other names)`;
+  if (host === undefined || !isLoopbackHost(hostName(host)))
+    return `Host ${JSON.stringify(host ?? "")} is not a loopback address (start with --token-env to serve other names)`;
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== "null") {
     let name: string;

@@ -55,6 +55,9 @@ export class DocumentFinder {
       return { problem: "no_document_in_prompt", message: "no case id, and the prompt holds no tagged document of the slice ([1] … [n] as mari tags it)" };
     }
     const ids = best.slice(0, 3).map((i) => JSON.stringify(this.cases[i]!.id));
-    return { problem: "ambiguous_document", message: `no case id, and the prompt's document is the text of ${best.length} cases (${ids.join(", ")}): send the case id` };
+    return {
+      problem: "ambiguous_document",
+      message: `no case id, and the prompt's document is the text of ${best.length} cases (${ids.join(", ")}): send the case id`,
+    };
   }
 }

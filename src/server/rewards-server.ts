@@ -161,6 +161,9 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
       const r = s.resolved;
       const line: Record<string, unknown> = { request: requestId, item: i, case_id: s.caseId, run: runKeys.next(s.caseId, r.run, r.sample) };
       if (r.sample !== null) line.sample = r.sample;
+      // A trainer's own step number, when its items carry one (the TRL example sends global_step).
+      const step = r.record.step;
+      if (typeof step === "number" || typeof step === "string") line.step = step;
       if (r.caseRule !== "case_id") line.case_from = r.caseRule;
       if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
       text += logLine({ ...line, ...s.rewards }, opts.logPredictions ? s.prediction : undefined) + "\n";

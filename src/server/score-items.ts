@@ -78,7 +78,8 @@ function resolveCase(slice: DocumentSlice, finder: DocumentFinder, id: unknown, 
   if (typeof id === "string" && id !== "") {
     const index = slice.byId.get(id);
     if (index !== undefined) return { caseIndex: index, caseRule: "case_id" };
-    if (!fallBack || typeof prompt !== "string") return { reason: "unknown_case_id", message: `${idName} ${JSON.stringify(id.slice(0, 80))} is not a case of the slice` };
+    if (!fallBack || typeof prompt !== "string")
+      return { reason: "unknown_case_id", message: `${idName} ${JSON.stringify(id.slice(0, 80))} is not a case of the slice` };
   } else if (!hasNoId(id)) {
     return { reason: "bad_case_id", message: `${idName} is not a string` };
   }
@@ -116,7 +117,13 @@ export function resolveRewardsItem(slice: DocumentSlice, finder: DocumentFinder,
  * An OpenRLHF query: the response is `query` after its prompt (trainer-query.ts); the case is the
  * label when it names one, else the document in the prompt.
  */
-export function resolveQuery(slice: DocumentSlice, finder: DocumentFinder, query: unknown, prompt: unknown, label: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
+export function resolveQuery(
+  slice: DocumentSlice,
+  finder: DocumentFinder,
+  query: unknown,
+  prompt: unknown,
+  label: unknown,
+): ResolvedItem | { reason: ItemProblem; message: string } {
   if (typeof query !== "string") return { reason: "not_an_object", message: "the query is not a string" };
   if (typeof prompt !== "string") return { reason: "response_not_found", message: "the prompt is not a string" };
   const found = resolveCase(slice, finder, label, prompt, "label", true);

@@ -3,7 +3,9 @@
 // cleans up spaces while decoding (Hugging Face's `clean_up_tokenization_spaces`, on for Llama 3)
 // changes the prompt's text inside the query, so the exact prefix is tried first, then the prompt as
 // the clean-up would print it, then the text after the last assistant-turn header of the common chat
-// templates. docs/serve.md lists the rules.
+// templates. Padding a left-padded batch leaves before the prompt is skipped first. docs/serve.md
+// lists the rules.
+import { withoutLeadingMarkers } from "../core/document/completion-end.js";
 
 /** Which rule found the response; anything but `prompt_prefix` is reported with the result. */
 export type ResponseRule = "prompt_prefix" | "prompt_prefix_cleaned" | "assistant_turn";
@@ -51,7 +53,8 @@ function afterLastAssistantTurn(query: string): string | undefined {
 }
 
 /** The response part of `query`, and the rule that found it; undefined when no rule applies. */
-export function responseOfQuery(query: string, prompt: string): { response: string; rule: ResponseRule } | undefined {
+export function responseOfQuery(sent: string, prompt: string): { response: string; rule: ResponseRule } | undefined {
+  const query = sent.startsWith(prompt) ? sent : withoutLeadingMarkers(sent);
   if (query.startsWith(prompt)) return { response: query.slice(prompt.length), rule: "prompt_prefix" };
   const cleaned = cleanUpTokenizationSpaces(prompt);
   if (query.startsWith(cleaned)) return { response: query.slice(cleaned.length), rule: "prompt_prefix_cleaned" };

@@ -38,7 +38,8 @@ export function parseWeights(text: string): RewardWeights | { error: string } {
     weights[name] = value;
   }
   const { low, high } = rewardBounds(weights);
-  if (!Number.isFinite(low) || !Number.isFinite(high)) return { error: `--weights "${text}": the weighted reward would overflow (weights this large give no finite reward)` };
+  if (!Number.isFinite(low) || !Number.isFinite(high))
+    return { error: `--weights "${text}": the weighted reward would overflow (weights this large give no finite reward)` };
   return weights;
 }
 

@@ -42,11 +42,15 @@ afterAll(async () => {
 /** A raw POST: a Buffer body, sent with content-length, or chunked (no length) when asked. */
 function rawPost(path: string, body: Buffer, chunked = false): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(chunked ? {} : { "content-length": body.length }) } }, (res) => {
-      let text = "";
-      res.setEncoding("utf8").on("data", (d) => (text += d));
-      res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
-    });
+    const req = request(
+      `${server.url}${path}`,
+      { method: "POST", headers: { "content-type": "application/json", ...(chunked ? {} : { "content-length": body.length }) } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(text) }));
+      },
+    );
     // The server may answer 413 and close before the whole body is sent.
     req.on("error", (err: NodeJS.ErrnoException) => (err.code === "EPIPE" || err.code === "ECONNRESET" ? undefined : reject(err)));
     if (chunked) {

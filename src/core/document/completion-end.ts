@@ -26,7 +26,8 @@ export const END_MARKERS: readonly string[] = [
   "<｜▁pad▁｜>",
   // Phi-3: end of turn
   "<|end|>",
-  // BERT-style padding some reward pipelines leave in
+  // Llama 2 padding (its unknown token) and BERT-style padding some pipelines leave in
+  "<unk>",
   "[PAD]",
 ];
 
@@ -58,4 +59,17 @@ export function completionAsWritten(text: string, rule: CompletionEndRule = {}):
     end -= marker.length;
   }
   return end === text.length ? text : text.slice(0, end);
+}
+
+/**
+ * The text without leading padding markers (the same list): a trainer that decodes a left-padded
+ * batch with its special tokens (OpenRLHF 0.6 does) puts them before the prompt.
+ */
+export function withoutLeadingMarkers(text: string): string {
+  let start = 0;
+  for (;;) {
+    const marker = END_MARKERS.find((m) => text.startsWith(m, start));
+    if (marker === undefined) return start === 0 ? text : text.slice(start);
+    start += marker.length;
+  }
 }
