@@ -69,9 +69,14 @@ export function markFloatTokens(text: string): string {
 /** Parses a dump line with float detection; rejections as in records.ts. */
 export function parseDumpJson(text: string | null, maxDepth?: number): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseJsonLine(text, maxDepth);
-  if ("error" in parsed || !FLOAT_HINT.test(text!)) return parsed;
-  const marked = markFloatTokens(text!);
-  return marked === text ? parsed : { record: JSON.parse(marked) as JsonObject };
+  return "error" in parsed ? parsed : { record: withFloatMarks(text!, parsed.record) };
+}
+
+/** `record`, parsed from `text`, with its float tokens as FLOAT_MARKER objects (itself when it has none). */
+export function withFloatMarks(text: string, record: JsonObject): JsonObject {
+  if (!FLOAT_HINT.test(text)) return record;
+  const marked = markFloatTokens(text);
+  return marked === text ? record : (JSON.parse(marked) as JsonObject);
 }
 
 function isFloatMarker(value: unknown): value is { [FLOAT_MARKER]: string } {

@@ -1,8 +1,8 @@
 // Reads and parses one request body for `mari serve`: a byte limit (413), strict UTF-8 and the dump's
 // JSON reader (so that `2.0` as an evidence ID is a float here exactly as in a dump line).
 import type { IncomingMessage } from "node:http";
-import { parseDumpJson } from "../io/dump.js";
-import type { JsonObject } from "../io/records.js";
+import { withFloatMarks } from "../io/dump.js";
+import { parseJsonLine, type JsonObject } from "../io/records.js";
 
 export class RequestError extends Error {
   constructor(
@@ -19,29 +19,46 @@ export class RequestError extends Error {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
-/** The body's bytes; RequestError 413 as soon as it is known to exceed `maxBytes`. */
+/**
+ * A body over the limit is still read to its end (up to DRAIN_BYTES) before the 413 is answered: a
+ * client that is still sending when the server answers and closes gets a broken pipe instead of the
+ * 413 (Python's requests raises ConnectionError). Past DRAIN_BYTES the connection is cut.
+ */
+const DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** The body's bytes; RequestError 413 when it exceeds `maxBytes`, once the client has sent it. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) {
+  if (Number.isFinite(declared) && declared > DRAIN_BYTES) {
     return Promise.reject(tooLarge(maxBytes));
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let failed = false;
+    let over = Number.isFinite(declared) && declared > maxBytes;
     req.on("data", (chunk: Buffer) => {
       if (failed) return;
       size += chunk.length;
-      if (size > maxBytes) {
+      if (size > DRAIN_BYTES) {
         failed = true;
-        chunks.length = 0;
         reject(tooLarge(maxBytes));
         return;
       }
-      chunks.push(chunk);
+      if (!over && size > maxBytes) {
+        over = true;
+        chunks.length = 0;
+      }
+      if (!over) chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!failed) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (failed) return;
+      if (over) {
+        failed = true;
+        reject(tooLarge(maxBytes));
+        return;
+      }
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     });
     // A client that goes away mid-body: nothing to answer, but the promise must settle.
     const aborted = (): void => {
@@ -58,8 +75,12 @@ function tooLarge(maxBytes: number): RequestError {
   return new RequestError(413, "body_too_large", `request body is larger than --max-body (${maxBytes} bytes)`);
 }
 
-/** The body as a JSON object; RequestError 400 naming the problem otherwise. */
-export function parseBodyObject(bytes: Buffer): JsonObject {
+/**
+ * The body as a JSON object; RequestError 400 naming the problem otherwise. `check` sees the body
+ * before its float tokens are marked (which costs memory in proportion to them), so a request with
+ * too many items is refused before that work.
+ */
+export function parseBodyObject(bytes: Buffer, check?: (body: JsonObject) => void): JsonObject {
   let text: string;
   try {
     text = UTF8.decode(bytes);
@@ -67,14 +88,15 @@ export function parseBodyObject(bytes: Buffer): JsonObject {
     throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
   }
   // No depth bound on the whole body: a too-deep item is that item's problem (score-items.ts), not the batch's.
-  const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
+  const parsed = parseJsonLine(text, Number.POSITIVE_INFINITY);
   if ("error" in parsed) {
     const { code, message } = parsed.error;
     if (code === "blank_line") throw new RequestError(400, "empty_body", "request body is empty; expected a JSON object");
     if (code === "not_an_object") throw new RequestError(400, code, "request body is not a JSON object");
     throw new RequestError(400, code, message);
   }
-  return parsed.record;
+  check?.(parsed.record);
+  return withFloatMarks(text, parsed.record);
 }
 
 /** A required array field of the body. */

@@ -61,6 +61,9 @@ interface Counters {
 
 const ROUTES: Readonly<Record<string, string>> = { "/v1/rewards": "POST", "/get_reward": "POST", "/health": "GET" };
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const HEADERS_TIMEOUT_MS = 20_000;
+const REQUEST_TIMEOUT_MS = 120_000;
+const MAX_CONNECTIONS = 1024;
 /** How many unresolved items a 422 lists (the message counts them all). */
 const UNRESOLVED_LISTED = 100;
 
@@ -223,8 +226,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   };
 
   const rewards = async (req: IncomingMessage, requestId: string) => {
-    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
-    const items = checkCount(arrayField(body, "items"));
+    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes), (plain) => checkCount(arrayField(plain, "items")));
+    const items = arrayField(body, "items");
     const scored = scoreOrRefuse(items.length, (i) => resolveRewardsItem(slice, finder, items[i]), "items");
     await writeLog(requestId, scored);
     count(scored);
@@ -232,8 +235,8 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   };
 
   const getReward = async (req: IncomingMessage, requestId: string) => {
-    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes));
-    const queries = checkCount(arrayField(body, "query"));
+    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes), (plain) => checkCount(arrayField(plain, "query")));
+    const queries = arrayField(body, "query");
     const prompts = arrayField(body, "prompts");
     // Labels are optional: without --label_key OpenRLHF sends "" for each; the prompt's document names the case.
     const labels = body.labels === undefined || body.labels === null ? [] : arrayField(body, "labels");
@@ -301,7 +304,9 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     }
   };
 
-  const server: Server = createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+  // A client that trickles its headers or body is cut after HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS
+  // (node's defaults hold a slow body for 5 minutes), and at most MAX_CONNECTIONS are open at once.
+  const server: Server = createServer({ keepAliveTimeout: 5000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       // A bug of ours, not the client's input: answer 500 and keep serving.
       if (!res.headersSent) send(res, 500, { error: { code: "internal_error", message: String((err as Error)?.message ?? err) } });
@@ -313,6 +318,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     else socket.destroy();
   });
+  server.maxConnections = MAX_CONNECTIONS;
   server.listen(opts.port, opts.host);
   await once(server, "listening");
   const port = (server.address() as AddressInfo).port;

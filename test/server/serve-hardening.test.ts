@@ -2,7 +2,7 @@
 // (another Host, an Origin, text/plain), a log a killed server left torn, and a restart appending to
 // its own log. Real servers on 127.0.0.1; the CLI as a child process where start-up is at stake.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -135,6 +135,45 @@ describe("without a token, only this machine's programs are answered", () => {
   ])("Content-Type %s → %s", async (_name, type, status) => {
     const answer = await post({ host: "127.0.0.1", ...(type ? { "content-type": type } : {}) });
     expect(answer.status).toBe(status);
+  });
+});
+
+describe("limits a trainer may hit", () => {
+  const hasRequests = spawnSync("python3", ["-c", "import requests"]).status === 0;
+
+  it.skipIf(!hasRequests)("a body over --max-body reaches Python's requests as the 413, not a broken pipe (skipped without python3 + requests)", async () => {
+    const server = await startServe([CONTRADOC_160, "--max-body", "64kb"]);
+    try {
+      const script = `import json, requests, sys
+body = json.dumps({"items": [{"case_id": "x", "completion": "a" * 1000}] * 16000}).encode()
+for declared in (True, False):
+    data = body if declared else iter([body[i:i + 65536] for i in range(0, len(body), 65536)])
+    r = requests.post(sys.argv[1] + "/v1/rewards", data=data, headers={"Content-Type": "application/json"}, timeout=60)
+    print(r.status_code, r.json()["error"]["code"])
+`;
+      const run = spawnSync("python3", ["-c", script, server.url], { encoding: "utf8" });
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toBe("413 body_too_large\n413 body_too_large\n");
+      // A request with more items than --max-items is refused before its float tokens are marked.
+      const floats = `{"items":[${Array.from({ length: 200_000 }, () => "1.0").join(",")}]}`;
+      const big = await startServe([CONTRADOC_160, "--max-items", "100"]);
+      try {
+        const answer = await postJson(`${big.url}/v1/rewards`, floats);
+        expect(answer.status).toBe(413);
+        expect(answer.json.error.code).toBe("too_many_items");
+      } finally {
+        await big.stop();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("a token with white space is refused at start (it could never match a Bearer header)", async () => {
+    const { code, stderr } = await serveRefusal([CONTRADOC_160, "--token-env", "MARI_SPACED_TOKEN"], { MARI_SPACED_TOKEN: "two words" });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/contains white space/);
+    expect(stderr).not.toContain("two words");
   });
 });
 

@@ -83,6 +83,8 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     throw new InputError(`--host ${host} is not a loopback interface: refusing to serve it without a bearer token (--token-env VAR)`);
   }
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
+  // `Authorization: Bearer <token>` cannot carry white space: such a token could never be matched.
+  if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
   const completionEnd = completionEndFromFlags(flags);
   const slice = await readDocumentSlice(slicePath);
   if (flags.log) await checkLogTarget(flags.log);
