@@ -75,7 +75,7 @@ function processUsage(): { cpu_seconds: number; rss_mb: number } {
 
 export async function startRewardsServer(opts: RewardsServerOptions): Promise<RewardsServer> {
   const { slice, weights } = opts;
-  const sliceHash = sliceHashOf(slice.cases);
+  const sliceHash = sliceHashOf(slice);
   const started = Date.now();
   const counters: Counters = { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} };
   let log: WriteStream | undefined;

@@ -8,6 +8,7 @@ import { InputError } from "../../io/errors.js";
 import { EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSlice } from "../../io/slice.js";
+import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
@@ -22,6 +23,7 @@ interface ServeFlags {
   log?: string;
   logPredictions?: boolean;
   lenientIds?: boolean;
+  sentences?: string;
 }
 
 export const DEFAULT_MAX_BODY = "8mb";
@@ -56,6 +58,7 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
+    .addOption(sentencesOption())
     .action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
 
@@ -72,7 +75,8 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     throw new InputError(`--host ${host} is not a loopback interface: refusing to serve it without a bearer token (--token-env VAR)`);
   }
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
-  const slice = await readDocumentSlice(slicePath);
+  const slice = await readDocumentSlice(slicePath, { sentences: sentenceRuleOf(flags) });
+  warnRejectedSliceRecords(slice);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;
   try {
     server = await startRewardsServer({

@@ -10,7 +10,7 @@ import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from 
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
-import { readDocumentSlice } from "../../io/slice.js";
+import { readDocumentSlice, type SentenceRule } from "../../io/slice.js";
 import { readDumpMeta } from "../../judges/dump-meta.js";
 import { writePredictionDump } from "../../judges/dump-writer.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
@@ -35,8 +35,13 @@ export interface DocumentEvalSettings {
   dumpPath?: string;
   outDir?: string;
   formats?: readonly ReportFormat[];
-  /** Rejected dump lines or format-invalid predictions make the run an input error (reports still written). */
+  /**
+   * Rejected dump lines or format-invalid predictions make the run an input error (reports still
+   * written); a bad slice record stops it before scoring (without, the record is left out and listed).
+   */
   strict?: boolean;
+  /** How slice texts become numbered sentences (default mari's rule). */
+  sentences?: SentenceRule;
   /** Worker threads (1 = in-process). */
   workers?: number;
   gates?: readonly GateSpec[];
@@ -71,7 +76,7 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {
-    const slice = await readDocumentSlice(settings.slicePath);
+    const slice = await readDocumentSlice(settings.slicePath, { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false });
     await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
   });
   observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
@@ -114,6 +119,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   let reportedMb = 0;
   const result = await runDocumentEval({
     slicePath,
+    sliceOptions: { sentences: settings.sentences ?? "mari", strict },
     dumpPath,
     outDir,
     workers,
@@ -151,6 +157,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       bootstrap,
       lenient_ids: lenientIds,
       strict,
+      ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
       shard: shard ? `${shard.index}/${shard.count}` : null,
       config_file: settings.configPath ?? null,
     },
