@@ -1,7 +1,7 @@
 // `--sentences punkt` through the CLI: the slice numbered as nltk does, the rule in report.json and
 // in the slice hash, predict and eval agreeing, and merge taking the shards' rule.
 import { afterAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMari, tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
@@ -67,6 +67,20 @@ describe("mari eval --sentences punkt", () => {
     const m = report(join(tmp.dir, "merged"));
     expect(m.dataset).toMatchObject({ sentences: "punkt", slice_hash: whole.dataset.slice_hash });
     expect(m.metrics).toEqual(whole.metrics);
+  });
+
+  it("a dump whose prompts were numbered with Punkt (DUMP.meta.json) warns when scored with mari's rule", async () => {
+    const dump = writeJsonl(tmp.dir, "meta-dump.jsonl", [{ case_id: "a", judgment: true, evidence_sentence_ids: [3] }]);
+    writeFileSync(`${dump}.meta.json`, JSON.stringify({ judge: "openai", source: "live", sentences: "punkt" }));
+    const warned = await runMari(["eval", SLICE, "--predictions", dump, "--out", join(tmp.dir, "meta-mari"), ...q]);
+    expect(warned.code, warned.stderr).toBe(0);
+    const expected = `the dump's prompts numbered sentences with --sentences punkt (${dump}.meta.json), this eval with mari`;
+    expect(warned.stderr).toContain(expected);
+    expect(report(join(tmp.dir, "meta-mari")).warnings.join("\n")).toContain(expected);
+    const agreed = await runMari(["eval", SLICE, "--predictions", dump, "--sentences", "punkt", "--out", join(tmp.dir, "meta-punkt"), ...q]);
+    expect(agreed.code, agreed.stderr).toBe(0);
+    expect(agreed.stderr).not.toContain("prompts numbered");
+    expect((report(join(tmp.dir, "meta-punkt")).warnings ?? []).join("\n")).not.toContain("prompts numbered");
   });
 
   it("an unknown rule is a usage error, and a pair corpus refuses the flag", async () => {

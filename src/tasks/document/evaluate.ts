@@ -10,8 +10,8 @@ import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from 
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
-import { readDocumentSlice, type SentenceRule } from "../../io/slice.js";
-import { readDumpMeta } from "../../judges/dump-meta.js";
+import { readDocumentSlice, sliceRejectionWarnings, type SentenceRule } from "../../io/slice.js";
+import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
 import { writePredictionDump } from "../../judges/dump-writer.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
 import type { ReportFormat } from "../../report/types.js";
@@ -163,6 +163,8 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     },
     elapsedSeconds: 0,
   });
+  // Already in report.warnings (buildDocumentReport); said on stderr too, as warnings always are.
+  for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
   const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
   if (dumpChanged !== undefined) {
     report.warnings = [...(report.warnings ?? []), dumpChanged];
@@ -181,7 +183,17 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     partial: shard !== undefined,
   });
   const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
-  if (judgeRun !== undefined) report.system.judge_run = judgeRun;
+  if (judgeRun !== undefined) {
+    report.system.judge_run = judgeRun;
+    // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
+    const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
+    const evalRule = settings.sentences ?? "mari";
+    if (promptRule !== evalRule) {
+      const warning = `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`;
+      report.warnings = [...(report.warnings ?? []), warning];
+      observer.log(`warning: ${warning}`);
+    }
+  }
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
   const inputErrors: string[] = [];
