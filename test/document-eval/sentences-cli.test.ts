@@ -83,6 +83,18 @@ describe("mari eval --sentences punkt", () => {
     expect((report(join(tmp.dir, "meta-punkt")).warnings ?? []).join("\n")).not.toContain("prompts numbered");
   });
 
+  it("mari.config.json documents.sentences sets the rule; the flag wins", async () => {
+    const dump = join(tmp.dir, "dump.jsonl");
+    const config = join(tmp.dir, "punkt.config.json");
+    writeFileSync(config, JSON.stringify({ documents: { sentences: "punkt" } }));
+    const fromConfig = await runMari(["eval", SLICE, "--predictions", dump, "--config", config, "--out", join(tmp.dir, "cfg"), ...q]);
+    expect(fromConfig.code, fromConfig.stderr).toBe(0);
+    expect(report(join(tmp.dir, "cfg")).dataset.slice_hash).toBe(report(join(tmp.dir, "punkt")).dataset.slice_hash);
+    const flagWins = await runMari(["eval", SLICE, "--predictions", dump, "--config", config, "--sentences", "mari", "--out", join(tmp.dir, "cfg-mari"), ...q]);
+    expect(flagWins.code, flagWins.stderr).toBe(0);
+    expect(report(join(tmp.dir, "cfg-mari")).dataset.slice_hash).toBe(report(join(tmp.dir, "mari")).dataset.slice_hash);
+  });
+
   it("an unknown rule is a usage error, and a pair corpus refuses the flag", async () => {
     const bad = await runMari(["eval", SLICE, "--sentences", "nltk", "--out", join(tmp.dir, "bad"), ...q]);
     expect(bad.code).toBe(2);

@@ -178,7 +178,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     outDir,
     formats,
     strict,
-    ...(flags.sentences !== undefined ? { sentences: sentenceRuleOf(flags) } : {}),
+    sentences: pickOption(flags.sentences === undefined ? undefined : sentenceRuleOf(flags), config.sentences, "mari"),
     workers,
     gates,
     seed,
