@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { parsePunktParameters, splitSentencesPunkt } from "../../../src/core/document/punkt.js";
+import { parsePunktParameters, punktSpans, splitSentencesPunkt } from "../../../src/core/document/punkt.js";
 import { splitSentences } from "../../../src/core/document/sentences.js";
 import { englishPunktParameters } from "../../../src/io/punkt-english.js";
 
@@ -118,9 +118,105 @@ function findNltk(): { python?: string; why: string } {
 }
 const nltk = findNltk();
 
+// Seeded random texts built from the pieces Punkt decides on: abbreviations, initials, numbers,
+// ellipses, closing quotes and brackets, Python-only whitespace, case changes, line breaks.
+const PIECES = [
+  "Dr.",
+  "p.m.",
+  "U.S.",
+  "Inc.",
+  "J.",
+  "S.",
+  "No.",
+  "3.",
+  "12.",
+  "3.14",
+  "...",
+  "..",
+  "!",
+  "?",
+  "!!",
+  ".",
+  ",",
+  ";",
+  ":",
+  '"',
+  "'",
+  ")",
+  "(",
+  "]",
+  "}",
+  "--",
+  "-",
+  " ",
+  " ",
+  " ",
+  "  ",
+  "\n",
+  "\n\n",
+  "\u0085",
+  "\u00a0",
+  "\u2003",
+  "\t",
+  "The",
+  "the",
+  "He",
+  "he",
+  "It",
+  "Mr.",
+  "mrs.",
+  "Élan",
+  "éclair",
+  "ÉCOLE",
+  "x",
+  "A",
+  "b",
+  "co-op.",
+  "Jan.",
+  "Smith",
+  "However",
+  "in",
+  "𝐀bc",
+];
+function randomTexts(seed: number, count: number): string[] {
+  let state = seed >>> 0;
+  const next = (n: number): number => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+  return Array.from({ length: count }, () => Array.from({ length: 5 + next(60) }, () => PIECES[next(PIECES.length)]).join(""));
+}
+
+describe("Punkt on random texts", () => {
+  it("returns sentences in text order, never overlapping, each a piece of the text", () => {
+    for (const text of randomTexts(1, 500)) {
+      let from = 0;
+      for (const [start, end] of punktSpans(text, params)) {
+        expect(start).toBeGreaterThanOrEqual(from);
+        expect(end).toBeGreaterThan(start);
+        from = end;
+      }
+      expect(from).toBeLessThanOrEqual(text.length);
+    }
+  });
+});
+
 describe("Punkt against live nltk 3.8", () => {
   beforeEach((ctx) => {
     if (nltk.python === undefined) ctx.skip(nltk.why);
+  });
+
+  it("1,500 seeded random texts of tricky pieces split as nltk splits them", () => {
+    const texts = [...randomTexts(2, 500), ...randomTexts(3, 500), ...randomTexts(4, 500)];
+    const r = spawnSync(nltk.python!, [ORACLE, "--texts"], { encoding: "utf8", input: JSON.stringify(texts), maxBuffer: 1 << 26 });
+    expect(r.status, r.stderr).toBe(0);
+    const expected = JSON.parse(r.stdout) as string[][];
+    const mismatches = texts.flatMap((text, i) => {
+      const want = expected[i]!.length === 0 ? [""] : expected[i]!;
+      const got = splitSentencesPunkt(text, params);
+      return JSON.stringify(got) === JSON.stringify(want) ? [] : [`${JSON.stringify(text)}: ${JSON.stringify(got)} vs nltk ${JSON.stringify(want)}`];
+    });
+    expect(mismatches.slice(0, 5)).toEqual([]);
   });
 
   it("edge cases and every document of contradoc-160 split as nltk splits them", () => {
