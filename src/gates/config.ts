@@ -87,7 +87,20 @@ function list(value: string | string[] | undefined): string[] {
 }
 
 /** Keys that exist only inside a task section, for the message when one is put at the top. */
-const SECTION_KEYS = new Set(["gate", "max_drop", "max_invalid_rate", "baseline", "rewards", "seed", "bootstrap", "lenient_ids", "sentencer", "sentences", "costs", "grid"]);
+const SECTION_KEYS = new Set([
+  "gate",
+  "max_drop",
+  "max_invalid_rate",
+  "baseline",
+  "rewards",
+  "seed",
+  "bootstrap",
+  "lenient_ids",
+  "sentencer",
+  "sentences",
+  "costs",
+  "grid",
+]);
 
 function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[]): string {
   return keys
