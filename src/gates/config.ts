@@ -53,6 +53,7 @@ function buildConfigSchema(z: typeof Zod) {
       lenient_ids: z.boolean().optional(),
       /** Only the canonical splitter exists (SPEC §1.1 makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
       sentencer: z.literal("canonical").optional(),
+      sentences: z.enum(["mari", "punkt"]).optional().describe("sentence numbering of the slice, as --sentences"),
     })
     .strict();
   const pairs = z
@@ -86,7 +87,20 @@ function list(value: string | string[] | undefined): string[] {
 }
 
 /** Keys that exist only inside a task section, for the message when one is put at the top. */
-const SECTION_KEYS = new Set(["gate", "max_drop", "max_invalid_rate", "baseline", "rewards", "seed", "bootstrap", "lenient_ids", "sentencer", "costs", "grid"]);
+const SECTION_KEYS = new Set([
+  "gate",
+  "max_drop",
+  "max_invalid_rate",
+  "baseline",
+  "rewards",
+  "seed",
+  "bootstrap",
+  "lenient_ids",
+  "sentencer",
+  "sentences",
+  "costs",
+  "grid",
+]);
 
 function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[]): string {
   return keys

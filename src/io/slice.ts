@@ -1,10 +1,13 @@
-// Reads a document self-contradiction slice (SPEC §1.1, Appendix A "Slices") from JSONL, CSV or
-// ContraDoc JSON: field aliases, label coercions, scope flattening, sentence splitting and gold
-// alignment. Slice errors are fatal (exit 2) and name the file and line: a slice is the ground
-// truth, so a half-read slice would make every number in the report wrong.
+// Reads a document self-contradiction slice from JSONL, CSV, a JSON array or ContraDoc/RRC-DSCD
+// JSON: field aliases, label coercions, categorical fields, sentence splitting (mari's rule or
+// nltk's Punkt) and gold alignment. A bad record is rejected on its own, named by file and line
+// (or record index), and reported; with `strict` the first one stops the read (exit 2). A slice
+// with no usable case is always an error: there would be nothing to score.
 import { dict } from "../core/dict.js";
 import { parseBoundedJson } from "./depth.js";
 import { alignEvidence, splitSentences } from "../core/document/index.js";
+import { splitSentencesPunkt } from "../core/document/punkt.js";
+import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
@@ -20,21 +23,58 @@ export interface SliceCase {
   gold: number[];
   scope: string | null;
   docType: string | null;
-  contraType: string | null;
+  /** One type, or several (a case counts under each in breakdowns); null when none. */
+  contraType: string | readonly string[] | null;
   /** Unknown fields, passed through to per-case output. */
   extra: JsonObject;
+}
+
+/** How a `text` becomes numbered sentences: mari's own rule (the default) or nltk's Punkt. */
+export type SentenceRule = "mari" | "punkt";
+export const SENTENCE_RULES: readonly SentenceRule[] = ["mari", "punkt"];
+
+export interface SliceReadOptions {
+  format?: RecordFormat;
+  /** Default "mari". */
+  sentences?: SentenceRule;
+  /** Stop at the first bad record instead of rejecting it alone. */
+  strict?: boolean;
+}
+
+/** A record left out of the slice, and why. */
+export interface RejectedSliceRecord {
+  where: string;
+  message: string;
 }
 
 export interface DocumentSlice {
   path: string;
   format: RecordFormat;
+  sentences: SentenceRule;
   cases: SliceCase[];
   byId: Map<string, number>;
+  /** Bad records, in file order (empty under `strict`, which throws instead). */
+  rejected: RejectedSliceRecord[];
 }
 
-const ID_FIELDS = ["id", "case_id", "unique id"] as const;
+// `unique_id` is RRC-DSCD's id (github.com/isyuhaochen/RRC-DSCD).
+const ID_FIELDS = ["id", "case_id", "unique id", "unique_id"] as const;
 const LABEL_FIELDS = ["label", "is_self_contradictory"] as const;
-const KNOWN_FIELDS = new Set<string>([...ID_FIELDS, ...LABEL_FIELDS, "text", "sentences", "evidence", "gold_sentence_ids", "scope", "doc_type", "contra_type"]);
+// RRC-DSCD's evidence: `contra_list`, or the inserted `contradicted_sentence` with the
+// `original_sentence` it contradicts.
+const RRC_EVIDENCE_FIELDS = ["contra_list", "contradicted_sentence", "original_sentence"] as const;
+const KNOWN_FIELDS = new Set<string>([
+  ...ID_FIELDS,
+  ...LABEL_FIELDS,
+  ...RRC_EVIDENCE_FIELDS,
+  "text",
+  "sentences",
+  "evidence",
+  "gold_sentence_ids",
+  "scope",
+  "doc_type",
+  "contra_type",
+]);
 
 const LABEL_STRINGS: Readonly<Record<string, boolean>> = {
   contradictory: true,
@@ -82,11 +122,42 @@ function categorical(value: unknown, field: string, fail: (msg: string) => never
   return fail(`${field} must be a string or a one-element list`);
 }
 
-function evidenceStrings(value: unknown, fail: (msg: string) => never): string[] {
+/** `contra_type`: a string, or a list of any length (a case may have several types). */
+function contraTypes(value: unknown, fail: (msg: string) => never): string | string[] | null {
+  const v = maybeJsonArray(value);
+  if (!Array.isArray(v))
+    return typeof v === "object" && v !== null ? fail("contra_type must be a string or a list of strings") : categorical(v, "contra_type", fail);
+  const types = v.map((t) => (typeof t === "string" || typeof t === "number" ? String(t) : fail("contra_type must be a string or a list of strings")));
+  const unique = [...new Set(types.filter((t) => t !== ""))];
+  return unique.length === 0 ? null : unique.length === 1 ? unique[0]! : unique;
+}
+
+function evidenceStrings(value: unknown, field: string, fail: (msg: string) => never): string[] {
   if (value === undefined || value === null) return [];
   if (typeof value === "string") return [value];
   if (Array.isArray(value) && value.every((v) => typeof v === "string")) return value as string[];
-  return fail("evidence must be a string or a list of strings");
+  return fail(`${field} must be a string or a list of strings`);
+}
+
+/** Evidence strings: `evidence`, else RRC-DSCD's `contra_list`, else its `contradicted_sentence` (+ `original_sentence`). */
+function goldEvidence(record: JsonObject, fail: (msg: string) => never): string[] {
+  if (record.evidence !== undefined && record.evidence !== null) return evidenceStrings(maybeJsonArray(record.evidence), "evidence", fail);
+  if (record.contra_list !== undefined && record.contra_list !== null) return evidenceStrings(maybeJsonArray(record.contra_list), "contra_list", fail);
+  if (record.contradicted_sentence === undefined || record.contradicted_sentence === null) return [];
+  return [
+    ...evidenceStrings(record.contradicted_sentence, "contradicted_sentence", fail),
+    ...evidenceStrings(record.original_sentence, "original_sentence", fail),
+  ];
+}
+
+/** RRC-DSCD's records carry no label: its loaders treat a record with a non-empty `contra_list` as positive. */
+function rrcLabel(record: JsonObject): boolean | undefined {
+  const list = maybeJsonArray(record.contra_list);
+  return Array.isArray(list) && list.length > 0 ? true : undefined;
+}
+
+function splitText(text: string, rule: SentenceRule): string[] {
+  return rule === "punkt" ? splitSentencesPunkt(text, englishPunktParameters()) : splitSentences(text);
 }
 
 function readSentences(value: unknown, fail: (msg: string) => never): string[] | undefined {
@@ -111,22 +182,32 @@ function readGoldIds(value: unknown, sentenceCount: number, fail: (msg: string) 
   return [...new Set(v as number[])].sort((a, b) => a - b);
 }
 
-/** Turns one slice record into a case, or throws InputError naming its location. */
-export function sliceCaseFromRecord(record: JsonObject, index: number, where: string): SliceCase {
+/** One record's slice error: `where: slice error: detail`. */
+export class SliceRecordError extends InputError {
+  constructor(
+    readonly where: string,
+    readonly detail: string,
+  ) {
+    super(`${where}: slice error: ${detail}`);
+  }
+}
+
+/** Turns one slice record into a case, or throws SliceRecordError (an InputError) naming its location. */
+export function sliceCaseFromRecord(record: JsonObject, index: number, where: string, rule: SentenceRule = "mari"): SliceCase {
   const fail = (message: string): never => {
-    throw new InputError(`${where}: slice error: ${message}`);
+    throw new SliceRecordError(where, message);
   };
   const id = pick(record, ID_FIELDS);
-  if (typeof id !== "string" || id.length === 0) fail("missing id (a non-empty string in `id`, `case_id` or `unique id`)");
-  const sentences = readSentences(record.sentences, fail) ?? (typeof record.text === "string" ? splitSentences(record.text) : undefined);
+  if (typeof id !== "string" || id.length === 0) fail("missing id (a non-empty string in `id`, `case_id`, `unique id` or `unique_id`)");
+  const sentences = readSentences(record.sentences, fail) ?? (typeof record.text === "string" ? splitText(record.text, rule) : undefined);
   if (sentences === undefined) fail("missing text (a string `text` or a list `sentences`)");
   const rawLabel = pick(record, LABEL_FIELDS);
-  const label = coerceLabel(rawLabel);
+  const label = rawLabel === undefined ? rrcLabel(record) : coerceLabel(rawLabel);
   if (label === undefined) fail(`unusable label ${JSON.stringify(rawLabel) ?? "(missing)"}`);
   let gold: number[] = [];
   if (label) {
-    gold = readGoldIds(record.gold_sentence_ids, sentences!.length, fail) ?? alignEvidence(sentences!, evidenceStrings(maybeJsonArray(record.evidence), fail));
-    if (gold.length === 0) fail("a positive case needs gold evidence (non-empty `evidence` or `gold_sentence_ids`)");
+    gold = readGoldIds(record.gold_sentence_ids, sentences!.length, fail) ?? alignEvidence(sentences!, goldEvidence(record, fail));
+    if (gold.length === 0) fail("a positive case needs gold evidence (non-empty `evidence`, `gold_sentence_ids` or `contra_list`)");
   }
   const extra: JsonObject = dict();
   for (const key of Object.keys(record)) {
@@ -141,28 +222,46 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
     gold,
     scope: categorical(record.scope, "scope", fail),
     docType: categorical(record.doc_type, "doc_type", fail),
-    contraType: categorical(record.contra_type, "contra_type", fail),
+    contraType: contraTypes(record.contra_type, fail),
     extra,
   };
 }
 
-/** Reads a whole slice; throws InputError (exit 2) on any slice error. */
-export async function readDocumentSlice(path: string, format?: RecordFormat): Promise<DocumentSlice> {
+/**
+ * Reads a whole slice. A bad record (unreadable, unusable or a repeated id) is rejected on its own
+ * and listed in `rejected`; with `strict` it throws InputError (exit 2) instead. No usable case at
+ * all throws, naming the first rejected record. `options` may be just the record format.
+ */
+export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
+  const { format, sentences = "mari", strict = false } = typeof options === "string" ? { format: options } : options;
   const cases: SliceCase[] = [];
   const byId = new Map<string, number>();
+  const rejected: RejectedSliceRecord[] = [];
+  const reject = (where: string, message: string): void => {
+    if (strict) throw new SliceRecordError(where, message);
+    rejected.push({ where, message });
+  };
   let detected: RecordFormat;
   try {
     detected = format ?? (await detectRecordFormat(path));
     for await (const item of readRecords(path, detected)) {
       if (item.error) {
-        // A blank line carries no record; anything else unreadable makes the slice unusable.
-        if (item.error.code === "blank_line") continue;
-        throw new InputError(`${item.where}: slice error: ${item.error.message}`);
+        // A blank line carries no record.
+        if (item.error.code !== "blank_line") reject(item.where, item.error.message);
+        continue;
       }
-      const c = sliceCaseFromRecord(item.record, cases.length, item.where);
+      let c: SliceCase;
+      try {
+        c = sliceCaseFromRecord(item.record, cases.length, item.where, sentences);
+      } catch (err) {
+        if (!(err instanceof SliceRecordError) || strict) throw err;
+        rejected.push({ where: err.where, message: err.detail });
+        continue;
+      }
       const previous = byId.get(c.id);
       if (previous !== undefined) {
-        throw new InputError(`${item.where}: slice error: duplicate id ${JSON.stringify(c.id)} (first at ${cases[previous]!.where})`);
+        reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${cases[previous]!.where})`);
+        continue;
       }
       byId.set(c.id, c.index);
       cases.push(c);
@@ -175,8 +274,19 @@ export async function readDocumentSlice(path: string, format?: RecordFormat): Pr
     }
     throw err;
   }
-  if (cases.length === 0) throw new InputError(located(path, undefined, "slice error: the slice has no cases"));
-  return { path, format: detected, cases, byId };
+  if (cases.length === 0) {
+    const first = rejected[0];
+    const why = first === undefined ? "" : `; ${rejected.length} record(s) rejected, the first: ${first.where}: slice error: ${first.message}`;
+    throw new InputError(located(path, undefined, `slice error: the slice has no cases${why}`));
+  }
+  return { path, format: detected, sentences, cases, byId, rejected };
+}
+
+/** Report lines for rejected slice records: the first `cap` in full, then how many more. */
+export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[] {
+  const lines = slice.rejected.slice(0, cap).map((r) => `${r.where}: slice error: ${r.message} (record left out)`);
+  if (slice.rejected.length > cap) lines.push(`${slice.path}: ${slice.rejected.length - cap} more slice records left out`);
+  return lines;
 }
 
 /** Which task a slice belongs to, from its first record: pairs (`new`/`old`) or documents. */

@@ -20,6 +20,8 @@ export interface DumpMeta {
   /** SHA-256 of the --prompt template; null for the built-in prompt. */
   prompt_sha256: string | null;
   usage: { prompt_tokens: number; completion_tokens: number };
+  /** The prompts' sentence numbering when not mari's (`--sentences punkt`); absent = mari. */
+  sentences?: "punkt";
 }
 
 export function metaPathFor(dumpPath: string): string {

@@ -16,7 +16,10 @@ export const documentCaseLineSchema = z
     sentence_count: z.number().int().min(0),
     scope: z.string().optional(),
     doc_type: z.string().optional(),
-    contra_type: z.string().optional(),
+    contra_type: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("one type, or several (the case counts under each)"),
     fields: z.record(z.string(), z.unknown()).optional(),
   })
   .describe("case line: the case-level fields of one case, written once before its run lines");

@@ -139,7 +139,12 @@ function breakdownsSection(report: Report): string {
     const rows = Object.entries(groups).map(([group, metrics]) => [escapeCell(group), ...names.map((name) => formatNumber(metrics[name]))]);
     return `### By ${escapeCell(dimension)}\n\n${table([escapeCell(dimension), ...names.map(escapeCell)], rows)}`;
   });
-  return section("Breakdowns", ...parts);
+  const multi = report.dataset.multi_type_cases;
+  const note =
+    multi !== undefined && multi > 0
+      ? `${multi} case${multi === 1 ? " has" : "s have"} several contra_types: each counts under every one of its types, so the contra_type rows add up to more than the cases.`
+      : "";
+  return section("Breakdowns", note, ...parts);
 }
 
 function setconsSection(report: Report): string {

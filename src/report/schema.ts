@@ -99,7 +99,17 @@ export const reportSchema = z
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
     cases_sha256: sha256.optional(),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
-    dataset: z.object({ path: z.string(), sha256, cases: count, slice_hash: sha256 }).catchall(z.unknown()),
+    dataset: z
+      .object({
+        path: z.string(),
+        sha256,
+        cases: count,
+        slice_hash: sha256,
+        sentences: z.literal("punkt").optional().describe("the sentence rule when not mari's own (absent: mari)"),
+        rejected_records: count.optional().describe("slice records left out as bad, each listed in warnings"),
+        multi_type_cases: count.optional().describe("cases with several contra_types; each counts under every one of its types in breakdowns"),
+      })
+      .catchall(z.unknown()),
     predictions: z
       .object({ path: z.string(), sha256, lines: count, runs: z.array(z.string()) })
       .catchall(z.unknown())

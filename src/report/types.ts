@@ -36,6 +36,12 @@ export interface DatasetInfo extends InputFileInfo {
   cases: number;
   /** sha256 over the sorted per-case hashes: identifies the slice's content, independent of order. */
   slice_hash: string;
+  /** The sentence rule when it is not mari's own (absent = "mari"). */
+  sentences?: "punkt";
+  /** Slice records left out as bad (absent = none); each is listed in `warnings`. */
+  rejected_records?: number;
+  /** Cases with several contra_types (absent = none): each counts under every one of its types. */
+  multi_type_cases?: number;
 }
 
 export interface PredictionsInfo extends InputFileInfo {

@@ -120,7 +120,7 @@ async function readPreviousLog(path: string, runKeys: LogRunKeys): Promise<"clea
 
 export async function startRewardsServer(opts: RewardsServerOptions): Promise<RewardsServer> {
   const { slice, weights } = opts;
-  const sliceHash = sliceHashOf(slice.cases);
+  const sliceHash = sliceHashOf(slice);
   const finder = new DocumentFinder(slice.cases);
   const bounds = rewardBounds(weights);
   const started = Date.now();

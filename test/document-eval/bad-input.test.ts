@@ -109,17 +109,33 @@ describe("dump lines", () => {
   });
 });
 
-describe("slice errors are fatal with file:line", () => {
+describe("slice errors name file:line; a bad record is left out alone unless --strict", () => {
   const dump = writeJsonl(tmp.dir, "ok-dump.jsonl", [JSON.parse(good("A"))]);
-  const evalSlice = (rows: unknown[], name: string) => {
+  const evalSlice = (rows: unknown[], name: string, extra: string[] = []) => {
     const path = writeJsonl(tmp.dir, name, rows);
-    return runMari(["eval", path, "--predictions", dump, "--out", join(tmp.dir, `o-${name}`), "--progress", "none", "--quiet"]).then((r) => ({ ...r, path }));
+    return runMari(["eval", path, "--predictions", dump, "--out", join(tmp.dir, `o-${name}`), "--progress", "none", "--quiet", ...extra]).then((r) => ({
+      ...r,
+      path,
+    }));
   };
 
-  it("duplicate id", async () => {
+  it("duplicate id: the later record is left out and listed; --strict stops", async () => {
     const r = await evalSlice([TINY_SLICE[0], TINY_SLICE[1], TINY_SLICE[0]], "dup.jsonl");
-    expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain(`${r.path}:3: slice error: duplicate id "A" (first at ${r.path}:1)`);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(tmp.dir, "o-dup.jsonl", "report.json"), "utf8"));
+    expect(report.dataset).toMatchObject({ cases: 2, rejected_records: 1 });
+    expect(report.warnings).toContain(`${r.path}:3: slice error: duplicate id "A" (first at ${r.path}:1) (record left out)`);
+    const strict = await evalSlice([TINY_SLICE[0], TINY_SLICE[1], TINY_SLICE[0]], "dup-strict.jsonl", ["--strict"]);
+    expect(strict.code, strict.stderr).toBe(2);
+    expect(strict.stderr).toContain(`${strict.path}:3: slice error: duplicate id "A" (first at ${strict.path}:1)`);
+  });
+
+  it("a bad record among good ones is its own error, at its line", async () => {
+    const r = await evalSlice([TINY_SLICE[0], { id: "Q", text: "x", label: "maybe" }, TINY_SLICE[1]], "one-bad.jsonl");
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(tmp.dir, "o-one-bad.jsonl", "report.json"), "utf8"));
+    expect(report.dataset).toMatchObject({ cases: 2, rejected_records: 1 });
+    expect(report.warnings).toEqual([`${r.path}:2: slice error: unusable label "maybe" (record left out)`]);
   });
 
   it("positive without resolvable gold", async () => {

@@ -57,7 +57,12 @@ describe("createChunkPool", () => {
     const blocks = [0, 10, 20].map((from) => ({ kind: "bootstrap" as const, labels, codes, runCount: 2, seed: 9, from, to: from + 10 }));
     const expected = bootstrapMacroF1Values(labels, codes, 2, 9, 0, 30);
     const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
-    const init = { slicePath: join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), sliceFormat: "jsonl" as const, options: { lenientIds: false } };
+    const init = {
+      slicePath: join(ROOT, "datasets/contradoc/contradoc-160.jsonl"),
+      sliceFormat: "jsonl" as const,
+      sentences: "mari" as const,
+      options: { lenientIds: false },
+    };
     const pool = await createChunkPool<unknown, (typeof blocks)[number], { values: Float64Array }>({ workers: 2, taskModule, initData: init });
     try {
       const values: number[] = [];

@@ -57,3 +57,118 @@ describe("reading and sniffing", () => {
     expect(slice.byId.get("1")).toBe(0);
   });
 });
+
+describe("contra_type lists and RRC-DSCD records", () => {
+  it("contra_type: a list of any length is kept (one element flattens, repeats and blanks drop)", () => {
+    const c = (contra_type: unknown) => sliceCaseFromRecord({ id: "a", text: "One. Two.", label: true, evidence: "Two.", contra_type }, 0, "f:1").contraType;
+    expect(c(["Factual", "Temporal"])).toEqual(["Factual", "Temporal"]);
+    expect(c(["Factual", "Temporal", "Factual", ""])).toEqual(["Factual", "Temporal"]);
+    expect(c(["Factual"])).toBe("Factual");
+    expect(c('["Scope", "Logical", "Factual"]')).toEqual(["Scope", "Logical", "Factual"]);
+    expect(c([])).toBeNull();
+    expect(() => c([{ t: 1 }])).toThrow("f:1: slice error: contra_type must be a string or a list of strings");
+  });
+
+  it("a case with several contra_types falls in the breakdown cell of each", async () => {
+    const { cellKeysOf } = await import("../../src/tasks/document/range.js");
+    const c = sliceCaseFromRecord(
+      { id: "a", text: "One. Two.", label: true, evidence: "Two.", contra_type: ["Factual", "Temporal"], doc_type: "news" },
+      0,
+      "f:1",
+    );
+    expect(cellKeysOf(c)).toEqual(["doc_type\u0000news", "contra_type\u0000Factual", "contra_type\u0000Temporal"]);
+  });
+
+  it("RRC-DSCD: id from unique_id, gold from contra_list, label from a non-empty contra_list", () => {
+    const text = "The plant opened in 2001. Sales grew. It closed in 1999. Workers left.";
+    const rrc = sliceCaseFromRecord(
+      {
+        unique_id: "news_123_1",
+        text,
+        contra_list: ["It closed in 1999.", "The plant opened in 2001."],
+        contra_type: "Temporal",
+        contra_plug: "content_insert",
+      },
+      0,
+      "f:1",
+    );
+    expect(rrc).toMatchObject({ id: "news_123_1", label: true, gold: [1, 3], contraType: "Temporal", extra: { contra_plug: "content_insert" } });
+    // The inserted sentence and the one it contradicts, without contra_list.
+    const pair = sliceCaseFromRecord(
+      { unique_id: "u2", text, label: true, contradicted_sentence: "It closed in 1999.", original_sentence: "The plant opened in 2001." },
+      0,
+      "f:2",
+    );
+    expect(pair.gold).toEqual([1, 3]);
+    // An explicit label still wins; a negative keeps no gold.
+    expect(sliceCaseFromRecord({ unique_id: "u3", text, label: false, contra_list: ["Sales grew."] }, 0, "f:3")).toMatchObject({ label: false, gold: [] });
+    expect(() => sliceCaseFromRecord({ unique_id: "u4", text }, 0, "f:4")).toThrow("f:4: slice error: unusable label (missing)");
+    expect(() => sliceCaseFromRecord({ unique_id: "u5", text, label: true, contra_list: [1] }, 0, "f:5")).toThrow(
+      "contra_list must be a string or a list of strings",
+    );
+  });
+
+  it("RRC-DSCD's JSON file ({pos, neg} keyed by id) and a JSON array: bad records are left out at their place", async () => {
+    const container = join(tmp.dir, "rrc.json");
+    writeFileSync(
+      container,
+      JSON.stringify(
+        {
+          pos: {
+            news_1_1: {
+              unique_id: "news_1_1",
+              text: "It rained. It was dry all day.",
+              contra_list: ["It rained.", "It was dry all day."],
+              contra_type: ["Factual", "Temporal"],
+            },
+            news_2_1: { unique_id: "news_2_1", text: "No evidence here.", contra_list: [] },
+          },
+          neg: { news_3_1: { unique_id: "news_3_1", text: "All calm. Nothing odd." } },
+        },
+        null,
+        2,
+      ),
+    );
+    const slice = await readDocumentSlice(container);
+    expect(slice.cases.map((c) => [c.id, c.label, c.gold, c.contraType])).toEqual([
+      ["news_1_1", true, [1, 2], ["Factual", "Temporal"]],
+      ["news_3_1", false, [], null],
+    ]);
+    expect(slice.rejected).toEqual([{ where: `${container}#pos/news_2_1`, message: expect.stringContaining("a positive case needs gold evidence") }]);
+    await expect(readDocumentSlice(container, { strict: true })).rejects.toThrow(`${container}#pos/news_2_1: slice error: a positive case needs gold evidence`);
+
+    const array = join(tmp.dir, "records.json");
+    writeFileSync(
+      array,
+      JSON.stringify([{ id: "a", text: "x.", label: false }, 7, { id: "b", text: "y.", label: "maybe" }, { id: "c", text: "z.", label: false }]),
+    );
+    const fromArray = await readDocumentSlice(array);
+    expect(fromArray.cases.map((c) => c.id)).toEqual(["a", "c"]);
+    expect(fromArray.rejected.map((r) => r.where)).toEqual([`${array}[1]`, `${array}[2]`]);
+  });
+
+  it("a slice with no usable case is an error naming the first bad record", async () => {
+    const path = join(tmp.dir, "all-bad.jsonl");
+    writeFileSync(path, '{"id":"a","text":"x","label":"maybe"}\n{"id":"b"}\n');
+    await expect(readDocumentSlice(path)).rejects.toThrow(
+      `${path}: slice error: the slice has no cases; 2 record(s) rejected, the first: ${path}:1: slice error: unusable label "maybe"`,
+    );
+  });
+});
+
+describe("--sentences punkt", () => {
+  it("numbers sentences as nltk does, and the slice hash says which rule", async () => {
+    const { sliceHashOf } = await import("../../src/tasks/document/run.js");
+    const path = join(tmp.dir, "pm.jsonl");
+    writeFileSync(path, `${JSON.stringify({ id: "t", text: "We met at 4 p.m. on Friday. Then we left.", label: true, evidence: "Then we left." })}\n`);
+    const mari = await readDocumentSlice(path);
+    const punkt = await readDocumentSlice(path, { sentences: "punkt" });
+    expect(mari.cases[0]).toMatchObject({ sentences: ["We met at 4 p.m.", "on Friday.", "Then we left."], gold: [3] });
+    expect(punkt.cases[0]).toMatchObject({ sentences: ["We met at 4 p.m. on Friday.", "Then we left."], gold: [2] });
+    expect(punkt.sentences).toBe("punkt");
+    expect(sliceHashOf(punkt)).not.toBe(sliceHashOf(mari));
+    // Where both rules give the same sentences, only the recorded rule tells the hashes apart.
+    const same = { ...punkt, cases: mari.cases };
+    expect(sliceHashOf(same)).not.toBe(sliceHashOf(mari));
+  });
+});

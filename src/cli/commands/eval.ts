@@ -17,6 +17,7 @@ import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
+import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
 import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
@@ -45,6 +46,7 @@ interface EvalFlags extends CompletionEndFlags {
   chunkSize?: string;
   costs?: string;
   classifier: string[];
+  sentences?: string;
 }
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -81,7 +83,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the macro-F1 interval (default 1000)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
+    .option("--strict", "exit 2 when any slice record or dump line is rejected or any prediction is format-invalid")
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
     .option("--config <file>", "config file (default ./mari.config.json when present)")
@@ -89,6 +91,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
     .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp());
   addCompletionEndOptions(command);
+  command.addOption(sentencesOption());
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
     "after",
@@ -139,6 +142,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       ["--lenient-ids", flags.lenientIds],
       ["--keep-special-tokens", flags.keepSpecialTokens],
       ["--special-token", flags.specialToken?.length ? flags.specialToken : undefined],
+      ["--sentences", flags.sentences],
     ].filter(([, value]) => value !== undefined && value !== false);
     if (documentOnly.length > 0) {
       throw new InputError(
@@ -179,6 +183,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     outDir,
     formats,
     strict,
+    sentences: pickOption(flags.sentences === undefined ? undefined : sentenceRuleOf(flags), config.sentences, "mari"),
     workers,
     gates,
     seed,

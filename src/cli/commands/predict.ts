@@ -7,7 +7,8 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_COMPLETION_TOKENS, MAX_CONCURRENCY, MAX_JUDGE_RUNS, MAX_RETRIES, MAX_SEED, MAX_TIMER_MS } from "../../core/limits.js";
 import { EXIT_OK } from "../exit-codes.js";
-import { readDocumentSlice } from "../../io/slice.js";
+import { readDocumentSlice, type SentenceRule } from "../../io/slice.js";
+import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
 import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
 import { runLexicalJudge } from "../../judges/lexical.js";
 import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
@@ -41,11 +42,13 @@ interface PredictOptions {
   maxTokens?: string;
   batchRequests?: string;
   batchResults?: string;
+  sentences?: string;
 }
 
 /** The first N cases of the slice with `--limit N` (a cheap smoke test), else all. */
-async function readLimitedSlice(slicePath: string, limit: string | undefined) {
-  const slice = await readDocumentSlice(slicePath);
+async function readLimitedSlice(slicePath: string, limit: string | undefined, sentences: SentenceRule) {
+  const slice = await readDocumentSlice(slicePath, { sentences });
+  warnRejectedSliceRecords(slice);
   if (limit === undefined) return slice.cases;
   return slice.cases.slice(0, boundedInteger("--limit", limit, 1, Number.MAX_SAFE_INTEGER));
 }
@@ -77,7 +80,7 @@ async function predictLexical(slicePath: string, options: PredictOptions): Promi
   if (boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS) !== 1) {
     throw new InputError("--runs applies to --judge openai; the lexical judge is deterministic (every run would be identical)");
   }
-  const predictions = runLexicalJudge(await readLimitedSlice(slicePath, options.limit));
+  const predictions = runLexicalJudge(await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options)));
   if (options.out === undefined || options.out === "-") {
     const sink = await openDumpSink();
     try {
@@ -105,7 +108,7 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
   if (options.batchRequests !== undefined) {
     if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
     const prompt = await loadPromptFlag(options.prompt);
-    const cases = await readLimitedSlice(slicePath, options.limit);
+    const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
     const line = await predictBatchRequests(options.batchRequests, cases, {
       model: options.model,
       temperature: numberFlag(options.temperature, "--temperature"),
@@ -117,7 +120,7 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     process.stderr.write(`${line}\n`);
     return EXIT_OK;
   }
-  const cases = await readLimitedSlice(slicePath, options.limit);
+  const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
   let summary: Awaited<ReturnType<typeof convertBatchResults>>;
   try {
     summary = await convertBatchResults(options.batchResults!, cases, runs, options.out);
@@ -129,6 +132,7 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     judge: "openai",
     judge_version: OPENAI_JUDGE_VERSION,
     source: "batch",
+    ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
     base_url: null,
     model: options.model ?? null,
     temperature: null,
@@ -173,7 +177,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     jsonMode: options.jsonMode,
   };
   const progressMode = parseProgressMode(options.progress);
-  const cases = await readLimitedSlice(slicePath, options.limit);
+  const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
   const sink = await openDumpSink(options.out);
   const progress = createProgress({
     mode: options.quiet ? "none" : progressMode,
@@ -221,6 +225,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     judge: "openai",
     judge_version: OPENAI_JUDGE_VERSION,
     source: "live",
+    ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
     base_url: settings.baseUrl,
     model: settings.model,
     temperature: settings.temperature,
@@ -279,6 +284,7 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
     .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")
     .option("--quiet", "no progress or diagnostics on stderr beyond errors and the summary line")
+    .addOption(sentencesOption())
     .addHelpText("after", PREDICT_HELP)
     .action(
       wrap(async (slicePath: string, options: PredictOptions) =>

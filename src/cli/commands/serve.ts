@@ -10,6 +10,7 @@ import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
+import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
@@ -25,6 +26,7 @@ interface ServeFlags extends CompletionEndFlags {
   log?: string;
   logPredictions?: boolean;
   lenientIds?: boolean;
+  sentences?: string;
 }
 
 export const DEFAULT_MAX_BODY = "8mb";
@@ -65,7 +67,8 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .option("--max-items <n>", "most items (or queries) in one request; more get 413", DEFAULT_MAX_ITEMS)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
-    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)');
+    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
+    .addOption(sentencesOption());
   addCompletionEndOptions(command);
   command.action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
@@ -86,7 +89,8 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   // `Authorization: Bearer <token>` cannot carry white space: such a token could never be matched.
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
   const completionEnd = completionEndFromFlags(flags);
-  const slice = await readDocumentSlice(slicePath);
+  const slice = await readDocumentSlice(slicePath, { sentences: sentenceRuleOf(flags) });
+  warnRejectedSliceRecords(slice);
   if (flags.log) await checkLogTarget(flags.log);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;
   try {

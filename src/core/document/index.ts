@@ -10,6 +10,7 @@ export { parseReasoningReferences } from "./references.js";
 export { documentContradictionRewards, type DocumentContradictionRewards } from "./rewards.js";
 export { alignEvidence, jaccardTokens, splitSentences, tagSentences, tokenJaccard } from "./sentences.js";
 export { completionAsWritten, END_MARKERS, type CompletionEndRule } from "./completion-end.js";
+export { parsePunktParameters, punktSpans, splitSentencesPunkt, type PunktParameters, type PunktParameterTexts } from "./punkt.js";
 // Python string semantics the reference relies on, public because library users need them to
 // reproduce the reference's numbers outside mari.
 export { PYTHON_WHITESPACE, stripPythonWhitespace } from "../python/whitespace.js";

@@ -156,7 +156,7 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const slicePath = (await readable(config["slice"])) ?? (await readable(resolve(now.report.dataset.path)));
   if (slicePath === null)
     return { diff, explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
-  const slice = await readDocumentSlice(slicePath);
+  const slice = await readDocumentSlice(slicePath, { sentences: now.report.dataset.sentences ?? "mari" });
   if (slice.cases.length !== now.report.dataset.cases)
     return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
   const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));

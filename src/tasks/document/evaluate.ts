@@ -10,8 +10,8 @@ import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from 
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
-import { readDocumentSlice } from "../../io/slice.js";
-import { readDumpMeta } from "../../judges/dump-meta.js";
+import { readDocumentSlice, sliceRejectionWarnings, type SentenceRule } from "../../io/slice.js";
+import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
 import { writePredictionDump } from "../../judges/dump-writer.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
 import type { ReportFormat } from "../../report/types.js";
@@ -36,8 +36,13 @@ export interface DocumentEvalSettings {
   dumpPath?: string;
   outDir?: string;
   formats?: readonly ReportFormat[];
-  /** Rejected dump lines or format-invalid predictions make the run an input error (reports still written). */
+  /**
+   * Rejected dump lines or format-invalid predictions make the run an input error (reports still
+   * written); a bad slice record stops it before scoring (without, the record is left out and listed).
+   */
   strict?: boolean;
+  /** How slice texts become numbered sentences (default mari's rule). */
+  sentences?: SentenceRule;
   /** Worker threads (1 = in-process). */
   workers?: number;
   gates?: readonly GateSpec[];
@@ -81,7 +86,7 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {
-    const slice = await readDocumentSlice(settings.slicePath);
+    const slice = await readDocumentSlice(settings.slicePath, { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false });
     await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
   });
   observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
@@ -124,6 +129,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   let reportedMb = 0;
   const result = await runDocumentEval({
     slicePath,
+    sliceOptions: { sentences: settings.sentences ?? "mari", strict },
     dumpPath,
     outDir,
     workers,
@@ -163,11 +169,14 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       lenient_ids: lenientIds,
       ...completionEndConfig(settings.completionEnd),
       strict,
+      ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
       shard: shard ? `${shard.index}/${shard.count}` : null,
       config_file: settings.configPath ?? null,
     },
     elapsedSeconds: 0,
   });
+  // Already in report.warnings (buildDocumentReport); said on stderr too, as warnings always are.
+  for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
   const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
   if (dumpChanged !== undefined) {
     report.warnings = [...(report.warnings ?? []), dumpChanged];
@@ -186,7 +195,17 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     partial: shard !== undefined,
   });
   const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
-  if (judgeRun !== undefined) report.system.judge_run = judgeRun;
+  if (judgeRun !== undefined) {
+    report.system.judge_run = judgeRun;
+    // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
+    const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
+    const evalRule = settings.sentences ?? "mari";
+    if (promptRule !== evalRule) {
+      const warning = `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`;
+      report.warnings = [...(report.warnings ?? []), warning];
+      observer.log(`warning: ${warning}`);
+    }
+  }
   report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
   const inputErrors: string[] = [];

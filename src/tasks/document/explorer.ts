@@ -93,6 +93,8 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
       for (const facet of FACETS) {
         const v = line[facet];
         if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
+        // Several contra_types: one facet value naming them all.
+        else if (Array.isArray(v)) view.facets[facet] = v.map(String).join(", ");
       }
     }
     const valid = line["format_valid"] === true;

@@ -77,6 +77,9 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     if (seen.has(shard.index)) throw new InputError(located(where, undefined, `shard ${shard.index}/${count} given twice`));
     seen.add(shard.index);
     if (report.dataset.sha256 !== first.dataset.sha256) throw new InputError(located(where, undefined, "scored a different slice than the first report"));
+    if (report.dataset.sentences !== first.dataset.sentences) {
+      throw new InputError(located(where, undefined, "numbered the slice's sentences with another rule (--sentences) than the first report"));
+    }
     if (report.predictions?.sha256 !== first.predictions?.sha256)
       throw new InputError(located(where, undefined, "scored a different dump than the first report"));
   });
@@ -87,7 +90,8 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   if ((await sha256File(slicePath).catch(() => null)) !== first.dataset.sha256) {
     throw new InputError(`merge: the slice ${slicePath} is missing or differs from the one the shards scored (give it with --slice)`);
   }
-  const slice = await readDocumentSlice(slicePath);
+  // The shards' sentence rule (recorded in their reports), so the merge numbers as they did.
+  const slice = await readDocumentSlice(slicePath, { sentences: first.dataset.sentences ?? "mari" });
 
   // Global run order = order of each run's first kept line over all shards.
   const firstLine = new Map<string, number>();

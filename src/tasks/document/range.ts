@@ -110,16 +110,20 @@ export type AggregateResult = RangeResult | BootstrapResult;
 export type DocumentTaskPayload = LineBlock | AggregatePayload;
 export type DocumentTaskResult = ChunkResult | AggregateResult;
 
-function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | null {
+function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | readonly string[] | null {
   return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
 }
 
-/** The breakdown cells a case falls in: `dimension\0value` for each dimension it has a value for. */
+/**
+ * The breakdown cells a case falls in: `dimension\0value` for each dimension it has a value for; a
+ * case with several contra_types falls in the cell of each.
+ */
 export function cellKeysOf(c: SliceCase): string[] {
   const keys: string[] = [];
   for (const dim of BREAKDOWN_DIMENSIONS) {
     const value = dimensionValue(c, dim);
-    if (value !== null) keys.push(`${dim}\u0000${value}`);
+    if (value === null) continue;
+    for (const v of typeof value === "string" ? [value] : value) keys.push(`${dim}\u0000${v}`);
   }
   return keys;
 }
@@ -129,7 +133,7 @@ export function cellKeysOf(c: SliceCase): string[] {
  * run lines; null facets and empty `fields` are left out (the reader restores them).
  */
 function caseLine(c: SliceCase): string {
-  const facets: Array<[string, string | null]> = [
+  const facets: Array<[string, string | readonly string[] | null]> = [
     ["scope", c.scope],
     ["doc_type", c.docType],
     ["contra_type", c.contraType],

@@ -1,7 +1,8 @@
 // Assembles report.json for a document eval (SPEC §4.1, Appendix A keys) from the eval result.
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
-import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type Report } from "../../report/types.js";
+import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
+import { sliceRejectionWarnings, type DocumentSlice } from "../../io/slice.js";
 import type { DocumentEvalResult, Shard } from "./run.js";
 
 export interface DocumentReportContext {
@@ -19,6 +20,16 @@ export interface DocumentReportContext {
   /** Known hashes (merge: the dump need not be present); computed from the files otherwise. */
   sliceSha256?: string;
   dumpSha256?: string;
+}
+
+/** What report.json says about the slice beyond its identity; nothing for a plain slice read with mari's rule. */
+function sliceNotes(slice: DocumentSlice): Partial<DatasetInfo> {
+  const multiType = slice.cases.reduce((n, c) => n + (Array.isArray(c.contraType) ? 1 : 0), 0);
+  return {
+    ...(slice.sentences !== "mari" ? { sentences: slice.sentences } : {}),
+    ...(slice.rejected.length > 0 ? { rejected_records: slice.rejected.length } : {}),
+    ...(multiType > 0 ? { multi_type_cases: multiType } : {}),
+  };
 }
 
 export async function buildDocumentReport(result: DocumentEvalResult, ctx: DocumentReportContext): Promise<Report> {
@@ -39,6 +50,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       sha256: ctx.sliceSha256 ?? (await sha256File(ctx.slicePath)),
       cases: result.cases.length,
       slice_hash: result.sliceHash,
+      ...sliceNotes(result.slice),
     },
     predictions:
       ctx.dumpPath === null
@@ -79,7 +91,8 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     };
   }
   const warning = invalidMajorityWarning(report);
-  if (warning !== undefined) report.warnings = [warning];
+  const warnings = [...sliceRejectionWarnings(result.slice), ...(warning !== undefined ? [warning] : [])];
+  if (warnings.length > 0) report.warnings = warnings;
   return report;
 }
 

@@ -7,7 +7,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { readLineBlocks } from "../../io/lines.js";
-import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
+import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -35,8 +35,9 @@ export interface Shard {
 
 export interface DocumentEvalOptions extends ScoreOptions {
   slicePath: string;
-  /** A slice the caller already read (else it is read here). */
+  /** A slice the caller already read (else it is read here, with these options). */
   slice?: DocumentSlice;
+  sliceOptions?: SliceReadOptions;
   dumpPath: string;
   outDir: string;
   workers: number;
@@ -79,10 +80,14 @@ export function shardOfCaseId(caseId: string, count: number): number {
   return createHash("sha256").update(caseId, "utf8").digest().readUInt32BE(0) % count;
 }
 
-/** sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content, order-free. */
-export function sliceHashOf(cases: readonly SliceCase[]): string {
-  const hashes = cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
-  return sha256Text(hashes.sort().join("\n"));
+/**
+ * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
+ * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
+ */
+export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
+  const hashes = slice.cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
+  const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
+  return sha256Text(rule + hashes.sort().join("\n"));
 }
 
 /** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
@@ -115,7 +120,7 @@ export const ORPHAN_EXAMPLE_CAP = 20;
 export const FLIPPED_CAP = 50;
 
 export async function runDocumentEval(opts: DocumentEvalOptions): Promise<DocumentEvalResult> {
-  const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath));
+  const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath, opts.sliceOptions));
   const n = slice.cases.length;
   const inShard = new Uint8Array(n).fill(1);
   if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
@@ -140,7 +145,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   let done = 0;
 
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
-  const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, options: scoreOptions };
+  const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options: scoreOptions };
   const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
     workers: opts.workers,
     taskModule: DOCUMENT_TASK_MODULE,
@@ -299,7 +304,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     (await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
       workers: input.workers,
       taskModule: DOCUMENT_TASK_MODULE,
-      initData: { slicePath: slice.path, sliceFormat: slice.format, options } satisfies ScoreInit,
+      initData: { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options } satisfies ScoreInit,
       state: { slice, options },
       workerHeapMb: WORKER_HEAP_MB,
     }));
@@ -345,6 +350,6 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     orphans: input.orphans,
     orphanFirstLines: input.orphanFirstLines,
     casesPath,
-    sliceHash: sliceHashOf(slice.cases),
+    sliceHash: sliceHashOf(slice),
   };
 }

@@ -7,7 +7,7 @@ import { splitBlock, type Line } from "../../io/lines.js";
 import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
-import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
+import { readDocumentSlice, type DocumentSlice, type SentenceRule, type SliceCase } from "../../io/slice.js";
 import type { RecordFormat } from "../../io/records.js";
 
 /** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
@@ -115,12 +115,13 @@ export interface ChunkResult {
 export interface ScoreInit {
   slicePath: string;
   sliceFormat: RecordFormat;
+  sentences: SentenceRule;
   options: ScoreOptions;
 }
 
 /** Pool entry: workers read the slice themselves (cheaper than sending it). */
 export async function init(data: ScoreInit): Promise<ScoreState> {
-  return { slice: await readDocumentSlice(data.slicePath, data.sliceFormat), options: data.options };
+  return { slice: await readDocumentSlice(data.slicePath, { format: data.sliceFormat, sentences: data.sentences }), options: data.options };
 }
 
 /** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */
