@@ -17,10 +17,18 @@ let n = 0;
 const out = () => join(tmp.dir, `out-${n++}`);
 
 describe("100k-deep values", () => {
-  it("an unknown slice field: exit 2 at slice.jsonl:2", async () => {
+  it("an unknown slice field: that record left out, named at slice.jsonl:2 (exit 2 with --strict)", async () => {
     const bad = [sliceLines[0], `${sliceLines[1]!.slice(0, -1)}, "extra": ${deep()}}`, ...sliceLines.slice(2)];
-    const r = await runMari(["eval", write(tmp.dir, "deep-slice.jsonl", `${bad.join("\n")}\n`), "--out", out(), ...quiet]);
-    expectInputError(r, /deep-slice\.jsonl:2: .*nested deeper than 64 levels/);
+    const path = write(tmp.dir, "deep-slice.jsonl", `${bad.join("\n")}\n`);
+    const strict = await runMari(["eval", path, "--out", out(), "--strict", ...quiet]);
+    expectInputError(strict, /deep-slice\.jsonl:2: .*nested deeper than 64 levels/);
+    const dir = out();
+    const r = await runMari(["eval", path, "--out", dir, ...quiet, "--report", "json"]);
+    expectNoCrash(r);
+    expect(r.stderr).toMatch(/deep-slice\.jsonl:2: .*nested deeper than 64 levels/);
+    const report = JSON.parse(await import("node:fs").then((fs) => fs.readFileSync(join(dir, "report.json"), "utf8")));
+    expect(report.dataset.rejected_records).toBe(1);
+    expect(report.dataset.cases).toBe(sliceLines.length - 1);
   });
 
   it.each(["judgment", "evidence_sentence_ids", "extra"])("a dump's %s: one counted malformed_json rejection at its line", async (field) => {
