@@ -10,10 +10,9 @@ import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import type { BaselineComparison, ConfidenceInterval, GateResult, MetricValue, Report, TaskName } from "../../report/types.js";
+import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
 import { loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
-
-export const TREND_SCHEMA_VERSION = "1.0.0";
 
 /** The metrics drawn when no --metric is given, per task (those a report lacks are left out). */
 export const DEFAULT_TREND_METRICS: Readonly<Record<string, readonly string[]>> = {

@@ -1,0 +1,101 @@
+// `mari trend` as users run it (the built CLI in a child process) on checkpoint reports with known
+// numbers: the files, a regression failing --max-drop-from-best (exit 1, JUnit), and the refusals
+// (exit 2, never a stack trace).
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { checkpoint, RUN, writeRun, writeSlice } from "./fixture.js";
+
+const { dir, cleanup } = tempDir("mari-trend-cli-");
+const reports = join(dir, "reports");
+
+beforeAll(async () => {
+  await writeRun(dir);
+}, 60_000);
+
+afterAll(cleanup);
+
+const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
+
+describe("mari trend", () => {
+  it("draws a quoted glob of checkpoint reports, the same way twice", async () => {
+    const r = await runMari(["trend", "reports/ckpt-*", "--out", "t1"], { cwd: dir });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500, by step)");
+    // By macro-F1 (the default), ckpt-200 is the earliest not significantly worse than ckpt-300.
+    expect(r.stdout).toContain("Checkpoint to keep: ckpt-200 (macro_f1 0.9500), the earliest not significantly worse than the best by macro_f1: ckpt-300 (1)");
+    const trend = json(join(dir, "t1/trend.json"));
+    expect(trend.points.map((p: { name: string }) => p.name)).toEqual(RUN.map(([name]) => name));
+    for (const [i, [name]] of RUN.entries()) expect(trend.points[i].values.macro_f1).toBe(json(join(reports, name, "report.json")).metrics.macro_f1);
+    expect(readFileSync(join(dir, "t1/trend.md"), "utf8")).toContain("| ckpt-300 | 300 | 1 (best) |");
+    expect(readFileSync(join(dir, "t1/trend.html"), "utf8")).toContain("<h2>macro_f1</h2>");
+    // The directory itself, the report.json files in another order: the same trend.json.
+    const again = await runMari(["trend", ...RUN.map(([name]) => join(reports, name, "report.json")).reverse(), "--out", join(dir, "t2"), "--quiet"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("");
+    const other = json(join(dir, "t2/trend.json"));
+    expect(other.points.map((p: { path: string }) => p.path)).toEqual(RUN.map(([name]) => join(reports, name, "report.json")));
+    expect({ ...other, points: [] }).toEqual({ ...trend, points: [], drop_comparisons: [] });
+  });
+
+  it("fails --max-drop-from-best when the last checkpoint regressed from the best (exit 1, JUnit)", async () => {
+    const out = join(dir, "gated");
+    const r = await runMari(["trend", reports, "--out", out, "--max-drop-from-best", "accuracy=0.02", "--gate", "accuracy>=0.7", "--report", "json,junit"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL max_drop_from_best accuracy=0\.02: best ckpt-300, last ckpt-500: 1 → 0\.7500/);
+    expect(r.stdout).toContain("pass accuracy>=0.7");
+    const junit = readFileSync(join(out, "trend.junit.xml"), "utf8");
+    expect(junit).toContain('<testsuites name="mari" tests="2" failures="1" errors="0"');
+    expect(junit).toContain('<failure message="gate failed: max_drop_from_best accuracy=0.02');
+    const ok = await runMari(["trend", reports, "--out", out, "--max-drop-from-best", "accuracy=0.25", "--quiet"]);
+    expect(ok.code).toBe(0);
+  });
+
+  it("refuses another slice (exit 2) unless --allow-different-slice", async () => {
+    const other = join(dir, "other");
+    mkdirSync(other, { recursive: true });
+    const slice = writeSlice(other, 30, "alt");
+    await checkpoint(join(other, "reports"), slice, "ckpt-600", () => true, 30, "alt");
+    const r = await runMari(["trend", reports, join(other, "reports/ckpt-600"), "--out", join(dir, "mixed")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^mari: trend: different slices: .*ckpt-600\/report\.json was scored on .*alt-slice\.jsonl \(30 cases.*--allow-different-slice/);
+    const allowed = await runMari(["trend", reports, join(other, "reports/ckpt-600"), "--out", join(dir, "mixed"), "--allow-different-slice"]);
+    expect(allowed.stderr).toBe("");
+    expect(allowed.code).toBe(0);
+    expect(json(join(dir, "mixed/trend.json")).same_slice).toBe(false);
+    expect(allowed.stdout).toContain("warning: the reports were scored on different slices");
+  });
+
+  it("refuses another task, a broken report and a missing step, each with exit 2 and the file", async () => {
+    const pairs = join(dir, "pairs", "ckpt-700");
+    // The pairs task's default gates may fail (exit 1); the report is written either way.
+    expect((await runMari(["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", pairs, "--quiet"])).code).toBeLessThan(2);
+    const mixed = await runMari(["trend", reports, pairs, "--out", join(dir, "x")]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/trend: .*ckpt-700\/report\.json is a pairs report, .*ckpt-100\/report\.json a documents report/);
+
+    const broken = join(dir, "broken", "ckpt-800");
+    cpSync(join(reports, "ckpt-100"), broken, { recursive: true });
+    writeFileSync(join(broken, "report.json"), '{"schema_version": "1.1.0",\n');
+    const bad = await runMari(["trend", reports, broken, "--out", join(dir, "x")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^mari: .*ckpt-800\/report\.json: trend is not valid JSON/);
+
+    const final = join(dir, "named", "final");
+    cpSync(join(reports, "ckpt-500"), final, { recursive: true });
+    const step = await runMari(["trend", reports, final, "--x", "step", "--out", join(dir, "x")]);
+    expect(step.code).toBe(2);
+    expect(step.stderr).toContain('its directory name "final" has no step number');
+    // Without --x, a name without a step orders every point by name.
+    const byName = await runMari(["trend", reports, final, "--out", join(dir, "by-name"), "--quiet"]);
+    expect(byName.code).toBe(0);
+    expect(json(join(dir, "by-name/trend.json")).x).toBe("name");
+    const none = await runMari(["trend", join(dir, "no-such-*"), "--out", join(dir, "x")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("matches no file or directory");
+    for (const r of [mixed, bad, step, none]) expect(r.stderr).not.toContain("internal error");
+  }, 60_000);
+});
