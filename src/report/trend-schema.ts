@@ -38,6 +38,7 @@ export const trendSchema = z
         kept: pointRef,
         seed: z.number().int(),
         resamples: count,
+        screen: z.object({ interval: z.object({ low: z.number(), high: z.number() }).nullable(), skipped: count }),
         comparisons: z.array(
           z.object({
             index: count,

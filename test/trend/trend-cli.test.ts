@@ -24,8 +24,11 @@ describe("mari trend", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500, by step)");
-    // By macro-F1 (the default), ckpt-200 is the earliest not significantly worse than ckpt-300.
-    expect(r.stdout).toContain("Checkpoint to keep: ckpt-200 (macro_f1 0.9500), the earliest not significantly worse than the best by macro_f1: ckpt-300 (1)");
+    // By macro-F1 (the default): ckpt-300 answers every case right, so its bootstrap interval is
+    // [1, 1] and no earlier checkpoint lies inside it.
+    expect(r.stdout).toContain(
+      "Checkpoint to keep: ckpt-300, the best by macro_f1: ckpt-300 (1); no earlier checkpoint qualifies (0 paired and significantly worse, 2 outside the best's interval).",
+    );
     const trend = json(join(dir, "t1/trend.json"));
     expect(trend.points.map((p: { name: string }) => p.name)).toEqual(RUN.map(([name]) => name));
     for (const [i, [name]] of RUN.entries()) expect(trend.points[i].values.macro_f1).toBe(json(join(reports, name, "report.json")).metrics.macro_f1);

@@ -58,12 +58,20 @@ describe("trendReports", () => {
   });
 
   it("keeps the earliest checkpoint not significantly worse than the best, as computed by hand", async () => {
-    const { trend } = await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, resamples: 1000 });
+    const screened = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, resamples: 1000 })).trend.keep!;
+    const everyOne = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, resamples: 1000, pairedScan: true })).trend.keep!;
     // Best by hand: the highest accuracy, the earliest on a tie.
     const values = RUN.map(([, right]) => accuracy(right));
     const bestIndex = values.indexOf(Math.max(...values));
     expect(bestIndex).toBe(2);
-    expect(trend.keep!.best).toEqual({ index: 2, name: "ckpt-300", value: 1 });
+    for (const keep of [screened, everyOne]) expect(keep.best).toEqual({ index: 2, name: "ckpt-300", value: 1 });
+    // The screen: the best's own accuracy interval is Wilson's, at 40 of 40 right [n/(n+z²), 1].
+    const z = 1.959963984540054;
+    const low = CASES / (CASES + z * z);
+    expect(screened.screen.interval!.low).toBeCloseTo(low, 12);
+    expect(screened.screen.interval!.high).toBe(1);
+    const inside = RUN.slice(0, bestIndex).map((_, i) => values[i]! >= low);
+    expect(inside).toEqual([false, true]);
     // Each earlier checkpoint is wrong on k cases the best gets right and right wherever the best
     // is, so a paired resample's difference is ≤ 0, and exactly 0 when it draws none of the k
     // cases: probability ((n − k)/n)^n. The interval's upper end is below 0 (significantly worse)
@@ -80,13 +88,19 @@ describe("trendReports", () => {
       { name: "ckpt-100", k: 20, worse: true },
       { name: "ckpt-200", k: 2, worse: false },
     ]);
-    const kept = expected.find((c) => !c.worse)!;
-    expect(trend.keep!.kept).toEqual({ index: 1, name: kept.name, value: 0.95 });
-    expect(trend.keep!.comparisons.map((c) => [c.name, c.significantly_worse])).toEqual([
+    // Kept: the earliest not significantly worse, among those inside the interval (screened) or all.
+    const kept = expected.find((c, i) => inside[i] && !c.worse)!;
+    expect(kept.name).toBe(expected.find((c) => !c.worse)!.name);
+    for (const keep of [screened, everyOne]) expect(keep.kept).toEqual({ index: 1, name: kept.name, value: 0.95 });
+    expect(screened.screen.skipped).toBe(1);
+    expect(screened.comparisons.map((c) => [c.name, c.significantly_worse])).toEqual([["ckpt-200", false]]);
+    expect(everyOne.screen).toEqual({ interval: null, skipped: 0 });
+    expect(everyOne.comparisons.map((c) => [c.name, c.significantly_worse])).toEqual([
       ["ckpt-100", true],
       ["ckpt-200", false],
     ]);
-    const c200 = trend.keep!.comparisons[1]!;
+    const c200 = screened.comparisons[0]!;
+    expect(everyOne.comparisons[1]).toEqual(c200);
     expect(c200.difference).toBeCloseTo(-2 / CASES, 12);
     expect(c200.high).toBe(0);
     expect(c200.matched_cases).toBe(CASES);
@@ -101,8 +115,11 @@ describe("trendReports", () => {
     try {
       await writeRun(copy.dir);
       for (const name of ["ckpt-400", "ckpt-500"]) rmSync(join(copy.dir, "reports", name, "cases.jsonl"));
-      const { trend } = await trendReports({ inputs: [join(copy.dir, "reports")], keepBy: "accuracy" });
+      const { trend } = await trendReports({ inputs: [join(copy.dir, "reports")], keepBy: "accuracy", pairedScan: true });
       expect(trend.keep!.kept.name).toBe("ckpt-200");
+      // With the screen, ckpt-100 (outside the best's interval) needs no cases either.
+      rmSync(join(copy.dir, "reports", "ckpt-100", "cases.jsonl"));
+      expect((await trendReports({ inputs: [join(copy.dir, "reports")], keepBy: "accuracy" })).trend.keep!.kept.name).toBe("ckpt-200");
       // A gate on the last point against the best needs ckpt-500's cases: a precise input error.
       await expect(trendReports({ inputs: [join(copy.dir, "reports")], keepBy: "accuracy", gates: [parseMaxDropFlag("accuracy=0.02")] })).rejects.toThrow(
         /trend ckpt-500 .*ckpt-500\/report\.json: the per-case results .*cases\.jsonl are missing/,

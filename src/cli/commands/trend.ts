@@ -24,6 +24,7 @@ interface TrendFlags {
   maxDropFromBest: string[];
   report?: string;
   allowDifferentSlice?: boolean;
+  pairedScan?: boolean;
   seed?: string;
   bootstrap?: string;
   quiet?: boolean;
@@ -56,6 +57,10 @@ export function registerTrend(program: Command, wrap: ActionWrapper): void {
       [],
     )
     .option("--report <formats>", "json,md,html (default) and junit")
+    .option(
+      "--paired-scan",
+      "pair every earlier checkpoint with the best when choosing the one to keep, not only those inside the best's interval (slow on long runs)",
+    )
     .option("--allow-different-slice", "draw reports of different slices; checkpoints are then compared on the case ids they share")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples of the paired comparisons (default 1000)")
@@ -90,6 +95,7 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
     seed: integerFlag("--seed", flags.seed, 0) ?? 0,
     resamples: integerFlag("--bootstrap", flags.bootstrap, 0) ?? 1000,
     allowDifferentSlice: flags.allowDifferentSlice ?? false,
+    pairedScan: flags.pairedScan ?? false,
     ...(flags.keepBy !== undefined ? { keepBy: flags.keepBy } : {}),
     ...(flags.x !== undefined ? { x: flags.x as TrendAxis } : {}),
   });

@@ -11,7 +11,7 @@ import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";
 import type { ReportFormat } from "../../report/types.js";
 import { gatesHtml, gatesMarkdown, gatesVerdictHtml, gatesVerdictMarkdown, mdTable } from "../diff/render.js";
-import type { TrendOutcome, TrendPoint, TrendResult, TrendSeries } from "./run.js";
+import type { TrendKeep, TrendOutcome, TrendPoint, TrendResult, TrendSeries } from "./run.js";
 
 export function renderTrendJson(trend: TrendResult): string {
   return `${JSON.stringify(trend, null, 2)}\n`;
@@ -27,12 +27,26 @@ export function keepSentence(trend: TrendResult): string {
   const k = trend.keep;
   if (k === null) return `No checkpoint to keep: ${trend.keep_note ?? "no metric to choose by"}.`;
   const best = `best by ${k.metric}: ${k.best.name} (${formatNumber(k.best.value)})`;
-  if (k.kept.index === k.best.index) return `Checkpoint to keep: ${k.best.name}, the ${best}; every earlier checkpoint is significantly worse.`;
+  if (k.kept.index === k.best.index) {
+    const why =
+      k.best.index === 0
+        ? "it is the first checkpoint"
+        : `no earlier checkpoint qualifies (${k.comparisons.length} paired and significantly worse, ${k.screen.skipped} outside the best's interval)`;
+    return `Checkpoint to keep: ${k.best.name}, the ${best}; ${why}.`;
+  }
   const c = k.comparisons.find((x) => x.index === k.kept.index)!;
   return (
     `Checkpoint to keep: ${k.kept.name} (${k.metric} ${formatNumber(k.kept.value)}), the earliest not significantly worse than the ${best}: ` +
     `paired difference ${formatSigned(c.difference)}, 95% CI [${formatSigned(c.low)}, ${formatSigned(c.high)}] on ${c.matched_cases} cases, McNemar p = ${formatNumber(c.mcnemar_p)}.`
   );
+}
+
+/** Which checkpoints the kept-checkpoint scan paired with the best. */
+export function screenSentence(k: TrendKeep): string {
+  const paired = `${k.comparisons.length} checkpoint${k.comparisons.length === 1 ? " was" : "s were"} paired with the best`;
+  if (k.screen.interval === null) return `${paired}.`;
+  const { low, high } = k.screen.interval;
+  return `${paired}; ${k.screen.skipped} earlier checkpoint${k.screen.skipped === 1 ? " lies" : "s lie"} outside the best's own interval [${formatNumber(low)}, ${formatNumber(high)}] and ${k.screen.skipped === 1 ? "was" : "were"} not paired.`;
 }
 
 /** Marks of a point in a metric's table: best, kept. */
@@ -84,7 +98,7 @@ export function renderTrendMarkdown(trend: TrendResult): string {
     "",
   );
   if (trend.keep !== null) {
-    out.push("## Checkpoint to keep", "", escapeCell(trend.keep.rule), "");
+    out.push("## Checkpoint to keep", "", escapeCell(trend.keep.rule), "", escapeCell(screenSentence(trend.keep)), "");
     if (trend.keep.comparisons.length > 0)
       out.push(
         mdTable(
@@ -249,6 +263,7 @@ export function renderTrendHtml(trend: TrendResult): string {
   const keep = k
     ? `<section><h2>How the checkpoint to keep was chosen</h2>
 <p class="note">Rule: ${e(k.rule)} Paired bootstrap B=${k.resamples}, seed=${k.seed}.</p>
+<p class="note">${e(screenSentence(k))}</p>
 ${comparisons}</section>`
     : "";
   const x = trend.points.map((p) => p.step);

@@ -41,9 +41,11 @@ export const PAIRED_METRICS: Readonly<Record<string, readonly string[]>> = {
 };
 
 export const KEEP_RULE =
-  "Best: the checkpoint with the highest value of the metric (lowest for a metric where lower is better); the earliest wins a tie. " +
-  "Kept: the earliest checkpoint not significantly worse than the best, compared with it case by case: significantly worse means the " +
-  "95% paired bootstrap interval of (checkpoint − best) lies wholly on the worse side of 0. The best itself is kept when every earlier checkpoint is significantly worse.";
+  "Best: the checkpoint with the highest value of the metric (lowest where lower is better); the earliest wins a tie. " +
+  "Kept: the earliest checkpoint before the best whose value lies inside the best's own 95% interval (every earlier checkpoint when the best " +
+  "has no interval for the metric, or with --paired-scan) and that is not significantly worse than the best, compared with it case by case: " +
+  "significantly worse means the 95% paired bootstrap interval of (checkpoint − best) lies wholly on the worse side of 0. " +
+  "The best itself is kept when no earlier checkpoint qualifies.";
 
 export interface TrendSettings {
   /** report.json files, their directories, directories of them, or globs. */
@@ -57,6 +59,11 @@ export interface TrendSettings {
   /** Gates on the last point (`min` / `max`) and `max_drop` gates on the last point against the best. */
   gates?: readonly GateSpec[];
   allowDifferentSlice?: boolean;
+  /**
+   * Pair every earlier checkpoint with the best, not only those whose value lies inside the best's
+   * own interval (one paired bootstrap per checkpoint: slow on long runs of large reports).
+   */
+  pairedScan?: boolean;
   seed?: number;
   resamples?: number;
 }
@@ -112,6 +119,11 @@ export interface TrendKeep {
   kept: PointRef;
   seed: number;
   resamples: number;
+  /**
+   * Which earlier checkpoints were paired with the best: those whose value lies inside `interval`
+   * (the best's own 95% interval; null: every one); `skipped` lay outside it.
+   */
+  screen: { interval: { low: number; high: number } | null; skipped: number };
   /** The comparisons made, earliest first; the scan stops at the first not significantly worse. */
   comparisons: KeepComparison[];
 }
@@ -273,10 +285,21 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   else if (!(PAIRED_METRICS[task] ?? []).includes(keepBy)) keepNote = `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it`;
   else if (keepBest === null) keepNote = `no report has a value for "${keepBy}"`;
   else {
-    bestLoaded = await load(points[keepBest.index]!);
     const comparisons: KeepComparison[] = [];
     let kept: PointRef = keepBest;
+    // The screen reads no cases: a checkpoint outside the best's own interval is not paired.
+    const ci = settings.pairedScan === true ? undefined : points[keepBest.index]!.ci[keepBy];
+    const interval = ci === undefined ? null : { low: ci.low, high: ci.high };
+    const higher = !LOWER_IS_BETTER.has(keepBy);
+    const inside = (v: MetricValue | undefined): boolean =>
+      interval === null || (v !== null && v !== undefined && (higher ? v >= interval.low - GATE_TOLERANCE : v <= interval.high + GATE_TOLERANCE));
+    let skipped = 0;
     for (const p of points.slice(0, keepBest.index)) {
+      if (!inside(p.values[keepBy])) {
+        skipped++;
+        continue;
+      }
+      bestLoaded ??= await load(points[keepBest.index]!);
       const c = compare(await load(p), bestLoaded);
       const d = c.metrics[keepBy];
       if (d === undefined) throw new InputError(`trend: ${p.path} and ${points[keepBest.index]!.path} have no per-case "${keepBy}" to compare`);
@@ -296,7 +319,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
         break;
       }
     }
-    keep = { metric: keepBy, higher_is_better: !LOWER_IS_BETTER.has(keepBy), rule: KEEP_RULE, best: keepBest, kept, seed, resamples, comparisons };
+    keep = { metric: keepBy, higher_is_better: higher, rule: KEEP_RULE, best: keepBest, kept, seed, resamples, screen: { interval, skipped }, comparisons };
   }
 
   // Gates: bounds on the last report as it is; each max-drop on the last point against that metric's best.
