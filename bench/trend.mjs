@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `mari trend` over a training run of 200 checkpoint reports (issue 23 target: under 5 s). The
+// `mari trend` over a training run of 200 checkpoint reports (target: under 5 s). The
 // reports are real `mari eval` reports (evaluateDocuments from dist/, one run each) on the
 // 891-document ContraDoc slice; checkpoint k answers like the lexical judge with a seeded share of
 // cases set right that grows with k, and the last ten checkpoints lose part of it again (a
