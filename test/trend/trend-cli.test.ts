@@ -99,6 +99,13 @@ describe("mari trend", () => {
     const none = await runMari(["trend", join(dir, "no-such-*"), "--out", join(dir, "x")]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("matches no file or directory");
-    for (const r of [mixed, bad, step, none]) expect(r.stderr).not.toContain("internal error");
+    // A gate or keep metric that cannot be decided is a usage error, as for eval: never a failed gate.
+    const typo = await runMari(["trend", reports, "--gate", "acuracy>=0.5", "--out", join(dir, "x")]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--gate "acuracy>=0\.5": unknown metric "acuracy".*did you mean "accuracy"/);
+    const keepBy = await runMari(["trend", reports, "--keep-by", "macro-f1", "--out", join(dir, "x")]);
+    expect(keepBy.code).toBe(2);
+    expect(keepBy.stderr).toMatch(/--keep-by macro-f1: not a metric compared case by case for documents reports;.*macro_f1/);
+    for (const r of [mixed, bad, step, none, typo, keepBy]) expect(r.stderr).not.toContain("internal error");
   }, 60_000);
 });

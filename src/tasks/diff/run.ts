@@ -64,6 +64,9 @@ export interface DiffOutcome {
   explorerNote?: string;
 }
 
+/** What the paired comparison of two evidence reports computes (from evidenceOutcome below). */
+export const EVIDENCE_COMPARED: readonly string[] = ["accuracy", "accepted_rate"];
+
 /**
  * Evidence cases.jsonl lines have no gold class: for a diff, a case is "right" when its citations
  * were accepted, so a regression is an accepted case that is rejected now.

@@ -3,15 +3,17 @@
 // metrics (cases are never read for that); only the paired comparisons read cases.jsonl, two
 // reports at a time, with the same loadBaseline / compareWithBaseline as `--baseline` and `mari diff`.
 import { stat } from "node:fs/promises";
-import { type Baseline, compareWithBaseline, DOCUMENT_CASE_VALUES, PAIR_CASE_VALUES, readReportFile } from "../../gates/baseline.js";
+import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
 import { evaluateGates, GATE_TOLERANCE, LOWER_IS_BETTER, lookupMetric } from "../../gates/evaluate.js";
+import { checkGates, comparableMetrics } from "../../gates/decide.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
+import { didYouMean } from "../../gates/suggest.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import type { BaselineComparison, ConfidenceInterval, GateResult, MetricValue, Report, TaskName } from "../../report/types.js";
 import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
-import { loadComparable } from "../diff/run.js";
+import { EVIDENCE_COMPARED, loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
 
 /** The metrics drawn when no --metric is given, per task (those a report lacks are left out). */
@@ -33,12 +35,10 @@ export const DEFAULT_TREND_METRICS: Readonly<Record<string, readonly string[]>> 
 /** The metric the checkpoint to keep is chosen by when no --keep-by is given. */
 export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = { documents: "macro_f1", pairs: "macro_f1", evidence: "accepted_rate" };
 
-/** Metrics the paired comparison computes per case, per task (what --keep-by and --max-drop-from-best may name). */
-export const PAIRED_METRICS: Readonly<Record<string, readonly string[]>> = {
-  documents: ["accuracy", "macro_f1", ...Object.values(DOCUMENT_CASE_VALUES)],
-  pairs: ["accuracy", "macro_f1", ...Object.values(PAIR_CASE_VALUES)],
-  evidence: ["accuracy", "accepted_rate"],
-};
+/** Metrics the paired comparison computes per case for a task (what --keep-by and --max-drop-from-best may name). */
+export function pairedMetrics(task: TaskName): readonly string[] {
+  return task === "evidence" ? EVIDENCE_COMPARED : comparableMetrics(task);
+}
 
 export const KEEP_RULE =
   "Best: the checkpoint with the highest value of the metric (lowest where lower is better); the earliest wins a tie. " +
@@ -171,10 +171,12 @@ export function significantlyWorse(metric: string, d: { low: number; high: numbe
   return LOWER_IS_BETTER.has(metric) ? d.low > GATE_TOLERANCE : d.high < -GATE_TOLERANCE;
 }
 
-function checkPaired(task: string, metric: string, flag: string): void {
-  const known = PAIRED_METRICS[task] ?? [];
+function checkPaired(task: TaskName, metric: string, flag: string): void {
+  const known = pairedMetrics(task);
   if (!known.includes(metric)) {
-    throw new InputError(`trend ${flag} ${metric}: not a metric compared case by case for ${task} reports (choose from ${known.join(", ")})`);
+    throw new InputError(
+      `trend ${flag} ${metric}: not a metric compared case by case for ${task} reports;${didYouMean(metric, known)} choose from ${known.join(", ")}`,
+    );
   }
 }
 
@@ -282,7 +284,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   let bestLoaded: Baseline | undefined;
   const keepBest = bestPoint(points, keepBy);
   if (keepBy === "") keepNote = "no metric to choose a checkpoint by";
-  else if (!(PAIRED_METRICS[task] ?? []).includes(keepBy)) keepNote = `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it`;
+  else if (!pairedMetrics(task).includes(keepBy)) keepNote = `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it`;
   else if (keepBest === null) keepNote = `no report has a value for "${keepBy}"`;
   else {
     const comparisons: KeepComparison[] = [];
@@ -322,7 +324,12 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
     keep = { metric: keepBy, higher_is_better: higher, rule: KEEP_RULE, best: keepBest, kept, seed, resamples, screen: { interval, skipped }, comparisons };
   }
 
-  // Gates: bounds on the last report as it is; each max-drop on the last point against that metric's best.
+  // Gates: bounds on the last report as it is (a misspelt metric is exit 2, as for eval); each
+  // max-drop on the last point against that metric's best.
+  checkGates(
+    lastReport,
+    gates.filter((g) => g.kind !== "max_drop"),
+  );
   const results: GateResult[] = [];
   const dropComparisons: TrendResult["drop_comparisons"] = [];
   let lastLoaded: Baseline | undefined;
