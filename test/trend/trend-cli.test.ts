@@ -72,6 +72,41 @@ describe("mari trend", () => {
     expect(allowed.stdout).toContain("warning: the reports were scored on different slices");
   });
 
+  it("trends pairs and evidence reports, paired the way mari diff pairs them", async () => {
+    const pairs = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
+    // Two classifier configs as two checkpoints (the default gates may fail: exit 1, reports written).
+    expect((await runMari(["eval", pairs, "--out", join(dir, "pairs-run/step100"), "--quiet"])).code).toBeLessThan(2);
+    expect((await runMari(["eval", pairs, "--classifier", "overlapFloor=0.6", "--out", join(dir, "pairs-run/step200"), "--quiet"])).code).toBeLessThan(2);
+    const p = await runMari(["trend", join(dir, "pairs-run"), "--out", join(dir, "pairs-trend"), "--max-drop-from-best", "revision_cost=0", "--quiet"]);
+    expect(p.stderr).toBe("");
+    expect(p.code).toBe(0);
+    const pt = json(join(dir, "pairs-trend/trend.json"));
+    // revision_cost: lower is better, so its best is the lower one.
+    const costs = pt.points.map((x: { values: Record<string, number> }) => x.values.revision_cost);
+    const series = pt.series.find((s: { metric: string }) => s.metric === "revision_cost");
+    expect(series.higher_is_better).toBe(false);
+    expect(series.best.value).toBe(Math.min(...costs));
+    // The keep comparison is diff's: the same difference and McNemar as `mari diff`.
+    const d = await runMari(["diff", join(dir, "pairs-run/step100"), join(dir, "pairs-run/step200"), "--out", join(dir, "pairs-diff"), "--quiet"]);
+    expect(d.code).toBe(0);
+    const diff = json(join(dir, "pairs-diff/diff.json"));
+    expect(pt.keep.best.name).toBe("step200");
+    expect(pt.keep.comparisons[0].difference).toBe(-diff.comparison.metrics.macro_f1.difference);
+    expect(pt.keep.comparisons[0].mcnemar_p).toBe(diff.comparison.mcnemar.p_value);
+
+    const docs = join(ROOT, "datasets/evidence-example/docs.jsonl");
+    const facts = join(ROOT, "datasets/evidence-example/facts.jsonl");
+    for (const step of ["step1", "step2"]) {
+      expect((await runMari(["evidence", docs, "--facts", facts, "--out", join(dir, "evidence-run", step), "--quiet", "--progress", "none"])).code).toBe(0);
+    }
+    const e = await runMari(["trend", join(dir, "evidence-run"), "--out", join(dir, "evidence-trend"), "--max-drop-from-best", "accepted_rate=0", "--quiet"]);
+    expect(e.stderr).toBe("");
+    expect(e.code).toBe(0);
+    const et = json(join(dir, "evidence-trend/trend.json"));
+    expect(et.keep.metric).toBe("accepted_rate");
+    expect(et.gates[0]).toMatchObject({ name: "max_drop_from_best accepted_rate=0", value: 0, passed: true });
+  }, 60_000);
+
   it("refuses another task, a broken report and a missing step, each with exit 2 and the file", async () => {
     const pairs = join(dir, "pairs", "ckpt-700");
     // The pairs task's default gates may fail (exit 1); the report is written either way.

@@ -141,6 +141,15 @@ describe("trendReports", () => {
     expect(trend.drop_comparisons[0]!.comparison.mcnemar).toMatchObject({ baseline_only: 10, current_only: 0 });
   });
 
+  it("orders by the report files' times with --x time, and records them", async () => {
+    const { trend } = await trendReports({ inputs: [reports], x: "time" });
+    expect(trend.x).toBe("time");
+    const times = trend.points.map((p) => Date.parse(p.time!));
+    expect(times.every((t) => Number.isFinite(t))).toBe(true);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(validateTrend(JSON.parse(renderTrendJson(trend)))).toEqual([]);
+  });
+
   it("is published, in step with its definition, at schema/trend.schema.json", () => {
     expect(JSON.parse(readFileSync(join(ROOT, "schema/trend.schema.json"), "utf8"))).toEqual(TREND_JSON_SCHEMA);
   });

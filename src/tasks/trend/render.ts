@@ -243,9 +243,16 @@ const TREND_STYLE = `svg.trend{width:100%;max-width:720px;height:auto;display:bl
 .series{min-width:0}details{margin:.3em 0 1em}.keep{background:#f3f8f0;border:1px solid #1a7f37;padding:.5em}
 .legend{font-size:12px;color:#555}@media (max-width:500px){body{margin:.5em auto;padding:0 .5em}h1{font-size:20px}}`;
 
+/** The failed gates by name under the verdict, linked to their details at the end of the page. */
+function failedGates(trend: TrendResult): string {
+  const failed = trend.gates.filter((g) => !g.passed);
+  if (failed.length === 0) return "";
+  return `\n<p>Failed: ${failed.map((g) => `<span class="fail">${escapeHtml(g.name)}</span> (${escapeHtml(formatNumber(g.value))})`).join(", ")}; <a href="#gates">details</a>.</p>`;
+}
+
 export function renderTrendHtml(trend: TrendResult): string {
   const e = escapeHtml;
-  const gates = trend.gates.length === 0 ? "" : `<section><h2>Gates (on the last checkpoint)</h2>\n${gatesHtml(trend.gates)}</section>`;
+  const gates = trend.gates.length === 0 ? "" : `<section id="gates"><h2>Gates (on the last checkpoint)</h2>\n${gatesHtml(trend.gates)}</section>`;
   const k = trend.keep;
   const comparisons =
     k === null || k.comparisons.length === 0
@@ -269,7 +276,7 @@ ${comparisons}</section>`
   const x = trend.points.map((p) => p.step);
   const range = trend.x === "step" ? `steps ${x[0]} to ${x.at(-1)}` : `ordered by ${trend.x}`;
   const body = `<h1>mari trend: ${e(trend.task)}</h1>
-<p class="verdict">${gatesVerdictHtml(trend.gates)}</p>
+<p class="verdict">${gatesVerdictHtml(trend.gates)}</p>${failedGates(trend)}
 <p>${trend.points.length} checkpoints, ${e(range)}: ${e(trend.points[0]!.name)} … ${e(trend.points.at(-1)!.name)}.</p>
 ${trend.warnings.map((w) => `<p class="banner warning"><strong>WARNING:</strong> ${e(w)}</p>`).join("\n")}
 <p class="keep">${e(keepSentence(trend))}</p>
