@@ -55,7 +55,7 @@ describe("docs/trend.md examples run as written", () => {
     const r = run(training!);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(1);
-    expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500, by step)");
+    expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500), by step");
     expect(r.stdout).toMatch(/FAIL max_drop_from_best macro_f1=0\.02: best ckpt-400, last ckpt-500/);
     expect(r.stdout).toContain("pass accuracy>=0.6");
     const trend = JSON.parse(readFileSync(join(cwd, "trend/trend.json"), "utf8"));

@@ -23,7 +23,7 @@ describe("mari trend", () => {
     const r = await runMari(["trend", "reports/ckpt-*", "--out", "t1"], { cwd: dir });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500, by step)");
+    expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500), by step");
     // By macro-F1 (the default): ckpt-300 answers every case right, so its bootstrap interval is
     // [1, 1] and no earlier checkpoint lies inside it.
     expect(r.stdout).toContain(

@@ -11,7 +11,7 @@ import { InputError } from "../../io/errors.js";
 import { formatNumber } from "../../report/format.js";
 import { parseReportFormats } from "../../report/write.js";
 import type { TrendAxis } from "../../tasks/trend/inputs.js";
-import { keepSentence, writeTrendFiles } from "../../tasks/trend/render.js";
+import { checkpointSpan, keepSentence, writeTrendFiles } from "../../tasks/trend/render.js";
 import { trendReports } from "../../tasks/trend/run.js";
 import { collect, integerFlag } from "./eval.js";
 
@@ -102,7 +102,7 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
   const files = await writeTrendFiles(flags.out ?? "mari-trend", outcome, formats);
   const { trend } = outcome;
   if (!flags.quiet) {
-    const out = [`mari trend ${trend.task}: ${trend.points.length} checkpoints (${trend.points[0]!.name} … ${trend.points.at(-1)!.name}, by ${trend.x})`];
+    const out = [`mari trend ${trend.task}: ${checkpointSpan(trend)}, by ${trend.x}`];
     const width = Math.max(6, ...trend.series.map((s) => s.metric.length));
     out.push(`  ${"metric".padEnd(width)}  ${"last".padStart(8)}  ${"best".padStart(8)}  at`);
     for (const s of trend.series) {

@@ -22,6 +22,13 @@ function xLabel(trend: TrendResult, p: TrendPoint): string {
   return trend.x === "step" && p.step !== null ? String(p.step) : p.name;
 }
 
+/** "5 checkpoints (ckpt-100 … ckpt-500)", "1 checkpoint (ckpt-300)". */
+export function checkpointSpan(trend: TrendResult): string {
+  const n = trend.points.length;
+  const names = n === 1 ? trend.points[0]!.name : `${trend.points[0]!.name} … ${trend.points.at(-1)!.name}`;
+  return `${n} checkpoint${n === 1 ? "" : "s"} (${names})`;
+}
+
 /** One sentence on the checkpoint to keep (or why there is none). */
 export function keepSentence(trend: TrendResult): string {
   const k = trend.keep;
@@ -59,7 +66,7 @@ function marks(trend: TrendResult, s: TrendSeries, p: TrendPoint): string[] {
 
 export function renderTrendMarkdown(trend: TrendResult): string {
   const out = [
-    `# mari trend: ${trend.task}, ${trend.points.length} checkpoints`,
+    `# mari trend: ${trend.task}, ${escapeCell(checkpointSpan(trend))}`,
     "",
     gatesVerdictMarkdown(trend.gates),
     "",
@@ -277,7 +284,7 @@ ${comparisons}</section>`
   const range = trend.x === "step" ? `steps ${x[0]} to ${x.at(-1)}` : `ordered by ${trend.x}`;
   const body = `<h1>mari trend: ${e(trend.task)}</h1>
 <p class="verdict">${gatesVerdictHtml(trend.gates)}</p>${failedGates(trend)}
-<p>${trend.points.length} checkpoints, ${e(range)}: ${e(trend.points[0]!.name)} … ${e(trend.points.at(-1)!.name)}.</p>
+<p>${e(checkpointSpan(trend))}, ${e(range)}.</p>
 ${trend.warnings.map((w) => `<p class="banner warning"><strong>WARNING:</strong> ${e(w)}</p>`).join("\n")}
 <p class="keep">${e(keepSentence(trend))}</p>
 <p class="legend">In each chart: the line joins the checkpoints' values, the band is each report's own 95% interval, the large green point is the best, the ringed point the checkpoint to keep.</p>
