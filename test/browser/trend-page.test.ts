@@ -26,6 +26,8 @@ beforeAll(async () => {
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   trend = JSON.parse(readFileSync(join(dir, "t/trend.json"), "utf8"));
+  // The same points by name: the x labels are names, the hostile one long.
+  expect((await runMari(["trend", join(dir, "reports"), "--x", "name", "--out", join(dir, "t-name"), "--quiet"])).code).toBe(0);
   browser = await launchBrowser();
 }, 60_000);
 
@@ -88,8 +90,8 @@ describe("trend.html in Chromium", () => {
     await page.close();
   });
 
-  it("reads at 400 px: no sideways scrolling, charts fit, no chart labels overlap", async () => {
-    const { page, problems } = await openFile(browser, join(dir, "t/trend.html"));
+  it.each(["t", "t-name"])("%s/trend.html reads at 400 px: no sideways scrolling, charts fit, no chart labels overlap", async (out) => {
+    const { page, problems } = await openFile(browser, join(dir, out, "trend.html"));
     await page.setViewportSize({ width: 400, height: 800 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     const widths = await page.evaluate(() => [...document.querySelectorAll("svg.trend")].map((s) => s.getBoundingClientRect().right));

@@ -133,6 +133,8 @@ const RIGHT = 12;
 const TOP = 10;
 const BOTTOM = 26;
 const INSET = 10;
+/** Longest x-axis label in characters (two of them fit side by side at 11 px). */
+const AXIS_LABEL = 24;
 
 /** Round tick values covering [lo, hi]. */
 function ticks(lo: number, hi: number): number[] {
@@ -215,11 +217,14 @@ export function trendChart(trend: TrendResult, s: TrendSeries): string {
     );
     if (m.includes("kept")) parts.push(`<circle class="kept-ring" cx="${f(x(i))}" cy="${f(y(v))}" r="8" fill="none" stroke="#bf8700" stroke-width="2"/>`);
   });
-  // x labels: first and last only, so they never overlap.
-  const first = pts[0]!;
+  // x labels: first and last only, each cut to AXIS_LABEL characters, so they never overlap.
+  const label = (p: TrendPoint) => {
+    const text = xLabel(trend, p);
+    return text.length > AXIS_LABEL ? `${text.slice(0, AXIS_LABEL - 1)}…` : text;
+  };
   const lastIndex = pts.length - 1;
-  parts.push(`<text x="${f(x(0))}" y="${H - 8}" text-anchor="${lastIndex === 0 ? "middle" : "start"}">${e(xLabel(trend, first))}</text>`);
-  if (lastIndex > 0) parts.push(`<text x="${f(x(lastIndex))}" y="${H - 8}" text-anchor="end">${e(xLabel(trend, pts[lastIndex]!))}</text>`);
+  parts.push(`<text x="${f(x(0))}" y="${H - 8}" text-anchor="${lastIndex === 0 ? "middle" : "start"}">${e(label(pts[0]!))}</text>`);
+  if (lastIndex > 0) parts.push(`<text x="${f(x(lastIndex))}" y="${H - 8}" text-anchor="end">${e(label(pts[lastIndex]!))}</text>`);
   return `<svg class="trend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${e(`${s.metric} over ${pts.length} checkpoints`)}" font-size="11">${parts.join("")}</svg>`;
 }
 

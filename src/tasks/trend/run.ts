@@ -212,9 +212,10 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   const seed = settings.seed ?? 0;
   const resamples = settings.resamples ?? 1000;
 
-  // Each report is read, reduced to its point and let go; only the last is kept (gates read it).
+  // Each report is read, reduced to its point and let go; only the last is kept (gates read it),
+  // and of the first what the others are checked against.
   const points: TrendPoint[] = [];
-  let first: Report | undefined;
+  let first: Pick<Report, "task" | "dataset"> | undefined;
   let last: Report | undefined;
   let metrics: string[] = [];
   let keepBy = "";
@@ -222,7 +223,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   for (const [index, input] of order.entries()) {
     const { path, report } = await readReportFile(input.path, "trend");
     if (first === undefined) {
-      first = report;
+      first = { task: report.task, dataset: report.dataset };
       const defaults = (DEFAULT_TREND_METRICS[report.task] ?? []).filter((m) => lookupMetric(report, m) !== undefined);
       const chosen = settings.metrics && settings.metrics.length > 0 ? [...settings.metrics] : defaults;
       keepBy = settings.keepBy ?? DEFAULT_KEEP_BY[report.task] ?? chosen[0] ?? "";
