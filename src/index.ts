@@ -14,6 +14,16 @@ export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./
 export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
 export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";
 export { runEvidenceMerge as mergeEvidenceShardReports, type EvidenceMergeOptions } from "./tasks/evidence/merge.js";
+export {
+  trendReports,
+  type TrendKeep,
+  type TrendOutcome,
+  type TrendPoint,
+  type TrendResult,
+  type TrendSeries,
+  type TrendSettings,
+} from "./tasks/trend/run.js";
+export { renderTrendHtml, renderTrendJson, renderTrendMarkdown, writeTrendFiles } from "./tasks/trend/render.js";
 export type { ReportOutcome } from "./tasks/outcome.js";
 export type { Shard } from "./tasks/document/run.js";
 export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";

@@ -43,6 +43,10 @@ export const COMMANDS = {
     summary: "compare two finished reports (report.json or its directory) without re-scoring: deltas, regressed and fixed cases, --max-drop gates",
     load: async () => (await import("./commands/diff.js")).registerDiff,
   },
+  trend: {
+    summary: "a training run's checkpoint reports on one page: each metric over the steps, its best point, the checkpoint to keep, gates on the last",
+    load: async () => (await import("./commands/trend.js")).registerTrend,
+  },
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -174,42 +174,49 @@ export async function readPairedSide(
 }
 
 /**
- * Reads a baseline: `reportPath` is a report.json, or the directory holding one. Its cases.jsonl
- * must sit beside it. Any problem is an InputError naming the file (exit 2).
+ * Reads and validates a finished report.json (`reportPath`, or the directory holding one) without
+ * its cases. `flag` names the input in every error (an InputError naming the file: exit 2).
  */
-export async function loadBaseline(reportPath: string, convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine): Promise<Baseline> {
+export async function readReportFile(reportPath: string, flag = "--baseline"): Promise<{ path: string; report: Report }> {
   let path = reportPath;
   try {
     if ((await stat(path)).isDirectory()) path = join(path, "report.json");
   } catch {
-    throw new InputError(`--baseline ${reportPath}: no such file`);
+    throw new InputError(`${flag} ${reportPath}: no such file`);
   }
   let text: string;
   try {
     text = await readInputText(path);
   } catch (err) {
-    if (err instanceof InputError) throw new InputError(`--baseline ${err.message}`);
-    throw new InputError(`--baseline ${path}: cannot read: ${(err as Error).message}`);
+    if (err instanceof InputError) throw new InputError(`${flag} ${err.message}`);
+    throw new InputError(`${flag} ${path}: cannot read: ${(err as Error).message}`);
   }
   let report: unknown;
   try {
     report = parseBoundedJson(text.replace(/^\uFEFF/, ""));
   } catch (err) {
-    throw new InputError(located(path, undefined, `--baseline is not valid JSON: ${(err as Error).message}`));
+    throw new InputError(located(path, undefined, `${flag} is not valid JSON: ${(err as Error).message}`));
   }
-  if (!isJsonObject(report)) throw new InputError(located(path, undefined, "--baseline is not a mari report.json object"));
+  if (!isJsonObject(report)) throw new InputError(located(path, undefined, `${flag} is not a mari report.json object`));
   // Loaded here, not at startup: the schema pulls in zod.
   const { validateReport } = await import("../report/schema.js");
   const problems = validateReport(report);
   if (problems.length > 0) {
-    throw new InputError(located(path, undefined, `--baseline is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));
+    throw new InputError(located(path, undefined, `${flag} is not a valid mari report: ${problems.slice(0, 3).join("; ")}`));
   }
   const version = (report as { schema_version: string }).schema_version;
   if (version.split(".")[0] !== REPORT_SCHEMA_VERSION.split(".")[0]) {
-    throw new InputError(
-      located(path, undefined, `--baseline has schema_version ${version}; this mari reads ${REPORT_SCHEMA_VERSION.split(".")[0]}.x reports`),
-    );
+    throw new InputError(located(path, undefined, `${flag} has schema_version ${version}; this mari reads ${REPORT_SCHEMA_VERSION.split(".")[0]}.x reports`));
   }
+  return { path, report: report as Report };
+}
+
+/**
+ * Reads a baseline: `reportPath` is a report.json, or the directory holding one. Its cases.jsonl
+ * must sit beside it. Any problem is an InputError naming the file (exit 2).
+ */
+export async function loadBaseline(reportPath: string, convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine): Promise<Baseline> {
+  const { path, report } = await readReportFile(reportPath);
   const casesPath = join(dirname(path), "cases.jsonl");
   let casesIsFile = false;
   try {
@@ -218,10 +225,10 @@ export async function loadBaseline(reportPath: string, convert: (line: JsonObjec
     throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
-  await checkCasesHash(path, report as Report, casesPath);
-  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf((report as Report).task));
+  await checkCasesHash(path, report, casesPath);
+  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf(report.task));
   if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
-  return { path, report: report as Report, casesPath, side, skippedLines, skippedExamples };
+  return { path, report, casesPath, side, skippedLines, skippedExamples };
 }
 
 /**

@@ -4,10 +4,10 @@
 import { z } from "zod";
 import { REPORT_SCHEMA_LATEST } from "./types.js";
 
-const metricValue = z.number().nullable();
+export const metricValue = z.number().nullable();
 const metricTable = z.record(z.string(), metricValue);
 
-const confidenceInterval = z.object({
+export const confidenceInterval = z.object({
   low: z.number(),
   high: z.number(),
   method: z.enum(["wilson", "bootstrap"]),
@@ -69,7 +69,7 @@ const pairedDifference = z.object({
   high: z.number(),
 });
 
-const baselineComparison = z.object({
+export const baselineComparison = z.object({
   path: z.string().nullable(),
   // "case_run" and matched_units: reports written before pairing on cases (still readable as baselines).
   paired_by: z.enum(["case", "case_run"]),

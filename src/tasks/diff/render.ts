@@ -7,6 +7,7 @@ import { describeMcNemar, describePairing, formatNumber, formatSigned } from "..
 import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";
+import type { GateResult } from "../../report/types.js";
 import type { CaseChange } from "./changes.js";
 import type { DiffOutcome, DiffResult } from "./run.js";
 
@@ -41,7 +42,7 @@ export function diffNotes(diff: DiffResult): string[] {
   return notes;
 }
 
-function mdTable(header: string[], rows: string[][]): string {
+export function mdTable(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
@@ -54,11 +55,46 @@ function mdCases(title: string, list: readonly CaseChange[]): string[] {
   return [`## ${title}: ${list.length}`, "", mdTable(["case", "OLD", "NEW"], rows), "", ...more];
 }
 
+/** "All N gates passed." / "**F of N gates failed.**" / "No gates." */
+export function gatesVerdictMarkdown(gates: readonly GateResult[]): string {
+  const failed = gates.filter((g) => !g.passed).length;
+  return gates.length === 0 ? "No gates." : failed === 0 ? `All ${gates.length} gates passed.` : `**${failed} of ${gates.length} gates failed.**`;
+}
+
+/** A "## title" section with the gates' table (nothing without gates). */
+export function gatesMarkdown(title: string, gates: readonly GateResult[]): string[] {
+  if (gates.length === 0) return [];
+  return [
+    `## ${title}`,
+    "",
+    mdTable(
+      ["result", "gate", "value", "detail"],
+      gates.map((g) => [g.passed ? "pass" : "**FAIL**", escapeCell(g.name), formatNumber(g.value), escapeCell(g.detail ?? "")]),
+    ),
+    "",
+  ];
+}
+
+export function gatesVerdictHtml(gates: readonly GateResult[]): string {
+  const failed = gates.filter((g) => !g.passed).length;
+  if (gates.length === 0) return "No gates.";
+  return failed === 0 ? `<span class="pass">All ${gates.length} gates passed.</span>` : `<span class="fail">${failed} of ${gates.length} gates failed.</span>`;
+}
+
+export function gatesHtml(gates: readonly GateResult[]): string {
+  return table(
+    ["result", "gate", "value", "detail"],
+    gates.map((g) => [
+      g.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`,
+      escapeHtml(g.name),
+      escapeHtml(formatNumber(g.value)),
+      escapeHtml(g.detail ?? ""),
+    ]),
+  );
+}
+
 export function renderDiffMarkdown(diff: DiffResult): string {
-  const failed = diff.gates.filter((g) => !g.passed).length;
-  const verdict =
-    diff.gates.length === 0 ? "No gates." : failed === 0 ? `All ${diff.gates.length} gates passed.` : `**${failed} of ${diff.gates.length} gates failed.**`;
-  const out = [`# mari diff: ${diff.new.task}`, "", verdict, "", ...diffNotes(diff).map((n) => `${escapeCell(n)}  `), ""];
+  const out = [`# mari diff: ${diff.new.task}`, "", gatesVerdictMarkdown(diff.gates), "", ...diffNotes(diff).map((n) => `${escapeCell(n)}  `), ""];
   out.push(
     "## Metrics (NEW − OLD)",
     "",
@@ -68,17 +104,7 @@ export function renderDiffMarkdown(diff: DiffResult): string {
     ),
     "",
   );
-  if (diff.gates.length > 0) {
-    out.push(
-      "## Gates",
-      "",
-      mdTable(
-        ["result", "gate", "value", "detail"],
-        diff.gates.map((g) => [g.passed ? "pass" : "**FAIL**", escapeCell(g.name), formatNumber(g.value), escapeCell(g.detail ?? "")]),
-      ),
-      "",
-    );
-  }
+  out.push(...gatesMarkdown("Gates", diff.gates));
   out.push(...mdCases("Regressed", diff.regressed), ...mdCases("Fixed", diff.fixed));
   if (diff.mixed.length > 0) out.push(...mdCases("Regressed in some runs, fixed in others", diff.mixed));
   return out.join("\n");
@@ -96,27 +122,9 @@ function htmlCases(title: string, list: readonly CaseChange[]): string {
 export function renderDiffHtml(outcome: DiffOutcome): string {
   const { diff, explorer } = outcome;
   const e = escapeHtml;
-  const failed = diff.gates.filter((g) => !g.passed).length;
-  const verdict =
-    diff.gates.length === 0
-      ? "No gates."
-      : failed === 0
-        ? `<span class="pass">All ${diff.gates.length} gates passed.</span>`
-        : `<span class="fail">${failed} of ${diff.gates.length} gates failed.</span>`;
-  const gates =
-    diff.gates.length === 0
-      ? ""
-      : `<h2>Gates</h2>\n${table(
-          ["result", "gate", "value", "detail"],
-          diff.gates.map((g) => [
-            g.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`,
-            e(g.name),
-            e(formatNumber(g.value)),
-            e(g.detail ?? ""),
-          ]),
-        )}`;
+  const gates = diff.gates.length === 0 ? "" : `<h2>Gates</h2>\n${gatesHtml(diff.gates)}`;
   const body = `<h1>mari diff: ${e(diff.new.task)}</h1>
-<p class="verdict">${verdict}</p>
+<p class="verdict">${gatesVerdictHtml(diff.gates)}</p>
 ${diffNotes(diff)
   .map((n) => `<p class="note">${e(n)}</p>`)
   .join("\n")}

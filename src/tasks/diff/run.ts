@@ -64,6 +64,9 @@ export interface DiffOutcome {
   explorerNote?: string;
 }
 
+/** What the paired comparison of two evidence reports computes (from evidenceOutcome below). */
+export const EVIDENCE_COMPARED: readonly string[] = ["accuracy", "accepted_rate"];
+
 /**
  * Evidence cases.jsonl lines have no gold class: for a diff, a case is "right" when its citations
  * were accepted, so a regression is an accepted case that is rejected now.
@@ -75,11 +78,15 @@ function evidenceOutcome(line: JsonObject): PairedOutcome | null {
   return { case_id: line["case_id"], run: "0", gold: "accepted", predicted, values: { accepted_rate: line["accepted"] ? 1 : 0 } };
 }
 
-async function load(path: string, which: "OLD" | "NEW", evidence: boolean): Promise<Baseline> {
+/**
+ * A finished report with its cases, read as `--baseline` reads one (evidence cases by
+ * evidenceOutcome); `label` replaces "--baseline" in its errors (e.g. "diff OLD").
+ */
+export async function loadComparable(path: string, label: string, evidence: boolean): Promise<Baseline> {
   try {
     return evidence ? await loadBaseline(path, evidenceOutcome) : await loadBaseline(path);
   } catch (err) {
-    if (err instanceof InputError) throw new InputError(err.message.replaceAll("--baseline", `diff ${which}`));
+    if (err instanceof InputError) throw new InputError(err.message.replaceAll("--baseline", label));
     throw err;
   }
 }
@@ -110,8 +117,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   // The task decides how cases.jsonl lines are read; peek at NEW first with the default reading.
   const peek = await readTask(settings.newPath);
   const evidence = peek === "evidence";
-  const old = await load(settings.oldPath, "OLD", evidence);
-  const now = await load(settings.newPath, "NEW", evidence);
+  const old = await loadComparable(settings.oldPath, "diff OLD", evidence);
+  const now = await loadComparable(settings.newPath, "diff NEW", evidence);
   if (old.report.task !== now.report.task) {
     throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
   }
