@@ -60,11 +60,17 @@ export async function* inputFileChunks(path: string, chunkBytes: number): AsyncG
   yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
 }
 
-/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
-export async function readInputText(path: string): Promise<string> {
+/** A whole small file's bytes, after the regular-file rule; refuses UTF-16. */
+export async function readInputBytes(path: string): Promise<Buffer> {
   await assertRegularFile(path);
   const bytes = await readFile(path);
   if (isUtf16Bom(bytes)) throw utf16Error(path);
+  return bytes;
+}
+
+/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
+export async function readInputText(path: string): Promise<string> {
+  const bytes = await readInputBytes(path);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {

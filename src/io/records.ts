@@ -6,9 +6,10 @@ import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
+import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
-import { readInputText } from "./input-file.js";
+import { readInputBytes, readInputText } from "./input-file.js";
 
 export type RecordFormat = "jsonl" | "csv" | "json";
 
@@ -56,17 +57,25 @@ export function parseJsonLine(
 
 const HEAD_CHUNK = 1 << 16;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
+/** Lines the format is sniffed from, and the bytes past the first line read to find them. */
+const SNIFF_LINES = 32;
+const SNIFF_BYTES = 1 << 18;
 
 /**
  * Takes chunks up to and including the one that ends the first non-blank line (or all of them when
- * that line never ends), so that a first record longer than one chunk is still seen whole. The
- * iterator is left open just after the chunks taken.
+ * that line never ends), so that a first record longer than one chunk is still seen whole, and then
+ * on until SNIFF_LINES lines or SNIFF_BYTES more bytes are in hand, so that the format is sniffed
+ * from several lines rather than the first alone. The iterator is left open just after the chunks
+ * taken.
  */
 async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
   const taken: Buffer[] = [];
   let offset = 0; // bytes before the current chunk
   let bomBytes = 0;
   let contentSeen = false;
+  let firstLineEnded = false;
+  let newlines = 0;
+  let bytesAfterFirstLine = 0;
   for (;;) {
     const next = await chunks.next();
     if (next.done === true) break;
@@ -84,7 +93,15 @@ async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
       if (at === chunk.length) continue;
       contentSeen = true;
     }
-    if (chunk.indexOf(0x0a, at) !== -1) break;
+    if (!firstLineEnded) {
+      const end = chunk.indexOf(0x0a, at);
+      if (end === -1) continue;
+      firstLineEnded = true;
+      at = end + 1;
+    }
+    bytesAfterFirstLine += chunk.length - at;
+    for (let nl = chunk.indexOf(0x0a, at); nl !== -1; nl = chunk.indexOf(0x0a, nl + 1)) newlines++;
+    if (newlines >= SNIFF_LINES || bytesAfterFirstLine >= SNIFF_BYTES) break;
   }
   return taken;
 }
@@ -125,60 +142,90 @@ async function peekHead(source: StreamSource): Promise<{ head: string; replayed:
 }
 
 /**
- * The container, decided from more than the first record (one bad record never changes how the
- * others are read):
- * - content not starting with `{`/`[` → CSV;
+ * The container, decided from the first SNIFF_LINES lines rather than the first alone (one bad
+ * record never changes how the others are read):
  * - a first line that is a complete JSON value → JSONL, unless it is the whole file and an array
  *   or a ContraDoc container (whole-file JSON);
+ * - content not starting with `{`/`[` → JSONL when most sampled lines are JSON values and at least
+ *   one is an object (a first line `""`, `true` or garbage is then one rejection), CSV otherwise;
  * - a first line that is not a complete value (pretty-printed JSON, or a malformed first record) →
- *   `undecided`: whole-file JSON when the whole content parses as one value, JSONL otherwise, so a
- *   malformed first line is one counted rejection and every later record is still read.
+ *   JSONL when most later sampled lines are JSON objects, else `undecided`: whole-file JSON when
+ *   the whole content parses as one value, JSONL otherwise.
  */
 type HeadVerdict = RecordFormat | "undecided";
 
+/** What the sampled lines are: how many, how many parse as JSON values, how many as objects. */
+function sampleLines(lines: readonly string[]): { lines: number; values: number; objects: number } {
+  let values = 0;
+  let objects = 0;
+  let counted = 0;
+  for (let i = 0; i < lines.length; i++) {
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]!);
+    } catch {
+      // The head's last line may be cut short by the sample's end: it counts only when whole.
+      if (i < lines.length - 1) counted++;
+      continue;
+    }
+    counted++;
+    values++;
+    if (isJsonObject(value)) objects++;
+  }
+  return { lines: counted, values, objects };
+}
+
 function formatOfHead(headText: string): HeadVerdict {
-  const head = headText.replace(/^\uFEFF/, "");
-  const trimmed = head.trimStart();
-  const firstLine = trimmed.split("\n", 1)[0]!.replace(/\r$/, "");
+  const trimmed = headText.replace(/^\uFEFF/, "").trimStart();
+  const lines = trimmed
+    .split("\n")
+    .map((line) => line.replace(/\r$/, ""))
+    .filter((line) => line.trim() !== "");
+  const firstLine = lines[0] ?? "";
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
-    // A JSONL file whose first line is `null`, `true` or a number (not an object: one rejection)
-    // is still JSONL when the next line is an object; no CSV header parses as such a value.
-    const next = trimmed.slice(firstLine.length).trimStart();
-    return next.startsWith("{") && isJsonScalar(firstLine) ? "jsonl" : "csv";
+    const all = sampleLines(lines);
+    return all.objects > 0 && 2 * all.values > all.lines ? "jsonl" : "csv";
   }
   let value: unknown;
   try {
     value = JSON.parse(firstLine);
   } catch {
-    return "undecided";
+    const rest = sampleLines(lines.slice(1));
+    return rest.lines > 0 && 2 * rest.objects > rest.lines ? "jsonl" : "undecided";
   }
   const wholeFile = firstLine.length === trimmed.trimEnd().length;
   if (wholeFile && (Array.isArray(value) || (isJsonObject(value) && isContainer(value)))) return "json";
   return "jsonl";
 }
 
-function isJsonScalar(text: string): boolean {
+/**
+ * For an undecided head: one JSON value in the whole content → whole-file JSON, else JSONL. Invalid
+ * UTF-8 somewhere does not decide it: in JSONL that is one line's rejection, and whole-file JSON
+ * refuses it when read.
+ */
+function formatOfWhole(bytes: Buffer): RecordFormat {
   try {
-    const value: unknown = JSON.parse(text);
-    return value === null || typeof value === "number" || typeof value === "boolean";
-  } catch {
-    return false;
-  }
-}
-
-/** For an undecided head: one JSON value in the whole text → whole-file JSON, else JSONL. */
-function formatOfWhole(text: string): RecordFormat {
-  try {
-    JSON.parse(text.replace(/^\uFEFF/, ""));
+    JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
     return "json";
   } catch {
     return "jsonl";
   }
 }
 
+/** A CSV file's column names, from its first record; undefined when that record cannot be read. */
+export async function csvColumns(path: string): Promise<string[] | undefined> {
+  const head = (await readHead(path)).replace(/^\uFEFF/, "");
+  try {
+    const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true }) as string[][];
+    return rows[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function detectRecordFormat(path: string): Promise<RecordFormat> {
   const verdict = formatOfHead(await readHead(path));
-  return verdict === "undecided" ? formatOfWhole(await readInputText(path)) : verdict;
+  return verdict === "undecided" ? formatOfWhole(await readInputBytes(path)) : verdict;
 }
 
 /** `{"pos": {ID: {...}}, "neg": {ID: {...}}}` (ContraDoc's original layout). */
@@ -339,7 +386,7 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
         const chunks: Buffer[] = [];
         for await (const chunk of peeked.replayed.chunks) chunks.push(chunk);
         const whole = Buffer.concat(chunks);
-        detected = formatOfWhole(whole.toString("utf8"));
+        detected = formatOfWhole(whole);
         input = {
           name: source.name,
           chunks: (async function* () {
