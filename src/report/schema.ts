@@ -99,7 +99,9 @@ export const reportSchema = z
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
     cases_sha256: sha256.optional(),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
-    dataset: z.object({ path: z.string(), sha256, cases: count, slice_hash: sha256 }).catchall(z.unknown()),
+    dataset: z
+      .object({ path: z.string(), sha256, cases: count, slice_hash: sha256, limit: count.optional(), slice_cases: count.optional() })
+      .catchall(z.unknown()),
     predictions: z
       .object({ path: z.string(), sha256, lines: count, runs: z.array(z.string()) })
       .catchall(z.unknown())

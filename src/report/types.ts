@@ -36,6 +36,9 @@ export interface DatasetInfo extends InputFileInfo {
   cases: number;
   /** sha256 over the sorted per-case hashes: identifies the slice's content, independent of order. */
   slice_hash: string;
+  /** `mari eval --limit N`: only the first N cases were scored, of `slice_cases`. */
+  limit?: number;
+  slice_cases?: number;
 }
 
 export interface PredictionsInfo extends InputFileInfo {

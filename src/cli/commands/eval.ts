@@ -40,6 +40,7 @@ interface EvalFlags {
   strict?: boolean;
   quiet?: boolean;
   lenientIds?: boolean;
+  limit?: string;
   config?: string;
   chunkSize?: string;
   costs?: string;
@@ -83,6 +84,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
+    .option("--limit <n>", "score only the first N cases of the slice, in slice order (as mari predict --limit N judges them)")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
@@ -135,6 +137,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       ["--seed", flags.seed],
       ["--bootstrap", flags.bootstrap],
       ["--lenient-ids", flags.lenientIds],
+      ["--limit", flags.limit],
     ].filter(([, value]) => value !== undefined && value !== false);
     if (documentOnly.length > 0) {
       throw new InputError(
@@ -164,10 +167,12 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const rewardsPath = flags.rewards ?? config.rewards;
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
+  const limit = integerFlag("--limit", flags.limit, 1);
 
+  const { checkLimitAndShard, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
+  checkLimitAndShard(limit, shard);
   // After every flag is read: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
-  const { evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),
@@ -179,6 +184,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     seed,
     bootstrap,
     ...(shard ? { shard } : {}),
+    ...(limit !== undefined ? { limit } : {}),
     lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(baselinePath !== undefined ? { baselinePath } : {}),

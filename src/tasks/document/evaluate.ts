@@ -44,6 +44,8 @@ export interface DocumentEvalSettings {
   /** Bootstrap resamples for the macro-F1 interval. */
   bootstrap?: number;
   shard?: Shard;
+  /** Score only the first N cases of the slice, in slice order (the cases `mari predict --limit N` judges). */
+  limit?: number;
   lenientIds?: boolean;
   /** Write one JSONL reward line per scored prediction here. */
   rewardsPath?: string;
@@ -72,16 +74,22 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {
     const slice = await readDocumentSlice(settings.slicePath);
-    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
+    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases.slice(0, settings.limit)));
   });
   observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
   return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE }));
 }
 
+/** A limited run is not sharded: `mari merge` rebuilds whole-slice reports, and a limit is small anyway. */
+export function checkLimitAndShard(limit: number | undefined, shard: Shard | undefined): void {
+  if (limit !== undefined && shard !== undefined) throw new InputError("--limit and --shard: give one of them (a limited run is small enough for one process)");
+}
+
 type Resolved = DocumentEvalSettings & { started: bigint; observer: RunObserver; outDir: string };
 
 async function evaluate(settings: Resolved, dumpPath: string, judge: { name: string; note?: string } | null): Promise<ReportOutcome> {
-  const { slicePath, outDir, observer, shard, rewardsPath, baselinePath } = settings;
+  const { slicePath, outDir, observer, shard, limit, rewardsPath, baselinePath } = settings;
+  checkLimitAndShard(limit, shard);
   const workers = settings.workers ?? 1;
   const seed = settings.seed ?? 0;
   const bootstrap = settings.bootstrap ?? 1000;
@@ -122,6 +130,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     bootstrap,
     lenientIds,
     ...(shard ? { shard } : {}),
+    ...(limit !== undefined ? { limit } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
     onProgress: (done) => {
@@ -143,6 +152,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     bootstrap,
     workers,
     shard,
+    ...(limit !== undefined ? { limit } : {}),
     judge: judge?.name ?? null,
     ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
     config: {
@@ -152,6 +162,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       lenient_ids: lenientIds,
       strict,
       shard: shard ? `${shard.index}/${shard.count}` : null,
+      ...(limit !== undefined ? { limit } : {}),
       config_file: settings.configPath ?? null,
     },
     elapsedSeconds: 0,

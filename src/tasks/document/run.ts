@@ -45,6 +45,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   shard?: Shard;
+  /** Score only the first `limit` cases of the slice (the cases `mari predict --limit` judges). */
+  limit?: number;
   rewardsPath?: string;
   /** Called with bytes of the dump consumed so far and the total. */
   onProgress?: (done: number, total: number) => void;
@@ -70,6 +72,8 @@ export interface DocumentEvalResult {
   orphanFirstLines: number[];
   casesPath: string;
   sliceHash: string;
+  /** Of `cases`, how many have a kept line in some run, and how many of the first ones in a row do. */
+  coverage: { cases: number; leading: number };
   /** sha256 of the dump, hashed block by block as it was read (absent when rebuilt from shards). */
   dumpSha256?: string;
 }
@@ -119,6 +123,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   const n = slice.cases.length;
   const inShard = new Uint8Array(n).fill(1);
   if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
+  // Lines for cases beyond the limit are read and skipped like another shard's: not scored, not orphans.
+  if (opts.limit !== undefined) inShard.fill(0, Math.min(opts.limit, n));
   const countsLineLevel = !opts.shard || opts.shard.index === 0;
   const table = new RunTable(n);
   const runFirstLines: number[] = [];
@@ -346,5 +352,21 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     orphanFirstLines: input.orphanFirstLines,
     casesPath,
     sliceHash: sliceHashOf(slice.cases),
+    coverage: coverageOf(cases, table),
   };
+}
+
+/** How many of `cases` have a kept line in some run; and the length of the covered run of cases from the first. */
+function coverageOf(cases: readonly SliceCase[], table: RunTable): { cases: number; leading: number } {
+  let covered = 0;
+  let leading = 0;
+  let gap = false;
+  for (const c of cases) {
+    let any = false;
+    for (let run = 0; run < table.keys.length && !any; run++) any = table.has(run, c.index);
+    if (any) covered++;
+    else gap = true;
+    if (!gap) leading = covered;
+  }
+  return { cases: covered, leading };
 }
