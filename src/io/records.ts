@@ -10,8 +10,10 @@ import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
 import { readInputBytes, readInputText } from "./input-file.js";
+import { InputError } from "./errors.js";
+import { isParquetFile, PARQUET_MAGIC, parquetRowGroups } from "./parquet.js";
 
-export type RecordFormat = "jsonl" | "csv" | "json";
+export type RecordFormat = "jsonl" | "csv" | "json" | "parquet";
 
 /** Line-level rejection codes shared by all JSONL inputs (SPEC Appendix A, "Dump lines" step 1). */
 export type LineRejection = "invalid_utf8" | "blank_line" | "malformed_json" | "not_an_object";
@@ -224,6 +226,7 @@ export async function csvColumns(path: string): Promise<string[] | undefined> {
 }
 
 export async function detectRecordFormat(path: string): Promise<RecordFormat> {
+  if (await isParquetFile(path)) return "parquet";
   const verdict = formatOfHead(await readHead(path));
   return verdict === "undecided" ? formatOfWhole(await readInputBytes(path)) : verdict;
 }
@@ -371,6 +374,19 @@ async function readWhole(source: InputSource): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A Parquet file's rows, row N at `FILE:N`. */
+async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
+  if (typeof source !== "string") {
+    throw new InputError(`${source.name}: a Parquet file cannot be read from a stream (its index is at its end): give its path`);
+  }
+  for await (const group of parquetRowGroups(source)) {
+    for (let i = 0; i < group.rows.length; i++) {
+      const line = group.firstRow + i;
+      yield { where: `${source}:${line}`, line, record: group.rows[i]! };
+    }
+  }
+}
+
 /** Records from a path or a stream (`-` on the command line); a stream is sniffed from its head, then replayed. */
 export async function* readRecords(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
   let input = source;
@@ -379,7 +395,7 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
     if (typeof source === "string") detected = await detectRecordFormat(source);
     else {
       const peeked = await peekHead(source);
-      const verdict = formatOfHead(peeked.head);
+      const verdict = peeked.head.startsWith(PARQUET_MAGIC) ? "parquet" : formatOfHead(peeked.head);
       input = peeked.replayed;
       if (verdict === "undecided") {
         // Only here is a stream held whole: whole-file JSON must be anyway.
@@ -398,5 +414,6 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
   }
   if (detected === "jsonl") yield* readJsonl(input);
   else if (detected === "csv") yield* readCsv(input);
+  else if (detected === "parquet") yield* readParquet(input);
   else yield* readJsonContainer(input);
 }

@@ -9,7 +9,7 @@
 // dump is read once more only as far as that line.
 import { readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
-import { readLines } from "../../io/lines.js";
+import { dumpLines } from "../../io/dump-source.js";
 import { isBatchOutputLine } from "../../io/dump.js";
 import { isJsonObject, parseJsonLine } from "../../io/records.js";
 
@@ -38,7 +38,7 @@ export async function assertPredictionDump(dumpPath: string): Promise<void> {
   let first: { text: string; lineNo: number } | null = null;
   let firstRecord: Record<string, unknown> | null = null;
   let sawObject = false;
-  for await (const line of readLines(dumpPath)) {
+  for await (const line of dumpLines(dumpPath)) {
     if (line.text === null || line.text.trim() === "") continue;
     const parsed = parseJsonLine(line.text);
     if (first === null) {

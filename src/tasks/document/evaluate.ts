@@ -4,6 +4,7 @@
 import { oneRunEach } from "../../io/output-guard.js";
 import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
+import { isParquetFile } from "../../io/parquet.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../gates/baseline.js";
@@ -115,7 +116,9 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   await assertPredictionDump(dumpPath);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
-  const offsets = formats.includes("html") ? new LineOffsets() : undefined;
+  // A Parquet dump has no line offsets: its explorer texts come from a second pass over its rows.
+  const explore = formats.includes("html");
+  const offsets = explore && !(await isParquetFile(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
@@ -174,7 +177,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   }
   let changes: CaseChange[] | undefined;
   // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-  if (baseline && offsets) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
+  if (baseline && explore) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
   await decideDocumentReport(report, {
     casesPath: result.casesPath,
     ...(baseline ? { baseline } : {}),
@@ -197,12 +200,12 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const explorer = offsets
+  const explorer = explore
     ? await buildDocumentExplorer({
         casesPath: result.casesPath,
         slice: result.slice,
         dumpPath,
-        offsets,
+        ...(offsets ? { offsets } : {}),
         runs: result.runKeys,
         seed,
         ...(changes ? { changes } : {}),

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
-import { readLineBlocks } from "../../io/lines.js";
+import { dumpLineBlocks, type DumpBlock } from "../../io/dump-source.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
@@ -50,7 +50,7 @@ export interface DocumentEvalOptions extends ScoreOptions {
   rewardsPath?: string;
   /** Called with bytes of the dump consumed so far and the total. */
   onProgress?: (done: number, total: number) => void;
-  /** Called with each block of whole dump lines as it is read (the case explorer records line offsets). */
+  /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
   onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
 }
 
@@ -89,10 +89,11 @@ export function sliceHashOf(cases: readonly SliceCase[]): string {
   return sha256Text(hashes.sort().join("\n"));
 }
 
-/** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer, firstLineNo: number) => void): AsyncGenerator<LineBlock> {
-  for await (const { firstLineNo, block } of readLineBlocks(path)) {
-    onBlock(block, firstLineNo);
+/** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
+async function* chunked(path: string, lines: number | undefined, onBlock: (block: DumpBlock) => void): AsyncGenerator<LineBlock> {
+  for await (const dumpBlock of dumpLineBlocks(path)) {
+    onBlock(dumpBlock);
+    const { firstLineNo, block } = dumpBlock;
     if (lines === undefined || lines <= 0) {
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
@@ -158,10 +159,14 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block, firstLineNo) => {
-      dumpHash.update(block);
-      opts.onDumpBlock?.(firstLineNo, block);
-      done += block.length;
+    let rawBytes = true; // a Parquet dump's blocks are made from its rows: its hash is the file's, computed later
+    const chunks = chunked(opts.dumpPath, opts.chunkLines, ({ firstLineNo, block, fileBytes, raw }) => {
+      rawBytes &&= raw;
+      if (raw) {
+        dumpHash.update(block);
+        opts.onDumpBlock?.(firstLineNo, block);
+      }
+      done += fileBytes;
       opts.onProgress?.(done, total);
     });
     for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
@@ -242,7 +247,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       }
     }
     await rewards?.commit();
-    const dumpSha256 = dumpHash.digest("hex");
+    const dumpSha256 = rawBytes ? dumpHash.digest("hex") : undefined;
     const finished = await finishDocumentEval({
       slice,
       cases: slice.cases.filter((c) => inShard[c.index]),
@@ -260,7 +265,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       workers: opts.workers,
       pool,
     });
-    return { ...finished, dumpSha256 };
+    return dumpSha256 !== undefined ? { ...finished, dumpSha256 } : finished;
   } catch (err) {
     await rewards?.abort();
     throw err;
