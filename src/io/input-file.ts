@@ -4,7 +4,7 @@
 // where a command supports it. A UTF-16 file is refused with the fix, not read as garbled UTF-8.
 import { noteInput } from "./output-guard.js";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 
 function kindOf(info: import("node:fs").Stats): string {
@@ -58,6 +58,22 @@ export async function* refuseUtf16(name: string, chunks: AsyncIterable<Buffer>):
 export async function* inputFileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
   await assertRegularFile(path);
   yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
+}
+
+/** Whether a regular file starts with these (latin1) bytes; false for a missing or shorter file. */
+export async function fileStartsWith(path: string, magic: string): Promise<boolean> {
+  await assertRegularFile(path);
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, "r");
+    const head = Buffer.alloc(magic.length);
+    const { bytesRead } = await handle.read(head, 0, magic.length, 0);
+    return bytesRead === magic.length && head.toString("latin1") === magic;
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
 }
 
 /** A whole small file's bytes, after the regular-file rule; refuses UTF-16. */

@@ -41,6 +41,7 @@ interface EvalFlags {
   quiet?: boolean;
   lenientIds?: boolean;
   limit?: string;
+  idField?: string;
   config?: string;
   chunkSize?: string;
   costs?: string;
@@ -84,6 +85,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
+    .option("--id-field <name>", "an inspect_ai or promptfoo log as --predictions: the sample metadata field or test var holding the case id")
     .option("--limit <n>", "score only the first N cases of the slice, in slice order (as mari predict --limit N judges them)")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
@@ -94,7 +96,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     "after",
     `
 --predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
-(detected per line). Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
+(detected per line), as JSONL or Parquet, or an inspect_ai log (.eval, .json) or a promptfoo output
+(results.json, results.jsonl), detected from the content. Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
 
 Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out report
@@ -138,6 +141,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       ["--bootstrap", flags.bootstrap],
       ["--lenient-ids", flags.lenientIds],
       ["--limit", flags.limit],
+      ["--id-field", flags.idField],
     ].filter(([, value]) => value !== undefined && value !== false);
     if (documentOnly.length > 0) {
       throw new InputError(
@@ -185,6 +189,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     bootstrap,
     ...(shard ? { shard } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
     lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(baselinePath !== undefined ? { baselinePath } : {}),

@@ -3,7 +3,7 @@
 // the dump pass recorded line offsets (eval), else by one streaming pass (diff).
 import { open } from "node:fs/promises";
 import { parseCompletionLayout, parseDumpJson } from "../../io/dump.js";
-import { dumpLines } from "../../io/dump-source.js";
+import { dumpLines } from "./dump-source.js";
 import { isJsonObject } from "../../io/records.js";
 import type { LineOffsets } from "./line-offsets.js";
 

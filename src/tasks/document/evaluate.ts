@@ -4,7 +4,6 @@
 import { oneRunEach } from "../../io/output-guard.js";
 import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
-import { isParquetFile } from "../../io/parquet.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../gates/baseline.js";
@@ -24,6 +23,7 @@ import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
+import { isConvertedDump } from "./dump-source.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -47,6 +47,8 @@ export interface DocumentEvalSettings {
   shard?: Shard;
   /** Score only the first N cases of the slice, in slice order (the cases `mari predict --limit N` judges). */
   limit?: number;
+  /** An inspect_ai or promptfoo log as the dump: the sample metadata field or test var holding the case id. */
+  idField?: string;
   lenientIds?: boolean;
   /** Write one JSONL reward line per scored prediction here. */
   rewardsPath?: string;
@@ -113,12 +115,13 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  await assertPredictionDump(dumpPath);
+  const dumpSource = settings.idField !== undefined ? { idField: settings.idField } : {};
+  await assertPredictionDump(dumpPath, dumpSource);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
-  // A Parquet dump has no line offsets: its explorer texts come from a second pass over its rows.
+  // A Parquet dump or an eval-tool log has no line offsets: its explorer texts come from a second pass.
   const explore = formats.includes("html");
-  const offsets = explore && !(await isParquetFile(dumpPath)) ? new LineOffsets() : undefined;
+  const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
@@ -134,6 +137,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     lenientIds,
     ...(shard ? { shard } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    dumpSource,
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
     onProgress: (done) => {
@@ -166,6 +170,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       strict,
       shard: shard ? `${shard.index}/${shard.count}` : null,
       ...(limit !== undefined ? { limit } : {}),
+      ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
       config_file: settings.configPath ?? null,
     },
     elapsedSeconds: 0,

@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
-import { dumpLineBlocks, type DumpBlock } from "../../io/dump-source.js";
+import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
@@ -47,6 +47,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
   shard?: Shard;
   /** Score only the first `limit` cases of the slice (the cases `mari predict --limit` judges). */
   limit?: number;
+  /** How an eval-tool log names its cases (`--id-field`). */
+  dumpSource?: DumpSourceOptions;
   rewardsPath?: string;
   /** Called with bytes of the dump consumed so far and the total. */
   onProgress?: (done: number, total: number) => void;
@@ -90,8 +92,8 @@ export function sliceHashOf(cases: readonly SliceCase[]): string {
 }
 
 /** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBlock: (block: DumpBlock) => void): AsyncGenerator<LineBlock> {
-  for await (const dumpBlock of dumpLineBlocks(path)) {
+async function* chunked(path: string, source: DumpSourceOptions, lines: number | undefined, onBlock: (block: DumpBlock) => void): AsyncGenerator<LineBlock> {
+  for await (const dumpBlock of dumpLineBlocks(path, source)) {
     onBlock(dumpBlock);
     const { firstLineNo, block } = dumpBlock;
     if (lines === undefined || lines <= 0) {
@@ -160,7 +162,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
     let rawBytes = true; // a Parquet dump's blocks are made from its rows: its hash is the file's, computed later
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, ({ firstLineNo, block, fileBytes, raw }) => {
+    const chunks = chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, ({ firstLineNo, block, fileBytes, raw }) => {
       rawBytes &&= raw;
       if (raw) {
         dumpHash.update(block);
