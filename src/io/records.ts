@@ -247,85 +247,195 @@ async function* readJsonl(source: InputSource): AsyncGenerator<RecordItem> {
   }
 }
 
-/** The one CSV error a reader can step over: a record with the wrong number of fields. */
+/** The one CSV error the parser steps over itself: a record with the wrong number of fields. */
 const RAGGED_CSV_RECORD = "CSV_RECORD_INCONSISTENT_COLUMNS";
+/** After this many restarts past quote errors, the rest of the file is given up (each may re-read what follows). */
+const MAX_CSV_RESTARTS = 100;
+
+/**
+ * The bytes fed to a CSV parser since the start of the record it is reading, so that after an
+ * error it cannot step over (a stray quote) the parse can restart on the next line.
+ */
+class CsvTape {
+  private held: Buffer[] = [];
+  /** Line number of the first held byte (held bytes always start at a line start). */
+  private line = 1;
+
+  /** Holds a chunk read from the source; returns the part to parse (after the lines still to skip). */
+  admit(chunk: Buffer): Buffer {
+    let start = 0;
+    while (this.line < this.skipTo && start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) return Buffer.alloc(0);
+      start = nl + 1;
+      this.line++;
+    }
+    const rest = start === 0 ? chunk : chunk.subarray(start);
+    if (rest.length > 0) this.held.push(rest);
+    return rest;
+  }
+
+  /** Lines up to this one (exclusive) are not parsed again: the rest of a bad line still unread is skipped. */
+  private skipTo = 1;
+
+  /** Forgets the bytes of the lines before `line`. */
+  dropBefore(line: number): void {
+    while (this.line < line && this.held.length > 0) {
+      const first = this.held[0]!;
+      const nl = first.indexOf(0x0a);
+      if (nl === -1) {
+        this.held.shift();
+        continue;
+      }
+      if (nl + 1 < first.length) this.held[0] = first.subarray(nl + 1);
+      else this.held.shift();
+      this.line++;
+    }
+  }
+
+  /** The held bytes from line `line` on, handed over (the tape is then empty; what the source still holds of earlier lines is skipped). */
+  takeFrom(line: number): Buffer {
+    this.dropBefore(line);
+    const bytes = this.line === line ? Buffer.concat(this.held) : Buffer.alloc(0);
+    this.held = [];
+    this.skipTo = line;
+    return bytes;
+  }
+}
 
 /**
  * CSV records with the line each starts on. A record with the wrong number of fields is rejected on
  * its own and reading goes on. Any other CSV error (a stray quote) leaves the parser unsure where
- * later records start, so reading stops there with an error that says so: records are never
- * dropped without a message.
+ * later records start: that record's first line is rejected and parsing restarts on the next line
+ * with the same header, so one bad quote costs one record, not the rest of the file.
  */
 async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
   const path = sourceName(source);
-  const skipped: Array<{ line: number; code: string; message: string }> = [];
   const invalidLines = new Set<number>();
-  const bytes = Readable.from(noteInvalidUtf8Lines(sourceChunks(source), invalidLines), { objectMode: false });
+  const base = noteInvalidUtf8Lines(sourceChunks(source), invalidLines)[Symbol.asyncIterator]();
+  const tape = new CsvTape();
+  let segment: CsvSegment = { firstLine: 1, replay: undefined, header: undefined };
+  try {
+    for (let restarts = 0; ; restarts++) {
+      const next = yield* readCsvSegment(path, base, tape, invalidLines, segment, restarts < MAX_CSV_RESTARTS);
+      if (next === undefined) return;
+      segment = next;
+    }
+  } finally {
+    await base.return?.(undefined);
+  }
+}
+
+interface CsvSegment {
+  /** Line number of the segment's first line. */
+  firstLine: number;
+  /** Bytes already read from the source that the segment starts with. */
+  replay: Buffer | undefined;
+  /** The file's columns, once read (a restarted segment has no header line). */
+  header: string[] | undefined;
+}
+
+/** One parse of the CSV from a line on; returns where to restart after a quote error, if anywhere. */
+async function* readCsvSegment(
+  path: string,
+  base: AsyncIterator<Buffer>,
+  tape: CsvTape,
+  invalidLines: ReadonlySet<number>,
+  segment: CsvSegment,
+  mayRestart: boolean,
+): AsyncGenerator<RecordItem, CsvSegment | undefined> {
+  const offset = segment.firstLine - 1; // segment line k is file line offset + k
+  async function* feed(): AsyncGenerator<Buffer> {
+    if (segment.replay !== undefined && segment.replay.length > 0) yield tape.admit(segment.replay);
+    // Pulled one by one (no for-await), so stopping this parse never closes the source.
+    for (;;) {
+      const next = await base.next();
+      if (next.done === true) return;
+      const part = tape.admit(next.value);
+      if (part.length > 0) yield part;
+    }
+  }
+  const skipped: Array<{ line: number; code: string; message: string }> = [];
+  let header = segment.header;
   let headerProblem: string | undefined;
   // A repeated column name would let the last column win silently: the header is refused.
-  const columns = (header: string[]): string[] => {
+  const columns = (names: string[]): string[] => {
     const seen = new Set<string>();
-    for (const name of header) {
+    for (const name of names) {
       if (seen.has(name)) {
         headerProblem = `the header names column ${JSON.stringify(name)} more than once`;
         throw new Error(headerProblem);
       }
       seen.add(name);
     }
-    return header;
+    header = names;
+    return names;
   };
-  const parser = bytes.pipe(parseCsv({ columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }));
+  const bytes = Readable.from(feed(), { objectMode: false });
+  const parser = bytes.pipe(
+    parseCsv({ columns: segment.header ?? columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
+  );
+  // csv-parse counts lines from the segment's start: its messages are given the file's numbers.
+  const fileLines = (message: string) =>
+    offset === 0 ? message : message.replace(/\b(at|on) line (\d+)/g, (_m, word: string, n: string) => `${word} line ${offset + Number(n)}`);
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
-    skipped.push({ line: err.lines ?? 0, code: err.code ?? "", message: err.message });
+    skipped.push({ line: offset + (err.lines ?? 0), code: err.code ?? "", message: fileLines(err.message) });
   });
-  let previousEnd = 1; // the header row
+  let previousEnd = segment.header === undefined ? 1 : offset; // the header row, or the line before the segment
   let nextSkipped = 0;
-  let stopped = false;
-  // The skipped records that end before `line`, in order; after an unrecoverable one, nothing more.
+  let stop: { message: string } | undefined;
+  // The skipped records that end before `line`, in order; stops at one the parser cannot step over.
   function* skippedBefore(line: number): Generator<RecordItem> {
-    while (!stopped && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
+    while (stop === undefined && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
       const s = skipped[nextSkipped++]!;
-      previousEnd = Math.max(previousEnd, s.line);
       if (s.code === RAGGED_CSV_RECORD) {
+        previousEnd = Math.max(previousEnd, s.line);
         yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message: `malformed CSV: ${s.message}` } };
-      } else {
-        stopped = true;
-        const message = `malformed CSV: ${s.message}; the rest of the file (after line ${s.line}) is not read`;
-        yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message } };
-      }
+      } else stop = { message: s.message };
     }
   }
   try {
     for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
-      yield* skippedBefore(item.info.lines);
-      if (stopped) break;
+      yield* skippedBefore(offset + item.info.lines);
+      if (stop !== undefined) break;
       // A quoted field may span lines: report the line where the record starts.
       const line = previousEnd + 1;
-      previousEnd = item.info.lines;
-      if (invalidLines.has(1)) {
+      previousEnd = offset + item.info.lines;
+      tape.dropBefore(previousEnd + 1);
+      if (segment.header === undefined && invalidLines.has(1)) {
         yield { where: `${path}:1`, line: 1, error: { code: "invalid_utf8", message: "the CSV header is not valid UTF-8; the file is not read" } };
-        stopped = true;
-        break;
+        return undefined;
       }
-      const badLine = firstInvalidLine(invalidLines, line, item.info.lines);
+      const badLine = firstInvalidLine(invalidLines, line, previousEnd);
       if (badLine !== undefined) {
         yield { where: `${path}:${badLine}`, line: badLine, error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
         continue;
       }
       yield { where: `${path}:${line}`, line, record: { ...item.record } };
     }
-    yield* skippedBefore(Infinity);
+    if (stop === undefined) yield* skippedBefore(Infinity);
   } catch (err) {
-    const e = err as Error & { lines?: number };
     if (headerProblem !== undefined) {
       yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${headerProblem}; the file is not read` } };
-      return;
+      return undefined;
     }
-    const line = e.lines ?? previousEnd + 1;
-    yield { where: `${path}:${line}`, line, error: { code: "malformed_csv", message: `malformed CSV: ${e.message}` } };
+    stop = { message: fileLines((err as Error).message) };
   } finally {
     parser.destroy();
   }
+  if (stop === undefined) return undefined;
+  // The record that the parser could not read starts on the line after the last one it read.
+  const bad = previousEnd + 1;
+  if (!mayRestart || header === undefined) {
+    yield {
+      where: `${path}:${bad}`,
+      line: bad,
+      error: { code: "malformed_csv", message: `malformed CSV: ${stop.message}; the rest of the file (after line ${bad}) is not read` },
+    };
+    return undefined;
+  }
+  yield { where: `${path}:${bad}`, line: bad, error: { code: "malformed_csv", message: `malformed CSV: ${stop.message}; reading goes on at line ${bad + 1}` } };
+  return { firstLine: bad + 1, replay: tape.takeFrom(bad + 1), header };
 }
 
 /** Whole-file JSON: an array of records, or a ContraDoc container whose keys become ids. */

@@ -1,7 +1,7 @@
 // One line never decides how a whole pairs or documents file is read: the format is sniffed from
 // several lines, so a bad first line (malformed, `""`, `true`, garbage) is that line's rejection and
 // invalid UTF-8 elsewhere stays that line's; a CSV's header decides its task even when its first
-// data row cannot be read. Through the real CLI.
+// data row cannot be read, and a stray quote there costs that row only. Through the real CLI.
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
@@ -64,6 +64,17 @@ describe("a bad first line is one rejection", () => {
 });
 
 describe("a CSV's header decides its task", () => {
+  it("a stray quote in the first data row is that row's rejection: classify reads every other pair", async () => {
+    const rows = pairLines.map((l) => JSON.parse(l) as { id: string; new: string; old: string });
+    const csvField = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const csv = ["id,new,old", '"p1,"a b,c', ...rows.map((r) => [r.id, r.new, r.old].map(csvField).join(","))].join("\n");
+    const r = await runMari(["classify", write(tmp.dir, "stray.csv", `${csv}\n`)]);
+    expectNoCrash(r);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(rows.length);
+    expect(r.stderr).toMatch(/stray\.csv:2: malformed_csv: malformed CSV: Invalid Closing Quote: .*reading goes on at line 3/);
+  });
+
   it("a pairs CSV whose first data row is malformed is read as pairs, the row named", async () => {
     const out = join(tmp.dir, "csv-out");
     const csv = 'id,new,old,gold\n"p1,"a b,c,update\np2,the sky is blue,the sky was grey,update\n';
