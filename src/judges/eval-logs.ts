@@ -73,7 +73,9 @@ export async function detectEvalLog(path: string): Promise<EvalLogKind | undefin
     if (promptfooResults(first) !== undefined) return "promptfoo-json";
     return undefined;
   }
-  // A JSON document over several lines (how both tools write .json): only those two are looked at.
+  // A JSON document over several lines, as both tools write .json (indented: `{` alone on the first
+  // line). Anything else, such as a JSONL dump with a malformed first line, is not read whole here.
+  if (trimmed.trimEnd() !== "{") return undefined;
   const text = await readInputText(path).catch(() => undefined);
   const whole = text === undefined ? undefined : parseJson(text.replace(/^\uFEFF/, ""));
   if (isInspectLog(whole)) return "inspect-json";
