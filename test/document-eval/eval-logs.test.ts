@@ -247,3 +247,27 @@ describe("promptfoo outputs as dumps", () => {
     expect(report.rejection_examples.find((e: { reason: string }) => e.reason === "malformed_json").where).toBe(`${path}:${rs.length + 1}`);
   });
 });
+
+describe("promptfoo case ids without --id-field", () => {
+  it("the var case_id, else id, names the case; a result without either is a bad_case_id line", async () => {
+    const make = (testIdx: number, vars: Row, output: string) => ({
+      promptIdx: 0,
+      testIdx,
+      testCase: { vars },
+      provider: { id: "echo" },
+      vars,
+      response: { output },
+    });
+    const ok = (id: string) => JSON.stringify({ case_id: id, judgment: false, evidence_sentence_ids: [], reasoning: "" });
+    const path = join(tmp.dir, "ids.jsonl");
+    const rows = [make(0, { case_id: cases[0]!.id }, ok(cases[0]!.id)), make(1, { id: cases[1]!.id }, ok(cases[1]!.id)), make(2, { other: "x" }, ok("x"))];
+    writeFileSync(path, `${rows.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const out = join(tmp.dir, "ids-out");
+    const r = await runMari(["eval", slice, "--predictions", path, "--out", out, "--quiet", "--report", "json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+    expect(report.rejections.bad_case_id).toBe(1);
+    expect(report.rejection_examples.find((e: { reason: string }) => e.reason === "bad_case_id").where).toBe(`${path}:3`);
+    expect(report.rejections.missing_prediction).toBe(cases.length - 2);
+  });
+});
