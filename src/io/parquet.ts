@@ -5,8 +5,7 @@
 // cannot tell it from an absent field) → the field left out, timestamps → ISO strings, LIST →
 // arrays, structs → objects. Row N (1-based) stands where a JSONL input has line N.
 import { gunzipSync } from "node:zlib";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetSchema, type Compressors, type FileMetaData } from "hyparquet";
-import { compressors as codecLibrary } from "hyparquet-compressors";
+import type { AsyncBuffer, Compressors, FileMetaData } from "hyparquet";
 import { dict } from "../core/dict.js";
 import { InputError } from "./errors.js";
 import { fileStartsWith } from "./input-file.js";
@@ -14,8 +13,18 @@ import { fileStartsWith } from "./input-file.js";
 /** The four bytes a Parquet file starts and ends with. */
 export const PARQUET_MAGIC = "PAR1";
 
-// Node's own zlib inflates gzip pages natively; the library's codecs do the rest.
-const CODECS: Compressors = { ...codecLibrary, GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+type Hyparquet = typeof import("hyparquet");
+let library: Promise<{ hyparquet: Hyparquet; codecs: Compressors }> | undefined;
+
+/** The reader and its codecs, loaded on the first Parquet file (the snappy codec compiles WebAssembly): no other run pays for them. */
+function parquetLibrary(): Promise<{ hyparquet: Hyparquet; codecs: Compressors }> {
+  library ??= Promise.all([import("hyparquet"), import("hyparquet-compressors")]).then(([hyparquet, { compressors }]) => ({
+    hyparquet,
+    // Node's own zlib inflates gzip pages natively; the library's codecs do the rest.
+    codecs: { ...compressors, GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) },
+  }));
+  return library;
+}
 
 /** Whether the file at `path` starts with the Parquet magic bytes (false for a missing or short file). */
 export function isParquetFile(path: string): Promise<boolean> {
@@ -60,10 +69,10 @@ function jsonOf(value: unknown): string | undefined {
   }
 }
 
-async function metadataOf(path: string): Promise<{ file: Awaited<ReturnType<typeof asyncBufferFromFile>>; metadata: FileMetaData }> {
-  const file = await asyncBufferFromFile(path);
+async function metadataOf(hyparquet: Hyparquet, path: string): Promise<{ file: AsyncBuffer; metadata: FileMetaData }> {
+  const file = await hyparquet.asyncBufferFromFile(path);
   try {
-    return { file, metadata: await parquetMetadataAsync(file) };
+    return { file, metadata: await hyparquet.parquetMetadataAsync(file) };
   } catch (err) {
     throw new InputError(`${path}: starts like a Parquet file (PAR1) but cannot be read as one: ${(err as Error).message}`);
   }
@@ -85,8 +94,9 @@ export interface ParquetLines {
  * Parquet within reach of JSONL's speed.
  */
 export async function* parquetRowGroupLines(path: string): AsyncGenerator<ParquetLines> {
-  const { file, metadata } = await metadataOf(path);
-  const names = parquetSchema(metadata).children.map((c) => c.element.name);
+  const { hyparquet, codecs } = await parquetLibrary();
+  const { file, metadata } = await metadataOf(hyparquet, path);
+  const names = hyparquet.parquetSchema(metadata).children.map((c) => c.element.name);
   const keys = names.map((name) => `${JSON.stringify(name)}:`);
   let start = 0;
   for (const [index, group] of metadata.row_groups.entries()) {
@@ -94,12 +104,12 @@ export async function* parquetRowGroupLines(path: string): AsyncGenerator<Parque
     const columns = names.map(() => new Array<unknown>(count));
     const slot = new Map(names.map((name, i) => [name, columns[i]!]));
     try {
-      await parquetRead({
+      await hyparquet.parquetRead({
         file,
         metadata,
         rowStart: start,
         rowEnd: start + count,
-        compressors: CODECS,
+        compressors: codecs,
         onChunk: ({ columnName, columnData, rowStart }) => {
           const column = slot.get(columnName);
           if (column === undefined) return;
