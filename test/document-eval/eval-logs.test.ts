@@ -271,3 +271,13 @@ describe("promptfoo case ids without --id-field", () => {
     expect(report.rejections.missing_prediction).toBe(cases.length - 2);
   });
 });
+
+it("--id-field on a JSONL dump or without --predictions is refused, not ignored", async () => {
+  const dump = join(tmp.dir, "plain.jsonl");
+  writeFileSync(dump, `${JSON.stringify({ case_id: cases[0]!.id, judgment: false, evidence_sentence_ids: [] })}\n`);
+  for (const extra of [["--predictions", dump], []]) {
+    const r = await runMari(["eval", slice, ...extra, "--id-field", "doc_id", "--out", join(tmp.dir, `refused-${extra.length}`), "--quiet"]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain("--id-field applies to an inspect_ai log or a promptfoo output");
+  }
+});

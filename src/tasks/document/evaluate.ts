@@ -24,6 +24,7 @@ import { buildDocumentReport, strictViolations } from "./report.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { isConvertedDump } from "./dump-source.js";
+import { detectEvalLog } from "../../judges/eval-logs.js";
 import { runDocumentEval, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -114,6 +115,10 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     dumpBytes = info.size;
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  // A flag that would change nothing is refused, not ignored: the lines of a dump name their case.
+  if (settings.idField !== undefined && (await detectEvalLog(dumpPath)) === undefined) {
+    throw new InputError(`--id-field applies to an inspect_ai log or a promptfoo output; ${dumpPath} is a dump whose lines name their case in case_id`);
   }
   const dumpSource = settings.idField !== undefined ? { idField: settings.idField } : {};
   await assertPredictionDump(dumpPath, dumpSource);
