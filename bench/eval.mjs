@@ -11,11 +11,11 @@
 // under 512 MB), with `--report json` and with the default reports (the explorer's regressed/fixed
 // cases); `--baseline-only` measures just that and writes bench/results/eval-baseline.json.
 //   node bench/eval.mjs [--predictions N] [--repeat K] [--baseline-only]
-import { createWriteStream, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { best, flag, measureChild, median, ROOT } from "./lib/measure.mjs";
-import { writeGrpo } from "./lib/dumps.mjs";
+import { casesWithSentenceCounts, writeGrpo } from "./lib/dumps.mjs";
 import { once } from "node:events";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
@@ -27,12 +27,7 @@ const PREDICTIONS = flag("--predictions", 1_000_000);
 const REPEAT = flag("--repeat", 3);
 
 mkdirSync(OUT, { recursive: true });
-const { splitSentences } = await import(join(ROOT, "dist/core/document/index.js"));
-const cases = readFileSync(SLICE, "utf8")
-  .split("\n")
-  .filter(Boolean)
-  .map((l) => JSON.parse(l));
-for (const c of cases) c.n = splitSentences(c.text).length;
+const cases = await casesWithSentenceCounts(ROOT, SLICE);
 const runs = Math.ceil(PREDICTIONS / cases.length);
 
 /** Deterministic LCG so the dump is the same on every machine. */

@@ -3,6 +3,18 @@
 // five sentences, 8 samples each) and a ContraDoc dump with every line rejection and case reason.
 import { createWriteStream, readFileSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
+import { join } from "node:path";
+
+/** A JSONL slice's records, each with `n`, its sentence count as mari splits it (needs a build). */
+export async function casesWithSentenceCounts(root, slicePath) {
+  const { splitSentences } = await import(join(root, "dist/core/document/index.js"));
+  const cases = readFileSync(slicePath, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  for (const c of cases) c.n = splitSentences(c.text).length;
+  return cases;
+}
 
 /** Deterministic LCG so the files are the same on every machine. */
 export function lcg(seed) {

@@ -4,7 +4,7 @@
 // where a command supports it. A UTF-16 file is refused with the fix, not read as garbled UTF-8.
 import { noteInput } from "./output-guard.js";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 
 function kindOf(info: import("node:fs").Stats): string {
@@ -60,11 +60,33 @@ export async function* inputFileChunks(path: string, chunkBytes: number): AsyncG
   yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
 }
 
-/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
-export async function readInputText(path: string): Promise<string> {
+/** Whether a regular file starts with these (latin1) bytes; false for a missing or shorter file. */
+export async function fileStartsWith(path: string, magic: string): Promise<boolean> {
+  await assertRegularFile(path);
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, "r");
+    const head = Buffer.alloc(magic.length);
+    const { bytesRead } = await handle.read(head, 0, magic.length, 0);
+    return bytesRead === magic.length && head.toString("latin1") === magic;
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** A whole small file's bytes, after the regular-file rule; refuses UTF-16. */
+export async function readInputBytes(path: string): Promise<Buffer> {
   await assertRegularFile(path);
   const bytes = await readFile(path);
   if (isUtf16Bom(bytes)) throw utf16Error(path);
+  return bytes;
+}
+
+/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
+export async function readInputText(path: string): Promise<string> {
+  const bytes = await readInputBytes(path);
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {

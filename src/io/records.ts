@@ -6,11 +6,14 @@ import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
+import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
-import { readInputText } from "./input-file.js";
+import { readInputBytes, readInputText } from "./input-file.js";
+import { InputError } from "./errors.js";
+import { isParquetFile, PARQUET_MAGIC, parquetRowGroups } from "./parquet.js";
 
-export type RecordFormat = "jsonl" | "csv" | "json";
+export type RecordFormat = "jsonl" | "csv" | "json" | "parquet";
 
 /** Line-level rejection codes shared by all JSONL inputs (SPEC Appendix A, "Dump lines" step 1). */
 export type LineRejection = "invalid_utf8" | "blank_line" | "malformed_json" | "not_an_object";
@@ -56,17 +59,25 @@ export function parseJsonLine(
 
 const HEAD_CHUNK = 1 << 16;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
+/** Lines the format is sniffed from, and the bytes past the first line read to find them. */
+const SNIFF_LINES = 32;
+const SNIFF_BYTES = 1 << 18;
 
 /**
  * Takes chunks up to and including the one that ends the first non-blank line (or all of them when
- * that line never ends), so that a first record longer than one chunk is still seen whole. The
- * iterator is left open just after the chunks taken.
+ * that line never ends), so that a first record longer than one chunk is still seen whole, and then
+ * on until SNIFF_LINES lines or SNIFF_BYTES more bytes are in hand, so that the format is sniffed
+ * from several lines rather than the first alone. The iterator is left open just after the chunks
+ * taken.
  */
 async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
   const taken: Buffer[] = [];
   let offset = 0; // bytes before the current chunk
   let bomBytes = 0;
   let contentSeen = false;
+  let firstLineEnded = false;
+  let newlines = 0;
+  let bytesAfterFirstLine = 0;
   for (;;) {
     const next = await chunks.next();
     if (next.done === true) break;
@@ -84,7 +95,15 @@ async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
       if (at === chunk.length) continue;
       contentSeen = true;
     }
-    if (chunk.indexOf(0x0a, at) !== -1) break;
+    if (!firstLineEnded) {
+      const end = chunk.indexOf(0x0a, at);
+      if (end === -1) continue;
+      firstLineEnded = true;
+      at = end + 1;
+    }
+    bytesAfterFirstLine += chunk.length - at;
+    for (let nl = chunk.indexOf(0x0a, at); nl !== -1; nl = chunk.indexOf(0x0a, nl + 1)) newlines++;
+    if (newlines >= SNIFF_LINES || bytesAfterFirstLine >= SNIFF_BYTES) break;
   }
   return taken;
 }
@@ -125,60 +144,91 @@ async function peekHead(source: StreamSource): Promise<{ head: string; replayed:
 }
 
 /**
- * The container, decided from more than the first record (one bad record never changes how the
- * others are read):
- * - content not starting with `{`/`[` → CSV;
+ * The container, decided from the first SNIFF_LINES lines rather than the first alone (one bad
+ * record never changes how the others are read):
  * - a first line that is a complete JSON value → JSONL, unless it is the whole file and an array
  *   or a ContraDoc container (whole-file JSON);
+ * - content not starting with `{`/`[` → JSONL when most sampled lines are JSON values and at least
+ *   one is an object (a first line `""`, `true` or garbage is then one rejection), CSV otherwise;
  * - a first line that is not a complete value (pretty-printed JSON, or a malformed first record) →
- *   `undecided`: whole-file JSON when the whole content parses as one value, JSONL otherwise, so a
- *   malformed first line is one counted rejection and every later record is still read.
+ *   JSONL when most later sampled lines are JSON objects, else `undecided`: whole-file JSON when
+ *   the whole content parses as one value, JSONL otherwise.
  */
 type HeadVerdict = RecordFormat | "undecided";
 
+/** What the sampled lines are: how many, how many parse as JSON values, how many as objects. */
+function sampleLines(lines: readonly string[]): { lines: number; values: number; objects: number } {
+  let values = 0;
+  let objects = 0;
+  let counted = 0;
+  for (let i = 0; i < lines.length; i++) {
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]!);
+    } catch {
+      // The head's last line may be cut short by the sample's end: it counts only when whole.
+      if (i < lines.length - 1) counted++;
+      continue;
+    }
+    counted++;
+    values++;
+    if (isJsonObject(value)) objects++;
+  }
+  return { lines: counted, values, objects };
+}
+
 function formatOfHead(headText: string): HeadVerdict {
-  const head = headText.replace(/^\uFEFF/, "");
-  const trimmed = head.trimStart();
-  const firstLine = trimmed.split("\n", 1)[0]!.replace(/\r$/, "");
+  const trimmed = headText.replace(/^\uFEFF/, "").trimStart();
+  const lines = trimmed
+    .split("\n")
+    .map((line) => line.replace(/\r$/, ""))
+    .filter((line) => line.trim() !== "");
+  const firstLine = lines[0] ?? "";
   if (!trimmed.startsWith("{") && !trimmed.startsWith("[")) {
-    // A JSONL file whose first line is `null`, `true` or a number (not an object: one rejection)
-    // is still JSONL when the next line is an object; no CSV header parses as such a value.
-    const next = trimmed.slice(firstLine.length).trimStart();
-    return next.startsWith("{") && isJsonScalar(firstLine) ? "jsonl" : "csv";
+    const all = sampleLines(lines);
+    return all.objects > 0 && 2 * all.values > all.lines ? "jsonl" : "csv";
   }
   let value: unknown;
   try {
     value = JSON.parse(firstLine);
   } catch {
-    return "undecided";
+    const rest = sampleLines(lines.slice(1));
+    return rest.lines > 0 && 2 * rest.objects > rest.lines ? "jsonl" : "undecided";
   }
   const wholeFile = firstLine.length === trimmed.trimEnd().length;
   if (wholeFile && (Array.isArray(value) || (isJsonObject(value) && isContainer(value)))) return "json";
   return "jsonl";
 }
 
-function isJsonScalar(text: string): boolean {
+/**
+ * For an undecided head: one JSON value in the whole content → whole-file JSON, else JSONL. Invalid
+ * UTF-8 somewhere does not decide it: in JSONL that is one line's rejection, and whole-file JSON
+ * refuses it when read.
+ */
+function formatOfWhole(bytes: Buffer): RecordFormat {
   try {
-    const value: unknown = JSON.parse(text);
-    return value === null || typeof value === "number" || typeof value === "boolean";
-  } catch {
-    return false;
-  }
-}
-
-/** For an undecided head: one JSON value in the whole text → whole-file JSON, else JSONL. */
-function formatOfWhole(text: string): RecordFormat {
-  try {
-    JSON.parse(text.replace(/^\uFEFF/, ""));
+    JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
     return "json";
   } catch {
     return "jsonl";
   }
 }
 
+/** A CSV file's column names, from its first record; undefined when that record cannot be read. */
+export async function csvColumns(path: string): Promise<string[] | undefined> {
+  const head = (await readHead(path)).replace(/^\uFEFF/, "");
+  try {
+    const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true }) as string[][];
+    return rows[0];
+  } catch {
+    return undefined;
+  }
+}
+
 export async function detectRecordFormat(path: string): Promise<RecordFormat> {
+  if (await isParquetFile(path)) return "parquet";
   const verdict = formatOfHead(await readHead(path));
-  return verdict === "undecided" ? formatOfWhole(await readInputText(path)) : verdict;
+  return verdict === "undecided" ? formatOfWhole(await readInputBytes(path)) : verdict;
 }
 
 /** `{"pos": {ID: {...}}, "neg": {ID: {...}}}` (ContraDoc's original layout). */
@@ -197,85 +247,195 @@ async function* readJsonl(source: InputSource): AsyncGenerator<RecordItem> {
   }
 }
 
-/** The one CSV error a reader can step over: a record with the wrong number of fields. */
+/** The one CSV error the parser steps over itself: a record with the wrong number of fields. */
 const RAGGED_CSV_RECORD = "CSV_RECORD_INCONSISTENT_COLUMNS";
+/** After this many restarts past quote errors, the rest of the file is given up (each may re-read what follows). */
+const MAX_CSV_RESTARTS = 100;
+
+/**
+ * The bytes fed to a CSV parser since the start of the record it is reading, so that after an
+ * error it cannot step over (a stray quote) the parse can restart on the next line.
+ */
+class CsvTape {
+  private held: Buffer[] = [];
+  /** Line number of the first held byte (held bytes always start at a line start). */
+  private line = 1;
+
+  /** Holds a chunk read from the source; returns the part to parse (after the lines still to skip). */
+  admit(chunk: Buffer): Buffer {
+    let start = 0;
+    while (this.line < this.skipTo && start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) return Buffer.alloc(0);
+      start = nl + 1;
+      this.line++;
+    }
+    const rest = start === 0 ? chunk : chunk.subarray(start);
+    if (rest.length > 0) this.held.push(rest);
+    return rest;
+  }
+
+  /** Lines up to this one (exclusive) are not parsed again: the rest of a bad line still unread is skipped. */
+  private skipTo = 1;
+
+  /** Forgets the bytes of the lines before `line`. */
+  dropBefore(line: number): void {
+    while (this.line < line && this.held.length > 0) {
+      const first = this.held[0]!;
+      const nl = first.indexOf(0x0a);
+      if (nl === -1) {
+        this.held.shift();
+        continue;
+      }
+      if (nl + 1 < first.length) this.held[0] = first.subarray(nl + 1);
+      else this.held.shift();
+      this.line++;
+    }
+  }
+
+  /** The held bytes from line `line` on, handed over (the tape is then empty; what the source still holds of earlier lines is skipped). */
+  takeFrom(line: number): Buffer {
+    this.dropBefore(line);
+    const bytes = this.line === line ? Buffer.concat(this.held) : Buffer.alloc(0);
+    this.held = [];
+    this.skipTo = line;
+    return bytes;
+  }
+}
 
 /**
  * CSV records with the line each starts on. A record with the wrong number of fields is rejected on
  * its own and reading goes on. Any other CSV error (a stray quote) leaves the parser unsure where
- * later records start, so reading stops there with an error that says so: records are never
- * dropped without a message.
+ * later records start: that record's first line is rejected and parsing restarts on the next line
+ * with the same header, so one bad quote costs one record, not the rest of the file.
  */
 async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
   const path = sourceName(source);
-  const skipped: Array<{ line: number; code: string; message: string }> = [];
   const invalidLines = new Set<number>();
-  const bytes = Readable.from(noteInvalidUtf8Lines(sourceChunks(source), invalidLines), { objectMode: false });
+  const base = noteInvalidUtf8Lines(sourceChunks(source), invalidLines)[Symbol.asyncIterator]();
+  const tape = new CsvTape();
+  let segment: CsvSegment = { firstLine: 1, replay: undefined, header: undefined };
+  try {
+    for (let restarts = 0; ; restarts++) {
+      const next = yield* readCsvSegment(path, base, tape, invalidLines, segment, restarts < MAX_CSV_RESTARTS);
+      if (next === undefined) return;
+      segment = next;
+    }
+  } finally {
+    await base.return?.(undefined);
+  }
+}
+
+interface CsvSegment {
+  /** Line number of the segment's first line. */
+  firstLine: number;
+  /** Bytes already read from the source that the segment starts with. */
+  replay: Buffer | undefined;
+  /** The file's columns, once read (a restarted segment has no header line). */
+  header: string[] | undefined;
+}
+
+/** One parse of the CSV from a line on; returns where to restart after a quote error, if anywhere. */
+async function* readCsvSegment(
+  path: string,
+  base: AsyncIterator<Buffer>,
+  tape: CsvTape,
+  invalidLines: ReadonlySet<number>,
+  segment: CsvSegment,
+  mayRestart: boolean,
+): AsyncGenerator<RecordItem, CsvSegment | undefined> {
+  const offset = segment.firstLine - 1; // segment line k is file line offset + k
+  async function* feed(): AsyncGenerator<Buffer> {
+    if (segment.replay !== undefined && segment.replay.length > 0) yield tape.admit(segment.replay);
+    // Pulled one by one (no for-await), so stopping this parse never closes the source.
+    for (;;) {
+      const next = await base.next();
+      if (next.done === true) return;
+      const part = tape.admit(next.value);
+      if (part.length > 0) yield part;
+    }
+  }
+  const skipped: Array<{ line: number; code: string; message: string }> = [];
+  let header = segment.header;
   let headerProblem: string | undefined;
   // A repeated column name would let the last column win silently: the header is refused.
-  const columns = (header: string[]): string[] => {
+  const columns = (names: string[]): string[] => {
     const seen = new Set<string>();
-    for (const name of header) {
+    for (const name of names) {
       if (seen.has(name)) {
         headerProblem = `the header names column ${JSON.stringify(name)} more than once`;
         throw new Error(headerProblem);
       }
       seen.add(name);
     }
-    return header;
+    header = names;
+    return names;
   };
-  const parser = bytes.pipe(parseCsv({ columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }));
+  const bytes = Readable.from(feed(), { objectMode: false });
+  const parser = bytes.pipe(
+    parseCsv({ columns: segment.header ?? columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
+  );
+  // csv-parse counts lines from the segment's start: its messages are given the file's numbers.
+  const fileLines = (message: string) =>
+    offset === 0 ? message : message.replace(/\b(at|on) line (\d+)/g, (_m, word: string, n: string) => `${word} line ${offset + Number(n)}`);
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
-    skipped.push({ line: err.lines ?? 0, code: err.code ?? "", message: err.message });
+    skipped.push({ line: offset + (err.lines ?? 0), code: err.code ?? "", message: fileLines(err.message) });
   });
-  let previousEnd = 1; // the header row
+  let previousEnd = segment.header === undefined ? 1 : offset; // the header row, or the line before the segment
   let nextSkipped = 0;
-  let stopped = false;
-  // The skipped records that end before `line`, in order; after an unrecoverable one, nothing more.
+  let stop: { message: string } | undefined;
+  // The skipped records that end before `line`, in order; stops at one the parser cannot step over.
   function* skippedBefore(line: number): Generator<RecordItem> {
-    while (!stopped && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
+    while (stop === undefined && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
       const s = skipped[nextSkipped++]!;
-      previousEnd = Math.max(previousEnd, s.line);
       if (s.code === RAGGED_CSV_RECORD) {
+        previousEnd = Math.max(previousEnd, s.line);
         yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message: `malformed CSV: ${s.message}` } };
-      } else {
-        stopped = true;
-        const message = `malformed CSV: ${s.message}; the rest of the file (after line ${s.line}) is not read`;
-        yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message } };
-      }
+      } else stop = { message: s.message };
     }
   }
   try {
     for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
-      yield* skippedBefore(item.info.lines);
-      if (stopped) break;
+      yield* skippedBefore(offset + item.info.lines);
+      if (stop !== undefined) break;
       // A quoted field may span lines: report the line where the record starts.
       const line = previousEnd + 1;
-      previousEnd = item.info.lines;
-      if (invalidLines.has(1)) {
+      previousEnd = offset + item.info.lines;
+      tape.dropBefore(previousEnd + 1);
+      if (segment.header === undefined && invalidLines.has(1)) {
         yield { where: `${path}:1`, line: 1, error: { code: "invalid_utf8", message: "the CSV header is not valid UTF-8; the file is not read" } };
-        stopped = true;
-        break;
+        return undefined;
       }
-      const badLine = firstInvalidLine(invalidLines, line, item.info.lines);
+      const badLine = firstInvalidLine(invalidLines, line, previousEnd);
       if (badLine !== undefined) {
         yield { where: `${path}:${badLine}`, line: badLine, error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
         continue;
       }
       yield { where: `${path}:${line}`, line, record: { ...item.record } };
     }
-    yield* skippedBefore(Infinity);
+    if (stop === undefined) yield* skippedBefore(Infinity);
   } catch (err) {
-    const e = err as Error & { lines?: number };
     if (headerProblem !== undefined) {
       yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${headerProblem}; the file is not read` } };
-      return;
+      return undefined;
     }
-    const line = e.lines ?? previousEnd + 1;
-    yield { where: `${path}:${line}`, line, error: { code: "malformed_csv", message: `malformed CSV: ${e.message}` } };
+    stop = { message: fileLines((err as Error).message) };
   } finally {
     parser.destroy();
   }
+  if (stop === undefined) return undefined;
+  // The record that the parser could not read starts on the line after the last one it read.
+  const bad = previousEnd + 1;
+  if (!mayRestart || header === undefined) {
+    yield {
+      where: `${path}:${bad}`,
+      line: bad,
+      error: { code: "malformed_csv", message: `malformed CSV: ${stop.message}; the rest of the file (after line ${bad}) is not read` },
+    };
+    return undefined;
+  }
+  yield { where: `${path}:${bad}`, line: bad, error: { code: "malformed_csv", message: `malformed CSV: ${stop.message}; reading goes on at line ${bad + 1}` } };
+  return { firstLine: bad + 1, replay: tape.takeFrom(bad + 1), header };
 }
 
 /** Whole-file JSON: an array of records, or a ContraDoc container whose keys become ids. */
@@ -324,6 +484,19 @@ async function readWhole(source: InputSource): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** A Parquet file's rows, row N at `FILE:N`. */
+async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
+  if (typeof source !== "string") {
+    throw new InputError(`${source.name}: a Parquet file cannot be read from a stream (its index is at its end): give its path`);
+  }
+  for await (const group of parquetRowGroups(source)) {
+    for (let i = 0; i < group.rows.length; i++) {
+      const line = group.firstRow + i;
+      yield { where: `${source}:${line}`, line, record: group.rows[i]! };
+    }
+  }
+}
+
 /** Records from a path or a stream (`-` on the command line); a stream is sniffed from its head, then replayed. */
 export async function* readRecords(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
   let input = source;
@@ -332,14 +505,14 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
     if (typeof source === "string") detected = await detectRecordFormat(source);
     else {
       const peeked = await peekHead(source);
-      const verdict = formatOfHead(peeked.head);
+      const verdict = peeked.head.startsWith(PARQUET_MAGIC) ? "parquet" : formatOfHead(peeked.head);
       input = peeked.replayed;
       if (verdict === "undecided") {
         // Only here is a stream held whole: whole-file JSON must be anyway.
         const chunks: Buffer[] = [];
         for await (const chunk of peeked.replayed.chunks) chunks.push(chunk);
         const whole = Buffer.concat(chunks);
-        detected = formatOfWhole(whole.toString("utf8"));
+        detected = formatOfWhole(whole);
         input = {
           name: source.name,
           chunks: (async function* () {
@@ -351,5 +524,6 @@ export async function* readRecords(source: InputSource, format?: RecordFormat): 
   }
   if (detected === "jsonl") yield* readJsonl(input);
   else if (detected === "csv") yield* readCsv(input);
+  else if (detected === "parquet") yield* readParquet(input);
   else yield* readJsonContainer(input);
 }

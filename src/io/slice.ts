@@ -9,7 +9,7 @@ import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
-import { detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
+import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
 export interface SliceCase {
   /** 0-based position in the slice (the order of every per-case output). */
@@ -289,16 +289,23 @@ export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[]
   return lines;
 }
 
-/** Which task a slice belongs to, from its first record: pairs (`new`/`old`) or documents. */
+/** Which task a slice belongs to, from its first records (or a CSV's header): pairs (`new`/`old`) or documents. */
 const SNIFF_RECORDS = 100;
 
 export async function sniffSliceTask(path: string): Promise<"documents" | "pairs"> {
+  const format = await detectRecordFormat(path);
+  if (format === "csv") {
+    // Every CSV record has the header's columns, so the header decides even when the first data
+    // rows cannot be read.
+    const columns = await csvColumns(path);
+    return columns?.includes("new") === true && columns.includes("old") ? "pairs" : "documents";
+  }
   // Decided by the first SNIFF_RECORDS usable records, not the first alone: a first pair missing
   // `new` or `old` is one rejected pair, not a reason to read the corpus as documents.
   let pairs = 0;
   let documents = 0;
   let seen = 0;
-  for await (const item of readRecords(path)) {
+  for await (const item of readRecords(path, format)) {
     if (item.error) continue;
     if ("new" in item.record && "old" in item.record) pairs++;
     else if ("text" in item.record) documents++;

@@ -14,8 +14,9 @@ export interface CacheKeyParts {
   judgeVersion: string;
   baseUrl: string;
   model: string;
-  temperature: number;
-  /** `max_tokens`, null when not sent. */
+  /** null when not sent (the server's default). */
+  temperature: number | null;
+  /** The completion-token limit, null when not sent. */
   maxTokens: number | null;
   /** SHA-256 of the --prompt template, null for the built-in prompt. */
   promptSha256: string | null;

@@ -1,22 +1,18 @@
-// A minimal OpenAI-compatible chat-completions client for judging: temperature fixed by the
+// A minimal OpenAI-compatible chat-completions client for judging: sampling settings fixed by the
 // caller, JSON response format where the server accepts it, a timeout per attempt
 // (AbortController), and retries with back-off on 429 (Retry-After honoured), 408, 5xx, network
 // errors, timeouts and unreadable bodies. 401/403/404 are configuration problems and end the run;
 // another 4xx fails that one request.
 import { parseRetryAfter, retryDelayMs, type BackoffPolicy } from "./backoff.js";
-import { chatRequestBody, readChatCompletion, type TokenUsage } from "./chat-request.js";
+import { chatRequestBody, readChatCompletion, type ChatRequestSettings, type TokenUsage } from "./chat-request.js";
 import { unreachableCause } from "./reachability.js";
 import type { ChatMessage } from "./prompt.js";
 import type { JudgeErrorCode } from "./types.js";
 import { redactSecrets } from "../report/redact.js";
 
-export interface ChatClientOptions {
+export interface ChatClientOptions extends ChatRequestSettings {
   baseUrl: string;
-  model: string;
   apiKey: string;
-  temperature: number;
-  /** `max_tokens` of each request (absent: the server's default). */
-  maxTokens?: number;
   timeoutMs: number;
   maxRetries: number;
   backoff: BackoffPolicy;

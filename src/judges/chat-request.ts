@@ -9,10 +9,19 @@ import type { JudgeErrorCode, PredictionBody } from "./types.js";
 /** The sampling settings of a run: what, besides the messages, determines the request body. */
 export interface ChatRequestSettings {
   model: string;
-  temperature: number;
-  /** `max_tokens` when set; absent means the server's default. */
+  /** Absent: not sent, so the server's default applies (reasoning models accept no other). */
+  temperature?: number;
+  /** The completion-token limit when set; absent means the server's default. */
   maxTokens?: number;
+  /**
+   * The field `maxTokens` is sent as: `max_completion_tokens` (what OpenAI's reasoning models take;
+   * `max_tokens` is deprecated there) unless the server wants the old name (e.g. older vLLM).
+   */
+  maxTokensField?: MaxTokensField;
 }
+
+export const MAX_TOKENS_FIELDS = ["max_completion_tokens", "max_tokens"] as const;
+export type MaxTokensField = (typeof MAX_TOKENS_FIELDS)[number];
 
 /**
  * The request body of run `run` of a case. Run r carries `seed: r`, so K runs are K differently
@@ -23,10 +32,10 @@ export function chatRequestBody(settings: ChatRequestSettings, messages: readonl
   const body: Record<string, unknown> = {
     model: settings.model,
     messages,
-    temperature: settings.temperature,
     seed: run,
   };
-  if (settings.maxTokens !== undefined) body["max_tokens"] = settings.maxTokens;
+  if (settings.temperature !== undefined) body["temperature"] = settings.temperature;
+  if (settings.maxTokens !== undefined) body[settings.maxTokensField ?? "max_completion_tokens"] = settings.maxTokens;
   if (jsonMode) body["response_format"] = { type: "json_object" };
   return body;
 }

@@ -13,8 +13,12 @@ export interface DumpMeta {
   source: "live" | "batch";
   base_url: string | null;
   model: string | null;
+  /** null: not sent (the server's default). */
   temperature: number | null;
+  /** The completion-token limit; null: not sent. */
   max_tokens: number | null;
+  /** The request field the limit went in (`max_completion_tokens` or `max_tokens`); null: not sent or unknown. */
+  max_tokens_field: string | null;
   runs: number;
   cases: number;
   /** SHA-256 of the --prompt template; null for the built-in prompt. */

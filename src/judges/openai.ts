@@ -103,7 +103,7 @@ export async function runOpenAIJudge(
       judgeVersion: OPENAI_JUDGE_VERSION,
       baseUrl: options.baseUrl,
       model: options.model,
-      temperature: options.temperature,
+      temperature: options.temperature ?? null,
       maxTokens: options.maxTokens ?? null,
       promptSha256: options.prompt?.sha256 ?? null,
       messages,

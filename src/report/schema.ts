@@ -108,6 +108,8 @@ export const reportSchema = z
         sentences: z.literal("punkt").optional().describe("the sentence rule when not mari's own (absent: mari)"),
         rejected_records: count.optional().describe("slice records left out as bad, each listed in warnings"),
         multi_type_cases: count.optional().describe("cases with several contra_types; each counts under every one of its types in breakdowns"),
+        limit: count.optional(),
+        slice_cases: count.optional(),
       })
       .catchall(z.unknown()),
     predictions: z

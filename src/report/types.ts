@@ -42,6 +42,9 @@ export interface DatasetInfo extends InputFileInfo {
   rejected_records?: number;
   /** Cases with several contra_types (absent = none): each counts under every one of its types. */
   multi_type_cases?: number;
+  /** `mari eval --limit N`: only the first N cases were scored, of `slice_cases`. */
+  limit?: number;
+  slice_cases?: number;
 }
 
 export interface PredictionsInfo extends InputFileInfo {

@@ -116,13 +116,19 @@ describe("readRecords", () => {
     expect(out[2999]).toMatchObject({ line: 2 + 2 * 2999 - 1, record: { id: "p2999" } });
   });
 
-  it("stops at a CSV error it cannot step over, and says so", async () => {
-    const { out } = await recordsOf("quote.data", 'id,text\n1,ok\n2,"bad"q\n3,lost\n4,lost\n');
+  it("a CSV error the parser cannot step over (a stray quote) costs that record only: parsing restarts on the next line", async () => {
+    const { out } = await recordsOf("quote.data", 'id,text\n1,ok\n2,"bad"q\n3,kept\n4,"two\nlines"\n5,"open\n6,kept too\n');
     expect(out.map((o) => [o.line, o.record?.id ?? o.error?.code])).toEqual([
       [2, "1"],
       [3, "malformed_csv"],
+      [4, "3"],
+      [5, "4"],
+      [7, "malformed_csv"],
+      [8, "6"],
     ]);
-    expect(out[1]!.error!.message).toMatch(/^malformed CSV: Invalid Closing Quote: .*; the rest of the file \(after line 3\) is not read$/);
+    expect(out[1]!.error!.message).toMatch(/^malformed CSV: Invalid Closing Quote: .*; reading goes on at line 4$/);
+    expect(out[3]!.record).toEqual({ id: "4", text: "two\nlines" });
+    expect(out[4]!.error!.message).toMatch(/^malformed CSV: Quote Not Closed: .*; reading goes on at line 8$/);
   });
 
   it("reads a ContraDoc container: keys become ids, groups become labels", async () => {

@@ -24,7 +24,7 @@ const INPUTS: Record<string, string> = {
   jsonl: '{"id":"1"}\n\n{bad\n[1]\r\n{"id":"2","t":"é"}\n{"id":"3"}',
   bomBlankJsonl: '\uFEFF\n \n{"id":"1"}\n{"id":"2"}\n',
   csv: '\uFEFFid,text\r\n1,"two\nlines"\r\n2,plain,extra\r\n3,"x"\r\n',
-  csvStrayQuote: 'id,text\n1,ok\n2,"bad"q\n3,lost\n',
+  csvStrayQuote: 'id,text\n1,ok\n2,"bad"q\n3,kept\n4,"open\n5,kept too\n6,"x"y',
   longFirstLine: `${JSON.stringify({ id: "long", text: "Alpha. ".repeat(20_000) })}\n{"id":"short"}\n`,
   jsonArray: '[\n  {"id": "a"},\n  2\n]\n',
   container: '{"pos": {"p1": {"text": "x"}}, "neg": {"n1": {"text": "y"}}}',

@@ -82,7 +82,7 @@ describe("batch output lines", () => {
       messages,
       temperature: 0.7,
       seed: 3,
-      max_tokens: 50,
+      max_completion_tokens: 50,
       response_format: { type: "json_object" },
     });
     expect(chatRequestBody({ model: "m", temperature: 0 }, messages, 0, false)).toEqual({ model: "m", messages, temperature: 0, seed: 0 });

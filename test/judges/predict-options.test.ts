@@ -56,11 +56,12 @@ describe("mari predict options", () => {
     expect(server.requests.map((q) => q.caseId)).toEqual(["c-1", "c-2"]);
     for (const q of server.requests) {
       expect(q.headers.authorization).toBe(`Bearer ${KEY}`);
-      expect(q.body.max_tokens).toBe(321);
+      expect(q.body.max_completion_tokens).toBe(321);
+      expect(q.body).not.toHaveProperty("max_tokens");
       expect(q.body.seed).toBe(0);
     }
     const meta = JSON.parse(readFileSync(`${out}.meta.json`, "utf8"));
-    expect(meta).toMatchObject({ source: "live", cases: 2, max_tokens: 321, base_url: server.baseUrl });
+    expect(meta).toMatchObject({ source: "live", cases: 2, max_tokens: 321, max_tokens_field: "max_completion_tokens", base_url: server.baseUrl });
     expect(readFileSync(`${out}.meta.json`, "utf8")).not.toContain(KEY);
     // eval copies the sidecar into report.json.
     const evalDir = join(work.dir, "limit-eval");

@@ -42,6 +42,8 @@ interface EvalFlags extends CompletionEndFlags {
   strict?: boolean;
   quiet?: boolean;
   lenientIds?: boolean;
+  limit?: string;
+  idField?: string;
   config?: string;
   chunkSize?: string;
   costs?: string;
@@ -86,6 +88,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any slice record or dump line is rejected or any prediction is format-invalid")
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
+    .option("--id-field <name>", "an inspect_ai or promptfoo log as --predictions: the sample metadata field or test var holding the case id")
+    .option("--limit <n>", "score only the first N cases of the slice, in slice order (as mari predict --limit N judges them)")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
@@ -97,7 +101,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     "after",
     `
 --predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
-(detected per line). Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
+(detected per line), as JSONL or Parquet, or an inspect_ai log (.eval, .json) or a promptfoo output
+(results.json, results.jsonl), detected from the content. Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
 
 Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out report
@@ -143,6 +148,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       ["--keep-special-tokens", flags.keepSpecialTokens],
       ["--special-token", flags.specialToken?.length ? flags.specialToken : undefined],
       ["--sentences", flags.sentences],
+      ["--limit", flags.limit],
+      ["--id-field", flags.idField],
     ].filter(([, value]) => value !== undefined && value !== false);
     if (documentOnly.length > 0) {
       throw new InputError(
@@ -173,10 +180,12 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
   const completionEnd = completionEndFromFlags(flags);
+  const limit = integerFlag("--limit", flags.limit, 1);
 
+  const { checkLimitAndShard, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
+  checkLimitAndShard(limit, shard);
   // After every flag is read: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
-  const { evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),
@@ -189,6 +198,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     seed,
     bootstrap,
     ...(shard ? { shard } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
     lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
     ...(completionEnd ? { completionEnd } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),

@@ -13,6 +13,7 @@ import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/du
 import { runLexicalJudge } from "../../judges/lexical.js";
 import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
+import { MAX_TOKENS_FIELDS, type MaxTokensField } from "../../judges/chat-request.js";
 import { createProgress, parseProgressMode } from "../progress.js";
 import { readSecretEnv } from "../secret-env.js";
 import { onInterrupt } from "../interrupt.js";
@@ -32,7 +33,8 @@ interface PredictOptions {
   retryBaseMs: string;
   retryMaxMs: string;
   seed: string;
-  temperature: string;
+  temperature?: string;
+  maxTokensField: string;
   jsonMode: boolean;
   out?: string;
   quiet?: boolean;
@@ -71,6 +73,18 @@ function checkBaseUrl(text: string): string {
   return text;
 }
 
+/** `--temperature`, `--max-tokens` and `--max-tokens-field`: only what the user gave is sent. */
+function samplingFlags(options: PredictOptions): { temperature?: number; maxTokens?: number; maxTokensField: MaxTokensField } {
+  const field = MAX_TOKENS_FIELDS.find((f) => f === options.maxTokensField);
+  if (field === undefined)
+    throw new InputError(`--max-tokens-field must be one of ${MAX_TOKENS_FIELDS.join(", ")}, got ${JSON.stringify(options.maxTokensField)}`);
+  return {
+    ...(options.temperature !== undefined ? { temperature: numberFlag(options.temperature, "--temperature") } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: boundedInteger("--max-tokens", options.maxTokens, 1, MAX_COMPLETION_TOKENS) } : {}),
+    maxTokensField: field,
+  };
+}
+
 async function predictLexical(slicePath: string, options: PredictOptions): Promise<number> {
   const openaiOnly = (["batchRequests", "batchResults", "prompt", "maxTokens"] as const).filter((k) => options[k] !== undefined);
   if (openaiOnly.length > 0) {
@@ -107,12 +121,11 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
   const runs = boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS);
   if (options.batchRequests !== undefined) {
     if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
-    const prompt = await loadPromptFlag(options.prompt);
+    const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
     const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
     const line = await predictBatchRequests(options.batchRequests, cases, {
       model: options.model,
-      temperature: numberFlag(options.temperature, "--temperature"),
-      ...(options.maxTokens !== undefined ? { maxTokens: boundedInteger("--max-tokens", options.maxTokens, 1, MAX_COMPLETION_TOKENS) } : {}),
+      ...samplingFlags(options),
       runs,
       jsonMode: options.jsonMode,
       prompt,
@@ -137,9 +150,10 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     model: options.model ?? null,
     temperature: null,
     max_tokens: null,
+    max_tokens_field: null,
     runs,
     cases: cases.length,
-    prompt_sha256: (await loadPromptFlag(options.prompt))?.sha256 ?? null,
+    prompt_sha256: (await loadPromptFlag(options.prompt, options.jsonMode))?.sha256 ?? null,
     usage: usageJson(summary.usage),
   });
   process.stderr.write(
@@ -159,11 +173,11 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   const missing = [...(baseUrl ? [] : ["--base-url URL (or OPENAI_BASE_URL)"]), ...(options.model ? [] : ["--model M"])];
   if (missing.length > 0) throw new InputError(`--judge openai needs ${missing.join(", ")}`);
   const apiKey = readSecretEnv(apiKeyEnv, "--api-key-env");
-  const prompt = await loadPromptFlag(options.prompt);
+  const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
   const settings = {
     baseUrl: checkBaseUrl(baseUrl!),
     model: options.model!,
-    ...(options.maxTokens !== undefined ? { maxTokens: boundedInteger("--max-tokens", options.maxTokens, 1, MAX_COMPLETION_TOKENS) } : {}),
+    ...samplingFlags(options),
     runs: boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS),
     concurrency: boundedInteger("--concurrency", options.concurrency, 1, MAX_CONCURRENCY),
     timeoutMs: boundedInteger("--timeout-ms", options.timeoutMs, 1, MAX_TIMER_MS),
@@ -173,7 +187,6 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
       maxMs: boundedInteger("--retry-max-ms", options.retryMaxMs, 0, MAX_TIMER_MS),
       seed: boundedInteger("--seed", options.seed, 0, MAX_SEED),
     },
-    temperature: numberFlag(options.temperature, "--temperature"),
     jsonMode: options.jsonMode,
   };
   const progressMode = parseProgressMode(options.progress);
@@ -228,8 +241,9 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
     base_url: settings.baseUrl,
     model: settings.model,
-    temperature: settings.temperature,
+    temperature: settings.temperature ?? null,
     max_tokens: settings.maxTokens ?? null,
+    max_tokens_field: settings.maxTokens !== undefined ? settings.maxTokensField : null,
     runs: settings.runs,
     cases: cases.length,
     prompt_sha256: prompt?.sha256 ?? null,
@@ -268,7 +282,12 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--api-key-env <var>", "openai: NAME of the environment variable holding the API key (default OPENAI_API_KEY)")
     .option("--limit <n>", "judge only the first N cases of the slice (a smoke test)")
     .option("--prompt <file>", "openai: user prompt template ({{document}}, {{sentence_count}}, {{case_id}})")
-    .option("--max-tokens <n>", "openai: max_tokens of each request")
+    .option("--max-tokens <n>", "openai: completion-token limit of each request (sent as --max-tokens-field)")
+    .option(
+      "--max-tokens-field <name>",
+      "openai: the field --max-tokens is sent as: max_completion_tokens or max_tokens (older servers)",
+      "max_completion_tokens",
+    )
     .option("--batch-requests <file>", "openai: write a Batch API request file (one line per case × run) instead of calling the server")
     .option("--batch-results <file>", "openai: read a Batch API / vLLM run_batch output file into a dump (--out)")
     .option("--runs <k>", "openai: independent runs per case", "1")
@@ -279,7 +298,7 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--retry-base-ms <ms>", "openai: first back-off delay (doubles per retry, jittered)", "1000")
     .option("--retry-max-ms <ms>", "openai: longest back-off delay (Retry-After is honoured as given)", "60000")
     .option("--seed <n>", "openai: seed of the back-off jitter", "0")
-    .option("--temperature <t>", "openai: sampling temperature", "0")
+    .option("--temperature <t>", "openai: sampling temperature (default: not sent, the server's default; reasoning models accept no other)")
     .option("--no-json-mode", "openai: do not send response_format {type: json_object}")
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
     .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")

@@ -9,7 +9,7 @@
 // dump is read once more only as far as that line.
 import { readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
-import { readLines } from "../../io/lines.js";
+import { dumpLines, type DumpSourceOptions } from "./dump-source.js";
 import { isBatchOutputLine } from "../../io/dump.js";
 import { isJsonObject, parseJsonLine } from "../../io/records.js";
 
@@ -34,11 +34,11 @@ function holds(record: Record<string, unknown>): string {
         .join(", ")}${keys.length > 8 ? ", …" : ""}`;
 }
 
-export async function assertPredictionDump(dumpPath: string): Promise<void> {
+export async function assertPredictionDump(dumpPath: string, source: DumpSourceOptions = {}): Promise<void> {
   let first: { text: string; lineNo: number } | null = null;
   let firstRecord: Record<string, unknown> | null = null;
   let sawObject = false;
-  for await (const line of readLines(dumpPath)) {
+  for await (const line of dumpLines(dumpPath, source)) {
     if (line.text === null || line.text.trim() === "") continue;
     const parsed = parseJsonLine(line.text);
     if (first === null) {

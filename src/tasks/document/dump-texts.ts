@@ -3,7 +3,7 @@
 // the dump pass recorded line offsets (eval), else by one streaming pass (diff).
 import { open } from "node:fs/promises";
 import { parseCompletionLayout, parseDumpJson } from "../../io/dump.js";
-import { readLines } from "../../io/lines.js";
+import { dumpLines } from "./dump-source.js";
 import { isJsonObject } from "../../io/records.js";
 import type { LineOffsets } from "./line-offsets.js";
 
@@ -76,7 +76,7 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
   }
   const want = new Set(wanted);
   const last = wanted[wanted.length - 1]!;
-  for await (const line of readLines(dumpPath)) {
+  for await (const line of dumpLines(dumpPath)) {
     if (line.lineNo > last) break;
     if (want.has(line.lineNo) && line.text !== null) out.set(line.lineNo, textsOfDumpLine(line.text));
   }

@@ -23,6 +23,8 @@ import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, strictViolations } from "./report.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
+import { isConvertedDump } from "./dump-source.js";
+import { detectEvalLog } from "../../judges/eval-logs.js";
 import { runDocumentEval, type Shard } from "./run.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
@@ -50,6 +52,10 @@ export interface DocumentEvalSettings {
   /** Bootstrap resamples for the macro-F1 interval. */
   bootstrap?: number;
   shard?: Shard;
+  /** Score only the first N cases of the slice, in slice order (the cases `mari predict --limit N` judges). */
+  limit?: number;
+  /** An inspect_ai or promptfoo log as the dump: the sample metadata field or test var holding the case id. */
+  idField?: string;
   lenientIds?: boolean;
   /** What is removed from a raw completion's end (default: the chat templates' end markers). */
   completionEnd?: CompletionEndRule;
@@ -87,16 +93,22 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {
     const slice = await readDocumentSlice(settings.slicePath, { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false });
-    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases));
+    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases.slice(0, settings.limit)));
   });
   observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
   return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE }));
 }
 
+/** A limited run is not sharded: `mari merge` rebuilds whole-slice reports, and a limit is small anyway. */
+export function checkLimitAndShard(limit: number | undefined, shard: Shard | undefined): void {
+  if (limit !== undefined && shard !== undefined) throw new InputError("--limit and --shard: give one of them (a limited run is small enough for one process)");
+}
+
 type Resolved = DocumentEvalSettings & { started: bigint; observer: RunObserver; outDir: string };
 
 async function evaluate(settings: Resolved, dumpPath: string, judge: { name: string; note?: string } | null): Promise<ReportOutcome> {
-  const { slicePath, outDir, observer, shard, rewardsPath, baselinePath } = settings;
+  const { slicePath, outDir, observer, shard, limit, rewardsPath, baselinePath } = settings;
+  checkLimitAndShard(limit, shard);
   const workers = settings.workers ?? 1;
   const seed = settings.seed ?? 0;
   const bootstrap = settings.bootstrap ?? 1000;
@@ -119,10 +131,17 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   } catch (err) {
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  await assertPredictionDump(dumpPath);
+  // A flag that would change nothing is refused, not ignored: the lines of a dump name their case.
+  if (settings.idField !== undefined && (await detectEvalLog(dumpPath)) === undefined) {
+    throw new InputError(`--id-field applies to an inspect_ai log or a promptfoo output; ${dumpPath} is a dump whose lines name their case in case_id`);
+  }
+  const dumpSource = settings.idField !== undefined ? { idField: settings.idField } : {};
+  await assertPredictionDump(dumpPath, dumpSource);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
-  const offsets = formats.includes("html") ? new LineOffsets() : undefined;
+  // A Parquet dump or an eval-tool log has no line offsets: its explorer texts come from a second pass.
+  const explore = formats.includes("html");
+  const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("eval (MB)", totalMb);
@@ -139,6 +158,8 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     lenientIds,
     ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
     ...(shard ? { shard } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    dumpSource,
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
     onProgress: (done) => {
@@ -160,6 +181,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
     bootstrap,
     workers,
     shard,
+    ...(limit !== undefined ? { limit } : {}),
     judge: judge?.name ?? null,
     ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
     config: {
@@ -171,6 +193,8 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
       strict,
       ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
       shard: shard ? `${shard.index}/${shard.count}` : null,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
       config_file: settings.configPath ?? null,
     },
     elapsedSeconds: 0,
@@ -184,7 +208,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   }
   let changes: CaseChange[] | undefined;
   // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-  if (baseline && offsets) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
+  if (baseline && explore) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
   await decideDocumentReport(report, {
     casesPath: result.casesPath,
     ...(baseline ? { baseline } : {}),
@@ -217,12 +241,12 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
   const violations = strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const explorer = offsets
+  const explorer = explore
     ? await buildDocumentExplorer({
         casesPath: result.casesPath,
         slice: result.slice,
         dumpPath,
-        offsets,
+        ...(offsets ? { offsets } : {}),
         runs: result.runKeys,
         seed,
         ...(changes ? { changes } : {}),

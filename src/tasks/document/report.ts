@@ -12,6 +12,8 @@ export interface DocumentReportContext {
   bootstrap: number;
   workers: number;
   shard: Shard | undefined;
+  /** `--limit N`: only the first N cases of the slice were scored. */
+  limit?: number;
   /** The judge mari ran to produce the dump (e.g. "lexical"), or null for a user's dump. */
   judge: string | null;
   judgeNote?: string;
@@ -51,6 +53,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       cases: result.cases.length,
       slice_hash: result.sliceHash,
       ...sliceNotes(result.slice),
+      ...(ctx.limit !== undefined ? { limit: ctx.limit, slice_cases: result.slice.cases.length } : {}),
     },
     predictions:
       ctx.dumpPath === null
@@ -90,10 +93,39 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
       orphan_first_lines: result.orphanFirstLines,
     };
   }
-  const warning = invalidMajorityWarning(report);
-  const warnings = [...sliceRejectionWarnings(result.slice), ...(warning !== undefined ? [warning] : [])];
-  if (warnings.length > 0) report.warnings = warnings;
+  const coverage = coverageWarning(result, ctx.limit);
+  const warnings = [...sliceRejectionWarnings(result.slice), coverage];
+  // Missing predictions the coverage warning explains do not make the dump's format the story.
+  if (coverage === undefined || !missingMakeTheMajority(report)) warnings.push(invalidMajorityWarning(report));
+  const said = warnings.filter((w): w is string => w !== undefined);
+  if (said.length > 0) report.warnings = said;
   return report;
+}
+
+/**
+ * When the dump has predictions for fewer than half of the cases scored (a smoke run of
+ * `mari predict --limit 5` scored against the whole slice), the report says so and how to score
+ * only the cases the dump covers.
+ */
+export function coverageWarning(result: Pick<DocumentEvalResult, "cases" | "coverage">, limit: number | undefined): string | undefined {
+  const total = result.cases.length;
+  const { cases: covered, leading } = result.coverage;
+  if (covered === 0 || covered * 2 >= total) return undefined;
+  const advice =
+    limit !== undefined
+      ? "check that the dump was made for this slice"
+      : leading === covered
+        ? `they are the slice's first ${covered}: pass --limit ${covered} to score only those (as mari predict --limit ${covered} chose them)`
+        : "pass --limit N to score only the slice's first N cases (as mari predict --limit N chooses them)";
+  return `the dump covers ${covered} of ${total} cases; the other ${total - covered} are scored as missing_prediction; ${advice}`;
+}
+
+/** Whether the format-invalid predictions are a majority only because of missing ones. */
+function missingMakeTheMajority(report: Report): boolean {
+  const invalid = report.invalid;
+  if (!invalid) return false;
+  const missing = report.rejections["missing_prediction"] ?? 0;
+  return (invalid.count - missing) * 2 <= invalid.total;
 }
 
 /** What --strict objects to: rejected dump lines, orphans and format-invalid kept lines. */

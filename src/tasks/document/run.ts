@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
-import { readLineBlocks } from "../../io/lines.js";
+import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
@@ -46,10 +46,14 @@ export interface DocumentEvalOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   shard?: Shard;
+  /** Score only the first `limit` cases of the slice (the cases `mari predict --limit` judges). */
+  limit?: number;
+  /** How an eval-tool log names its cases (`--id-field`). */
+  dumpSource?: DumpSourceOptions;
   rewardsPath?: string;
   /** Called with bytes of the dump consumed so far and the total. */
   onProgress?: (done: number, total: number) => void;
-  /** Called with each block of whole dump lines as it is read (the case explorer records line offsets). */
+  /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
   onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
 }
 
@@ -71,6 +75,8 @@ export interface DocumentEvalResult {
   orphanFirstLines: number[];
   casesPath: string;
   sliceHash: string;
+  /** Of `cases`, how many have a kept line in some run, and how many of the first ones in a row do. */
+  coverage: { cases: number; leading: number };
   /** sha256 of the dump, hashed block by block as it was read (absent when rebuilt from shards). */
   dumpSha256?: string;
 }
@@ -90,10 +96,11 @@ export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): 
   return sha256Text(rule + hashes.sort().join("\n"));
 }
 
-/** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer, firstLineNo: number) => void): AsyncGenerator<LineBlock> {
-  for await (const { firstLineNo, block } of readLineBlocks(path)) {
-    onBlock(block, firstLineNo);
+/** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
+async function* chunked(path: string, source: DumpSourceOptions, lines: number | undefined, onBlock: (block: DumpBlock) => void): AsyncGenerator<LineBlock> {
+  for await (const dumpBlock of dumpLineBlocks(path, source)) {
+    onBlock(dumpBlock);
+    const { firstLineNo, block } = dumpBlock;
     if (lines === undefined || lines <= 0) {
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
@@ -124,6 +131,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   const n = slice.cases.length;
   const inShard = new Uint8Array(n).fill(1);
   if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
+  // Lines for cases beyond the limit are read and skipped like another shard's: not scored, not orphans.
+  if (opts.limit !== undefined) inShard.fill(0, Math.min(opts.limit, n));
   const countsLineLevel = !opts.shard || opts.shard.index === 0;
   const table = new RunTable(n);
   const runFirstLines: number[] = [];
@@ -157,10 +166,14 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block, firstLineNo) => {
-      dumpHash.update(block);
-      opts.onDumpBlock?.(firstLineNo, block);
-      done += block.length;
+    let rawBytes = true; // a Parquet dump's blocks are made from its rows: its hash is the file's, computed later
+    const chunks = chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, ({ firstLineNo, block, fileBytes, raw }) => {
+      rawBytes &&= raw;
+      if (raw) {
+        dumpHash.update(block);
+        opts.onDumpBlock?.(firstLineNo, block);
+      }
+      done += fileBytes;
       opts.onProgress?.(done, total);
     });
     for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
@@ -241,7 +254,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       }
     }
     await rewards?.commit();
-    const dumpSha256 = dumpHash.digest("hex");
+    const dumpSha256 = rawBytes ? dumpHash.digest("hex") : undefined;
     const finished = await finishDocumentEval({
       slice,
       cases: slice.cases.filter((c) => inShard[c.index]),
@@ -259,7 +272,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       workers: opts.workers,
       pool,
     });
-    return { ...finished, dumpSha256 };
+    return dumpSha256 !== undefined ? { ...finished, dumpSha256 } : finished;
   } catch (err) {
     await rewards?.abort();
     throw err;
@@ -351,5 +364,21 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     orphanFirstLines: input.orphanFirstLines,
     casesPath,
     sliceHash: sliceHashOf(slice),
+    coverage: coverageOf(cases, table),
   };
+}
+
+/** How many of `cases` have a kept line in some run; and the length of the covered run of cases from the first. */
+function coverageOf(cases: readonly SliceCase[], table: RunTable): { cases: number; leading: number } {
+  let covered = 0;
+  let leading = 0;
+  let gap = false;
+  for (const c of cases) {
+    let any = false;
+    for (let run = 0; run < table.keys.length && !any; run++) any = table.has(run, c.index);
+    if (any) covered++;
+    else gap = true;
+    if (!gap) leading = covered;
+  }
+  return { cases: covered, leading };
 }

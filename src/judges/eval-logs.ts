@@ -1,0 +1,253 @@
+// Logs of other evaluation tools read as prediction dumps: inspect_ai logs (`.json`, and `.eval`,
+// a zip of `header.json`, `samples/<id>_epoch_<n>.json`, `summaries.json`, …) and promptfoo
+// outputs (`-o results.json`, whose `results.results` is the list of results, or `-o
+// results.jsonl`, one result per line). Each sample or result becomes one dump line: the case id
+// from the sample id or a named field (`--id-field`), the run from the epoch (inspect) or the
+// repeat (promptfoo: the how-many-th result of the same case, provider and prompt), and the
+// model's answer read by the judges' own answer parser (a JSON answer), or kept as a completion
+// when it is in the `<think>…</think><answer>…</answer>` layout. Line N of the result stands for
+// the Nth sample or result, so every message points at it.
+import { readFile } from "node:fs/promises";
+import { parseCompletionLayout } from "../io/dump.js";
+import { InputError } from "../io/errors.js";
+import { fileStartsWith, readInputText } from "../io/input-file.js";
+import { readLines } from "../io/lines.js";
+import { isJsonObject, type JsonObject } from "../io/records.js";
+import { ZIP_MAGIC, ZipError, ZipReader } from "../io/zip.js";
+import { failedPrediction, parseJudgeAnswer } from "./answer.js";
+import type { PredictionBody } from "./types.js";
+
+export type EvalLogKind = "inspect-eval" | "inspect-json" | "promptfoo-json" | "promptfoo-jsonl";
+
+export interface EvalLogOptions {
+  /** Where the case id is: a field of the sample's metadata (inspect) or of the test's vars (promptfoo). */
+  idField?: string;
+}
+
+/** A JSON value's text without throwing on depth (a hostile file); undefined when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A promptfoo result (an EvaluateResult): indices of its test and prompt, and a provider. */
+function isPromptfooResult(value: unknown): value is JsonObject {
+  return isJsonObject(value) && typeof value.testIdx === "number" && typeof value.promptIdx === "number" && isJsonObject(value.provider);
+}
+
+function isInspectLog(value: unknown): value is JsonObject {
+  return isJsonObject(value) && isJsonObject(value.eval) && typeof value.version === "number" && (value.samples === undefined || Array.isArray(value.samples));
+}
+
+function promptfooResults(value: unknown): unknown[] | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const summary = value.results;
+  if (isJsonObject(summary) && Array.isArray(summary.results)) return summary.results;
+  return undefined;
+}
+
+/**
+ * Which tool wrote the file, if any: a zip (`PK\3\4`) is an inspect `.eval`; a file whose first
+ * line is a promptfoo result is promptfoo JSONL; a whole-file JSON object that is an inspect log or
+ * a promptfoo output is that. Anything else is left to the dump reader.
+ */
+export async function detectEvalLog(path: string): Promise<EvalLogKind | undefined> {
+  if (await fileStartsWith(path, ZIP_MAGIC)) return "inspect-eval";
+  let head = "";
+  for await (const line of readLines(path)) {
+    if (line.text === null) return undefined;
+    if (line.text.trim() === "") continue;
+    head = line.text;
+    break;
+  }
+  const trimmed = head.trimStart();
+  if (!trimmed.startsWith("{")) return undefined;
+  const first = parseJson(trimmed);
+  if (first !== undefined) {
+    if (isPromptfooResult(first)) return "promptfoo-jsonl";
+    // A one-line JSON document.
+    if (isInspectLog(first)) return "inspect-json";
+    if (promptfooResults(first) !== undefined) return "promptfoo-json";
+    return undefined;
+  }
+  // A JSON document over several lines, as both tools write .json (indented: `{` alone on the first
+  // line). Anything else, such as a JSONL dump with a malformed first line, is not read whole here.
+  if (trimmed.trimEnd() !== "{") return undefined;
+  const text = await readInputText(path).catch(() => undefined);
+  const whole = text === undefined ? undefined : parseJson(text.replace(/^\uFEFF/, ""));
+  if (isInspectLog(whole)) return "inspect-json";
+  if (promptfooResults(whole) !== undefined) return "promptfoo-json";
+  return undefined;
+}
+
+/** An answer as text and reasoning, from a string or a list of content blocks. */
+function answerOf(content: unknown, attachments: JsonObject): { text: string | undefined; reasoning: string | undefined } {
+  const resolve = (s: string) => {
+    // inspect_ai moves long texts into the sample's `attachments`, leaving `attachment://<hash>`.
+    const m = /^attachment:\/\/(.+)$/.exec(s);
+    const stored = m ? attachments[m[1]!] : undefined;
+    return typeof stored === "string" ? stored : s;
+  };
+  if (typeof content === "string") return { text: resolve(content), reasoning: undefined };
+  if (!Array.isArray(content)) return { text: undefined, reasoning: undefined };
+  const texts: string[] = [];
+  const thoughts: string[] = [];
+  for (const block of content) {
+    if (typeof block === "string") texts.push(resolve(block));
+    if (!isJsonObject(block)) continue;
+    if (block.type === "text" && typeof block.text === "string") texts.push(resolve(block.text));
+    // inspect_ai `reasoning` blocks; Anthropic-style `thinking` blocks in a promptfoo output.
+    if (block.type === "reasoning" && typeof block.reasoning === "string") thoughts.push(resolve(block.reasoning));
+    if (block.type === "thinking" && typeof block.thinking === "string") thoughts.push(resolve(block.thinking));
+  }
+  return { text: texts.length > 0 ? texts.join("") : undefined, reasoning: thoughts.length > 0 ? thoughts.join("\n") : undefined };
+}
+
+/** The dump line of one answer: a completion in the tagged layout, else the parsed JSON answer. */
+function lineOf(caseId: unknown, run: string, answer: { text: string | undefined; reasoning: string | undefined } | PredictionBody): string {
+  const head = { case_id: caseId, run };
+  if ("judgment" in answer) return JSON.stringify({ ...head, ...answer });
+  if (answer.text !== undefined && parseCompletionLayout(answer.text) !== undefined) return JSON.stringify({ ...head, completion: answer.text });
+  const body = parseJudgeAnswer(answer.text, typeof caseId === "string" ? caseId : "");
+  // A JSON answer without its own reasoning takes the model's reasoning blocks.
+  if (body.error === undefined && (body.reasoning === null || body.reasoning === undefined) && answer.reasoning !== undefined)
+    body.reasoning = answer.reasoning;
+  return JSON.stringify({ ...head, ...body });
+}
+
+function idText(value: unknown): unknown {
+  return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
+}
+
+/** One inspect_ai sample (EvalSample) → its dump line. */
+function inspectLine(sample: unknown, options: EvalLogOptions): string {
+  if (!isJsonObject(sample)) return JSON.stringify(sample ?? null);
+  const metadata = isJsonObject(sample.metadata) ? sample.metadata : {};
+  const caseId = idText(options.idField !== undefined ? metadata[options.idField] : sample.id);
+  const run = typeof sample.epoch === "number" ? String(sample.epoch) : "1";
+  const output = isJsonObject(sample.output) ? sample.output : {};
+  const failure = isJsonObject(sample.error)
+    ? sample.error
+    : isJsonObject(output.error)
+      ? output.error
+      : typeof output.error === "string"
+        ? { message: output.error }
+        : undefined;
+  if (failure !== undefined) {
+    return lineOf(caseId, run, failedPrediction("request_failed", `the sample ended in an error: ${String(failure.message ?? "unknown")}`));
+  }
+  const choice = Array.isArray(output.choices) && isJsonObject(output.choices[0]) ? output.choices[0] : undefined;
+  const message = choice !== undefined && isJsonObject(choice.message) ? choice.message : undefined;
+  const attachments = isJsonObject(sample.attachments) ? sample.attachments : {};
+  return lineOf(caseId, run, answerOf(message?.content, attachments));
+}
+
+/**
+ * promptfoo results → dump lines, the run being the repeat: the how-many-th result of its case,
+ * provider and prompt. An item that is not a result keeps its own text (`raw`), so the dump reader
+ * rejects it as it would in any dump (null: not valid UTF-8).
+ */
+function promptfooLines(results: readonly unknown[], options: EvalLogOptions, raw: readonly (string | null)[] = []): (string | null)[] {
+  const seen = new Map<string, number>();
+  const pairs = new Set<string>();
+  for (const r of results) if (isPromptfooResult(r)) pairs.add(pairOf(r));
+  // In test order, so the repeats of a case count up as promptfoo ran them.
+  const order = results.map((r, i) => ({ r, i })).sort((a, b) => testIdxOf(a.r) - testIdxOf(b.r) || a.i - b.i);
+  const lines = new Array<string | null>(results.length);
+  for (const { r, i } of order) {
+    if (!isPromptfooResult(r)) {
+      lines[i] = raw[i] !== undefined ? raw[i]! : JSON.stringify(r ?? null);
+      continue;
+    }
+    const vars = isJsonObject(r.vars) ? r.vars : isJsonObject(r.testCase) && isJsonObject(r.testCase.vars) ? r.testCase.vars : {};
+    const caseId = idText(options.idField !== undefined ? vars[options.idField] : (vars.case_id ?? vars.id));
+    const pair = pairOf(r);
+    const key = `${JSON.stringify(caseId)}\u0000${pair}`;
+    const repeat = seen.get(key) ?? 0;
+    seen.set(key, repeat + 1);
+    // Several providers or prompts in one output are several judges: their runs are told apart.
+    const run = pairs.size > 1 ? `${pair}/${repeat}` : String(repeat);
+    const response = isJsonObject(r.response) ? r.response : {};
+    const error = typeof r.error === "string" && r.error !== "" ? r.error : typeof response.error === "string" ? response.error : undefined;
+    if (error !== undefined) {
+      lines[i] = lineOf(caseId, run, failedPrediction("request_failed", `the provider call failed: ${error}`));
+      continue;
+    }
+    const output = response.output;
+    // A provider that returns the parsed JSON object: that object is the answer.
+    const answer = isJsonObject(output) ? { text: JSON.stringify(output), reasoning: undefined } : answerOf(output, {});
+    lines[i] = lineOf(caseId, run, answer);
+  }
+  return lines;
+}
+
+function pairOf(r: JsonObject): string {
+  const provider = isJsonObject(r.provider) ? r.provider : {};
+  const name = typeof provider.label === "string" && provider.label !== "" ? provider.label : String(provider.id ?? "");
+  return `${name}#${String(r.promptIdx)}`;
+}
+
+function testIdxOf(r: unknown): number {
+  return isJsonObject(r) && typeof r.testIdx === "number" ? r.testIdx : Number.POSITIVE_INFINITY;
+}
+
+/** A sample member that cannot be read: a failed prediction for the case and epoch its name gives. */
+function unreadableSample(name: string, why: string): string {
+  const m = /^samples\/(.+)_epoch_(\d+)\.json$/.exec(name);
+  return lineOf(m?.[1], m?.[2] ?? "1", failedPrediction("request_failed", `${name} ${why}`));
+}
+
+/** inspect_ai `.eval`: the samples/ members, in (epoch, name) order. */
+async function inspectEvalLines(path: string, options: EvalLogOptions): Promise<string[]> {
+  let zip: ZipReader;
+  try {
+    zip = await ZipReader.open(path);
+  } catch (err) {
+    throw new InputError(`${path}: starts like a zip archive (an inspect_ai .eval log) but cannot be read as one: ${(err as Error).message}`);
+  }
+  try {
+    const samples = zip.entries
+      .filter((e) => /^samples\/.+\.json$/.test(e.name))
+      .map((e) => ({ e, epoch: Number(/_epoch_(\d+)\.json$/.exec(e.name)?.[1] ?? 0) }))
+      .sort((a, b) => a.epoch - b.epoch || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
+    const lines: string[] = [];
+    for (const { e } of samples) {
+      let text: string;
+      try {
+        text = (await zip.read(e)).toString("utf8");
+      } catch (err) {
+        const why = err instanceof ZipError ? err.message : `cannot be decompressed (${(err as Error).message})`;
+        lines.push(unreadableSample(e.name, why));
+        continue;
+      }
+      const sample = parseJson(text);
+      lines.push(sample === undefined ? unreadableSample(e.name, "is not JSON") : inspectLine(sample, options));
+    }
+    return lines;
+  } finally {
+    await zip.close();
+  }
+}
+
+/** The log's samples or results as dump lines (one per sample or result, in the log's order; null: not valid UTF-8). */
+export async function evalLogLines(path: string, kind: EvalLogKind, options: EvalLogOptions = {}): Promise<(string | null)[]> {
+  if (kind === "inspect-eval") return inspectEvalLines(path, options);
+  if (kind === "promptfoo-jsonl") {
+    const results: unknown[] = [];
+    const raw: (string | null)[] = [];
+    for await (const line of readLines(path)) {
+      raw.push(line.text);
+      results.push(line.text === null ? undefined : parseJson(line.text));
+    }
+    return promptfooLines(results, options, raw);
+  }
+  const whole = parseJson((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
+  if (kind === "inspect-json") {
+    const samples = isJsonObject(whole) && Array.isArray(whole.samples) ? whole.samples : [];
+    return samples.map((s) => inspectLine(s, options));
+  }
+  return promptfooLines(promptfooResults(whole) ?? [], options);
+}

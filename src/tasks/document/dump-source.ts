@@ -1,0 +1,54 @@
+// The lines of a prediction dump, whatever file holds them: a JSONL file as it is; a Parquet file
+// as one JSON line per row (row N where line N would be); an inspect_ai or promptfoo log as one
+// line per sample or result (src/judges/eval-logs.ts). Every dump reader of `mari eval` (shape
+// check, scoring, the case explorer's texts) takes its lines from here, so each of these files is
+// scored by exactly the code that scores a JSONL dump.
+import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
+import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
+import { detectEvalLog, evalLogLines, type EvalLogOptions } from "../../judges/eval-logs.js";
+
+export interface DumpBlock {
+  /** Number of the block's first line (Parquet: its first row; an eval log: its first sample or result). */
+  firstLineNo: number;
+  /** Whole JSONL lines. */
+  block: Buffer;
+  /** Bytes of the file this block stands for (progress). */
+  fileBytes: number;
+  /** Whether `block` is the file's own bytes (they then hash to the file's sha256 and have offsets in it). */
+  raw: boolean;
+}
+
+export type DumpSourceOptions = EvalLogOptions;
+
+/** Whether the dump's lines are made from another format (no line offsets in the file). */
+export async function isConvertedDump(path: string): Promise<boolean> {
+  return (await isParquetFile(path)) || (await detectEvalLog(path)) !== undefined;
+}
+
+const LOG_BLOCK_LINES = 4096;
+const INVALID_UTF8_LINE = Buffer.from([0xff, 0x0a]);
+
+export async function* dumpLineBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock> {
+  if (await isParquetFile(path)) {
+    for await (const b of parquetLineBlocks(path)) yield { ...b, raw: false };
+    return;
+  }
+  const kind = await detectEvalLog(path);
+  if (kind !== undefined) {
+    const lines = await evalLogLines(path, kind, options);
+    for (let first = 0; first < lines.length; first += LOG_BLOCK_LINES) {
+      const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
+      yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
+    }
+    return;
+  }
+  for await (const b of readLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };
+}
+
+export async function* dumpLines(path: string, options: DumpSourceOptions = {}): AsyncGenerator<Line> {
+  for await (const { firstLineNo, block } of dumpLineBlocks(path, options)) {
+    const out: Line[] = [];
+    splitBlock(block, firstLineNo, out);
+    yield* out;
+  }
+}
