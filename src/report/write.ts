@@ -31,15 +31,15 @@ export const REPORT_FILE_NAMES: Readonly<Record<ReportFormat, string>> = {
  * Parses `--report json,md,html,junit` (also accepts `markdown` and `xml` as aliases, and an array
  * from the config file). Undefined gives the default set. json is always included.
  */
-export function parseReportFormats(spec: string | readonly string[] | undefined): ReportFormat[] {
+export function parseReportFormats(spec: string | readonly string[] | undefined, label = "--report"): ReportFormat[] {
   if (spec === undefined) return [...DEFAULT_REPORT_FORMATS];
   const names = (typeof spec === "string" ? spec.split(",") : [...spec]).map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
-  if (names.length === 0) throw new InputError(`--report: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}`);
+  if (names.length === 0) throw new InputError(`${label}: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}`);
   const chosen = new Set<ReportFormat>(["json"]);
   for (const name of names) {
     const format = name === "markdown" ? "md" : name === "xml" ? "junit" : name;
     if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new InputError(`--report: unknown format "${name}" (choose from ${REPORT_FORMATS.join(", ")})`);
+      throw new InputError(`${label}: unknown format "${name}" (choose from ${REPORT_FORMATS.join(", ")})`);
     }
     chosen.add(format as ReportFormat);
   }
