@@ -48,7 +48,8 @@ interface EvalFlags {
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function integerFlag(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+/** An integer flag within [min, max]: every count a user types has a documented bound. */
+export function integerFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
   return text === undefined ? undefined : boundedInteger(name, text, min, max);
 }
 

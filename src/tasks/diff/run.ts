@@ -3,13 +3,14 @@
 // paired intervals and McNemar come from the same compareWithBaseline, the gates from the same
 // evaluateGates; on top, the cases that regressed and that were fixed.
 import { constants } from "node:fs";
-import { access, readFile, stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareWithBaseline, loadBaseline, type Baseline } from "../../gates/baseline.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { DOCUMENT_CLASSES, type PairedOutcome } from "../../gates/paired.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
+import { readInputText } from "../../io/input-file.js";
 import type { JsonObject } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
@@ -175,7 +176,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
 async function readTask(path: string): Promise<TaskName | null> {
   try {
     const file = (await stat(path)).isDirectory() ? join(path, "report.json") : path;
-    const task = (JSON.parse(await readFile(file, "utf8")) as { task?: unknown }).task;
+    // readInputText refuses a FIFO or a device before reading (a FIFO would block, /dev/zero fill memory).
+    const task = (JSON.parse(await readInputText(file)) as { task?: unknown }).task;
     return typeof task === "string" ? (task as TaskName) : null;
   } catch {
     // loadBaseline reports the problem with the file properly.
