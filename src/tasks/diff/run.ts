@@ -18,6 +18,7 @@ import type { BaselineComparison, GateResult, TaskName } from "../../report/type
 import { buildDocumentExplorer } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "./changes.js";
+import { checkMetricsMatchCases } from "./consistency.js";
 
 export const DIFF_SCHEMA_VERSION = "1.0.0";
 
@@ -113,6 +114,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const evidence = peek === "evidence";
   const old = await load(settings.oldPath, "OLD", evidence);
   const now = await load(settings.newPath, "NEW", evidence);
+  checkMetricsMatchCases(old, "OLD");
+  checkMetricsMatchCases(now, "NEW");
   if (old.report.task !== now.report.task) {
     throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
   }
