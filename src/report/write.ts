@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
-import { redactSecrets, secretEnvValues } from "./redact.js";
+import { redactSecrets, redactStrings, secretEnvValues } from "./redact.js";
 import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
 
@@ -90,11 +90,14 @@ export async function writeReportFiles(
 ): Promise<string[]> {
   const secrets = secretEnvValues();
   if (options.casesFile !== undefined) report.cases_sha256 = await sha256Written(options.casesFile);
+  // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
+  const safeReport = redactStrings(report, secrets);
+  const safeExplorer = options.explorer && redactStrings(options.explorer, secrets);
   const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
   const written: string[] = [];
   for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
-    await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? [], options.explorer), secrets));
+    await writeFileAtomic(path, redactSecrets(render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
     written.push(path);
   }
   return [written[written.length - 1]!, ...written.slice(0, -1)];
