@@ -46,14 +46,25 @@ function writtenForms(value: string): string[] {
   return forms;
 }
 
+/** Credential-like environment variables: name → value (the ones scrubbed from reports). */
+function secretEnv(env: NodeJS.ProcessEnv): Array<[string, string]> {
+  return Object.entries(env).filter((entry): entry is [string, string] => {
+    const [name, value] = entry;
+    return value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name);
+  });
+}
+
 /** Values of credential-like environment variables, longest first, each in every form of `writtenForms`. */
 export function secretEnvValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.length < MIN_SECRET_LENGTH || !SECRET_ENV_NAME.test(name)) continue;
-    for (const form of writtenForms(value)) values.add(form);
-  }
+  for (const [, value] of secretEnv(env)) for (const form of writtenForms(value)) values.add(form);
   return [...values].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The name of the first credential-like environment variable whose value (in any written form) `text` contains, or null. */
+export function secretEnvNameIn(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const [name, value] of secretEnv(env)) if (writtenForms(value).some((form) => text.includes(form))) return name;
+  return null;
 }
 
 /**

@@ -1,11 +1,11 @@
 // Issue 25, item 6: a secret with `"`, `<`, a TAB or U+2028 in it was scrubbed only in its raw and
 // once-escaped forms; it survived in report.json (quoted twice: `\\\"`), report.md, report.html and
 // diff.html in a form anyone can unescape. Reports are now redacted before they are rendered.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
-import { DOC_SLICE, firstLines, write } from "./helpers.js";
+import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
 
 const tmp = tempDir("mari-secret-forms-");
 afterAll(() => tmp.cleanup());
@@ -54,5 +54,28 @@ describe("a secret in every field a report quotes", () => {
     expect(readFileSync(join(out, "report.json"), "utf8")).toContain("[redacted]");
     expect(readFileSync(join(out, "report.html"), "utf8")).toContain("the key is [redacted]");
     expect(readFileSync(join(diffOut, "diff.html"), "utf8")).toContain("[redacted]");
+  });
+});
+
+describe("a run key holding a secret", () => {
+  // report.json scrubbed the key and cases.jsonl kept it, so `mari merge` refused the shards
+  // ("unknown run or reason") of a run that had exited 0.
+  it("is refused when the dump is read, with its line and without echoing it", async () => {
+    const slice = firstLines(DOC_SLICE, 10);
+    const dump = ["0", "sk-run-SECRET-42"].flatMap((run) =>
+      slice.map((l) => JSON.stringify({ case_id: JSON.parse(l).id, run, judgment: "no", evidence_sentence_ids: [] })),
+    );
+    const slicePath = write(tmp.dir, "runs-slice.jsonl", `${slice.join("\n")}\n`);
+    const dumpPath = write(tmp.dir, "runs-dump.jsonl", `${dump.join("\n")}\n`);
+    const out = join(tmp.dir, "runs");
+    const r = await runMari(["eval", slicePath, "--predictions", dumpPath, "--out", out, "--shard", "0/1", "--quiet", "--progress", "none"], {
+      env: { RUN_TOKEN: "sk-run-SECRET-42" },
+    });
+    expectInputError(r, /runs-dump\.jsonl:11: the run key holds the value of the environment variable RUN_TOKEN; .* rename the run or unset RUN_TOKEN/);
+    expect(r.stderr).not.toContain("SECRET");
+    expect(existsSync(join(out, "report.json"))).toBe(false);
+    // Without the variable the same dump is an ordinary two-run eval.
+    const plain = await runMari(["eval", slicePath, "--predictions", dumpPath, "--out", out, "--quiet", "--progress", "none"]);
+    expect(plain.code, plain.stderr).toBe(0);
   });
 });
