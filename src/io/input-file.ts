@@ -6,6 +6,7 @@ import { noteInput } from "./output-guard.js";
 import { createReadStream } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
+import { MAX_LINE_BYTES } from "../core/limits.js";
 
 function kindOf(info: import("node:fs").Stats): string {
   if (info.isDirectory()) return "a directory";
@@ -60,9 +61,19 @@ export async function* inputFileChunks(path: string, chunkBytes: number): AsyncG
   yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
 }
 
-/** A whole small file as text, after the regular-file rule; refuses UTF-16 and invalid UTF-8. */
+/** The error for a whole-file input of MAX_LINE_BYTES or more. */
+export function wholeFileTooLarge(name: string): InputError {
+  return new InputError(`${name}: ${MAX_LINE_BYTES} bytes or more, above the documented limit for a file read whole (use JSONL, read line by line)`);
+}
+
+/** A whole small file as text, after the regular-file rule; refuses UTF-16, invalid UTF-8 and a file too large to be one string. */
 export async function readInputText(path: string): Promise<string> {
   await assertRegularFile(path);
+  const size = await stat(path).then(
+    (info) => info.size,
+    () => 0,
+  );
+  if (size >= MAX_LINE_BYTES) throw wholeFileTooLarge(path);
   const bytes = await readFile(path);
   if (isUtf16Bom(bytes)) throw utf16Error(path);
   try {
