@@ -2,7 +2,8 @@
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
-import { parseBoundedJson } from "./depth.js";
+import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
+import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
@@ -71,6 +72,40 @@ export function parseDumpJson(text: string | null, maxDepth?: number): { record:
   if ("error" in parsed || !FLOAT_HINT.test(text!)) return parsed;
   const marked = markFloatTokens(text!);
   return marked === text ? parsed : { record: JSON.parse(marked) as JsonObject };
+}
+
+/**
+ * The top-level fields of a dump line that mari reads (any shape: structured, cache, raw
+ * completion, batch output). Only these are bounded to MAX_JSON_DEPTH: a field nobody reads may nest
+ * as deep as it likes, as in the reference, which scores such a line.
+ */
+const READ_FIELDS = [
+  "case_id",
+  "id",
+  "run",
+  "sample",
+  "judgment",
+  "evidence_sentence_ids",
+  "evidence",
+  "reasoning",
+  "prediction",
+  "completion",
+  "error",
+  "custom_id",
+  "response",
+] as const;
+
+/** A dump line parsed as `parseDumpJson` does, with the depth bound applied to the fields read only. */
+export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
+  const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
+  if ("error" in parsed) return parsed;
+  for (const key of READ_FIELDS) {
+    // The line itself is level 1, so a field's value may nest one level less.
+    if (Object.hasOwn(parsed.record, key) && exceedsDepth(parsed.record[key], MAX_JSON_DEPTH - 1)) {
+      return { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } };
+    }
+  }
+  return parsed;
 }
 
 function isFloatMarker(value: unknown): value is { [FLOAT_MARKER]: string } {

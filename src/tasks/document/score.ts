@@ -3,7 +3,7 @@
 // arrays so that a million lines cross the worker boundary cheaply.
 import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
 import { splitBlock, type Line } from "../../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpLine, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase } from "../../io/slice.js";
@@ -215,7 +215,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
   };
   for (let i = 0; i < count; i++) {
     r.evStart[i] = evidence.length;
-    const parsed = parseDumpJson(lines[i]!.text);
+    const parsed = parseDumpLine(lines[i]!.text);
     if ("error" in parsed) {
       reject(i, parsed.error.code, parsed.error.message);
       continue;
