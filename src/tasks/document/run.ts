@@ -12,6 +12,7 @@ import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js"
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
 import { secretEnvNameIn } from "../../report/redact.js";
+import { runOrder } from "../../core/run-order.js";
 import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
 import {
@@ -314,6 +315,9 @@ function refuseSecretRunKeys(keys: readonly string[], firstLines: readonly numbe
 
 export async function finishDocumentEval(input: FinishInput): Promise<DocumentEvalResult> {
   const { slice, cases, table } = input;
+  // Runs in run order (by key, src/core/run-order.ts): sums over runs, cases.jsonl and the examples
+  // then do not depend on the order the dump's lines arrive in. The listing keeps first appearance.
+  table.reorderRuns(runOrder(table.keys));
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
   const options = { lenientIds: input.lenientIds };
@@ -360,7 +364,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     cases,
     aggregate,
     lines: input.lines,
-    runKeys: [...table.keys],
+    runKeys: table.listed.map((r) => table.keys[r]!),
     runFirstLines: input.runFirstLines,
     lineRejections: input.lineRejections,
     rejections,
