@@ -38,7 +38,7 @@ const MIN_SECRET_LENGTH = 8;
  * (`<`, U+2028, U+2029 as \u escapes), HTML- or XML-escaped, or escaped for a Markdown cell. A key
  * with `"`, `<`, a TAB or U+2028 would otherwise survive in a recoverable form.
  */
-function writtenForms(value: string): string[] {
+export function writtenForms(value: string): string[] {
   const json1 = JSON.stringify(value).slice(1, -1);
   const json2 = JSON.stringify(json1).slice(1, -1);
   const forms = [embedJson(value).slice(1, -1), embedJson(json1).slice(1, -1)];
