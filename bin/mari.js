@@ -9,6 +9,11 @@ process.stdout.on("error", (err) => {
   process.exit(2);
 });
 
+// stderr that cannot be written (2>/dev/full, a closed pipe) only loses the messages: the run goes
+// on and its exit code still says how it ended. Without a listener the stream's `error` event
+// would crash the process with the gate-failed code.
+process.stderr.on("error", () => {});
+
 main(process.argv).then(
   (code) => {
     process.exitCode = code;

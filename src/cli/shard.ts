@@ -16,6 +16,7 @@ function nonNegativeInteger(name: string, text: string): number {
 
 function checked(index: number, count: number, what: string): Shard {
   if (count > MAX_SHARDS) throw new InputError(`--shard ${what}: the shard count ${count} is above ${MAX_SHARDS}`);
+  if (index < 0) throw new InputError(`--shard ${what}: the task id is below the array's first id (a negative shard index)`);
   if (count < 1 || index >= count) throw new InputError(`--shard ${what}: index ${index} is not below the shard count ${count}`);
   return { index, count };
 }

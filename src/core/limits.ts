@@ -14,6 +14,11 @@ export const MAX_CHUNK_LINES = 10_000_000;
 export const MAX_SHARDS = 1_000_000;
 /** Sweep configs (--grid): each config is tallied over every pair; larger grids are refused up front. */
 export const MAX_GRID_CONFIGS = 100_000;
+/**
+ * Bytes of one input line, and of a whole-file input (config, costs, grid, a whole-file JSON slice).
+ * A JavaScript string holds at most 2^29 − 24 characters; a longer line could not even be decoded.
+ */
+export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /** Nesting depth of any JSON value read from an input record (objects and arrays count one level each). */
 export const MAX_JSON_DEPTH = 64;
 /** Largest unit price in --costs: a tally of up to 2^53 cases times this stays finite. */

@@ -2,7 +2,7 @@
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
 import { checkCasesHash } from "../report/cases-hash.js";
 import { readInputText } from "../io/input-file.js";
-import { parseBoundedJson } from "../io/depth.js";
+import { parseJsonDocument } from "../io/json-file.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../io/errors.js";
@@ -193,7 +193,7 @@ export async function readReportFile(reportPath: string, flag = "--baseline"): P
   }
   let report: unknown;
   try {
-    report = parseBoundedJson(text.replace(/^\uFEFF/, ""));
+    report = parseJsonDocument(text);
   } catch (err) {
     throw new InputError(located(path, undefined, `${flag} is not valid JSON: ${(err as Error).message}`));
   }

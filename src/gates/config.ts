@@ -10,10 +10,11 @@
 // (src/gates/decide.ts), naming the file and key. The JSON Schema is published at
 // schema/config.schema.json (scripts/write-schema.mjs).
 import { readInputText } from "../io/input-file.js";
-import { parseBoundedJson } from "../io/depth.js";
+import { parseJsonDocument } from "../io/json-file.js";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
 import { InputError } from "../io/errors.js";
+import { parseReportFormats } from "../report/write.js";
 import { MAX_BOOTSTRAP, MAX_SEED, MAX_WORKERS } from "../core/limits.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
@@ -133,7 +134,7 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
   }
   let raw: unknown;
   try {
-    raw = parseBoundedJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = parseJsonDocument(text);
   } catch (err) {
     throw new InputError(`config ${file}: not valid JSON: ${(err as Error).message}`);
   }
@@ -163,7 +164,13 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
       (key: string) =>
       (gate: GateSpec): GateSpec => ({ ...gate, origin: origin(key) });
     const gates = list(section.gate).map((text) => wrap(`${name}.gate`, () => withOrigin("gate")(parseGateFlag(text, "config"))));
-    const maxDrop = section.max_drop;
+    // The object form is read from the parsed JSON, not zod's copy: zod rebuilds records with
+    // assignment, and `"__proto__": 0.1` would then vanish with its gate instead of being refused.
+    const rawSection = (raw as Record<string, Record<string, unknown> | undefined>)[name];
+    const maxDrop =
+      section.max_drop === undefined || Array.isArray(section.max_drop) || typeof section.max_drop === "string"
+        ? section.max_drop
+        : (rawSection?.max_drop as Record<string, number>);
     if (maxDrop !== undefined) {
       const drops =
         Array.isArray(maxDrop) || typeof maxDrop === "string" ? list(maxDrop) : Object.entries(maxDrop).map(([metric, delta]) => `${metric}=${delta}`);
@@ -175,6 +182,12 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
     }
     return gates;
   };
+  // Checked now, so a bad value is worded as the config key it is, not as the --report flag.
+  if (top.report !== undefined) parseReportFormats(top.report, `config ${file}: report`);
+  for (const name of CONFIG_TASKS) {
+    const report = parsed.data[name]?.report;
+    if (report !== undefined) parseReportFormats(report, `config ${file}: ${name}.report`);
+  }
   const allGates = Object.fromEntries(CONFIG_TASKS.map((name) => [name, gatesOf(name)])) as Record<ConfigTask, GateSpec[]>;
   const section = task === undefined ? {} : ((parsed.data[task] ?? {}) as Partial<Section>);
   const { gate: _g, max_drop: _m, max_invalid_rate: _r, ...sectionOptions } = section;

@@ -2,7 +2,8 @@
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
-import { parseBoundedJson } from "./depth.js";
+import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
+import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
 import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
@@ -77,6 +78,40 @@ export function withFloatMarks(text: string, record: JsonObject): JsonObject {
   if (!FLOAT_HINT.test(text)) return record;
   const marked = markFloatTokens(text);
   return marked === text ? record : (JSON.parse(marked) as JsonObject);
+}
+
+/**
+ * The top-level fields of a dump line that mari reads (any shape: structured, cache, raw
+ * completion, batch output). Only these are bounded to MAX_JSON_DEPTH: a field nobody reads may nest
+ * as deep as it likes, as in the reference, which scores such a line.
+ */
+const READ_FIELDS = [
+  "case_id",
+  "id",
+  "run",
+  "sample",
+  "judgment",
+  "evidence_sentence_ids",
+  "evidence",
+  "reasoning",
+  "prediction",
+  "completion",
+  "error",
+  "custom_id",
+  "response",
+] as const;
+
+/** A dump line parsed as `parseDumpJson` does, with the depth bound applied to the fields read only. */
+export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
+  const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
+  if ("error" in parsed) return parsed;
+  return readFieldTooDeep(parsed.record) ? { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } } : parsed;
+}
+
+/** Whether a field mari reads nests deeper than a dump line may (mari serve refuses such an item alike). */
+export function readFieldTooDeep(record: JsonObject): boolean {
+  // The line itself is level 1, so a field's value may nest one level less.
+  return READ_FIELDS.some((key) => Object.hasOwn(record, key) && exceedsDepth(record[key], MAX_JSON_DEPTH - 1));
 }
 
 function isFloatMarker(value: unknown): value is { [FLOAT_MARKER]: string } {

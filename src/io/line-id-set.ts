@@ -42,21 +42,39 @@ const MAX_TABLE_BYTES = 2 ** 30;
 
 /** A resizable ArrayBuffer (ES2024, in Node 20; the TypeScript lib here predates it). */
 interface ResizableArrayBuffer extends ArrayBuffer {
+  readonly maxByteLength: number;
   resize(byteLength: number): void;
 }
 const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, options: { maxByteLength: number }) => ResizableArrayBuffer;
 
-/** A resizable buffer and the Uint32Array that tracks its length. */
+/** A resizable buffer and the Uint32Array that tracks its length (both replaced when it cannot grow in place). */
 interface Table {
-  readonly buffer: ResizableArrayBuffer;
-  readonly slots: Uint32Array;
+  buffer: ResizableArrayBuffer;
+  slots: Uint32Array;
 }
 
-function table(bytes: number): Table {
-  // Resizable: a table grows in place, so a long run leaves no trail of outgrown arrays (V8 frees
-  // those only at a full collection, which a run that promotes almost nothing rarely has).
-  const buffer = new ResizableArrayBuffer(bytes, { maxByteLength: MAX_TABLE_BYTES });
+/**
+ * A table of `bytes`, able to grow in place to `reserve` bytes. Resizable: a table grows in place,
+ * so a long run leaves no trail of outgrown arrays (V8 frees those only at a full collection, which
+ * a run that promotes almost nothing rarely has).
+ */
+function table(bytes: number, reserve = MAX_TABLE_BYTES): Table {
+  const buffer = new ResizableArrayBuffer(bytes, { maxByteLength: Math.max(bytes, reserve) });
   return { buffer, slots: new Uint32Array(buffer) };
+}
+
+/**
+ * The 65 tables, each reserving MAX_TABLE_BYTES of address space (65 GiB, no memory). Under an
+ * address-space limit (`ulimit -v`) the reservation fails: the tables then reserve only what they
+ * hold and are copied into a larger buffer when they grow.
+ */
+function tables(count: number, bytes: number): { tables: Table[]; reserve: number } {
+  try {
+    return { tables: Array.from({ length: count }, () => table(bytes)), reserve: MAX_TABLE_BYTES };
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    return { tables: Array.from({ length: count }, () => table(bytes, 0)), reserve: 0 };
+  }
 }
 
 /**
@@ -65,10 +83,12 @@ function table(bytes: number): Table {
  */
 export class LineIdSet {
   /** Per table: [fingerprint, line] pairs. */
-  private readonly tables: Table[] = [];
+  private readonly tables: Table[];
   private readonly counts = new Int32Array(TABLES);
   /** Where a table's entries wait while it grows (the size of the largest table grown so far). */
-  private readonly scratch = table(0);
+  private readonly scratch: Table;
+  /** Address space each table reserves to grow in place (0: grown by copying, see `tables`). */
+  private readonly reserve: number;
   private readonly hashes = new Uint32Array(2);
   private total = 0;
   /** How many times an earlier id was read back (true duplicates included). */
@@ -78,7 +98,10 @@ export class LineIdSet {
     private readonly idAt: (line: number) => string,
     private readonly hash: IdHash = hashId,
   ) {
-    for (let t = 0; t < TABLES; t++) this.tables.push(table(8 * FIRST_SLOTS));
+    const made = tables(TABLES + 1, 8 * FIRST_SLOTS);
+    this.scratch = made.tables.pop()!;
+    this.tables = made.tables;
+    this.reserve = made.reserve;
   }
 
   get size(): number {
@@ -120,10 +143,10 @@ export class LineIdSet {
     const old = t.slots.length;
     const slots = Math.ceil((old >>> 1) * 1.25);
     if (8 * slots > MAX_TABLE_BYTES) throw new InputError(`more ids than the duplicate-id check holds (${TABLES} × ${MAX_TABLE_BYTES / 8} slots)`);
-    if (this.scratch.buffer.byteLength < 4 * old) this.scratch.buffer.resize(4 * old);
+    if (this.scratch.buffer.byteLength < 4 * old) grow(this.scratch, 4 * old, this.reserve);
     const moved = this.scratch.slots;
     moved.set(t.slots);
-    t.buffer.resize(8 * slots);
+    grow(t, 8 * slots, this.reserve);
     const table = t.slots;
     table.fill(0, 0, old);
     for (let s = 0; s < old; s += 2) {
@@ -134,6 +157,17 @@ export class LineIdSet {
       table[2 * slot] = moved[s]!;
       table[2 * slot + 1] = line;
     }
+  }
+}
+
+/** Makes `t` `bytes` long: in place within its reservation, else as a new buffer (contents not kept). */
+function grow(t: Table, bytes: number, reserve: number): void {
+  if (bytes <= t.buffer.maxByteLength) {
+    t.buffer.resize(bytes);
+  } else {
+    const bigger = table(bytes, reserve);
+    t.buffer = bigger.buffer;
+    t.slots = bigger.slots;
   }
 }
 

@@ -4,6 +4,13 @@
 import { inputFileChunks, isUtf16Bom, refuseUtf16, utf16Error } from "./input-file.js";
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
+import { MAX_LINE_BYTES } from "../core/limits.js";
+import { InputError, located } from "./errors.js";
+
+/** The error for a line that reached MAX_LINE_BYTES without ending. */
+export function lineTooLong(name: string, lineNo: number): InputError {
+  return new InputError(located(name, lineNo, `a line of ${MAX_LINE_BYTES} bytes or more (the documented limit); the file is not read further`));
+}
 
 export type Line =
   | { readonly lineNo: number; readonly text: string; readonly invalidUtf8: false }
@@ -101,16 +108,20 @@ export function forEachLine(block: Buffer, firstLineNo: number, visit: (lineNo: 
  */
 export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   let nextLineNo = 1;
   for await (const chunk of sourceChunks(source)) {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) {
       pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= MAX_LINE_BYTES) throw lineTooLong(sourceName(source), nextLineNo);
       continue;
     }
     const head = chunk.subarray(0, lastNewline + 1);
     const block = pending.length === 0 ? head : Buffer.concat([...pending, head]);
     pending = lastNewline + 1 < chunk.length ? [chunk.subarray(lastNewline + 1)] : [];
+    pendingBytes = chunk.length - lastNewline - 1;
     yield { firstLineNo: nextLineNo, block };
     nextLineNo += countNewlines(block);
   }
@@ -132,6 +143,7 @@ export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ f
     let nextLineNo = 1;
     for (;;) {
       if (held === buffer.length) {
+        if (held >= MAX_LINE_BYTES) throw lineTooLong(path, nextLineNo);
         const bigger = Buffer.allocUnsafe(2 * buffer.length);
         buffer.copy(bigger, 0, 0, held);
         buffer = bigger;

@@ -2,14 +2,14 @@
 // whole-file JSON container, detected from the content rather than the file extension, from a path
 // or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
 // is dropped silently (SPEC §5).
-import { MAX_JSON_DEPTH } from "../core/limits.js";
+import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
 import { parse as parseCsv } from "csv-parse";
 import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
-import { readInputBytes, readInputText } from "./input-file.js";
+import { readInputBytes, readInputText, wholeFileTooLarge } from "./input-file.js";
 import { InputError } from "./errors.js";
 import { isParquetFile, PARQUET_MAGIC, parquetRowGroups } from "./parquet.js";
 
@@ -73,6 +73,7 @@ const SNIFF_BYTES = 1 << 18;
 async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
   const taken: Buffer[] = [];
   let offset = 0; // bytes before the current chunk
+  let total = 0;
   let bomBytes = 0;
   let contentSeen = false;
   let firstLineEnded = false;
@@ -83,6 +84,9 @@ async function takeHead(chunks: AsyncIterator<Buffer>): Promise<Buffer[]> {
     if (next.done === true) break;
     const chunk = next.value;
     taken.push(chunk);
+    total += chunk.length;
+    // A first line this long is refused by the line reader; the sniff stops holding it here.
+    if (total >= MAX_LINE_BYTES) break;
     let at = 0;
     if (!contentSeen) {
       // Skip a UTF-8 BOM (even split across chunks) and ASCII whitespace; the first other byte starts the first line.
@@ -378,6 +382,9 @@ async function* readCsvSegment(
   // csv-parse counts lines from the segment's start: its messages are given the file's numbers.
   const fileLines = (message: string) =>
     offset === 0 ? message : message.replace(/\b(at|on) line (\d+)/g, (_m, word: string, n: string) => `${word} line ${offset + Number(n)}`);
+  // pipe() does not forward a source error (stdin refused as UTF-16): hand it to the parser, so the
+  // loop below ends with it instead of the process crashing on an unhandled `error` event.
+  bytes.on("error", (err) => parser.destroy(err));
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
     skipped.push({ line: offset + (err.lines ?? 0), code: err.code ?? "", message: fileLines(err.message) });
   });
@@ -415,6 +422,7 @@ async function* readCsvSegment(
     }
     if (stop === undefined) yield* skippedBefore(Infinity);
   } catch (err) {
+    if (err instanceof InputError) throw err;
     if (headerProblem !== undefined) {
       yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${headerProblem}; the file is not read` } };
       return undefined;
@@ -480,7 +488,12 @@ async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordIte
 async function readWhole(source: InputSource): Promise<string> {
   if (typeof source === "string") return readInputText(source);
   const chunks: Buffer[] = [];
-  for await (const chunk of source.chunks) chunks.push(chunk);
+  let bytes = 0;
+  for await (const chunk of source.chunks) {
+    chunks.push(chunk);
+    bytes += chunk.length;
+    if (bytes >= MAX_LINE_BYTES) throw wholeFileTooLarge(source.name);
+  }
   return Buffer.concat(chunks).toString("utf8");
 }
 

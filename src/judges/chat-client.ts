@@ -8,7 +8,7 @@ import { chatRequestBody, readChatCompletion, type ChatRequestSettings, type Tok
 import { unreachableCause } from "./reachability.js";
 import type { ChatMessage } from "./prompt.js";
 import type { JudgeErrorCode } from "./types.js";
-import { redactSecrets } from "../report/redact.js";
+import { redactSecrets, writtenForms } from "../report/redact.js";
 
 export interface ChatClientOptions extends ChatRequestSettings {
   baseUrl: string;
@@ -75,9 +75,15 @@ export class ChatClient {
     return this.jsonMode;
   }
 
+  /** The API key in every form a server could echo it in (raw, JSON-escaped, HTML-escaped…). */
+  private keyForms: string[] | undefined;
+
   private redact(text: string): string {
     // A server may echo the key back (e.g. in a 401 body): scrub every text that leaves the client.
-    return this.options.apiKey === "" ? text : redactSecrets(text, [this.options.apiKey]);
+    // Longest form first, as secretEnvValues orders them: a form never hides inside a shorter one.
+    if (this.options.apiKey === "") return text;
+    this.keyForms ??= [...new Set(writtenForms(this.options.apiKey))].sort((a, b) => b.length - a.length);
+    return redactSecrets(text, this.keyForms);
   }
 
   /** Sends one chat request with retries; `requestKey` seeds the jitter and names the request. */

@@ -1,7 +1,8 @@
 // DUMP.meta.json: what `mari predict --out DUMP` records beside the dump about the run that wrote
 // it (judge, model, sampling, prompt hash, token usage; never the API key). `mari eval` copies it
 // into report.json `system.judge_run` when it finds it next to --predictions.
-import { readFile } from "node:fs/promises";
+import { lstat, readFile, rm } from "node:fs/promises";
+import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { isJsonObject } from "../io/records.js";
 import type { TokenUsage } from "./chat-request.js";
@@ -26,6 +27,8 @@ export interface DumpMeta {
   usage: { prompt_tokens: number; completion_tokens: number };
   /** The prompts' sentence numbering when not mari's (`--sentences punkt`); absent = mari. */
   sentences?: "punkt";
+  /** source "batch": what became of the output file's lines (orphans and duplicates are not in the dump). */
+  batch?: { predictions: number; missing: number; failed: number; malformed: number; orphans: number; duplicates: number };
 }
 
 export function metaPathFor(dumpPath: string): string {
@@ -39,7 +42,25 @@ export function usageJson(usage: TokenUsage): DumpMeta["usage"] {
 /** Writes DUMP.meta.json atomically; nothing for a dump on stdout. */
 export async function writeDumpMeta(dumpPath: string | undefined, meta: DumpMeta): Promise<void> {
   if (dumpPath === undefined || dumpPath === "-") return;
-  await writeFileAtomic(metaPathFor(dumpPath), `${JSON.stringify(meta, null, 2)}\n`);
+  try {
+    await writeFileAtomic(metaPathFor(dumpPath), `${JSON.stringify(meta, null, 2)}\n`);
+  } catch (err) {
+    if (err instanceof InputError) throw new InputError(`${err.message}; the dump ${dumpPath} is complete, without its meta.json`);
+    throw err;
+  }
+}
+
+/** Removes DUMP.meta.json when it is a regular file (a device or FIFO there is the user's and stays). */
+export async function removeDumpMeta(dumpPath: string): Promise<void> {
+  const path = metaPathFor(dumpPath);
+  const stats = await lstat(path).catch(() => null);
+  if (stats?.isFile()) {
+    try {
+      await rm(path, { force: true });
+    } catch (err) {
+      throw new InputError(`${path}: cannot remove the meta.json of the previous dump (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+    }
+  }
 }
 
 /**

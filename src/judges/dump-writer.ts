@@ -2,6 +2,7 @@
 // it appears under its name only when complete) or to stdout (streamed).
 import { AtomicLineWriter } from "../io/atomic-write.js";
 import type { Prediction } from "./types.js";
+import { removeDumpMeta } from "./dump-meta.js";
 
 export interface DumpSink {
   write(prediction: Prediction): Promise<void>;
@@ -50,7 +51,13 @@ export async function openDumpSink(outPath?: string): Promise<DumpSink> {
   const writer = await AtomicLineWriter.open(outPath);
   return {
     write: (prediction) => writer.write(predictionJsonLine(prediction)),
-    commit: () => writer.commit(),
+    commit: async () => {
+      // A new dump never sits beside the meta.json of an earlier one (eval would copy the old
+      // run's model and usage into its report): the old one goes first, the new one is written
+      // after the dump, and a failure to write it leaves no meta rather than a stale one.
+      await removeDumpMeta(outPath);
+      await writer.commit();
+    },
     abort: () => writer.abort(),
   };
 }

@@ -1,6 +1,10 @@
-// Reports must never carry credentials or the environment (SPEC §5). Two guards: credential-like
+// Reports must never carry credentials or the environment. Two guards: credential-like
 // config members are blanked by name, and every rendered report is scrubbed of the values of
 // credential-like environment variables, in case one reached it some other way (e.g. echoed by a model).
+import { embedJson } from "./explorer.js";
+import { escapeHtml } from "./html.js";
+import { escapeXml } from "./junit.js";
+import { escapeCell } from "./markdown.js";
 
 // Config members whose names look like credentials are blanked before they reach a report. The
 // name of an environment variable that holds a key (`api_key_env`) is not itself a secret.
@@ -29,19 +33,61 @@ const SECRET_ENV_NAME = /(key|token|secret|password|passwd|credential|auth)/i;
 const MIN_SECRET_LENGTH = 8;
 
 /**
- * Values of credential-like environment variables, longest first, each also in the forms it takes
- * once written into JSON or HTML/XML (a `"` or `&` in a key would otherwise slip through).
+ * The forms a value takes once written into a report: as it is, JSON-escaped once (a string in
+ * report.json) or twice (a quoted dump line inside report.json), each of those embedded in a page
+ * (`<`, U+2028, U+2029 as \u escapes), HTML- or XML-escaped, or escaped for a Markdown cell. A key
+ * with `"`, `<`, a TAB or U+2028 would otherwise survive in a recoverable form.
  */
+export function writtenForms(value: string): string[] {
+  const json1 = JSON.stringify(value).slice(1, -1);
+  const json2 = JSON.stringify(json1).slice(1, -1);
+  const forms = [embedJson(value).slice(1, -1), embedJson(json1).slice(1, -1)];
+  for (const text of [value, json1, json2]) forms.push(text, escapeHtml(text), escapeXml(text), escapeCell(text));
+  return forms;
+}
+
+/** Credential-like environment variables: name → value (the ones scrubbed from reports). */
+function secretEnv(env: NodeJS.ProcessEnv): Array<[string, string]> {
+  return Object.entries(env).filter((entry): entry is [string, string] => {
+    const [name, value] = entry;
+    return value !== undefined && value.length >= MIN_SECRET_LENGTH && SECRET_ENV_NAME.test(name);
+  });
+}
+
+/** Values of credential-like environment variables, longest first, each in every form of `writtenForms`. */
 export function secretEnvValues(env: NodeJS.ProcessEnv = process.env): string[] {
   const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.length < MIN_SECRET_LENGTH || !SECRET_ENV_NAME.test(name)) continue;
-    values.add(value);
-    values.add(JSON.stringify(value).slice(1, -1));
-    values.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;"));
-    values.add(value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;"));
-  }
+  for (const [, value] of secretEnv(env)) for (const form of writtenForms(value)) values.add(form);
   return [...values].sort((a, b) => b.length - a.length || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** The name of the first credential-like environment variable whose value (in any written form) `text` contains, or null. */
+export function secretEnvNameIn(text: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  for (const [name, value] of secretEnv(env)) if (writtenForms(value).some((form) => text.includes(form))) return name;
+  return null;
+}
+
+/**
+ * A copy of `value` whose strings (member names included) have every secret replaced by
+ * "[redacted]": applied to a report before it is rendered, so each rendering escapes the redacted
+ * text and no escaping can carry a secret past the text-level scrub. Plain objects and arrays are
+ * copied; anything else (typed arrays) is kept as it is.
+ */
+export function redactStrings<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redactSecrets(v, secrets);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== "object") return v;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return v;
+    const copy: Record<string, unknown> = proto === null ? Object.create(null) : {};
+    for (const [key, member] of Object.entries(v)) {
+      Object.defineProperty(copy, redactSecrets(key, secrets), { value: walk(member), enumerable: true, writable: true, configurable: true });
+    }
+    return copy;
+  };
+  return walk(value) as T;
 }
 
 /** `text` with every occurrence of a secret value replaced by "[redacted]". */

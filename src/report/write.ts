@@ -8,7 +8,7 @@ import { writeFileAtomic } from "../io/atomic-write.js";
 import { renderHtml } from "./html.js";
 import { renderJunit } from "./junit.js";
 import { renderMarkdown } from "./markdown.js";
-import { redactSecrets, secretEnvValues } from "./redact.js";
+import { redactSecrets, redactStrings, secretEnvValues } from "./redact.js";
 import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
 
@@ -31,15 +31,15 @@ export const REPORT_FILE_NAMES: Readonly<Record<ReportFormat, string>> = {
  * Parses `--report json,md,html,junit` (also accepts `markdown` and `xml` as aliases, and an array
  * from the config file). Undefined gives the default set. json is always included.
  */
-export function parseReportFormats(spec: string | readonly string[] | undefined): ReportFormat[] {
+export function parseReportFormats(spec: string | readonly string[] | undefined, label = "--report"): ReportFormat[] {
   if (spec === undefined) return [...DEFAULT_REPORT_FORMATS];
   const names = (typeof spec === "string" ? spec.split(",") : [...spec]).map((name) => name.trim().toLowerCase()).filter((name) => name !== "");
-  if (names.length === 0) throw new InputError(`--report: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}`);
+  if (names.length === 0) throw new InputError(`${label}: expected a comma-separated list of ${REPORT_FORMATS.join(", ")}`);
   const chosen = new Set<ReportFormat>(["json"]);
   for (const name of names) {
     const format = name === "markdown" ? "md" : name === "xml" ? "junit" : name;
     if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
-      throw new InputError(`--report: unknown format "${name}" (choose from ${REPORT_FORMATS.join(", ")})`);
+      throw new InputError(`${label}: unknown format "${name}" (choose from ${REPORT_FORMATS.join(", ")})`);
     }
     chosen.add(format as ReportFormat);
   }
@@ -90,11 +90,14 @@ export async function writeReportFiles(
 ): Promise<string[]> {
   const secrets = secretEnvValues();
   if (options.casesFile !== undefined) report.cases_sha256 = await sha256Written(options.casesFile);
+  // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
+  const safeReport = redactStrings(report, secrets);
+  const safeExplorer = options.explorer && redactStrings(options.explorer, secrets);
   const wanted = REPORT_FORMATS.filter((format) => format === "json" || formats.includes(format));
   const written: string[] = [];
   for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
-    await writeFileAtomic(path, redactSecrets(render(format, report, options.inputErrors ?? [], options.explorer), secrets));
+    await writeFileAtomic(path, redactSecrets(render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
     written.push(path);
   }
   return [written[written.length - 1]!, ...written.slice(0, -1)];

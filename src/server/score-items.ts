@@ -4,8 +4,7 @@
 // resolved to a case (its case id or label, else the tagged document in its prompt) and, for
 // /get_reward, to the response inside its query; an item that cannot be resolved makes the request
 // fail with every such item listed, so a trainer never trains on a silent 0.
-import { dumpCaseId, dumpRunKey, runKeyProblem } from "../io/dump.js";
-import { exceedsDepth } from "../io/depth.js";
+import { dumpCaseId, dumpRunKey, readFieldTooDeep, runKeyProblem } from "../io/dump.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
 import type { DocumentSlice } from "../io/slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
@@ -102,8 +101,8 @@ function runOf(item: JsonObject): { run: string | null; sample: string | null } 
  */
 export function resolveRewardsItem(slice: DocumentSlice, finder: DocumentFinder, item: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
   if (!isJsonObject(item)) return { reason: "not_an_object", message: "the item is not a JSON object" };
-  // The bound a dump line has (io/depth.ts): a deeper item is refused as that line would be.
-  if (exceedsDepth(item)) return { reason: "malformed_json", message: "the item is nested too deeply" };
+  // The bound a dump line has: an item with a field mari reads nested too deeply is refused as that line would be.
+  if (readFieldTooDeep(item)) return { reason: "malformed_json", message: "a field of the item is nested too deeply" };
   const id = Object.hasOwn(item, "case_id") && item.case_id !== undefined ? item.case_id : item.id;
   if (!hasNoId(id) && dumpCaseId(item) === undefined) return { reason: "bad_case_id", message: "case_id (or id) is not a string" };
   const found = resolveCase(slice, finder, id, item.prompt, "case_id", false);

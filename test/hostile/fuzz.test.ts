@@ -1,13 +1,17 @@
-// Issue 11, the fuzz test: seeded mutants of every input kind (dump lines, pair records, classify
-// input, evidence facts, document slices) run through the real CLI, many mutants per child process.
+// Issues 11 and 25, the fuzz test: seeded mutants of every input kind (dump lines, pair records,
+// classify input, evidence facts, document slices, batch output files, config files, the reports
+// `mari diff` reads, forged shard reports), many mutants per child process or in this process.
 // Whatever the input: no exit 3, no stack trace, and every line accounted for exactly once
 // (scored, rejected with a reason, or an orphan). Deterministic: the seed is fixed.
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { DOC_SLICE, dumpLine, EVIDENCE_DOCS, EVIDENCE_FACTS, expectNoCrash, firstLines, PAIRS } from "./helpers.js";
+import { evaluateDocuments, InputError, mergeDocumentShardReports } from "../../src/index.js";
+import { loadMariConfig } from "../../src/gates/config.js";
+import { diffReports } from "../../src/tasks/diff/run.js";
 
 const tmp = tempDir("mari-fuzz-");
 afterAll(() => tmp.cleanup());
@@ -144,5 +148,211 @@ describe("fuzz: seeded mutants through the real CLI", () => {
     const r = await runMari(["eval", mutant.path, "--out", join(tmp.dir, `slice-out-${seed}`), ...q]);
     expectNoCrash(r);
     if (r.code === 2) expect(r.stderr).toMatch(/slice-\d\.jsonl(:\d+)?: /);
+  });
+});
+
+// Issue 25: the four input types the third audit added. Batch output files go through the CLI
+// (`eval` and `predict --batch-results`); config files, the reports `mari diff` reads and forged
+// shard reports go through the library entry points in this process (no process boundary is at
+// stake there, and hundreds of mutants a second fit the suite's budget): whatever the input, the
+// result is a report or an InputError, never any other exception.
+
+/** A structural mutant of a JSON value: a random member or item replaced, added or removed. */
+function mutateValue(value: unknown, random: () => number): unknown {
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+  const hostile = () => JSON.parse(pick(HOSTILE_VALUES.filter((v) => v !== "NaN"))) as unknown;
+  const copy = structuredClone(value);
+  const containers: Array<Record<string, unknown> | unknown[]> = [];
+  const walk = (v: unknown) => {
+    if (v === null || typeof v !== "object") return;
+    containers.push(v as Record<string, unknown>);
+    for (const child of Object.values(v)) walk(child);
+  };
+  walk(copy);
+  if (containers.length === 0) return hostile();
+  const target = pick(containers);
+  const keys = Object.keys(target);
+  const key = keys.length > 0 ? pick(keys) : "0";
+  switch (Math.floor(random() * 4)) {
+    case 0:
+      (target as Record<string, unknown>)[key] = hostile();
+      break;
+    case 1:
+      Object.defineProperty(target, pick(HOSTILE_KEYS), { value: hostile(), enumerable: true, writable: true, configurable: true });
+      break;
+    case 2:
+      if (Array.isArray(target)) target.splice(Number(key), 1);
+      else delete (target as Record<string, unknown>)[key];
+      break;
+    default:
+      (target as Record<string, unknown>)[key] = typeof (target as Record<string, unknown>)[key] === "number" ? -1 : "x";
+  }
+  return copy;
+}
+
+/** A whole-file mutant: structural most of the time, else a byte-level one of the compact text. */
+function mutateFile(value: unknown, random: () => number): Buffer {
+  const text = JSON.stringify(random() < 0.7 ? mutateValue(value, random) : value);
+  return random() < 0.4 ? mutate(text, random) : Buffer.from(text);
+}
+
+/** Runs `attempt`; the only failure allowed is an InputError (exit 2 in the CLI). */
+async function reportOrInputError(attempt: () => Promise<unknown>): Promise<"ok" | "input-error"> {
+  try {
+    await attempt();
+    return "ok";
+  } catch (err) {
+    expect(err, (err as Error)?.stack).toBeInstanceOf(InputError);
+    return "input-error";
+  }
+}
+
+describe("fuzz: batch output, config, diff inputs and forged shards (issue 25)", () => {
+  const slice = firstLines(DOC_SLICE, 30);
+  const records = slice.map((l) => JSON.parse(l) as { id: string; label: boolean });
+  const slicePath = join(tmp.dir, "r3-slice.jsonl");
+  writeFileSync(slicePath, `${slice.join("\n")}\n`);
+  const RUNS = 2;
+  const batchLine = (caseId: string, run: number, i: number): Record<string, unknown> => {
+    const answer = JSON.stringify({ case_id: caseId, judgment: i % 2 === 0, evidence_sentence_ids: i % 2 === 0 ? [1] : [] });
+    return i % 9 === 4
+      ? { id: `b${i}`, custom_id: JSON.stringify([caseId, run]), response: null, error: { code: "server_error", message: "retry" } }
+      : {
+          id: `b${i}`,
+          custom_id: JSON.stringify([caseId, run]),
+          response: { status_code: 200, body: { choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] } },
+          error: null,
+        };
+  };
+  const batchBase = records.flatMap((rec, i) => Array.from({ length: RUNS }, (_, run) => batchLine(rec.id, run, i * RUNS + run)));
+
+  it("batch output lines read by eval: every line scored, rejected or an orphan", async () => {
+    const output = fuzzFile(
+      "r3-batch.jsonl",
+      batchBase.map((l) => JSON.stringify(l)),
+      CASES_PER_FILE,
+      21,
+    );
+    const out = join(tmp.dir, "r3-batch-out");
+    const r = await runMari(["eval", slicePath, "--predictions", output.path, "--out", out, ...q]);
+    expectNoCrash(r);
+    expect([0, 1], r.stderr).toContain(r.code);
+    const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+    const kept = (await documentCaseRecords(join(out, "cases.jsonl"))).filter((l) => l["line"] !== null).length;
+    expect(sum(report.rejections, LINE_CODES) + report.orphans.count + kept).toBe(output.lines);
+  });
+
+  it.each([22, 23, 24, 25])("batch output files read by predict --batch-results (seed %i): a dump whose counts add up, or exit 2", async (seed) => {
+    const random = prng(seed);
+    const lines = Array.from({ length: 200 }, () => {
+      const base = batchBase[Math.floor(random() * batchBase.length)]!;
+      return JSON.stringify(random() < 0.04 ? mutateValue(base, random) : base);
+    });
+    const path = join(tmp.dir, `r3-results-${seed}.jsonl`);
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const dump = join(tmp.dir, `r3-results-dump-${seed}.jsonl`);
+    const r = await runMari(["predict", slicePath, "--judge", "openai", "--runs", String(RUNS), "--batch-results", path, "--out", dump], {
+      env: { OPENAI_API_KEY: "", OPENAI_BASE_URL: "" },
+    });
+    expectNoCrash(r);
+    expect([0, 2], r.stderr).toContain(r.code);
+    if (r.code === 0) {
+      const batch = JSON.parse(readFileSync(`${dump}.meta.json`, "utf8")).batch;
+      expect(batch.predictions + batch.missing).toBe(records.length * RUNS);
+      expect(batch.predictions + batch.orphans + batch.duplicates).toBe(lines.length);
+    } else {
+      expect(r.stderr).toMatch(/^mari: .*r3-results-\d+\.jsonl(:\d+)?: /m);
+    }
+  });
+
+  it("config files: a config or an InputError naming the file (400 mutants)", async () => {
+    const base = {
+      $schema: "./schema/config.schema.json",
+      out: "o",
+      report: ["json", "md"],
+      workers: 2,
+      documents: { gate: ["accuracy>=0.5"], max_drop: { macro_f1: 0.02 }, max_invalid_rate: "5%", seed: 3, bootstrap: 100 },
+      pairs: { gate: "restatement_to_update_rate<=0.1", costs: "costs.json" },
+      evidence: { max_invalid_rate: 2 },
+    };
+    const random = prng(26);
+    const outcomes = { ok: 0, "input-error": 0 };
+    for (let i = 0; i < 400; i++) {
+      const path = join(tmp.dir, `r3-config-${i % 8}.json`);
+      writeFileSync(path, mutateFile(base, random));
+      outcomes[await reportOrInputError(() => loadMariConfig(path, tmp.dir, "documents"))]++;
+    }
+    // Both outcomes occur: the mutants are neither all harmless nor all fatal.
+    expect(outcomes.ok).toBeGreaterThan(0);
+    expect(outcomes["input-error"]).toBeGreaterThan(0);
+  });
+
+  describe("reports read back", () => {
+    const dump = join(tmp.dir, "r3-dump.jsonl");
+    const dumpLines = records.flatMap((rec, i) => [
+      dumpLine(rec, { run: 0 }),
+      dumpLine(rec, { run: 1, judgment: i % 3 === 0 ? "yes" : "no", evidence_sentence_ids: i % 3 === 0 ? [1] : [] }),
+    ]);
+    const shardDirs = [0, 1].map((i) => join(tmp.dir, `r3-shard-${i}`));
+    const whole = join(tmp.dir, "r3-whole");
+
+    it("diff inputs (report.json and cases.jsonl mutants): a diff or an InputError (150 mutants)", async () => {
+      writeFileSync(dump, `${dumpLines.join("\n")}\n`);
+      await evaluateDocuments({ slicePath, dumpPath: dump, outDir: whole, formats: ["json"], workers: 1, bootstrap: 20 });
+      const report = JSON.parse(readFileSync(join(whole, "report.json"), "utf8"));
+      const cases = readFileSync(join(whole, "cases.jsonl"), "utf8")
+        .split("\n")
+        .filter((l) => l !== "");
+      const random = prng(27);
+      for (let i = 0; i < 150; i++) {
+        const dir = join(tmp.dir, `r3-diff-${i % 6}`);
+        rmSync(dir, { recursive: true, force: true });
+        mkdirSync(dir);
+        const mutatedCases = random() < 0.5 ? cases.map((l) => (random() < 0.05 ? mutate(l, random).toString("latin1") : l)) : cases;
+        writeFileSync(join(dir, "cases.jsonl"), `${mutatedCases.join("\n")}\n`);
+        writeFileSync(join(dir, "report.json"), random() < 0.6 ? mutateFile(report, random) : JSON.stringify(report));
+        await reportOrInputError(() => diffReports({ oldPath: whole, newPath: dir, resamples: 10, explorer: false }));
+      }
+    });
+
+    it("forged shard reports: a merged report whose lines add up, or an InputError (100 mutants)", async () => {
+      for (const [i, dir] of shardDirs.entries()) {
+        await evaluateDocuments({ slicePath, dumpPath: dump, outDir: dir, formats: ["json"], workers: 1, bootstrap: 20, shard: { index: i, count: 2 } });
+      }
+      const second = JSON.parse(readFileSync(join(shardDirs[1]!, "report.json"), "utf8"));
+      const random = prng(28);
+      let merged = 0;
+      for (let i = 0; i < 100; i++) {
+        const forged = join(tmp.dir, `r3-forged-${i % 5}`);
+        rmSync(forged, { recursive: true, force: true });
+        cpSync(shardDirs[1]!, forged, { recursive: true });
+        // Mutate the shard block most of the time: that is what the merge takes on trust.
+        const roll = random();
+        // A third: counts forged with plausible values (valid types, so only the accounting can tell).
+        const count = Math.floor(random() * 4);
+        const bytes =
+          roll < 0.3
+            ? JSON.stringify({ ...second, shard: mutateValue(second.shard, random) })
+            : roll < 0.6
+              ? JSON.stringify(
+                  random() < 0.5
+                    ? { ...second, shard: { ...second.shard, line_rejections: { malformed_json: count } } }
+                    : { ...second, orphans: { ...second.orphans, count } },
+                )
+              : mutateFile(second, random);
+        writeFileSync(join(forged, "report.json"), bytes);
+        const outDir = join(tmp.dir, `r3-merged-${i % 5}`);
+        const outcome = await reportOrInputError(() =>
+          mergeDocumentShardReports({ reportPaths: [join(shardDirs[0]!, "report.json"), join(forged, "report.json")], outDir, formats: ["json"] }),
+        );
+        if (outcome === "ok") {
+          merged++;
+          const report = JSON.parse(readFileSync(join(outDir, "report.json"), "utf8"));
+          const kept = (await documentCaseRecords(join(outDir, "cases.jsonl"))).filter((l) => l["line"] !== null).length;
+          expect(sum(report.rejections, LINE_CODES) + report.orphans.count + kept).toBe(report.predictions.lines);
+        }
+      }
+      expect(merged).toBeGreaterThan(0);
+    }, 60_000);
   });
 });

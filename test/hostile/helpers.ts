@@ -1,9 +1,10 @@
 // Shared fixtures for the adversarial-input tests (issue 11): small real inputs cut from the
 // datasets, written to a temp directory, and the assertion every hostile run must meet.
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import { ROOT, type CliResult } from "../support/cli.js";
+import { childEnv, MARI_BIN, ROOT, type CliResult } from "../support/cli.js";
 
 export const DOC_SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 export const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
@@ -43,4 +44,28 @@ export function expectInputError(r: CliResult, pattern: RegExp): void {
   expectNoCrash(r);
   expect(r.code, r.stderr).toBe(2);
   expect(r.stderr).toMatch(pattern);
+}
+
+/**
+ * Runs mari with one output stream on `/dev/full` or on a pipe closed before anything is read; the
+ * other stream is captured.
+ */
+export function runWithBrokenStream(
+  args: string[],
+  stream: "stdout" | "stderr",
+  mode: "full" | "closed",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const fd = mode === "full" ? openSync("/dev/full", "w") : "pipe";
+    const stdio: ["ignore", number | "pipe", number | "pipe"] = stream === "stdout" ? ["ignore", fd, "pipe"] : ["ignore", "pipe", fd];
+    const child = spawn(process.execPath, [MARI_BIN, ...args], { stdio, env: childEnv({ NO_COLOR: "1" }) });
+    if (typeof fd === "number") closeSync(fd);
+    else child[stream]!.destroy();
+    const captured = { stdout: "", stderr: "" };
+    for (const name of ["stdout", "stderr"] as const) {
+      if (name !== stream) child[name]!.setEncoding("utf8").on("data", (d) => (captured[name] += d));
+    }
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, ...captured }));
+  });
 }

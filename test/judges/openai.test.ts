@@ -232,4 +232,13 @@ describe("openai judge against a real HTTP server", () => {
     expect(error.message).not.toContain(API_KEY);
     expect(error.message).toContain("[redacted]");
   });
+
+  it("redacts a key with quotes and < that the server echoes JSON-escaped (issue 25)", async () => {
+    const key = 'sk-"quoted"<key>-4242';
+    const s = await serve(() => ({ status: 401, body: JSON.stringify({ error: { message: `invalid key ${key}` } }) }));
+    const error = await judge(CASES, options(s.baseUrl, { apiKey: key })).catch((err) => err);
+    expect(error).toBeInstanceOf(ChatConfigError);
+    expect(error.message).not.toContain("quoted");
+    expect(error.message).toContain("[redacted]");
+  });
 });

@@ -141,6 +141,10 @@ describe("malformed request bodies", () => {
       expect(json.error.items.map((u: any) => u.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
       // The deep values themselves are not echoed back.
       expect(JSON.stringify(json).length).toBeLessThan(10_000);
+      // A deep field mari does not read is no reason to refuse the item (as for a dump line).
+      const unread = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[{"case_id":${id},"judgment":false,"extra":${deep}}]}`);
+      expect(unread.status).toBe(200);
+      expect(unread.json.results[0].format_valid).toBe(true);
     } finally {
       await deepServer.close();
     }

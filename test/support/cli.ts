@@ -22,9 +22,15 @@ export function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...(coverage ? { NODE_V8_COVERAGE: coverage } : {}), ...extra };
 }
 
-export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
+/** `addressSpaceKb`: run under `ulimit -v` (through sh), as a machine with an address-space limit would. */
+export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string; addressSpaceKb?: number } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [MARI_BIN, ...args], {
+    const limit = options.addressSpaceKb;
+    const [command, argv] =
+      limit === undefined
+        ? [process.execPath, [MARI_BIN, ...args]]
+        : ["sh", ["-c", `ulimit -v ${limit} && exec "$0" "$@"`, process.execPath, MARI_BIN, ...args]];
+    const child = spawn(command, argv, {
       cwd: options.cwd ?? ROOT,
       env: childEnv({ NO_COLOR: "1", ...options.env }),
       stdio: ["pipe", "pipe", "pipe"],

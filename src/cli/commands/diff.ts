@@ -11,6 +11,7 @@ import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../tasks/diff/changes.js";
 import { collect, integerFlag } from "./eval.js";
+import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 
 interface DiffFlags {
   out?: string;
@@ -51,8 +52,8 @@ function caseLines(title: string, list: readonly CaseChange[]): string[] {
 
 async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
   const gates = [...flags.maxDrop.map((text) => parseMaxDropFlag(text)), ...flags.gate.map((text) => parseGateFlag(text))];
-  const seed = integerFlag("--seed", flags.seed, 0) ?? 0;
-  const resamples = integerFlag("--bootstrap", flags.bootstrap, 0) ?? 1000;
+  const seed = integerFlag("--seed", flags.seed, 0, MAX_SEED) ?? 0;
+  const resamples = integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000;
   const outDir = flags.out ?? "mari-diff";
   const outcome = await diffReports({ oldPath, newPath, gates, seed, resamples, allowDifferentSlice: flags.allowDifferentSlice ?? false });
   const files = await writeDiffFiles(outDir, outcome);

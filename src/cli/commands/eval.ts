@@ -53,7 +53,8 @@ interface EvalFlags extends CompletionEndFlags {
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-export function integerFlag(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+/** An integer flag within [min, max]: every count a user types has a documented bound. */
+export function integerFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
   return text === undefined ? undefined : boundedInteger(name, text, min, max);
 }
 
@@ -180,7 +181,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
   const completionEnd = completionEndFromFlags(flags);
-  const limit = integerFlag("--limit", flags.limit, 1);
+  const limit = integerFlag("--limit", flags.limit, 1, Number.MAX_SAFE_INTEGER);
 
   const { checkLimitAndShard, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   checkLimitAndShard(limit, shard);

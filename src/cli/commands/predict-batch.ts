@@ -41,6 +41,11 @@ export async function predictBatchRequests(path: string, cases: readonly JudgeCa
   return `mari predict: wrote ${lines} batch requests (${cases.length} cases × ${options.runs} run(s), ${bytes} bytes) to ${path}`;
 }
 
+/** The request itself failed (no answer to judge), as opposed to an answer that was judged. */
+function isRequestFailure(body: PredictionBody): boolean {
+  return body.error?.code === "request_failed" || body.error?.code === "no_choices";
+}
+
 export interface BatchResultsSummary {
   predictions: number;
   missing: number;
@@ -54,9 +59,10 @@ export interface BatchResultsSummary {
 /**
  * Reads a batch output file into a dump in slice order × run order. Lines that are not batch output
  * lines are errors naming file:line; a line for a (case, run) outside the slice or the runs is an
- * orphan (counted, not written); a (case, run) without a line is missing (not written, so
- * `mari eval` counts it as missing_prediction); a second line for a (case, run) is a duplicate
- * (the first wins, as in `mari eval`).
+ * orphan (counted, not written), and a line for a run at or past `runs` is an input error (the
+ * requests had more runs); a (case, run) without a line is missing (not written, so `mari eval`
+ * counts it as missing_prediction); a second line for a (case, run) is a duplicate: the first
+ * answer wins, and an answer replaces a failed request recorded before it (a retry).
  */
 export async function convertBatchResults(
   resultsPath: string,
@@ -75,6 +81,7 @@ export async function convertBatchResults(
     malformed: 0,
     usage: { promptTokens: 0, completionTokens: 0 },
   };
+  const beyond = { lines: 0, maxRun: 0, firstLine: undefined as number | undefined };
   for await (const line of readLines(resultsPath)) {
     const parsed = parseDumpJson(line.text);
     if ("error" in parsed) {
@@ -85,17 +92,32 @@ export async function convertBatchResults(
       throw new InputError(`${resultsPath}:${line.lineNo}: not a batch output line (needs a string custom_id and response or error)`);
     const read = readBatchOutputLine(parsed.record);
     const caseIndex = "orphan" in read ? undefined : index.get(read.caseId);
-    if ("orphan" in read || caseIndex === undefined || read.run >= runs) {
+    if ("orphan" in read || caseIndex === undefined) {
       summary.orphans++;
       continue;
     }
-    const slot = caseIndex * runs + read.run;
-    if (bodies[slot] !== undefined) {
-      summary.duplicates++;
+    if (read.run >= runs) {
+      // A case of the slice with a run past --runs: the requests were written with more runs.
+      beyond.lines++;
+      beyond.maxRun = Math.max(beyond.maxRun, read.run);
+      beyond.firstLine ??= line.lineNo;
       continue;
+    }
+    const slot = caseIndex * runs + read.run;
+    const kept = bodies[slot];
+    if (kept !== undefined) {
+      summary.duplicates++;
+      // A retried request: its answer replaces the failure the batch recorded first.
+      if (!isRequestFailure(kept) || isRequestFailure(read.prediction)) continue;
     }
     bodies[slot] = read.prediction;
     addUsage(summary.usage, read.usage);
+  }
+  if (beyond.lines > 0) {
+    throw new InputError(
+      `${resultsPath}:${beyond.firstLine}: ${beyond.lines} output lines name runs up to ${beyond.maxRun} of slice cases, but --runs is ${runs}` +
+        ` (the default is 1): give the --runs the requests were written with (--runs ${beyond.maxRun + 1})`,
+    );
   }
   const sink = await openDumpSink(outPath);
   try {
@@ -105,7 +127,7 @@ export async function convertBatchResults(
         summary.missing++;
         continue;
       }
-      if (body.error?.code === "request_failed" || body.error?.code === "no_choices") summary.failed++;
+      if (isRequestFailure(body)) summary.failed++;
       else if (body.error) summary.malformed++;
       summary.predictions++;
       await sink.write(predictionLine(cases[Math.floor(slot / runs)]!.id, slot % runs, body));

@@ -155,6 +155,14 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     cases: cases.length,
     prompt_sha256: (await loadPromptFlag(options.prompt, options.jsonMode))?.sha256 ?? null,
     usage: usageJson(summary.usage),
+    batch: {
+      predictions: summary.predictions,
+      missing: summary.missing,
+      failed: summary.failed,
+      malformed: summary.malformed,
+      orphans: summary.orphans,
+      duplicates: summary.duplicates,
+    },
   });
   process.stderr.write(
     `mari predict: ${summary.predictions} predictions from ${options.batchResults} (${cases.length} cases × ${runs} run(s)): ` +

@@ -8,6 +8,7 @@ import { COMMANDS } from "../command-list.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
+import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 import { formatNumber } from "../../report/format.js";
 import { parseReportFormats } from "../../report/write.js";
 import type { TrendAxis } from "../../tasks/trend/inputs.js";
@@ -92,8 +93,8 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
     inputs,
     metrics: flags.metric,
     gates,
-    seed: integerFlag("--seed", flags.seed, 0) ?? 0,
-    resamples: integerFlag("--bootstrap", flags.bootstrap, 0) ?? 1000,
+    seed: integerFlag("--seed", flags.seed, 0, MAX_SEED) ?? 0,
+    resamples: integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000,
     allowDifferentSlice: flags.allowDifferentSlice ?? false,
     pairedScan: flags.pairedScan ?? false,
     ...(flags.keepBy !== undefined ? { keepBy: flags.keepBy } : {}),

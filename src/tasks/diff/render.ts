@@ -6,7 +6,7 @@ import { EXPLORER_SCRIPT, EXPLORER_STYLE, explorerHtml } from "../../report/expl
 import { describeMcNemar, describePairing, formatNumber, formatSigned } from "../../report/format.js";
 import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { escapeCell } from "../../report/markdown.js";
-import { redactSecrets, secretEnvValues } from "../../report/redact.js";
+import { redactSecrets, redactStrings, secretEnvValues } from "../../report/redact.js";
 import type { GateResult } from "../../report/types.js";
 import type { CaseChange } from "./changes.js";
 import type { DiffOutcome, DiffResult } from "./run.js";
@@ -150,10 +150,12 @@ ${explorer ? explorerHtml(explorer) : `<p class="note">${e(outcome.explorerNote 
 /** Writes diff.json, diff.md and diff.html atomically (scrubbed of secrets); returns their paths. */
 export async function writeDiffFiles(outDir: string, outcome: DiffOutcome): Promise<string[]> {
   const secrets = secretEnvValues();
+  // Redacted before rendering, as the report files are (src/report/write.ts).
+  const safe = redactStrings(outcome, secrets);
   const files: Array<[string, string]> = [
-    ["diff.json", renderDiffJson(outcome.diff)],
-    ["diff.md", renderDiffMarkdown(outcome.diff)],
-    ["diff.html", renderDiffHtml(outcome)],
+    ["diff.json", renderDiffJson(safe.diff)],
+    ["diff.md", renderDiffMarkdown(safe.diff)],
+    ["diff.html", renderDiffHtml(safe)],
   ];
   const written: string[] = [];
   for (const [name, text] of files) {

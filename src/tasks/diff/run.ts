@@ -3,13 +3,14 @@
 // paired intervals and McNemar come from the same compareWithBaseline, the gates from the same
 // evaluateGates; on top, the cases that regressed and that were fixed.
 import { constants } from "node:fs";
-import { access, readFile, stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { compareWithBaseline, loadBaseline, type Baseline } from "../../gates/baseline.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { DOCUMENT_CLASSES, type PairedOutcome } from "../../gates/paired.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
+import { readInputText } from "../../io/input-file.js";
 import type { JsonObject } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
@@ -17,6 +18,7 @@ import type { BaselineComparison, GateResult, TaskName } from "../../report/type
 import { buildDocumentExplorer } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "./changes.js";
+import { checkMetricsMatchCases } from "./consistency.js";
 
 export const DIFF_SCHEMA_VERSION = "1.0.0";
 
@@ -119,6 +121,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const evidence = peek === "evidence";
   const old = await loadComparable(settings.oldPath, "diff OLD", evidence);
   const now = await loadComparable(settings.newPath, "diff NEW", evidence);
+  checkMetricsMatchCases(old, "OLD");
+  checkMetricsMatchCases(now, "NEW");
   if (old.report.task !== now.report.task) {
     throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
   }
@@ -182,7 +186,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
 async function readTask(path: string): Promise<TaskName | null> {
   try {
     const file = (await stat(path)).isDirectory() ? join(path, "report.json") : path;
-    const task = (JSON.parse(await readFile(file, "utf8")) as { task?: unknown }).task;
+    // readInputText refuses a FIFO or a device before reading (a FIFO would block, /dev/zero fill memory).
+    const task = (JSON.parse(await readInputText(file)) as { task?: unknown }).task;
     return typeof task === "string" ? (task as TaskName) : null;
   } catch {
     // loadBaseline reports the problem with the file properly.

@@ -266,19 +266,23 @@ export async function aggregateDocumentEval(
   bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
   const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
 
-  // Each run's metrics once: a column per metric over all runs (for the headline and spread), and a
-  // row for the first RUN_ROWS_CAP runs only.
+  // Each run's metrics once: a column per metric over all runs, in run order (for the headline and
+  // spread), and a row for the first RUN_ROWS_CAP runs only.
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
   const names = Object.keys(runMetrics(emptyRunSums()));
   const scratch = emptyRunSums();
+  // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
+  const listed = table.listed.slice(0, RUN_ROWS_CAP);
+  const rows = new Map<number, Record<string, MetricValue>>(listed.map((r) => [r, {}]));
   const columns = metricColumns(names, R, (r) => {
     loadFields(scratch, RUN_SUM_FIELDS, sums, r * F);
     for (let f = 0; f < F; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
     const row = runMetrics(scratch);
-    if (r < RUN_ROWS_CAP) runs[table.keys[r]!] = row;
+    if (rows.has(r)) rows.set(r, row);
     return row;
   });
+  for (const r of listed) runs[table.keys[r]!] = rows.get(r)!;
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   names.forEach((name, n) => {

@@ -10,8 +10,8 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
 import { dumpLines, type DumpSourceOptions } from "./dump-source.js";
-import { isBatchOutputLine } from "../../io/dump.js";
-import { isJsonObject, parseJsonLine } from "../../io/records.js";
+import { isBatchOutputLine, parseDumpLine } from "../../io/dump.js";
+import { isJsonObject } from "../../io/records.js";
 
 const PREDICTION_FIELDS = ["judgment", "prediction", "completion"] as const;
 const EXAMPLE = '{"case_id": "…", "judgment": true, "evidence_sentence_ids": [2]}';
@@ -40,7 +40,7 @@ export async function assertPredictionDump(dumpPath: string, source: DumpSourceO
   let sawObject = false;
   for await (const line of dumpLines(dumpPath, source)) {
     if (line.text === null || line.text.trim() === "") continue;
-    const parsed = parseJsonLine(line.text);
+    const parsed = parseDumpLine(line.text);
     if (first === null) {
       first = { text: line.text, lineNo: line.lineNo };
       const trimmed = line.text.trimStart();

@@ -2,7 +2,7 @@
 // the `<think>…</think><answer>…</answer>` layout, the raw completion. Read by positional reads when
 // the dump pass recorded line offsets (eval), else by one streaming pass (diff).
 import { open } from "node:fs/promises";
-import { parseCompletionLayout, parseDumpJson } from "../../io/dump.js";
+import { parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
 import { dumpLines } from "./dump-source.js";
 import { isJsonObject } from "../../io/records.js";
 import type { LineOffsets } from "./line-offsets.js";
@@ -17,7 +17,7 @@ const MAX_READ_BYTES = 4 * 1024 * 1024;
 
 /** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
 export function textsOfDumpLine(text: string): DumpTexts {
-  const parsed = parseDumpJson(
+  const parsed = parseDumpLine(
     text
       .replace(/^\uFEFF/, "")
       .replace(/\r?\n$/, "")

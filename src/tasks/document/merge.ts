@@ -82,6 +82,9 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     }
     if (report.predictions?.sha256 !== first.predictions?.sha256)
       throw new InputError(located(where, undefined, "scored a different dump than the first report"));
+    // Every shard reads the whole dump, so each counted the same lines; a shard that says otherwise was edited.
+    if (report.predictions?.lines !== first.predictions?.lines)
+      throw new InputError(located(where, undefined, `counts ${report.predictions?.lines} dump lines, the first report ${first.predictions?.lines}`));
   });
   const absent = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
   if (absent.length > 0) throw new InputError(`merge: shard(s) ${absent.map((i) => `${i}/${count}`).join(", ")} missing`);
@@ -104,6 +107,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   const table = new RunTable(slice.cases.length);
   for (const [key] of runOrder) table.ensureRun(key);
 
+  let kept = 0;
   const reasonIndex = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
   for (let k = 0; k < shards.length; k++) {
     const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
@@ -122,6 +126,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
       if (shardOfCaseId(c.id, count) !== shard.index)
         throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
       if (row.line === null) continue; // missing: re-derived by the aggregation
+      kept++;
       const run = table.runIndex(String(row.run));
       if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
       table.put(run, c.index, row.line, {
@@ -159,6 +164,15 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     count: shards.reduce((sum, { report }) => sum + (report.orphans?.count ?? 0), 0),
     examples: orphanSeen.map((o) => o.id),
   };
+  // Each dump line is exactly one of: rejected at line level, an orphan, or a kept prediction (as in
+  // a single run). Forged counts in a shard's `shard` block or `orphans` break this sum.
+  const lines = first.predictions?.lines ?? 0;
+  const rejected = Object.values(lineRejections).reduce((sum, n) => sum + n, 0);
+  if (rejected + orphans.count + kept !== lines) {
+    throw new InputError(
+      `merge: the shards do not account for the dump's ${lines} lines (${rejected} rejected + ${orphans.count} orphans + ${kept} kept = ${rejected + orphans.count + kept}): a shard report or its cases.jsonl was changed; rerun the shards`,
+    );
+  }
   const config = first.system.config as Record<string, unknown>;
   const seed = first.system.seed;
   const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? 1000);
@@ -166,7 +180,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     slice,
     cases: slice.cases,
     table,
-    lines: first.predictions?.lines ?? 0,
+    lines,
     runFirstLines: runOrder.map(([, line]) => line),
     lineRejections,
     examples,

@@ -26,8 +26,10 @@ const PACKED_ID_LIMIT = 1 << 13;
  * grow: read them after the last `ensureRun`.
  */
 export class RunTable {
-  /** Run keys in order of first appearance; the run index is the position. */
+  /** Run keys in order of first appearance (in run order after `reorderRuns`); the run index is the position. */
   readonly keys: string[] = [];
+  /** Run indices in order of first appearance: how runs are listed (report.json `runs`, predictions.runs). */
+  listed: number[] = [];
   private readonly index = new Map<string, number>();
   private evidence = new Int32Array(1 << 12);
   private evidenceUsed = 0;
@@ -55,26 +57,51 @@ export class RunTable {
     r = this.keys.length;
     if (r >= this.capacity) this.grow(Math.max(4, this.capacity * 2));
     this.keys.push(key);
+    this.listed.push(r);
     this.index.set(key, r);
     return r;
   }
 
   private grow(runs: number): void {
+    this.rebuild(runs, (from, to) => to.set(from));
+    this.capacity = runs;
+  }
+
+  /**
+   * Puts the runs in the order `order` gives (`order[r]` is the present index of the run that
+   * becomes run r): the keys, their index and every column move, so that everything after (sums,
+   * cases.jsonl) follows it; `listed` keeps the order of first appearance.
+   */
+  reorderRuns(order: readonly number[]): void {
+    const n = this.caseCount;
+    this.rebuild(this.capacity, (from, to) => {
+      order.forEach((old, r) => to.set(from.subarray(old * n, (old + 1) * n), r * n));
+    });
+    const position = new Int32Array(order.length);
+    order.forEach((old, r) => (position[old] = r));
+    const keys = order.map((old) => this.keys[old]!);
+    this.keys.splice(0, keys.length, ...keys);
+    this.index.clear();
+    keys.forEach((key, r) => this.index.set(key, r));
+    this.listed = this.listed.map((old) => position[old]!);
+  }
+
+  /** Every column replaced by one with room for `runs` runs, filled by `fill`. */
+  private rebuild(runs: number, fill: (from: Int32Array | Uint8Array | Float64Array, to: Int32Array | Uint8Array | Float64Array) => void): void {
     const n = runs * this.caseCount;
-    const copy = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (size: number) => T): T => {
+    const column = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (size: number) => T): T => {
       const to = make(n);
-      to.set(from);
+      fill(from, to);
       return to;
     };
-    this.line = copy(this.line, (k) => new Int32Array(k));
-    this.judgment = copy(this.judgment, (k) => new Uint8Array(k));
-    this.reason = copy(this.reason, (k) => new Uint8Array(k));
-    this.coverage = copy(this.coverage, (k) => new Float64Array(k));
-    this.rewardAccuracy = copy(this.rewardAccuracy, (k) => new Float64Array(k));
-    this.matched = copy(this.matched, (k) => new Int32Array(k));
-    this.evStart = copy(this.evStart, (k) => new Int32Array(k));
-    this.evLength = copy(this.evLength, (k) => new Int32Array(k));
-    this.capacity = runs;
+    this.line = column(this.line, (k) => new Int32Array(k));
+    this.judgment = column(this.judgment, (k) => new Uint8Array(k));
+    this.reason = column(this.reason, (k) => new Uint8Array(k));
+    this.coverage = column(this.coverage, (k) => new Float64Array(k));
+    this.rewardAccuracy = column(this.rewardAccuracy, (k) => new Float64Array(k));
+    this.matched = column(this.matched, (k) => new Int32Array(k));
+    this.evStart = column(this.evStart, (k) => new Int32Array(k));
+    this.evLength = column(this.evLength, (k) => new Int32Array(k));
   }
 
   /** The slot of (run, case) in the columns. */

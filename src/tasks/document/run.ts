@@ -11,6 +11,9 @@ import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOp
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
+import { secretEnvNameIn } from "../../report/redact.js";
+import { runOrder } from "../../core/run-order.js";
+import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
 import {
   CASE_REASONS,
@@ -253,6 +256,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
         rewardsText = "";
       }
     }
+    refuseSecretRunKeys(table.keys, runFirstLines, dumpName);
     await rewards?.commit();
     const dumpSha256 = rawBytes ? dumpHash.digest("hex") : undefined;
     const finished = await finishDocumentEval({
@@ -307,8 +311,31 @@ export interface FinishInput extends ScoreOptions {
  * writes cases.jsonl and assembles the rejection counts. The same function for both, which is what
  * makes a merged report identical to a single run's.
  */
+/**
+ * Run keys are structure in report.json (the `runs` members) as well as in cases.jsonl. Report files
+ * are scrubbed of secret values and cases.jsonl is not, so a run key holding one would make the two
+ * disagree (merge and --baseline would no longer pair them): refused, without echoing the key.
+ */
+function refuseSecretRunKeys(keys: readonly string[], firstLines: readonly number[], dumpName: string): void {
+  keys.forEach((key, r) => {
+    const name = secretEnvNameIn(key);
+    if (name !== null) {
+      throw new InputError(
+        located(
+          dumpName,
+          firstLines[r],
+          `the run key holds the value of the environment variable ${name}; reports are scrubbed of it but cases.jsonl is not, so they would disagree: rename the run or unset ${name}`,
+        ),
+      );
+    }
+  });
+}
+
 export async function finishDocumentEval(input: FinishInput): Promise<DocumentEvalResult> {
   const { slice, cases, table } = input;
+  // Runs in run order (by key, src/core/run-order.ts): sums over runs, cases.jsonl and the examples
+  // then do not depend on the order the dump's lines arrive in. The listing keeps first appearance.
+  table.reorderRuns(runOrder(table.keys));
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
   const options = { lenientIds: input.lenientIds };
@@ -355,7 +382,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     cases,
     aggregate,
     lines: input.lines,
-    runKeys: [...table.keys],
+    runKeys: table.listed.map((r) => table.keys[r]!),
     runFirstLines: input.runFirstLines,
     lineRejections: input.lineRejections,
     rejections,

@@ -4,7 +4,7 @@
 import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { splitBlock, type Line } from "../../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpJson, runKeyProblem } from "../../io/dump.js";
+import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpLine, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import { readDocumentSlice, type DocumentSlice, type SentenceRule, type SliceCase } from "../../io/slice.js";
@@ -219,7 +219,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
   };
   for (let i = 0; i < count; i++) {
     r.evStart[i] = evidence.length;
-    const parsed = parseDumpJson(lines[i]!.text);
+    const parsed = parseDumpLine(lines[i]!.text);
     if ("error" in parsed) {
       reject(i, parsed.error.code, parsed.error.message);
       continue;

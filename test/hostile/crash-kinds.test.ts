@@ -1,0 +1,61 @@
+// Issue 25, item 12: three inputs that still crashed. UTF-16 on `classify -`'s stdin killed the
+// process with a stack trace (exit 1); a line longer than a JavaScript string can hold
+// (0x1fffffe8 characters) ended in exit 3 in the line splitter; and `classify` under an
+// address-space limit (`ulimit -v`) failed to reserve its 64 duplicate-id tables (exit 3).
+import { spawn } from "node:child_process";
+import { truncateSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { childEnv, MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { DOC_SLICE, expectInputError, expectNoCrash, firstLines, PAIRS, write } from "./helpers.js";
+
+const tmp = tempDir("mari-crash-kinds-");
+afterAll(() => tmp.cleanup());
+
+it("classify - with UTF-16 on stdin: exit 2 with the fix, no stack trace", async () => {
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${firstLines(PAIRS, 3).join("\n")}\n`, "utf16le")]);
+  const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [MARI_BIN, "classify", "-"], { env: childEnv({ NO_COLOR: "1" }) });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stderr }));
+    child.stdin.end(utf16);
+  });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toBe("mari: <stdin>: UTF-16: convert to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)\n");
+});
+
+describe("a line of 256 MiB or more", () => {
+  // Sparse files: two real lines, then 600 MB of zero bytes with no newline (nothing on disk).
+  const sparse = (name: string, lines: string[]) => {
+    const path = write(tmp.dir, name, `${lines.join("\n")}\n`);
+    truncateSync(path, 600 * 1024 * 1024);
+    return path;
+  };
+
+  it("in a dump: exit 2 at its line", async () => {
+    const dump = sparse("dump.jsonl", [JSON.stringify({ case_id: "x", judgment: "no", evidence_sentence_ids: [] })]);
+    const r = await runMari(["eval", DOC_SLICE, "--predictions", dump, "--out", join(tmp.dir, "o"), "--quiet", "--progress", "none"]);
+    expectInputError(r, /dump\.jsonl:2: a line of 268435456 bytes or more \(the documented limit\)/);
+  }, 30_000);
+
+  it("in a slice: exit 2 at its line", async () => {
+    const slice = sparse("pairs.jsonl", firstLines(PAIRS, 2));
+    const r = await runMari(["eval", slice, "--out", join(tmp.dir, "p"), "--quiet", "--progress", "none"]);
+    expectInputError(r, /pairs\.jsonl:3: a line of 268435456 bytes or more/);
+  }, 30_000);
+});
+
+it("classify under ulimit -v 4 GB classifies every pair and finds the duplicate", async () => {
+  // Enough ids that the tables grow past their first size (64 × 870 ids), so growth by copying runs.
+  const n = 56_000;
+  const base = firstLines(PAIRS, 20).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = Array.from({ length: n }, (_, i) => JSON.stringify({ ...base[i % base.length], id: `p${i}` }));
+  const pairs = write(tmp.dir, "many.jsonl", `${[...lines, JSON.stringify({ ...base[0], id: "p7" })].join("\n")}\n`);
+  const r = await runMari(["classify", pairs], { addressSpaceKb: 4_000_000 });
+  expectNoCrash(r);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.trim().split("\n")).toHaveLength(n);
+  expect(r.stderr).toMatch(/many\.jsonl:56001: duplicate_id: duplicate id "p7"/);
+}, 60_000);
