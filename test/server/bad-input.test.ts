@@ -148,7 +148,11 @@ describe("malformed request bodies", () => {
     } finally {
       await deepServer.close();
     }
-    expect(readFileSync(logPath, "utf8")).toBe("");
+    // Only the scored item is logged, without its deep unread field.
+    const logged = readFileSync(logPath, "utf8").trimEnd().split("\n");
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ format_valid: true, judgment: false });
+    expect(logged[0]!.length).toBeLessThan(1000);
     work.cleanup();
   });
 
