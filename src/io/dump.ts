@@ -250,16 +250,19 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
   return extracted;
 }
 
-/** A short, safe rendering of a value for a message (model text is truncated). */
-export function describe(value: unknown): string {
+const FLOAT_MARKER_JSON = new RegExp(`\\{"\\${FLOAT_MARKER}":"([^"]*)"\\}`, "g");
+
+/** A short, safe rendering of a value for a message (model text beyond `maxChars` is truncated). */
+export function describe(value: unknown, maxChars = 60): string {
   if (value === undefined) return "(missing)";
   if (isFloatMarker(value)) return value[FLOAT_MARKER];
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    // Numbers inside lists and objects are shown as written (`[3.0]`, not the parser's marker).
+    text = (JSON.stringify(value) ?? String(value)).replace(FLOAT_MARKER_JSON, "$1");
   } catch {
     // A value nested deeper than the stack allows (a hostile line or request body).
     return "(a value nested too deeply to show)";
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > maxChars ? `${text.slice(0, maxChars - 3)}...` : text;
 }

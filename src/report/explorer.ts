@@ -19,8 +19,21 @@ export interface ExplorerRun {
   localization_hit: boolean | null;
   /** The reasoning, from the dump (absent when the dump could not be read). */
   reasoning?: string;
-  /** The raw completion, for dump lines in the `<think>…<answer>` layout. */
+  /** The model's raw text: a `<think>…<answer>` completion, or an answer the judge could not read. */
   raw?: string;
+  /** The dump line this run was read from. */
+  line?: number;
+  /** Why the run is format-invalid, in the scorer's words (with `reason`). */
+  message?: string;
+  /** A format-invalid run's fields as the dump gave them; `bad` marks the one the reason is about. */
+  given?: GivenField[];
+}
+
+export interface GivenField {
+  field: string;
+  /** The value as written (JSON, long text truncated). */
+  value: string;
+  bad: boolean;
 }
 
 export interface DocumentCaseView {
@@ -55,6 +68,8 @@ export interface ExplorerData {
   /** Where every case is (e.g. "cases.jsonl beside this page"). */
   rest: string;
   runs: string[];
+  /** The prediction dump the runs' `line` numbers point into, as the report names it. */
+  dump?: string;
   /** Facet names in display order. */
   facets: string[];
   cases: ExplorerCase[];
@@ -149,7 +164,8 @@ ol.sentences{list-style:none;padding-left:.5em}ol.sentences li{padding:1px 4px;m
 li.gold{background:#fff3b0}li.cited{background:#ffe0c2}li.both{background:#bdf0c4}.marks{color:#555;font-size:11px;margin-left:.5em}
 .legend span{padding:0 6px;margin-right:6px}.legend .gold{background:#fff3b0}.legend .cited{background:#ffe0c2}.legend .both{background:#bdf0c4}
 .reasoning{white-space:pre-wrap;background:#f6f8fa;padding:4px 6px;border-radius:3px}pre.raw{white-space:pre-wrap;font-size:12px}
-mark{background:#ffe58a}.pairtext{white-space:pre-wrap}`;
+mark{background:#ffe58a}.pairtext{white-space:pre-wrap}
+.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark{font-family:monospace;overflow-wrap:anywhere}`;
 
 /**
  * The page's inline script (allowed by its hash): builds the controls and the case list from the
@@ -237,7 +253,7 @@ more.addEventListener("click", function () { state.limit += PAGE; update(); });
 function haystack(c) {
   if (c._text === undefined) {
     var parts = [c.id];
-    if (c.doc) { parts = parts.concat(c.doc.sentences); c.doc.runs.forEach(function (r) { if (r.reasoning) parts.push(r.reasoning); }); }
+    if (c.doc) { parts = parts.concat(c.doc.sentences); c.doc.runs.forEach(function (r) { if (r.reasoning) parts.push(r.reasoning); if (r.raw) parts.push(r.raw); if (r.message) parts.push(r.message); }); }
     if (c.record) parts.push(JSON.stringify(c.record));
     c._text = parts.join("\n").toLowerCase();
   }
@@ -273,9 +289,10 @@ function table(header, rows) {
 function documentBody(c, body, n) {
   var d = c.doc, anchor = "c" + n;
   add(body, el("p", null, "gold: " + (d.label === null ? "n/a" : d.label ? "contradiction" : "no contradiction") + (d.gold.length ? ", gold sentences " + d.gold.map(function (i) { return "[" + i + "]"; }).join(" ") : "")));
-  add(body, table(["run", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
-    return [r.run, r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
+  add(body, table(["run", "dump line", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
+    return [r.run, fmt(r.line), r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
   })));
+  d.runs.forEach(function (r) { if (r.reason) failureBody(r, body); });
   var legend = add(body, el("p", "legend note"));
   add(legend, el("span", "gold", "gold"), el("span", "cited", "cited, not gold"), el("span", "both", "gold and cited"));
   var gold = {};
@@ -293,8 +310,22 @@ function documentBody(c, body, n) {
   });
   d.runs.forEach(function (r) {
     if (r.reasoning !== undefined) { add(body, el("h4", null, "run " + r.run + " reasoning")); add(body, linked(r.reasoning, anchor)); }
-    if (r.raw !== undefined) { var raw = add(body, el("details")); add(raw, el("summary", null, "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
+    if (r.raw !== undefined && !r.reason) { var raw = add(body, el("details")); add(raw, el("summary", null, "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
   });
+}
+// A format-invalid run: the reason and the scorer's message, where in the dump, and what the model said.
+function failureBody(r, body) {
+  var box = add(body, el("div", "run-failure"));
+  box.setAttribute("data-failed-run", r.run);
+  add(box, el("h4", null, "run " + r.run + " is format-invalid" + (r.line !== undefined && data.dump ? " (" + data.dump + ":" + r.line + ")" : "")));
+  var why = add(box, el("p"));
+  add(why, el("code", null, r.reason), r.message ? document.createTextNode(": " + r.message) : null);
+  if (r.given) {
+    add(box, el("p", "note", "the prediction as the dump gave it (the field the reason is about marked):"));
+    var ul = add(box, el("ul", "given"));
+    r.given.forEach(function (g) { var li = add(ul, el("li")); add(li, el("code", null, g.field + ": "), el(g.bad ? "mark" : "code", null, g.value)); });
+  }
+  if (r.raw !== undefined) add(box, el("p", "note", "the model's raw text:"), el("pre", "raw", r.raw));
 }
 function words(text) { return String(text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 function marked(text, other) {

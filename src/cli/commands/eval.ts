@@ -165,9 +165,10 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const baselinePath = flags.baseline ?? config.baseline;
   const chunkLines = integerFlag("--chunk-size", flags.chunkSize, 1, MAX_CHUNK_LINES);
 
-  // After every flag is read: a usage error leaves no output directory behind.
+  const { checkDocumentGatesEarly, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
+  checkDocumentGatesEarly({ gates, bootstrap, ...(baselinePath !== undefined ? { baselinePath } : {}) });
+  // After every flag and gate is checked: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
-  const { evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),

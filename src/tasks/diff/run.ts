@@ -164,6 +164,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     casesPath: now.casesPath,
     slice,
     dumpPath,
+    ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),
+    lenientIds: config["lenient_ids"] === true,
     runs: now.report.predictions?.runs ?? Object.keys(now.report.runs),
     seed,
     changes,

@@ -20,7 +20,8 @@ import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../diff/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
-import { buildDocumentReport, strictViolations } from "./report.js";
+import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
+import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { runDocumentEval, type Shard } from "./run.js";
@@ -62,7 +63,16 @@ export interface DocumentEvalSettings {
 /** Scores the dump (or the lexical judge's) against the slice and writes the reports. Input errors throw InputError. */
 export const evaluateDocuments = oneRunEach(evaluateDocumentsInRun);
 
+/**
+ * Refuses (InputError) the gates that cannot hold on any document report of these settings (an
+ * unknown metric or path, `--max-drop` without a baseline): known before any input is read.
+ */
+export function checkDocumentGatesEarly(settings: Pick<DocumentEvalSettings, "gates" | "bootstrap" | "baselinePath">): void {
+  checkGates(documentReportOutline(settings.bootstrap ?? 1000), settings.gates ?? [], { beforeRun: { baseline: settings.baselinePath !== undefined } });
+}
+
 async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<ReportOutcome> {
+  checkDocumentGatesEarly(settings);
   const started = settings.started ?? process.hrtime.bigint();
   const observer = settings.observer ?? SILENT_OBSERVER;
   const outDir = settings.outDir ?? "mari-report";
@@ -194,6 +204,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
         offsets,
         runs: result.runKeys,
         seed,
+        lenientIds,
         ...(changes ? { changes } : {}),
       })
     : undefined;

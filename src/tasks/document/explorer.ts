@@ -1,20 +1,25 @@
 // The documents case explorer's data: cases.jsonl (the scored outcomes, read twice through its one
 // reader, src/report/document-cases.ts: once to find the failures and choose the cases, once to
-// gather the chosen ones), the slice's sentences, and the reasoning of the chosen dump lines.
-// Built only when report.html is written.
-import type { JsonObject } from "../../io/records.js";
+// gather the chosen ones), the slice's sentences, and the chosen dump lines: their reasoning and,
+// for a format-invalid run, what the model said and why the scorer refused it. Built only when
+// report.html (or diff.html) is written.
+import { describe } from "../../io/dump.js";
+import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { readDocumentCases } from "../../report/document-cases.js";
-import type { DocumentSlice } from "../../io/slice.js";
-import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun } from "../../report/explorer.js";
+import type { DocumentSlice, SliceCase } from "../../io/slice.js";
+import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun, type GivenField } from "../../report/explorer.js";
 import type { CaseChange } from "../diff/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
+import { scoreCase } from "./score.js";
 
 export interface DocumentExplorerInput {
   casesPath: string;
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
   dumpPath: string | null;
+  /** How the page names the dump (default: dumpPath), e.g. the path the report records. */
+  dumpName?: string;
   offsets?: LineOffsets;
   runs: string[];
   seed: number;
@@ -23,6 +28,44 @@ export interface DocumentExplorerInput {
   /** Where every case is, for the page ("cases.jsonl beside this page"). */
   rest?: string;
   cap?: number;
+  /** As the run was scored (`--lenient-ids`), so a failed run's message is the scorer's. */
+  lenientIds?: boolean;
+}
+
+/** The field of a structured prediction each format reason is about (judge failures: `error`). */
+const FIELD_OF_REASON: Record<string, string> = {
+  bad_prediction_shape: "prediction",
+  bad_judgment: "judgment",
+  bad_evidence_field: "evidence_sentence_ids",
+  non_integer_evidence: "evidence_sentence_ids",
+  evidence_out_of_document: "evidence_sentence_ids",
+  positive_without_evidence: "evidence_sentence_ids",
+  negative_with_evidence: "evidence_sentence_ids",
+  bad_reasoning: "reasoning",
+  reasoning_reference_out_of_document: "reasoning",
+};
+
+const GIVEN_CHARS = 400;
+
+/**
+ * What a format-invalid dump line said, field by field as written (the field its reason is about
+ * marked), and the scorer's message for it, found by scoring the line again with the same function.
+ */
+function explainFailure(c: SliceCase, record: JsonObject, reason: string, lenientIds: boolean): { message: string | undefined; given: GivenField[] } {
+  const message = scoreCase(c, record, { lenientIds }).message ?? undefined;
+  const nested = record["prediction"];
+  if (nested !== undefined && !isJsonObject(nested)) return { message, given: [{ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true }] };
+  const source = isJsonObject(nested) ? nested : record;
+  // A completion's fields are inside its text, shown whole as the raw completion.
+  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given: [] };
+  const bad = FIELD_OF_REASON[reason] ?? "error";
+  const fields = ["judgment", Object.hasOwn(source, "evidence_sentence_ids") ? "evidence_sentence_ids" : "evidence", "error"];
+  // The reasoning is shown in full below the table when it is text; here only when it is the problem and not text.
+  if (bad === "reasoning" && typeof source["reasoning"] !== "string") fields.push("reasoning");
+  const given = fields
+    .filter((field) => Object.hasOwn(source, field) || field === bad)
+    .map((field) => ({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") }));
+  return { message, given };
 }
 
 const FACETS = ["scope", "doc_type", "contra_type"];
@@ -78,6 +121,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     return { id: c.id, tags: [], facets: {}, score: null, doc: { label: null, sentences: c.sentences, gold: [], runs: [] } };
   });
   const lineOfRun: Array<[ExplorerRun, number]> = [];
+  const caseOfRun = new Map<ExplorerRun, number>();
   // Only the chosen cases' run lines are parsed.
   const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
   for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
@@ -107,7 +151,13 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
       localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
     };
     doc.runs.push(run);
-    if (typeof line["line"] === "number") lineOfRun.push([run, line["line"]]);
+    if (typeof line["line"] === "number") {
+      run.line = line["line"];
+      lineOfRun.push([run, line["line"]]);
+    } else if (run.reason === "missing_prediction") {
+      run.message = "no prediction for this case in this run";
+    }
+    caseOfRun.set(run, index);
   }
   if (input.dumpPath !== null) {
     const texts = await readDumpTexts(
@@ -119,6 +169,11 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
       const t = texts.get(lineNo);
       if (t?.reasoning !== undefined) run.reasoning = t.reasoning;
       if (t?.raw !== undefined) run.raw = t.raw;
+      if (run.reason !== null && t?.record !== undefined) {
+        const failure = explainFailure(input.slice.cases[caseOfRun.get(run)!]!, t.record, run.reason, input.lenientIds ?? false);
+        if (failure.message !== undefined) run.message = failure.message;
+        if (failure.given.length > 0) run.given = failure.given;
+      }
     }
   }
   for (const view of cases) {
@@ -153,6 +208,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     selection: describeSelection(scored.length, selection, cap, input.seed),
     rest: input.rest ?? "cases.jsonl beside this page",
     runs: input.runs,
+    ...(input.dumpPath !== null ? { dump: input.dumpName ?? input.dumpPath } : {}),
     facets: FACETS,
     cases,
   };
