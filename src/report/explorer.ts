@@ -56,6 +56,8 @@ export interface ExplorerCase {
   record?: Record<string, unknown>;
   /** Against a baseline or an older report: the outcome before and after. */
   change?: { status: "regressed" | "fixed" | "mixed"; old: string; new: string };
+  /** Documents: the case's runs in all, when the page carries fewer of them (failing runs first). */
+  runs_total?: number;
 }
 
 export interface ExplorerData {
@@ -67,21 +69,63 @@ export interface ExplorerData {
   selection: string;
   /** Where every case is (e.g. "cases.jsonl beside this page"). */
   rest: string;
-  runs: string[];
+  /** How many runs the report has (their keys are in report.json). */
+  runs: number;
   /** The prediction dump the runs' `line` numbers point into, as the report names it. */
   dump?: string;
   /** Facet names in display order. */
   facets: string[];
+  /** Filter and facet counts over all `total` cases. */
+  counts: ExplorerCounts;
   cases: ExplorerCase[];
 }
 
-/** At most this many cases are embedded, and at most UNIT_CAP (case, run) units. */
+/**
+ * The page's bounds. At most `caseCap` cases (`--explorer-cases`, default EXPLORER_CASE_CAP), at
+ * most UNITS_PER_CASE × caseCap (case, run) entries over all of them, and at most
+ * EXPLORER_TEXT_CHARS characters of model text (each text at most EXPLORER_TEXT_CHARS_EACH):
+ * so a page stays a few megabytes whatever the numbers of cases and runs.
+ */
 export const EXPLORER_CASE_CAP = 2000;
-export const EXPLORER_UNIT_CAP = 20000;
+export const MAX_EXPLORER_CASES = 100_000;
+export const UNITS_PER_CASE = 10;
+export const EXPLORER_UNIT_CAP = UNITS_PER_CASE * EXPLORER_CASE_CAP;
+export const EXPLORER_TEXT_CHARS = 8_000_000;
+export const EXPLORER_TEXT_CHARS_EACH = 20_000;
 
-/** The page's case cap for a report with `runs` runs: EXPLORER_CASE_CAP, lowered so cases × runs ≤ EXPLORER_UNIT_CAP. */
-export function explorerCap(runs: number): number {
-  return Math.max(10, Math.min(EXPLORER_CASE_CAP, Math.floor(EXPLORER_UNIT_CAP / Math.max(1, runs))));
+/** The page's case cap for a report with `runs` runs: `caseCap`, lowered so cases × runs ≤ its unit cap (at least 10 cases). */
+export function explorerCap(runs: number, caseCap = EXPLORER_CASE_CAP): number {
+  return Math.max(Math.min(10, caseCap), Math.min(caseCap, Math.floor((UNITS_PER_CASE * caseCap) / Math.max(1, runs))));
+}
+
+/** Runs a case carries on the page when `cases` cases are shown: the unit cap shared out (at least 1). */
+export function explorerRunsPerCase(cases: number, caseCap = EXPLORER_CASE_CAP): number {
+  return Math.max(1, Math.floor((UNITS_PER_CASE * caseCap) / Math.max(1, cases)));
+}
+
+/** Filter and facet counts over every case of the report (the page may carry fewer cases). */
+export interface ExplorerCounts {
+  tags: Record<string, number>;
+  facets: Record<string, Record<string, number>>;
+}
+
+export function emptyCounts(): ExplorerCounts {
+  return { tags: Object.create(null), facets: Object.create(null) };
+}
+
+/** Counts one case: its tags and its facet values. */
+export function countCase(counts: ExplorerCounts, tags: Iterable<string>, facets: Record<string, string>): void {
+  for (const tag of tags) counts.tags[tag] = (counts.tags[tag] ?? 0) + 1;
+  for (const [name, value] of Object.entries(facets)) {
+    const values = (counts.facets[name] ??= Object.create(null) as Record<string, number>);
+    values[value] = (values[value] ?? 0) + 1;
+  }
+}
+
+/** A model text as the page carries it: at most EXPLORER_TEXT_CHARS_EACH characters, saying how many were cut. */
+export function pageText(text: string): string {
+  if (text.length <= EXPLORER_TEXT_CHARS_EACH) return text;
+  return `${text.slice(0, EXPLORER_TEXT_CHARS_EACH)}… (${text.length - EXPLORER_TEXT_CHARS_EACH} more characters in the dump)`;
 }
 
 /**
@@ -197,9 +241,13 @@ function label(tag) {
   return i < 0 ? tag : (LABELS[tag.slice(0, i)] || tag.slice(0, i)) + ": " + tag.slice(i + 1);
 }
 function fmt(v) { return v === null || v === undefined ? "n/a" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(4) : String(v); }
+// Counts over every case of the report; when the page carries fewer, each also says how many are here.
 var counts = {};
 cases.forEach(function (c) { c.tags.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; }); });
-var tags = Object.keys(counts).sort(function (a, b) {
+var partial = data.shown < data.total;
+function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : 0; }
+function countText(all, here) { return partial ? all + "; " + here + " on this page" : String(here); }
+var tags = Object.keys(data.counts.tags).sort(function (a, b) {
   var ia = ORDER.indexOf(a.split(":")[0]), ib = ORDER.indexOf(b.split(":")[0]);
   ia = ia < 0 ? 99 : ia; ib = ib < 0 ? 99 : ib;
   return ia - ib || (a < b ? -1 : a > b ? 1 : 0);
@@ -217,18 +265,18 @@ function tagButton(tag, text) {
   buttons.push(b);
   controls.appendChild(b);
 }
-tagButton(null, "all (" + cases.length + ")");
-tags.forEach(function (t) { tagButton(t, label(t) + " (" + counts[t] + ")"); });
+tagButton(null, "all (" + countText(data.total, cases.length) + ")");
+tags.forEach(function (t) { tagButton(t, label(t) + " (" + countText(own(data.counts.tags, t), own(counts, t)) + ")"); });
 var row2 = add(root, el("div", "controls"));
 data.facets.forEach(function (name) {
-  var values = {};
+  var values = {}, all = own(data.counts.facets, name) || {};
   cases.forEach(function (c) { var v = c.facets[name]; if (v !== undefined) values[v] = (values[v] || 0) + 1; });
-  var keys = Object.keys(values).sort();
+  var keys = Object.keys(all).sort();
   if (keys.length === 0) return;
   var s = el("select");
   s.setAttribute("data-facet", name);
   add(s, el("option", null, name + ": all")).value = "";
-  keys.forEach(function (k) { add(s, el("option", null, name + ": " + k + " (" + values[k] + ")")).value = k; });
+  keys.forEach(function (k) { add(s, el("option", null, name + ": " + k + " (" + countText(own(all, k), own(values, k)) + ")")).value = k; });
   s.addEventListener("change", function () { state.facets[name] = s.value; state.limit = PAGE; update(); });
   row2.appendChild(s);
 });
@@ -289,6 +337,7 @@ function table(header, rows) {
 function documentBody(c, body, n) {
   var d = c.doc, anchor = "c" + n;
   add(body, el("p", null, "gold: " + (d.label === null ? "n/a" : d.label ? "contradiction" : "no contradiction") + (d.gold.length ? ", gold sentences " + d.gold.map(function (i) { return "[" + i + "]"; }).join(" ") : "")));
+  if (c.runs_total !== undefined) add(body, el("p", "note", d.runs.length + " of this case's " + c.runs_total + " runs are on this page (its failing runs first); every run is in " + data.rest + "."));
   add(body, table(["run", "dump line", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
     return [r.run, fmt(r.line), r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
   })));
@@ -390,14 +439,14 @@ function update() {
       return sign * (x - y) || a - b;
     });
   }
-  count.textContent = shown.length + " of " + cases.length + " cases match" + (shown.length > state.limit ? "; the first " + state.limit + " are listed" : "") + ".";
+  count.textContent = shown.length + " of " + cases.length + " cases " + (partial ? "on this page " : "") + "match" + (shown.length > state.limit ? "; the first " + state.limit + " are listed" : "") + ".";
   list.textContent = "";
   shown.slice(0, state.limit).forEach(function (i) { list.appendChild(card(cases[i], i)); });
   more.hidden = shown.length <= state.limit;
 }
 // A link can preselect a filter and open the first case: report.html#filter=fn&open=1.
 var wanted = /^#filter=([^&]+)(&open=1)?$/.exec(location.hash);
-if (wanted && counts[decodeURIComponent(wanted[1])] !== undefined) state.tag = decodeURIComponent(wanted[1]);
+if (wanted && own(counts, decodeURIComponent(wanted[1]))) state.tag = decodeURIComponent(wanted[1]);
 update();
 if (wanted) {
   if (wanted[2] && list.firstChild) list.firstChild.open = true;

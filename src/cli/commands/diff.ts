@@ -11,6 +11,7 @@ import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../tasks/diff/changes.js";
 import { collect, integerFlag } from "./eval.js";
+import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";
 
 interface DiffFlags {
   out?: string;
@@ -18,6 +19,7 @@ interface DiffFlags {
   maxDrop: string[];
   allowDifferentSlice?: boolean;
   seed?: string;
+  explorerCases?: string;
   bootstrap?: string;
   quiet?: boolean;
 }
@@ -37,6 +39,7 @@ export function registerDiff(program: Command, wrap: ActionWrapper): void {
     .option("--allow-different-slice", "compare reports of different slices on the case ids they share")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
+    .option("--explorer-cases <n>", `most cases diff.html's case explorer carries (default ${EXPLORER_CASE_CAP})`)
     .option("--quiet", "no summary on stdout")
     .action(wrap(async (oldPath: string, newPath: string, flags: DiffFlags) => diffCommand(oldPath, newPath, flags)));
 }
@@ -54,7 +57,16 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
   const seed = integerFlag("--seed", flags.seed, 0) ?? 0;
   const resamples = integerFlag("--bootstrap", flags.bootstrap, 0) ?? 1000;
   const outDir = flags.out ?? "mari-diff";
-  const outcome = await diffReports({ oldPath, newPath, gates, seed, resamples, allowDifferentSlice: flags.allowDifferentSlice ?? false });
+  const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
+  const outcome = await diffReports({
+    oldPath,
+    newPath,
+    gates,
+    seed,
+    resamples,
+    allowDifferentSlice: flags.allowDifferentSlice ?? false,
+    ...(explorerCases !== undefined ? { explorerCases } : {}),
+  });
   const files = await writeDiffFiles(outDir, outcome);
   const { diff } = outcome;
   const failed = diff.gates.filter((g) => !g.passed);

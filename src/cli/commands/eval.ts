@@ -20,6 +20,7 @@ import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { parseReportFormats } from "../../report/write.js";
+import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
 import type { Shard } from "../../tasks/document/run.js";
 
 interface EvalFlags {
@@ -44,6 +45,7 @@ interface EvalFlags {
   chunkSize?: string;
   costs?: string;
   classifier: string[];
+  explorerCases?: string;
 }
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -83,6 +85,10 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
     .option("--quiet", "no summary on stdout")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
+    .option(
+      "--explorer-cases <n>",
+      `most cases report.html's case explorer carries (default ${EXPLORER_CASE_CAP}; with ${UNITS_PER_CASE}×N (case, run) entries)`,
+    )
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
@@ -123,6 +129,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const strict = pickOption(flags.strict, config.strict, false);
   const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
+  const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
 
   if (task === "pairs") {
     // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
@@ -156,6 +163,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       observer: terminalObserver(progressMode, quiet),
       workers,
       recordConfig: config.path ? { config_file: config.path } : {},
+      ...(explorerCases !== undefined ? { explorerCases } : {}),
     });
     return finishReportRun(outcome, quiet);
   }
@@ -184,6 +192,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(baselinePath !== undefined ? { baselinePath } : {}),
     ...(chunkLines !== undefined ? { chunkLines } : {}),
+    ...(explorerCases !== undefined ? { explorerCases } : {}),
     configPath: config.path,
     observer: terminalObserver(progressMode, quiet),
     started,

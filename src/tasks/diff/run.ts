@@ -31,6 +31,8 @@ export interface DiffSettings {
   resamples?: number;
   /** Build the case explorer for diff.html (reads the NEW slice and dump when they are still there). */
   explorer?: boolean;
+  /** The most cases diff.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
 }
 
 export interface DiffSide {
@@ -148,7 +150,15 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const rest = `${now.casesPath} (NEW's cases.jsonl)`;
   if (now.report.task === "pairs" || now.report.task === "evidence") {
     const spec = now.report.task === "pairs" ? PAIR_EXPLORER : EVIDENCE_EXPLORER;
-    return { diff, explorer: await buildRecordExplorer(spec, now.casesPath, { seed, changes, rest }) };
+    return {
+      diff,
+      explorer: await buildRecordExplorer(spec, now.casesPath, {
+        seed,
+        changes,
+        rest,
+        ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+      }),
+    };
   }
   if (now.report.task !== "documents") return { diff };
   // The documents explorer needs NEW's slice for the sentences; the dump for reasoning is optional.
@@ -170,6 +180,7 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     seed,
     changes,
     rest,
+    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
   });
   return { diff, explorer };
 }

@@ -52,6 +52,8 @@ export interface DocumentEvalSettings {
   baselinePath?: string;
   /** Lines per worker chunk (tests vary it to show the output does not depend on it). */
   chunkLines?: number;
+  /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
   /** The config file the settings came from, recorded in the report. */
   configPath?: string | null;
   /** Progress, warnings and notes (default: silent). */
@@ -205,6 +207,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
         runs: result.runKeys,
         seed,
         lenientIds,
+        ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
         ...(changes ? { changes } : {}),
       })
     : undefined;

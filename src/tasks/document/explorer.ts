@@ -7,7 +7,22 @@ import { describe } from "../../io/dump.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
-import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun, type GivenField } from "../../report/explorer.js";
+import {
+  countCase,
+  describeSelection,
+  EXPLORER_CASE_CAP,
+  EXPLORER_TEXT_CHARS,
+  EXPLORER_TEXT_CHARS_EACH,
+  emptyCounts,
+  explorerCap,
+  explorerRunsPerCase,
+  pageText,
+  selectCases,
+  type ExplorerCase,
+  type ExplorerData,
+  type ExplorerRun,
+  type GivenField,
+} from "../../report/explorer.js";
 import type { CaseChange } from "../diff/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
@@ -27,7 +42,8 @@ export interface DocumentExplorerInput {
   changes?: readonly CaseChange[];
   /** Where every case is, for the page ("cases.jsonl beside this page"). */
   rest?: string;
-  cap?: number;
+  /** `--explorer-cases`: the most cases the page carries (default EXPLORER_CASE_CAP). */
+  caseCap?: number;
   /** As the run was scored (`--lenient-ids`), so a failed run's message is the scorer's. */
   lenientIds?: boolean;
 }
@@ -89,127 +105,199 @@ function lineFails(line: JsonObject): boolean {
   return line["judgment_correct"] !== true || line["format_valid"] !== true || line["localization_hit"] === false;
 }
 
+// What a case's run lines add up to, as bits (first pass over every case; the tags and the filter
+// counts of all cases come from them, the page's cases included).
+const OUTCOMES = ["tp", "fp", "fn", "tn", "invalid"];
+const LOC_MISS = 1 << 5;
+const JUDGED_POSITIVE = 1 << 6;
+const JUDGED_NEGATIVE = 1 << 7;
+
+function caseTags(bits: number, reasons: readonly string[], change: CaseChange | undefined): string[] {
+  const tags = OUTCOMES.filter((_, k) => bits & (1 << k));
+  for (const reason of reasons) tags.push(`invalid:${reason}`);
+  if (bits & LOC_MISS) tags.push("loc_miss");
+  // As SetCons counts flipped cases: runs with a kept line (format-invalid ones judged negative, as
+  // scored) that do not all give the same judgment.
+  if (bits & JUDGED_POSITIVE && bits & JUDGED_NEGATIVE) tags.push("flipped");
+  if (change !== undefined) tags.push(change.status);
+  if (bits & 0b10110 || bits & LOC_MISS || change?.status === "regressed" || change?.status === "mixed") tags.push("failure");
+  return tags;
+}
+
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const n = input.slice.cases.length;
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
-  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   const present = new Uint8Array(n);
   const failed = new Uint8Array(n);
+  const bits = new Uint8Array(n);
+  const runCount = new Int32Array(n);
+  const rewardSum = new Float64Array(n);
+  const rewardCount = new Int32Array(n);
+  // Reason codes per case: a case rarely has more than one, so a sparse map.
+  const reasonsOf = new Map<number, string[]>();
+  const facetsOf: Array<Record<string, string> | undefined> = new Array(n);
   for await (const item of readDocumentCases(input.casesPath)) {
-    const index = "record" in item ? item.record["case_index"] : undefined;
+    if (!("record" in item)) continue;
+    const line = item.record;
+    const index = line["case_index"];
     if (typeof index !== "number" || index < 0 || index >= n) continue;
-    present[index] = 1;
-    if (lineFails((item as { record: JsonObject }).record)) failed[index] = 1;
+    if (!present[index]) {
+      present[index] = 1;
+      facetsOf[index] = facetsOfLine(line);
+    }
+    runCount[index]!++;
+    if (lineFails(line)) failed[index] = 1;
+    const valid = line["format_valid"] === true;
+    bits[index]! |= 1 << OUTCOMES.indexOf(outcomeOf(line["label"], valid, line["judgment"]));
+    if (line["localization_hit"] === false) bits[index]! |= LOC_MISS;
+    const reason = line["reason"];
+    if (reason !== "missing_prediction") bits[index]! |= line["judgment"] === true ? JUDGED_POSITIVE : JUDGED_NEGATIVE;
+    if (typeof reason === "string") {
+      const list = reasonsOf.get(index) ?? [];
+      if (!list.includes(reason)) list.push(reason);
+      reasonsOf.set(index, list);
+    }
+    const reward = num(line["reward_accuracy"]);
+    if (reward !== null) {
+      rewardSum[index]! += reward;
+      rewardCount[index]!++;
+    }
   }
+  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   for (const id of changed.keys()) {
     const index = indexOfId.get(id);
     if (index !== undefined) failed[index] = 1;
   }
-  // Only the cases this report scored (a shard's), in slice order.
+  // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
   const scored: number[] = [];
-  for (let i = 0; i < n; i++) if (present[i]) scored.push(i);
-  const cap = input.cap ?? explorerCap(input.runs.length);
+  const counts = emptyCounts();
+  const tagsOf = (i: number) => caseTags(bits[i]!, reasonsOf.get(i) ?? [], changed.get(input.slice.cases[i]!.id));
+  for (let i = 0; i < n; i++) {
+    if (!present[i]) continue;
+    scored.push(i);
+    countCase(counts, tagsOf(i), facetsOf[i]!);
+  }
+  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
+  const cap = explorerCap(input.runs.length, caseCap);
   const selection = selectCases(
     Uint8Array.from(scored, (i) => failed[i]!),
     cap,
     input.seed,
   );
+  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const slot = new Int32Array(n).fill(-1);
   const cases: ExplorerCase[] = selection.chosen.map((k, position) => {
     const c = input.slice.cases[scored[k]!]!;
     slot[c.index] = position;
-    return { id: c.id, tags: [], facets: {}, score: null, doc: { label: null, sentences: c.sentences, gold: [], runs: [] } };
+    const view: ExplorerCase = {
+      id: c.id,
+      tags: tagsOf(c.index),
+      facets: facetsOf[c.index]!,
+      score: rewardCount[c.index]! > 0 ? rewardSum[c.index]! / rewardCount[c.index]! : null,
+      doc: { label: null, sentences: c.sentences, gold: [], runs: [] },
+    };
+    const change = changed.get(c.id);
+    if (change !== undefined) view.change = { status: change.status, old: change.old, new: change.new };
+    if (runCount[c.index]! > runCap) view.runs_total = runCount[c.index]!;
+    return view;
   });
-  const lineOfRun: Array<[ExplorerRun, number]> = [];
+  // Per chosen case, at most runCap failing and runCap passing runs are kept while reading; the page
+  // gets the failing ones first, then passing ones, in run order.
+  const kept = cases.map(() => ({ failing: [] as ExplorerRun[], passing: [] as ExplorerRun[], order: new Map<ExplorerRun, number>() }));
   const caseOfRun = new Map<ExplorerRun, number>();
-  // Only the chosen cases' run lines are parsed.
   const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
+  let seen = 0;
   for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
     if (!("record" in item)) continue;
     const line = item.record;
     const index = line["case_index"];
     if (typeof index !== "number" || !chosen(index)) continue;
-    const view = cases[slot[index]!]!;
-    const doc = view.doc!;
-    if (doc.runs.length === 0) {
-      doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
-      doc.gold = numbers(line["gold_sentence_ids"]);
-      for (const facet of FACETS) {
-        const v = line[facet];
-        if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
-      }
-    }
-    const valid = line["format_valid"] === true;
-    const run: ExplorerRun = {
-      run: String(line["run"] ?? "0"),
-      judgment: valid && typeof line["judgment"] === "boolean" ? line["judgment"] : null,
-      outcome: outcomeOf(line["label"], valid, line["judgment"]),
-      reason: typeof line["reason"] === "string" ? line["reason"] : null,
-      evidence: numbers(line["evidence_sentence_ids"]),
-      reward: num(line["reward_accuracy"]),
-      coverage: num(line["reference_coverage"]),
-      localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
-    };
-    doc.runs.push(run);
-    if (typeof line["line"] === "number") {
-      run.line = line["line"];
-      lineOfRun.push([run, line["line"]]);
-    } else if (run.reason === "missing_prediction") {
-      run.message = "no prediction for this case in this run";
-    }
+    const doc = cases[slot[index]!]!.doc!;
+    doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
+    doc.gold = numbers(line["gold_sentence_ids"]);
+    const into = kept[slot[index]!]!;
+    const list = lineFails(line) ? into.failing : into.passing;
+    if (list.length >= runCap) continue;
+    const run = runOfLine(line);
+    list.push(run);
+    into.order.set(run, seen++);
     caseOfRun.set(run, index);
   }
+  const lineOfRun: Array<[ExplorerRun, number]> = [];
+  cases.forEach((view, k) => {
+    const { failing, passing, order } = kept[k]!;
+    const runs = [...failing, ...passing.slice(0, Math.max(0, runCap - failing.length))].sort((a, b) => order.get(a)! - order.get(b)!);
+    view.doc!.runs = runs;
+    for (const run of runs) if (run.line !== undefined) lineOfRun.push([run, run.line]);
+  });
+  let textsLeftOut = 0;
   if (input.dumpPath !== null) {
     const texts = await readDumpTexts(
       input.dumpPath,
       lineOfRun.map(([, lineNo]) => lineNo),
       input.offsets,
     );
+    let budget = EXPLORER_TEXT_CHARS;
     for (const [run, lineNo] of lineOfRun) {
       const t = texts.get(lineNo);
-      if (t?.reasoning !== undefined) run.reasoning = t.reasoning;
-      if (t?.raw !== undefined) run.raw = t.raw;
-      if (run.reason !== null && t?.record !== undefined) {
+      if (t === undefined) continue;
+      const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
+      if (size > 0 && budget <= 0) {
+        textsLeftOut++;
+        continue;
+      }
+      budget -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
+      if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
+      if (t.raw !== undefined) run.raw = pageText(t.raw);
+      if (run.reason !== null && t.record !== undefined) {
         const failure = explainFailure(input.slice.cases[caseOfRun.get(run)!]!, t.record, run.reason, input.lenientIds ?? false);
         if (failure.message !== undefined) run.message = failure.message;
         if (failure.given.length > 0) run.given = failure.given;
       }
     }
   }
-  for (const view of cases) {
-    const runs = view.doc!.runs;
-    const tags = new Set<string>();
-    for (const r of runs) {
-      tags.add(r.outcome);
-      if (r.reason !== null) tags.add(`invalid:${r.reason}`);
-      if (r.localization_hit === false) tags.add("loc_miss");
-    }
-    const judgments = new Set(runs.filter((r) => r.judgment !== null).map((r) => r.judgment));
-    if (judgments.size > 1) tags.add("flipped");
-    const change = changed.get(view.id);
-    if (change !== undefined) {
-      tags.add(change.status);
-      view.change = { status: change.status, old: change.old, new: change.new };
-    }
-    if (
-      runs.some((r) => r.outcome === "fp" || r.outcome === "fn" || r.outcome === "invalid" || r.localization_hit === false) ||
-      change?.status === "regressed" ||
-      change?.status === "mixed"
-    )
-      tags.add("failure");
-    view.tags = [...tags];
-    const rewards = runs.map((r) => r.reward).filter((v): v is number => v !== null);
-    view.score = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null;
-  }
+  const cut = cases.filter((c) => c.runs_total !== undefined).length;
+  const notes = [
+    cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
+    textsLeftOut > 0 ? `The texts of ${textsLeftOut} runs are left out to keep the page small (they are in the dump).` : "",
+  ].filter((note) => note !== "");
   return {
     kind: "documents",
     total: scored.length,
     shown: cases.length,
-    selection: describeSelection(scored.length, selection, cap, input.seed),
+    selection: [describeSelection(scored.length, selection, cap, input.seed), ...notes].join(" "),
     rest: input.rest ?? "cases.jsonl beside this page",
-    runs: input.runs,
+    runs: input.runs.length,
     ...(input.dumpPath !== null ? { dump: input.dumpName ?? input.dumpPath } : {}),
     facets: FACETS,
+    counts,
     cases,
   };
+}
+
+function facetsOfLine(line: JsonObject): Record<string, string> {
+  const facets: Record<string, string> = {};
+  for (const facet of FACETS) {
+    const v = line[facet];
+    if (typeof v === "string" || typeof v === "number") facets[facet] = String(v);
+  }
+  return facets;
+}
+
+/** One run of a case as the page shows it (texts and the failure's explanation are added from the dump). */
+function runOfLine(line: JsonObject): ExplorerRun {
+  const valid = line["format_valid"] === true;
+  const run: ExplorerRun = {
+    run: String(line["run"] ?? "0"),
+    judgment: valid && typeof line["judgment"] === "boolean" ? line["judgment"] : null,
+    outcome: outcomeOf(line["label"], valid, line["judgment"]),
+    reason: typeof line["reason"] === "string" ? line["reason"] : null,
+    evidence: numbers(line["evidence_sentence_ids"]),
+    reward: num(line["reward_accuracy"]),
+    coverage: num(line["reference_coverage"]),
+    localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
+  };
+  if (typeof line["line"] === "number") run.line = line["line"];
+  else if (run.reason === "missing_prediction") run.message = "no prediction for this case in this run";
+  return run;
 }

@@ -27,11 +27,12 @@ import { sha256File } from "../../io/hashing.js";
 import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
-import { EVIDENCE_EXPLORER, recordExplorerOf } from "../record-explorer.js";
+import { EVIDENCE_EXPLORER, RecordExplorerTally, recordExplorerOf } from "../record-explorer.js";
 import { linesAt, LineBlocks } from "./case-lines.js";
 import { exceedsDepth } from "../../io/depth.js";
 import { MAX_JSON_DEPTH } from "../../core/limits.js";
 import { readLineBatches, type Line } from "../../io/lines.js";
+import type { JsonObject } from "../../io/records.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
@@ -355,7 +356,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const progress = observer.progress("evidence (cases)");
   const writers: AtomicLineWriter[] = [];
   // For the case explorer: each cases.jsonl line's failure flag and index, for the lines it can show.
-  const explorerFailed: number[] = [];
+  const explorerTally = new RecordExplorerTally(EVIDENCE_EXPLORER);
   const explorerLines: number[] = [];
   let casesLines: LineBlocks | undefined;
   try {
@@ -376,8 +377,17 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
           if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
           progress.tick();
           if (explorable(result)) {
-            // The line's fields the explorer's failure test reads.
-            explorerFailed.push(EVIDENCE_EXPLORER.failed({ accepted: result.accepted, ...(result.gold.length > 0 ? { gold: result.gold } : {}) }) ? 1 : 0);
+            // The line's fields the explorer's failure test, tags and facets read.
+            explorerTally.add(
+              {
+                accepted: result.accepted,
+                error: result.error === null ? null : { code: result.error.code },
+                facts: result.facts.map((fact) => ({ state: fact.state })),
+                ...(result.gold.length > 0 ? { gold: result.gold as unknown as JsonObject[] } : {}),
+                ...(result.freshness !== null ? { freshness: result.freshness } : {}),
+              },
+              result.caseId,
+            );
             explorerLines.push(cases.starts.length);
           }
           const full = cases.push(caseLines.line(result, input.line));
@@ -452,7 +462,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer =
     formats.includes("html") && casesLines !== undefined
-      ? await recordExplorerOf(EVIDENCE_EXPLORER, Uint8Array.from(explorerFailed), { seed: 0 }, (chosen) =>
+      ? await recordExplorerOf(EVIDENCE_EXPLORER, explorerTally, { seed: 0 }, (chosen) =>
           linesAt(
             join(outDir, "cases.jsonl"),
             casesLines!.starts,

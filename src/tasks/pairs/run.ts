@@ -52,6 +52,8 @@ export interface PairEvalOptions {
   /** Output directory (default `mari-report`). */
   out?: string;
   formats?: readonly ReportFormat[];
+  /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
   /** `--costs FILE`: unit prices (SPEC §2.3). */
   costs?: string;
   /** Classifier thresholds (already validated); default DEFAULT_CONFIG. */
@@ -279,7 +281,12 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
-  const explorer = formats.includes("html") ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+  const explorer = formats.includes("html")
+    ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), {
+        seed: 0,
+        ...(options.explorerCases !== undefined ? { caseCap: options.explorerCases } : {}),
+      })
+    : undefined;
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
 
   return {
