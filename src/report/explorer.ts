@@ -41,6 +41,9 @@ export interface DocumentCaseView {
   sentences: string[];
   gold: number[];
   runs: ExplorerRun[];
+  /** diff.html, a changed case: OLD's runs, shown beside NEW's (and OLD's run count when it carries fewer). */
+  old_runs?: ExplorerRun[];
+  old_runs_total?: number;
 }
 
 export interface ExplorerCase {
@@ -73,6 +76,8 @@ export interface ExplorerData {
   runs: number;
   /** The prediction dump the runs' `line` numbers point into, as the report names it. */
   dump?: string;
+  /** diff.html: OLD's dump, for OLD's runs. */
+  old_dump?: string;
   /** Facet names in display order. */
   facets: string[];
   /** Filter and facet counts over all `total` cases. */
@@ -209,7 +214,8 @@ li.gold{background:#fff3b0}li.cited{background:#ffe0c2}li.both{background:#bdf0c
 .legend span{padding:0 6px;margin-right:6px}.legend .gold{background:#fff3b0}.legend .cited{background:#ffe0c2}.legend .both{background:#bdf0c4}
 .reasoning{white-space:pre-wrap;background:#f6f8fa;padding:4px 6px;border-radius:3px}pre.raw{white-space:pre-wrap;font-size:12px}
 mark{background:#ffe58a}.pairtext{white-space:pre-wrap}
-.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark{font-family:monospace;overflow-wrap:anywhere}`;
+.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark{font-family:monospace;overflow-wrap:anywhere}
+.sides{display:flex;flex-wrap:wrap;gap:1em}.sides>.side{flex:1 1 320px;min-width:0}`;
 
 /**
  * The page's inline script (allowed by its hash): builds the controls and the case list from the
@@ -334,14 +340,40 @@ function table(header, rows) {
   box.appendChild(t);
   return box;
 }
+function runsTable(runs) {
+  return table(["run", "dump line", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], runs.map(function (r) {
+    return [r.run, fmt(r.line), r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
+  }));
+}
+// One side's runs: how many the page carries, the table, each failed run explained, then (below the
+// sentences on a one-sided page) the reasoning and raw completions.
+function runsPart(runs, total, dump, prefix, box) {
+  if (total !== undefined) add(box, el("p", "note", runs.length + " of this case's " + total + " runs are on this page (its failing runs first); every run is in " + (prefix === "OLD " ? "OLD's cases.jsonl" : data.rest) + "."));
+  add(box, runsTable(runs));
+  runs.forEach(function (r) { if (r.reason) failureBody(r, box, dump, prefix); });
+}
+function runTexts(runs, box, anchor, prefix) {
+  runs.forEach(function (r) {
+    if (r.reasoning !== undefined) { add(box, el("h4", null, prefix + "run " + r.run + " reasoning")); add(box, linked(r.reasoning, anchor)); }
+    if (r.raw !== undefined && !r.reason) { var raw = add(box, el("details")); add(raw, el("summary", null, prefix + "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
+  });
+}
 function documentBody(c, body, n) {
   var d = c.doc, anchor = "c" + n;
   add(body, el("p", null, "gold: " + (d.label === null ? "n/a" : d.label ? "contradiction" : "no contradiction") + (d.gold.length ? ", gold sentences " + d.gold.map(function (i) { return "[" + i + "]"; }).join(" ") : "")));
-  if (c.runs_total !== undefined) add(body, el("p", "note", d.runs.length + " of this case's " + c.runs_total + " runs are on this page (its failing runs first); every run is in " + data.rest + "."));
-  add(body, table(["run", "dump line", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
-    return [r.run, fmt(r.line), r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
-  })));
-  d.runs.forEach(function (r) { if (r.reason) failureBody(r, body); });
+  if (d.old_runs) {
+    // diff.html, a changed case: OLD and NEW side by side (one above the other on a narrow screen).
+    var sides = add(body, el("div", "sides"));
+    [["OLD", d.old_runs, d.old_runs_total, data.old_dump, c.change.old], ["NEW", d.runs, c.runs_total, data.dump, c.change.new]].forEach(function (s) {
+      var col = add(sides, el("div", "side"));
+      col.setAttribute("data-side", s[0].toLowerCase());
+      add(col, el("h4", null, s[0] + ": " + s[4]));
+      runsPart(s[1], s[2], s[3], s[0] + " ", col);
+      runTexts(s[1], col, anchor, s[0] + " ");
+    });
+  } else {
+    runsPart(d.runs, c.runs_total, data.dump, "", body);
+  }
   var legend = add(body, el("p", "legend note"));
   add(legend, el("span", "gold", "gold"), el("span", "cited", "cited, not gold"), el("span", "both", "gold and cited"));
   var gold = {};
@@ -354,19 +386,16 @@ function documentBody(c, body, n) {
     li.id = anchor + "-s" + i;
     li.value = i;
     add(li, el("span", null, "[" + i + "] " + s));
-    if (by.length) add(li, el("span", "marks", d.runs.length > 1 ? "cited by run " + by.join(", ") : "cited"));
+    if (by.length) add(li, el("span", "marks", (d.old_runs ? "NEW: " : "") + (d.runs.length > 1 ? "cited by run " + by.join(", ") : "cited")));
     ol.appendChild(li);
   });
-  d.runs.forEach(function (r) {
-    if (r.reasoning !== undefined) { add(body, el("h4", null, "run " + r.run + " reasoning")); add(body, linked(r.reasoning, anchor)); }
-    if (r.raw !== undefined && !r.reason) { var raw = add(body, el("details")); add(raw, el("summary", null, "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
-  });
+  if (!d.old_runs) runTexts(d.runs, body, anchor, "");
 }
 // A format-invalid run: the reason and the scorer's message, where in the dump, and what the model said.
-function failureBody(r, body) {
+function failureBody(r, body, dump, prefix) {
   var box = add(body, el("div", "run-failure"));
   box.setAttribute("data-failed-run", r.run);
-  add(box, el("h4", null, "run " + r.run + " is format-invalid" + (r.line !== undefined && data.dump ? " (" + data.dump + ":" + r.line + ")" : "")));
+  add(box, el("h4", null, prefix + "run " + r.run + " is format-invalid" + (r.line !== undefined && dump ? " (" + dump + ":" + r.line + ")" : "")));
   var why = add(box, el("p"));
   add(why, el("code", null, r.reason), r.message ? document.createTextNode(": " + r.message) : null);
   if (r.given) {

@@ -14,7 +14,7 @@ import type { JsonObject } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
 import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
-import { buildDocumentExplorer } from "../document/explorer.js";
+import { attachOldRuns, buildDocumentExplorer } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "./changes.js";
 
@@ -180,6 +180,16 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     seed,
     changes,
     rest,
+    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+  });
+  // OLD's runs of the changed cases, beside NEW's.
+  const oldConfig = old.report.system.config;
+  await attachOldRuns(explorer, {
+    casesPath: old.casesPath,
+    dumpPath: (await readable(oldConfig["predictions"])) ?? (await readable(old.report.predictions?.path)),
+    ...(old.report.predictions ? { dumpName: old.report.predictions.path } : {}),
+    slice: sameSlice ? slice : null,
+    lenientIds: oldConfig["lenient_ids"] === true,
     ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
   });
   return { diff, explorer };

@@ -124,6 +124,68 @@ function caseTags(bits: number, reasons: readonly string[], change: CaseChange |
   return tags;
 }
 
+/**
+ * The runs a case carries on the page: while its run lines are read, at most `cap` failing and `cap`
+ * passing ones are kept; the page gets the failing ones first, then passing ones, in run order.
+ */
+class RunPicker {
+  private readonly kept: Array<{ failing: ExplorerRun[]; passing: ExplorerRun[] }>;
+  private readonly order = new Map<ExplorerRun, number>();
+  constructor(
+    cases: number,
+    private readonly cap: number,
+  ) {
+    this.kept = Array.from({ length: cases }, () => ({ failing: [], passing: [] }));
+  }
+  offer(k: number, line: JsonObject): void {
+    const into = this.kept[k]!;
+    const list = lineFails(line) ? into.failing : into.passing;
+    if (list.length >= this.cap) return;
+    const run = runOfLine(line);
+    list.push(run);
+    this.order.set(run, this.order.size);
+  }
+  runs(k: number): ExplorerRun[] {
+    const { failing, passing } = this.kept[k]!;
+    return [...failing, ...passing.slice(0, Math.max(0, this.cap - failing.length))].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+  }
+}
+
+/**
+ * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
+ * and the scorer's message), within the page's text budget; `sliceCase` undefined: no message.
+ */
+async function attachTexts(
+  runs: ReadonlyArray<readonly [ExplorerRun, SliceCase | undefined]>,
+  dumpPath: string,
+  offsets: LineOffsets | undefined,
+  lenientIds: boolean,
+  budget: { chars: number; leftOut: number },
+): Promise<void> {
+  const texts = await readDumpTexts(
+    dumpPath,
+    runs.flatMap(([run]) => (run.line !== undefined ? [run.line] : [])),
+    offsets,
+  );
+  for (const [run, sliceCase] of runs) {
+    const t = run.line !== undefined ? texts.get(run.line) : undefined;
+    if (t === undefined) continue;
+    const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
+    if (size > 0 && budget.chars <= 0) {
+      budget.leftOut++;
+      continue;
+    }
+    budget.chars -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
+    if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
+    if (t.raw !== undefined) run.raw = pageText(t.raw);
+    if (run.reason !== null && t.record !== undefined && sliceCase !== undefined) {
+      const failure = explainFailure(sliceCase, t.record, run.reason, lenientIds);
+      if (failure.message !== undefined) run.message = failure.message;
+      if (failure.given.length > 0) run.given = failure.given;
+    }
+  }
+}
+
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const n = input.slice.cases.length;
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
@@ -201,12 +263,8 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     if (runCount[c.index]! > runCap) view.runs_total = runCount[c.index]!;
     return view;
   });
-  // Per chosen case, at most runCap failing and runCap passing runs are kept while reading; the page
-  // gets the failing ones first, then passing ones, in run order.
-  const kept = cases.map(() => ({ failing: [] as ExplorerRun[], passing: [] as ExplorerRun[], order: new Map<ExplorerRun, number>() }));
-  const caseOfRun = new Map<ExplorerRun, number>();
+  const picker = new RunPicker(cases.length, runCap);
   const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
-  let seen = 0;
   for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
     if (!("record" in item)) continue;
     const line = item.record;
@@ -215,47 +273,16 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     const doc = cases[slot[index]!]!.doc!;
     doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
     doc.gold = numbers(line["gold_sentence_ids"]);
-    const into = kept[slot[index]!]!;
-    const list = lineFails(line) ? into.failing : into.passing;
-    if (list.length >= runCap) continue;
-    const run = runOfLine(line);
-    list.push(run);
-    into.order.set(run, seen++);
-    caseOfRun.set(run, index);
+    picker.offer(slot[index]!, line);
   }
-  const lineOfRun: Array<[ExplorerRun, number]> = [];
+  const withCase: Array<[ExplorerRun, SliceCase]> = [];
   cases.forEach((view, k) => {
-    const { failing, passing, order } = kept[k]!;
-    const runs = [...failing, ...passing.slice(0, Math.max(0, runCap - failing.length))].sort((a, b) => order.get(a)! - order.get(b)!);
-    view.doc!.runs = runs;
-    for (const run of runs) if (run.line !== undefined) lineOfRun.push([run, run.line]);
+    view.doc!.runs = picker.runs(k);
+    for (const run of view.doc!.runs) withCase.push([run, input.slice.cases[indexOfId.get(view.id)!]!]);
   });
-  let textsLeftOut = 0;
-  if (input.dumpPath !== null) {
-    const texts = await readDumpTexts(
-      input.dumpPath,
-      lineOfRun.map(([, lineNo]) => lineNo),
-      input.offsets,
-    );
-    let budget = EXPLORER_TEXT_CHARS;
-    for (const [run, lineNo] of lineOfRun) {
-      const t = texts.get(lineNo);
-      if (t === undefined) continue;
-      const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
-      if (size > 0 && budget <= 0) {
-        textsLeftOut++;
-        continue;
-      }
-      budget -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
-      if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
-      if (t.raw !== undefined) run.raw = pageText(t.raw);
-      if (run.reason !== null && t.record !== undefined) {
-        const failure = explainFailure(input.slice.cases[caseOfRun.get(run)!]!, t.record, run.reason, input.lenientIds ?? false);
-        if (failure.message !== undefined) run.message = failure.message;
-        if (failure.given.length > 0) run.given = failure.given;
-      }
-    }
-  }
+  const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
+  if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, input.lenientIds ?? false, budget);
+  const textsLeftOut = budget.leftOut;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
     cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
@@ -300,4 +327,49 @@ function runOfLine(line: JsonObject): ExplorerRun {
   if (typeof line["line"] === "number") run.line = line["line"];
   else if (run.reason === "missing_prediction") run.message = "no prediction for this case in this run";
   return run;
+}
+
+export interface OldSideInput {
+  /** OLD's cases.jsonl. */
+  casesPath: string;
+  /** OLD's dump, when it is still readable (texts are skipped otherwise), and how the page names it. */
+  dumpPath: string | null;
+  dumpName?: string;
+  /** The slice both sides were scored on (null for different slices: no failure messages for OLD). */
+  slice: DocumentSlice | null;
+  lenientIds?: boolean;
+  caseCap?: number;
+}
+
+/**
+ * diff.html: OLD's runs of each changed case the page carries, shown beside NEW's (the same share of
+ * runs per case, failing runs first; texts from OLD's dump within what is left of the text budget).
+ */
+export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Promise<void> {
+  const slotOf = new Map<string, number>();
+  const changedCases = data.cases.filter((c) => c.change !== undefined && c.doc !== undefined);
+  changedCases.forEach((c, k) => slotOf.set(c.id, k));
+  if (changedCases.length === 0) return;
+  const picker = new RunPicker(changedCases.length, explorerRunsPerCase(data.shown, old.caseCap ?? EXPLORER_CASE_CAP));
+  const totals = new Int32Array(changedCases.length);
+  for await (const item of readDocumentCases(old.casesPath)) {
+    if (!("record" in item)) continue;
+    const k = slotOf.get(String(item.record["case_id"]));
+    if (k === undefined) continue;
+    totals[k]!++;
+    picker.offer(k, item.record);
+  }
+  const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
+  const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
+  changedCases.forEach((c, k) => {
+    const runs = picker.runs(k);
+    c.doc!.old_runs = runs;
+    if (totals[k]! > runs.length) c.doc!.old_runs_total = totals[k]!;
+    for (const run of runs) withCase.push([run, indexOfId?.get(c.id)]);
+  });
+  if (old.dumpPath !== null) {
+    data.old_dump = old.dumpName ?? old.dumpPath;
+    const used = data.cases.reduce((sum, c) => sum + (c.doc?.runs ?? []).reduce((s, r) => s + (r.reasoning?.length ?? 0) + (r.raw?.length ?? 0), 0), 0);
+    await attachTexts(withCase, old.dumpPath, undefined, old.lenientIds ?? false, { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 });
+  }
 }
