@@ -1,7 +1,8 @@
 // Gates that cannot hold on any document report are refused before the dump is read: exit 2 with
 // the gate named, nothing written into --out. The dump here does not exist, so an error about it
-// would mean the gate was checked too late.
-import { existsSync, readFileSync } from "node:fs";
+// would mean the gate was checked too late. A gate only the data can refuse (SetCons on a one-run
+// dump) is refused after the run, and that run leaves --out as it found it.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { EVERY_KEY, LATER } from "../../src/gates/decide.js";
@@ -51,3 +52,38 @@ describe("mari eval: gates checked before the dump is read", () => {
     expect(outline["setcons"]).toBe(LATER);
   });
 });
+
+describe("mari eval: a run that ends in exit 2 leaves --out as it was", () => {
+  const gate = ["--gate", "setcons.judgment>=0.5"];
+  function files(out: string): Record<string, string> {
+    return Object.fromEntries(readdirSync(out).map((name) => [name, readFileSync(join(out, name), "utf8")]));
+  }
+
+  it("a fresh --out (nested) is not created", async () => {
+    const out = join(dir, "fresh", "deeper");
+    const r = await runMari(["eval", SLICE, "--predictions", join(dir, "one-run.jsonl"), "--out", out, ...gate]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("setcons is null in this report: run-to-run consistency needs at least two runs");
+    expect(existsSync(join(dir, "fresh"))).toBe(false);
+  });
+
+  it("an earlier run's files stay byte for byte, and no temporary file is left", async () => {
+    const out = join(dir, "earlier");
+    expect((await runMari(["eval", SLICE, "--out", out, "--quiet", "--progress", "none"])).code).toBe(0);
+    const before = files(out);
+    const r = await runMari(["eval", SLICE, "--predictions", join(dir, "one-run.jsonl"), "--out", out, ...gate]);
+    expect(r.code).toBe(2);
+    expect(files(out)).toEqual(before);
+  });
+});
+
+// A one-run dump that differs from the lexical judge's (every answer "no"), so a run that wrote
+// its cases.jsonl would change the earlier one.
+writeFileSync(
+  join(dir, "one-run.jsonl"),
+  `${readFileSync(SLICE, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.stringify({ case_id: (JSON.parse(line) as { id: string }).id, judgment: false, evidence_sentence_ids: [] }))
+    .join("\n")}\n`,
+);

@@ -6,7 +6,7 @@ import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../gates/baseline.js";
+import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide, type Baseline } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -24,7 +24,7 @@ import { buildDocumentReport, documentReportOutline, strictViolations } from "./
 import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
-import { runDocumentEval, type Shard } from "./run.js";
+import { runDocumentEval, type DocumentEvalResult, type Shard } from "./run.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
 export const LEXICAL_DUMP_NAME = "lexical.predictions.jsonl";
@@ -98,7 +98,6 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const seed = settings.seed ?? 0;
   const bootstrap = settings.bootstrap ?? 1000;
   const lenientIds = settings.lenientIds ?? false;
-  const strict = settings.strict ?? false;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
   if (baseline !== undefined && baseline.report.task !== "documents") {
@@ -147,7 +146,35 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
   if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
   progress.done();
+  try {
+    return await reportOn(result, settings, { dumpPath, judge, formats, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds });
+  } catch (err) {
+    // Nothing of a run that fails here replaces what an earlier run left in --out.
+    await result.casesFile.abort();
+    throw err;
+  }
+}
 
+/** The report of a scored run: built, decided and written (cases.jsonl published just before it). */
+async function reportOn(
+  result: DocumentEvalResult,
+  settings: Resolved,
+  run: {
+    dumpPath: string;
+    judge: { name: string; note?: string } | null;
+    formats: readonly ReportFormat[];
+    offsets: LineOffsets | undefined;
+    dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
+    baseline: Baseline | undefined;
+    workers: number;
+    seed: number;
+    bootstrap: number;
+    lenientIds: boolean;
+  },
+): Promise<ReportOutcome> {
+  const { slicePath, outDir, observer, shard } = settings;
+  const { dumpPath, judge, formats, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds } = run;
+  const strict = settings.strict ?? false;
   const report = await buildDocumentReport(result, {
     slicePath,
     dumpPath,
@@ -211,6 +238,6 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
         ...(changes ? { changes } : {}),
       })
     : undefined;
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
+  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: await result.casesFile.commit(), ...(explorer ? { explorer } : {}) });
   return { report, outDir, files, inputErrors };
 }

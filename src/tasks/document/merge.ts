@@ -192,36 +192,42 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
   const started = process.hrtime.bigint();
   const { formats, gates: mergeGates, baselinePath: mergeBaseline, ...input } = options;
   const merged = await mergeDocumentShards(input);
-  const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
-  const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
-  const baseline = baselinePath !== undefined && baselinePath !== null ? await loadBaseline(baselinePath) : undefined;
-  const system = merged.first.system;
-  const config = { ...(system.config as Record<string, unknown>), shard: null };
-  const report = await buildDocumentReport(merged.result, {
-    slicePath: merged.first.dataset.path,
-    dumpPath: merged.first.predictions?.path ?? null,
-    seed: merged.seed,
-    bootstrap: merged.bootstrap,
-    workers: system.workers,
-    shard: undefined,
-    judge: system.judge,
-    ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
-    config: { ...config, merged_from: options.reportPaths },
-    elapsedSeconds: 0,
-    sliceSha256: merged.first.dataset.sha256,
-    ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
-  });
-  if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
-  await decideDocumentReport(report, {
-    casesPath: merged.result.casesPath,
-    ...(baseline ? { baseline } : {}),
-    gates,
-    seed: merged.seed,
-    bootstrap: merged.bootstrap,
-    sliceHash: merged.result.sliceHash,
-    partial: false,
-  });
-  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
-  return { report, outDir: options.outDir, files, inputErrors: [] };
+  try {
+    const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
+    const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
+    const baseline = baselinePath !== undefined && baselinePath !== null ? await loadBaseline(baselinePath) : undefined;
+    const system = merged.first.system;
+    const config = { ...(system.config as Record<string, unknown>), shard: null };
+    const report = await buildDocumentReport(merged.result, {
+      slicePath: merged.first.dataset.path,
+      dumpPath: merged.first.predictions?.path ?? null,
+      seed: merged.seed,
+      bootstrap: merged.bootstrap,
+      workers: system.workers,
+      shard: undefined,
+      judge: system.judge,
+      ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
+      config: { ...config, merged_from: options.reportPaths },
+      elapsedSeconds: 0,
+      sliceSha256: merged.first.dataset.sha256,
+      ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
+    });
+    if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
+    await decideDocumentReport(report, {
+      casesPath: merged.result.casesPath,
+      ...(baseline ? { baseline } : {}),
+      gates,
+      seed: merged.seed,
+      bootstrap: merged.bootstrap,
+      sliceHash: merged.result.sliceHash,
+      partial: false,
+    });
+    report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: await merged.result.casesFile.commit() });
+    return { report, outDir: options.outDir, files, inputErrors: [] };
+  } catch (err) {
+    // Nothing of a merge that fails here replaces what an earlier run left in --out.
+    await merged.result.casesFile.abort();
+    throw err;
+  }
 }

@@ -68,7 +68,13 @@ export interface DocumentEvalResult {
   orphans: { count: number; examples: string[] };
   /** Dump line of each orphan example's first occurrence (for merging shards). */
   orphanFirstLines: number[];
+  /**
+   * Where this run's cases.jsonl can be read: a temporary file beside `OUT/cases.jsonl` until
+   * `casesFile.commit()` publishes it (just before the reports), or `casesFile.abort()` removes it
+   * (a run that ends in a usage error leaves the previous cases.jsonl in place).
+   */
   casesPath: string;
+  casesFile: { commit(): Promise<string>; abort(): Promise<void> };
   sliceHash: string;
   /** sha256 of the dump, hashed block by block as it was read (absent when rebuilt from shards). */
   dumpSha256?: string;
@@ -286,13 +292,14 @@ export interface FinishInput extends ScoreOptions {
 
 /**
  * Aggregates a filled table (from a dump, or rebuilt from shards' cases.jsonl by `mari merge`),
- * writes cases.jsonl and assembles the rejection counts. The same function for both, which is what
- * makes a merged report identical to a single run's.
+ * writes cases.jsonl (published by `casesFile.commit()`) and assembles the rejection counts. The
+ * same function for both, which is what makes a merged report identical to a single run's.
  */
 export async function finishDocumentEval(input: FinishInput): Promise<DocumentEvalResult> {
   const { slice, cases, table } = input;
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
+  let readablePath: string;
   const options = { lenientIds: input.lenientIds };
   const pool =
     input.pool ??
@@ -312,7 +319,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
       (bytes) => writer.write(bytes),
       pool,
     );
-    await writer.commit();
+    readablePath = await writer.finish();
   } catch (err) {
     await writer.abort();
     throw err;
@@ -344,7 +351,14 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     rejectionExamples,
     orphans: input.orphans,
     orphanFirstLines: input.orphanFirstLines,
-    casesPath,
+    casesPath: readablePath,
+    casesFile: {
+      commit: async () => {
+        await writer.commit();
+        return casesPath;
+      },
+      abort: () => writer.abort(),
+    },
     sliceHash: sliceHashOf(slice.cases),
   };
 }
