@@ -214,7 +214,7 @@ li.gold{background:#fff3b0}li.cited{background:#ffe0c2}li.both{background:#bdf0c
 .legend span{padding:0 6px;margin-right:6px}.legend .gold{background:#fff3b0}.legend .cited{background:#ffe0c2}.legend .both{background:#bdf0c4}
 .reasoning{white-space:pre-wrap;background:#f6f8fa;padding:4px 6px;border-radius:3px}pre.raw{white-space:pre-wrap;font-size:12px}
 mark{background:#ffe58a}.pairtext{white-space:pre-wrap}
-.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark{font-family:monospace;overflow-wrap:anywhere}
+.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark,ul.given code{font-family:monospace;overflow-wrap:anywhere}
 .sides{display:flex;flex-wrap:wrap;gap:1em}.sides>.side{flex:1 1 320px;min-width:0}`;
 
 /**
@@ -437,6 +437,29 @@ function evidenceBody(c, body) {
       }
     });
   });
+  if (Array.isArray(r.issues)) {
+    add(body, el("p", null, fmt(r.valid) + " of " + fmt(r.items) + " citations hold"));
+    if (r.issues.length) add(body, table(["citation", "issue", "detail"], r.issues.map(function (i) { return [fmt(i.index), fmt(i.kind), fmt(i.detail)]; })));
+  }
+  if (Array.isArray(r.given)) {
+    var given = add(body, el("div", "given-input"));
+    if (Array.isArray(r.issues)) {
+      add(given, el("h4", null, "citations as given"));
+      var ul = add(given, el("ul", "given"));
+      r.given.forEach(function (g, k) {
+        var li = add(ul, el("li"));
+        add(li, el("span", "note", "citation " + k + ": "), el("code", null, "ref " + g.ref + (g.locator !== null ? ", locator " + g.locator : "")));
+        if (g.quote !== null) add(li, document.createTextNode(", quote "), el("mark", null, g.quote));
+      });
+    } else {
+      add(given, el("h4", null, "the output as given (refused whole, so no claim was scored)"));
+      r.given.forEach(function (f) {
+        if (f.raw !== undefined) { add(given, el("pre", "raw", f.raw)); return; }
+        add(given, el("p", null, "claim: " + f.claim));
+        f.evidence.forEach(function (ev) { var p = add(given, el("p")); add(p, el("span", "note", ev.document_id + (ev.section_id !== null ? " " + ev.section_id : "") + ": "), el("mark", null, ev.quote)); });
+      });
+    }
+  }
   if (Array.isArray(r.gold) && r.gold.length) add(body, table(["claim", "gold", "predicted"], r.gold.map(function (g) { return [g.claim, fmt(g.gold), fmt(g.predicted)]; })));
   if (r.dependency_error) add(body, el("p", null, "dependency error: " + JSON.stringify(r.dependency_error)));
 }

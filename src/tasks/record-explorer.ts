@@ -35,20 +35,27 @@ export const PAIR_EXPLORER: RecordExplorerKind = {
   score: (line) => (typeof line["cost"] === "number" ? -line["cost"] : null),
 };
 
+/**
+ * An evidence line's tags: accepted or rejected, its error code, and each distinct `field` value of
+ * its `list` entries (facts: `state:supported`; located issues: `issue:quote_mismatch`).
+ */
+function acceptanceTags(line: JsonObject, list: "facts" | "issues", field: "state" | "kind"): string[] {
+  const tags = [line["accepted"] === true ? "accepted" : "rejected"];
+  const error = line["error"] as JsonObject | null | undefined;
+  if (error && typeof error["code"] === "string") tags.push(`error:${error["code"]}`);
+  const entries = Array.isArray(line[list]) ? (line[list] as JsonObject[]) : [];
+  const prefix = list === "facts" ? "state" : "issue";
+  for (const value of new Set(entries.map((e) => e[field]).filter((v) => typeof v === "string"))) tags.push(`${prefix}:${value}`);
+  return tags;
+}
+
 export const EVIDENCE_EXPLORER: RecordExplorerKind = {
   kind: "evidence",
   facets: ["freshness"],
   id: (line) => (typeof line["case_id"] === "string" ? line["case_id"] : null),
   failed: (line) =>
     line["accepted"] !== true || (Array.isArray(line["gold"]) && line["gold"].some((g) => (g as JsonObject)["gold"] !== (g as JsonObject)["predicted"])),
-  tags: (line) => {
-    const tags = [line["accepted"] === true ? "accepted" : "rejected"];
-    const error = line["error"] as JsonObject | null | undefined;
-    if (error && typeof error["code"] === "string") tags.push(`error:${error["code"]}`);
-    const facts = Array.isArray(line["facts"]) ? (line["facts"] as JsonObject[]) : [];
-    for (const state of new Set(facts.map((f) => f["state"]).filter((s) => typeof s === "string"))) tags.push(`state:${state}`);
-    return tags;
-  },
+  tags: (line) => acceptanceTags(line, "facts", "state"),
   score: (line) => {
     const facts = Array.isArray(line["facts"]) ? (line["facts"] as JsonObject[]) : [];
     const grounding = facts.map((f) => f["grounding"]).filter((g): g is number => typeof g === "number");
@@ -90,6 +97,17 @@ export class RecordExplorerTally {
     countCase(this.counts, tags, facets);
   }
 }
+
+/** `mari evidence --located`: each located.jsonl line (a case's citations and the issues found with them). */
+export const LOCATED_EXPLORER: RecordExplorerKind = {
+  kind: "evidence",
+  facets: [],
+  id: (line) => (typeof line["case_id"] === "string" ? line["case_id"] : null),
+  failed: (line) => line["accepted"] !== true,
+  tags: (line) => acceptanceTags(line, "issues", "kind"),
+  // "Sort by reward": the share of the case's citations that hold.
+  score: (line) => (typeof line["items"] === "number" && line["items"] > 0 && typeof line["valid"] === "number" ? line["valid"] / line["items"] : null),
+};
 
 export async function buildRecordExplorer(
   spec: RecordExplorerKind,

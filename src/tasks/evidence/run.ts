@@ -27,7 +27,8 @@ import { sha256File } from "../../io/hashing.js";
 import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
-import { EVIDENCE_EXPLORER, RecordExplorerTally, recordExplorerOf } from "../record-explorer.js";
+import { EVIDENCE_EXPLORER, LOCATED_EXPLORER, RecordExplorerTally, recordExplorerOf } from "../record-explorer.js";
+import { attachGiven, givenCitations, givenFacts } from "./explorer-input.js";
 import { linesAt, LineBlocks } from "./case-lines.js";
 import { exceedsDepth } from "../../io/depth.js";
 import { MAX_JSON_DEPTH } from "../../core/limits.js";
@@ -359,6 +360,8 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const explorerTally = new RecordExplorerTally(EVIDENCE_EXPLORER);
   const explorerLines: number[] = [];
   let casesLines: LineBlocks | undefined;
+  const locatedTally = new RecordExplorerTally(LOCATED_EXPLORER);
+  let locatedLines: LineBlocks | undefined;
   try {
     if (options.facts !== undefined) {
       const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
@@ -401,7 +404,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
       const materials: Materials = await readMaterials(options.materials!, sharedLog);
       const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
       writers.push(outFile);
-      const out = new LineBlocks(outFile);
+      const out = (locatedLines = new LineBlocks(outFile));
       const reader = new CaseReader(options.located, "located evidence", log, locatedCaseFromRecord, shard);
       for await (const lines of reader.batches()) {
         for (const line of lines) {
@@ -410,7 +413,13 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
           const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
           tally.addLocated(result);
           progress.tick();
-          const full = out.push(locatedCaseLine(result, input.line));
+          const text = locatedCaseLine(result, input.line);
+          if (options.facts === undefined) {
+            // The explorer shows located cases when there are no facts cases.
+            locatedTally.add(JSON.parse(text) as JsonObject, result.caseId);
+            explorerLines.push(out.starts.length);
+          }
+          const full = out.push(text);
           if (full !== undefined) await full;
         }
       }
@@ -460,18 +469,29 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const strictFailure = options.strict === true && log.total > 0;
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
+  // The explorer shows the facts cases (cases.jsonl), or else the located ones (located.jsonl).
+  const shown =
+    casesLines !== undefined
+      ? { spec: EVIDENCE_EXPLORER, tally: explorerTally, lines: casesLines, file: "cases.jsonl", input: options.facts!, given: givenFacts }
+      : locatedLines !== undefined
+        ? { spec: LOCATED_EXPLORER, tally: locatedTally, lines: locatedLines, file: "located.jsonl", input: options.located!, given: givenCitations }
+        : undefined;
   const explorer =
-    formats.includes("html") && casesLines !== undefined
-      ? await recordExplorerOf(EVIDENCE_EXPLORER, explorerTally, { seed: 0 }, (chosen) =>
+    formats.includes("html") && shown !== undefined
+      ? await recordExplorerOf(shown.spec, shown.tally, { seed: 0, rest: `${shown.file} beside this page` }, (chosen) =>
           linesAt(
-            join(outDir, "cases.jsonl"),
-            casesLines!.starts,
-            casesLines!.bytes,
+            join(outDir, shown.file),
+            shown.lines.starts,
+            shown.lines.bytes,
             [...chosen].map((k) => explorerLines[k]!),
           ),
         )
       : undefined;
-  if (explorer) attachQuoteContext(explorer, documents);
+  if (explorer && shown) {
+    attachQuoteContext(explorer, documents);
+    // A rejected facts case has no scored facts: its claims and quotes as given. Located: every case's citations.
+    await attachGiven(explorer, shown.input, (record) => shown.spec === LOCATED_EXPLORER || record["accepted"] !== true, shown.given);
+  }
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   const files = [
     ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),
