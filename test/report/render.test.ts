@@ -147,6 +147,6 @@ describe("html", () => {
     // Counts get no bar: `tp` in the metric table, a `cases` column in a breakdown.
     expect(html).toContain("<td>tp</td><td>2</td><td></td><td></td><td></td>");
     const counted = renderHtml(fixtureReport({ breakdowns: { scope: { news: { cases: 24, accuracy: 0.5 } } } }));
-    expect(counted).toContain("<td>news</td><td>24</td><td>0.5000 <svg");
+    expect(counted).toContain('<td>news</td><td>24</td><td><span class="barred"><span class="num">0.5000</span><svg');
   });
 });

@@ -312,7 +312,7 @@ export function renderSweepHtml(result: SweepResult): string {
 <p>${result.rows.length} configs over ${result.pairs.labelled} labelled pairs of ${e(result.dataset.path)}. Best config: ${e(best)}.</p>
 <p>${e(`Best = ${BEST_RULE}.`)}</p>
 <h2>Pareto front (update recall ↑, restatement→update ↓)</h2>
-${renderParetoSvg(result)}<p>${e(`Front = ${PARETO_RULE}.`)}</p>
+<div class="plot">${renderParetoSvg(result)}</div><p>${e(`Front = ${PARETO_RULE}.`)}</p>
 <h2>Configs</h2>
 <div class="scroll"><table>
 <thead><tr>${CONFIG_COLUMNS.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>
