@@ -2,7 +2,7 @@
 // the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
 // honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 import { styleText } from "node:util";
-import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runCount, sortedRejections } from "../report/format.js";
+import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, gatesVerdict, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
@@ -75,9 +75,8 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   }
   if (report.gates.length > MAX_GATES_LISTED) lines.push(`  … ${report.gates.length - MAX_GATES_LISTED} more gates in the report`);
   if (report.gates.length > 0) {
-    const failed = report.gates.filter((gate) => !gate.passed).length;
     lines.push(
-      gatesPassed(report) ? color("green", `gates: all ${report.gates.length} passed`) : color("red", `gates: ${failed} of ${report.gates.length} FAILED`),
+      gatesPassed(report) ? color("green", `gates: ${gatesVerdict(report)}`) : color("red", `gates: ${gatesVerdict(report).replace("failed", "FAILED")}`),
     );
   }
   const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;

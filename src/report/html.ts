@@ -21,6 +21,7 @@ import {
   runKeys,
   setconsRows,
   sortedRejections,
+  gatesVerdict,
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
@@ -362,14 +363,18 @@ th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;f
 /** The eval page's style, for other pages (the sweep's) to look the same. */
 export const REPORT_STYLE = STYLE;
 
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** report.html; with `explorer`, the case explorer (and its script) follows the confusion matrix. */
 export function renderHtml(report: Report, explorer?: ExplorerData): string {
   const verdict =
     report.gates.length === 0
       ? "No gates."
       : gatesPassed(report)
-        ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
-        : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
+        ? `<span class="pass">${capitalized(gatesVerdict(report))}.</span>`
+        : `<span class="fail">${capitalized(gatesVerdict(report))}.</span>`;
   const note = [
     ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
     ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),

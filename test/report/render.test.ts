@@ -150,3 +150,14 @@ describe("html", () => {
     expect(counted).toContain('<td>news</td><td>24</td><td><span class="barred"><span class="num">0.5000</span><svg');
   });
 });
+
+describe("the gates' verdict in words", () => {
+  it("says 'the gate' for one gate, on every rendering", () => {
+    const one = fixtureReport({ gates: [{ name: "accuracy>=0.5", metric: "accuracy", kind: "min", threshold: 0.5, value: 0.75, passed: true }] });
+    expect(renderHtml(one)).toContain('<span class="pass">The gate passed.</span>');
+    expect(renderMarkdown(one)).toContain("**PASSED**: the gate passed.");
+    const failedOne = fixtureReport({ gates: [{ name: "accuracy>=0.9", metric: "accuracy", kind: "min", threshold: 0.9, value: 0.75, passed: false }] });
+    expect(renderHtml(failedOne)).toContain('<span class="fail">The gate failed.</span>');
+    expect(renderHtml(fixtureReport())).toContain('<span class="fail">1 of 2 gates failed.</span>');
+  });
+});

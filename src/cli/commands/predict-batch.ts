@@ -40,6 +40,8 @@ export interface BatchResultsSummary {
   failed: number;
   malformed: number;
   usage: TokenUsage;
+  /** The models that answered (the responses' `model`), in order of first appearance. */
+  models: string[];
 }
 
 /**
@@ -65,6 +67,7 @@ export async function convertBatchResults(
     failed: 0,
     malformed: 0,
     usage: { promptTokens: 0, completionTokens: 0 },
+    models: [],
   };
   for await (const line of readLines(resultsPath)) {
     const parsed = parseDumpJson(line.text);
@@ -87,6 +90,7 @@ export async function convertBatchResults(
     }
     bodies[slot] = read.prediction;
     addUsage(summary.usage, read.usage);
+    if (read.model !== undefined && !summary.models.includes(read.model) && summary.models.length < 10) summary.models.push(read.model);
   }
   const sink = await openDumpSink(outPath);
   try {

@@ -130,7 +130,8 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     judge_version: OPENAI_JUDGE_VERSION,
     source: "batch",
     base_url: null,
-    model: options.model ?? null,
+    // --model when given, else the model(s) the output file's responses name.
+    model: options.model ?? (summary.models.length > 0 ? summary.models.join(", ") : null),
     temperature: null,
     max_tokens: null,
     runs,

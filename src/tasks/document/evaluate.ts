@@ -238,6 +238,8 @@ async function reportOn(
         ...(changes ? { changes } : {}),
       })
     : undefined;
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: await result.casesFile.commit(), ...(explorer ? { explorer } : {}) });
-  return { report, outDir, files, inputErrors };
+  const casesFile = await result.casesFile.commit();
+  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
+  // The summary's "report:" line names every file of the run, cases.jsonl too.
+  return { report, outDir, files: [...files, casesFile], inputErrors };
 }

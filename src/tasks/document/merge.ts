@@ -223,8 +223,9 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
       partial: false,
     });
     report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: await merged.result.casesFile.commit() });
-    return { report, outDir: options.outDir, files, inputErrors: [] };
+    const casesFile = await merged.result.casesFile.commit();
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile });
+    return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };
   } catch (err) {
     // Nothing of a merge that fails here replaces what an earlier run left in --out.
     await merged.result.casesFile.abort();
