@@ -1,4 +1,4 @@
-// The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (SPEC §4.2).
+// The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (the exit codes in README.md, "Commands").
 import { Command, CommanderError } from "commander";
 import { InputError } from "../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js";

@@ -1,4 +1,4 @@
-// Progress on stderr (SPEC §4.1, lessons §0.11): a cli-progress bar on a terminal, plain periodic
+// Progress on stderr (docs/reports.md, "Output files", docs/reports.md, "Progress and summary"): a cli-progress bar on a terminal, plain periodic
 // lines elsewhere (CI logs; cli-progress prints nothing off a TTY), nothing with `none`. Never on
 // stdout, which carries the summary (and, for some commands, data).
 import { createRequire } from "node:module";

@@ -94,7 +94,7 @@ export function printSummary(report: Report, opts: SummaryOptions): void {
 
 /**
  * The end of every report-writing command: the summary on stdout, then `notes` (lines for stderr,
- * e.g. rejected records) and the run's input errors on stderr; returns the exit code (SPEC §4.2):
+ * e.g. rejected records) and the run's input errors on stderr; returns the exit code (the exit codes in README.md, "Commands"):
  * 2 when the run had input errors, else 1 when a gate failed, else 0.
  */
 export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: readonly string[] = []): number {
@@ -104,7 +104,7 @@ export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: r
   return exitCodeOf(outcome);
 }
 
-/** The exit code a run's outcome maps onto (SPEC §4.2): 2 input errors, else 1 a gate failed, else 0. */
+/** The exit code a run's outcome maps onto (the exit codes in README.md, "Commands"): 2 input errors, else 1 a gate failed, else 0. */
 export function exitCodeOf(outcome: ReportOutcome): number {
   if (outcome.inputErrors.length > 0) return EXIT_INPUT_ERROR;
   return gatesPassed(outcome.report) ? EXIT_OK : EXIT_GATE_FAILED;

@@ -1,4 +1,4 @@
-// Reads prediction dump lines (SPEC §1.2, Appendix A "Dump lines" and "One prediction"): the three
+// Reads prediction dump lines (docs/eval.md, "Inputs", docs/comparable-reports.md): the three
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
@@ -220,7 +220,7 @@ function extractCompletion(completion: unknown, sentences: readonly string[]): E
 }
 
 /**
- * The prediction carried by a kept line, or the first shape failure (Appendix A order:
+ * The prediction carried by a kept line, or the first shape failure (docs/comparable-reports.md order:
  * bad_prediction_shape, bad_completion_format, bad_judgment, bad_evidence_field). Validation of the
  * evidence and reasoning follows in the scorer.
  */

@@ -1,4 +1,4 @@
-// Reads a document self-contradiction slice (SPEC §1.1, Appendix A "Slices") from JSONL, CSV or
+// Reads a document self-contradiction slice (docs/eval.md, "Inputs", docs/comparable-reports.md) from JSONL, CSV or
 // ContraDoc JSON: field aliases, label coercions, scope flattening, sentence splitting and gold
 // alignment. Slice errors are fatal (exit 2) and name the file and line: a slice is the ground
 // truth, so a half-read slice would make every number in the report wrong.

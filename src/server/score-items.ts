@@ -37,7 +37,7 @@ export interface ScoredItem {
   badRun?: unknown;
 }
 
-/** The fields of a dump line that carry the prediction (SPEC §1.2). */
+/** The fields of a dump line that carry the prediction (docs/eval.md, "Inputs"). */
 const PREDICTION_FIELDS = ["judgment", "evidence_sentence_ids", "evidence", "reasoning", "prediction", "completion"] as const;
 
 /** An item that could not be scored: no reward of any kind. */

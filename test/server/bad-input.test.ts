@@ -132,7 +132,7 @@ describe("malformed request bodies", () => {
       ];
       const { status, json } = await postJson(`${deepServer.url}/v1/rewards`, `{"items":[${items.join(",")}]}`);
       expect(status).toBe(200);
-      // Each item is rejected as the same dump line would be (depth over 64: malformed_json; issue 11).
+      // Each item is rejected as the same dump line would be (depth over 64: malformed_json).
       expect(json.results.map((r: any) => r.reason)).toEqual(["not_an_object", "malformed_json", "malformed_json", "malformed_json", "malformed_json"]);
     } finally {
       await deepServer.close();

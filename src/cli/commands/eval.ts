@@ -1,4 +1,4 @@
-// `mari eval SLICE [--predictions DUMP] …` (SPEC §4): reads the flags (which win over
+// `mari eval SLICE [--predictions DUMP] …` (docs/reports.md): reads the flags (which win over
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
 import { lockOutputDir } from "../../io/lock.js";
@@ -132,7 +132,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
 
   if (task === "pairs") {
-    // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
+    // Pair corpora (docs/pairs.md) are evaluated by the pair task with the built-in classifier. Flags that
     // only mean something for documents are refused rather than ignored: a silently ignored
     // --predictions would report the classifier's numbers as if they were the user's model's.
     const documentOnly = [

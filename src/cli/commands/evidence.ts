@@ -1,4 +1,4 @@
-// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (SPEC §3, §4):
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (docs/evidence.md):
 // validates model citations against exactly the documents and materials each model saw.
 // Flags win over mari.config.json, which wins over defaults.
 import { lockOutputDir } from "../../io/lock.js";

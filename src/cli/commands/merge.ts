@@ -1,4 +1,4 @@
-// `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
+// `mari merge REPORT.json … [--out DIR]` (docs/eval.md, "Scale, determinism, sharding"): combines the reports of `mari eval --shard I/N`
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
 import { lockOutputDir } from "../../io/lock.js";
 import { stat } from "node:fs/promises";

@@ -1,5 +1,5 @@
 // `mari predict SLICE --judge lexical|openai`: runs a judge over a document slice and writes a
-// prediction dump (JSONL) that `mari eval --predictions` reads (SPEC §6).
+// prediction dump (JSONL) that `mari eval --predictions` reads (docs/judges.md).
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";

@@ -1,4 +1,4 @@
-// `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (SPEC §2.5).
+// `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (docs/pairs.md, "mari sweep PAIRS").
 // Flags win over mari.config.json (grid, costs, out, workers, gate, progress, quiet), which wins
 // over defaults.
 import { lockOutputDir } from "../../io/lock.js";

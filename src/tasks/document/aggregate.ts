@@ -1,4 +1,4 @@
-// Aggregates a scored document eval (SPEC §1.4–§1.5). Cases are cut into fixed ranges
+// Aggregates a scored document eval (docs/eval.md, "Metrics"). Cases are cut into fixed ranges
 // (range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are

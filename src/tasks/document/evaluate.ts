@@ -79,7 +79,7 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   const observer = settings.observer ?? SILENT_OBSERVER;
   const outDir = settings.outDir ?? "mari-report";
   if (settings.dumpPath !== undefined) return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, settings.dumpPath!, null));
-  // No dump: the built-in lexical judge (SPEC §6) produces one next to the report, so a fresh
+  // No dump: the built-in lexical judge (docs/judges.md) produces one next to the report, so a fresh
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {

@@ -1,4 +1,4 @@
-// `mari merge` for document evals (SPEC §4.4): rebuilds the single-run (case, run) table from the
+// `mari merge` for document evals (docs/eval.md, "Scale, determinism, sharding"): rebuilds the single-run (case, run) table from the
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).

@@ -98,7 +98,7 @@ export function strictViolations(report: Report): string[] {
 
 /**
  * When more than half of the predictions are format-invalid, the metrics mostly measure the dump's
- * format (each invalid prediction is scored as a negative, SPEC §1.3): every rendering says so up
+ * format (each invalid prediction is scored as a negative, docs/core-document.md): every rendering says so up
  * front, gate or no gate.
  */
 export function invalidMajorityWarning(report: Report): string | undefined {

@@ -1,4 +1,4 @@
-// `mari eval` on a document slice (SPEC §1): reads the slice, streams the dump through the chunk
+// `mari eval` on a document slice (docs/eval.md): reads the slice, streams the dump through the chunk
 // pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
 // then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
 // provenance, gates and the report files.

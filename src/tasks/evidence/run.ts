@@ -1,4 +1,4 @@
-// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--current DOCS]` (SPEC §3):
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--current DOCS]` (docs/evidence.md):
 // validates model citations against exactly what each model saw, writes cases.jsonl (facts) and
 // located.jsonl (structured evidence) plus the report files, and maps the outcome onto exit codes.
 

@@ -1,4 +1,4 @@
-// `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
+// `mari eval PAIRS` (docs/pairs.md, "RevisionCost"): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
 import { oneRunEach } from "../../io/output-guard.js";
 import { dict } from "../../core/dict.js";
@@ -54,13 +54,13 @@ export interface PairEvalOptions {
   formats?: readonly ReportFormat[];
   /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
   explorerCases?: number;
-  /** `--costs FILE`: unit prices (SPEC §2.3). */
+  /** `--costs FILE`: unit prices (docs/pairs.md, "RevisionCost"). */
   costs?: string;
   /** Classifier thresholds (already validated); default DEFAULT_CONFIG. */
   classifierConfig?: ClassifierConfig;
   /** User gates, highest priority first (flags, then config file); the default pair gates follow. */
   gates?: readonly GateSpec[];
-  /** Score only the pairs whose id hashes to this shard (SPEC §4.4); `mari merge` adds shard reports up. */
+  /** Score only the pairs whose id hashes to this shard (docs/eval.md, "Scale, determinism, sharding"); `mari merge` adds shard reports up. */
   shard?: Shard;
   /** Any rejected record makes the run exit 2 (after writing the report). */
   strict?: boolean;
@@ -82,7 +82,7 @@ export function classifierConfigFromFlags(assignments: readonly string[]): Class
   }
 }
 
-/** The default gates of SPEC §2.4 in the shared gate form. */
+/** The default gates of docs/pairs.md, "Default gates" in the shared gate form. */
 export function defaultPairGateSpecs(): GateSpec[] {
   return DEFAULT_PAIR_GATES.map((g) => ({ kind: g.kind, metric: g.metric, threshold: g.threshold, source: "default" as const }));
 }

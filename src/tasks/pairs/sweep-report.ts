@@ -1,4 +1,4 @@
-// The files a sweep writes (SPEC §2.5): sweep.json (the source of truth), sweep.csv, report.md,
+// The files a sweep writes (docs/pairs.md, "mari sweep PAIRS"): sweep.json (the source of truth), sweep.csv, report.md,
 // report.html and pareto.svg (the plot of the front). None holds timings or the worker count, so every file is
 // byte-identical for any --workers.
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";

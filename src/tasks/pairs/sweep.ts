@@ -1,4 +1,4 @@
-// `mari sweep PAIRS` (SPEC §2.5): evaluate the classifier over a grid of configs on one labelled
+// `mari sweep PAIRS` (docs/pairs.md, "mari sweep PAIRS"): evaluate the classifier over a grid of configs on one labelled
 // corpus, then pick the best config under the gates and the Pareto front. The work is split into
 // chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
 // output does not depend on the number of workers.
