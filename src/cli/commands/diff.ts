@@ -35,12 +35,27 @@ export function registerDiff(program: Command, wrap: ActionWrapper): void {
     .argument("<new>", "the newer report.json (or its directory)")
     .option("--out <dir>", "where diff.json, diff.md and diff.html go (default ./mari-diff)")
     .option("--max-drop <metric=delta>", "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)", collect, [])
-    .option("--gate <metric>=<value>", "gate on NEW, e.g. accuracy>=0.6 (repeatable)", collect, [])
+    .option("--gate <condition>", "METRIC>=VALUE or METRIC<=VALUE on NEW, in quotes, e.g. --gate 'accuracy>=0.6' (repeatable)", collect, [])
     .option("--allow-different-slice", "compare reports of different slices on the case ids they share")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
     .option("--explorer-cases <n>", `most cases diff.html's case explorer carries (default ${EXPLORER_CASE_CAP})`)
     .option("--quiet", "no summary on stdout")
+    .addHelpText(
+      "after",
+      `
+Compares two finished reports (each with its cases.jsonl beside it) without scoring anything
+again: metric deltas with paired intervals, McNemar, the regressed and fixed cases. Writes
+diff.json, diff.md and diff.html (OLD and NEW side by side for each changed case) into --out.
+
+Examples:
+  mari diff old new                                          # two --out directories of mari eval
+  mari diff old/report.json new/report.json --max-drop macro_f1=0.02 --gate 'accuracy>=0.6' --out diff
+
+Exit codes: 0 every gate passed (or none was set); 1 a gate failed; 2 usage or input error
+(unreadable or mismatched reports, reports of different slices without --allow-different-slice);
+3 internal error.`,
+    )
     .action(wrap(async (oldPath: string, newPath: string, flags: DiffFlags) => diffCommand(oldPath, newPath, flags)));
 }
 

@@ -98,7 +98,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     "after",
     `
 --predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
-(detected per line). Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
+(detected per line). Writes report.json, report.md, report.html, report.junit.xml and cases.jsonl
+into --out.
 
 Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out report
@@ -106,7 +107,7 @@ Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --out lexical-report     # built-in lexical baseline
 
 Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable slice or dump,
-zero cases scored, --strict violations); 3 internal error.`,
+a gate naming no metric, zero cases scored, --strict violations); 3 internal error.`,
   );
   command.action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
 }

@@ -66,13 +66,15 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
       "after",
       `
 Writes cases.jsonl (one line per facts case), located.jsonl (one per located case) and the report
-files into --out. One bad citation fails its case, never the run. Exit 0 when every gate passes,
-1 when a gate fails, 2 on a usage or input error (including zero cases).
+files into --out. One bad citation fails its case, never the run.
 
-Example:
+Examples:
   mari evidence datasets/evidence-example/docs.jsonl --facts datasets/evidence-example/facts.jsonl \\
     --located datasets/evidence-example/located.jsonl --materials datasets/evidence-example/materials.jsonl \\
-    --gate 'accepted_rate>=0.5'`,
+    --gate 'accepted_rate>=0.5'
+
+Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable inputs, zero
+cases, --strict with rejected records); 3 internal error.`,
     );
   addGateOptions(command, { maxDrop: false, example: "accepted_rate>=0.9", invalid: "largest share (0.05, 5%) or count (3) of rejected cases" });
   command.action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));

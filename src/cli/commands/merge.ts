@@ -36,7 +36,7 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
     .option("--workers <n>", "worker threads for the aggregation (default 1)")
     .option("--quiet", "no summary on stdout")
-    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default: the shards' baseline)")
+    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)")
     .option("--config <file>", "config file (default ./mari.config.json when present)");
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
@@ -46,7 +46,7 @@ Merges the reports of \`mari eval --shard i/n\` runs (each with its cases.jsonl 
 report a single unsharded run gives, gated as that run would be (the shards' gates, or the gate
 flags and config given here).
 
-Example:
+Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 0/2 --out s0
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 1/2 --out s1
   mari merge s0/report.json s1/report.json --out merged --gate 'accuracy>=0.6'

@@ -37,13 +37,13 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
     .command("sweep")
     .description(COMMANDS.sweep.summary)
     .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
-    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default: default)")
+    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default default)")
     .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--out <dir>", "output directory (default ./mari-sweep)")
-    .option("--workers <n>", "worker threads (1 = in-process; default: cores - 1)")
+    .option("--workers <n>", "worker threads (1 = in-process; default cores − 1)")
     .option(
-      "--gate <metric>=<value>",
-      "gate every config must pass, e.g. update_recall>=0.7 (replaces the default gate on that metric; repeatable)",
+      "--gate <condition>",
+      "METRIC>=VALUE or METRIC<=VALUE every config must pass, in quotes, e.g. --gate 'update_recall>=0.7' (replaces the default gate on that metric; repeatable)",
       collect,
       [],
     )
@@ -54,10 +54,14 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
       "after",
       `
 Writes sweep.json, sweep.csv, report.md, report.html and pareto.svg into --out; they are identical for any
---workers. Exit 0 when some config passes every gate, 1 when none does, 2 on a usage or input error.
+--workers.
 
-Example:
-  mari sweep datasets/memory-pairs/mari-pairs.jsonl --grid full --out sweep-out`,
+Examples:
+  mari sweep datasets/memory-pairs/mari-pairs.jsonl --out sweep-out
+  mari sweep datasets/memory-pairs/mari-pairs.jsonl --grid full --costs costs.json --workers 2 --out sweep-out
+
+Exit codes: 0 some config passes every gate; 1 none does; 2 usage or input error (unreadable
+corpus, bad grid or costs); 3 internal error.`,
     )
     .action(
       wrap(async (pairs: string, flags: SweepFlags) => {
