@@ -11,7 +11,8 @@ export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", 
 
 export interface Progress {
   tick(n?: number): void;
-  done(): void;
+  /** `completed` false: the phase ended early, and the display says "stopped", never "done". */
+  done(completed?: boolean): void;
   /** Prints one diagnostic line without tearing the display (a bar is cleared, then redrawn below it). */
   log(line: string): void;
 }
@@ -54,10 +55,10 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
         }
       }
     },
-    done() {
+    done(completed = true) {
       if (finished) return;
       finished = true;
-      stream.write(`${line().trimEnd()} done\n`);
+      stream.write(`${line().trimEnd()} ${completed ? "done" : "stopped"}\n`);
     },
     log(text) {
       stream.write(`${text}\n`);
@@ -79,10 +80,11 @@ function barProgress(label: string, total: number | undefined, stream: NodeJS.Wr
     tick(n = 1) {
       if (!finished) bar.increment(n);
     },
-    done() {
+    done(completed = true) {
       if (finished) return;
       finished = true;
       bar.stop();
+      if (!completed) stream.write(`${label}: stopped\n`);
     },
     log(text) {
       if (finished) {

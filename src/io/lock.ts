@@ -1,10 +1,10 @@
 // One run at a time per output directory: `OUT/.mari.lock` holds the writer's pid. A second run
 // while the holder is alive is refused (exit 2); a lock left by a dead process is taken over.
-// The lock is removed when this process exits.
+// The lock is removed when this process exits, Ctrl-C and SIGTERM included.
 import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { InputError } from "./errors.js";
-import { processAlive } from "./temp-files.js";
+import { onProcessEnd, processAlive } from "./temp-files.js";
 
 export const LOCK_NAME = ".mari.lock";
 
@@ -20,7 +20,7 @@ export function lockOutputDir(outDir: string): void {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
-      process.on("exit", () => {
+      onProcessEnd(() => {
         rmSync(path, { force: true });
         // A directory this run created and left empty (it failed before writing) goes too.
         if (created !== undefined) removeEmpty(outDir, created);

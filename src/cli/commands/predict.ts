@@ -185,21 +185,25 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   const log = (line: string) => {
     if (!options.quiet) progress.log(`mari predict: ${line}`);
   };
-  let written = 0;
+  // Answers arrive in any order and are written in slice order: the interrupt message counts the
+  // answers received (each cached as it arrives), not the lines written so far.
+  let answered = 0;
   const stopInterrupt = onInterrupt(async () => {
-    progress.done();
+    progress.done(false);
     await sink.abort();
     const where = options.cache
       ? `the answers so far are in ${options.cache}; rerun the same command to resume`
       : "rerun with --cache FILE to keep answers across interrupted runs";
-    process.stderr.write(`mari predict: interrupted after ${written} of ${cases.length * settings.runs} predictions; no dump written; ${where}\n`);
+    process.stderr.write(`mari predict: interrupted after ${answered} of ${cases.length * settings.runs} answers; no dump written; ${where}\n`);
   });
   let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
   try {
-    const onSettled = () => progress.tick();
+    const onSettled = () => {
+      answered++;
+      progress.tick();
+    };
     summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt, onSettled }, async (p) => {
       await sink.write(p);
-      written++;
     });
     progress.done();
     if (summary.predictions > 0 && summary.failed === summary.predictions) {
@@ -208,7 +212,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     }
     await sink.commit();
   } catch (err) {
-    progress.done();
+    progress.done(false);
     await sink.abort();
     if (err instanceof ChatConfigError) {
       throw new InputError(err.message.startsWith("cannot reach ") ? err.message : `the server refused the request: ${err.message}`);

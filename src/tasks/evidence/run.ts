@@ -427,7 +427,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
       counts.locatedLines = reader.counter.lines;
     }
   } catch (err) {
-    progress.done();
+    progress.done(false);
     for (const writer of writers) await writer.abort();
     throw err;
   }

@@ -229,11 +229,11 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
       await caseLines.push(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
     }
     await caseLines.flush();
+    progress.done();
   } catch (err) {
+    progress.done(false);
     await cases.abort();
     throw err;
-  } finally {
-    progress.done();
   }
 
   logRejections(stats, observer);

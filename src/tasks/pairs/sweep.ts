@@ -104,14 +104,16 @@ async function tallyGrid(
   });
   const bar = observer.progress("sweep", pairs.length);
   let totals = configs.map(() => emptyTally());
+  let completed = false;
   try {
     let k = 0;
     for await (const chunkTallies of mapInOrder(pool, chunks)) {
       totals = totals.map((t, c) => mergeTallies(t, chunkTallies[c]!));
       bar.tick(chunks[k++]!.length);
     }
+    completed = true;
   } finally {
-    bar.done();
+    bar.done(completed);
     await pool.close();
   }
   return { tallies: totals, threads };
