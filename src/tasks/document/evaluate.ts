@@ -121,31 +121,40 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const offsets = formats.includes("html") ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
-  const progress = observer.progress("eval (MB)", totalMb);
+  const progress = observer.progress("score (MB)", totalMb);
   let reportedMb = 0;
-  const result = await runDocumentEval({
-    slicePath,
-    dumpPath,
-    outDir,
-    workers,
-    chunkLines: settings.chunkLines,
-    seed,
-    bootstrap,
-    lenientIds,
-    ...(shard ? { shard } : {}),
-    ...(rewardsPath !== undefined ? { rewardsPath } : {}),
-    ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
-    onProgress: (done) => {
-      const mb = Math.floor(done / 1e6);
-      if (mb > reportedMb) {
-        progress.tick(mb - reportedMb);
-        reportedMb = mb;
-      }
-    },
-  });
-  // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
-  if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
-  progress.done();
+  // Ticks count whole megabytes scored; the last part of a megabyte (all of a small dump) ends the
+  // phase when the last chunk is scored, before the aggregation phases start their own display.
+  const scored = (done: number, total: number) => {
+    const mb = done >= total ? totalMb : Math.floor(done / 1e6);
+    if (mb > reportedMb) {
+      progress.tick(mb - reportedMb);
+      reportedMb = mb;
+    }
+    if (done >= total) progress.done();
+  };
+  let result: DocumentEvalResult;
+  try {
+    result = await runDocumentEval({
+      slicePath,
+      dumpPath,
+      outDir,
+      workers,
+      chunkLines: settings.chunkLines,
+      seed,
+      bootstrap,
+      lenientIds,
+      ...(shard ? { shard } : {}),
+      ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
+      onProgress: scored,
+      observer,
+    });
+  } catch (err) {
+    progress.done(false);
+    throw err;
+  }
+  scored(dumpBytes, dumpBytes);
   try {
     return await reportOn(result, settings, { dumpPath, judge, formats, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds });
   } catch (err) {
@@ -175,71 +184,85 @@ async function reportOn(
   const { slicePath, outDir, observer, shard } = settings;
   const { dumpPath, judge, formats, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds } = run;
   const strict = settings.strict ?? false;
-  const report = await buildDocumentReport(result, {
-    slicePath,
-    dumpPath,
-    seed,
-    bootstrap,
-    workers,
-    shard,
-    judge: judge?.name ?? null,
-    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
-    config: {
-      slice: resolve(slicePath),
-      predictions: resolve(dumpPath),
+  // The last phase on the display: the report built, the baseline compared and gates decided, the
+  // case explorer read from cases.jsonl and the dump (html only), the files written.
+  const steps = observer.progress("report (steps)", offsets ? 4 : 3);
+  let completed = false;
+  try {
+    const report = await buildDocumentReport(result, {
+      slicePath,
+      dumpPath,
+      seed,
       bootstrap,
-      lenient_ids: lenientIds,
-      strict,
-      shard: shard ? `${shard.index}/${shard.count}` : null,
-      config_file: settings.configPath ?? null,
-    },
-    elapsedSeconds: 0,
-  });
-  const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
-  if (dumpChanged !== undefined) {
-    report.warnings = [...(report.warnings ?? []), dumpChanged];
-    observer.log(`warning: ${dumpChanged}`);
-  }
-  let changes: CaseChange[] | undefined;
-  // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-  if (baseline && offsets) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
-  await decideDocumentReport(report, {
-    casesPath: result.casesPath,
-    ...(baseline ? { baseline } : {}),
-    gates: settings.gates ?? [],
-    seed,
-    bootstrap,
-    sliceHash: result.sliceHash,
-    partial: shard !== undefined,
-  });
-  const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
-  if (judgeRun !== undefined) report.system.judge_run = judgeRun;
-  report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
+      workers,
+      shard,
+      judge: judge?.name ?? null,
+      ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
+      config: {
+        slice: resolve(slicePath),
+        predictions: resolve(dumpPath),
+        bootstrap,
+        lenient_ids: lenientIds,
+        strict,
+        shard: shard ? `${shard.index}/${shard.count}` : null,
+        config_file: settings.configPath ?? null,
+      },
+      elapsedSeconds: 0,
+    });
+    const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
+    if (dumpChanged !== undefined) {
+      report.warnings = [...(report.warnings ?? []), dumpChanged];
+      observer.log(`warning: ${dumpChanged}`);
+    }
+    let changes: CaseChange[] | undefined;
+    // The explorer's regressed/fixed filters need the per-case changes against the baseline.
+    if (baseline && offsets)
+      changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
+    steps.tick();
+    await decideDocumentReport(report, {
+      casesPath: result.casesPath,
+      ...(baseline ? { baseline } : {}),
+      gates: settings.gates ?? [],
+      seed,
+      bootstrap,
+      sliceHash: result.sliceHash,
+      partial: shard !== undefined,
+    });
+    const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
+    if (judgeRun !== undefined) report.system.judge_run = judgeRun;
+    report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
 
-  const inputErrors: string[] = [];
-  const scored = result.aggregate.casesScored;
-  // A shard that holds no slice case has nothing to score; that is not an input error (small
-  // slices over many shards), and `mari merge` accepts its empty report.
-  const emptyShard = shard !== undefined && result.cases.length === 0;
-  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
-  if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
-  const violations = strict ? strictViolations(report) : [];
-  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const explorer = offsets
-    ? await buildDocumentExplorer({
-        casesPath: result.casesPath,
-        slice: result.slice,
-        dumpPath,
-        offsets,
-        runs: result.runKeys,
-        seed,
-        lenientIds,
-        ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
-        ...(changes ? { changes } : {}),
-      })
-    : undefined;
-  const casesFile = await result.casesFile.commit();
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
-  // The summary's "report:" line names every file of the run, cases.jsonl too.
-  return { report, outDir, files: [...files, casesFile], inputErrors };
+    const inputErrors: string[] = [];
+    const scored = result.aggregate.casesScored;
+    // A shard that holds no slice case has nothing to score; that is not an input error (small
+    // slices over many shards), and `mari merge` accepts its empty report.
+    const emptyShard = shard !== undefined && result.cases.length === 0;
+    if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+    if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
+    const violations = strict ? strictViolations(report) : [];
+    if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+    steps.tick();
+    const explorer = offsets
+      ? await buildDocumentExplorer({
+          casesPath: result.casesPath,
+          slice: result.slice,
+          dumpPath,
+          offsets,
+          runs: result.runKeys,
+          seed,
+          lenientIds,
+          ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+          ...(changes ? { changes } : {}),
+        })
+      : undefined;
+    if (offsets) steps.tick();
+    const casesFile = await result.casesFile.commit();
+    const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
+    // The summary's "report:" line names every file of the run, cases.jsonl too.
+    steps.tick();
+    completed = true;
+    return { report, outDir, files: [...files, casesFile], inputErrors };
+  } finally {
+    steps.done(completed);
+  }
 }

@@ -2,6 +2,7 @@
 // pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
 // then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
 // provenance, gates and the report files.
+import type { RunObserver } from "../../io/observer.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -46,10 +47,12 @@ export interface DocumentEvalOptions extends ScoreOptions {
   bootstrap: number;
   shard?: Shard;
   rewardsPath?: string;
-  /** Called with bytes of the dump consumed so far and the total. */
+  /** Called with bytes of the dump scored so far and the total. */
   onProgress?: (done: number, total: number) => void;
   /** Called with each block of whole dump lines as it is read (the case explorer records line offsets). */
   onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
+  /** Progress of the phases after the dump is read (aggregation, bootstrap and SetCons). */
+  observer?: RunObserver;
 }
 
 export interface DocumentEvalResult {
@@ -92,10 +95,17 @@ export function sliceHashOf(cases: readonly SliceCase[]): string {
 }
 
 /** Splits raw blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, lines: number | undefined, onBlock: (block: Buffer, firstLineNo: number) => void): AsyncGenerator<LineBlock> {
+async function* chunked(
+  path: string,
+  lines: number | undefined,
+  onBlock: (block: Buffer, firstLineNo: number) => void,
+  /** The byte size of each chunk yielded, in order (for progress counted as chunks are scored). */
+  sizes: number[],
+): AsyncGenerator<LineBlock> {
   for await (const { firstLineNo, block } of readLineBlocks(path)) {
     onBlock(block, firstLineNo);
     if (lines === undefined || lines <= 0) {
+      sizes.push(block.length);
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
     }
@@ -109,6 +119,7 @@ async function* chunked(path: string, lines: number | undefined, onBlock: (block
         end = nl === -1 ? block.length : nl + 1;
         taken++;
       }
+      sizes.push(end - start);
       yield { firstLineNo: lineNo, block: new Uint8Array(block.subarray(start, end)) };
       lineNo += taken;
       start = end;
@@ -158,16 +169,23 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
-    const chunks = chunked(opts.dumpPath, opts.chunkLines, (block, firstLineNo) => {
-      dumpHash.update(block);
-      opts.onDumpBlock?.(firstLineNo, block);
-      done += block.length;
-      opts.onProgress?.(done, total);
-    });
+    // Progress counts the bytes of chunks scored (in order), not read: reading runs ahead.
+    const sizes: number[] = [];
+    const chunks = chunked(
+      opts.dumpPath,
+      opts.chunkLines,
+      (block, firstLineNo) => {
+        dumpHash.update(block);
+        opts.onDumpBlock?.(firstLineNo, block);
+      },
+      sizes,
+    );
     for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
     ])) {
       const r = result as ChunkResult;
+      done += sizes.shift() ?? 0;
+      opts.onProgress?.(done, total);
       let message = 0;
       let orphan = 0;
       lines += r.count;
@@ -259,6 +277,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       lenientIds: opts.lenientIds,
       workers: opts.workers,
       pool,
+      ...(opts.observer ? { observer: opts.observer } : {}),
     });
     return { ...finished, dumpSha256 };
   } catch (err) {
@@ -288,6 +307,8 @@ export interface FinishInput extends ScoreOptions {
   workers: number;
   /** An open document pool to reuse (left open); else one is created and closed here. */
   pool?: ChunkPool<DocumentTaskPayload, DocumentTaskResult>;
+  /** Progress of the aggregation phases. */
+  observer?: RunObserver;
 }
 
 /**
@@ -315,7 +336,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     aggregate = await aggregateDocumentEval(
       cases,
       table,
-      { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP },
+      { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP, ...(input.observer ? { observer: input.observer } : {}) },
       (bytes) => writer.write(bytes),
       pool,
     );
