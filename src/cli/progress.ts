@@ -141,6 +141,15 @@ export function createProgress(opts: ProgressOptions): Progress {
   }
 }
 
+/**
+ * The display a command shows: `--progress` (or the config's `progress`) when given; otherwise
+ * none under `--quiet` (the same meaning in every command: no summary, no notes, no progress
+ * unless asked for) and auto elsewhere.
+ */
+export function progressModeFor(text: string | undefined, quiet: boolean): ProgressMode {
+  return text === undefined && quiet ? "none" : parseProgressMode(text);
+}
+
 /** Validates `--progress`; undefined means auto. */
 export function parseProgressMode(text: string | undefined): ProgressMode {
   if (text === undefined) return "auto";

@@ -36,3 +36,19 @@ describe("mari eval --progress plain", () => {
     expect(r.stderr).toMatch(/^aggregate \(case × run\): \d+\/160 \(\d+%\) [\d.]+s, [\d.]+\/s, eta \d+:\d\d$/m);
   });
 });
+
+describe("--quiet means the same in every command", () => {
+  it("eval, evidence and sweep with --quiet (no --progress) print nothing on a clean run", async () => {
+    const ev = join(ROOT, "datasets/evidence-example");
+    for (const args of [
+      ["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", join(tmp.dir, "q-eval")],
+      ["evidence", join(ev, "docs.jsonl"), "--facts", join(ev, "facts.jsonl"), "--out", join(tmp.dir, "q-evidence")],
+      ["sweep", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", join(tmp.dir, "q-sweep")],
+    ]) {
+      const r = await runMari([...args, "--quiet"]);
+      expect([0, 1], r.stderr).toContain(r.code);
+      expect(r.stdout, args[0]).toBe("");
+      expect(r.stderr, args[0]).toBe("");
+    }
+  });
+});

@@ -11,7 +11,7 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_BOOTSTRAP, MAX_CHUNK_LINES, MAX_SEED, MAX_WORKERS } from "../../core/limits.js";
 import { terminalObserver } from "../observer.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { finishReportRun } from "../summary.js";
 import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -83,7 +83,7 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--bootstrap <b>", "bootstrap resamples for the macro-F1 interval (default 1000)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any dump line is rejected or any prediction is format-invalid")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
     .option(
       "--explorer-cases <n>",
@@ -126,8 +126,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const shard = resolveShard(flags.shard, flags.shardCount);
   const outDir = pickOption(flags.out, config.out, "mari-report");
   const formats = parseReportFormats(flags.report ?? config.report);
-  const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);
+  const progressMode = progressModeFor(flags.progress ?? config.progress, quiet);
   const strict = pickOption(flags.strict, config.strict, false);
   const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
   const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);

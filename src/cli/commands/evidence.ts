@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { terminalObserver } from "../observer.js";
 import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -55,7 +55,7 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any input record is rejected")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option(
       "--shard <i/n|auto>",
@@ -99,7 +99,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     gates: combineGates(flagGates, config.gates),
     ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),
     strict: pickOption(flags.strict, config.strict, false),
-    observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
+    observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
     recordConfig: config.path ? { config_file: config.path } : {},
     ...(shard ? { shard } : {}),
   });

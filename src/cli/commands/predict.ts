@@ -12,7 +12,7 @@ import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/du
 import { runLexicalJudge } from "../../judges/lexical.js";
 import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
-import { createProgress, parseProgressMode } from "../progress.js";
+import { createProgress, progressModeFor } from "../progress.js";
 import { readSecretEnv } from "../secret-env.js";
 import { onInterrupt } from "../interrupt.js";
 import { convertBatchResults, loadPromptFlag, predictBatchRequests, usageJson, writeDumpMeta } from "./predict-batch.js";
@@ -173,11 +173,11 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     temperature: numberFlag(options.temperature, "--temperature"),
     jsonMode: options.jsonMode,
   };
-  const progressMode = parseProgressMode(options.progress);
+  const progressMode = progressModeFor(options.progress, options.quiet === true);
   const cases = await readLimitedSlice(slicePath, options.limit);
   const sink = await openDumpSink(options.out);
   const progress = createProgress({
-    mode: options.quiet ? "none" : progressMode,
+    mode: progressMode,
     label: "mari predict",
     total: cases.length * settings.runs,
   });

@@ -7,7 +7,7 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
 import { defaultWorkerCount, runSweep, type SweepOutcome } from "../../tasks/pairs/sweep.js";
@@ -48,7 +48,7 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
       [],
     )
     .option("--progress <mode>", "auto|bar|plain|none (on stderr)")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .addHelpText(
       "after",
@@ -80,7 +80,7 @@ corpus, bad grid or costs); 3 internal error.`,
             flags.gate.map((g) => parseGateFlag(g)),
             config.gates.filter((g) => g.kind === "min" || g.kind === "max"),
           ),
-          observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
+          observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
         });
         printSweepSummary(outcome, quiet);
         return outcome.result.best === null ? EXIT_GATE_FAILED : EXIT_OK;
@@ -88,14 +88,15 @@ corpus, bad grid or costs); 3 internal error.`,
     );
 }
 
-/** How the sweep ran (stderr), then the headline choices and the files written (stdout unless quiet). */
+/** How the sweep ran (stderr), then the headline choices and the files written (stdout); nothing with --quiet. */
 function printSweepSummary({ result, files, seconds, threads }: SweepOutcome, quiet: boolean): void {
   const { rows, best } = result;
   const labelled = result.pairs.labelled;
+  // A note, silenced by --quiet like every command's notes.
+  if (quiet) return;
   process.stderr.write(
     `mari: swept ${rows.length} configs over ${labelled} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`,
   );
-  if (quiet) return;
   const passing = rows.filter((r) => r.passed).length;
   const lines = [
     `configs: ${rows.length} (${passing} pass all gates), labelled pairs: ${labelled}`,
