@@ -38,6 +38,20 @@ export const LATER = Object.freeze({ later: true });
 export const EVERY_KEY = "*";
 
 /**
+ * The outline of a report whose headline metric names are known before the run (pairs, evidence):
+ * the metrics table, `invalid`, and every other top-level key LATER.
+ */
+export function metricsOutline(task: Report["task"], metrics: Record<string, unknown>): Report {
+  const outline: Record<string, unknown> = {
+    task,
+    metrics: Object.fromEntries(Object.keys(metrics).map((name) => [name, 0])),
+    invalid: { count: 0, total: 0 },
+    [EVERY_KEY]: LATER,
+  };
+  return outline as unknown as Report;
+}
+
+/**
  * Why a dotted path does not lead to a number in `report` (or may not, in an outline), naming the
  * values that exist at the first level where it goes wrong; undefined when it does.
  */

@@ -87,3 +87,19 @@ writeFileSync(
     .map((line) => JSON.stringify({ case_id: (JSON.parse(line) as { id: string }).id, judgment: false, evidence_sentence_ids: [] }))
     .join("\n")}\n`,
 );
+
+describe("pairs and evidence: an unknown metric is refused before the input is read", () => {
+  const EV = join(ROOT, "datasets/evidence-example");
+  for (const [name, args] of [
+    ["pairs", ["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl")]],
+    ["evidence", ["evidence", join(EV, "docs.jsonl"), "--facts", join(EV, "facts.jsonl")]],
+  ] as const) {
+    it(name, async () => {
+      const out = join(dir, `early-${name}`);
+      const r = await runMari([...args, "--out", out, "--gate", "acuracy>=0.5", "--quiet"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--gate "acuracy>=0.5": unknown metric "acuracy" for a ${name} report`);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+});

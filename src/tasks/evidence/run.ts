@@ -19,7 +19,7 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
-import { decideGates } from "../../gates/decide.js";
+import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
 import { logToJson, tallyToJson } from "./tally-merge.js";
 import type { GateSpec } from "../../gates/spec.js";
@@ -312,6 +312,13 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   if (options.facts === undefined && options.located === undefined) throw new InputError("give --facts FILE, or --located FILE with --materials FILE");
   if (options.located !== undefined && options.materials === undefined) throw new InputError("--located needs --materials FILE");
   if (options.materials !== undefined && options.located === undefined) throw new InputError("--materials is only used with --located FILE");
+  // A gate that cannot hold on any report of these inputs is refused before they are read.
+  const empty = new EvidenceTally();
+  const outline = metricsOutline("evidence", {
+    ...(options.facts !== undefined ? factsMetrics(empty) : {}),
+    ...(options.located !== undefined ? locatedMetrics(empty) : {}),
+  });
+  checkGates(outline, options.gates ?? [], { beforeRun: { baseline: false } });
   const thresholds = options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS;
   const log = new RejectionLog();
   const tally = new EvidenceTally();

@@ -23,7 +23,8 @@ import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
-import { decideGates } from "../../gates/decide.js";
+import { emptyConfusion } from "../../core/pairs/tally.js";
+import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -215,6 +216,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
   const config = options.classifierConfig ?? { ...DEFAULT_CONFIG };
   const prices = await loadUnitPrices(options.costs);
   const matrix = costMatrix(prices);
+  // A gate that cannot hold on any pairs report is refused before the corpus is read.
+  checkGates(metricsOutline("pairs", pairMetrics(emptyConfusion(), matrix)), options.gates ?? [], { beforeRun: { baseline: false } });
   const stats = new PairInputStats();
   const tally = emptyTally();
 
