@@ -52,3 +52,26 @@ describe("--quiet means the same in every command", () => {
     }
   });
 });
+
+describe("mari merge --progress plain", () => {
+  it("shows the aggregation phases of a document merge", async () => {
+    const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    for (const i of [0, 1]) {
+      const r = await runMari(["eval", slice, "--shard", `${i}/2`, "--out", join(tmp.dir, `shard${i}`), "--quiet"]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await runMari([
+      "merge",
+      join(tmp.dir, "shard0", "report.json"),
+      join(tmp.dir, "shard1", "report.json"),
+      "--out",
+      join(tmp.dir, "merged"),
+      "--progress",
+      "plain",
+      "--quiet",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^aggregate \(case × run\): 160\/160 \(100%\) [\d.]+s done$/m);
+    expect(r.stderr).toMatch(/^bootstrap blocks \+ SetCons: \d+\/\d+ \(100%\) [\d.]+s done$/m);
+  });
+});

@@ -2,6 +2,7 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
+import type { RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
@@ -37,6 +38,8 @@ export interface MergeInput {
   slicePath?: string;
   /** Pool size for the aggregation (default 1: in-process). */
   workers?: number;
+  /** Progress of the aggregation phases (default: silent). */
+  observer?: RunObserver;
 }
 
 export interface MergeOutput {
@@ -173,6 +176,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     bootstrap,
     lenientIds: config.lenient_ids === true,
     workers: input.workers ?? 1,
+    ...(input.observer ? { observer: input.observer } : {}),
   });
   return { result, first, shards: shards.map((s) => s.report), slicePath, seed, bootstrap };
 }
