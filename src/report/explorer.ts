@@ -41,6 +41,8 @@ export interface DocumentCaseView {
   sentences: string[];
   gold: number[];
   runs: ExplorerRun[];
+  /** Set (to the sentence count) when the document's text was left out to bound the page. */
+  text_left_out?: number;
   /** diff.html, a changed case: OLD's runs, shown beside NEW's (and OLD's run count when it carries fewer). */
   old_runs?: ExplorerRun[];
   old_runs_total?: number;
@@ -97,6 +99,8 @@ export const UNITS_PER_CASE = 10;
 export const EXPLORER_UNIT_CAP = UNITS_PER_CASE * EXPLORER_CASE_CAP;
 export const EXPLORER_TEXT_CHARS = 8_000_000;
 export const EXPLORER_TEXT_CHARS_EACH = 20_000;
+/** Characters of document text (the slice's sentences) the page carries in all. */
+export const EXPLORER_DOCUMENT_CHARS = 16_000_000;
 
 /** The page's case cap for a report with `runs` runs: `caseCap`, lowered so cases × runs ≤ its unit cap (at least 10 cases). */
 export function explorerCap(runs: number, caseCap = EXPLORER_CASE_CAP): number {
@@ -378,6 +382,7 @@ function documentBody(c, body, n) {
   add(legend, el("span", "gold", "gold"), el("span", "cited", "cited, not gold"), el("span", "both", "gold and cited"));
   var gold = {};
   d.gold.forEach(function (i) { gold[i] = true; });
+  if (d.text_left_out !== undefined) add(body, el("p", "note", "This document's " + d.text_left_out + " sentences are left out to keep the page small; they are in the slice."));
   var ol = add(body, el("ol", "sentences"));
   d.sentences.forEach(function (s, k) {
     var i = k + 1, by = [];

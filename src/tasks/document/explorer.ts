@@ -11,6 +11,7 @@ import {
   countCase,
   describeSelection,
   EXPLORER_CASE_CAP,
+  EXPLORER_DOCUMENT_CHARS,
   EXPLORER_TEXT_CHARS,
   EXPLORER_TEXT_CHARS_EACH,
   emptyCounts,
@@ -44,6 +45,8 @@ export interface DocumentExplorerInput {
   rest?: string;
   /** `--explorer-cases`: the most cases the page carries (default EXPLORER_CASE_CAP). */
   caseCap?: number;
+  /** Characters of document text the page carries in all (default EXPLORER_DOCUMENT_CHARS). */
+  documentChars?: number;
   /** As the run was scored (`--lenient-ids`), so a failed run's message is the scorer's. */
   lenientIds?: boolean;
 }
@@ -248,15 +251,22 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   );
   const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const slot = new Int32Array(n).fill(-1);
+  // Documents' text within EXPLORER_DOCUMENT_CHARS in all; past it, a case says its text was left out.
+  let documentChars = input.documentChars ?? EXPLORER_DOCUMENT_CHARS;
+  let textsOmitted = 0;
   const cases: ExplorerCase[] = selection.chosen.map((k, position) => {
     const c = input.slice.cases[scored[k]!]!;
     slot[c.index] = position;
+    const size = c.sentences.reduce((sum, s) => sum + s.length, 0);
+    const fits = size <= documentChars;
+    if (fits) documentChars -= size;
+    else textsOmitted++;
     const view: ExplorerCase = {
       id: c.id,
       tags: tagsOf(c.index),
       facets: facetsOf[c.index]!,
       score: rewardCount[c.index]! > 0 ? rewardSum[c.index]! / rewardCount[c.index]! : null,
-      doc: { label: null, sentences: c.sentences, gold: [], runs: [] },
+      doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentences.length }) },
     };
     const change = changed.get(c.id);
     if (change !== undefined) view.change = { status: change.status, old: change.old, new: change.new };
@@ -287,6 +297,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const notes = [
     cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
     textsLeftOut > 0 ? `The texts of ${textsLeftOut} runs are left out to keep the page small (they are in the dump).` : "",
+    textsOmitted > 0 ? `The text of ${textsOmitted} documents is left out to keep the page small (it is in the slice).` : "",
   ].filter((note) => note !== "");
   return {
     kind: "documents",
