@@ -52,7 +52,10 @@ try {
     page = await open(join(dir, "failed/report.html"));
     await page.click('button[data-filter="invalid"]');
     await page.click("#explorer-list details.case summary");
-    await page.locator("#explorer-list details.case").first().screenshot({ path: join(OUT, "explorer-failed-run.png") });
+    await page
+      .locator("#explorer-list details.case")
+      .first()
+      .screenshot({ path: join(OUT, "explorer-failed-run.png") });
     await page.close();
     page = await open(join(dir, "pairs/report.html"));
     await page
