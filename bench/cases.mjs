@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The size of a document eval's cases.jsonl and what writing and reading it costs (issue 15, target
+// The size of a document eval's cases.jsonl and what writing and reading it costs (target
 // 3), on the GRPO-shaped dump (37,500 generated documents of five sentences × 8 samples,
 // bench/lib/dumps.mjs): `mari eval` with the default reports (json, md, html with its case explorer,
 // junit, cases.jsonl), then `mari eval … --baseline` against that report and `mari diff` of the two

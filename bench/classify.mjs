@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Classifier throughput (SPEC §7): pairs per second, single-threaded, over a 1,000,000-pair stream
+// Classifier throughput (docs/eval.md, "Performance"): pairs per second, single-threaded, over a 1,000,000-pair stream
 // built from the shipped corpus, plus peak RSS. Imports the BUILT library: run `npm run build` first.
 //   node bench/classify.mjs [--pairs N] [--runs R]
 // Writes bench/results/classify.json.
@@ -157,7 +157,7 @@ try {
       peakRssMb: +Math.max(...cli.map((r) => r.maxRssMb)).toFixed(1),
     },
     target:
-      "issue 15: mari classify end to end ≥ 2× the Go reference on this stream (Go measured at 33–44k pairs/s single-threaded end to end, so ≥ 88k pairs/s), peak RSS < 64 MB",
+      "target: mari classify end to end ≥ 2× the Go reference on this stream (Go measured at 33–44k pairs/s single-threaded end to end, so ≥ 88k pairs/s), peak RSS < 64 MB",
   };
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   writeFileSync(join(ROOT, "bench/results/classify.json"), `${JSON.stringify(result, null, 2)}\n`);

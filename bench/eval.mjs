@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `mari eval` at scale (SPEC §7): a dump of ≥ 1,000,000 predictions over the 891-document ContraDoc
+// `mari eval` at scale (docs/eval.md, "Performance"): a dump of ≥ 1,000,000 predictions over the 891-document ContraDoc
 // set, many runs (a sampling sweep: 1,123 runs × 891 cases), scored with --workers 1 and 2 and
 // compared with the floor "read every line and JSON.parse it", all measured in this run, as wall
 // time and peak RSS of child processes (/usr/bin/time -v when present, else a resourceUsage
@@ -7,7 +7,7 @@
 // shared machine say little on their own. Then the same for the GRPO-shaped dump (37,500
 // generated documents of five sentences × 8 samples, bench/lib/dumps.mjs) with the default
 // reports. Needs a build. Writes bench/results/eval.json.
-// `--baseline` against the --workers 1 report of the 1M dump is measured too (issue 15: peak RSS
+// `--baseline` against the --workers 1 report of the 1M dump is measured too (peak RSS
 // under 512 MB), with `--report json` and with the default reports (the explorer's regressed/fixed
 // cases); `--baseline-only` measures just that and writes bench/results/eval-baseline.json.
 //   node bench/eval.mjs [--predictions N] [--repeat K] [--baseline-only]
@@ -167,7 +167,7 @@ if (process.argv.includes("--baseline-only")) {
 const { floor, w1, w2 } = await measureDump(SLICE, DUMP, "eval", ["--report", "json"]);
 const baselineRun = await measureBaseline();
 
-// The GRPO-shaped dump (issue 15): 37,500 generated documents of five sentences, 8 samples each,
+// The GRPO-shaped dump: 37,500 generated documents of five sentences, 8 samples each,
 // all default reports (json, md, html, junit, and cases.jsonl).
 const GRPO_SLICE = join(OUT, "grpo-slice.jsonl");
 const GRPO_DUMP = join(OUT, "grpo-dump.jsonl");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `mari eval` on a Parquet dump against its JSONL twin (issue 20 item 3: within 1.5×): the same
+// `mari eval` on a Parquet dump against its JSONL twin (the target: within 1.5×): the same
 // ≥ 1,000,000 structured predictions over the 891-document ContraDoc set as bench/eval.mjs's
 // sampling sweep (1,123 runs × 891 cases; `case_id`, `run` INT64, `judgment`, a LIST<INT64>
 // `evidence_sentence_ids`, `reasoning`, the way verl and Hugging Face datasets store rollouts),

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Load time of report.html in headless Chromium for the 891-document ContraDoc slice with 5 runs
-// (issue 12 target: under 2 s), and `mari eval` with `--report json,md,html` against `json,md`
+// (target: under 2 s), and `mari eval` with `--report json,md,html` against `json,md`
 // (the case explorer's cost); the same with 200 runs, where the explorer's cap (20,000 units)
 // leaves cases out. The dump: the lexical judge's answers, with a seeded
 // share of the cases answered the other way in runs 1-4 (so runs differ and cases flip), reasoning

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `mari serve` throughput and latency (issue 14): the real CLI in a child process on 127.0.0.1,
+// `mari serve` throughput and latency: the real CLI in a child process on 127.0.0.1,
 // POST /v1/rewards with batches of 64 and 512 raw completions over the contradoc-160 slice, from 1,
 // 8 and 32 concurrent keep-alive clients (node:http Agent, one request in flight per client).
 // Reports items/s (wall), items per server CPU-second (from the server's /health), p50/p99 latency.

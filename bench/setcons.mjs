@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// SetCons and the run table at many runs (issue 11): `mari eval` on 100,000 runs × 10 cases and
+// SetCons and the run table at many runs: `mari eval` on 100,000 runs × 10 cases and
 // on 1,000,000 runs × 1 case (targets: under 10 s and 1 GB; under 30 s), as wall time, CPU and
 // peak RSS of the child process, with a time limit per run so that a quadratic regression ends
 // as a failed target rather than a hung benchmark. Needs a build. Writes bench/results/setcons.json.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Start-up time of `mari --help` (SPEC §7 target: under 150 ms). Runs the built CLI 20 times in
+// Start-up time of `mari --help` (docs/eval.md, "Performance" target: under 150 ms). Runs the built CLI 20 times in
 // child processes and records the median and the slowest, in bench/results/startup.json.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `mari sweep` wall time (issue 4): the default grid (9 configs) and the full grid (81) over the
+// `mari sweep` wall time: the default grid (9 configs) and the full grid (81) over the
 // shipped 161-pair corpus, and the full grid over that corpus repeated 50 times (8,050 pairs) and
 // 1,250 times (201,250 pairs, one run each) with --workers 1 and 2. Runs the BUILT CLI in child processes: run `npm run build` first.
 //   node bench/sweep.mjs [--runs R]

@@ -1,5 +1,5 @@
 // The commands `mari` knows, with their one-line summaries. main.ts loads only the module of the
-// command being run (each pulls in a whole task), which keeps `mari --help` fast (SPEC §7).
+// command being run (each pulls in a whole task), which keeps `mari --help` fast (docs/eval.md, "Performance").
 import type { Command } from "commander";
 import type { ActionWrapper } from "./main.js";
 

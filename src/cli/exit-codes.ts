@@ -1,4 +1,4 @@
-// Exit codes are a contract with CI jobs (SPEC §4.2); every failure path maps onto one of them,
+// Exit codes are a contract with CI jobs (the exit codes in README.md, "Commands"); every failure path maps onto one of them,
 // here in the CLI alone.
 export const EXIT_OK = 0;
 export const EXIT_GATE_FAILED = 1;

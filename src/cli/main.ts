@@ -1,5 +1,5 @@
-// The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (SPEC §4.2).
-import { Command, CommanderError } from "commander";
+// The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (the exit codes in README.md, "Commands").
+import { Command, CommanderError, Help } from "commander";
 import { InputError } from "../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js";
 import { MARI_VERSION } from "../version.js";
@@ -33,7 +33,18 @@ export async function main(argv: string[]): Promise<number> {
     .description("Deterministic evaluation of document-judging models: self-contradiction, memory revision, evidence contracts")
     .version(MARI_VERSION)
     .exitOverride()
-    .showHelpAfterError();
+    // One line after a usage error, not the whole help (which `--help` prints).
+    .showHelpAfterError("(mari COMMAND --help lists every flag)")
+    .configureHelp({
+      // One style for defaults in every command: "(default X)", as the flags' own texts write it;
+      // a repeatable flag's empty start list is not a default worth showing.
+      optionDescription: (option) => {
+        const value = option.defaultValue;
+        if (Array.isArray(value) && value.length === 0) return option.description;
+        if (value === undefined) return new Help().optionDescription(option);
+        return `${option.description} (default ${option.defaultValueDescription ?? String(value)})`;
+      },
+    });
   // Only the command being run (or asked about with `help`) is loaded in full; the others are
   // listed by name and summary for the top-level help.
   const target = requestedCommand(argv.slice(2));

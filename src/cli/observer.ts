@@ -17,8 +17,8 @@ export function terminalObserver(mode: ProgressMode, quiet = false, stream: Node
       active = progress;
       return {
         tick: (n) => progress.tick(n),
-        done: () => {
-          progress.done();
+        done: (completed) => {
+          progress.done(completed);
           if (active === progress) active = null;
         },
       };

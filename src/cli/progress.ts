@@ -1,4 +1,4 @@
-// Progress on stderr (SPEC §4.1, lessons §0.11): a cli-progress bar on a terminal, plain periodic
+// Progress on stderr (docs/reports.md, "Output files", docs/reports.md, "Progress and summary"): a cli-progress bar on a terminal, plain periodic
 // lines elsewhere (CI logs; cli-progress prints nothing off a TTY), nothing with `none`. Never on
 // stdout, which carries the summary (and, for some commands, data).
 import { createRequire } from "node:module";
@@ -11,7 +11,8 @@ export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", 
 
 export interface Progress {
   tick(n?: number): void;
-  done(): void;
+  /** `completed` false: the phase ended early, and the display says "stopped", never "done". */
+  done(completed?: boolean): void;
   /** Prints one diagnostic line without tearing the display (a bar is cleared, then redrawn below it). */
   log(line: string): void;
 }
@@ -30,6 +31,23 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
+/** Seconds as m:ss (h:mm:ss from an hour). */
+export function clock(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${ss}` : `${m}:${ss}`;
+}
+
+/** Items per second so far and the time left at that rate ("?" before there is a rate). */
+function pace(count: number, total: number | undefined, elapsedMs: number): { rate: string; left: string } {
+  const perSecond = elapsedMs > 0 ? (count * 1000) / elapsedMs : 0;
+  const rate = perSecond >= 100 ? Math.round(perSecond).toString() : perSecond.toFixed(1);
+  const left = total === undefined || perSecond <= 0 ? "?" : clock((total - count) / perSecond);
+  return { rate, left };
+}
+
 function plainProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream, now: () => number): Progress {
   let count = 0;
   let lastPrintedAt = now();
@@ -41,23 +59,28 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
     if (total !== undefined && total > 0) return `${label}: ${count}/${total} (${Math.floor((count / total) * 100)}%) ${seconds}s\n`;
     return `${label}: ${count} ${seconds}s\n`;
   };
+  // A line on the way: with the rate and, when the total is known, the time left.
+  const progressLine = (): string => {
+    const { rate, left } = pace(count, total, now() - start);
+    return `${line().trimEnd()}, ${rate}/s${total !== undefined && total > 0 ? `, eta ${left}` : ""}\n`;
+  };
   return {
     tick(n = 1) {
       if (finished) return;
       count += n;
       const t = now();
       if (count >= nextStep || t - lastPrintedAt >= PLAIN_INTERVAL_MS) {
-        stream.write(line());
+        stream.write(progressLine());
         lastPrintedAt = t;
         if (total !== undefined && total > 0) {
           while (nextStep <= count) nextStep += Math.ceil(total * PLAIN_STEP_FRACTION);
         }
       }
     },
-    done() {
+    done(completed = true) {
       if (finished) return;
       finished = true;
-      stream.write(`${line().trimEnd()} done\n`);
+      stream.write(`${line().trimEnd()} ${completed ? "done" : "stopped"}\n`);
     },
     log(text) {
       stream.write(`${text}\n`);
@@ -68,21 +91,27 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
 function barProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream): Progress {
   // Loaded on first use (it is CommonJS, so synchronously): most runs, and `mari --help`, never draw a bar.
   const cliProgress = createRequire(import.meta.url)("cli-progress") as typeof CliProgress;
-  const format = total !== undefined ? `${label} [{bar}] {percentage}% {value}/{total} eta {eta}s` : `${label} {value}`;
+  const format = total !== undefined ? `${label} [{bar}] {percentage}% {value}/{total} {speed}/s eta {left}` : `${label} {value} {speed}/s`;
   const bar = new cliProgress.SingleBar(
     { format, stream: stream as NodeJS.WritableStream & NodeJS.WriteStream, hideCursor: true, clearOnComplete: false, etaBuffer: 50, fps: 10 },
     cliProgress.Presets.shades_classic,
   );
-  bar.start(total ?? 0, 0);
+  const start = Date.now();
+  let count = 0;
+  bar.start(total ?? 0, 0, { speed: "0", left: "?" });
   let finished = false;
   return {
     tick(n = 1) {
-      if (!finished) bar.increment(n);
+      if (finished) return;
+      count += n;
+      const { rate, left } = pace(count, total, Date.now() - start);
+      bar.increment(n, { speed: rate, left });
     },
-    done() {
+    done(completed = true) {
       if (finished) return;
       finished = true;
       bar.stop();
+      if (!completed) stream.write(`${label}: stopped\n`);
     },
     log(text) {
       if (finished) {
@@ -110,6 +139,15 @@ export function createProgress(opts: ProgressOptions): Progress {
     case "plain":
       return plainProgress(opts.label, opts.total, stream, opts.now ?? Date.now);
   }
+}
+
+/**
+ * The display a command shows: `--progress` (or the config's `progress`) when given; otherwise
+ * none under `--quiet` (the same meaning in every command: no summary, no notes, no progress
+ * unless asked for) and auto elsewhere.
+ */
+export function progressModeFor(text: string | undefined, quiet: boolean): ProgressMode {
+  return text === undefined && quiet ? "none" : parseProgressMode(text);
 }
 
 /** Validates `--progress`; undefined means auto. */

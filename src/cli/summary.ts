@@ -2,7 +2,7 @@
 // the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
 // honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
 import { styleText } from "node:util";
-import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, runCount, sortedRejections } from "../report/format.js";
+import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, gatesVerdict, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
@@ -75,9 +75,8 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
   }
   if (report.gates.length > MAX_GATES_LISTED) lines.push(`  … ${report.gates.length - MAX_GATES_LISTED} more gates in the report`);
   if (report.gates.length > 0) {
-    const failed = report.gates.filter((gate) => !gate.passed).length;
     lines.push(
-      gatesPassed(report) ? color("green", `gates: all ${report.gates.length} passed`) : color("red", `gates: ${failed} of ${report.gates.length} FAILED`),
+      gatesPassed(report) ? color("green", `gates: ${gatesVerdict(report)}`) : color("red", `gates: ${gatesVerdict(report).replace("failed", "FAILED")}`),
     );
   }
   const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;
@@ -95,7 +94,7 @@ export function printSummary(report: Report, opts: SummaryOptions): void {
 
 /**
  * The end of every report-writing command: the summary on stdout, then `notes` (lines for stderr,
- * e.g. rejected records) and the run's input errors on stderr; returns the exit code (SPEC §4.2):
+ * e.g. rejected records) and the run's input errors on stderr; returns the exit code (the exit codes in README.md, "Commands"):
  * 2 when the run had input errors, else 1 when a gate failed, else 0.
  */
 export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: readonly string[] = []): number {
@@ -105,7 +104,7 @@ export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: r
   return exitCodeOf(outcome);
 }
 
-/** The exit code a run's outcome maps onto (SPEC §4.2): 2 input errors, else 1 a gate failed, else 0. */
+/** The exit code a run's outcome maps onto (the exit codes in README.md, "Commands"): 2 input errors, else 1 a gate failed, else 0. */
 export function exitCodeOf(outcome: ReportOutcome): number {
   if (outcome.inputErrors.length > 0) return EXIT_INPUT_ERROR;
   return gatesPassed(outcome.report) ? EXIT_OK : EXIT_GATE_FAILED;

@@ -1,5 +1,5 @@
 // mari.config.json: gates and run options kept in the repository beside the slice, so a CI job's
-// thresholds are reviewed like code (lessons §0.2: env-var-only thresholds were a complaint).
+// thresholds are reviewed like code (docs/reports.md, "Gates": env-var-only thresholds were a complaint).
 // Keys mirror the command-line flags in snake_case; a flag given on the command line wins.
 //
 // Layout: settings that mean the same for every task at the top (out, report, workers, progress,
@@ -52,7 +52,7 @@ function buildConfigSchema(z: typeof Zod) {
       seed: z.number().int().min(0).max(MAX_SEED).optional(),
       bootstrap: z.number().int().nonnegative().max(MAX_BOOTSTRAP).optional(),
       lenient_ids: z.boolean().optional(),
-      /** Only the canonical splitter exists (SPEC §1.1 makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
+      /** Only the canonical splitter exists (docs/eval.md, "Inputs" makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
       sentencer: z.literal("canonical").optional(),
       sentences: z.enum(["mari", "punkt"]).optional().describe("sentence numbering of the slice, as --sentences"),
     })

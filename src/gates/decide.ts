@@ -30,8 +30,30 @@ function where(gate: GateSpec): string {
 }
 
 /**
- * Why a dotted path does not lead to a number in `report`, naming the values that exist at the
- * first level where it goes wrong; undefined when it does.
+ * In a report outline (the shape of a task's report before its run, see checkGates' `beforeRun`):
+ * a value known only once the run is done, under which any path is accepted for now.
+ */
+export const LATER = Object.freeze({ later: true });
+/** An outline key standing for every key of a table whose keys come from the data (run keys). */
+export const EVERY_KEY = "*";
+
+/**
+ * The outline of a report whose headline metric names are known before the run (pairs, evidence):
+ * the metrics table, `invalid`, and every other top-level key LATER.
+ */
+export function metricsOutline(task: Report["task"], metrics: Record<string, unknown>): Report {
+  const outline: Record<string, unknown> = {
+    task,
+    metrics: Object.fromEntries(Object.keys(metrics).map((name) => [name, 0])),
+    invalid: { count: 0, total: 0 },
+    [EVERY_KEY]: LATER,
+  };
+  return outline as unknown as Report;
+}
+
+/**
+ * Why a dotted path does not lead to a number in `report` (or may not, in an outline), naming the
+ * values that exist at the first level where it goes wrong; undefined when it does.
  */
 function pathProblem(report: Report, metric: string): string | undefined {
   const value = lookupMetric(report, metric);
@@ -46,13 +68,19 @@ function pathProblem(report: Report, metric: string): string | undefined {
     const part = parts[i]!;
     const at = parts.slice(0, i).join(".") || "the report";
     if (node === null && at === "setcons") return `"${metric}": setcons is null in this report: run-to-run consistency needs at least two runs`;
+    if (node === LATER) return undefined;
     if (node === null || typeof node !== "object") return `"${metric}": ${at} is a value, not a table (nothing under it named "${part}")`;
+    if (!Object.hasOwn(node, part) && Object.hasOwn(node, EVERY_KEY)) {
+      node = (node as Record<string, unknown>)[EVERY_KEY];
+      continue;
+    }
     if (!Object.hasOwn(node, part)) {
       const existing = Object.keys(node as object);
       return `"${metric}": no "${part}" under ${at};${didYouMean(part, existing)} existing: ${existing.join(", ") || "none"}`;
     }
     node = (node as Record<string, unknown>)[part];
   }
+  if (node === LATER || typeof node === "number") return undefined;
   if (node !== null && typeof node === "object") return `"${metric}" is a table, not a number (it holds ${Object.keys(node).join(", ")})`;
   return `"${metric}" is not a number`;
 }
@@ -61,9 +89,12 @@ function pathProblem(report: Report, metric: string): string | undefined {
  * Throws an InputError (exit 2) when a gate cannot be decided on this report: an unknown metric or
  * dotted path, a `--max-drop` without a baseline, on a metric the comparison does not have, or with
  * no case to pair. `partial` (a shard) skips dotted paths: a shard may lack a breakdown value the
- * whole slice has, and `mari merge` checks them on the merged report.
+ * whole slice has, and `mari merge` checks them on the merged report. `beforeRun` checks the gates
+ * against the task's report outline (its known keys, LATER where the data decides) before any input
+ * is read, so a misspelt gate is refused at once rather than after the run; the finished report is
+ * checked again.
  */
-export function checkGates(report: Report, gates: readonly GateSpec[], opts: { partial?: boolean } = {}): void {
+export function checkGates(report: Report, gates: readonly GateSpec[], opts: { partial?: boolean; beforeRun?: { baseline: boolean } } = {}): void {
   for (const gate of gates) {
     if (gate.kind === "min" || gate.kind === "max") {
       if (opts.partial && gate.metric.includes(".")) continue;
@@ -77,8 +108,8 @@ export function checkGates(report: Report, gates: readonly GateSpec[], opts: { p
         );
       }
       const baseline = report.baseline;
-      if (!baseline) throw new InputError(`${where(gate)}: needs --baseline REPORT.json to compare against`);
-      if (opts.partial) continue;
+      if (!(opts.beforeRun ? opts.beforeRun.baseline : baseline)) throw new InputError(`${where(gate)}: needs --baseline REPORT.json to compare against`);
+      if (opts.partial || opts.beforeRun || !baseline) continue;
       if (baseline.matched_cases === 0) {
         throw new InputError(`${where(gate)}: nothing to pair: no case is scored both here and in the baseline ${baseline.path ?? ""}`.trimEnd());
       }

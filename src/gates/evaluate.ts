@@ -1,4 +1,4 @@
-// Evaluates gates against a finished report (SPEC §4.3). A gate on a value that does not exist
+// Evaluates gates against a finished report (docs/reports.md, "Gates"). A gate on a value that does not exist
 // fails with a detail saying why: a CI gate that silently passes on a typo is worse than none.
 import { describePairing, formatNumber, formatSigned } from "../report/format.js";
 import type { BaselineComparison, GateResult, MetricValue, Report } from "../report/types.js";

@@ -1,4 +1,4 @@
-// Paired comparison of a run against a baseline (SPEC §4.3, lessons §0.6): both are scored on the
+// Paired comparison of a run against a baseline (docs/reports.md, "Gates", docs/reports.md, "Comparing with a baseline"): both are scored on the
 // same cases, so the question "did it get worse?" is answered on per-case differences, not by
 // comparing two overlapping intervals. Pure: outcomes in, numbers out.
 //

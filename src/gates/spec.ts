@@ -1,4 +1,4 @@
-// What a gate is and how the command line spells one (SPEC §4.3, lessons §0.2). Gates are data:
+// What a gate is and how the command line spells one (docs/reports.md, "Gates"). Gates are data:
 // parsed here from flags or config, evaluated against a finished report in evaluate.ts.
 import { InputError } from "../io/errors.js";
 

@@ -60,6 +60,7 @@ export class AtomicLineWriter {
   private readonly stream: WriteStream;
   private readonly temp: string;
   private failure: Error | undefined;
+  private ended = false;
 
   private constructor(
     readonly target: string,
@@ -99,11 +100,32 @@ export class AtomicLineWriter {
     }
   }
 
+  private async end(): Promise<void> {
+    if (this.ended) return;
+    await new Promise<void>((resolve, reject) => {
+      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
+    });
+    this.ended = true;
+  }
+
+  /**
+   * Ends the stream and returns where the text can be read until `commit()` (which then only
+   * renames) or `abort()`: a run that may still fail reads its own output without publishing it.
+   */
+  async finish(): Promise<string> {
+    try {
+      await this.end();
+      if (this.failure) throw this.failure;
+    } catch (err) {
+      await this.abort();
+      throw writeError(this.target, err);
+    }
+    return this.temp;
+  }
+
   async commit(): Promise<void> {
     try {
-      await new Promise<void>((resolve, reject) => {
-        this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
-      });
+      await this.end();
       if (this.failure) throw this.failure;
       if (this.direct) return;
       await outputKind(this.target); // an input opened since `open` is still refused

@@ -1,4 +1,4 @@
-// Reads prediction dump lines (SPEC §1.2, Appendix A "Dump lines" and "One prediction"): the three
+// Reads prediction dump lines (docs/eval.md, "Inputs", docs/comparable-reports.md): the three
 // shapes (structured, cache `{case_id, prediction}`, raw completion), run keys, and the fixed order
 // of line-level and per-prediction reason codes. Pure functions over one line's text, so the same
 // code runs in-process and in pool workers.
@@ -261,7 +261,7 @@ function extractCompletion(completion: unknown, sentences: readonly string[], en
 }
 
 /**
- * The prediction carried by a kept line, or the first shape failure (Appendix A order:
+ * The prediction carried by a kept line, or the first shape failure (docs/comparable-reports.md order:
  * bad_prediction_shape, bad_completion_format, bad_judgment, bad_evidence_field). Validation of the
  * evidence and reasoning follows in the scorer.
  */
@@ -291,16 +291,19 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
   return extracted;
 }
 
-/** A short, safe rendering of a value for a message (model text is truncated). */
-export function describe(value: unknown): string {
+const FLOAT_MARKER_JSON = new RegExp(`\\{"\\${FLOAT_MARKER}":"([^"]*)"\\}`, "g");
+
+/** A short, safe rendering of a value for a message (model text beyond `maxChars` is truncated). */
+export function describe(value: unknown, maxChars = 60): string {
   if (value === undefined) return "(missing)";
   if (isFloatMarker(value)) return value[FLOAT_MARKER];
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    // Numbers inside lists and objects are shown as written (`[3.0]`, not the parser's marker).
+    text = (JSON.stringify(value) ?? String(value)).replace(FLOAT_MARKER_JSON, "$1");
   } catch {
     // A value nested deeper than the stack allows (a hostile line or request body).
     return "(a value nested too deeply to show)";
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > maxChars ? `${text.slice(0, maxChars - 3)}...` : text;
 }

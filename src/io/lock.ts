@@ -1,25 +1,30 @@
 // One run at a time per output directory: `OUT/.mari.lock` holds the writer's pid. A second run
 // while the holder is alive is refused (exit 2); a lock left by a dead process is taken over.
-// The lock is removed when this process exits.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// The lock is removed when this process exits, Ctrl-C and SIGTERM included.
+import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import { InputError } from "./errors.js";
-import { processAlive } from "./temp-files.js";
+import { onProcessEnd, processAlive } from "./temp-files.js";
 
 export const LOCK_NAME = ".mari.lock";
 
 /** Takes the lock of `outDir` (creating the directory) or throws an InputError naming the holder. */
 export function lockOutputDir(outDir: string): void {
   const path = join(outDir, LOCK_NAME);
+  let created: string | undefined;
   try {
-    mkdirSync(outDir, { recursive: true });
+    created = mkdirSync(outDir, { recursive: true });
   } catch {
     return; // the write itself reports an unwritable --out
   }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
-      process.on("exit", () => rmSync(path, { force: true }));
+      onProcessEnd(() => {
+        rmSync(path, { force: true });
+        // A directory this run created and left empty (it failed before writing) goes too.
+        if (created !== undefined) removeEmpty(outDir, created);
+      });
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") return;
@@ -34,5 +39,20 @@ export function lockOutputDir(outDir: string): void {
       throw new InputError(`${outDir}: another mari run (pid ${pid}) is writing this output directory (${path}); wait for it, or choose another --out`);
     }
     rmSync(path, { force: true }); // stale: its process is gone
+  }
+}
+
+/** Removes `dir` and its parents up to `top` (the first directory mkdir created) while they are empty. */
+function removeEmpty(dir: string, top: string): void {
+  let current = resolve(dir);
+  const last = resolve(top);
+  // Only inside what mkdir created: never a directory that was there before this run.
+  while (current === last || current.startsWith(`${last}${sep}`)) {
+    try {
+      rmdirSync(current);
+    } catch {
+      return; // not empty (or gone): leave it
+    }
+    current = dirname(current);
   }
 }

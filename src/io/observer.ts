@@ -5,7 +5,8 @@
 /** A counter for one phase of a run. */
 export interface Progress {
   tick(n?: number): void;
-  done(): void;
+  /** The phase is over; `completed` false when it ended early (an error, an interrupt): not "done". */
+  done(completed?: boolean): void;
 }
 
 export interface RunObserver {

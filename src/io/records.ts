@@ -1,7 +1,7 @@
 // Reads a table of records (dataset slices, pair corpora, document sets) from JSONL, CSV or a
 // whole-file JSON container, detected from the content rather than the file extension, from a path
 // or a stream read once (stdin). Every record, good or bad, comes out with its location so nothing
-// is dropped silently (SPEC §5).
+// is dropped silently (docs/hostile-input.md).
 import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
@@ -15,7 +15,7 @@ import { isParquetFile, PARQUET_MAGIC, parquetRowGroups } from "./parquet.js";
 
 export type RecordFormat = "jsonl" | "csv" | "json" | "parquet";
 
-/** Line-level rejection codes shared by all JSONL inputs (SPEC Appendix A, "Dump lines" step 1). */
+/** Line-level rejection codes shared by all JSONL inputs (docs/comparable-reports.md). */
 export type LineRejection = "invalid_utf8" | "blank_line" | "malformed_json" | "not_an_object";
 
 export type JsonObject = Record<string, unknown>;
@@ -479,7 +479,7 @@ async function* readJsonContainer(source: InputSource): AsyncGenerator<RecordIte
         yield { where, error: { code: "not_an_object", message: "entry is not a JSON object" } };
         continue;
       }
-      // The container's key is the id and its group the label (SPEC §1.1).
+      // The container's key is the id and its group the label (docs/eval.md, "Inputs").
       yield { where, record: { ...item, id, label: group === "pos" } };
     }
   }

@@ -6,11 +6,13 @@ import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const own = new Set<string>();
+const cleanups: Array<() => void> = [];
 let handlersInstalled = false;
 
 function removeOwn(): void {
   for (const path of own) rmSync(path, { force: true });
   own.clear();
+  for (const cleanup of cleanups.splice(0)) cleanup();
 }
 
 function installHandlers(): void {
@@ -27,6 +29,15 @@ function installHandlers(): void {
       if (process.listenerCount(signal) === 0) process.exit(code);
     });
   }
+}
+
+/**
+ * Runs `cleanup` once when this process exits or is stopped by SIGINT/SIGTERM (which then exit
+ * 130/143 as the shell would): the output lock goes even when Ctrl-C comes before any temp file.
+ */
+export function onProcessEnd(cleanup: () => void): void {
+  installHandlers();
+  cleanups.push(cleanup);
 }
 
 /** Notes a temp file of this process, removed on SIGINT/SIGTERM/exit unless released first. */

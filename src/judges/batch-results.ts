@@ -29,7 +29,7 @@ function batchErrorMessage(error: unknown): string {
 
 export type BatchOutputLine =
   /** The custom_id does not name a (case, run) (not one mari wrote). */
-  { orphan: string } | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage };
+  { orphan: string } | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage; model?: string };
 
 /** One output line (already parsed to an object with a string custom_id) as a prediction. */
 export function readBatchOutputLine(record: JsonObject): BatchOutputLine {
@@ -47,7 +47,16 @@ export function readBatchOutputLine(record: JsonObject): BatchOutputLine {
   }
   const read = readChatCompletion(response["body"]);
   if (!read.ok) return { caseId, run, prediction: failedPrediction(read.code, read.message) };
-  return { caseId, run, prediction: completionPrediction(read.content, read.finishReason, caseId), usage: read.usage };
+  // The model that answered, as the server named it (recorded in the dump's meta.json).
+  const body = response["body"];
+  const model = isJsonObject(body) && typeof body["model"] === "string" ? body["model"] : undefined;
+  return {
+    caseId,
+    run,
+    prediction: completionPrediction(read.content, read.finishReason, caseId),
+    usage: read.usage,
+    ...(model !== undefined ? { model } : {}),
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-// Judges: produce prediction dumps for `mari eval` (SPEC §6).
+// Judges: produce prediction dumps for `mari eval` (docs/judges.md).
 export type { JudgeCase, JudgeErrorCode, Prediction, PredictionBody } from "./types.js";
 export { judgeDocumentLexically, runLexicalJudge, LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "./lexical.js";
 export type { LexicalFinding, LexicalJudgment } from "./lexical.js";

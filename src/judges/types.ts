@@ -1,5 +1,5 @@
 // What a judge consumes (one document, already split) and what it produces (one dump line in the
-// structured shape `mari eval` reads, SPEC §1.2).
+// structured shape `mari eval` reads, docs/eval.md, "Inputs").
 
 /** One document as a judge sees it: its id and its sentences, numbered from 1. */
 export interface JudgeCase {
@@ -25,7 +25,7 @@ export type JudgeErrorCode = (typeof JUDGE_ERROR_CODES)[number];
 
 /**
  * The judge's answer, as it goes into the dump and the cache. Values are passed through exactly as
- * the model gave them: `mari eval` validates them, so a judge never coerces (SPEC §1.2). A judge
+ * the model gave them: `mari eval` validates them, so a judge never coerces (docs/eval.md, "Inputs"). A judge
  * that failed writes `judgment: null` plus `error`, which `mari eval` counts as format-invalid
  * under `error.code`.
  */

@@ -1,4 +1,4 @@
-// A generic chunked worker pool (SPEC §4.4). A task is a compiled ES module exporting
+// A generic chunked worker pool (docs/eval.md, "Scale, determinism, sharding"). A task is a compiled ES module exporting
 //   init(initData) → state            (once per worker, e.g. read the slice)
 //   processChunk(state, chunk) → result
 // `createChunkPool` runs it on piscina workers, or in-process when workers = 1 (no threads, same

@@ -19,8 +19,21 @@ export interface ExplorerRun {
   localization_hit: boolean | null;
   /** The reasoning, from the dump (absent when the dump could not be read). */
   reasoning?: string;
-  /** The raw completion, for dump lines in the `<think>…<answer>` layout. */
+  /** The model's raw text: a `<think>…<answer>` completion, or an answer the judge could not read. */
   raw?: string;
+  /** The dump line this run was read from. */
+  line?: number;
+  /** Why the run is format-invalid, in the scorer's words (with `reason`). */
+  message?: string;
+  /** A format-invalid run's fields as the dump gave them; `bad` marks the one the reason is about. */
+  given?: GivenField[];
+}
+
+export interface GivenField {
+  field: string;
+  /** The value as written (JSON, long text truncated). */
+  value: string;
+  bad: boolean;
 }
 
 export interface DocumentCaseView {
@@ -28,6 +41,11 @@ export interface DocumentCaseView {
   sentences: string[];
   gold: number[];
   runs: ExplorerRun[];
+  /** Set (to the sentence count) when the document's text was left out to bound the page. */
+  text_left_out?: number;
+  /** diff.html, a changed case: OLD's runs, shown beside NEW's (and OLD's run count when it carries fewer). */
+  old_runs?: ExplorerRun[];
+  old_runs_total?: number;
 }
 
 export interface ExplorerCase {
@@ -43,6 +61,8 @@ export interface ExplorerCase {
   record?: Record<string, unknown>;
   /** Against a baseline or an older report: the outcome before and after. */
   change?: { status: "regressed" | "fixed" | "mixed"; old: string; new: string };
+  /** Documents: the case's runs in all, when the page carries fewer of them (failing runs first). */
+  runs_total?: number;
 }
 
 export interface ExplorerData {
@@ -54,19 +74,67 @@ export interface ExplorerData {
   selection: string;
   /** Where every case is (e.g. "cases.jsonl beside this page"). */
   rest: string;
-  runs: string[];
+  /** How many runs the report has (their keys are in report.json). */
+  runs: number;
+  /** The prediction dump the runs' `line` numbers point into, as the report names it. */
+  dump?: string;
+  /** diff.html: OLD's dump, for OLD's runs. */
+  old_dump?: string;
   /** Facet names in display order. */
   facets: string[];
+  /** Filter and facet counts over all `total` cases. */
+  counts: ExplorerCounts;
   cases: ExplorerCase[];
 }
 
-/** At most this many cases are embedded, and at most UNIT_CAP (case, run) units. */
+/**
+ * The page's bounds. At most `caseCap` cases (`--explorer-cases`, default EXPLORER_CASE_CAP), at
+ * most UNITS_PER_CASE × caseCap (case, run) entries over all of them, and at most
+ * EXPLORER_TEXT_CHARS characters of model text (each text at most EXPLORER_TEXT_CHARS_EACH):
+ * so a page stays a few megabytes whatever the numbers of cases and runs.
+ */
 export const EXPLORER_CASE_CAP = 2000;
-export const EXPLORER_UNIT_CAP = 20000;
+export const MAX_EXPLORER_CASES = 100_000;
+export const UNITS_PER_CASE = 10;
+export const EXPLORER_UNIT_CAP = UNITS_PER_CASE * EXPLORER_CASE_CAP;
+export const EXPLORER_TEXT_CHARS = 8_000_000;
+export const EXPLORER_TEXT_CHARS_EACH = 20_000;
+/** Characters of document text (the slice's sentences) the page carries in all. */
+export const EXPLORER_DOCUMENT_CHARS = 16_000_000;
 
-/** The page's case cap for a report with `runs` runs: EXPLORER_CASE_CAP, lowered so cases × runs ≤ EXPLORER_UNIT_CAP. */
-export function explorerCap(runs: number): number {
-  return Math.max(10, Math.min(EXPLORER_CASE_CAP, Math.floor(EXPLORER_UNIT_CAP / Math.max(1, runs))));
+/** The page's case cap for a report with `runs` runs: `caseCap`, lowered so cases × runs ≤ its unit cap (at least 10 cases). */
+export function explorerCap(runs: number, caseCap = EXPLORER_CASE_CAP): number {
+  return Math.max(Math.min(10, caseCap), Math.min(caseCap, Math.floor((UNITS_PER_CASE * caseCap) / Math.max(1, runs))));
+}
+
+/** Runs a case carries on the page when `cases` cases are shown: the unit cap shared out (at least 1). */
+export function explorerRunsPerCase(cases: number, caseCap = EXPLORER_CASE_CAP): number {
+  return Math.max(1, Math.floor((UNITS_PER_CASE * caseCap) / Math.max(1, cases)));
+}
+
+/** Filter and facet counts over every case of the report (the page may carry fewer cases). */
+export interface ExplorerCounts {
+  tags: Record<string, number>;
+  facets: Record<string, Record<string, number>>;
+}
+
+export function emptyCounts(): ExplorerCounts {
+  return { tags: Object.create(null), facets: Object.create(null) };
+}
+
+/** Counts one case: its tags and its facet values. */
+export function countCase(counts: ExplorerCounts, tags: Iterable<string>, facets: Record<string, string>): void {
+  for (const tag of tags) counts.tags[tag] = (counts.tags[tag] ?? 0) + 1;
+  for (const [name, value] of Object.entries(facets)) {
+    const values = (counts.facets[name] ??= Object.create(null) as Record<string, number>);
+    values[value] = (values[value] ?? 0) + 1;
+  }
+}
+
+/** A model text as the page carries it: at most EXPLORER_TEXT_CHARS_EACH characters, saying how many were cut. */
+export function pageText(text: string): string {
+  if (text.length <= EXPLORER_TEXT_CHARS_EACH) return text;
+  return `${text.slice(0, EXPLORER_TEXT_CHARS_EACH)}… (${text.length - EXPLORER_TEXT_CHARS_EACH} more characters in the dump)`;
 }
 
 /**
@@ -149,7 +217,9 @@ ol.sentences{list-style:none;padding-left:.5em}ol.sentences li{padding:1px 4px;m
 li.gold{background:#fff3b0}li.cited{background:#ffe0c2}li.both{background:#bdf0c4}.marks{color:#555;font-size:11px;margin-left:.5em}
 .legend span{padding:0 6px;margin-right:6px}.legend .gold{background:#fff3b0}.legend .cited{background:#ffe0c2}.legend .both{background:#bdf0c4}
 .reasoning{white-space:pre-wrap;background:#f6f8fa;padding:4px 6px;border-radius:3px}pre.raw{white-space:pre-wrap;font-size:12px}
-mark{background:#ffe58a}.pairtext{white-space:pre-wrap}`;
+mark{background:#ffe58a}.pairtext{white-space:pre-wrap}
+.run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark,ul.given code{font-family:monospace;overflow-wrap:anywhere}
+.sides{display:flex;flex-wrap:wrap;gap:1em}.sides>.side{flex:1 1 320px;min-width:0}`;
 
 /**
  * The page's inline script (allowed by its hash): builds the controls and the case list from the
@@ -181,9 +251,13 @@ function label(tag) {
   return i < 0 ? tag : (LABELS[tag.slice(0, i)] || tag.slice(0, i)) + ": " + tag.slice(i + 1);
 }
 function fmt(v) { return v === null || v === undefined ? "n/a" : typeof v === "number" && !Number.isInteger(v) ? v.toFixed(4) : String(v); }
+// Counts over every case of the report; when the page carries fewer, each also says how many are here.
 var counts = {};
 cases.forEach(function (c) { c.tags.forEach(function (t) { counts[t] = (counts[t] || 0) + 1; }); });
-var tags = Object.keys(counts).sort(function (a, b) {
+var partial = data.shown < data.total;
+function own(o, k) { return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : 0; }
+function countText(all, here) { return partial ? all + "; " + here + " on this page" : String(here); }
+var tags = Object.keys(data.counts.tags).sort(function (a, b) {
   var ia = ORDER.indexOf(a.split(":")[0]), ib = ORDER.indexOf(b.split(":")[0]);
   ia = ia < 0 ? 99 : ia; ib = ib < 0 ? 99 : ib;
   return ia - ib || (a < b ? -1 : a > b ? 1 : 0);
@@ -201,18 +275,18 @@ function tagButton(tag, text) {
   buttons.push(b);
   controls.appendChild(b);
 }
-tagButton(null, "all (" + cases.length + ")");
-tags.forEach(function (t) { tagButton(t, label(t) + " (" + counts[t] + ")"); });
+tagButton(null, "all (" + countText(data.total, cases.length) + ")");
+tags.forEach(function (t) { tagButton(t, label(t) + " (" + countText(own(data.counts.tags, t), own(counts, t)) + ")"); });
 var row2 = add(root, el("div", "controls"));
 data.facets.forEach(function (name) {
-  var values = {};
+  var values = {}, all = own(data.counts.facets, name) || {};
   cases.forEach(function (c) { var v = c.facets[name]; if (v !== undefined) values[v] = (values[v] || 0) + 1; });
-  var keys = Object.keys(values).sort();
+  var keys = Object.keys(all).sort();
   if (keys.length === 0) return;
   var s = el("select");
   s.setAttribute("data-facet", name);
   add(s, el("option", null, name + ": all")).value = "";
-  keys.forEach(function (k) { add(s, el("option", null, name + ": " + k + " (" + values[k] + ")")).value = k; });
+  keys.forEach(function (k) { add(s, el("option", null, name + ": " + k + " (" + countText(own(all, k), own(values, k)) + ")")).value = k; });
   s.addEventListener("change", function () { state.facets[name] = s.value; state.limit = PAGE; update(); });
   row2.appendChild(s);
 });
@@ -237,7 +311,7 @@ more.addEventListener("click", function () { state.limit += PAGE; update(); });
 function haystack(c) {
   if (c._text === undefined) {
     var parts = [c.id];
-    if (c.doc) { parts = parts.concat(c.doc.sentences); c.doc.runs.forEach(function (r) { if (r.reasoning) parts.push(r.reasoning); }); }
+    if (c.doc) { parts = parts.concat(c.doc.sentences); c.doc.runs.forEach(function (r) { if (r.reasoning) parts.push(r.reasoning); if (r.raw) parts.push(r.raw); if (r.message) parts.push(r.message); }); }
     if (c.record) parts.push(JSON.stringify(c.record));
     c._text = parts.join("\n").toLowerCase();
   }
@@ -270,16 +344,45 @@ function table(header, rows) {
   box.appendChild(t);
   return box;
 }
+function runsTable(runs) {
+  return table(["run", "dump line", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], runs.map(function (r) {
+    return [r.run, fmt(r.line), r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
+  }));
+}
+// One side's runs: how many the page carries, the table, each failed run explained, then (below the
+// sentences on a one-sided page) the reasoning and raw completions.
+function runsPart(runs, total, dump, prefix, box) {
+  if (total !== undefined) add(box, el("p", "note", runs.length + " of this case's " + total + " runs are on this page (its failing runs first); every run is in " + (prefix === "OLD " ? "OLD's cases.jsonl" : data.rest) + "."));
+  add(box, runsTable(runs));
+  runs.forEach(function (r) { if (r.reason) failureBody(r, box, dump, prefix); });
+}
+function runTexts(runs, box, anchor, prefix) {
+  runs.forEach(function (r) {
+    if (r.reasoning !== undefined) { add(box, el("h4", null, prefix + "run " + r.run + " reasoning")); add(box, linked(r.reasoning, anchor)); }
+    if (r.raw !== undefined && !r.reason) { var raw = add(box, el("details")); add(raw, el("summary", null, prefix + "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
+  });
+}
 function documentBody(c, body, n) {
   var d = c.doc, anchor = "c" + n;
   add(body, el("p", null, "gold: " + (d.label === null ? "n/a" : d.label ? "contradiction" : "no contradiction") + (d.gold.length ? ", gold sentences " + d.gold.map(function (i) { return "[" + i + "]"; }).join(" ") : "")));
-  add(body, table(["run", "judgment", "outcome", "evidence", "reward", "coverage", "localization"], d.runs.map(function (r) {
-    return [r.run, r.judgment === null ? "n/a" : String(r.judgment), r.outcome + (r.reason ? " (" + r.reason + ")" : ""), r.evidence.map(function (i) { return "[" + i + "]"; }).join(" "), fmt(r.reward), fmt(r.coverage), r.localization_hit === null ? "n/a" : r.localization_hit ? "hit" : "miss"];
-  })));
+  if (d.old_runs) {
+    // diff.html, a changed case: OLD and NEW side by side (one above the other on a narrow screen).
+    var sides = add(body, el("div", "sides"));
+    [["OLD", d.old_runs, d.old_runs_total, data.old_dump, c.change.old], ["NEW", d.runs, c.runs_total, data.dump, c.change.new]].forEach(function (s) {
+      var col = add(sides, el("div", "side"));
+      col.setAttribute("data-side", s[0].toLowerCase());
+      add(col, el("h4", null, s[0] + ": " + s[4]));
+      runsPart(s[1], s[2], s[3], s[0] + " ", col);
+      runTexts(s[1], col, anchor, s[0] + " ");
+    });
+  } else {
+    runsPart(d.runs, c.runs_total, data.dump, "", body);
+  }
   var legend = add(body, el("p", "legend note"));
   add(legend, el("span", "gold", "gold"), el("span", "cited", "cited, not gold"), el("span", "both", "gold and cited"));
   var gold = {};
   d.gold.forEach(function (i) { gold[i] = true; });
+  if (d.text_left_out !== undefined) add(body, el("p", "note", "This document's " + d.text_left_out + " sentences are left out to keep the page small; they are in the slice."));
   var ol = add(body, el("ol", "sentences"));
   d.sentences.forEach(function (s, k) {
     var i = k + 1, by = [];
@@ -288,13 +391,24 @@ function documentBody(c, body, n) {
     li.id = anchor + "-s" + i;
     li.value = i;
     add(li, el("span", null, "[" + i + "] " + s));
-    if (by.length) add(li, el("span", "marks", d.runs.length > 1 ? "cited by run " + by.join(", ") : "cited"));
+    if (by.length) add(li, el("span", "marks", (d.old_runs ? "NEW: " : "") + (d.runs.length > 1 ? "cited by run " + by.join(", ") : "cited")));
     ol.appendChild(li);
   });
-  d.runs.forEach(function (r) {
-    if (r.reasoning !== undefined) { add(body, el("h4", null, "run " + r.run + " reasoning")); add(body, linked(r.reasoning, anchor)); }
-    if (r.raw !== undefined) { var raw = add(body, el("details")); add(raw, el("summary", null, "run " + r.run + " raw completion"), el("pre", "raw", r.raw)); }
-  });
+  if (!d.old_runs) runTexts(d.runs, body, anchor, "");
+}
+// A format-invalid run: the reason and the scorer's message, where in the dump, and what the model said.
+function failureBody(r, body, dump, prefix) {
+  var box = add(body, el("div", "run-failure"));
+  box.setAttribute("data-failed-run", r.run);
+  add(box, el("h4", null, prefix + "run " + r.run + " is format-invalid" + (r.line !== undefined && dump ? " (" + dump + ":" + r.line + ")" : "")));
+  var why = add(box, el("p"));
+  add(why, el("code", null, r.reason), r.message ? document.createTextNode(": " + r.message) : null);
+  if (r.given) {
+    add(box, el("p", "note", "the prediction as the dump gave it (the field the reason is about marked):"));
+    var ul = add(box, el("ul", "given"));
+    r.given.forEach(function (g) { var li = add(ul, el("li")); add(li, el("code", null, g.field + ": "), el(g.bad ? "mark" : "code", null, g.value)); });
+  }
+  if (r.raw !== undefined) add(box, el("p", "note", "the model's raw text:"), el("pre", "raw", r.raw));
 }
 function words(text) { return String(text || "").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean); }
 function marked(text, other) {
@@ -328,6 +442,29 @@ function evidenceBody(c, body) {
       }
     });
   });
+  if (Array.isArray(r.issues)) {
+    add(body, el("p", null, fmt(r.valid) + " of " + fmt(r.items) + " citations hold"));
+    if (r.issues.length) add(body, table(["citation", "issue", "detail"], r.issues.map(function (i) { return [fmt(i.index), fmt(i.kind), fmt(i.detail)]; })));
+  }
+  if (Array.isArray(r.given)) {
+    var given = add(body, el("div", "given-input"));
+    if (Array.isArray(r.issues)) {
+      add(given, el("h4", null, "citations as given"));
+      var ul = add(given, el("ul", "given"));
+      r.given.forEach(function (g, k) {
+        var li = add(ul, el("li"));
+        add(li, el("span", "note", "citation " + k + ": "), el("code", null, "ref " + g.ref + (g.locator !== null ? ", locator " + g.locator : "")));
+        if (g.quote !== null) add(li, document.createTextNode(", quote "), el("mark", null, g.quote));
+      });
+    } else {
+      add(given, el("h4", null, "the output as given (refused whole, so no claim was scored)"));
+      r.given.forEach(function (f) {
+        if (f.raw !== undefined) { add(given, el("pre", "raw", f.raw)); return; }
+        add(given, el("p", null, "claim: " + f.claim));
+        f.evidence.forEach(function (ev) { var p = add(given, el("p")); add(p, el("span", "note", ev.document_id + (ev.section_id !== null ? " " + ev.section_id : "") + ": "), el("mark", null, ev.quote)); });
+      });
+    }
+  }
   if (Array.isArray(r.gold) && r.gold.length) add(body, table(["claim", "gold", "predicted"], r.gold.map(function (g) { return [g.claim, fmt(g.gold), fmt(g.predicted)]; })));
   if (r.dependency_error) add(body, el("p", null, "dependency error: " + JSON.stringify(r.dependency_error)));
 }
@@ -359,14 +496,14 @@ function update() {
       return sign * (x - y) || a - b;
     });
   }
-  count.textContent = shown.length + " of " + cases.length + " cases match" + (shown.length > state.limit ? "; the first " + state.limit + " are listed" : "") + ".";
+  count.textContent = shown.length + " of " + cases.length + " cases " + (partial ? "on this page " : "") + "match" + (shown.length > state.limit ? "; the first " + state.limit + " are listed" : "") + ".";
   list.textContent = "";
   shown.slice(0, state.limit).forEach(function (i) { list.appendChild(card(cases[i], i)); });
   more.hidden = shown.length <= state.limit;
 }
 // A link can preselect a filter and open the first case: report.html#filter=fn&open=1.
 var wanted = /^#filter=([^&]+)(&open=1)?$/.exec(location.hash);
-if (wanted && counts[decodeURIComponent(wanted[1])] !== undefined) state.tag = decodeURIComponent(wanted[1]);
+if (wanted && own(counts, decodeURIComponent(wanted[1]))) state.tag = decodeURIComponent(wanted[1]);
 update();
 if (wanted) {
   if (wanted[2] && list.firstChild) list.firstChild.open = true;

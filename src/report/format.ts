@@ -31,6 +31,14 @@ export function gatesPassed(report: Report): boolean {
   return report.gates.every((gate) => gate.passed);
 }
 
+/** The gates' verdict in words, for every rendering: "all 3 gates passed", "the gate passed", "1 of 2 gates failed". */
+export function gatesVerdict(report: Report): string {
+  const n = report.gates.length;
+  const failed = report.gates.filter((gate) => !gate.passed).length;
+  if (failed > 0) return n === 1 ? "the gate failed" : `${failed} of ${n} gates failed`;
+  return n === 1 ? "the gate passed" : `all ${n} gates passed`;
+}
+
 /** The run keys listed under `runs` (all runs, unless `runs_summary` says some were left out). */
 export function runKeys(report: Report): string[] {
   return Object.keys(report.runs);

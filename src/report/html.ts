@@ -21,6 +21,7 @@ import {
   runKeys,
   setconsRows,
   sortedRejections,
+  gatesVerdict,
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
@@ -76,6 +77,15 @@ function section(title: string, body: string): string {
   return body === "" ? "" : `<section>\n<h2>${e(title)}</h2>\n${body}\n</section>`;
 }
 
+// Metrics that are shares of something (0 to 1) by their names; others (revision_cost, a reward
+// mean from -1 to 2, counts) get no bar, whatever value they happen to have.
+const PROPORTION = /(^|_)(accuracy|precision|recall|f1|rate|localization|coverage_mean|format_mean|grounding_mean)$/;
+
+/** A number and its bar, the bars of a column starting at the same x (the number in a fixed-width box). */
+function barred(value: number | null | undefined): string {
+  return `<span class="barred"><span class="num">${e(formatNumber(value))}</span>${bar(value)}</span>`;
+}
+
 /** A horizontal bar for a value in [0, 1] (values outside are clamped for drawing only). */
 function bar(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return "";
@@ -104,8 +114,8 @@ function metrics(report: Report): string {
   const rows = names.map((name) => {
     const value = report.metrics[name];
     const ci = report.ci[name];
-    // Bars for proportions only: metrics with an interval, or fractions strictly between integers.
-    const proportion = ci !== undefined || (value !== null && value !== undefined && value > 0 && value < 1);
+    // Bars for proportions only (by name; an interval is only ever given for one).
+    const proportion = ci !== undefined || PROPORTION.test(name);
     const row = [e(name), e(formatNumber(value)), e(formatInterval(ci)), ci ? String(ci.n) : "", proportion ? bar(value) : ""];
     if (multi) {
       const spread = report.spread?.[name];
@@ -151,13 +161,15 @@ function breakdowns(report: Report): string {
   if (!report.breakdowns) return "";
   const parts = Object.entries(report.breakdowns).map(([dimension, groups]) => {
     const names = [...new Set(Object.values(groups).flatMap((m) => Object.keys(m)))];
-    // A column gets bars when all its values are proportions (a `cases` count column does not).
-    const barred = new Set(
-      names.filter((name) => Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1))),
+    // A column gets bars when it is a proportion by name and all its values lie in [0, 1].
+    const withBars = new Set(
+      names.filter(
+        (name) => PROPORTION.test(name) && Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1)),
+      ),
     );
     const rows = Object.entries(groups).map(([group, m]) => [
       e(group),
-      ...names.map((name) => (barred.has(name) ? `${e(formatNumber(m[name]))} ${bar(m[name])}` : e(formatNumber(m[name])))),
+      ...names.map((name) => (withBars.has(name) ? barred(m[name]) : e(formatNumber(m[name])))),
     ]);
     return `<h3>By ${e(dimension)}</h3>\n${table([e(dimension), ...names.map(e)], rows)}`;
   });
@@ -232,7 +244,7 @@ function claimStates(report: Report): string {
   if (view === null) return "";
   const rows = view.counts.map(([state, count]) => {
     const share = view.total > 0 ? count / view.total : 0;
-    return [e(state), String(count), `${e(formatNumber(share))} ${bar(share)}`];
+    return [e(state), String(count), barred(share)];
   });
   const accuracy =
     view.gold > 0
@@ -291,7 +303,8 @@ function histogramSvg(name: string, bins: readonly { bin: string; count: number 
       `<text x="${x + (colWidth - 8) / 2}" y="${height - 6}" text-anchor="middle">${e(b.bin)}</text>`
     );
   });
-  return `<h3>${e(name)}</h3>\n<svg width="${width}" height="${height}" role="img" aria-label="${e(name)}" font-size="10">${cols.join("")}</svg>`;
+  // Scaled down (viewBox) on a screen narrower than the chart, never wider than drawn.
+  return `<h3>${e(name)}</h3>\n<div class="plot"><svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${e(name)}" font-size="10">${cols.join("")}</svg></div>`;
 }
 
 function histograms(report: Report): string {
@@ -344,10 +357,15 @@ table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;padding
 th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}
 .note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}.warning{background:#ffebe9;border-color:#cf222e;font-size:16px}
 .confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}
-.scroll{overflow-x:auto;max-width:100%}svg{max-width:none}`;
+.scroll{overflow-x:auto;max-width:100%}svg{max-width:none}.plot svg{max-width:100%;height:auto}
+.barred{white-space:nowrap}.num{display:inline-block;min-width:4.5em;margin-right:.3em}`;
 
 /** The eval page's style, for other pages (the sweep's) to look the same. */
 export const REPORT_STYLE = STYLE;
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 /** report.html; with `explorer`, the case explorer (and its script) follows the confusion matrix. */
 export function renderHtml(report: Report, explorer?: ExplorerData): string {
@@ -355,8 +373,8 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     report.gates.length === 0
       ? "No gates."
       : gatesPassed(report)
-        ? `<span class="pass">All ${report.gates.length} gates passed.</span>`
-        : `<span class="fail">${report.gates.filter((g) => !g.passed).length} of ${report.gates.length} gates failed.</span>`;
+        ? `<span class="pass">${capitalized(gatesVerdict(report))}.</span>`
+        : `<span class="fail">${capitalized(gatesVerdict(report))}.</span>`;
   const note = [
     ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
     ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),

@@ -21,6 +21,7 @@ import {
   runKeys,
   setconsRows,
   sortedRejections,
+  gatesVerdict,
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import type { Report } from "./types.js";
@@ -68,7 +69,7 @@ function section(title: string, ...body: string[]): string {
 function gatesSection(report: Report): string {
   if (report.gates.length === 0) return section("Gates", "No gates were set.");
   const failed = report.gates.filter((gate) => !gate.passed).length;
-  const verdict = failed === 0 ? `**PASSED**: all ${report.gates.length} gates passed.` : `**FAILED**: ${failed} of ${report.gates.length} gates failed.`;
+  const verdict = `${failed === 0 ? "**PASSED**" : "**FAILED**"}: ${gatesVerdict(report)}.`;
   const rows = report.gates.map((gate) => [
     gate.passed ? "✅ pass" : "❌ fail",
     escapeCell(gate.name),

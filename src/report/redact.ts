@@ -1,4 +1,4 @@
-// Reports must never carry credentials or the environment. Two guards: credential-like
+// Reports must never carry credentials or the environment (docs/hostile-input.md). Two guards: credential-like
 // config members are blanked by name, and every rendered report is scrubbed of the values of
 // credential-like environment variables, in case one reached it some other way (e.g. echoed by a model).
 import { embedJson } from "./explorer.js";

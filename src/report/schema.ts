@@ -1,4 +1,4 @@
-// The published schema of report.json (SPEC §4.1). One definition (zod) gives both the runtime
+// The published schema of report.json (docs/reports.md, "Output files"). One definition (zod) gives both the runtime
 // validator used by tests and `mari merge`, and the JSON Schema written to schema/report.schema.json.
 // It mirrors src/report/types.ts; task-specific extras are allowed beside the contract keys.
 import { z } from "zod";

@@ -38,7 +38,7 @@ const documentCaseLine = z.object({
   reason: z.string().nullable(),
   evidence_sentence_ids: z.array(int32),
   reference_coverage: share,
-  /** SPEC §1.3: −1, 0, 1 or 1 + matched/|gold| ∈ (1, 2]. */
+  /** docs/core-document.md: −1, 0, 1 or 1 + matched/|gold| ∈ (1, 2]. */
   reward_accuracy: z.number().min(-1).max(2),
   matched_evidence_count: z.number().int().min(0).max(INT32_MAX),
 });

@@ -1,4 +1,4 @@
-// The published schema of sweep.json (`mari sweep`, SPEC §2.5), written to schema/sweep.schema.json.
+// The published schema of sweep.json (`mari sweep`, docs/pairs.md, "mari sweep PAIRS"), written to schema/sweep.schema.json.
 // A sweep is not a report.json (it has one row per config instead of one set of metrics), so it
 // has its own schema; `task: "sweep"` and `schema_version` tell the two apart.
 import { z } from "zod";

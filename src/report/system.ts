@@ -1,4 +1,4 @@
-// Provenance for report.json (SPEC §4.1, lessons §0.8): which tool, code, runtime and config
+// Provenance for report.json (docs/reports.md, "Output files", docs/reports.md, "Provenance"): which tool, code, runtime and config
 // produced a report, so two reports can be told apart or shown to be comparable.
 import { execFile } from "node:child_process";
 import { canonicalJson, sha256Text } from "../io/hashing.js";

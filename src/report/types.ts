@@ -1,4 +1,4 @@
-// The report contract (SPEC §4.1, Appendix A): what every task produces and every writer reads.
+// The report contract (docs/reports.md, "Output files", docs/comparable-reports.md): what every task produces and every writer reads.
 // report.json is this object serialised; the key names are read by users' scripts and CI jobs,
 // so they are snake_case and stable. Bump REPORT_SCHEMA_VERSION on any breaking change.
 
@@ -114,7 +114,7 @@ export interface Report {
   dataset: DatasetInfo;
   predictions: PredictionsInfo | null;
   system: SystemInfo;
-  /** Headline values; names exactly as SPEC §1.4/§1.5/§2.4. */
+  /** Headline values; names exactly as docs/eval.md, "Metrics"/§1.5/§2.4. */
   metrics: Record<string, MetricValue>;
   /** Per run key, the same metric names (the first RUN_ROWS_CAP runs only when `runs_summary` is present). */
   runs: Record<string, Record<string, MetricValue>>;

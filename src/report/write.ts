@@ -1,4 +1,4 @@
-// Writes a report in the formats the user asked for (SPEC §4.1). Each file is written atomically
+// Writes a report in the formats the user asked for (docs/reports.md, "Output files"). Each file is written atomically
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
 import { sha256Written } from "../io/hashing.js";

@@ -63,7 +63,7 @@ export interface ScoredItem {
   prediction: Record<string, unknown>;
 }
 
-/** The fields of a dump line that carry the prediction. */
+/** The fields of a dump line that carry the prediction (docs/eval.md, "Inputs"). */
 const PREDICTION_FIELDS = ["judgment", "evidence_sentence_ids", "evidence", "reasoning", "prediction", "completion"] as const;
 
 type Resolution = Omit<ResolvedItem, "run" | "sample" | "record"> | { reason: ItemProblem; message: string };

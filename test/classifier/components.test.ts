@@ -1,4 +1,4 @@
-// The classifier's building blocks, checked against the tables and rules of contradict-algorithm.md.
+// The classifier's building blocks, checked against the tables and rules of docs/classifier.md.
 import { describe, expect, it } from "vitest";
 import {
   classify,

@@ -1,4 +1,4 @@
-// Parity with the reference classifier on its own labelled corpus (contradict-algorithm.md §9),
+// Parity with the reference classifier on its own labelled corpus (docs/classifier.md),
 // read from ../shared, which exists on development machines only.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

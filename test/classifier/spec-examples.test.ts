@@ -1,4 +1,4 @@
-// The worked examples (§6) and edge probes (§6.1) of contradict-algorithm.md, inlined so that
+// The worked examples (§6) and edge probes (§6.1) of docs/classifier.md, inlined so that
 // they run without ../shared. Each verdict was confirmed against the reference implementation.
 import { describe, expect, it } from "vitest";
 import { classify, extractFeatures } from "../../src/core/classifier/index.js";

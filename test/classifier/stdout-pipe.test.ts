@@ -50,7 +50,7 @@ describe("mari classify on a pipe", () => {
     expect(r.stderr).toContain(`${PAIRS} pairs classified`);
   });
 
-  it("a reader that goes away is a write failure: exit 2 with one line, no stack (issue 11)", async () => {
+  it("a reader that goes away is a write failure: exit 2 with one line, no stack", async () => {
     const r = await classify(
       (child) =>
         new Promise((resolve) => {

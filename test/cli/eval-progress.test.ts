@@ -20,7 +20,58 @@ describe("mari eval --progress plain", () => {
       "1",
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^eval \(MB\): 1\/1 \(100%\) [\d.]+s done$/m);
+    expect(r.stderr).toMatch(/^score \(MB\): 1\/1 \(100%\) [\d.]+s done$/m);
     expect(r.stderr).not.toContain("0/1 (0%)");
+  });
+
+  it("shows every phase of the run, each to its end: scoring, aggregation, bootstrap, the report", async () => {
+    const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", join(tmp.dir, "phases"), "--progress", "plain", "--quiet"]);
+    expect(r.code, r.stderr).toBe(0);
+    const finished = r.stderr
+      .split("\n")
+      .filter((line) => line.endsWith(" done"))
+      .map((line) => line.slice(0, line.indexOf(":")));
+    expect(finished).toEqual(["score (MB)", "aggregate (case × run)", "bootstrap blocks + SetCons", "report (steps)"]);
+    // Lines on the way carry the rate and the time left (m:ss).
+    expect(r.stderr).toMatch(/^aggregate \(case × run\): \d+\/160 \(\d+%\) [\d.]+s, [\d.]+\/s, eta \d+:\d\d$/m);
+  });
+});
+
+describe("--quiet means the same in every command", () => {
+  it("eval, evidence and sweep with --quiet (no --progress) print nothing on a clean run", async () => {
+    const ev = join(ROOT, "datasets/evidence-example");
+    for (const args of [
+      ["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", join(tmp.dir, "q-eval")],
+      ["evidence", join(ev, "docs.jsonl"), "--facts", join(ev, "facts.jsonl"), "--out", join(tmp.dir, "q-evidence")],
+      ["sweep", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", join(tmp.dir, "q-sweep")],
+    ]) {
+      const r = await runMari([...args, "--quiet"]);
+      expect([0, 1], r.stderr).toContain(r.code);
+      expect(r.stdout, args[0]).toBe("");
+      expect(r.stderr, args[0]).toBe("");
+    }
+  });
+});
+
+describe("mari merge --progress plain", () => {
+  it("shows the aggregation phases of a document merge", async () => {
+    const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    for (const i of [0, 1]) {
+      const r = await runMari(["eval", slice, "--shard", `${i}/2`, "--out", join(tmp.dir, `shard${i}`), "--quiet"]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const r = await runMari([
+      "merge",
+      join(tmp.dir, "shard0", "report.json"),
+      join(tmp.dir, "shard1", "report.json"),
+      "--out",
+      join(tmp.dir, "merged"),
+      "--progress",
+      "plain",
+      "--quiet",
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^aggregate \(case × run\): 160\/160 \(100%\) [\d.]+s done$/m);
+    expect(r.stderr).toMatch(/^bootstrap blocks \+ SetCons: \d+\/\d+ \(100%\) [\d.]+s done$/m);
   });
 });

@@ -1,4 +1,4 @@
-// Exit code 3 (SPEC §4.2): an internal error is reported as such, with its stack, and exits 3; never
+// Exit code 3 (the exit codes in README.md, "Commands"): an internal error is reported as such, with its stack, and exits 3; never
 // as a gate failure or an input error. The faults are injected from outside (a module preloaded
 // into the child with NODE_OPTIONS=--import, see test/support/faults/), so src/ has no test hook.
 import { existsSync } from "node:fs";

@@ -1,4 +1,4 @@
-// SPEC §5 through the built CLI (run `npm run build` first): every bad input gives a precise
+// docs/hostile-input.md through the built CLI (run `npm run build` first): every bad input gives a precise
 // file:line message, is counted under its reason, and unusable files exit 2.
 import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";

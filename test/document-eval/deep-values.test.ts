@@ -1,5 +1,5 @@
 // A dump line whose value is nested deeper than the stack (JSON.parse copes, JSON.stringify does
-// not) is never an internal error: past the documented depth (64 levels, issue 11) the line is a
+// not) is never an internal error: past the documented depth (64 levels) the line is a
 // counted malformed_json rejection at its file:line, and the other lines are scored.
 import { describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";

@@ -81,7 +81,7 @@ describe("prediction shapes and reason order", () => {
     expect(coerceJudgment(1)).toBeUndefined();
   });
 
-  it("reasons, in Appendix A order", () => {
+  it("reasons, in docs/comparable-reports.md order", () => {
     expect(score('{"case_id":"a","prediction":[1]}').reason).toBe("bad_prediction_shape");
     expect(score('{"case_id":"a","completion":"yes"}').reason).toBe("bad_completion_format");
     expect(score('{"case_id":"a","judgment":"maybe"}').reason).toBe("bad_judgment");

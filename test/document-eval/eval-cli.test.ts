@@ -332,7 +332,7 @@ describe("config file and progress", () => {
     writeFileSync(config, JSON.stringify({ documents: { gate: ["accuracy>=0.9"], bootstrap: 50 } }));
     const fail = await runMari(["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "cfg1"), "--config", config, "--progress", "plain"]);
     expect(fail.code, fail.stderr).toBe(1);
-    expect(fail.stderr).toMatch(/eval \(MB\)/);
+    expect(fail.stderr).toMatch(/score \(MB\)/);
     const report = readJson(join(tmp.dir, "cfg1", "report.json"));
     expect(report.ci.macro_f1.resamples).toBe(50);
     const pass = await runMari([

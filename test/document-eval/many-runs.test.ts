@@ -1,4 +1,4 @@
-// More runs than report.json lists (RUN_ROWS_CAP, issue 11): through the built CLI (run `npm run
+// More runs than report.json lists (RUN_ROWS_CAP): through the built CLI (run `npm run
 // build` first), a dump of 2 cases × (cap + 37) runs. The listed rows must be the first runs' rows
 // of an uncapped computation, `runs_summary` must count the rest, `metrics` and `spread` must cover
 // every run, and the report must not depend on --workers / --chunk-size; `mari merge` of shards

@@ -1,4 +1,4 @@
-// evidenceDependencies, assessDependencies, assessRevisionRefs (reference-semantics §8) and claim states (SPEC §3).
+// evidenceDependencies, assessDependencies, assessRevisionRefs (docs/evidence.md) and claim states (docs/evidence.md).
 import { describe, expect, it } from "vitest";
 import {
   assessDependencies,

@@ -1,4 +1,4 @@
-// parseFacts and grounding coverage: reference-semantics §7, the worked parse of §7.5 and every message.
+// parseFacts and grounding coverage: docs/evidence.md, the worked parse of §7.5 and every message.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {

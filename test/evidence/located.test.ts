@@ -1,4 +1,4 @@
-// Refs, locators, validateLocatedEvidence and validateArtifactEvidence: reference-semantics §2–§4.
+// Refs, locators, validateLocatedEvidence and validateArtifactEvidence: docs/evidence.md.
 import { describe, expect, it } from "vitest";
 import {
   artifactEvidence,

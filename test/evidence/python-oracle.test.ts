@@ -1,4 +1,4 @@
-// Differential test: parseFacts against a Python transcription of reference-semantics §6–§7, on
+// Differential test: parseFacts against a Python transcription of docs/evidence.md, on
 // seeded random documents and outputs. Python supplies the real casefold, \w, string indices,
 // sha256 and round(), so any porting slip in those shows up as a mismatch. Skips without python3.
 import { spawnSync } from "node:child_process";

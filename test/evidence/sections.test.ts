@@ -1,4 +1,4 @@
-// Documents, ids and markdown sections: reference-semantics §5 and §6, worked examples and corners.
+// Documents, ids and markdown sections: docs/evidence.md and §6, worked examples and corners.
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {

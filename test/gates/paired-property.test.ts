@@ -1,7 +1,7 @@
 // pairedComparison against a deliberately naive reference (per-case means written out as loops
 // over cases, the same PRNG streams) on random inputs whose sides have different runs and
 // different cases; and the property that a --max-drop decision never ignores a case present on
-// both sides (issue 10 item 2).
+// both sides.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";

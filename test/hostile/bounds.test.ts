@@ -31,7 +31,7 @@ describe("100k-deep values", () => {
     expect(report.dataset.cases).toBe(sliceLines.length - 1);
   });
 
-  // A field mari does not read ("extra") may be deep: parity-corners.test.ts (issue 25).
+  // A field mari does not read ("extra") may be deep: parity-corners.test.ts.
   it.each(["judgment", "evidence_sentence_ids"])("a dump's %s: one counted malformed_json rejection at its line", async (field) => {
     const lines = records.map((rec, i) => (i === 2 ? `${dumpLine(rec).slice(0, -1)}, "${field}": ${deep()}}` : dumpLine(rec)));
     const dir = out();

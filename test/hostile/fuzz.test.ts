@@ -207,7 +207,7 @@ async function reportOrInputError(attempt: () => Promise<unknown>): Promise<"ok"
   }
 }
 
-describe("fuzz: batch output, config, diff inputs and forged shards (issue 25)", () => {
+describe("fuzz: batch output, config, diff inputs and forged shards", () => {
   const slice = firstLines(DOC_SLICE, 30);
   const records = slice.map((l) => JSON.parse(l) as { id: string; label: boolean });
   const slicePath = join(tmp.dir, "r3-slice.jsonl");

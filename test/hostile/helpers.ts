@@ -1,4 +1,4 @@
-// Shared fixtures for the adversarial-input tests (issue 11): small real inputs cut from the
+// Shared fixtures for the adversarial-input tests: small real inputs cut from the
 // datasets, written to a temp directory, and the assertion every hostile run must meet.
 import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";

@@ -287,7 +287,10 @@ describe("batch output vs live judge", () => {
     expect(conv.code, conv.stderr).toBe(0);
     expect(conv.stderr).toContain(`${160 * RUNS - 1} predictions`);
     expect(conv.stderr).toContain("1 missing");
-    expect(JSON.parse(readFileSync(`${converted}.meta.json`, "utf8")).usage.prompt_tokens).toBe(promptTokens - 100 - 17);
+    const convertedMeta = JSON.parse(readFileSync(`${converted}.meta.json`, "utf8"));
+    expect(convertedMeta.usage.prompt_tokens).toBe(promptTokens - 100 - 17);
+    // Without --model, the model the responses name.
+    expect(convertedMeta.model).toBe(MODEL);
     expect(codesOf(converted)).toEqual(liveCodes);
     const evalConverted = await run(["eval", SLICE, "--predictions", converted, "--out", join(work.dir, "eval-converted"), "--quiet"]);
     expect(evalConverted.code).toBe(evalLive.code);

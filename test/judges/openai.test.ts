@@ -233,7 +233,7 @@ describe("openai judge against a real HTTP server", () => {
     expect(error.message).toContain("[redacted]");
   });
 
-  it("redacts a key with quotes and < that the server echoes JSON-escaped (issue 25)", async () => {
+  it("redacts a key with quotes and < that the server echoes JSON-escaped", async () => {
     const key = 'sk-"quoted"<key>-4242';
     const s = await serve(() => ({ status: 401, body: JSON.stringify({ error: { message: `invalid key ${key}` } }) }));
     const error = await judge(CASES, options(s.baseUrl, { apiKey: key })).catch((err) => err);

@@ -121,7 +121,7 @@ describe("mari predict --judge openai", () => {
     expect(evaluated.code).toBe(0);
     const report = JSON.parse(readFileSync(join(evalDir, "report.json"), "utf8"));
     expect(report.metrics.format_valid_rate).toBeCloseTo(4 / 6, 12);
-    // The judge's own failure codes, kept by eval (issue 10): not folded into bad_judgment.
+    // The judge's own failure codes, kept by eval: not folded into bad_judgment.
     expect(report.rejections).toEqual({ answer_not_json: 1, answer_wrong_case: 1 });
   });
 

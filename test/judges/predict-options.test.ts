@@ -156,24 +156,31 @@ describe("mari predict options", () => {
     }
   });
 
-  it("Ctrl-C: exit 130, no dump and no temp file, and says how to resume", async () => {
-    const dir = join(work.dir, "interrupt");
+  // With `hangAt` also hanging (answers then arrive out of slice order), the message still counts
+  // every answer received, not only the lines written in order.
+  async function interrupted(
+    name: string,
+    concurrency: number,
+    hangAt: number | null,
+  ): Promise<{ code: number | null; stderr: string; dir: string; out: string; cache: string }> {
+    const dir = join(work.dir, name);
     const out = join(dir, "dump.jsonl");
-    const cache = join(work.dir, "interrupt.cache.jsonl");
+    const cache = join(work.dir, `${name}.cache.jsonl`);
     let child: ReturnType<typeof spawn> | undefined;
     let stderr = "";
     const exited = new Promise<number | null>((resolve) => {
       startFakeChatServer((info) => {
-        if (info.index === 2) {
+        if (info.index === 2 + (hangAt === null ? 0 : 1)) {
           child!.kill("SIGINT");
           return "hang";
         }
+        if (info.index === hangAt) return "hang";
         return { content: honestAnswer(info.caseId) };
       }).then((s) => {
         server = s;
         child = spawn(
           process.execPath,
-          [MARI_BIN, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", "1", "--cache", cache, "--out", out],
+          [MARI_BIN, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", String(concurrency), "--cache", cache, "--out", out],
           {
             env: { ...process.env, ...env(s.baseUrl) },
             stdio: ["ignore", "ignore", "pipe"],
@@ -183,10 +190,24 @@ describe("mari predict options", () => {
         child.on("exit", (code) => resolve(code));
       });
     });
-    expect(await exited).toBe(130);
+    return { code: await exited, stderr, dir, out, cache };
+  }
+
+  it("Ctrl-C: exit 130, no dump and no temp file, and says how to resume", async () => {
+    const { code, stderr, dir, out, cache } = await interrupted("interrupt", 1, null);
+    expect(code).toBe(130);
     expect(existsSync(out)).toBe(false);
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
-    expect(stderr).toContain(`interrupted after 2 of 5 predictions; no dump written; the answers so far are in ${cache}; rerun the same command to resume`);
+    expect(stderr).toContain(`interrupted after 2 of 5 answers; no dump written; the answers so far are in ${cache}; rerun the same command to resume`);
+    expect(stderr).not.toMatch(/\bdone\b/);
+  });
+
+  it("Ctrl-C with answers out of order: counts every answer received", async () => {
+    // Request 0 never answers, 1 and 2 do (cached, not yet writable in slice order), then Ctrl-C.
+    const { code, stderr } = await interrupted("interrupt-unordered", 3, 0);
+    expect(code).toBe(130);
+    // Nothing could be written yet (request 0 is first in slice order); the previous count said 0.
+    expect(stderr).toMatch(/interrupted after [12] of 5 answers/);
   });
 
   it("lexical: --limit applies, request-only flags are refused", async () => {

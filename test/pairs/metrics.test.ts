@@ -13,7 +13,7 @@ import {
   type RevisionClass,
 } from "../../src/core/pairs/index.js";
 
-// The reference classifier's bench table (contradict-algorithm.md §9), rows gold, columns predicted.
+// The reference classifier's bench table (docs/classifier.md), rows gold, columns predicted.
 const BENCH: Confusion = {
   restatement: { restatement: 34, update: 0, distinct: 2 },
   update: { restatement: 6, update: 29, distinct: 1 },
@@ -43,7 +43,7 @@ describe("pair metrics", () => {
     expect(m.macro_f1).toBeCloseTo(macro, 15);
   });
 
-  it("has exactly the Appendix A keys plus per-class precision/recall/F1", () => {
+  it("has exactly the docs/comparable-reports.md keys plus per-class precision/recall/F1", () => {
     const m = pairMetrics(BENCH, costMatrix(DEFAULT_UNIT_PRICES));
     const perClass = ["restatement", "update", "distinct"].flatMap((c) => [`${c}_precision`, `${c}_recall`, `${c}_f1`]);
     expect(new Set(Object.keys(m))).toEqual(new Set([...PAIR_HEADLINE_METRICS, ...perClass]));
@@ -109,7 +109,7 @@ describe("pair metrics", () => {
 });
 
 describe("RevisionCost detail", () => {
-  it("prices every cell as SPEC §2.3 lists", () => {
+  it("prices every cell as the RevisionCost table of docs/pairs.md lists", () => {
     const one: Confusion = {
       restatement: { restatement: 1, update: 1, distinct: 1 },
       update: { restatement: 1, update: 1, distinct: 1 },

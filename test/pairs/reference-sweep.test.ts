@@ -1,4 +1,4 @@
-// The reference classifier's sweep rows (contradict-algorithm.md §9) on its 36 bench quads, which
+// The reference classifier's sweep rows (docs/classifier.md) on its 36 bench quads, which
 // live in ../shared (not shipped): skipped where that folder is absent.
 import { beforeEach, describe, expect, it } from "vitest";
 import { existsSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The chunk pool when a task fails (SPEC §4.4): on worker threads a throwing chunk rejects that
+// The chunk pool when a task fails (docs/eval.md, "Scale, determinism, sharding"): on worker threads a throwing chunk rejects that
 // chunk only; a worker that dies (here: over its heap limit) fails its chunk instead of hanging. Real piscina threads running test/support/pool-tasks/faulty.mjs.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -1,7 +1,7 @@
 // The explorer's bounded selection: everything when it fits; else the failures first (in input
 // order, up to the cap), then a seeded sample of the passing cases, and a sentence saying so.
 import { describe, expect, it } from "vitest";
-import { describeSelection, embedJson, explorerCap, selectCases } from "../../src/report/explorer.js";
+import { describeSelection, embedJson, explorerCap, explorerRunsPerCase, selectCases } from "../../src/report/explorer.js";
 
 describe("explorer selection", () => {
   it("keeps every case when they fit", () => {
@@ -36,6 +36,12 @@ describe("explorer selection", () => {
     expect(explorerCap(1)).toBe(2000);
     expect(explorerCap(5)).toBe(2000);
     expect(explorerCap(1123)).toBe(17);
+    // Few cases with many runs: the runs each case carries share out the same unit cap.
+    expect(explorerCap(400_000)).toBe(10);
+    expect(explorerRunsPerCase(10)).toBe(2000);
+    expect(explorerRunsPerCase(2000)).toBe(10);
+    expect(explorerCap(400_000, 50) * explorerRunsPerCase(explorerCap(400_000, 50), 50)).toBeLessThanOrEqual(500);
+    expect(explorerCap(1, 5)).toBe(5);
     const embedded = embedJson({ reasoning: "</script><script>alert(1)</script>\u2028" });
     expect(embedded).not.toContain("<");
     expect(JSON.parse(embedded)).toEqual({ reasoning: "</script><script>alert(1)</script>\u2028" });

@@ -33,8 +33,9 @@ describe("progress", () => {
     expect(stdoutWrites).toBe(0);
     const lines = stream.text.trimEnd().split("\n");
     expect(lines).toHaveLength(11);
-    expect(lines[0]).toBe("scoring: 10/100 (10%) 0.0s");
-    expect(lines[9]).toBe("scoring: 100/100 (100%) 0.0s");
+    // Lines on the way carry the rate and the time left (none yet: the clock has not moved).
+    expect(lines[0]).toBe("scoring: 10/100 (10%) 0.0s, 0.0/s, eta ?");
+    expect(lines[9]).toBe("scoring: 100/100 (100%) 0.0s, 0.0/s, eta ?");
     expect(lines[10]).toBe("scoring: 100/100 (100%) 0.0s done");
   });
 
@@ -47,7 +48,7 @@ describe("progress", () => {
     progress.tick(5);
     progress.tick(1);
     progress.done();
-    expect(stream.text).toBe("reading: 10 2.5s\nreading: 11 2.5s done\n");
+    expect(stream.text).toBe("reading: 10 2.5s, 4.0/s\nreading: 11 2.5s done\n");
   });
 
   it("auto is plain off a terminal; none prints nothing", () => {
@@ -55,12 +56,21 @@ describe("progress", () => {
     const p = createProgress({ mode: "auto", label: "x", total: 1, stream: plain, now: () => 0 });
     p.tick();
     p.done();
-    expect(plain.text).toBe("x: 1/1 (100%) 0.0s\nx: 1/1 (100%) 0.0s done\n");
+    expect(plain.text).toBe("x: 1/1 (100%) 0.0s, 0.0/s, eta ?\nx: 1/1 (100%) 0.0s done\n");
     const silent = sink(true);
     const n = createProgress({ mode: "none", label: "x", total: 1, stream: silent });
     n.tick();
     n.done();
     expect(silent.text).toBe("");
+  });
+
+  it("the rate and the time left as m:ss once the clock moves", () => {
+    const stream = sink();
+    let clock = 0;
+    const progress = createProgress({ mode: "plain", label: "scoring", total: 1000, stream, now: () => clock });
+    clock = 10_000;
+    progress.tick(100);
+    expect(stream.text).toBe("scoring: 100/1000 (10%) 10.0s, 10.0/s, eta 1:30\n");
   });
 
   it("bar mode draws on the given stream", () => {

@@ -147,6 +147,17 @@ describe("html", () => {
     // Counts get no bar: `tp` in the metric table, a `cases` column in a breakdown.
     expect(html).toContain("<td>tp</td><td>2</td><td></td><td></td><td></td>");
     const counted = renderHtml(fixtureReport({ breakdowns: { scope: { news: { cases: 24, accuracy: 0.5 } } } }));
-    expect(counted).toContain("<td>news</td><td>24</td><td>0.5000 <svg");
+    expect(counted).toContain('<td>news</td><td>24</td><td><span class="barred"><span class="num">0.5000</span><svg');
+  });
+});
+
+describe("the gates' verdict in words", () => {
+  it("says 'the gate' for one gate, on every rendering", () => {
+    const one = fixtureReport({ gates: [{ name: "accuracy>=0.5", metric: "accuracy", kind: "min", threshold: 0.5, value: 0.75, passed: true }] });
+    expect(renderHtml(one)).toContain('<span class="pass">The gate passed.</span>');
+    expect(renderMarkdown(one)).toContain("**PASSED**: the gate passed.");
+    const failedOne = fixtureReport({ gates: [{ name: "accuracy>=0.9", metric: "accuracy", kind: "min", threshold: 0.9, value: 0.75, passed: false }] });
+    expect(renderHtml(failedOne)).toContain('<span class="fail">The gate failed.</span>');
+    expect(renderHtml(fixtureReport())).toContain('<span class="fail">1 of 2 gates failed.</span>');
   });
 });

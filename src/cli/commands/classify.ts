@@ -247,9 +247,11 @@ export function registerClassify(program: Command, wrap: ActionWrapper): void {
     .option("--strict", "exit 2 if any record was rejected")
     .addHelpText(
       "after",
-      "\nExample:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --classifier overlapFloor=0.4 > verdicts.jsonl\n" +
+      '\nOutput lines: {"id": ..., "class": "distinct|restatement|update", "reason": ...}, in input order.\n' +
+        "\nExamples:\n  mari classify datasets/memory-pairs/mari-pairs.jsonl --classifier overlapFloor=0.4 > verdicts.jsonl\n" +
         "  cat pairs.csv | mari classify - > verdicts.jsonl\n" +
-        'Output lines: {"id": ..., "class": "distinct|restatement|update", "reason": ...}',
+        "\nExit codes: 0 every usable pair classified; 2 usage or input error (unreadable input, a bad\n" +
+        "--classifier value, --strict with rejected records, stdout closed); 3 internal error.",
     )
     .action(wrap(async (pairs: string, options: ClassifyOptions) => runClassify(pairs, options)));
 }

@@ -12,6 +12,7 @@ import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../tasks/diff/changes.js";
 import { collect, integerFlag } from "./eval.js";
 import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
+import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";
 
 interface DiffFlags {
   out?: string;
@@ -19,6 +20,7 @@ interface DiffFlags {
   maxDrop: string[];
   allowDifferentSlice?: boolean;
   seed?: string;
+  explorerCases?: string;
   bootstrap?: string;
   quiet?: boolean;
 }
@@ -34,11 +36,27 @@ export function registerDiff(program: Command, wrap: ActionWrapper): void {
     .argument("<new>", "the newer report.json (or its directory)")
     .option("--out <dir>", "where diff.json, diff.md and diff.html go (default ./mari-diff)")
     .option("--max-drop <metric=delta>", "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)", collect, [])
-    .option("--gate <metric>=<value>", "gate on NEW, e.g. accuracy>=0.6 (repeatable)", collect, [])
+    .option("--gate <condition>", "METRIC>=VALUE or METRIC<=VALUE on NEW, in quotes, e.g. --gate 'accuracy>=0.6' (repeatable)", collect, [])
     .option("--allow-different-slice", "compare reports of different slices on the case ids they share")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
+    .option("--explorer-cases <n>", `most cases diff.html's case explorer carries (default ${EXPLORER_CASE_CAP})`)
     .option("--quiet", "no summary on stdout")
+    .addHelpText(
+      "after",
+      `
+Compares two finished reports (each with its cases.jsonl beside it) without scoring anything
+again: metric deltas with paired intervals, McNemar, the regressed and fixed cases. Writes
+diff.json, diff.md and diff.html (OLD and NEW side by side for each changed case) into --out.
+
+Examples:
+  mari diff old new                                          # two --out directories of mari eval
+  mari diff old/report.json new/report.json --max-drop macro_f1=0.02 --gate 'accuracy>=0.6' --out diff
+
+Exit codes: 0 every gate passed (or none was set); 1 a gate failed; 2 usage or input error
+(unreadable or mismatched reports, reports of different slices without --allow-different-slice);
+3 internal error.`,
+    )
     .action(wrap(async (oldPath: string, newPath: string, flags: DiffFlags) => diffCommand(oldPath, newPath, flags)));
 }
 
@@ -55,7 +73,16 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
   const seed = integerFlag("--seed", flags.seed, 0, MAX_SEED) ?? 0;
   const resamples = integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000;
   const outDir = flags.out ?? "mari-diff";
-  const outcome = await diffReports({ oldPath, newPath, gates, seed, resamples, allowDifferentSlice: flags.allowDifferentSlice ?? false });
+  const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
+  const outcome = await diffReports({
+    oldPath,
+    newPath,
+    gates,
+    seed,
+    resamples,
+    allowDifferentSlice: flags.allowDifferentSlice ?? false,
+    ...(explorerCases !== undefined ? { explorerCases } : {}),
+  });
   const files = await writeDiffFiles(outDir, outcome);
   const { diff } = outcome;
   const failed = diff.gates.filter((g) => !g.passed);

@@ -1,4 +1,4 @@
-// `mari eval SLICE [--predictions DUMP] …` (SPEC §4): reads the flags (which win over
+// `mari eval SLICE [--predictions DUMP] …` (docs/reports.md): reads the flags (which win over
 // mari.config.json, which wins over defaults), detects the task from the slice, hands over to
 // `evaluateDocuments` or `runPairEval`, then prints the summary and chooses the exit code.
 import { lockOutputDir } from "../../io/lock.js";
@@ -11,7 +11,7 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_BOOTSTRAP, MAX_CHUNK_LINES, MAX_SEED, MAX_WORKERS } from "../../core/limits.js";
 import { terminalObserver } from "../observer.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { finishReportRun } from "../summary.js";
 import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -22,6 +22,7 @@ import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 import { parseReportFormats } from "../../report/write.js";
+import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
 import type { Shard } from "../../tasks/document/run.js";
 
 interface EvalFlags extends CompletionEndFlags {
@@ -49,6 +50,7 @@ interface EvalFlags extends CompletionEndFlags {
   costs?: string;
   classifier: string[];
   sentences?: string;
+  explorerCases?: string;
 }
 
 export const collect = (value: string, previous: string[]): string[] => [...previous, value];
@@ -87,10 +89,14 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     .option("--bootstrap <b>", "bootstrap resamples for the macro-F1 interval (default 1000)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any slice record or dump line is rejected or any prediction is format-invalid")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
     .option("--id-field <name>", "an inspect_ai or promptfoo log as --predictions: the sample metadata field or test var holding the case id")
     .option("--limit <n>", "score only the first N cases of the slice, in slice order (as mari predict --limit N judges them)")
+    .option(
+      "--explorer-cases <n>",
+      `most cases report.html's case explorer carries (default ${EXPLORER_CASE_CAP}; with ${UNITS_PER_CASE}×N (case, run) entries)`,
+    )
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option("--costs <file>", "pairs: JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--classifier <key=value>", "pairs: classifier threshold, e.g. residueMax=1 (repeatable)", collect, [])
@@ -103,7 +109,8 @@ export function registerEval(program: Command, wrap: ActionWrapper): void {
     `
 --predictions takes structured, cache, raw-completion and Batch API / vLLM run_batch output lines
 (detected per line), as JSONL or Parquet, or an inspect_ai log (.eval, .json) or a promptfoo output
-(results.json, results.jsonl), detected from the content. Writes report.json, report.md, report.html, junit.xml and cases.jsonl into --out.
+(results.json, results.jsonl), detected from the content. Writes report.json, report.md,
+report.html, report.junit.xml and cases.jsonl into --out.
 
 Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --out report
@@ -111,7 +118,7 @@ Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --out lexical-report     # built-in lexical baseline
 
 Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable slice or dump,
-zero cases scored, --strict violations); 3 internal error.`,
+a gate naming no metric, zero cases scored, --strict violations); 3 internal error.`,
   );
   command.action(wrap(async (slicePath: string, flags: EvalFlags) => evalCommand(slicePath, flags)));
 }
@@ -130,13 +137,14 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const shard = resolveShard(flags.shard, flags.shardCount);
   const outDir = pickOption(flags.out, config.out, "mari-report");
   const formats = parseReportFormats(flags.report ?? config.report);
-  const progressMode = parseProgressMode(flags.progress ?? config.progress);
   const quiet = pickOption(flags.quiet, config.quiet, false);
+  const progressMode = progressModeFor(flags.progress ?? config.progress, quiet);
   const strict = pickOption(flags.strict, config.strict, false);
   const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
+  const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
 
   if (task === "pairs") {
-    // Pair corpora (SPEC §2) are evaluated by the pair task with the built-in classifier. Flags that
+    // Pair corpora (docs/pairs.md) are evaluated by the pair task with the built-in classifier. Flags that
     // only mean something for documents are refused rather than ignored: a silently ignored
     // --predictions would report the classifier's numbers as if they were the user's model's.
     const documentOnly = [
@@ -172,6 +180,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
       observer: terminalObserver(progressMode, quiet),
       workers,
       recordConfig: config.path ? { config_file: config.path } : {},
+      ...(explorerCases !== undefined ? { explorerCases } : {}),
     });
     return finishReportRun(outcome, quiet);
   }
@@ -183,9 +192,10 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const completionEnd = completionEndFromFlags(flags);
   const limit = integerFlag("--limit", flags.limit, 1, Number.MAX_SAFE_INTEGER);
 
-  const { checkLimitAndShard, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
+  const { checkDocumentGatesEarly, checkLimitAndShard, evaluateDocuments } = await import("../../tasks/document/evaluate.js");
   checkLimitAndShard(limit, shard);
-  // After every flag is read: a usage error leaves no output directory behind.
+  checkDocumentGatesEarly({ gates, bootstrap, ...(baselinePath !== undefined ? { baselinePath } : {}) });
+  // After every flag and gate is checked: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
   const outcome = await evaluateDocuments({
     slicePath,
@@ -206,6 +216,7 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),
     ...(baselinePath !== undefined ? { baselinePath } : {}),
     ...(chunkLines !== undefined ? { chunkLines } : {}),
+    ...(explorerCases !== undefined ? { explorerCases } : {}),
     configPath: config.path,
     observer: terminalObserver(progressMode, quiet),
     started,

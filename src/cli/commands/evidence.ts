@@ -1,4 +1,4 @@
-// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (SPEC §3, §4):
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--out DIR]` (docs/evidence.md):
 // validates model citations against exactly the documents and materials each model saw.
 // Flags win over mari.config.json, which wins over defaults.
 import { lockOutputDir } from "../../io/lock.js";
@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { InputError } from "../../io/errors.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { terminalObserver } from "../observer.js";
 import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
@@ -55,7 +55,7 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
     .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
     .option("--progress <mode>", "auto|bar|plain|none (stderr)")
     .option("--strict", "exit 2 when any input record is rejected")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .option(
       "--shard <i/n|auto>",
@@ -66,13 +66,15 @@ export function registerEvidence(program: Command, wrap: ActionWrapper): void {
       "after",
       `
 Writes cases.jsonl (one line per facts case), located.jsonl (one per located case) and the report
-files into --out. One bad citation fails its case, never the run. Exit 0 when every gate passes,
-1 when a gate fails, 2 on a usage or input error (including zero cases).
+files into --out. One bad citation fails its case, never the run.
 
-Example:
+Examples:
   mari evidence datasets/evidence-example/docs.jsonl --facts datasets/evidence-example/facts.jsonl \\
     --located datasets/evidence-example/located.jsonl --materials datasets/evidence-example/materials.jsonl \\
-    --gate 'accepted_rate>=0.5'`,
+    --gate 'accepted_rate>=0.5'
+
+Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable inputs, zero
+cases, --strict with rejected records); 3 internal error.`,
     );
   addGateOptions(command, { maxDrop: false, example: "accepted_rate>=0.9", invalid: "largest share (0.05, 5%) or count (3) of rejected cases" });
   command.action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
@@ -97,7 +99,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
     gates: combineGates(flagGates, config.gates),
     ...(threshold !== undefined ? { thresholds: { entailment: threshold, contradiction: threshold } } : {}),
     strict: pickOption(flags.strict, config.strict, false),
-    observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
+    observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
     recordConfig: config.path ? { config_file: config.path } : {},
     ...(shard ? { shard } : {}),
   });

@@ -1,4 +1,4 @@
-// `mari merge REPORT.json … [--out DIR]` (SPEC §4.4): combines the reports of `mari eval --shard I/N`
+// `mari merge REPORT.json … [--out DIR]` (docs/eval.md, "Scale, determinism, sharding"): combines the reports of `mari eval --shard I/N`
 // runs (each with its cases.jsonl beside it) into exactly the report a single run would write.
 import { lockOutputDir } from "../../io/lock.js";
 import { stat } from "node:fs/promises";
@@ -10,6 +10,8 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
 import { finishReportRun } from "../summary.js";
+import { terminalObserver } from "../observer.js";
+import { progressModeFor } from "../progress.js";
 import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
 import { loadMariConfig } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
@@ -24,6 +26,7 @@ interface MergeFlags extends GateFlags {
   slice?: string;
   quiet?: boolean;
   workers?: string;
+  progress?: string;
 }
 
 export function registerMerge(program: Command, wrap: ActionWrapper): void {
@@ -35,9 +38,10 @@ export function registerMerge(program: Command, wrap: ActionWrapper): void {
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
     .option("--workers <n>", "worker threads for the aggregation (default 1)")
-    .option("--quiet", "no summary on stdout")
-    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default: the shards' baseline)")
-    .option("--config <file>", "config file (default ./mari.config.json when present)");
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
+    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)")
+    .option("--config <file>", "config file (default ./mari.config.json when present)")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr): the aggregation phases of a document merge");
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
     "after",
@@ -46,7 +50,7 @@ Merges the reports of \`mari eval --shard i/n\` runs (each with its cases.jsonl 
 report a single unsharded run gives, gated as that run would be (the shards' gates, or the gate
 flags and config given here).
 
-Example:
+Examples:
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 0/2 --out s0
   mari eval datasets/contradoc/contradoc-160.jsonl --predictions dump.jsonl --shard 1/2 --out s1
   mari merge s0/report.json s1/report.json --out merged --gate 'accuracy>=0.6'
@@ -90,6 +94,7 @@ mismatched shards, shards with different gates); 3 internal error.`,
         gates,
         ...(baselinePath !== undefined ? { baselinePath } : {}),
         ...(flags.slice ? { slicePath: flags.slice } : {}),
+        observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
       });
       return finishReportRun(outcome, quiet);
     }),

@@ -54,6 +54,8 @@ export interface BatchResultsSummary {
   failed: number;
   malformed: number;
   usage: TokenUsage;
+  /** The models that answered (the responses' `model`), in order of first appearance. */
+  models: string[];
 }
 
 /**
@@ -80,6 +82,7 @@ export async function convertBatchResults(
     failed: 0,
     malformed: 0,
     usage: { promptTokens: 0, completionTokens: 0 },
+    models: [],
   };
   const beyond = { lines: 0, maxRun: 0, firstLine: undefined as number | undefined };
   for await (const line of readLines(resultsPath)) {
@@ -112,6 +115,7 @@ export async function convertBatchResults(
     }
     bodies[slot] = read.prediction;
     addUsage(summary.usage, read.usage);
+    if (read.model !== undefined && !summary.models.includes(read.model) && summary.models.length < 10) summary.models.push(read.model);
   }
   if (beyond.lines > 0) {
     throw new InputError(

@@ -16,4 +16,4 @@ hash, token usage). Ctrl-C leaves no partial dump; rerun the same command (with 
 
 Exit codes: 0 the dump (or request file) was written; 2 usage or input error (bad flags or slice,
 missing key variable, server unreachable or answering 401/403/404, no request succeeded);
-3 internal error; 130 interrupted (Ctrl-C).`;
+130 interrupted (Ctrl-C); 3 internal error.`;

@@ -1,5 +1,5 @@
 // `mari predict SLICE --judge lexical|openai`: runs a judge over a document slice and writes a
-// prediction dump (JSONL) that `mari eval --predictions` reads (SPEC §6).
+// prediction dump (JSONL) that `mari eval --predictions` reads (docs/judges.md).
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
@@ -14,7 +14,7 @@ import { runLexicalJudge } from "../../judges/lexical.js";
 import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
 import { ChatConfigError } from "../../judges/chat-client.js";
 import { MAX_TOKENS_FIELDS, type MaxTokensField } from "../../judges/chat-request.js";
-import { createProgress, parseProgressMode } from "../progress.js";
+import { createProgress, progressModeFor } from "../progress.js";
 import { readSecretEnv } from "../secret-env.js";
 import { onInterrupt } from "../interrupt.js";
 import { convertBatchResults, loadPromptFlag, predictBatchRequests, usageJson, writeDumpMeta } from "./predict-batch.js";
@@ -147,7 +147,8 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     source: "batch",
     ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
     base_url: null,
-    model: options.model ?? null,
+    // --model when given, else the model(s) the output file's responses name.
+    model: options.model ?? (summary.models.length > 0 ? summary.models.join(", ") : null),
     temperature: null,
     max_tokens: null,
     max_tokens_field: null,
@@ -197,11 +198,11 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     },
     jsonMode: options.jsonMode,
   };
-  const progressMode = parseProgressMode(options.progress);
+  const progressMode = progressModeFor(options.progress, options.quiet === true);
   const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
   const sink = await openDumpSink(options.out);
   const progress = createProgress({
-    mode: options.quiet ? "none" : progressMode,
+    mode: progressMode,
     label: "mari predict",
     total: cases.length * settings.runs,
   });
@@ -209,21 +210,25 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   const log = (line: string) => {
     if (!options.quiet) progress.log(`mari predict: ${line}`);
   };
-  let written = 0;
+  // Answers arrive in any order and are written in slice order: the interrupt message counts the
+  // answers received (each cached as it arrives), not the lines written so far.
+  let answered = 0;
   const stopInterrupt = onInterrupt(async () => {
-    progress.done();
+    progress.done(false);
     await sink.abort();
     const where = options.cache
       ? `the answers so far are in ${options.cache}; rerun the same command to resume`
       : "rerun with --cache FILE to keep answers across interrupted runs";
-    process.stderr.write(`mari predict: interrupted after ${written} of ${cases.length * settings.runs} predictions; no dump written; ${where}\n`);
+    process.stderr.write(`mari predict: interrupted after ${answered} of ${cases.length * settings.runs} answers; no dump written; ${where}\n`);
   });
   let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
   try {
-    const onSettled = () => progress.tick();
+    const onSettled = () => {
+      answered++;
+      progress.tick();
+    };
     summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt, onSettled }, async (p) => {
       await sink.write(p);
-      written++;
     });
     progress.done();
     if (summary.predictions > 0 && summary.failed === summary.predictions) {
@@ -232,7 +237,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     }
     await sink.commit();
   } catch (err) {
-    progress.done();
+    progress.done(false);
     await sink.abort();
     if (err instanceof ChatConfigError) {
       throw new InputError(err.message.startsWith("cannot reach ") ? err.message : `the server refused the request: ${err.message}`);
@@ -306,7 +311,7 @@ export function registerPredict(program: Command, wrap: ActionWrapper): void {
     .option("--retry-base-ms <ms>", "openai: first back-off delay (doubles per retry, jittered)", "1000")
     .option("--retry-max-ms <ms>", "openai: longest back-off delay (Retry-After is honoured as given)", "60000")
     .option("--seed <n>", "openai: seed of the back-off jitter", "0")
-    .option("--temperature <t>", "openai: sampling temperature (default: not sent, the server's default; reasoning models accept no other)")
+    .option("--temperature <t>", "openai: sampling temperature (default not sent: the server's own; reasoning models accept no other)")
     .option("--no-json-mode", "openai: do not send response_format {type: json_object}")
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
     .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")

@@ -17,12 +17,12 @@ import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 
 interface ServeFlags extends CompletionEndFlags {
-  host: string;
-  port: string;
+  host?: string;
+  port?: string;
   tokenEnv?: string;
   weights?: string;
-  maxBody: string;
-  maxItems: string;
+  maxBody?: string;
+  maxItems?: string;
   log?: string;
   logPredictions?: boolean;
   lenientIds?: boolean;
@@ -59,29 +59,45 @@ export function registerServe(program: Command, wrap: ActionWrapper): void {
     .command("serve")
     .description(COMMANDS.serve.summary)
     .argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)")
-    .option("--host <host>", "interface to listen on; anything but loopback needs --token-env", "127.0.0.1")
-    .option("--port <port>", "port (0 = any free port, printed at start)", "8000")
+    .option("--host <host>", "interface to listen on (default 127.0.0.1); anything but loopback needs --token-env")
+    .option("--port <port>", "port (default 8000; 0 = any free port, printed at start)")
     .option("--token-env <var>", "require `Authorization: Bearer <token>`, the token read from this environment variable")
-    .option("--weights <w>", "scalar reward of /get_reward: accuracy=1,format=1,coverage=1 (the default)")
-    .option("--max-body <size>", "largest request body; larger ones get 413", DEFAULT_MAX_BODY)
-    .option("--max-items <n>", "most items (or queries) in one request; more get 413", DEFAULT_MAX_ITEMS)
+    .option("--weights <w>", "scalar reward of /get_reward (default accuracy=1,format=1,coverage=1)")
+    .option("--max-body <size>", `largest request body (default ${DEFAULT_MAX_BODY}); larger ones get 413`)
+    .option("--max-items <n>", `most items (or queries) in one request (default ${DEFAULT_MAX_ITEMS}); more get 413`)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
-    .addOption(sentencesOption());
+    .addOption(sentencesOption())
+    .addHelpText(
+      "after",
+      `
+Serves rewards for an RL trainer: POST /v1/rewards (mari's items), POST /get_reward (OpenRLHF's
+remote reward model), GET /health. Each item is scored exactly as mari eval scores a dump line.
+Runs until SIGINT or SIGTERM; requests in flight finish first.
+
+Examples:
+  mari serve datasets/contradoc/contradoc-160.jsonl                    # http://127.0.0.1:8000
+  mari serve datasets/contradoc/contradoc-160.jsonl --port 0 --log served.jsonl --log-predictions
+  MARI_TOKEN=… mari serve datasets/contradoc/contradoc-160.jsonl --host 0.0.0.0 --token-env MARI_TOKEN
+
+Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage or input error (bad flag, unreadable slice,
+port in use, no token for a non-loopback --host, a --log that became unwritable); 3 internal error.`,
+    );
   addCompletionEndOptions(command);
   command.action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
 
 async function serveCommand(slicePath: string, flags: ServeFlags): Promise<number> {
-  const port = parsePort(flags.port);
-  const maxBodyBytes = parseByteSize(flags.maxBody, "--max-body");
-  const maxItems = /^\d+$/.test(flags.maxItems.trim()) ? Number(flags.maxItems) : 0;
-  if (!Number.isSafeInteger(maxItems) || maxItems < 1) throw new InputError(`--max-items "${flags.maxItems}": expected an integer ≥ 1`);
+  const port = parsePort(flags.port ?? "8000");
+  const maxBodyBytes = parseByteSize(flags.maxBody ?? DEFAULT_MAX_BODY, "--max-body");
+  const maxItemsText = flags.maxItems ?? DEFAULT_MAX_ITEMS;
+  const maxItems = /^\d+$/.test(maxItemsText.trim()) ? Number(maxItemsText) : 0;
+  if (!Number.isSafeInteger(maxItems) || maxItems < 1) throw new InputError(`--max-items "${maxItemsText}": expected an integer ≥ 1`);
   const weights = flags.weights === undefined ? { ...DEFAULT_WEIGHTS } : parseWeights(flags.weights);
   if ("error" in weights) throw new InputError(weights.error);
   if (flags.logPredictions && !flags.log) throw new InputError("--log-predictions needs --log FILE");
-  const host = flags.host.trim();
+  const host = (flags.host ?? "127.0.0.1").trim();
   if (!isLoopbackHost(host) && flags.tokenEnv === undefined) {
     throw new InputError(`--host ${host} is not a loopback interface: refusing to serve it without a bearer token (--token-env VAR)`);
   }

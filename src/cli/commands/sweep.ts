@@ -1,4 +1,4 @@
-// `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (SPEC §2.5).
+// `mari sweep PAIRS [--grid default|full|FILE] [--costs FILE] [--out DIR] [--workers N]` (docs/pairs.md, "mari sweep PAIRS").
 // Flags win over mari.config.json (grid, costs, out, workers, gate, progress, quiet), which wins
 // over defaults.
 import { lockOutputDir } from "../../io/lock.js";
@@ -7,7 +7,7 @@ import type { ActionWrapper } from "../main.js";
 import { COMMANDS } from "../command-list.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
-import { parseProgressMode } from "../progress.js";
+import { progressModeFor } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
 import { defaultWorkerCount, runSweep, type SweepOutcome } from "../../tasks/pairs/sweep.js";
@@ -37,27 +37,31 @@ export function registerSweep(program: Command, wrap: ActionWrapper): void {
     .command("sweep")
     .description(COMMANDS.sweep.summary)
     .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
-    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default: default)")
+    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default default)")
     .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
     .option("--out <dir>", "output directory (default ./mari-sweep)")
-    .option("--workers <n>", "worker threads (1 = in-process; default: cores - 1)")
+    .option("--workers <n>", "worker threads (1 = in-process; default cores − 1)")
     .option(
-      "--gate <metric>=<value>",
-      "gate every config must pass, e.g. update_recall>=0.7 (replaces the default gate on that metric; repeatable)",
+      "--gate <condition>",
+      "METRIC>=VALUE or METRIC<=VALUE every config must pass, in quotes, e.g. --gate 'update_recall>=0.7' (replaces the default gate on that metric; repeatable)",
       collect,
       [],
     )
     .option("--progress <mode>", "auto|bar|plain|none (on stderr)")
-    .option("--quiet", "no summary on stdout")
+    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
     .addHelpText(
       "after",
       `
 Writes sweep.json, sweep.csv, report.md, report.html and pareto.svg into --out; they are identical for any
---workers. Exit 0 when some config passes every gate, 1 when none does, 2 on a usage or input error.
+--workers.
 
-Example:
-  mari sweep datasets/memory-pairs/mari-pairs.jsonl --grid full --out sweep-out`,
+Examples:
+  mari sweep datasets/memory-pairs/mari-pairs.jsonl --out sweep-out
+  mari sweep datasets/memory-pairs/mari-pairs.jsonl --grid full --costs costs.json --workers 2 --out sweep-out
+
+Exit codes: 0 some config passes every gate; 1 none does; 2 usage or input error (unreadable
+corpus, bad grid or costs); 3 internal error.`,
     )
     .action(
       wrap(async (pairs: string, flags: SweepFlags) => {
@@ -76,7 +80,7 @@ Example:
             flags.gate.map((g) => parseGateFlag(g)),
             config.gates.filter((g) => g.kind === "min" || g.kind === "max"),
           ),
-          observer: terminalObserver(parseProgressMode(flags.progress ?? config.progress)),
+          observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
         });
         printSweepSummary(outcome, quiet);
         return outcome.result.best === null ? EXIT_GATE_FAILED : EXIT_OK;
@@ -84,14 +88,15 @@ Example:
     );
 }
 
-/** How the sweep ran (stderr), then the headline choices and the files written (stdout unless quiet). */
+/** How the sweep ran (stderr), then the headline choices and the files written (stdout); nothing with --quiet. */
 function printSweepSummary({ result, files, seconds, threads }: SweepOutcome, quiet: boolean): void {
   const { rows, best } = result;
   const labelled = result.pairs.labelled;
+  // A note, silenced by --quiet like every command's notes.
+  if (quiet) return;
   process.stderr.write(
     `mari: swept ${rows.length} configs over ${labelled} labelled pairs in ${seconds.toFixed(2)} s (${threads <= 1 ? "in-process" : `${threads} worker threads`})\n`,
   );
-  if (quiet) return;
   const passing = rows.filter((r) => r.passed).length;
   const lines = [
     `configs: ${rows.length} (${passing} pass all gates), labelled pairs: ${labelled}`,

@@ -1,4 +1,4 @@
-// Classifier thresholds (contradict-algorithm.md §1) and their validation: an unusable config is
+// Classifier thresholds (docs/classifier.md) and their validation: an unusable config is
 // rejected with a message that names the field, rather than silently classifying everything alike.
 
 export interface ClassifierConfig {

@@ -1,4 +1,4 @@
-// The decision procedure (contradict-algorithm.md §4) over two texts' features, with the reason
+// The decision procedure (docs/classifier.md) over two texts' features, with the reason
 // strings of §5 byte for byte.
 import type { ClassifierConfig } from "./config.js";
 import { DEFAULT_CONFIG } from "./config.js";

@@ -1,4 +1,4 @@
-// Entity extraction (contradict-algorithm.md §3.1): capitalised spans of up to four words, read
+// Entity extraction (docs/classifier.md): capitalised spans of up to four words, read
 // from the original-case text. Entities make tokens value-like and decide `sharedEntity`.
 import { CALENDAR_WORDS, STOPWORDS } from "./word-lists.js";
 import { simpleLower, splitFields } from "./text.js";

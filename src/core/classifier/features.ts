@@ -1,4 +1,4 @@
-// Per-text feature extraction (contradict-algorithm.md §3.2–§3.6): content tokens, the value-like
+// Per-text feature extraction (docs/classifier.md): content tokens, the value-like
 // subset, entities and the negation flag. Extracted once per text, so sweeps and judges can reuse
 // a text's features across many comparisons.
 import { extractEntities } from "./entities.js";

@@ -1,4 +1,4 @@
-// The lexical contradiction classifier (contradict-algorithm.md): is a new memory text a
+// The lexical contradiction classifier (docs/classifier.md): is a new memory text a
 // restatement of an old one, an update that makes it stale, or about something else?
 import type { ClassifierConfig } from "./config.js";
 import { DEFAULT_CONFIG } from "./config.js";

@@ -1,4 +1,4 @@
-// `normalizeWord` (contradict-algorithm.md §3.6): the reference's light stemmer for letter tokens.
+// `normalizeWord` (docs/classifier.md): the reference's light stemmer for letter tokens.
 import { IRREGULAR_VERBS, UNIT_ALIASES } from "./word-lists.js";
 
 /** Tried in this order; the first that matches and leaves at least 3 characters is stripped. */

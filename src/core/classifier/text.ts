@@ -1,5 +1,5 @@
 // Go-compatible text primitives: the whitespace set of `unicode.IsSpace` and per-code-point
-// simple lower-casing (contradict-algorithm.md §2, §8.1, §8.2). JS `\s`, `trim()` and
+// simple lower-casing (docs/classifier.md). JS `\s`, `trim()` and
 // `toLowerCase()` differ from Go on a few code points, and those differences change verdicts.
 
 /** Go's `unicode.IsSpace`: includes NEL (U+0085), excludes the BOM (U+FEFF). All are BMP code units. */

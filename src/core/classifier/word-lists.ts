@@ -1,4 +1,4 @@
-// The classifier's word lists, verbatim from contradict-algorithm.md §7. They are data: keep them
+// The classifier's word lists (docs/classifier.md). They are data: keep them
 // exactly as the reference has them, quirks included (the parity test depends on it).
 
 function wordSet(list: string): ReadonlySet<string> {

@@ -1,5 +1,5 @@
 // Every way a document self-contradiction judgment (or its gold) can be rejected, each with a
-// stable reason code and the reference's message, byte for byte (reference-semantics.md §1.1–§1.3).
+// stable reason code and the reference's message, byte for byte (docs/core-document.md).
 
 export type DocumentContradictionErrorCode =
   | "sentence_count_not_positive"

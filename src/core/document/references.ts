@@ -1,4 +1,4 @@
-// Sentence references in a judge's reasoning (reference-semantics.md §1.1): `[i]`, `[i-j]`,
+// Sentence references in a judge's reasoning (docs/core-document.md): `[i]`, `[i-j]`,
 // `[i]-[j]` and the odd `[i-j]-[k]`, found left to right without overlap. A hand-written scanner
 // rather than a regex keeps it linear on adversarial input (e.g. a million "[").
 

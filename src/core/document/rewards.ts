@@ -1,4 +1,4 @@
-// Reward components for one validated judgment (reference-semantics.md §1.3; Chen et al. 2025,
+// Reward components for one validated judgment (docs/core-document.md; Chen et al. 2025,
 // Equations 5 and 7). The three rewards stay separate, as GRPO trainers consume them.
 
 import { DocumentContradictionError } from "./errors.js";

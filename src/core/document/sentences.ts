@@ -1,4 +1,4 @@
-// The canonical sentence rule (SPEC §1.1, Appendix A) and gold alignment by token Jaccard.
+// The canonical sentence rule (docs/eval.md, "Inputs", docs/comparable-reports.md) and gold alignment by token Jaccard.
 // Gold sentence IDs depend on this exact rule, so it mirrors the reference benchmark's
 // `re.split(r"(?<=[.!?])\s+", text)` with Python's whitespace set, not JavaScript's.
 

@@ -1,4 +1,4 @@
-// Validation of one judge output (reference-semantics.md §1.2): the checks run in the reference's
+// Validation of one judge output (docs/core-document.md): the checks run in the reference's
 // order and the first failure throws, so a caller can record one stable reason per prediction.
 
 import { DocumentContradictionError } from "./errors.js";

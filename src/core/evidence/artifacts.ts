@@ -1,4 +1,4 @@
-// Artifact evidence (reference-semantics §4): a quote and/or a code-point span in a text artifact
+// Artifact evidence (docs/evidence.md): a quote and/or a code-point span in a text artifact
 // revision, checked against the text the caller resolves.
 
 import type { Evidence } from "./facts.js";

@@ -1,4 +1,4 @@
-// Claim states (SPEC §3). mari never judges meaning: whether a span entails or contradicts a claim
+// Claim states (docs/evidence.md). mari never judges meaning: whether a span entails or contradicts a claim
 // is a score the caller supplies; mari only combines it with whether the span resolved.
 
 export const CLAIM_STATES = ["supported", "contradicted", "uncertain", "insufficient_evidence"] as const;

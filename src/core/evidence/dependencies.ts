@@ -1,4 +1,4 @@
-// Revision dependencies and freshness (reference-semantics §8): what a result depends on, and
+// Revision dependencies and freshness (docs/evidence.md): what a result depends on, and
 // whether each dependency is still current given the present revisions.
 
 import { EvidenceValueError } from "./errors.js";

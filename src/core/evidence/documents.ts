@@ -1,4 +1,4 @@
-// Knowledge documents (reference-semantics §5): identity from two percent-encoded ids, the caller's
+// Knowledge documents (docs/evidence.md): identity from two percent-encoded ids, the caller's
 // opaque revision, and a content digest recomputed from the body.
 
 import { EvidenceValueError } from "./errors.js";

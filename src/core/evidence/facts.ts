@@ -1,4 +1,4 @@
-// parseFacts (reference-semantics §7, mari_kit 327926b, recipe "facts-extract-v3"): turns a
+// parseFacts (docs/evidence.md, mari_kit 327926b, recipe "facts-extract-v3"): turns a
 // model's `{"facts": [...]}` answer into fact candidates whose every citation is an exact quote
 // bound to the document revision and the unique section that holds it. The library derives the
 // offsets (code points) and revisions; any the model supplies are ignored. One bad citation

@@ -1,4 +1,4 @@
-// Grounding coverage (reference-semantics §7.4): how much of a claim its quotes cover, with small
+// Grounding coverage (docs/evidence.md): how much of a claim its quotes cover, with small
 // credits for citing more than one source and more than one span.
 
 import { pythonCasefold, roundHalfEven, wordRuns, wordTokens } from "../python/text.js";

@@ -1,4 +1,4 @@
-// Evidence contracts (SPEC §3, reference-semantics §2–§8): documents, sections, parseFacts,
+// Evidence contracts (docs/evidence.md): documents, sections, parseFacts,
 // artifact and located evidence, dependencies, claim states. Pure: no I/O, no Node imports.
 export * from "./errors.js";
 export * from "../python/text.js";

@@ -1,4 +1,4 @@
-// The reference's default `locate(material, locator)` (reference-semantics §3): selects the part of
+// The reference's default `locate(material, locator)` (docs/evidence.md): selects the part of
 // a material a locator points at, failing with the Python exception the reference would raise.
 // Index and key errors keep Python's str() of the exception, which reports quote in details.
 

@@ -1,4 +1,4 @@
-// Located evidence (reference-semantics §3): a revision ref, an optional locator and a quote,
+// Located evidence (docs/evidence.md): a revision ref, an optional locator and a quote,
 // checked against exactly the materials the model saw. Items are judged one by one, in order;
 // nothing is de-duplicated.
 

@@ -1,4 +1,4 @@
-// Identity and locator values (reference-semantics §2): frozen values validated on construction
+// Identity and locator values (docs/evidence.md): frozen values validated on construction
 // with the reference's messages. Keys are tuples of strings; `keyId` turns one into a Map key.
 
 import { EvidenceValueError } from "./errors.js";

@@ -1,4 +1,4 @@
-// Markdown sections of a document body (reference-semantics §6): flat sections from one ATX
+// Markdown sections of a document body (docs/evidence.md): flat sections from one ATX
 // heading to the next of any level, slug-path ids, SHA-256 section revisions. Offsets are code
 // points. The reference's corners are kept on purpose: no code-fence awareness, "\n"-only lines,
 // `## Title ##` keeps its closing hashes in the title, duplicate ids can collide.

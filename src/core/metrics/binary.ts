@@ -1,4 +1,4 @@
-// Judgment-level metrics of a binary confusion matrix (SPEC §1.4): precision and recall divide by
+// Judgment-level metrics of a binary confusion matrix (docs/eval.md, "Metrics"): precision and recall divide by
 // max(1, denominator), F1 is 0 when P + R = 0, macro-F1 is the mean of the two classes' F1.
 
 export interface BinaryCounts {

@@ -1,4 +1,4 @@
-// Seeded percentile bootstrap for the headline macro-F1 (SPEC §1.4): resample the slice's cases
+// Seeded percentile bootstrap for the headline macro-F1 (docs/eval.md, "Metrics"): resample the slice's cases
 // with replacement B times; in each resample, compute every run's macro-F1 on the same resampled
 // cases and average over runs (the headline is the mean over runs); the interval is the 2.5th and
 // 97.5th percentiles of those B values (linear interpolation between order statistics, numpy's

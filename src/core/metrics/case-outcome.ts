@@ -17,7 +17,7 @@ export interface CaseOutcome {
   rewardFormat: number;
 }
 
-/** Per-case localization fields (Appendix A): null on gold-negative cases. */
+/** Per-case localization fields (docs/comparable-reports.md): null on gold-negative cases. */
 export function localizationFields(o: CaseOutcome): {
   localization_hit: boolean | null;
   exact_localization: boolean | null;

@@ -1,5 +1,5 @@
 // Distributions of the document rewards over (case, run) predictions, for report.histograms
-// (SPEC §4.1). The bins are fixed, so counts from ranges, workers and shards merge by adding them
+// (docs/reports.md, "Output files"). The bins are fixed, so counts from ranges, workers and shards merge by adding them
 // slot by slot. All histograms share one flat count array: histogram h owns HISTOGRAMS[h].offset …
 // offset + labels.length.
 

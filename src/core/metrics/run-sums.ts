@@ -1,4 +1,4 @@
-// Mergeable per-run sums (SPEC §1.4): every document metric of one run is a ratio of these, so
+// Mergeable per-run sums (docs/eval.md, "Metrics"): every document metric of one run is a ratio of these, so
 // chunks, workers and shards combine by adding fields. Float fields are summed in a fixed order by
 // the caller (slice order), which keeps reports byte-identical however the work was split.
 import { binaryMetrics } from "./binary.js";
@@ -81,7 +81,7 @@ export function mergeRunSums(into: RunSums, other: RunSums): void {
   for (const key of Object.keys(into) as (keyof RunSums)[]) into[key] += other[key];
 }
 
-/** The per-run metric table; key names are the report contract (SPEC §1.4). */
+/** The per-run metric table; key names are the report contract (docs/eval.md, "Metrics"). */
 export function runMetrics(s: RunSums): Record<string, number> {
   const positives = s.tp + s.fn;
   return {

@@ -1,4 +1,4 @@
-// Run-to-run consistency (SetCons) and majority vote (SPEC §1.5, Appendix A), without a loop over
+// Run-to-run consistency (SetCons) and majority vote (docs/eval.md, "Metrics", docs/comparable-reports.md), without a loop over
 // run pairs × cases:
 //
 // * judgment agreement per run pair needs the number of cases present in both runs and the number

@@ -1,4 +1,4 @@
-// Headline over runs (Appendix A): arithmetic mean; spread = population std, min, max.
+// Headline over runs (docs/comparable-reports.md): arithmetic mean; spread = population std, min, max.
 export interface Spread {
   mean: number;
   std: number;

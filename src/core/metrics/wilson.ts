@@ -1,4 +1,4 @@
-// Wilson score interval for a proportion (SPEC §1.4; z pinned by Appendix A).
+// Wilson score interval for a proportion (docs/eval.md, "Metrics"; z pinned by docs/comparable-reports.md).
 export const WILSON_Z = 1.959963984540054;
 
 /** 95% Wilson interval for `successes` out of `n`; [0, 0] when n = 0 (a rate over nothing is 0). */

@@ -1,4 +1,4 @@
-// RevisionCost (SPEC §2.3): what each wrong verdict costs a memory store, priced in four units.
+// RevisionCost (docs/pairs.md, "RevisionCost"): what each wrong verdict costs a memory store, priced in four units.
 // restatement → corroborate the old fact; update → retire it; distinct → store the new fact alone.
 import { MAX_UNIT_PRICE } from "../limits.js";
 import { PAIR_CLASSES, type RevisionClass } from "./classes.js";

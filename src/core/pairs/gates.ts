@@ -1,4 +1,4 @@
-// The default pair gates (SPEC §2.4), taken from the reference classifier's own benchmark. They are
+// The default pair gates (docs/pairs.md, "Default gates"), taken from the reference classifier's own benchmark. They are
 // data here; parsing, combining with user gates and evaluating belong to src/gates.
 
 export interface PairGateDefault {

@@ -1,4 +1,4 @@
-// One pair record (SPEC §2.2): `id, new, old, gold?, kind?` plus fields carried through to cases.
+// One pair record (docs/pairs.md, "Input"): `id, new, old, gold?, kind?` plus fields carried through to cases.
 import { isRevisionClass, type RevisionClass } from "./classes.js";
 
 export interface PairRecord {

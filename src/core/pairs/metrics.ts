@@ -1,4 +1,4 @@
-// Pair metrics (SPEC §2.4, Appendix A "Pairs."): every value is a function of a confusion matrix and
+// Pair metrics (docs/pairs.md, "Default gates", docs/comparable-reports.md): every value is a function of a confusion matrix and
 // the unit prices, so it can be recomputed exactly from merged tallies.
 import { dict } from "../dict.js";
 import { PAIR_CLASSES, type RevisionClass } from "./classes.js";
@@ -6,7 +6,7 @@ import { costMatrix, totalCost, type CostMatrix, type UnitPrices } from "./costs
 import { rate } from "../metrics/ratio.js";
 import { labelledCount, sortedKinds, type Confusion, type PairTally } from "./tally.js";
 
-/** Headline pair metric names, exactly as Appendix A lists them. */
+/** Headline pair metric names, exactly as docs/comparable-reports.md lists them. */
 export const PAIR_HEADLINE_METRICS = [
   "revision_cost",
   "revision_cost_total",
@@ -30,7 +30,7 @@ export interface ClassScores {
   f1: number;
 }
 
-/** Precision and recall use max(1, denominator) (Appendix A). */
+/** Precision and recall use max(1, denominator) (docs/comparable-reports.md). */
 export function classScores(confusion: Confusion, cls: RevisionClass): ClassScores {
   const tp = confusion[cls][cls];
   let predicted = 0;
@@ -51,7 +51,7 @@ function goldCount(confusion: Confusion, cls: RevisionClass): number {
 }
 
 /**
- * All pair metrics of one confusion matrix: the Appendix A headline keys, then per-class
+ * All pair metrics of one confusion matrix: the docs/comparable-reports.md headline keys, then per-class
  * `<class>_precision`, `<class>_recall`, `<class>_f1`.
  */
 export function pairMetrics(confusion: Confusion, matrix: CostMatrix): Record<string, number> {

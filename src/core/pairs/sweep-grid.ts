@@ -1,4 +1,4 @@
-// Sweep grids (SPEC §2.5): which classifier configs a sweep evaluates, in a fixed order (the row
+// Sweep grids (docs/pairs.md, "mari sweep PAIRS"): which classifier configs a sweep evaluates, in a fixed order (the row
 // order of every sweep output).
 import { MAX_GRID_CONFIGS } from "../limits.js";
 import { DEFAULT_CONFIG, validateClassifierConfig, type ClassifierConfig } from "../classifier/index.js";
@@ -7,7 +7,7 @@ export const SWEEP_FIELDS = ["overlapFloor", "residueMax", "negOverlapFloor", "a
 export type SweepField = (typeof SWEEP_FIELDS)[number];
 export type SweepValues = Record<SweepField, readonly number[]>;
 
-/** The values SPEC §2.5 sweeps around the default. */
+/** The values docs/pairs.md, "mari sweep PAIRS" sweeps around the default. */
 export const DEFAULT_SWEEP_VALUES: Readonly<SweepValues> = Object.freeze({
   overlapFloor: [0.4, 0.5, 0.6],
   residueMax: [1, 2, 3],

@@ -15,7 +15,7 @@ import type { JsonObject } from "../../io/records.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
 import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
-import { buildDocumentExplorer } from "../document/explorer.js";
+import { attachOldRuns, buildDocumentExplorer } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "./changes.js";
 import { checkMetricsMatchCases } from "./consistency.js";
@@ -33,6 +33,8 @@ export interface DiffSettings {
   resamples?: number;
   /** Build the case explorer for diff.html (reads the NEW slice and dump when they are still there). */
   explorer?: boolean;
+  /** The most cases diff.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
 }
 
 export interface DiffSide {
@@ -159,7 +161,15 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const rest = `${now.casesPath} (NEW's cases.jsonl)`;
   if (now.report.task === "pairs" || now.report.task === "evidence") {
     const spec = now.report.task === "pairs" ? PAIR_EXPLORER : EVIDENCE_EXPLORER;
-    return { diff, explorer: await buildRecordExplorer(spec, now.casesPath, { seed, changes, rest }) };
+    return {
+      diff,
+      explorer: await buildRecordExplorer(spec, now.casesPath, {
+        seed,
+        changes,
+        rest,
+        ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+      }),
+    };
   }
   if (now.report.task !== "documents") return { diff };
   // The documents explorer needs NEW's slice for the sentences; the dump for reasoning is optional.
@@ -175,10 +185,23 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     casesPath: now.casesPath,
     slice,
     dumpPath,
+    ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),
+    lenientIds: config["lenient_ids"] === true,
     runs: now.report.predictions?.runs ?? Object.keys(now.report.runs),
     seed,
     changes,
     rest,
+    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+  });
+  // OLD's runs of the changed cases, beside NEW's.
+  const oldConfig = old.report.system.config;
+  await attachOldRuns(explorer, {
+    casesPath: old.casesPath,
+    dumpPath: (await readable(oldConfig["predictions"])) ?? (await readable(old.report.predictions?.path)),
+    ...(old.report.predictions ? { dumpName: old.report.predictions.path } : {}),
+    slice: sameSlice ? slice : null,
+    lenientIds: oldConfig["lenient_ids"] === true,
+    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
   });
   return { diff, explorer };
 }

@@ -1,8 +1,9 @@
-// Aggregates a scored document eval (SPEC §1.4–§1.5). Cases are cut into fixed ranges
+// Aggregates a scored document eval (docs/eval.md, "Metrics"). Cases are cut into fixed ranges
 // (range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
+import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
@@ -35,6 +36,8 @@ export interface AggregateOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   flippedCap: number;
+  /** Progress of the two phases: (case, run) units aggregated, then bootstrap blocks and SetCons. */
+  observer?: RunObserver;
 }
 
 /**
@@ -196,40 +199,49 @@ export async function aggregateDocumentEval(
     let writing: Promise<void> = Promise.resolve();
     // Range payloads are built for one task each: their buffers move to the worker.
     const spares: Uint8Array[] = [];
-    for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
-      const res = result as RangeResult;
-      await writing;
-      writing = writeBytes(res.bytes).then(() => {
-        if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
-      });
-      writing.catch(() => {});
-      // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
-      const k0 = res.caseFrom;
-      const r0 = res.runFrom;
-      const Rb = res.sums.length / F;
-      const w = Rb > 0 ? res.codes.length / Rb : 0;
-      for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
-      // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
-      // subarray per run and range was most of this step at a million runs).
-      for (let r = 0; r < Rb; r++) {
-        const to = (r0 + r) * m + k0;
-        for (let j = 0; j < w; j++) {
-          codes[to + j] = res.codes[r * w + j]!;
-          judgments.present[to + j] = res.present[r * w + j]!;
-          judgments.judgment[to + j] = res.judgment[r * w + j]!;
+    const observer = options.observer ?? SILENT_OBSERVER;
+    const aggregating = observer.progress("aggregate (case × run)", R * m);
+    let aggregated = false;
+    try {
+      for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
+        const res = result as RangeResult;
+        await writing;
+        writing = writeBytes(res.bytes).then(() => {
+          if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
+        });
+        writing.catch(() => {});
+        // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
+        const k0 = res.caseFrom;
+        const r0 = res.runFrom;
+        const Rb = res.sums.length / F;
+        const w = Rb > 0 ? res.codes.length / Rb : 0;
+        for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
+        // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
+        // subarray per run and range was most of this step at a million runs).
+        for (let r = 0; r < Rb; r++) {
+          const to = (r0 + r) * m + k0;
+          for (let j = 0; j < w; j++) {
+            codes[to + j] = res.codes[r * w + j]!;
+            judgments.present[to + j] = res.present[r * w + j]!;
+            judgments.judgment[to + j] = res.judgment[r * w + j]!;
+          }
         }
+        res.cellKeys.forEach((key, cell) => {
+          let perRun = cellSums.get(key);
+          if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
+          const at = cell * Rb * BF;
+          for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
+        });
+        for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
+        for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
+        for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
+        aggregating.tick(res.codes.length);
       }
-      res.cellKeys.forEach((key, cell) => {
-        let perRun = cellSums.get(key);
-        if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
-        const at = cell * Rb * BF;
-        for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
-      });
-      for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
-      for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
-      for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
+      await writing;
+      aggregated = true;
+    } finally {
+      aggregating.done(aggregated);
     }
-    await writing;
     // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments):
     // one block per worker, since a worker that finishes a block waits for this thread to hand it
     // the next one, and this thread is busy with SetCons. (Each resample depends only on the seed
@@ -243,8 +255,9 @@ export async function aggregateDocumentEval(
     }
     // Submitted right here, not through an async iterator: that would post the first block only
     // after a microtask turn, i.e. after the synchronous SetCons below.
-    const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block)));
-    bootstrapDone.catch(() => {});
+    const resampling = observer.progress("bootstrap blocks + SetCons", blocks.length + 1);
+    const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
+    bootstrapDone.catch(() => resampling.done(false));
     setconsOutcome = computeSetCons({
       caseIds: cases.map((c) => c.id),
       runs: judgments,
@@ -252,7 +265,9 @@ export async function aggregateDocumentEval(
       evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
       flippedCap: options.flippedCap,
     });
+    resampling.tick();
     for (const result of await bootstrapDone) bootstrapValues.push((result as BootstrapResult).values);
+    resampling.done();
   }
   let invalid = 0;
   const reasons = new Map<string, number>();

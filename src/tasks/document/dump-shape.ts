@@ -1,6 +1,6 @@
 // Is this file a prediction dump at all? Checked before scoring, so a wrong file is an input error
 // that says what was expected and what the file holds, instead of a report of zeros or of
-// "accuracy ≈ 0.5" from every line scored as a format-invalid negative (issue 10 item 5).
+// "accuracy ≈ 0.5" from every line scored as a format-invalid negative.
 // - A JSON array, or one JSON object spread over several lines: "expected JSONL, one prediction
 //   per line".
 // - Lines that parse, none carrying a prediction field (`judgment`, `prediction`, `completion`): not a dump; when

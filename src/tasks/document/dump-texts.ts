@@ -1,15 +1,19 @@
-// The texts the case explorer shows from a prediction dump: each wanted line's reasoning and, for
-// the `<think>…</think><answer>…</answer>` layout, the raw completion. Read by positional reads when
-// the dump pass recorded line offsets (eval), else by one streaming pass (diff).
+// The texts the case explorer shows from a prediction dump: each wanted line's reasoning, the
+// model's raw text (a `<think>…</think><answer>…</answer>` completion, or the answer a judge could
+// not read) and the parsed line itself, so that a failed run can show what the model said. Read by
+// positional reads when the dump pass recorded line offsets (eval), else by one streaming pass (diff).
 import { open } from "node:fs/promises";
-import { parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
+import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
 import { dumpLines } from "./dump-source.js";
-import { isJsonObject } from "../../io/records.js";
+import { isJsonObject, type JsonObject } from "../../io/records.js";
+import { batchOutputRecord } from "../../judges/batch-results.js";
 import type { LineOffsets } from "./line-offsets.js";
 
 export interface DumpTexts {
   reasoning?: string;
   raw?: string;
+  /** The line as the scorer reads it (a batch output line converted to the cache shape). */
+  record?: JsonObject;
 }
 
 const COALESCE_BYTES = 64 * 1024;
@@ -24,15 +28,23 @@ export function textsOfDumpLine(text: string): DumpTexts {
       .replace(/\r$/, ""),
   );
   if ("error" in parsed) return {};
-  const record = parsed.record;
+  let record = parsed.record;
+  if (isBatchOutputLine(record)) {
+    const converted = batchOutputRecord(record);
+    if ("orphan" in converted) return {};
+    record = converted.record;
+  }
   const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;
-  const out: DumpTexts = {};
+  const out: DumpTexts = { record };
   if (typeof source["reasoning"] === "string") out.reasoning = source["reasoning"];
   const completion = source["completion"];
   if (typeof completion === "string") {
     out.raw = completion;
     const layout = parseCompletionLayout(completion);
     if (layout && out.reasoning === undefined) out.reasoning = layout.think;
+  } else if (typeof source["raw"] === "string") {
+    // A judge's answer it could not read (kept beside its error code by mari's judges).
+    out.raw = source["raw"];
   }
   return out;
 }

@@ -6,7 +6,7 @@ import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide } from "../../gates/baseline.js";
+import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide, type Baseline } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -20,12 +20,13 @@ import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../diff/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
-import { buildDocumentReport, strictViolations } from "./report.js";
+import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
+import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { isConvertedDump } from "./dump-source.js";
 import { detectEvalLog } from "../../judges/eval-logs.js";
-import { runDocumentEval, type Shard } from "./run.js";
+import { runDocumentEval, type DocumentEvalResult, type Shard } from "./run.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -65,6 +66,8 @@ export interface DocumentEvalSettings {
   baselinePath?: string;
   /** Lines per worker chunk (tests vary it to show the output does not depend on it). */
   chunkLines?: number;
+  /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
   /** The config file the settings came from, recorded in the report. */
   configPath?: string | null;
   /** Progress, warnings and notes (default: silent). */
@@ -83,12 +86,21 @@ function completionEndConfig(rule: CompletionEndRule | undefined): Record<string
 
 export const evaluateDocuments = oneRunEach(evaluateDocumentsInRun);
 
+/**
+ * Refuses (InputError) the gates that cannot hold on any document report of these settings (an
+ * unknown metric or path, `--max-drop` without a baseline): known before any input is read.
+ */
+export function checkDocumentGatesEarly(settings: Pick<DocumentEvalSettings, "gates" | "bootstrap" | "baselinePath">): void {
+  checkGates(documentReportOutline(settings.bootstrap ?? 1000), settings.gates ?? [], { beforeRun: { baseline: settings.baselinePath !== undefined } });
+}
+
 async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<ReportOutcome> {
+  checkDocumentGatesEarly(settings);
   const started = settings.started ?? process.hrtime.bigint();
   const observer = settings.observer ?? SILENT_OBSERVER;
   const outDir = settings.outDir ?? "mari-report";
   if (settings.dumpPath !== undefined) return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, settings.dumpPath!, null));
-  // No dump: the built-in lexical judge (SPEC §6) produces one next to the report, so a fresh
+  // No dump: the built-in lexical judge (docs/judges.md) produces one next to the report, so a fresh
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   await asInputErrors(async () => {
@@ -113,7 +125,6 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const seed = settings.seed ?? 0;
   const bootstrap = settings.bootstrap ?? 1000;
   const lenientIds = settings.lenientIds ?? false;
-  const strict = settings.strict ?? false;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
   if (baseline !== undefined && baseline.report.task !== "documents") {
@@ -144,114 +155,172 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
-  const progress = observer.progress("eval (MB)", totalMb);
+  const progress = observer.progress("score (MB)", totalMb);
   let reportedMb = 0;
-  const result = await runDocumentEval({
-    slicePath,
-    sliceOptions: { sentences: settings.sentences ?? "mari", strict },
-    dumpPath,
-    outDir,
-    workers,
-    chunkLines: settings.chunkLines,
-    seed,
-    bootstrap,
-    lenientIds,
-    ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
-    ...(shard ? { shard } : {}),
-    ...(limit !== undefined ? { limit } : {}),
-    dumpSource,
-    ...(rewardsPath !== undefined ? { rewardsPath } : {}),
-    ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
-    onProgress: (done) => {
-      const mb = Math.floor(done / 1e6);
-      if (mb > reportedMb) {
-        progress.tick(mb - reportedMb);
-        reportedMb = mb;
-      }
-    },
-  });
-  // Ticks count whole megabytes read; the last part of a megabyte (all of a small dump) ends here.
-  if (totalMb > reportedMb) progress.tick(totalMb - reportedMb);
-  progress.done();
-
-  const report = await buildDocumentReport(result, {
-    slicePath,
-    dumpPath,
-    seed,
-    bootstrap,
-    workers,
-    shard,
-    ...(limit !== undefined ? { limit } : {}),
-    judge: judge?.name ?? null,
-    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
-    config: {
-      slice: resolve(slicePath),
-      predictions: resolve(dumpPath),
-      bootstrap,
-      lenient_ids: lenientIds,
-      ...completionEndConfig(settings.completionEnd),
-      strict,
-      ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
-      shard: shard ? `${shard.index}/${shard.count}` : null,
-      ...(limit !== undefined ? { limit } : {}),
-      ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
-      config_file: settings.configPath ?? null,
-    },
-    elapsedSeconds: 0,
-  });
-  // Already in report.warnings (buildDocumentReport); said on stderr too, as warnings always are.
-  for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
-  const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
-  if (dumpChanged !== undefined) {
-    report.warnings = [...(report.warnings ?? []), dumpChanged];
-    observer.log(`warning: ${dumpChanged}`);
-  }
-  let changes: CaseChange[] | undefined;
-  // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-  if (baseline && explore) changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
-  await decideDocumentReport(report, {
-    casesPath: result.casesPath,
-    ...(baseline ? { baseline } : {}),
-    gates: settings.gates ?? [],
-    seed,
-    bootstrap,
-    sliceHash: result.sliceHash,
-    partial: shard !== undefined,
-  });
-  const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
-  if (judgeRun !== undefined) {
-    report.system.judge_run = judgeRun;
-    // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
-    const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
-    const evalRule = settings.sentences ?? "mari";
-    if (promptRule !== evalRule) {
-      const warning = `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`;
-      report.warnings = [...(report.warnings ?? []), warning];
-      observer.log(`warning: ${warning}`);
+  // Ticks count whole megabytes scored; the last part of a megabyte (all of a small dump) ends the
+  // phase when the last chunk is scored, before the aggregation phases start their own display.
+  const scored = (done: number, total: number) => {
+    const mb = done >= total ? totalMb : Math.floor(done / 1e6);
+    if (mb > reportedMb) {
+      progress.tick(mb - reportedMb);
+      reportedMb = mb;
     }
+    if (done >= total) progress.done();
+  };
+  let result: DocumentEvalResult;
+  try {
+    result = await runDocumentEval({
+      slicePath,
+      sliceOptions: { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false },
+      dumpPath,
+      outDir,
+      workers,
+      chunkLines: settings.chunkLines,
+      seed,
+      bootstrap,
+      lenientIds,
+      ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
+      ...(shard ? { shard } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      dumpSource,
+      ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
+      onProgress: scored,
+      observer,
+    });
+  } catch (err) {
+    progress.done(false);
+    throw err;
   }
-  report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
+  scored(dumpBytes, dumpBytes);
+  try {
+    return await reportOn(result, settings, { dumpPath, judge, formats, explore, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds });
+  } catch (err) {
+    // Nothing of a run that fails here replaces what an earlier run left in --out.
+    await result.casesFile.abort();
+    throw err;
+  }
+}
 
-  const inputErrors: string[] = [];
-  const scored = result.aggregate.casesScored;
-  // A shard that holds no slice case has nothing to score; that is not an input error (small
-  // slices over many shards), and `mari merge` accepts its empty report.
-  const emptyShard = shard !== undefined && result.cases.length === 0;
-  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
-  if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
-  const violations = strict ? strictViolations(report) : [];
-  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
-  const explorer = explore
-    ? await buildDocumentExplorer({
-        casesPath: result.casesPath,
-        slice: result.slice,
-        dumpPath,
-        ...(offsets ? { offsets } : {}),
-        runs: result.runKeys,
-        seed,
-        ...(changes ? { changes } : {}),
-      })
-    : undefined;
-  const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
-  return { report, outDir, files, inputErrors };
+/** The report of a scored run: built, decided and written (cases.jsonl published just before it). */
+async function reportOn(
+  result: DocumentEvalResult,
+  settings: Resolved,
+  run: {
+    dumpPath: string;
+    judge: { name: string; note?: string } | null;
+    formats: readonly ReportFormat[];
+    /** report.html is written: the case explorer is built (from offsets when the dump pass recorded them). */
+    explore: boolean;
+    offsets: LineOffsets | undefined;
+    dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
+    baseline: Baseline | undefined;
+    workers: number;
+    seed: number;
+    bootstrap: number;
+    lenientIds: boolean;
+  },
+): Promise<ReportOutcome> {
+  const { slicePath, outDir, observer, shard, limit } = settings;
+  const { dumpPath, judge, formats, explore, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds } = run;
+  const strict = settings.strict ?? false;
+  // The last phase on the display: the report built, the baseline compared and gates decided, the
+  // case explorer read from cases.jsonl and the dump (html only), the files written.
+  const steps = observer.progress("report (steps)", explore ? 4 : 3);
+  let completed = false;
+  try {
+    const report = await buildDocumentReport(result, {
+      slicePath,
+      dumpPath,
+      seed,
+      bootstrap,
+      workers,
+      shard,
+      ...(limit !== undefined ? { limit } : {}),
+      judge: judge?.name ?? null,
+      ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
+      config: {
+        slice: resolve(slicePath),
+        predictions: resolve(dumpPath),
+        bootstrap,
+        lenient_ids: lenientIds,
+        ...completionEndConfig(settings.completionEnd),
+        strict,
+        ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
+        shard: shard ? `${shard.index}/${shard.count}` : null,
+        ...(limit !== undefined ? { limit } : {}),
+        ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
+        config_file: settings.configPath ?? null,
+      },
+      elapsedSeconds: 0,
+    });
+    // Already in report.warnings (buildDocumentReport); said on stderr too, as warnings always are.
+    for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
+    const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
+    if (dumpChanged !== undefined) {
+      report.warnings = [...(report.warnings ?? []), dumpChanged];
+      observer.log(`warning: ${dumpChanged}`);
+    }
+    let changes: CaseChange[] | undefined;
+    // The explorer's regressed/fixed filters need the per-case changes against the baseline.
+    if (baseline && explore)
+      changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
+    steps.tick();
+    await decideDocumentReport(report, {
+      casesPath: result.casesPath,
+      ...(baseline ? { baseline } : {}),
+      gates: settings.gates ?? [],
+      seed,
+      bootstrap,
+      sliceHash: result.sliceHash,
+      partial: shard !== undefined,
+    });
+    const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
+    if (judgeRun !== undefined) {
+      report.system.judge_run = judgeRun;
+      // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
+      const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
+      const evalRule = settings.sentences ?? "mari";
+      if (promptRule !== evalRule) {
+        const warning = `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`;
+        report.warnings = [...(report.warnings ?? []), warning];
+        observer.log(`warning: ${warning}`);
+      }
+    }
+    report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
+
+    const inputErrors: string[] = [];
+    const scored = result.aggregate.casesScored;
+    // A shard that holds no slice case has nothing to score; that is not an input error (small
+    // slices over many shards), and `mari merge` accepts its empty report.
+    const emptyShard = shard !== undefined && result.cases.length === 0;
+    if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+    if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
+    const violations = strict ? strictViolations(report) : [];
+    if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+    steps.tick();
+    const explorer = explore
+      ? await buildDocumentExplorer({
+          casesPath: result.casesPath,
+          slice: result.slice,
+          dumpPath,
+          ...(offsets ? { offsets } : {}),
+          runs: result.runKeys,
+          seed,
+          lenientIds,
+          ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
+          ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+          ...(changes ? { changes } : {}),
+        })
+      : undefined;
+    if (explore) steps.tick();
+    const casesFile = await result.casesFile.commit();
+    const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
+    // The summary's "report:" line names every file of the run, cases.jsonl too.
+    steps.tick();
+    completed = true;
+    return { report, outDir, files: [...files, casesFile], inputErrors };
+  } finally {
+    steps.done(completed);
+  }
 }

@@ -1,20 +1,42 @@
 // The documents case explorer's data: cases.jsonl (the scored outcomes, read twice through its one
 // reader, src/report/document-cases.ts: once to find the failures and choose the cases, once to
-// gather the chosen ones), the slice's sentences, and the reasoning of the chosen dump lines.
-// Built only when report.html is written.
-import type { JsonObject } from "../../io/records.js";
+// gather the chosen ones), the slice's sentences, and the chosen dump lines: their reasoning and,
+// for a format-invalid run, what the model said and why the scorer refused it. Built only when
+// report.html (or diff.html) is written.
+import { describe } from "../../io/dump.js";
+import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { readDocumentCases } from "../../report/document-cases.js";
-import type { DocumentSlice } from "../../io/slice.js";
-import { describeSelection, explorerCap, selectCases, type ExplorerCase, type ExplorerData, type ExplorerRun } from "../../report/explorer.js";
+import type { DocumentSlice, SliceCase } from "../../io/slice.js";
+import {
+  countCase,
+  describeSelection,
+  EXPLORER_CASE_CAP,
+  EXPLORER_DOCUMENT_CHARS,
+  EXPLORER_TEXT_CHARS,
+  EXPLORER_TEXT_CHARS_EACH,
+  emptyCounts,
+  explorerCap,
+  explorerRunsPerCase,
+  pageText,
+  selectCases,
+  type ExplorerCase,
+  type ExplorerData,
+  type ExplorerRun,
+  type GivenField,
+} from "../../report/explorer.js";
 import type { CaseChange } from "../diff/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
+import { scoreCase, type ScoreOptions } from "./score.js";
+import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 export interface DocumentExplorerInput {
   casesPath: string;
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
   dumpPath: string | null;
+  /** How the page names the dump (default: dumpPath), e.g. the path the report records. */
+  dumpName?: string;
   offsets?: LineOffsets;
   runs: string[];
   seed: number;
@@ -22,7 +44,50 @@ export interface DocumentExplorerInput {
   changes?: readonly CaseChange[];
   /** Where every case is, for the page ("cases.jsonl beside this page"). */
   rest?: string;
-  cap?: number;
+  /** `--explorer-cases`: the most cases the page carries (default EXPLORER_CASE_CAP). */
+  caseCap?: number;
+  /** Characters of document text the page carries in all (default EXPLORER_DOCUMENT_CHARS). */
+  documentChars?: number;
+  /** As the run was scored (`--lenient-ids`), so a failed run's message is the scorer's. */
+  lenientIds?: boolean;
+  /** As the run was scored (`--keep-special-tokens`, `--special-token`). */
+  completionEnd?: CompletionEndRule;
+}
+
+/** The field of a structured prediction each format reason is about (judge failures: `error`). */
+const FIELD_OF_REASON: Record<string, string> = {
+  bad_prediction_shape: "prediction",
+  bad_judgment: "judgment",
+  bad_evidence_field: "evidence_sentence_ids",
+  non_integer_evidence: "evidence_sentence_ids",
+  evidence_out_of_document: "evidence_sentence_ids",
+  positive_without_evidence: "evidence_sentence_ids",
+  negative_with_evidence: "evidence_sentence_ids",
+  bad_reasoning: "reasoning",
+  reasoning_reference_out_of_document: "reasoning",
+};
+
+const GIVEN_CHARS = 400;
+
+/**
+ * What a format-invalid dump line said, field by field as written (the field its reason is about
+ * marked), and the scorer's message for it, found by scoring the line again with the same function.
+ */
+function explainFailure(c: SliceCase, record: JsonObject, reason: string, options: ScoreOptions): { message: string | undefined; given: GivenField[] } {
+  const message = scoreCase(c, record, options).message ?? undefined;
+  const nested = record["prediction"];
+  if (nested !== undefined && !isJsonObject(nested)) return { message, given: [{ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true }] };
+  const source = isJsonObject(nested) ? nested : record;
+  // A completion's fields are inside its text, shown whole as the raw completion.
+  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given: [] };
+  const bad = FIELD_OF_REASON[reason] ?? "error";
+  const fields = ["judgment", Object.hasOwn(source, "evidence_sentence_ids") ? "evidence_sentence_ids" : "evidence", "error"];
+  // The reasoning is shown in full below the table when it is text; here only when it is the problem and not text.
+  if (bad === "reasoning" && typeof source["reasoning"] !== "string") fields.push("reasoning");
+  const given = fields
+    .filter((field) => Object.hasOwn(source, field) || field === bad)
+    .map((field) => ({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") }));
+  return { message, given };
 }
 
 const FACETS = ["scope", "doc_type", "contra_type"];
@@ -46,116 +111,287 @@ function lineFails(line: JsonObject): boolean {
   return line["judgment_correct"] !== true || line["format_valid"] !== true || line["localization_hit"] === false;
 }
 
+// What a case's run lines add up to, as bits (first pass over every case; the tags and the filter
+// counts of all cases come from them, the page's cases included).
+const OUTCOMES = ["tp", "fp", "fn", "tn", "invalid"];
+const LOC_MISS = 1 << 5;
+const JUDGED_POSITIVE = 1 << 6;
+const JUDGED_NEGATIVE = 1 << 7;
+
+function caseTags(bits: number, reasons: readonly string[], change: CaseChange | undefined): string[] {
+  const tags = OUTCOMES.filter((_, k) => bits & (1 << k));
+  for (const reason of reasons) tags.push(`invalid:${reason}`);
+  if (bits & LOC_MISS) tags.push("loc_miss");
+  // As SetCons counts flipped cases: runs with a kept line (format-invalid ones judged negative, as
+  // scored) that do not all give the same judgment.
+  if (bits & JUDGED_POSITIVE && bits & JUDGED_NEGATIVE) tags.push("flipped");
+  if (change !== undefined) tags.push(change.status);
+  if (bits & 0b10110 || bits & LOC_MISS || change?.status === "regressed" || change?.status === "mixed") tags.push("failure");
+  return tags;
+}
+
+/**
+ * The runs a case carries on the page: while its run lines are read, at most `cap` failing and `cap`
+ * passing ones are kept; the page gets the failing ones first, then passing ones, in run order.
+ */
+class RunPicker {
+  private readonly kept: Array<{ failing: ExplorerRun[]; passing: ExplorerRun[] }>;
+  private readonly order = new Map<ExplorerRun, number>();
+  constructor(
+    cases: number,
+    private readonly cap: number,
+  ) {
+    this.kept = Array.from({ length: cases }, () => ({ failing: [], passing: [] }));
+  }
+  offer(k: number, line: JsonObject): void {
+    const into = this.kept[k]!;
+    const list = lineFails(line) ? into.failing : into.passing;
+    if (list.length >= this.cap) return;
+    const run = runOfLine(line);
+    list.push(run);
+    this.order.set(run, this.order.size);
+  }
+  runs(k: number): ExplorerRun[] {
+    const { failing, passing } = this.kept[k]!;
+    return [...failing, ...passing.slice(0, Math.max(0, this.cap - failing.length))].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+  }
+}
+
+/**
+ * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
+ * and the scorer's message), within the page's text budget; `sliceCase` undefined: no message.
+ */
+async function attachTexts(
+  runs: ReadonlyArray<readonly [ExplorerRun, SliceCase | undefined]>,
+  dumpPath: string,
+  offsets: LineOffsets | undefined,
+  options: ScoreOptions,
+  budget: { chars: number; leftOut: number },
+): Promise<void> {
+  const texts = await readDumpTexts(
+    dumpPath,
+    runs.flatMap(([run]) => (run.line !== undefined ? [run.line] : [])),
+    offsets,
+  );
+  for (const [run, sliceCase] of runs) {
+    const t = run.line !== undefined ? texts.get(run.line) : undefined;
+    if (t === undefined) continue;
+    const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
+    if (size > 0 && budget.chars <= 0) {
+      budget.leftOut++;
+      continue;
+    }
+    budget.chars -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
+    if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
+    if (t.raw !== undefined) run.raw = pageText(t.raw);
+    if (run.reason !== null && t.record !== undefined && sliceCase !== undefined) {
+      const failure = explainFailure(sliceCase, t.record, run.reason, options);
+      if (failure.message !== undefined) run.message = failure.message;
+      if (failure.given.length > 0) run.given = failure.given;
+    }
+  }
+}
+
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const n = input.slice.cases.length;
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
-  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   const present = new Uint8Array(n);
   const failed = new Uint8Array(n);
+  const bits = new Uint8Array(n);
+  const runCount = new Int32Array(n);
+  const rewardSum = new Float64Array(n);
+  const rewardCount = new Int32Array(n);
+  // Reason codes per case: a case rarely has more than one, so a sparse map.
+  const reasonsOf = new Map<number, string[]>();
+  const facetsOf: Array<Record<string, string> | undefined> = new Array(n);
   for await (const item of readDocumentCases(input.casesPath)) {
-    const index = "record" in item ? item.record["case_index"] : undefined;
+    if (!("record" in item)) continue;
+    const line = item.record;
+    const index = line["case_index"];
     if (typeof index !== "number" || index < 0 || index >= n) continue;
-    present[index] = 1;
-    if (lineFails((item as { record: JsonObject }).record)) failed[index] = 1;
+    if (!present[index]) {
+      present[index] = 1;
+      facetsOf[index] = facetsOfLine(line);
+    }
+    runCount[index]!++;
+    if (lineFails(line)) failed[index] = 1;
+    const valid = line["format_valid"] === true;
+    bits[index]! |= 1 << OUTCOMES.indexOf(outcomeOf(line["label"], valid, line["judgment"]));
+    if (line["localization_hit"] === false) bits[index]! |= LOC_MISS;
+    const reason = line["reason"];
+    if (reason !== "missing_prediction") bits[index]! |= line["judgment"] === true ? JUDGED_POSITIVE : JUDGED_NEGATIVE;
+    if (typeof reason === "string") {
+      const list = reasonsOf.get(index) ?? [];
+      if (!list.includes(reason)) list.push(reason);
+      reasonsOf.set(index, list);
+    }
+    const reward = num(line["reward_accuracy"]);
+    if (reward !== null) {
+      rewardSum[index]! += reward;
+      rewardCount[index]!++;
+    }
   }
+  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   for (const id of changed.keys()) {
     const index = indexOfId.get(id);
     if (index !== undefined) failed[index] = 1;
   }
-  // Only the cases this report scored (a shard's), in slice order.
+  // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
   const scored: number[] = [];
-  for (let i = 0; i < n; i++) if (present[i]) scored.push(i);
-  const cap = input.cap ?? explorerCap(input.runs.length);
+  const counts = emptyCounts();
+  const tagsOf = (i: number) => caseTags(bits[i]!, reasonsOf.get(i) ?? [], changed.get(input.slice.cases[i]!.id));
+  for (let i = 0; i < n; i++) {
+    if (!present[i]) continue;
+    scored.push(i);
+    countCase(counts, tagsOf(i), facetsOf[i]!);
+  }
+  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
+  const cap = explorerCap(input.runs.length, caseCap);
   const selection = selectCases(
     Uint8Array.from(scored, (i) => failed[i]!),
     cap,
     input.seed,
   );
+  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const slot = new Int32Array(n).fill(-1);
+  // Documents' text within EXPLORER_DOCUMENT_CHARS in all; past it, a case says its text was left out.
+  let documentChars = input.documentChars ?? EXPLORER_DOCUMENT_CHARS;
+  let textsOmitted = 0;
   const cases: ExplorerCase[] = selection.chosen.map((k, position) => {
     const c = input.slice.cases[scored[k]!]!;
     slot[c.index] = position;
-    return { id: c.id, tags: [], facets: {}, score: null, doc: { label: null, sentences: c.sentences, gold: [], runs: [] } };
+    const size = c.sentences.reduce((sum, s) => sum + s.length, 0);
+    const fits = size <= documentChars;
+    if (fits) documentChars -= size;
+    else textsOmitted++;
+    const view: ExplorerCase = {
+      id: c.id,
+      tags: tagsOf(c.index),
+      facets: facetsOf[c.index]!,
+      score: rewardCount[c.index]! > 0 ? rewardSum[c.index]! / rewardCount[c.index]! : null,
+      doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentences.length }) },
+    };
+    const change = changed.get(c.id);
+    if (change !== undefined) view.change = { status: change.status, old: change.old, new: change.new };
+    if (runCount[c.index]! > runCap) view.runs_total = runCount[c.index]!;
+    return view;
   });
-  const lineOfRun: Array<[ExplorerRun, number]> = [];
-  // Only the chosen cases' run lines are parsed.
+  const picker = new RunPicker(cases.length, runCap);
   const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
   for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
     if (!("record" in item)) continue;
     const line = item.record;
     const index = line["case_index"];
     if (typeof index !== "number" || !chosen(index)) continue;
-    const view = cases[slot[index]!]!;
-    const doc = view.doc!;
-    if (doc.runs.length === 0) {
-      doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
-      doc.gold = numbers(line["gold_sentence_ids"]);
-      for (const facet of FACETS) {
-        const v = line[facet];
-        if (typeof v === "string" || typeof v === "number") view.facets[facet] = String(v);
-        // Several contra_types: one facet value naming them all.
-        else if (Array.isArray(v)) view.facets[facet] = v.map(String).join(", ");
-      }
-    }
-    const valid = line["format_valid"] === true;
-    const run: ExplorerRun = {
-      run: String(line["run"] ?? "0"),
-      judgment: valid && typeof line["judgment"] === "boolean" ? line["judgment"] : null,
-      outcome: outcomeOf(line["label"], valid, line["judgment"]),
-      reason: typeof line["reason"] === "string" ? line["reason"] : null,
-      evidence: numbers(line["evidence_sentence_ids"]),
-      reward: num(line["reward_accuracy"]),
-      coverage: num(line["reference_coverage"]),
-      localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
-    };
-    doc.runs.push(run);
-    if (typeof line["line"] === "number") lineOfRun.push([run, line["line"]]);
+    const doc = cases[slot[index]!]!.doc!;
+    doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
+    doc.gold = numbers(line["gold_sentence_ids"]);
+    picker.offer(slot[index]!, line);
   }
-  if (input.dumpPath !== null) {
-    const texts = await readDumpTexts(
-      input.dumpPath,
-      lineOfRun.map(([, lineNo]) => lineNo),
-      input.offsets,
-    );
-    for (const [run, lineNo] of lineOfRun) {
-      const t = texts.get(lineNo);
-      if (t?.reasoning !== undefined) run.reasoning = t.reasoning;
-      if (t?.raw !== undefined) run.raw = t.raw;
-    }
-  }
-  for (const view of cases) {
-    const runs = view.doc!.runs;
-    const tags = new Set<string>();
-    for (const r of runs) {
-      tags.add(r.outcome);
-      if (r.reason !== null) tags.add(`invalid:${r.reason}`);
-      if (r.localization_hit === false) tags.add("loc_miss");
-    }
-    const judgments = new Set(runs.filter((r) => r.judgment !== null).map((r) => r.judgment));
-    if (judgments.size > 1) tags.add("flipped");
-    const change = changed.get(view.id);
-    if (change !== undefined) {
-      tags.add(change.status);
-      view.change = { status: change.status, old: change.old, new: change.new };
-    }
-    if (
-      runs.some((r) => r.outcome === "fp" || r.outcome === "fn" || r.outcome === "invalid" || r.localization_hit === false) ||
-      change?.status === "regressed" ||
-      change?.status === "mixed"
-    )
-      tags.add("failure");
-    view.tags = [...tags];
-    const rewards = runs.map((r) => r.reward).filter((v): v is number => v !== null);
-    view.score = rewards.length ? rewards.reduce((a, b) => a + b, 0) / rewards.length : null;
-  }
+  const withCase: Array<[ExplorerRun, SliceCase]> = [];
+  cases.forEach((view, k) => {
+    view.doc!.runs = picker.runs(k);
+    for (const run of view.doc!.runs) withCase.push([run, input.slice.cases[indexOfId.get(view.id)!]!]);
+  });
+  const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
+  if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, scoreOptionsOf(input), budget);
+  const textsLeftOut = budget.leftOut;
+  const cut = cases.filter((c) => c.runs_total !== undefined).length;
+  const notes = [
+    cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
+    textsLeftOut > 0 ? `The texts of ${textsLeftOut} runs are left out to keep the page small (they are in the dump).` : "",
+    textsOmitted > 0 ? `The text of ${textsOmitted} documents is left out to keep the page small (it is in the slice).` : "",
+  ].filter((note) => note !== "");
   return {
     kind: "documents",
     total: scored.length,
     shown: cases.length,
-    selection: describeSelection(scored.length, selection, cap, input.seed),
+    selection: [describeSelection(scored.length, selection, cap, input.seed), ...notes].join(" "),
     rest: input.rest ?? "cases.jsonl beside this page",
-    runs: input.runs,
+    runs: input.runs.length,
+    ...(input.dumpPath !== null ? { dump: input.dumpName ?? input.dumpPath } : {}),
     facets: FACETS,
+    counts,
     cases,
   };
+}
+
+function facetsOfLine(line: JsonObject): Record<string, string> {
+  const facets: Record<string, string> = {};
+  for (const facet of FACETS) {
+    const v = line[facet];
+    if (typeof v === "string" || typeof v === "number") facets[facet] = String(v);
+    // Several contra_types: one facet value naming them all.
+    else if (Array.isArray(v)) facets[facet] = v.map(String).join(", ");
+  }
+  return facets;
+}
+
+/** One run of a case as the page shows it (texts and the failure's explanation are added from the dump). */
+function runOfLine(line: JsonObject): ExplorerRun {
+  const valid = line["format_valid"] === true;
+  const run: ExplorerRun = {
+    run: String(line["run"] ?? "0"),
+    judgment: valid && typeof line["judgment"] === "boolean" ? line["judgment"] : null,
+    outcome: outcomeOf(line["label"], valid, line["judgment"]),
+    reason: typeof line["reason"] === "string" ? line["reason"] : null,
+    evidence: numbers(line["evidence_sentence_ids"]),
+    reward: num(line["reward_accuracy"]),
+    coverage: num(line["reference_coverage"]),
+    localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
+  };
+  if (typeof line["line"] === "number") run.line = line["line"];
+  else if (run.reason === "missing_prediction") run.message = "no prediction for this case in this run";
+  return run;
+}
+
+export interface OldSideInput {
+  /** OLD's cases.jsonl. */
+  casesPath: string;
+  /** OLD's dump, when it is still readable (texts are skipped otherwise), and how the page names it. */
+  dumpPath: string | null;
+  dumpName?: string;
+  /** The slice both sides were scored on (null for different slices: no failure messages for OLD). */
+  slice: DocumentSlice | null;
+  lenientIds?: boolean;
+  completionEnd?: CompletionEndRule;
+  caseCap?: number;
+}
+
+/** The scorer's options a run was scored with, for re-scoring a failed line's message. */
+function scoreOptionsOf(input: { lenientIds?: boolean; completionEnd?: CompletionEndRule }): ScoreOptions {
+  return { lenientIds: input.lenientIds ?? false, ...(input.completionEnd ? { completionEnd: input.completionEnd } : {}) };
+}
+
+/**
+ * diff.html: OLD's runs of each changed case the page carries, shown beside NEW's (the same share of
+ * runs per case, failing runs first; texts from OLD's dump within what is left of the text budget).
+ */
+export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Promise<void> {
+  const slotOf = new Map<string, number>();
+  const changedCases = data.cases.filter((c) => c.change !== undefined && c.doc !== undefined);
+  changedCases.forEach((c, k) => slotOf.set(c.id, k));
+  if (changedCases.length === 0) return;
+  const picker = new RunPicker(changedCases.length, explorerRunsPerCase(data.shown, old.caseCap ?? EXPLORER_CASE_CAP));
+  const totals = new Int32Array(changedCases.length);
+  for await (const item of readDocumentCases(old.casesPath)) {
+    if (!("record" in item)) continue;
+    const k = slotOf.get(String(item.record["case_id"]));
+    if (k === undefined) continue;
+    totals[k]!++;
+    picker.offer(k, item.record);
+  }
+  const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
+  const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
+  changedCases.forEach((c, k) => {
+    const runs = picker.runs(k);
+    c.doc!.old_runs = runs;
+    if (totals[k]! > runs.length) c.doc!.old_runs_total = totals[k]!;
+    for (const run of runs) withCase.push([run, indexOfId?.get(c.id)]);
+  });
+  if (old.dumpPath !== null) {
+    data.old_dump = old.dumpName ?? old.dumpPath;
+    const used = data.cases.reduce((sum, c) => sum + (c.doc?.runs ?? []).reduce((s, r) => s + (r.reasoning?.length ?? 0) + (r.raw?.length ?? 0), 0), 0);
+    await attachTexts(withCase, old.dumpPath, undefined, scoreOptionsOf(old), { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 });
+  }
 }

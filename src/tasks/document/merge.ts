@@ -1,7 +1,8 @@
-// `mari merge` for document evals (SPEC §4.4): rebuilds the single-run (case, run) table from the
+// `mari merge` for document evals (docs/eval.md, "Scale, determinism, sharding"): rebuilds the single-run (case, run) table from the
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
+import type { RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
@@ -37,6 +38,8 @@ export interface MergeInput {
   slicePath?: string;
   /** Pool size for the aggregation (default 1: in-process). */
   workers?: number;
+  /** Progress of the aggregation phases (default: silent). */
+  observer?: RunObserver;
 }
 
 export interface MergeOutput {
@@ -191,6 +194,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     bootstrap,
     lenientIds: config.lenient_ids === true,
     workers: input.workers ?? 1,
+    ...(input.observer ? { observer: input.observer } : {}),
   });
   return { result, first, shards: shards.map((s) => s.report), slicePath, seed, bootstrap };
 }
@@ -210,36 +214,43 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
   const started = process.hrtime.bigint();
   const { formats, gates: mergeGates, baselinePath: mergeBaseline, ...input } = options;
   const merged = await mergeDocumentShards(input);
-  const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
-  const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
-  const baseline = baselinePath !== undefined && baselinePath !== null ? await loadBaseline(baselinePath) : undefined;
-  const system = merged.first.system;
-  const config = { ...(system.config as Record<string, unknown>), shard: null };
-  const report = await buildDocumentReport(merged.result, {
-    slicePath: merged.first.dataset.path,
-    dumpPath: merged.first.predictions?.path ?? null,
-    seed: merged.seed,
-    bootstrap: merged.bootstrap,
-    workers: system.workers,
-    shard: undefined,
-    judge: system.judge,
-    ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
-    config: { ...config, merged_from: options.reportPaths },
-    elapsedSeconds: 0,
-    sliceSha256: merged.first.dataset.sha256,
-    ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
-  });
-  if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
-  await decideDocumentReport(report, {
-    casesPath: merged.result.casesPath,
-    ...(baseline ? { baseline } : {}),
-    gates,
-    seed: merged.seed,
-    bootstrap: merged.bootstrap,
-    sliceHash: merged.result.sliceHash,
-    partial: false,
-  });
-  report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
-  return { report, outDir: options.outDir, files, inputErrors: [] };
+  try {
+    const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
+    const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
+    const baseline = baselinePath !== undefined && baselinePath !== null ? await loadBaseline(baselinePath) : undefined;
+    const system = merged.first.system;
+    const config = { ...(system.config as Record<string, unknown>), shard: null };
+    const report = await buildDocumentReport(merged.result, {
+      slicePath: merged.first.dataset.path,
+      dumpPath: merged.first.predictions?.path ?? null,
+      seed: merged.seed,
+      bootstrap: merged.bootstrap,
+      workers: system.workers,
+      shard: undefined,
+      judge: system.judge,
+      ...(system.judge_note !== undefined ? { judgeNote: system.judge_note } : {}),
+      config: { ...config, merged_from: options.reportPaths },
+      elapsedSeconds: 0,
+      sliceSha256: merged.first.dataset.sha256,
+      ...(merged.first.predictions ? { dumpSha256: merged.first.predictions.sha256 } : {}),
+    });
+    if (system.judge_run !== undefined) report.system.judge_run = system.judge_run;
+    await decideDocumentReport(report, {
+      casesPath: merged.result.casesPath,
+      ...(baseline ? { baseline } : {}),
+      gates,
+      seed: merged.seed,
+      bootstrap: merged.bootstrap,
+      sliceHash: merged.result.sliceHash,
+      partial: false,
+    });
+    report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const casesFile = await merged.result.casesFile.commit();
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile });
+    return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };
+  } catch (err) {
+    // Nothing of a merge that fails here replaces what an earlier run left in --out.
+    await merged.result.casesFile.abort();
+    throw err;
+  }
 }

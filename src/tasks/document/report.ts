@@ -1,4 +1,7 @@
-// Assembles report.json for a document eval (SPEC §4.1, Appendix A keys) from the eval result.
+// Assembles report.json for a document eval from the eval result; and its outline before the run
+// (the keys known from the flags alone), against which gates are checked before the dump is read.
+import { emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
+import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
@@ -140,7 +143,7 @@ export function strictViolations(report: Report): string[] {
 
 /**
  * When more than half of the predictions are format-invalid, the metrics mostly measure the dump's
- * format (each invalid prediction is scored as a negative, SPEC §1.3): every rendering says so up
+ * format (each invalid prediction is scored as a negative, docs/core-document.md): every rendering says so up
  * front, gate or no gate.
  */
 export function invalidMajorityWarning(report: Report): string | undefined {
@@ -148,4 +151,43 @@ export function invalidMajorityWarning(report: Report): string | undefined {
   if (!invalid || invalid.total === 0 || invalid.count * 2 <= invalid.total) return undefined;
   const percent = ((100 * invalid.count) / invalid.total).toFixed(1);
   return `${invalid.count} of ${invalid.total} predictions (${percent}%) are format-invalid and scored as negatives: these metrics mostly measure the dump's format, not the judge (reasons under rejections)`;
+}
+
+/**
+ * The shape of a document report before its run: the metric tables' keys (fixed), the run keys and
+ * every data-dependent table (breakdown values, SetCons on a one-run dump, rejections) left LATER.
+ * Gates are checked against it before the dump is read (docs/eval.md, "Gates").
+ */
+export function documentReportOutline(bootstrap: number): Report {
+  const table = Object.fromEntries(Object.keys(runMetrics(emptyRunSums())).map((name) => [name, 0]));
+  const ci = ["accuracy", "localization_recall", "format_valid_rate", ...(bootstrap > 0 ? ["macro_f1"] : [])];
+  const outline: Record<string, unknown> = {
+    schema_version: LATER,
+    task: "documents",
+    dataset: LATER,
+    predictions: LATER,
+    system: LATER,
+    metrics: table,
+    runs: { [EVERY_KEY]: table },
+    runs_summary: LATER,
+    spread: Object.fromEntries(Object.keys(table).map((name) => [name, { std: 0, min: 0, max: 0 }])),
+    ci: Object.fromEntries(ci.map((name) => [name, LATER])),
+    breakdowns: LATER,
+    setcons: LATER,
+    setcons_reason: LATER,
+    majority: table,
+    gates: LATER,
+    rejections: LATER,
+    rejection_examples: LATER,
+    orphans: LATER,
+    invalid: { count: 0, total: 0 },
+    histograms: LATER,
+    elapsed_seconds: 0,
+    warnings: LATER,
+    baseline: LATER,
+    shard: LATER,
+    gate_specs: LATER,
+    cases_sha256: LATER,
+  };
+  return outline as unknown as Report;
 }

@@ -1,7 +1,8 @@
-// `mari eval` on a document slice (SPEC §1): reads the slice, streams the dump through the chunk
+// `mari eval` on a document slice (docs/eval.md): reads the slice, streams the dump through the chunk
 // pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
 // then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
 // provenance, gates and the report files.
+import type { RunObserver } from "../../io/observer.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -54,10 +55,12 @@ export interface DocumentEvalOptions extends ScoreOptions {
   /** How an eval-tool log names its cases (`--id-field`). */
   dumpSource?: DumpSourceOptions;
   rewardsPath?: string;
-  /** Called with bytes of the dump consumed so far and the total. */
+  /** Called with bytes of the dump scored so far and the total. */
   onProgress?: (done: number, total: number) => void;
   /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
   onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
+  /** Progress of the phases after the dump is read (aggregation, bootstrap and SetCons). */
+  observer?: RunObserver;
 }
 
 export interface DocumentEvalResult {
@@ -76,7 +79,13 @@ export interface DocumentEvalResult {
   orphans: { count: number; examples: string[] };
   /** Dump line of each orphan example's first occurrence (for merging shards). */
   orphanFirstLines: number[];
+  /**
+   * Where this run's cases.jsonl can be read: a temporary file beside `OUT/cases.jsonl` until
+   * `casesFile.commit()` publishes it (just before the reports), or `casesFile.abort()` removes it
+   * (a run that ends in a usage error leaves the previous cases.jsonl in place).
+   */
   casesPath: string;
+  casesFile: { commit(): Promise<string>; abort(): Promise<void> };
   sliceHash: string;
   /** Of `cases`, how many have a kept line in some run, and how many of the first ones in a row do. */
   coverage: { cases: number; leading: number };
@@ -100,11 +109,21 @@ export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): 
 }
 
 /** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(path: string, source: DumpSourceOptions, lines: number | undefined, onBlock: (block: DumpBlock) => void): AsyncGenerator<LineBlock> {
+async function* chunked(
+  path: string,
+  source: DumpSourceOptions,
+  lines: number | undefined,
+  onBlock: (block: DumpBlock) => void,
+  /** The file bytes each chunk yielded stands for, in order (for progress counted as chunks are scored). */
+  sizes: number[],
+): AsyncGenerator<LineBlock> {
   for await (const dumpBlock of dumpLineBlocks(path, source)) {
     onBlock(dumpBlock);
     const { firstLineNo, block } = dumpBlock;
+    // A block made from Parquet rows or a log stands for other bytes of the file: its last chunk carries the difference.
+    const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
+      sizes.push(block.length + extra);
       yield { firstLineNo, block: new Uint8Array(block) };
       continue;
     }
@@ -118,6 +137,7 @@ async function* chunked(path: string, source: DumpSourceOptions, lines: number |
         end = nl === -1 ? block.length : nl + 1;
         taken++;
       }
+      sizes.push(end - start + (end === block.length ? extra : 0));
       yield { firstLineNo: lineNo, block: new Uint8Array(block.subarray(start, end)) };
       lineNo += taken;
       start = end;
@@ -170,19 +190,27 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     // exactly, in order) instead of reading the dump a second time at the end.
     const dumpHash = createHash("sha256");
     let rawBytes = true; // a Parquet dump's blocks are made from its rows: its hash is the file's, computed later
-    const chunks = chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, ({ firstLineNo, block, fileBytes, raw }) => {
-      rawBytes &&= raw;
-      if (raw) {
-        dumpHash.update(block);
-        opts.onDumpBlock?.(firstLineNo, block);
-      }
-      done += fileBytes;
-      opts.onProgress?.(done, total);
-    });
+    // Progress counts the file bytes of chunks scored (in order), not read: reading runs ahead.
+    const sizes: number[] = [];
+    const chunks = chunked(
+      opts.dumpPath,
+      opts.dumpSource ?? {},
+      opts.chunkLines,
+      ({ firstLineNo, block, raw }) => {
+        rawBytes &&= raw;
+        if (raw) {
+          dumpHash.update(block);
+          opts.onDumpBlock?.(firstLineNo, block);
+        }
+      },
+      sizes,
+    );
     for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
     ])) {
       const r = result as ChunkResult;
+      done += sizes.shift() ?? 0;
+      opts.onProgress?.(done, total);
       let message = 0;
       let orphan = 0;
       lines += r.count;
@@ -275,6 +303,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       lenientIds: opts.lenientIds,
       workers: opts.workers,
       pool,
+      ...(opts.observer ? { observer: opts.observer } : {}),
     });
     return dumpSha256 !== undefined ? { ...finished, dumpSha256 } : finished;
   } catch (err) {
@@ -304,12 +333,14 @@ export interface FinishInput extends ScoreOptions {
   workers: number;
   /** An open document pool to reuse (left open); else one is created and closed here. */
   pool?: ChunkPool<DocumentTaskPayload, DocumentTaskResult>;
+  /** Progress of the aggregation phases. */
+  observer?: RunObserver;
 }
 
 /**
  * Aggregates a filled table (from a dump, or rebuilt from shards' cases.jsonl by `mari merge`),
- * writes cases.jsonl and assembles the rejection counts. The same function for both, which is what
- * makes a merged report identical to a single run's.
+ * writes cases.jsonl (published by `casesFile.commit()`) and assembles the rejection counts. The
+ * same function for both, which is what makes a merged report identical to a single run's.
  */
 /**
  * Run keys are structure in report.json (the `runs` members) as well as in cases.jsonl. Report files
@@ -338,6 +369,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   table.reorderRuns(runOrder(table.keys));
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
+  let readablePath: string;
   const options = { lenientIds: input.lenientIds };
   const pool =
     input.pool ??
@@ -353,11 +385,11 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     aggregate = await aggregateDocumentEval(
       cases,
       table,
-      { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP },
+      { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP, ...(input.observer ? { observer: input.observer } : {}) },
       (bytes) => writer.write(bytes),
       pool,
     );
-    await writer.commit();
+    readablePath = await writer.finish();
   } catch (err) {
     await writer.abort();
     throw err;
@@ -389,7 +421,14 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     rejectionExamples,
     orphans: input.orphans,
     orphanFirstLines: input.orphanFirstLines,
-    casesPath,
+    casesPath: readablePath,
+    casesFile: {
+      commit: async () => {
+        await writer.commit();
+        return casesPath;
+      },
+      abort: () => writer.abort(),
+    },
     sliceHash: sliceHashOf(slice),
     coverage: coverageOf(cases, table),
   };

@@ -1,4 +1,4 @@
-// Scores a block of dump lines against the slice (SPEC §1.3, Appendix A). Runs in-process or in a
+// Scores a block of dump lines against the slice (docs/core-document.md, docs/comparable-reports.md). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
 // arrays so that a million lines cross the worker boundary cheaply.
 import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
@@ -14,7 +14,7 @@ import type { RecordFormat } from "../../io/records.js";
 export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
 export type LineRejectionCode = (typeof LINE_REJECTIONS)[number];
 
-/** Per-case reasons (index 0 = format-valid), in Appendix A order. */
+/** Per-case reasons (index 0 = format-valid), in docs/comparable-reports.md order. */
 export const CASE_REASONS = [
   null,
   "missing_prediction",

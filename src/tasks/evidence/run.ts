@@ -1,4 +1,4 @@
-// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--current DOCS]` (SPEC §3):
+// `mari evidence DOCS --facts FACTS [--located FILE --materials FILE] [--current DOCS]` (docs/evidence.md):
 // validates model citations against exactly what each model saw, writes cases.jsonl (facts) and
 // located.jsonl (structured evidence) plus the report files, and maps the outcome onto exit codes.
 
@@ -19,7 +19,7 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
-import { decideGates } from "../../gates/decide.js";
+import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
 import { logToJson, tallyToJson } from "./tally-merge.js";
 import type { GateSpec } from "../../gates/spec.js";
@@ -27,11 +27,13 @@ import { sha256File } from "../../io/hashing.js";
 import { listRejections, rejectionLine } from "../../report/format.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
-import { EVIDENCE_EXPLORER, recordExplorerOf } from "../record-explorer.js";
+import { EVIDENCE_EXPLORER, LOCATED_EXPLORER, RecordExplorerTally, recordExplorerOf } from "../record-explorer.js";
+import { attachGiven, givenCitations, givenFacts } from "./explorer-input.js";
 import { linesAt, LineBlocks } from "./case-lines.js";
 import { exceedsDepth } from "../../io/depth.js";
 import { MAX_JSON_DEPTH } from "../../core/limits.js";
 import { readLineBatches, type Line } from "../../io/lines.js";
+import type { JsonObject } from "../../io/records.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
 import {
@@ -310,6 +312,13 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   if (options.facts === undefined && options.located === undefined) throw new InputError("give --facts FILE, or --located FILE with --materials FILE");
   if (options.located !== undefined && options.materials === undefined) throw new InputError("--located needs --materials FILE");
   if (options.materials !== undefined && options.located === undefined) throw new InputError("--materials is only used with --located FILE");
+  // A gate that cannot hold on any report of these inputs is refused before they are read.
+  const empty = new EvidenceTally();
+  const outline = metricsOutline("evidence", {
+    ...(options.facts !== undefined ? factsMetrics(empty) : {}),
+    ...(options.located !== undefined ? locatedMetrics(empty) : {}),
+  });
+  checkGates(outline, options.gates ?? [], { beforeRun: { baseline: false } });
   const thresholds = options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS;
   const log = new RejectionLog();
   const tally = new EvidenceTally();
@@ -355,9 +364,11 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const progress = observer.progress("evidence (cases)");
   const writers: AtomicLineWriter[] = [];
   // For the case explorer: each cases.jsonl line's failure flag and index, for the lines it can show.
-  const explorerFailed: number[] = [];
+  const explorerTally = new RecordExplorerTally(EVIDENCE_EXPLORER);
   const explorerLines: number[] = [];
   let casesLines: LineBlocks | undefined;
+  const locatedTally = new RecordExplorerTally(LOCATED_EXPLORER);
+  let locatedLines: LineBlocks | undefined;
   try {
     if (options.facts !== undefined) {
       const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
@@ -376,8 +387,17 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
           if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
           progress.tick();
           if (explorable(result)) {
-            // The line's fields the explorer's failure test reads.
-            explorerFailed.push(EVIDENCE_EXPLORER.failed({ accepted: result.accepted, ...(result.gold.length > 0 ? { gold: result.gold } : {}) }) ? 1 : 0);
+            // The line's fields the explorer's failure test, tags and facets read.
+            explorerTally.add(
+              {
+                accepted: result.accepted,
+                error: result.error === null ? null : { code: result.error.code },
+                facts: result.facts.map((fact) => ({ state: fact.state })),
+                ...(result.gold.length > 0 ? { gold: result.gold as unknown as JsonObject[] } : {}),
+                ...(result.freshness !== null ? { freshness: result.freshness } : {}),
+              },
+              result.caseId,
+            );
             explorerLines.push(cases.starts.length);
           }
           const full = cases.push(caseLines.line(result, input.line));
@@ -391,7 +411,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
       const materials: Materials = await readMaterials(options.materials!, sharedLog);
       const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
       writers.push(outFile);
-      const out = new LineBlocks(outFile);
+      const out = (locatedLines = new LineBlocks(outFile));
       const reader = new CaseReader(options.located, "located evidence", log, locatedCaseFromRecord, shard);
       for await (const lines of reader.batches()) {
         for (const line of lines) {
@@ -400,7 +420,13 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
           const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
           tally.addLocated(result);
           progress.tick();
-          const full = out.push(locatedCaseLine(result, input.line));
+          const text = locatedCaseLine(result, input.line);
+          if (options.facts === undefined) {
+            // The explorer shows located cases when there are no facts cases.
+            locatedTally.add(JSON.parse(text) as JsonObject, result.caseId);
+            explorerLines.push(out.starts.length);
+          }
+          const full = out.push(text);
           if (full !== undefined) await full;
         }
       }
@@ -408,7 +434,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
       counts.locatedLines = reader.counter.lines;
     }
   } catch (err) {
-    progress.done();
+    progress.done(false);
     for (const writer of writers) await writer.abort();
     throw err;
   }
@@ -450,18 +476,29 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const strictFailure = options.strict === true && log.total > 0;
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
+  // The explorer shows the facts cases (cases.jsonl), or else the located ones (located.jsonl).
+  const shown =
+    casesLines !== undefined
+      ? { spec: EVIDENCE_EXPLORER, tally: explorerTally, lines: casesLines, file: "cases.jsonl", input: options.facts!, given: givenFacts }
+      : locatedLines !== undefined
+        ? { spec: LOCATED_EXPLORER, tally: locatedTally, lines: locatedLines, file: "located.jsonl", input: options.located!, given: givenCitations }
+        : undefined;
   const explorer =
-    formats.includes("html") && casesLines !== undefined
-      ? await recordExplorerOf(EVIDENCE_EXPLORER, Uint8Array.from(explorerFailed), { seed: 0 }, (chosen) =>
+    formats.includes("html") && shown !== undefined
+      ? await recordExplorerOf(shown.spec, shown.tally, { seed: 0, rest: `${shown.file} beside this page` }, (chosen) =>
           linesAt(
-            join(outDir, "cases.jsonl"),
-            casesLines!.starts,
-            casesLines!.bytes,
+            join(outDir, shown.file),
+            shown.lines.starts,
+            shown.lines.bytes,
             [...chosen].map((k) => explorerLines[k]!),
           ),
         )
       : undefined;
-  if (explorer) attachQuoteContext(explorer, documents);
+  if (explorer && shown) {
+    attachQuoteContext(explorer, documents);
+    // A rejected facts case has no scored facts: its claims and quotes as given. Located: every case's citations.
+    await attachGiven(explorer, shown.input, (record) => shown.spec === LOCATED_EXPLORER || record["accepted"] !== true, shown.given);
+  }
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
   const files = [
     ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),

@@ -1,4 +1,4 @@
-// Evidence shards (SPEC §4.4 for evidence): a shard report keeps its EvidenceTally and rejection log
+// Evidence shards (docs/eval.md, "Scale, determinism, sharding" for evidence): a shard report keeps its EvidenceTally and rejection log
 // as plain JSON (`shard.tally`, `shard.log`), and `mari merge` adds them up in shard order. Counts
 // add; example lists, each kept in file order and capped, are merged by (input file, line) and cut
 // to the same cap, which gives the single run's examples: every one of the global first N is among

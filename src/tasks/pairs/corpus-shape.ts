@@ -1,4 +1,4 @@
-// Whether a file is a pair corpus at all, decided once from its first record (SPEC §2.2).
+// Whether a file is a pair corpus at all, decided once from its first record (docs/pairs.md, "Input").
 import { InputError } from "../../io/errors.js";
 
 /** Fields that make a record look like a document-slice case rather than a pair. */

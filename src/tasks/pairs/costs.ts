@@ -1,4 +1,4 @@
-// Loads `--costs FILE` (SPEC §2.3): a JSON object of unit prices, validated by the core.
+// Loads `--costs FILE` (docs/pairs.md, "RevisionCost"): a JSON object of unit prices, validated by the core.
 import { CostsError, DEFAULT_UNIT_PRICES, parseUnitPrices, type UnitPrices } from "../../core/pairs/index.js";
 import { InputError, located } from "../../io/errors.js";
 import { readJsonFile } from "../../io/json-file.js";

@@ -1,4 +1,4 @@
-// Reads a pair corpus (JSONL or CSV, SPEC §2.2) record by record, validating each one. Every bad
+// Reads a pair corpus (JSONL or CSV, docs/pairs.md, "Input") record by record, validating each one. Every bad
 // record is counted under its reason with a precise `file:line`; none is dropped silently.
 import type { RunObserver } from "../../io/observer.js";
 import { readRecords } from "../../io/records.js";

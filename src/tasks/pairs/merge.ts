@@ -1,5 +1,5 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
-// run would write: every pair number is a projection of summed counts (SPEC §4.4).
+// run would write: every pair number is a projection of summed counts (docs/eval.md, "Scale, determinism, sharding").
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";

@@ -1,4 +1,4 @@
-// `mari eval PAIRS` (SPEC §2.3–§2.4): classify every pair, score the labelled ones, write
+// `mari eval PAIRS` (docs/pairs.md, "RevisionCost"): classify every pair, score the labelled ones, write
 // cases.jsonl and the report files, and turn gate results into the exit code.
 import { oneRunEach } from "../../io/output-guard.js";
 import { dict } from "../../core/dict.js";
@@ -23,7 +23,8 @@ import { wilsonInterval } from "../../core/metrics/wilson.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
-import { decideGates } from "../../gates/decide.js";
+import { emptyConfusion } from "../../core/pairs/tally.js";
+import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { evaluateGates } from "../../gates/evaluate.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
@@ -52,13 +53,15 @@ export interface PairEvalOptions {
   /** Output directory (default `mari-report`). */
   out?: string;
   formats?: readonly ReportFormat[];
-  /** `--costs FILE`: unit prices (SPEC §2.3). */
+  /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
+  explorerCases?: number;
+  /** `--costs FILE`: unit prices (docs/pairs.md, "RevisionCost"). */
   costs?: string;
   /** Classifier thresholds (already validated); default DEFAULT_CONFIG. */
   classifierConfig?: ClassifierConfig;
   /** User gates, highest priority first (flags, then config file); the default pair gates follow. */
   gates?: readonly GateSpec[];
-  /** Score only the pairs whose id hashes to this shard (SPEC §4.4); `mari merge` adds shard reports up. */
+  /** Score only the pairs whose id hashes to this shard (docs/eval.md, "Scale, determinism, sharding"); `mari merge` adds shard reports up. */
   shard?: Shard;
   /** Any rejected record makes the run exit 2 (after writing the report). */
   strict?: boolean;
@@ -80,7 +83,7 @@ export function classifierConfigFromFlags(assignments: readonly string[]): Class
   }
 }
 
-/** The default gates of SPEC §2.4 in the shared gate form. */
+/** The default gates of docs/pairs.md, "Default gates" in the shared gate form. */
 export function defaultPairGateSpecs(): GateSpec[] {
   return DEFAULT_PAIR_GATES.map((g) => ({ kind: g.kind, metric: g.metric, threshold: g.threshold, source: "default" as const }));
 }
@@ -213,6 +216,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
   const config = options.classifierConfig ?? { ...DEFAULT_CONFIG };
   const prices = await loadUnitPrices(options.costs);
   const matrix = costMatrix(prices);
+  // A gate that cannot hold on any pairs report is refused before the corpus is read.
+  checkGates(metricsOutline("pairs", pairMetrics(emptyConfusion(), matrix)), options.gates ?? [], { beforeRun: { baseline: false } });
   const stats = new PairInputStats();
   const tally = emptyTally();
 
@@ -227,11 +232,11 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
       await caseLines.push(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
     }
     await caseLines.flush();
+    progress.done();
   } catch (err) {
+    progress.done(false);
     await cases.abort();
     throw err;
-  } finally {
-    progress.done();
   }
 
   logRejections(stats, observer);
@@ -279,7 +284,12 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
-  const explorer = formats.includes("html") ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), { seed: 0 }) : undefined;
+  const explorer = formats.includes("html")
+    ? await buildRecordExplorer(PAIR_EXPLORER, join(outDir, "cases.jsonl"), {
+        seed: 0,
+        ...(options.explorerCases !== undefined ? { caseCap: options.explorerCases } : {}),
+      })
+    : undefined;
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
 
   return {

@@ -1,4 +1,4 @@
-// The files a sweep writes (SPEC §2.5): sweep.json (the source of truth), sweep.csv, report.md,
+// The files a sweep writes (docs/pairs.md, "mari sweep PAIRS"): sweep.json (the source of truth), sweep.csv, report.md,
 // report.html and pareto.svg (the plot of the front). None holds timings or the worker count, so every file is
 // byte-identical for any --workers.
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";
@@ -312,7 +312,7 @@ export function renderSweepHtml(result: SweepResult): string {
 <p>${result.rows.length} configs over ${result.pairs.labelled} labelled pairs of ${e(result.dataset.path)}. Best config: ${e(best)}.</p>
 <p>${e(`Best = ${BEST_RULE}.`)}</p>
 <h2>Pareto front (update recall ↑, restatement→update ↓)</h2>
-${renderParetoSvg(result)}<p>${e(`Front = ${PARETO_RULE}.`)}</p>
+<div class="plot">${renderParetoSvg(result)}</div><p>${e(`Front = ${PARETO_RULE}.`)}</p>
 <h2>Configs</h2>
 <div class="scroll"><table>
 <thead><tr>${CONFIG_COLUMNS.map((h) => `<th>${e(h)}</th>`).join("")}</tr></thead>

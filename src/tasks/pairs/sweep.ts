@@ -1,4 +1,4 @@
-// `mari sweep PAIRS` (SPEC §2.5): evaluate the classifier over a grid of configs on one labelled
+// `mari sweep PAIRS` (docs/pairs.md, "mari sweep PAIRS"): evaluate the classifier over a grid of configs on one labelled
 // corpus, then pick the best config under the gates and the Pareto front. The work is split into
 // chunks of pairs; each chunk yields one tally per config, and tallies add up exactly, so the
 // output does not depend on the number of workers.
@@ -104,14 +104,16 @@ async function tallyGrid(
   });
   const bar = observer.progress("sweep", pairs.length);
   let totals = configs.map(() => emptyTally());
+  let completed = false;
   try {
     let k = 0;
     for await (const chunkTallies of mapInOrder(pool, chunks)) {
       totals = totals.map((t, c) => mergeTallies(t, chunkTallies[c]!));
       bar.tick(chunks[k++]!.length);
     }
+    completed = true;
   } finally {
-    bar.done();
+    bar.done(completed);
     await pool.close();
   }
   return { tallies: totals, threads };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { documentContradictionRewards, validateDocumentContradiction, type DocumentContradictionAssessment } from "../../../src/core/document/index.js";
 import { errorCodeOf } from "./error-code.js";
 
-describe("documentContradictionRewards: worked examples (reference-semantics §1.5)", () => {
+describe("documentContradictionRewards: worked examples (docs/core-document.md)", () => {
   const reasoning = "[2]-[4] and [7]";
 
   it("correct positive with its gold sentence cited: accuracy 2", () => {

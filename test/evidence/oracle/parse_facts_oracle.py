@@ -1,4 +1,4 @@
-# A straight Python transcription of reference-semantics §6–§7 (sections, parse_facts, grounding),
+# A straight Python transcription of the section and facts rules of docs/evidence.md (sections, parse_facts, grounding),
 # used as a differential oracle: Python itself supplies casefold, \w, str indices, sha256 and round.
 # Reads {"docs": [...], "cases": [...]} on stdin; writes one {"ok": facts} or {"error": msg} per case.
 import re, hashlib, sys, json, unicodedata
@@ -48,7 +48,7 @@ def parse(docs, out):
         outev=[]
         for item in evs:
             if isinstance(item,str):
-                # Only a non-empty quote recovers a document: the reference code does so (issue 11, found
+                # Only a non-empty quote recovers a document: the reference code does so (found
                 # by running it), though spec section 7 elides it ("" is in every body).
                 q=item.strip(); m=[d for d in docs.values() if q and q in d["body"]]
                 item={"document_id": m[0]["id"] if len(m)==1 else "", "quote": q}
