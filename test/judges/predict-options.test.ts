@@ -207,7 +207,8 @@ describe("mari predict options", () => {
     const { code, stderr } = await interrupted("interrupt-unordered", 3, 0);
     expect(code).toBe(130);
     // Nothing could be written yet (request 0 is first in slice order); the previous count said 0.
-    expect(stderr).toMatch(/interrupted after [12] of 5 answers/);
+    // Answers 1 and 2 came before the signal; 4 may also arrive while it is being delivered.
+    expect(stderr).toMatch(/interrupted after [123] of 5 answers/);
   });
 
   it("lexical: --limit applies, request-only flags are refused", async () => {
