@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";
 import { percentile } from "../../src/core/metrics/bootstrap.js";
 import { evaluateGates } from "../../src/gates/evaluate.js";
-import { pairedComparison, type PairedOutcome } from "../../src/gates/paired.js";
+import { pairedComparison } from "../../src/gates/paired.js";
+import type { PairedOutcome } from "../../src/gates/paired-side.js";
 import type { Report } from "../../src/report/types.js";
 
 const CLASSES = ["positive", "negative"];
