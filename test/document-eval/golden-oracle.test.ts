@@ -11,7 +11,7 @@
 // grouping of cases by outcome signature, macro-F1 and percentiles; only the seeded draw of each
 // resample's group counts is shared with src/, since no other draw reproduces the numbers). And loosely,
 // sharing nothing: a plain case-by-case bootstrap with its own generator must land within 0.02.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { readFileSync, writeFileSync } from "node:fs";
 import { evaluateDocuments } from "../../src/tasks/document/evaluate.js";
@@ -356,13 +356,6 @@ describe("golden multi-run eval against an independent oracle", () => {
     return ((bits >> (pattern - 2)) & 1) === 1;
   };
   const many = makeFixture(60, 56, 0, 77, manyPattern);
-  let eightResult: Awaited<ReturnType<typeof evaluate>>;
-  let manyResult: Awaited<ReturnType<typeof evaluate>>;
-  beforeAll(async () => {
-    eightResult = await evaluate("eight", eight);
-    manyResult = await evaluate("many", many);
-  }, 60_000);
-
   it("the fixtures have what they are meant to have", () => {
     expect(distinctRuns(eight)).toBe(8);
     expect(eight.runs).toBe(10);
@@ -395,33 +388,35 @@ describe("golden multi-run eval against an independent oracle", () => {
     expect(partialOfSize).toBe(true);
   });
 
-  it("8 distinct runs of 10: every run's metrics, the headline means and every (case, run) match the oracle", () => {
-    expect(eightResult.outcome.inputErrors).toEqual([]);
-    checkAgainstOracle(eight, eightResult);
+  // Each test runs its own eval (no beforeAll): a mutation tester that switches a mutant on per
+  // test then sees the mutant in the code under test.
+  it("8 distinct runs of 10: every run's metrics, the headline means and every (case, run) match the oracle", async () => {
+    const got = await evaluate("eight-tables", eight);
+    expect(got.outcome.inputErrors).toEqual([]);
+    checkAgainstOracle(eight, got);
   });
 
-  it("56 distinct runs: every run's metrics, the headline means and every (case, run) match the oracle", () => {
-    checkAgainstOracle(many, manyResult);
+  it("56 distinct runs: every run's metrics, the headline means and every (case, run) match the oracle", async () => {
+    checkAgainstOracle(many, await evaluate("many-tables", many));
   });
 
-  it("the macro-F1 interval equals the oracle's resampling, and a plain bootstrap agrees within 0.02", () => {
-    for (const [fx, got] of [
-      [eight, eightResult],
-      [many, manyResult],
-    ] as const) {
-      const ci = got.report.ci.macro_f1;
-      expect([ci.seed, ci.resamples, ci.n]).toEqual([0, 1000, fx.cases.length]);
-      const labels = Uint8Array.from(fx.cases, (c) => +c.label);
-      // Outcome codes run-major, 2·label + judgment, as the oracle of test/core/metrics reads them.
-      const codes = Uint8Array.from(fx.units.flatMap((row) => row.map((u, i) => 2 * labels[i]! + +u.judgment)));
-      const exact = oracleInterval(labels, codes, fx.runs, 0, 1000);
-      expectClose(ci.low, exact.low, "macro_f1 low");
-      expectClose(ci.high, exact.high, "macro_f1 high");
-      const plain = naiveBootstrap(fx, 1000);
-      expect(Math.abs(ci.low - plain.low)).toBeLessThan(0.02);
-      expect(Math.abs(ci.high - plain.high)).toBeLessThan(0.02);
-      expect(ci.low).toBeLessThan(got.report.metrics.macro_f1);
-      expect(ci.high).toBeGreaterThan(got.report.metrics.macro_f1);
-    }
+  it.each([
+    ["8 distinct runs", eight],
+    ["56 distinct runs", many],
+  ] as const)("%s: the macro-F1 interval equals the oracle's resampling, and a plain bootstrap agrees within 0.02", async (name, fx) => {
+    const got = await evaluate(`${name.split(" ")[0]}-interval`, fx);
+    const ci = got.report.ci.macro_f1;
+    expect([ci.seed, ci.resamples, ci.n]).toEqual([0, 1000, fx.cases.length]);
+    const labels = Uint8Array.from(fx.cases, (c) => +c.label);
+    // Outcome codes run-major, 2·label + judgment, as the oracle of test/core/metrics reads them.
+    const codes = Uint8Array.from(fx.units.flatMap((row) => row.map((u, i) => 2 * labels[i]! + +u.judgment)));
+    const exact = oracleInterval(labels, codes, fx.runs, 0, 1000);
+    expectClose(ci.low, exact.low, "macro_f1 low");
+    expectClose(ci.high, exact.high, "macro_f1 high");
+    const plain = naiveBootstrap(fx, 1000);
+    expect(Math.abs(ci.low - plain.low)).toBeLessThan(0.02);
+    expect(Math.abs(ci.high - plain.high)).toBeLessThan(0.02);
+    expect(ci.low).toBeLessThan(got.report.metrics.macro_f1);
+    expect(ci.high).toBeGreaterThan(got.report.metrics.macro_f1);
   });
 });
