@@ -15,6 +15,13 @@ module.exports = {
   forbidden: [
     ...upward,
     {
+      name: "no-circular",
+      comment: "no file reaches itself through its imports, type-only ones included (ARCHITECTURE.md)",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: "core-does-io",
       comment: "src/core is pure: no file system, processes, network or threads",
       severity: "error",
@@ -26,5 +33,7 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     exclude: { path: "^(test|dist|bench)/" },
     tsConfig: { fileName: "tsconfig.json" },
+    // Type-only imports count as imports: a layer must not know an upper layer's types either.
+    tsPreCompilationDeps: true,
   },
 };

@@ -181,6 +181,8 @@ async function main() {
       "--coverage.provider=v8",
       "--coverage.include=src/**/*.ts",
       "--coverage.reporter=json",
+      // A failing test still leaves its coverage: the report below says the run failed.
+      "--coverage.reportOnFailure",
       `--coverage.reportsDirectory=${IN_PROCESS}`,
       ...process.argv.slice(2),
     ],

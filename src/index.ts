@@ -35,7 +35,7 @@ export { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/sp
 export { checkGates, decideGates } from "./gates/decide.js";
 export { caseReaderOf, compareWithBaseline, loadBaseline, readPairedOutcomes, readPairedSide, type Baseline, type CaseReader } from "./gates/baseline.js";
 export { readDocumentCases, type CaseItem } from "./report/document-cases.js";
-export { pairedComparison, pairedSideComparison, type PairedOutcome } from "./gates/paired.js";
-export { PairedSide, pairedSide } from "./gates/paired-side.js";
+export { pairedComparison, pairedSideComparison } from "./gates/paired.js";
+export { PairedSide, pairedSide, type PairedOutcome } from "./gates/paired-side.js";
 export type { Report } from "./report/types.js";
 export { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "./server/rewards-server.js";

@@ -1,9 +1,6 @@
 // The commands `mari` knows, with their one-line summaries. main.ts loads only the module of the
 // command being run (each pulls in a whole task), which keeps `mari --help` fast (docs/eval.md, "Performance").
-import type { Command } from "commander";
-import type { ActionWrapper } from "./main.js";
-
-export type Register = (program: Command, wrap: ActionWrapper) => void;
+import type { Register } from "./command.js";
 
 export interface CommandEntry {
   summary: string;

@@ -1,5 +1,6 @@
 // The gate flags, spelt and read the same way by every command that decides (eval, evidence, merge).
 import type { Command } from "commander";
+import { collect } from "./flags.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "../gates/spec.js";
 
 export interface GateFlags {
@@ -7,8 +8,6 @@ export interface GateFlags {
   maxDrop?: string[];
   maxInvalidRate?: string;
 }
-
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 /** Adds --gate, --max-invalid-rate and (when the task has a baseline comparison) --max-drop. */
 export function addGateOptions(command: Command, opts: { maxDrop: boolean; example: string; invalid: string }): Command {

@@ -4,12 +4,7 @@ import { InputError } from "../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js";
 import { MARI_VERSION } from "../version.js";
 import { COMMANDS, isCommandName, type CommandName } from "./command-list.js";
-
-/** What every command action returns: the process exit code. */
-export type CommandAction = (...args: any[]) => Promise<number>;
-
-/** Wraps an action so that its exit code (or error) is captured rather than thrown at commander. */
-export type ActionWrapper = (action: CommandAction) => (...args: any[]) => Promise<void>;
+import type { ActionWrapper } from "./command.js";
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
@@ -49,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   // listed by name and summary for the top-level help.
   const target = requestedCommand(argv.slice(2));
   for (const name of Object.keys(COMMANDS) as CommandName[]) {
-    if (name === target) (await COMMANDS[name].load())(program, wrap);
+    if (name === target) (await COMMANDS[name].load())(program, wrap, COMMANDS[name].summary);
     else program.command(name).description(COMMANDS[name].summary);
   }
 

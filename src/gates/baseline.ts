@@ -9,7 +9,8 @@ import { InputError, located } from "../io/errors.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
 import { readCaseLineItems, readDocumentCases, type CaseItem } from "../report/document-cases.js";
 import { REPORT_SCHEMA_VERSION, type BaselineComparison, type Report } from "../report/types.js";
-import { documentClass, pairedSideComparison, type PairedOptions, type PairedOutcome } from "./paired.js";
+import { documentClass, pairedSideComparison, type PairedOptions } from "./paired.js";
+import type { PairedOutcome } from "./paired-side.js";
 import { PairedSide } from "./paired-side.js";
 
 export interface Baseline {

@@ -7,7 +7,22 @@
 // geometrically; adding a unit allocates nothing once the labels, runs and value names are known.
 // The first appearance of each label and value name within each case is kept too, so that the
 // comparison can reproduce the order in which it met them (class indices, metric order).
-import type { PairedOutcome } from "./paired.js";
+
+/**
+ * One scored (case, run) as the comparison needs it. Tasks fill it from their per-case results
+ * (cases.jsonl lines): `gold` and `predicted` are class labels as scored (a format-invalid or
+ * missing prediction carries the class it was scored as, e.g. "negative"); `values` holds per-case
+ * numbers whose mean over units is a headline metric, keyed by that metric's name (e.g.
+ * `localization_recall` ← localization_hit as 0/1, only on gold-positive cases). A missing or
+ * null value leaves the unit out of that metric's population.
+ */
+export interface PairedOutcome {
+  case_id: string;
+  run: string;
+  gold: string;
+  predicted: string;
+  values?: Record<string, number | null>;
+}
 
 function grown<T extends Float64Array | Uint32Array | Int32Array | Uint16Array>(array: T, needed: number, make: (n: number) => T, fill?: number): T {
   if (array.length >= needed) return array;

@@ -22,23 +22,7 @@ import { f1 } from "../core/metrics/binary.js";
 import { percentile } from "../core/metrics/bootstrap.js";
 import { createPrng } from "../core/metrics/prng.js";
 import type { BaselineComparison, McNemarResult, PairedDifference } from "../report/types.js";
-import { pairedSide, type PairedSide } from "./paired-side.js";
-
-/**
- * One scored (case, run) as the comparison needs it. Tasks fill it from their per-case results
- * (cases.jsonl lines): `gold` and `predicted` are class labels as scored (a format-invalid or
- * missing prediction carries the class it was scored as, e.g. "negative"); `values` holds per-case
- * numbers whose mean over units is a headline metric, keyed by that metric's name (e.g.
- * `localization_recall` ← localization_hit as 0/1, only on gold-positive cases). A missing or
- * null value leaves the unit out of that metric's population.
- */
-export interface PairedOutcome {
-  case_id: string;
-  run: string;
-  gold: string;
-  predicted: string;
-  values?: Record<string, number | null>;
-}
+import { pairedSide, type PairedOutcome, type PairedSide } from "./paired-side.js";
 
 /** Class labels for binary document judgments, in the order macro-F1 averages them. */
 export const DOCUMENT_CLASSES: readonly string[] = ["positive", "negative"];

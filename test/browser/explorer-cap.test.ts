@@ -45,7 +45,7 @@ beforeAll(async () => {
     .filter(Boolean);
   const two = [0, 1].flatMap((run) =>
     lexical.map((line, i) => {
-      const l = { ...(JSON.parse(line) as Record<string, unknown>), run };
+      const l: Record<string, unknown> = { ...(JSON.parse(line) as Record<string, unknown>), run };
       if (run === 0 && i < 5) Object.assign(l, { judgment: true, evidence_sentence_ids: [1] });
       if (run === 1 && i < 5) l["judgment"] = "maybe";
       return JSON.stringify(l);

@@ -6,6 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { preloadFault } from "../support/fault-preload.js";
 
 const { dir, cleanup } = tempDir("mari-classify-pipe-");
 afterAll(cleanup);
@@ -20,27 +21,49 @@ writeFileSync(
   ).join("\n") + "\n",
 );
 
-function classify(onStdout: (child: ReturnType<typeof spawn>) => Promise<string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MARI_BIN, "classify", pairsPath], { cwd: ROOT, env: childEnv({ NO_COLOR: "1" }), stdio: ["ignore", "pipe", "pipe"] });
+function classify(
+  onStdout: (child: ReturnType<typeof spawn>, stderrText: (wanted: string) => Promise<void>) => Promise<string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MARI_BIN, "classify", pairsPath], {
+    cwd: ROOT,
+    env: childEnv({ NO_COLOR: "1", ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
-  const stdout = onStdout(child);
+  const waiting: { wanted: string; resolve: () => void }[] = [];
+  child.stderr!.setEncoding("utf8").on("data", (d) => {
+    stderr += d;
+    for (const w of waiting.filter((w) => stderr.includes(w.wanted))) w.resolve();
+  });
+  // Resolves once the child's stderr contains `wanted` (or it has exited).
+  const stderrText = (wanted: string) =>
+    new Promise<void>((resolve) => {
+      if (stderr.includes(wanted)) resolve();
+      else waiting.push({ wanted, resolve });
+      child.on("close", () => resolve());
+    });
+  const stdout = onStdout(child, stderrText);
   return new Promise((resolve) => child.on("close", async (code) => resolve({ code, stdout: await stdout, stderr })));
 }
 
 describe("mari classify on a pipe", () => {
   it("waits for a slow reader and loses nothing", async () => {
-    const r = await classify((child) => {
-      child.stdout!.pause(); // nobody reads until the child has had to wait for the pipe
-      return new Promise((resolve) => {
+    // Nobody reads until the child reports (through an injected fault) that stdout refused a
+    // write: it then has had to wait for the pipe, however fast or slow the machine is.
+    const r = await classify(
+      async (child, stderrText) => {
+        child.stdout!.pause();
+        await stderrText("mari-fault: stdout full");
         let text = "";
-        setTimeout(() => {
-          child.stdout!.setEncoding("utf8").on("data", (d) => (text += d));
-          child.stdout!.on("end", () => resolve(text));
-          child.stdout!.resume();
-        }, 300);
-      });
-    });
+        child.stdout!.setEncoding("utf8").on("data", (d) => (text += d));
+        const ended = new Promise<string>((resolve) => child.stdout!.on("end", () => resolve(text)));
+        child.stdout!.resume();
+        return ended;
+      },
+      { NODE_OPTIONS: preloadFault("report-backpressure.mjs") },
+    );
+    expect(r.stderr).toContain("mari-fault: stdout full");
     expect(r.code, r.stderr).toBe(0);
     const ids = r.stdout
       .trim()

@@ -3,21 +3,18 @@
 // into the child with NODE_OPTIONS=--import, see test/support/faults/), so src/ has no test hook.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { preloadFault } from "../support/fault-preload.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
-
-const FAULTS = join(ROOT, "test/support/faults");
-const preload = (name: string) => `--import ${pathToFileURL(join(FAULTS, name)).href}`;
 
 describe("internal errors exit 3", () => {
   it("a plain Error inside a document eval's action: exit 3, 'internal error' and the stack, no report", async () => {
     const out = join(dir, "doc");
     const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", out, "--quiet"], {
-      env: { NODE_OPTIONS: preload("throwing-hash.mjs") },
+      env: { NODE_OPTIONS: preloadFault("throwing-hash.mjs") },
     });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/^mari: internal error: Error: injected fault: createHash in the main thread\n\s+at /);
@@ -27,7 +24,7 @@ describe("internal errors exit 3", () => {
 
   it("the same fault in a pair eval (while hashing its config for the report): exit 3", async () => {
     const r = await runMari(["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", join(dir, "pairs"), "--quiet"], {
-      env: { NODE_OPTIONS: preload("throwing-hash.mjs") },
+      env: { NODE_OPTIONS: preloadFault("throwing-hash.mjs") },
     });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toContain("mari: internal error: Error: injected fault: createHash");
@@ -35,12 +32,12 @@ describe("internal errors exit 3", () => {
 
   it("a failure outside any command's action (its module cannot load): bin/mari.js reports it, exit 3", async () => {
     const r = await runMari(["merge", join(dir, "none.json"), "--out", join(dir, "merged")], {
-      env: { NODE_OPTIONS: preload("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" },
+      env: { NODE_OPTIONS: preloadFault("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" },
     });
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/^mari: internal error: Error: injected fault: cannot load file:\/\/\S+\/dist\/cli\/commands\/merge\.js\n\s+at /);
     // Other commands are unaffected by the same preload.
-    const help = await runMari(["eval", "--help"], { env: { NODE_OPTIONS: preload("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" } });
+    const help = await runMari(["eval", "--help"], { env: { NODE_OPTIONS: preloadFault("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" } });
     expect(help.code).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { readJsonl, type JsonLine } from "../support/jsonl.js";
+import { oracleMacroF1 } from "../core/metrics/bootstrap-oracle.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 type Line = JsonLine;
@@ -55,11 +56,25 @@ describe("mari diff", () => {
   });
 
   it("applies --max-drop gates with eval's exit codes", async () => {
+    // The expected drop from the two runs' cases, not from diff.json: one run a side, so the
+    // paired macro-F1 is each side's plain macro-F1.
+    const macroF1Of = async (name: string) => {
+      const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+      for (const l of await documentCaseRecords(join(out(name), "cases.jsonl"))) {
+        const key = l["label"] ? (l["judgment"] ? "tp" : "fn") : l["judgment"] ? "fp" : "tn";
+        counts[key]++;
+      }
+      return oracleMacroF1(counts.tp, counts.fp, counts.fn, counts.tn);
+    };
+    const drop = (await macroF1Of("old")) - (await macroF1Of("new"));
+    expect(drop).toBeGreaterThan(1e-6);
     const failing = await runMari(["diff", out("old"), out("new"), "--out", out("g1"), "--max-drop", "macro_f1=0", "--quiet"]);
     const diff = JSON.parse(readFileSync(join(out("g1"), "diff.json"), "utf8"));
-    const drop = diff.comparison.metrics.macro_f1.baseline - diff.comparison.metrics.macro_f1.current;
-    expect(failing.code).toBe(drop > 1e-12 ? 1 : 0);
-    expect(diff.gates[0].passed).toBe(drop <= 1e-12);
+    expect(failing.code).toBe(1);
+    expect(diff.gates[0].passed).toBe(false);
+    expect(diff.gates[0].value).toBeCloseTo(drop, 12);
+    const justEnough = await runMari(["diff", out("old"), out("new"), "--out", out("g3"), "--max-drop", `macro_f1=${drop + 1e-9}`, "--quiet"]);
+    expect(justEnough.code).toBe(0);
     const passing = await runMari(["diff", out("old"), out("new"), "--out", out("g2"), "--max-drop", "macro_f1=1", "--quiet"]);
     expect(passing.code).toBe(0);
     expect((await runMari(["diff", out("old"), out("new"), "--max-drop", "macro_f1"])).code).toBe(2);

@@ -166,7 +166,7 @@ describe("cases.jsonl of a document eval", () => {
 describe("--baseline, mari diff and mari merge on either layout", () => {
   it("--baseline: a previous-layout baseline gives the comparison of the new-layout one", async () => {
     const previous = await asPreviousLayout(out("old"), "old-previous");
-    const comparisons = [];
+    const comparisons: Record<string, unknown>[] = [];
     for (const base of [out("old"), previous]) {
       const name = `with-${comparisons.length}`;
       const r = await runMari(["eval", SLICE, "--predictions", newDump, "--baseline", base, "--out", out(name), ...q]);

@@ -73,6 +73,14 @@ describe("SetCons (hand-computed)", () => {
   });
 });
 
+/** Jaccard by the definition, on sets (both empty = 1), independent of the sorted-merge in src/. */
+function setJaccard(a: readonly number[], b: readonly number[]): number {
+  const union = new Set([...a, ...b]);
+  if (union.size === 0) return 1;
+  const inB = new Set(b);
+  return new Set(a.filter((x) => inB.has(x))).size / union.size;
+}
+
 /** The definition, written naively (quadratic in runs), to check the counting algorithm. */
 function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: number; evidence: number; used: number } {
   let sum = 0;
@@ -87,7 +95,7 @@ function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: n
         if (!runs[r]!.present[i] || !runs[s]!.present[i]) continue;
         common++;
         if (runs[r]!.judgment[i] === runs[s]!.judgment[i]) agree++;
-        evSum += jaccardSorted(ev[r]![i]!, ev[s]![i]!);
+        evSum += setJaccard(ev[r]![i]!, ev[s]![i]!);
         evPairs++;
       }
       if (common > 0) {

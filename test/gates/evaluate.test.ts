@@ -2,24 +2,12 @@ import { describe, expect, it } from "vitest";
 import { evaluateGates, lookupMetric } from "../../src/gates/evaluate.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "../../src/gates/spec.js";
 import type { BaselineComparison } from "../../src/report/types.js";
-import { fixtureReport } from "../report/fixture.js";
+import { fixtureComparison, fixtureReport } from "../report/fixture.js";
 
-const comparison: BaselineComparison = {
-  path: "base/report.json",
-  units: { current: 100, baseline: 100 },
-  runs: { current: ["0"], baseline: ["0"] },
-  matched_cases: 100,
-  unmatched_current: 0,
-  unmatched_baseline: 0,
-  paired_by: "case",
-  seed: 0,
-  resamples: 1000,
-  metrics: {
-    accuracy: { current: 0.7, baseline: 0.75, difference: -0.05, low: -0.1, high: 0 },
-    macro_f1: { current: 0.71, baseline: 0.7, difference: 0.01, low: -0.02, high: 0.04 },
-  },
-  mcnemar: { baseline_only: 10, current_only: 5, p_value: 0.3017578125, method: "exact_binomial" },
-};
+const comparison = fixtureComparison({
+  accuracy: { current: 0.7, baseline: 0.75, difference: -0.05, low: -0.1, high: 0 },
+  macro_f1: { current: 0.71, baseline: 0.7, difference: 0.01, low: -0.02, high: 0.04 },
+});
 
 describe("evaluateGates", () => {
   const report = fixtureReport({ metrics: { accuracy: 0.6, macro_f1: 0.7333, positive_recall: null, revision_cost: 0.4 } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { binomialHalfCdf, DOCUMENT_CLASSES, mcnemarExact, pairedComparison, type PairedOutcome } from "../../src/gates/paired.js";
+import { binomialHalfCdf, DOCUMENT_CLASSES, mcnemarExact, pairedComparison } from "../../src/gates/paired.js";
+import type { PairedOutcome } from "../../src/gates/paired-side.js";
 
 const o = (case_id: string, gold: string, predicted: string, run = "0", values?: Record<string, number | null>): PairedOutcome => ({
   case_id,

@@ -1,17 +1,17 @@
-// Issue 11, silent loss: a dump that grows while it is read is named in a warning, on stderr and
+// Silent loss: a dump that grows while it is read is named in a warning, on stderr and
 // in report.json (`warnings`); an unchanged dump gives none.
-import { spawn } from "node:child_process";
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { preloadFault } from "../support/fault-preload.js";
 import { DOC_SLICE, dumpLine, firstLines, write } from "./helpers.js";
 
 const tmp = tempDir("mari-dump-change-");
 afterAll(() => tmp.cleanup());
 const records = firstLines(DOC_SLICE, 160).map((l) => JSON.parse(l) as { id: string });
 const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-// 40 runs of every case: enough lines that the read spans many appends.
+// 40 runs of every case: a dump of several read blocks.
 const lines = Array.from({ length: 40 }, (_, run) => records.map((rec) => dumpLine(rec, { run }))).flat();
 const q = ["--progress", "none", "--workers", "1", "--report", "json", "--quiet"];
 
@@ -28,23 +28,17 @@ describe("a dump that changes while it is read", () => {
     const dump = join(tmp.dir, "growing.jsonl");
     writeFileSync(dump, `${lines.join("\n")}\n`);
     const out = join(tmp.dir, "growing");
-    const child = spawn(process.execPath, [MARI_BIN, "eval", slice, "--predictions", dump, "--out", out, ...q], {
-      cwd: ROOT,
-      env: childEnv(),
-      stdio: ["ignore", "ignore", "pipe"],
+    // A judge still writing: an injected fault appends a line (an orphan) during the first read of
+    // the dump, inside the run whatever its speed.
+    const late = JSON.stringify({ case_id: "late-0", judgment: "no", evidence_sentence_ids: [] });
+    const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, ...q], {
+      env: { NODE_OPTIONS: preloadFault("grow-while-read.mjs"), MARI_FAULT_GROW: dump, MARI_FAULT_LINE: late },
     });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
-    let running = true;
-    const exited = new Promise<number | null>((resolve) => child.on("close", (code) => ((running = false), resolve(code))));
-    // A judge still writing: a line of an unknown case (an orphan) every few milliseconds.
-    let k = 0;
-    while (running) {
-      appendFileSync(dump, `${JSON.stringify({ case_id: `late-${k++}`, judgment: "no", evidence_sentence_ids: [] })}\n`);
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    expect(await exited, stderr).toBe(0);
-    expect(stderr).toMatch(/mari: warning: the dump .*growing\.jsonl changed while it was read \(\d+ → \d+ bytes\)/);
+    const stderr = r.stderr;
+    const size = Buffer.byteLength(`${lines.join("\n")}\n`);
+    expect(readFileSync(dump, "utf8").endsWith(`${late}\n`)).toBe(true);
+    expect(r.code, stderr).toBe(0);
+    expect(stderr).toContain(`mari: warning: the dump ${dump} changed while it was read (${size} → ${size + late.length + 1} bytes)`);
     const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
     expect(report.warnings).toEqual([expect.stringMatching(/growing\.jsonl changed while it was read/)]);
   });

@@ -1,4 +1,4 @@
-// Issue 11, silent loss: a second run into an --out held by a live run is refused (exit 2); temp
+// Silent loss: a second run into an --out held by a live run is refused (exit 2); temp
 // files left by dead processes are removed by the next run; a run stopped by SIGINT/SIGTERM
 // removes its own temp files.
 import { spawn, spawnSync } from "node:child_process";
@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { preloadFault } from "../support/fault-preload.js";
 import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
 
 const tmp = tempDir("mari-lock-temps-");
@@ -55,28 +56,31 @@ describe("temp files", () => {
   });
 
   it.each(["SIGINT", "SIGTERM"] as const)("%s during a write removes the run's own temp file", async (signal) => {
-    // 200 request lines per case keep predict writing its batch file's temp file long enough to
-    // be stopped while it exists (the file is written as it goes; no judge runs first).
+    // An injected fault holds predict's batch-file writer after its first line, temp file on disk,
+    // and says so; the signal is sent then, however fast or slow the machine is.
     const out = join(tmp.dir, `sig-${signal}`);
     mkdirSync(out);
-    const args = ["predict", DOC_SLICE, "--judge", "openai", "--model", "m", "--runs", "200", "--batch-requests", join(out, "requests.jsonl"), "--quiet"];
+    const args = ["predict", DOC_SLICE, "--judge", "openai", "--model", "m", "--batch-requests", join(out, "requests.jsonl"), "--quiet"];
     const child = spawn(process.execPath, [MARI_BIN, ...args], {
       cwd: ROOT,
-      env: childEnv(),
-      stdio: "ignore",
+      env: childEnv({ NODE_OPTIONS: preloadFault("hold-temp-write.mjs") }),
+      stdio: ["ignore", "ignore", "pipe"],
     });
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-    let sawTemp = false;
-    let done = false;
-    void exited.then(() => (done = true));
-    while (!done && !sawTemp) {
-      sawTemp = readdirSync(out).some((name) => name.endsWith(".tmp"));
-      if (!sawTemp) await new Promise((r) => setTimeout(r, 5));
-    }
-    expect(sawTemp).toBe(true);
+    let stderr = "";
+    await new Promise<void>((resolve) => {
+      child.stderr.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d;
+        if (stderr.includes("mari-fault: holding ")) resolve();
+      });
+      void exited.then(() => resolve());
+    });
+    const temps = readdirSync(out).filter((name) => name.endsWith(".tmp"));
+    expect(temps, stderr).toHaveLength(1);
+    expect(stderr).toContain(`mari-fault: holding ${join(out, temps[0]!)}`);
     child.kill(signal);
     const code = await exited;
     expect(readdirSync(out).filter((name) => name.endsWith(".tmp"))).toEqual([]);
-    if (code !== 0) expect(code).toBe(signal === "SIGINT" ? 130 : 143);
+    expect(code).toBe(signal === "SIGINT" ? 130 : 143);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseJudgeAnswer } from "../../src/judges/answer.js";
 import { parseRetryAfter, retryDelayMs, seededUnit } from "../../src/judges/backoff.js";
 import { chatCompletionsUrl } from "../../src/judges/chat-client.js";
-import { cacheKey } from "../../src/judges/cache.js";
+import { cacheKey, type CacheKeyParts } from "../../src/judges/cache.js";
 
 describe("parseJudgeAnswer", () => {
   it("passes the model's values through untouched (mari eval validates them)", () => {
@@ -73,11 +73,30 @@ describe("endpoint and cache key", () => {
     expect(chatCompletionsUrl("http://h/v1/chat/completions")).toBe("http://h/v1/chat/completions");
   });
 
-  it("keys on version, endpoint, model, temperature, prompt and run", () => {
-    const parts = { judgeVersion: "v", baseUrl: "u", model: "m", temperature: 0, messages: [{ role: "user", content: "x" }], run: 0 };
+  it("keys on version, endpoint, model, temperature, max tokens, prompt template, prompt and run", () => {
+    const parts: CacheKeyParts = {
+      judgeVersion: "v",
+      baseUrl: "u",
+      model: "m",
+      temperature: 0,
+      maxTokens: null,
+      promptSha256: null,
+      messages: [{ role: "user", content: "x" }],
+      run: 0,
+    };
     const base = cacheKey(parts);
     expect(base).toMatch(/^[0-9a-f]{64}$/);
-    for (const change of [{ judgeVersion: "w" }, { baseUrl: "v" }, { model: "n" }, { temperature: 1 }, { messages: [] }, { run: 1 }]) {
+    const changes: Partial<CacheKeyParts>[] = [
+      { judgeVersion: "w" },
+      { baseUrl: "v" },
+      { model: "n" },
+      { temperature: 1 },
+      { maxTokens: 256 },
+      { promptSha256: "0".repeat(64) },
+      { messages: [] },
+      { run: 1 },
+    ];
+    for (const change of changes) {
       expect(cacheKey({ ...parts, ...change })).not.toBe(base);
     }
   });

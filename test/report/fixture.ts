@@ -1,5 +1,5 @@
 // A hand-built report with every section filled, for the renderer and schema tests.
-import type { Report } from "../../src/report/types.js";
+import type { BaselineComparison, PairedDifference, Report } from "../../src/report/types.js";
 
 const HASH = "a".repeat(64);
 
@@ -63,6 +63,24 @@ export function fixtureReport(overrides: Partial<Report> = {}): Report {
       ],
     },
     elapsed_seconds: 1.25,
+    ...overrides,
+  };
+}
+
+/** A paired comparison on 100 cases, one run a side, with the given metric differences. */
+export function fixtureComparison(metrics: Record<string, PairedDifference>, overrides: Partial<BaselineComparison> = {}): BaselineComparison {
+  return {
+    path: "base/report.json",
+    units: { current: 100, baseline: 100 },
+    runs: { current: ["0"], baseline: ["0"] },
+    matched_cases: 100,
+    unmatched_current: 0,
+    unmatched_baseline: 0,
+    paired_by: "case",
+    seed: 0,
+    resamples: 1000,
+    metrics,
+    mcnemar: { baseline_only: 10, current_only: 5, p_value: 0.3017578125, method: "exact_binomial" },
     ...overrides,
   };
 }

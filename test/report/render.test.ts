@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { escapeCell, renderMarkdown } from "../../src/report/markdown.js";
 import { escapeXml, renderJunit } from "../../src/report/junit.js";
 import { escapeHtml, renderHtml } from "../../src/report/html.js";
-import { fixtureReport } from "./fixture.js";
+import { fixtureReport, fixtureComparison } from "./fixture.js";
 
 describe("markdown", () => {
   const md = renderMarkdown(fixtureReport());
@@ -45,19 +45,17 @@ describe("markdown", () => {
         gates: [],
         confusion: { update: { update: 5, distinct: 1 }, distinct: { update: 2, distinct: 7 } },
         system: { ...fixtureReport().system, judge: "lexical", judge_note: "The lexical judge is a baseline." },
-        baseline: {
-          path: "old/report.json",
-          units: { current: 4, baseline: 4 },
-          runs: { current: ["0"], baseline: ["0"] },
-          matched_cases: 4,
-          unmatched_current: 0,
-          unmatched_baseline: 1,
-          paired_by: "case",
-          seed: 0,
-          resamples: 200,
-          metrics: { accuracy: { current: 0.75, baseline: 0.5, difference: 0.25, low: -0.25, high: 0.75 } },
-          mcnemar: { baseline_only: 0, current_only: 1, p_value: 1, method: "exact_binomial" },
-        },
+        baseline: fixtureComparison(
+          { accuracy: { current: 0.75, baseline: 0.5, difference: 0.25, low: -0.25, high: 0.75 } },
+          {
+            path: "old/report.json",
+            units: { current: 4, baseline: 4 },
+            matched_cases: 4,
+            unmatched_baseline: 1,
+            resamples: 200,
+            mcnemar: { baseline_only: 0, current_only: 1, p_value: 1, method: "exact_binomial" },
+          },
+        ),
       }),
     );
     expect(text).toMatch(/^# mari report: pairs\n/);

@@ -12,7 +12,7 @@ import { startRewardsServer, type RewardsServer } from "../../src/server/rewards
 import { DEFAULT_WEIGHTS, parseWeights } from "../../src/server/weights.js";
 import { parseByteSize } from "../../src/cli/commands/serve.js";
 import { tempDir } from "../support/cli.js";
-import { CONTRADOC_160, postJson } from "./support.js";
+import { CONTRADOC_160, getJson, postJson } from "./support.js";
 
 const MAX_BODY = 4096;
 const MAX_ITEMS = 100;
@@ -298,7 +298,7 @@ describe("bad items inside a good body", () => {
   });
 
   it("/health reports the slice, the version and counters of requests, statuses, items and reasons", async () => {
-    const health = await (await fetch(`${server.url}/health`)).json();
+    const health = await getJson(`${server.url}/health`);
     expect(health.slice).toEqual({ path: CONTRADOC_160, hash: server.sliceHash, cases: 160 });
     expect(health.mari_version).toMatch(/^\d+\.\d+\.\d+/);
     expect(health.counters.statuses["400"]).toBeGreaterThanOrEqual(12);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, type Socket } from "node:net";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { generateItems, type GeneratedItem } from "./items.js";
-import { CONTRADOC_160, postJson, serveRefusal, startServe, type ServeProcess } from "./support.js";
+import { CONTRADOC_160, getJson, postJson, serveRefusal, startServe, type ServeProcess } from "./support.js";
 
 const TOKEN = "serve-test-token-3f9a1c";
 
@@ -100,7 +100,7 @@ describe("concurrency and shutdown", () => {
       expect(a.status).toBe(200);
       expect(a.json.results).toEqual(clients[c]!.picked.map((i) => expected[i]));
     });
-    const health = await (await fetch(`${server.url}/health`)).json();
+    const health = await getJson(`${server.url}/health`);
     expect(health.counters.requests["/v1/rewards"]).toBe(51);
     expect(health.counters.items).toBe(2000);
   });

@@ -69,6 +69,11 @@ export function serveRefusal(args: string[], env: NodeJS.ProcessEnv = {}): Promi
   );
 }
 
+/** GET a JSON body (e.g. /health), parsed without a declared shape: the test asserts the fields. */
+export async function getJson(url: string): Promise<any> {
+  return (await fetch(url)).json();
+}
+
 export async function postJson(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
   const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
   return { status: res.status, json: await res.json() };

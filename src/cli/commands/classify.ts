@@ -3,8 +3,8 @@
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { Option, type Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
+import { collect } from "../flags.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type JsonObject } from "../../io/records.js";
@@ -228,14 +228,10 @@ function finish(run: ClassifyRun, out: StdoutLines, source: InputSource, options
   return EXIT_OK;
 }
 
-function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
-export function registerClassify(program: Command, wrap: ActionWrapper): void {
+export function registerClassify(program: Command, wrap: ActionWrapper, summary: string): void {
   program
     .command("classify")
-    .description(COMMANDS.classify.summary)
+    .description(summary)
     .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored); - reads stdin")
     .option(
       "--classifier <key=value>",

@@ -3,14 +3,13 @@
 // diff.json / diff.md / diff.html. Exit codes as eval: 0 ok, 1 a gate failed, 2 input error.
 import { styleText } from "node:util";
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../tasks/diff/changes.js";
-import { collect, integerFlag } from "./eval.js";
+import { collect, integerFlag } from "../flags.js";
 import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";
 
@@ -28,10 +27,10 @@ interface DiffFlags {
 /** Changed cases printed per status on stdout; the files have all of them. */
 const LISTED = 10;
 
-export function registerDiff(program: Command, wrap: ActionWrapper): void {
+export function registerDiff(program: Command, wrap: ActionWrapper, summary: string): void {
   program
     .command("diff")
-    .description(COMMANDS.diff.summary)
+    .description(summary)
     .argument("<old>", "the older report.json (or its directory)")
     .argument("<new>", "the newer report.json (or its directory)")
     .option("--out <dir>", "where diff.json, diff.md and diff.html go (default ./mari-diff)")

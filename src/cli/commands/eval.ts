@@ -5,10 +5,9 @@ import { lockOutputDir } from "../../io/lock.js";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
-import { boundedInteger } from "../../io/bounded-flag.js";
+import { collect, integerFlag } from "../flags.js";
 import { MAX_BOOTSTRAP, MAX_CHUNK_LINES, MAX_SEED, MAX_WORKERS } from "../../core/limits.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
@@ -53,13 +52,6 @@ interface EvalFlags extends CompletionEndFlags {
   explorerCases?: string;
 }
 
-export const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-/** An integer flag within [min, max]: every count a user types has a documented bound. */
-export function integerFlag(name: string, text: string | undefined, min: number, max: number): number | undefined {
-  return text === undefined ? undefined : boundedInteger(name, text, min, max);
-}
-
 /** `--shard I/N` (see ../shard.ts for `auto`). */
 export function parseShard(text: string | undefined): Shard | undefined {
   return resolveShard(text, undefined, {});
@@ -69,10 +61,10 @@ export function defaultWorkers(): number {
   return Math.max(1, Math.min(availableParallelism() - 1, 4));
 }
 
-export function registerEval(program: Command, wrap: ActionWrapper): void {
+export function registerEval(program: Command, wrap: ActionWrapper, summary: string): void {
   const command = program
     .command("eval")
-    .description(COMMANDS.eval.summary)
+    .description(summary)
     .argument("<slice>", "dataset slice: JSONL, CSV or ContraDoc JSON")
     .option(
       "--predictions <dump>",

@@ -3,8 +3,7 @@
 // Flags win over mari.config.json, which wins over defaults.
 import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { progressModeFor } from "../progress.js";
 import { terminalObserver } from "../observer.js";
@@ -41,10 +40,10 @@ function thresholdFlag(text: string | undefined): number | undefined {
   return value;
 }
 
-export function registerEvidence(program: Command, wrap: ActionWrapper): void {
+export function registerEvidence(program: Command, wrap: ActionWrapper, summary: string): void {
   const command = program
     .command("evidence")
-    .description(COMMANDS.evidence.summary)
+    .description(summary)
     .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}")
     .option("--facts <file>", "model outputs, JSONL: {case_id, documents?, output: {facts: [...]}, gold_state?}")
     .option("--located <file>", "structured citations, JSONL: {case_id, visible?, evidence: [{ref, locator?, quote?}]}")

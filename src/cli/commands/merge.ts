@@ -4,8 +4,7 @@ import { lockOutputDir } from "../../io/lock.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
@@ -29,10 +28,10 @@ interface MergeFlags extends GateFlags {
   progress?: string;
 }
 
-export function registerMerge(program: Command, wrap: ActionWrapper): void {
+export function registerMerge(program: Command, wrap: ActionWrapper, summary: string): void {
   const command = program
     .command("merge")
-    .description(COMMANDS.merge.summary)
+    .description(summary)
     .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
     .option("--out <dir>", "output directory (default ./mari-report)")
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")

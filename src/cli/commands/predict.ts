@@ -1,8 +1,7 @@
 // `mari predict SLICE --judge lexical|openai`: runs a judge over a document slice and writes a
 // prediction dump (JSONL) that `mari eval --predictions` reads (docs/judges.md).
 import { Option, type Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_COMPLETION_TOKENS, MAX_CONCURRENCY, MAX_JUDGE_RUNS, MAX_RETRIES, MAX_SEED, MAX_TIMER_MS } from "../../core/limits.js";
@@ -284,10 +283,10 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   return EXIT_OK;
 }
 
-export function registerPredict(program: Command, wrap: ActionWrapper): void {
+export function registerPredict(program: Command, wrap: ActionWrapper, summary: string): void {
   program
     .command("predict")
-    .description(COMMANDS.predict.summary)
+    .description(summary)
     .argument("<slice>", "document slice (JSONL, CSV or ContraDoc JSON)")
     .addOption(new Option("--judge <name>", "which judge").choices(["lexical", "openai"]).makeOptionMandatory())
     .option("--base-url <url>", "openai: the API base URL (…/v1; /chat/completions is appended); default $OPENAI_BASE_URL")

@@ -2,8 +2,7 @@
 // Parses flags, refuses a public interface without a token, starts the server and stops it on
 // SIGTERM/SIGINT (in-flight requests finish), then exits 0.
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
@@ -54,10 +53,10 @@ async function checkLogTarget(path: string): Promise<void> {
   }
 }
 
-export function registerServe(program: Command, wrap: ActionWrapper): void {
+export function registerServe(program: Command, wrap: ActionWrapper, summary: string): void {
   const command = program
     .command("serve")
-    .description(COMMANDS.serve.summary)
+    .description(summary)
     .argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)")
     .option("--host <host>", "interface to listen on (default 127.0.0.1); anything but loopback needs --token-env")
     .option("--port <port>", "port (default 8000; 0 = any free port, printed at start)")

@@ -3,8 +3,8 @@
 // over defaults.
 import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
+import { collect } from "../flags.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
 import { progressModeFor } from "../progress.js";
@@ -30,12 +30,10 @@ function parseWorkers(text: string | undefined): number | undefined {
   return boundedInteger("--workers", text, 1, MAX_WORKERS);
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-export function registerSweep(program: Command, wrap: ActionWrapper): void {
+export function registerSweep(program: Command, wrap: ActionWrapper, summary: string): void {
   program
     .command("sweep")
-    .description(COMMANDS.sweep.summary)
+    .description(summary)
     .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
     .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default default)")
     .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")

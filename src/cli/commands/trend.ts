@@ -3,8 +3,7 @@
 // Exit codes as eval: 0 ok, 1 a gate failed, 2 input error.
 import { styleText } from "node:util";
 import type { Command } from "commander";
-import type { ActionWrapper } from "../main.js";
-import { COMMANDS } from "../command-list.js";
+import type { ActionWrapper } from "../command.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
@@ -14,7 +13,7 @@ import { parseReportFormats } from "../../report/write.js";
 import type { TrendAxis } from "../../tasks/trend/inputs.js";
 import { checkpointSpan, keepSentence, writeTrendFiles } from "../../tasks/trend/render.js";
 import { trendReports } from "../../tasks/trend/run.js";
-import { collect, integerFlag } from "./eval.js";
+import { collect, integerFlag } from "../flags.js";
 
 interface TrendFlags {
   out?: string;
@@ -33,10 +32,10 @@ interface TrendFlags {
 
 const AXES: readonly TrendAxis[] = ["step", "name", "time"];
 
-export function registerTrend(program: Command, wrap: ActionWrapper): void {
+export function registerTrend(program: Command, wrap: ActionWrapper, summary: string): void {
   program
     .command("trend")
-    .description(COMMANDS.trend.summary)
+    .description(summary)
     .argument("<reports...>", "report.json files, their directories, a directory of them, or a quoted glob such as 'reports/ckpt-*'")
     .option("--out <dir>", "where trend.json, trend.md and trend.html go (default ./mari-trend)")
     .option(

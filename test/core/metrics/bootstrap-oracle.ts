@@ -26,6 +26,11 @@ function classF1(tp: number, fp: number, fn: number): number {
   return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
 }
 
+/** The spec's macro-F1: the mean of both classes' F1, each with max(1, ·) denominators. */
+export function oracleMacroF1(tp: number, fp: number, fn: number, tn: number): number {
+  return (classF1(tp, fp, fn) + classF1(tn, fn, fp)) / 2;
+}
+
 /** Resample b's headline (mean over runs of macro-F1 on the resampled cases). */
 export function oracleResample(labels: Uint8Array, codes: Uint8Array, R: number, seed: number, b: number): number {
   const n = labels.length;
@@ -52,7 +57,7 @@ export function oracleResample(labels: Uint8Array, codes: Uint8Array, R: number,
       else if (g.judged[r] === 1) fp += w;
       else tn += w;
     });
-    sum += (classF1(tp, fp, fn) + classF1(tn, fn, fp)) / 2;
+    sum += oracleMacroF1(tp, fp, fn, tn);
   }
   return sum / R;
 }
