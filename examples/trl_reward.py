@@ -22,13 +22,21 @@ def completion_text(completion):
     block back in front of the answer so mari sees the tagged layout again.
     """
     if isinstance(completion, str):
-        return completion
+        return with_think_opener(completion)
     message = completion[-1]
     content = message.get("content") or ""
     reasoning = message.get("reasoning_content") or message.get("thinking")
     if reasoning and "<think>" not in content:
         return "<think>\n" + reasoning.strip("\n") + "\n</think>\n" + content.lstrip()
-    return content
+    return with_think_opener(content)
+
+
+def with_think_opener(text):
+    """A reasoning template (DeepSeek-R1's) writes the think opener into the prompt: the decoded
+    completion then closes a think block it never opened. Give it back its opener."""
+    if "</think>" in text and "<think>" not in text:
+        return "<think>\n" + text
+    return text
 
 
 def prompt_text(prompt):

@@ -169,6 +169,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
       if (typeof step === "number" || typeof step === "string") line.step = step;
       if (r.caseRule !== "case_id") line.case_from = r.caseRule;
       if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
+      if (r.thinkFromPrompt) line.think_from_prompt = true;
       text += logLine({ ...line, ...s.rewards }, opts.logPredictions ? s.prediction : undefined) + "\n";
     }
     const stream = log;

@@ -38,6 +38,8 @@ export interface ResolvedItem {
   caseRule: CaseRule;
   /** /get_reward only: how the response was cut out of the query. */
   responseRule?: ResponseRule;
+  /** /get_reward only: the response's think opener was the prompt's last text (a reasoning template). */
+  thinkFromPrompt?: boolean;
   /** The item's own `run`, null when it gives none. */
   run: string | null;
   /** The item's `sample` when it gives one and no `run` (the log numbers repeated passes from it). */
@@ -135,7 +137,14 @@ export function resolveQuery(
     };
   }
   const caseId = slice.cases[found.caseIndex]!.id;
-  return { ...found, responseRule: cut.rule, run: null, sample: null, record: { case_id: caseId, completion: cut.response } };
+  return {
+    ...found,
+    responseRule: cut.rule,
+    ...(cut.thinkFromPrompt ? { thinkFromPrompt: true } : {}),
+    run: null,
+    sample: null,
+    record: { case_id: caseId, completion: cut.response },
+  };
 }
 
 /** Scores a resolved item as `mari eval` scores the same dump line. */

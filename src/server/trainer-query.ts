@@ -52,12 +52,23 @@ function afterLastAssistantTurn(query: string): string | undefined {
   return best === -1 ? undefined : query.slice(best);
 }
 
-/** The response part of `query`, and the rule that found it; undefined when no rule applies. */
-export function responseOfQuery(sent: string, prompt: string): { response: string; rule: ResponseRule } | undefined {
+/**
+ * A reasoning template (DeepSeek-R1's, for one) ends the generation prompt with the think opener,
+ * so the model's text starts inside the think block. The opener is then the prompt's, given back to
+ * the response, so that what is scored is the block as the model continued it.
+ */
+function withOpenerFromPrompt(response: string, prompt: string): { response: string; thinkFromPrompt: boolean } {
+  if (response.includes("<think>")) return { response, thinkFromPrompt: false };
+  const opener = ["<think>\n", "<think>"].find((o) => prompt.endsWith(o));
+  return opener === undefined ? { response, thinkFromPrompt: false } : { response: opener + response, thinkFromPrompt: true };
+}
+
+/** The response part of `query`, the rule that found it, and whether its think opener came from the prompt. */
+export function responseOfQuery(sent: string, prompt: string): { response: string; rule: ResponseRule; thinkFromPrompt: boolean } | undefined {
   const query = sent.startsWith(prompt) ? sent : withoutLeadingMarkers(sent);
-  if (query.startsWith(prompt)) return { response: query.slice(prompt.length), rule: "prompt_prefix" };
+  if (query.startsWith(prompt)) return { ...withOpenerFromPrompt(query.slice(prompt.length), prompt), rule: "prompt_prefix" };
   const cleaned = cleanUpTokenizationSpaces(prompt);
-  if (query.startsWith(cleaned)) return { response: query.slice(cleaned.length), rule: "prompt_prefix_cleaned" };
+  if (query.startsWith(cleaned)) return { ...withOpenerFromPrompt(query.slice(cleaned.length), prompt), rule: "prompt_prefix_cleaned" };
   const turn = afterLastAssistantTurn(query);
-  return turn === undefined ? undefined : { response: turn, rule: "assistant_turn" };
+  return turn === undefined ? undefined : { response: turn, rule: "assistant_turn", thinkFromPrompt: false };
 }

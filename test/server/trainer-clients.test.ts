@@ -147,6 +147,13 @@ describe.skipIf(!hasRequests)("trainers' reward clients, unmodified, against mar
     expect(changed).toBeGreaterThan(20);
   });
 
+  it("a DeepSeek-R1 template (the think opener in the prompt): OpenRLHF 0.9 and TRL get the clean completions' rewards", () => {
+    const want = expectedOf(1).map(sum);
+    expect(emulate("openrlhf-v0.9", job("deepseek_r1", true)).map((x: any) => x.reward)).toEqual(want);
+    const trl = emulate("trl-grpo", { ...job("deepseek_r1", true, GROUP), group_size: GROUP, prompts_per_step: 8 });
+    expect(trl.map((x: any) => x.reward)).toEqual(expectedOf(GROUP).map(sum));
+  });
+
   it("OpenRLHF's agent executor at head (one query per request, no labels, Llama 3): the same rewards and scores", () => {
     const got = emulate("openrlhf-agent", job("llama3", false));
     const want = expectedOf(1);

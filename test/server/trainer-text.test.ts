@@ -52,15 +52,32 @@ describe("completionAsWritten", () => {
 describe("responseOfQuery", () => {
   it("cuts the prompt off as sent, as the decode clean-up prints it, or after the last assistant turn", () => {
     const prompt = "<|im_start|>user\nIs it so ? It 's [1] odd , yes .<|im_end|>\n<|im_start|>assistant\n";
-    expect(responseOfQuery(prompt + ANSWER, prompt)).toEqual({ response: ANSWER, rule: "prompt_prefix" });
+    expect(responseOfQuery(prompt + ANSWER, prompt)).toEqual({ response: ANSWER, rule: "prompt_prefix", thinkFromPrompt: false });
     expect(cleanUpTokenizationSpaces(prompt)).toBe("<|im_start|>user\nIs it so? It's [1] odd, yes.<|im_end|>\n<|im_start|>assistant\n");
-    expect(responseOfQuery(cleanUpTokenizationSpaces(prompt + ANSWER), prompt)).toEqual({ response: ANSWER, rule: "prompt_prefix_cleaned" });
+    expect(responseOfQuery(cleanUpTokenizationSpaces(prompt + ANSWER), prompt)).toEqual({
+      response: ANSWER,
+      rule: "prompt_prefix_cleaned",
+      thinkFromPrompt: false,
+    });
     // A prompt the query does not hold at all (a BOS added twice, say): the text after the last assistant turn.
-    expect(responseOfQuery(`<s>other text<|im_start|>assistant\n${ANSWER}`, prompt)).toEqual({ response: ANSWER, rule: "assistant_turn" });
+    expect(responseOfQuery(`<s>other text<|im_start|>assistant\n${ANSWER}`, prompt)).toEqual({
+      response: ANSWER,
+      rule: "assistant_turn",
+      thinkFromPrompt: false,
+    });
     const llama = "<|start_header_id|>assistant<|end_header_id|>\n\n";
-    expect(responseOfQuery(`x${llama}first${llama}${ANSWER}`, "y")).toEqual({ response: ANSWER, rule: "assistant_turn" });
-    expect(responseOfQuery(`<|endoftext|><|endoftext|>${prompt}${ANSWER}`, prompt)).toEqual({ response: ANSWER, rule: "prompt_prefix" });
+    expect(responseOfQuery(`x${llama}first${llama}${ANSWER}`, "y")).toEqual({ response: ANSWER, rule: "assistant_turn", thinkFromPrompt: false });
+    expect(responseOfQuery(`<|endoftext|><|endoftext|>${prompt}${ANSWER}`, prompt)).toEqual({
+      response: ANSWER,
+      rule: "prompt_prefix",
+      thinkFromPrompt: false,
+    });
     expect(responseOfQuery("no header here", "prompt")).toBeUndefined();
+    // A reasoning template's prompt ends with the think opener: the response gets it back.
+    const r1 = "<｜User｜>Is it so?<｜Assistant｜><think>\n";
+    const written = ANSWER.slice("<think>\n".length);
+    expect(responseOfQuery(r1 + written, r1)).toEqual({ response: ANSWER, rule: "prompt_prefix", thinkFromPrompt: true });
+    expect(responseOfQuery(`${r1}${ANSWER}`, r1)).toEqual({ response: ANSWER, rule: "prompt_prefix", thinkFromPrompt: false });
   });
 });
 

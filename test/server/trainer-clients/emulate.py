@@ -29,6 +29,16 @@ TEMPLATES = {
         "specials": ["<|im_start|>", "<|im_end|>", "<|endoftext|>"],
         "cleanup": False,
     },
+    # DeepSeek-R1 (distilled models too): the generation prompt ends with the think opener, so the
+    # model's text starts inside the think block.
+    "deepseek_r1": {
+        "prompt": "<｜begin▁of▁sentence｜><｜User｜>{content}<｜Assistant｜><think>\n",
+        "eos": "<｜end▁of▁sentence｜>",
+        "pad": "<｜▁pad▁｜>",
+        "specials": ["<｜begin▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<｜▁pad▁｜>"],
+        "cleanup": False,
+        "prefills_think": True,
+    },
     # Llama 3 instruct: eos <|eot_id|>, pad <|end_of_text|>; clean_up_tokenization_spaces is on.
     "llama3": {
         "prompt": "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\n{content}<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n",
@@ -80,6 +90,9 @@ def responses(job):
     for row in job["rows"]:
         prompt = template["prompt"].format(content=row["content"])
         for sample, completion in enumerate(row["completions"]):
+            # Under a template that writes the think opener, the model's own text starts after it.
+            if template.get("prefills_think") and completion.startswith("<think>\n"):
+                completion = completion[len("<think>\n") :]
             yield row, sample, prompt, completion
 
 
