@@ -152,6 +152,8 @@ const scrub = (text) =>
   text
     .replaceAll(OUT, "<OUT>")
     .replaceAll(ROOT, "<ROOT>")
+    .replace(/\d+(\.\d+)?\/s\b/g, "<rate>/s")
+    .replace(/eta \d+:\d\d/g, "eta <eta>")
     .replace(/\d+(\.\d+)? ?(ms|s)\b/g, "<time>");
 
 for (const [name, args, mode] of steps) {

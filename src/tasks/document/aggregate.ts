@@ -9,7 +9,7 @@ import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/boo
 import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
-import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { computeSetCons, majorityVote, type JudgmentColumns, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
@@ -306,7 +306,7 @@ export async function aggregateDocumentEval(
     spread[name] = { std: s.std, min: s.min, max: s.max };
   });
 
-  const wilson = (successes: number, n: number): ConfidenceInterval => ({ ...wilsonInterval(successes, n), method: "wilson", n });
+  const wilson = wilsonConfidence;
   const ci: Record<string, ConfidenceInterval> = {
     accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),

@@ -14,7 +14,8 @@ import {
   type ClaimStateThresholds,
   type KnowledgeDocument,
 } from "../../core/evidence/index.js";
-import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { wilsonConfidence } from "../../report/wilson-ci.js";
+import { rate } from "../../core/metrics/ratio.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -88,11 +89,7 @@ function documentSetHash(documents: readonly KnowledgeDocument[]): string {
   return hash.digest("hex");
 }
 
-function wilson(successes: number, n: number): ConfidenceInterval {
-  return { ...wilsonInterval(successes, n), method: "wilson", n };
-}
-
-const rate = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole);
+const wilson = wilsonConfidence;
 
 async function readCurrent(path: string, log: RejectionLog): Promise<CurrentRevisions> {
   const { documents, wheres } = await readDocuments(path, log);

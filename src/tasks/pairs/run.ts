@@ -19,7 +19,7 @@ import {
   type PairTally,
   type UnitPrices,
 } from "../../core/pairs/index.js";
-import { wilsonInterval } from "../../core/metrics/wilson.js";
+import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { BufferedLines } from "../../io/buffered-lines.js";
 import { InputError, located } from "../../io/errors.js";
@@ -104,9 +104,7 @@ export function evaluatePairGates(report: Report, gates: readonly GateSpec[]): G
   });
 }
 
-function proportionInterval(successes: number, n: number): ConfidenceInterval {
-  return { ...wilsonInterval(successes, n), method: "wilson", n };
-}
+const proportionInterval = wilsonConfidence;
 
 function goldTotal(confusion: Confusion, gold: (typeof PAIR_CLASSES)[number]): number {
   return PAIR_CLASSES.reduce((sum, pred) => sum + confusion[gold][pred], 0);
