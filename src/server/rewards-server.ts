@@ -213,7 +213,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   };
 
   /** Scores a batch, or refuses the whole request (422) naming every item that could not be resolved. */
-  const scoreOrRefuse = (count: number, resolve: Parameters<typeof scoreBatch>[2], what: string): ScoredItem[] => {
+  const scoreOrRefuse = (count: number, resolve: Parameters<typeof scoreBatch>[2], what: { one: string; many: string }): ScoredItem[] => {
     const outcome = scoreBatch(slice, count, resolve, opts.score);
     if ("scored" in outcome) return outcome.scored;
     const list = outcome.unresolved;
@@ -221,7 +221,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     throw new RequestError(
       422,
       "unresolved_items",
-      `${list.length} of ${count} ${what} could not be scored; the first, ${what.replace(/s$/, "")} ${first.index}: ${first.reason}: ${first.message}`,
+      `${list.length} of ${count} ${what.many} could not be scored; the first, ${what.one} ${first.index}: ${first.reason}: ${first.message}`,
       { items: list.slice(0, UNRESOLVED_LISTED), unresolved: list.length },
     );
   };
@@ -229,7 +229,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   const rewards = async (req: IncomingMessage, requestId: string) => {
     const body = parseBodyObject(await readBody(req, opts.maxBodyBytes), (plain) => checkCount(arrayField(plain, "items")));
     const items = arrayField(body, "items");
-    const scored = scoreOrRefuse(items.length, (i) => resolveRewardsItem(slice, finder, items[i]), "items");
+    const scored = scoreOrRefuse(items.length, (i) => resolveRewardsItem(slice, finder, items[i]), { one: "item", many: "items" });
     await writeLog(requestId, scored);
     count(scored);
     return { results: scored.map((s) => s.rewards) };
@@ -248,7 +248,7 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
         `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`,
       );
     }
-    const scored = scoreOrRefuse(queries.length, (i) => resolveQuery(slice, finder, queries[i], prompts[i], labels[i]), "queries");
+    const scored = scoreOrRefuse(queries.length, (i) => resolveQuery(slice, finder, queries[i], prompts[i], labels[i]), { one: "query", many: "queries" });
     await writeLog(requestId, scored);
     count(scored);
     const values = scored.map((s) => weightedReward(s.rewards, weights));

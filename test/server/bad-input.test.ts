@@ -289,6 +289,7 @@ describe("bad items inside a good body", () => {
       [3, "bad_case_id"],
       [4, "response_not_found"],
     ]);
+    expect(json.error.message).toMatch(/^4 of 5 queries could not be scored; the first, query 1: not_an_object/);
     const good = await postJson(`${server.url}/get_reward`, JSON.stringify({ query: [`P${ok}`, `P${ok}x`], prompts: ["P", "P"], labels: [caseId, caseId] }));
     expect(good.status).toBe(200);
     expect(good.json.extra_logs.format).toEqual([1, 0]);
