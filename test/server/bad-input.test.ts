@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
-import { startRewardsServer, type RewardsServer } from "../../src/server/rewards-server.js";
-import { DEFAULT_WEIGHTS, parseWeights } from "../../src/server/weights.js";
+import type { RewardsServer } from "../../src/server/rewards-server.js";
+import { parseWeights } from "../../src/server/weights.js";
 import { parseByteSize } from "../../src/cli/commands/serve.js";
 import { tempDir } from "../support/cli.js";
-import { CONTRADOC_160, getJson, postJson } from "./support.js";
+import { CONTRADOC_160, getJson, postJson, startTestServer } from "./support.js";
 
 const MAX_BODY = 4096;
 const MAX_ITEMS = 100;
@@ -24,15 +24,7 @@ let caseId: string;
 beforeAll(async () => {
   slice = await readDocumentSlice(CONTRADOC_160);
   caseId = slice.cases[0]!.id;
-  server = await startRewardsServer({
-    slice,
-    host: "127.0.0.1",
-    port: 0,
-    weights: { ...DEFAULT_WEIGHTS },
-    maxBodyBytes: MAX_BODY,
-    maxItems: MAX_ITEMS,
-    score: { lenientIds: false },
-  });
+  server = await startTestServer(slice, { maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS });
 });
 
 afterAll(async () => {
@@ -114,17 +106,7 @@ describe("malformed request bodies", () => {
   it("values nested deeper than the stack are items refused by name, and nothing is logged", async () => {
     const work = tempDir("mari-serve-deep-");
     const logPath = join(work.dir, "served.jsonl");
-    const deepServer = await startRewardsServer({
-      slice,
-      host: "127.0.0.1",
-      port: 0,
-      weights: { ...DEFAULT_WEIGHTS },
-      maxBodyBytes: 8 << 20,
-      maxItems: MAX_ITEMS,
-      score: { lenientIds: false },
-      logPath,
-      logPredictions: true,
-    });
+    const deepServer = await startTestServer(slice, { maxBodyBytes: 8 << 20, maxItems: MAX_ITEMS, logPath, logPredictions: true });
     try {
       const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
       const id = JSON.stringify(caseId);
@@ -191,16 +173,7 @@ describe("malformed request bodies", () => {
 
 describe.skipIf(!existsSync("/dev/full"))("a --log that cannot be written (/dev/full)", () => {
   it("refuses the request whose lines cannot be written (503), reports it in /health, and keeps refusing", async () => {
-    const full = await startRewardsServer({
-      slice,
-      host: "127.0.0.1",
-      port: 0,
-      weights: { ...DEFAULT_WEIGHTS },
-      maxBodyBytes: MAX_BODY,
-      maxItems: MAX_ITEMS,
-      score: { lenientIds: false },
-      logPath: "/dev/full",
-    });
+    const full = await startTestServer(slice, { maxBodyBytes: MAX_BODY, maxItems: MAX_ITEMS, logPath: "/dev/full" });
     try {
       const body = `{"items":[{"case_id":${JSON.stringify(caseId)},"judgment":false}]}`;
       // The items are answered only once logged: the first request already fails, nothing is answered unlogged.

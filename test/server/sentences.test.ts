@@ -2,10 +2,9 @@
 // /health slice hash the one `mari eval --sentences punkt` records.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
-import { startRewardsServer, type RewardsServer } from "../../src/server/rewards-server.js";
-import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
+import type { RewardsServer } from "../../src/server/rewards-server.js";
 import { sliceHashOf } from "../../src/tasks/document/run.js";
-import { CONTRADOC_160, postJson } from "./support.js";
+import { CONTRADOC_160, postJson, startTestServer } from "./support.js";
 
 let punkt: DocumentSlice;
 let mari: DocumentSlice;
@@ -13,15 +12,7 @@ let server: RewardsServer;
 
 beforeAll(async () => {
   [punkt, mari] = await Promise.all([readDocumentSlice(CONTRADOC_160, { sentences: "punkt" }), readDocumentSlice(CONTRADOC_160)]);
-  server = await startRewardsServer({
-    slice: punkt,
-    host: "127.0.0.1",
-    port: 0,
-    weights: { ...DEFAULT_WEIGHTS },
-    maxBodyBytes: 1 << 20,
-    maxItems: 100,
-    score: { lenientIds: false },
-  });
+  server = await startTestServer(punkt);
 });
 
 afterAll(async () => {

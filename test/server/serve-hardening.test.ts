@@ -7,10 +7,9 @@ import { appendFileSync, readFileSync, symlinkSync, writeFileSync } from "node:f
 import { request } from "node:http";
 import { join } from "node:path";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
-import { startRewardsServer, type RewardsServer } from "../../src/server/rewards-server.js";
-import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
+import type { RewardsServer } from "../../src/server/rewards-server.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { CONTRADOC_160, postJson, serveRefusal, startServe } from "./support.js";
+import { CONTRADOC_160, postJson, serveRefusal, startServe, startTestServer } from "./support.js";
 
 const ANSWER = "<think>\nSee [1].\n</think>\n<answer>\nJudgment: no\nEvidence: []\n</answer>";
 
@@ -78,15 +77,7 @@ describe("--log", () => {
 describe("without a token, only this machine's programs are answered", () => {
   let server: RewardsServer;
   beforeAll(async () => {
-    server = await startRewardsServer({
-      slice,
-      host: "127.0.0.1",
-      port: 0,
-      weights: { ...DEFAULT_WEIGHTS },
-      maxBodyBytes: 1 << 20,
-      maxItems: 100,
-      score: { lenientIds: false },
-    });
+    server = await startTestServer(slice);
   });
   afterAll(async () => {
     await server?.close();

@@ -2,6 +2,9 @@
 // read from the start line), and small HTTP helpers for the server tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { childEnv, MARI_BIN, ROOT } from "../support/cli.js";
+import type { DocumentSlice } from "../../src/io/slice.js";
+import { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "../../src/server/rewards-server.js";
+import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
 
 export const CONTRADOC_160 = "datasets/contradoc/contradoc-160.jsonl";
 
@@ -77,4 +80,18 @@ export async function getJson(url: string): Promise<any> {
 export async function postJson(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
   const res = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
   return { status: res.status, json: await res.json() };
+}
+
+/** An in-process `mari serve` on 127.0.0.1 (a free port) with the default weights and no token; `options` override. */
+export function startTestServer(slice: DocumentSlice, options: Partial<RewardsServerOptions> = {}): Promise<RewardsServer> {
+  return startRewardsServer({
+    slice,
+    host: "127.0.0.1",
+    port: 0,
+    weights: { ...DEFAULT_WEIGHTS },
+    maxBodyBytes: 1 << 20,
+    maxItems: 100,
+    score: { lenientIds: false },
+    ...options,
+  });
 }

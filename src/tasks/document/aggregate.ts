@@ -306,11 +306,10 @@ export async function aggregateDocumentEval(
     spread[name] = { std: s.std, min: s.min, max: s.max };
   });
 
-  const wilson = wilsonConfidence;
   const ci: Record<string, ConfidenceInterval> = {
-    accuracy: wilson(pooled.tp + pooled.tn, pooled.cases),
-    localization_recall: wilson(pooled.localizationHits, pooled.tp + pooled.fn),
-    format_valid_rate: wilson(pooled.formatValid, pooled.cases),
+    accuracy: wilsonConfidence(pooled.tp + pooled.tn, pooled.cases),
+    localization_recall: wilsonConfidence(pooled.localizationHits, pooled.tp + pooled.fn),
+    format_valid_rate: wilsonConfidence(pooled.formatValid, pooled.cases),
   };
   // --bootstrap 0 draws no resample, so there is no interval to state (not [0, 0]).
   if (options.bootstrap > 0) {

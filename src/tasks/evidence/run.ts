@@ -89,8 +89,6 @@ function documentSetHash(documents: readonly KnowledgeDocument[]): string {
   return hash.digest("hex");
 }
 
-const wilson = wilsonConfidence;
-
 async function readCurrent(path: string, log: RejectionLog): Promise<CurrentRevisions> {
   const { documents, wheres } = await readDocuments(path, log);
   let lookup: Map<string, KnowledgeDocument>;
@@ -168,10 +166,10 @@ export function buildReport(
   };
   const ci: Record<string, ConfidenceInterval> = {};
   if (options.facts !== undefined) {
-    ci["accepted_rate"] = wilson(t.accepted, t.cases);
-    if (t.goldCompared > 0) ci["claim_state_accuracy"] = wilson(t.goldCorrect, t.goldCompared);
+    ci["accepted_rate"] = wilsonConfidence(t.accepted, t.cases);
+    if (t.goldCompared > 0) ci["claim_state_accuracy"] = wilsonConfidence(t.goldCorrect, t.goldCompared);
   }
-  if (options.located !== undefined) ci["located_accepted_rate"] = wilson(t.locatedAccepted, t.locatedCases);
+  if (options.located !== undefined) ci["located_accepted_rate"] = wilsonConfidence(t.locatedAccepted, t.locatedCases);
 
   // Rejections: unreadable or invalid records, plus each failed case under its error code.
   const rejections: Record<string, number> = { ...log.counts };

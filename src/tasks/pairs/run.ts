@@ -104,8 +104,6 @@ export function evaluatePairGates(report: Report, gates: readonly GateSpec[]): G
   });
 }
 
-const proportionInterval = wilsonConfidence;
-
 function goldTotal(confusion: Confusion, gold: (typeof PAIR_CLASSES)[number]): number {
   return PAIR_CLASSES.reduce((sum, pred) => sum + confusion[gold][pred], 0);
 }
@@ -115,11 +113,11 @@ function pairIntervals(confusion: Confusion): Record<string, ConfidenceInterval>
   const predictedUpdates = PAIR_CLASSES.reduce((sum, gold) => sum + confusion[gold].update, 0);
   const correct = PAIR_CLASSES.reduce((sum, c) => sum + confusion[c][c], 0);
   return {
-    accuracy: proportionInterval(correct, labelledCount(confusion)),
-    update_precision: proportionInterval(confusion.update.update, predictedUpdates),
-    update_recall: proportionInterval(confusion.update.update, goldTotal(confusion, "update")),
-    restatement_to_update_rate: proportionInterval(confusion.restatement.update, goldTotal(confusion, "restatement")),
-    distinct_to_update_rate: proportionInterval(confusion.distinct.update, goldTotal(confusion, "distinct")),
+    accuracy: wilsonConfidence(correct, labelledCount(confusion)),
+    update_precision: wilsonConfidence(confusion.update.update, predictedUpdates),
+    update_recall: wilsonConfidence(confusion.update.update, goldTotal(confusion, "update")),
+    restatement_to_update_rate: wilsonConfidence(confusion.restatement.update, goldTotal(confusion, "restatement")),
+    distinct_to_update_rate: wilsonConfidence(confusion.distinct.update, goldTotal(confusion, "distinct")),
   };
 }
 
