@@ -37,7 +37,7 @@ export function decodeCustomId(customId: string): { caseId: string; run: number 
 export interface BatchRequestOptions extends ChatRequestSettings {
   runs: number;
   jsonMode: boolean;
-  prompt?: PromptTemplate;
+  prompt?: PromptTemplate | undefined;
 }
 
 /** The request lines of one case (one per run), each ending in "\n". */

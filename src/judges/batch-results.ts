@@ -29,7 +29,7 @@ function batchErrorMessage(error: unknown): string {
 
 export type BatchOutputLine =
   /** The custom_id does not name a (case, run) (not one mari wrote). */
-  { orphan: string } | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage; model?: string };
+  { orphan: string } | { caseId: string; run: number; prediction: PredictionBody; usage?: TokenUsage | undefined; model?: string };
 
 /** One output line (already parsed to an object with a string custom_id) as a prediction. */
 export function readBatchOutputLine(record: JsonObject): BatchOutputLine {

@@ -25,7 +25,7 @@ export interface ChatClientOptions extends ChatRequestSettings {
 }
 
 export type ChatResult =
-  | { ok: true; content: string | null; finishReason: string | null; usage?: TokenUsage; attempts: number }
+  | { ok: true; content: string | null; finishReason: string | null; usage?: TokenUsage | undefined; attempts: number }
   | { ok: false; code: JudgeErrorCode; message: string; attempts: number };
 
 /** A response no retry can fix (bad key, unknown model, wrong URL): the whole run stops. */
@@ -49,8 +49,8 @@ function rejectsJsonMode(body: string): boolean {
 }
 
 type Attempt =
-  | { kind: "ok"; content: string | null; finishReason: string | null; usage?: TokenUsage }
-  | { kind: "retry"; cause: string; retryAfterMs?: number; code?: JudgeErrorCode }
+  | { kind: "ok"; content: string | null; finishReason: string | null; usage?: TokenUsage | undefined }
+  | { kind: "retry"; cause: string; retryAfterMs?: number | undefined; code?: JudgeErrorCode }
   | { kind: "json_mode_rejected" }
   | { kind: "rejected"; cause: string }
   | { kind: "fatal"; cause: string };

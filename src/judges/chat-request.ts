@@ -58,7 +58,7 @@ function tokenCount(value: unknown): number {
 
 /** A chat completion's first choice, or why there is none. */
 export type ReadCompletion =
-  | { ok: true; content: string | null; finishReason: string | null; usage?: TokenUsage }
+  | { ok: true; content: string | null; finishReason: string | null; usage?: TokenUsage | undefined }
   | { ok: false; code: JudgeErrorCode; message: string };
 
 /** Reads a parsed 200 body: `choices[0].message.content`, `finish_reason` and `usage`. */

@@ -16,16 +16,16 @@ export interface OpenAIJudgeOptions extends ChatClientOptions {
   /** Independent runs per case (run r is never served from another run's cache entry). */
   runs: number;
   concurrency: number;
-  cachePath?: string;
+  cachePath?: string | undefined;
   /** A user prompt template (--prompt); absent = the built-in prompt. */
-  prompt?: PromptTemplate;
+  prompt?: PromptTemplate | undefined;
   /**
    * Called as each (case, run) is settled, in completion order (emission waits for slice order, so
    * progress counted at emission would stall behind one slow request, then jump).
    */
-  onSettled?: () => void;
+  onSettled?: (() => void) | undefined;
   /** Diagnostics (already redacted), one line each, for stderr. */
-  log?: (line: string) => void;
+  log?: ((line: string) => void) | undefined;
 }
 
 export interface OpenAIJudgeSummary {

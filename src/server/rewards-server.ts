@@ -30,11 +30,11 @@ export interface RewardsServerOptions {
   maxItems: number;
   score: ScoreOptions;
   /** When set, every request must carry it (see auth.ts). */
-  checkToken?: TokenCheck;
+  checkToken?: TokenCheck | undefined;
   /** Appends one JSONL line per scored item. */
-  logPath?: string;
+  logPath?: string | undefined;
   /** Also log each item's prediction (model text), so that `mari eval --predictions LOG` can score the log. */
-  logPredictions?: boolean;
+  logPredictions?: boolean | undefined;
 }
 
 export interface RewardsServer {

@@ -13,12 +13,12 @@ const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 const EV = join(ROOT, "datasets/evidence-example");
 const { dir, cleanup } = tempDir("mari-narrow-");
 let browser: Browser;
-const pages: Record<string, string> = {
+const pages = {
   documents: join(dir, "documents", "report.html"),
   pairs: join(dir, "pairs", "report.html"),
   sweep: join(dir, "sweep", "report.html"),
   evidence: join(dir, "evidence", "report.html"),
-};
+} satisfies Record<string, string>;
 
 beforeAll(async () => {
   const launched = launchBrowser();

@@ -175,7 +175,7 @@ describe("--baseline, mari diff and mari merge on either layout", () => {
       comparisons.push(comparison);
       expect(readFileSync(join(out(name), "cases.jsonl"), "utf8")).toBe(readFileSync(join(out("new"), "cases.jsonl"), "utf8"));
     }
-    expect(comparisons[0].matched_cases).toBe(160);
+    expect(comparisons[0]?.matched_cases).toBe(160);
     expect(comparisons[1]).toEqual(comparisons[0]);
   });
 
@@ -211,8 +211,8 @@ describe("--baseline, mari diff and mari merge on either layout", () => {
     for (const [name, second] of [
       ["merged", shards[1]!],
       ["merged-previous", previous],
-    ]) {
-      const r = await runMari(["merge", join(shards[0]!, "report.json"), join(second, "report.json"), "--out", out(name!), "--quiet"]);
+    ] as const) {
+      const r = await runMari(["merge", join(shards[0]!, "report.json"), join(second, "report.json"), "--out", out(name), "--quiet"]);
       expect(r.code, r.stderr).toBeLessThan(2);
       expect(readFileSync(join(out(name!), "cases.jsonl"), "utf8")).toBe(readFileSync(join(out("new"), "cases.jsonl"), "utf8"));
       expect(readJson(join(out(name!), "report.json")).metrics).toEqual(readJson(join(out("new"), "report.json")).metrics);

@@ -92,7 +92,7 @@ describe("mari eval on a hand-computed three-run slice", () => {
       judgment: false,
       localization_hit: false,
     });
-    expect(cases[6].fields).toEqual({ extra_field: 7 });
+    expect(cases[6]?.fields).toEqual({ extra_field: 7 });
     expect(cases[3]).toMatchObject({ localization_hit: null, evidence_precision: null });
     const rewards = readLinesOf(join(out, "rewards.jsonl"));
     expect(rewards.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -299,7 +299,7 @@ describe("dump hash", () => {
     for (const [workers, chunk] of [
       ["1", "3"],
       ["2", "2"],
-    ]) {
+    ] as const) {
       const out = join(tmp.dir, `hash-${workers}`);
       const r = await runMari([
         "eval",

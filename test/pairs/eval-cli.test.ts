@@ -27,7 +27,10 @@ describe("mari eval PAIRS", () => {
     const gold = new Map(readLines(corpus).map((p) => [p.id, p.gold]));
     const expected: Record<string, Record<string, number>> = {};
     for (const g of ["restatement", "update", "distinct"]) expected[g] = { restatement: 0, update: 0, distinct: 0 };
-    for (const v of readLines(join(ROOT, "datasets/memory-pairs/mari-pairs.verdicts.jsonl"))) expected[gold.get(v.id)][v.class]++;
+    for (const v of readLines(join(ROOT, "datasets/memory-pairs/mari-pairs.verdicts.jsonl"))) {
+      const row = expected[gold.get(v.id)] as Record<string, number>;
+      row[v.class] = (row[v.class] ?? 0) + 1;
+    }
     expect(report.confusion).toEqual(expected);
     expect(report.dataset.cases).toBe(161);
     // The default gates (docs/pairs.md), evaluated here on the confusion counted above.

@@ -40,27 +40,27 @@ export interface Shard {
 export interface DocumentEvalOptions extends ScoreOptions {
   slicePath: string;
   /** A slice the caller already read (else it is read here, with these options). */
-  slice?: DocumentSlice;
-  sliceOptions?: SliceReadOptions;
+  slice?: DocumentSlice | undefined;
+  sliceOptions?: SliceReadOptions | undefined;
   dumpPath: string;
   outDir: string;
   workers: number;
   /** Lines per pool chunk; default: one read block (~1 MB). */
-  chunkLines?: number;
+  chunkLines?: number | undefined;
   seed: number;
   bootstrap: number;
-  shard?: Shard;
+  shard?: Shard | undefined;
   /** Score only the first `limit` cases of the slice (the cases `mari predict --limit` judges). */
-  limit?: number;
+  limit?: number | undefined;
   /** How an eval-tool log names its cases (`--id-field`). */
-  dumpSource?: DumpSourceOptions;
-  rewardsPath?: string;
+  dumpSource?: DumpSourceOptions | undefined;
+  rewardsPath?: string | undefined;
   /** Called with bytes of the dump scored so far and the total. */
-  onProgress?: (done: number, total: number) => void;
+  onProgress?: ((done: number, total: number) => void) | undefined;
   /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
-  onDumpBlock?: (firstLineNo: number, block: Buffer) => void;
+  onDumpBlock?: ((firstLineNo: number, block: Buffer) => void) | undefined;
   /** Progress of the phases after the dump is read (aggregation, bootstrap and SetCons). */
-  observer?: RunObserver;
+  observer?: RunObserver | undefined;
 }
 
 export interface DocumentEvalResult {

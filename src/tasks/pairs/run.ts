@@ -51,26 +51,26 @@ export interface PairEvalOptions {
   /** The pair corpus (JSONL or CSV). */
   pairs: string;
   /** Output directory (default `mari-report`). */
-  out?: string;
-  formats?: readonly ReportFormat[];
+  out?: string | undefined;
+  formats?: readonly ReportFormat[] | undefined;
   /** The most cases report.html's explorer carries (default EXPLORER_CASE_CAP). */
-  explorerCases?: number;
+  explorerCases?: number | undefined;
   /** `--costs FILE`: unit prices (docs/pairs.md, "RevisionCost"). */
-  costs?: string;
+  costs?: string | undefined;
   /** Classifier thresholds (already validated); default DEFAULT_CONFIG. */
-  classifierConfig?: ClassifierConfig;
+  classifierConfig?: ClassifierConfig | undefined;
   /** User gates, highest priority first (flags, then config file); the default pair gates follow. */
-  gates?: readonly GateSpec[];
+  gates?: readonly GateSpec[] | undefined;
   /** Score only the pairs whose id hashes to this shard (docs/eval.md, "Scale, determinism, sharding"); `mari merge` adds shard reports up. */
-  shard?: Shard;
+  shard?: Shard | undefined;
   /** Any rejected record makes the run exit 2 (after writing the report). */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /** Progress, rejected records and warnings (default: silent). */
-  observer?: RunObserver;
+  observer?: RunObserver | undefined;
   /** Recorded in the report; pair eval classifies in-process (about 25 µs a pair). */
-  workers?: number;
+  workers?: number | undefined;
   /** Extra settings to record under system.config (e.g. the config file's path). */
-  recordConfig?: Record<string, unknown>;
+  recordConfig?: Record<string, unknown> | undefined;
 }
 
 /** `--classifier key=value …` on top of the default thresholds; a bad assignment is an input error. */

@@ -38,15 +38,15 @@ import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-repo
 export interface SweepOptions {
   pairs: string;
   /** `default`, `full`, or a JSON grid file. */
-  grid?: string;
-  costs?: string;
-  out?: string;
+  grid?: string | undefined;
+  costs?: string | undefined;
+  out?: string | undefined;
   /** 1 = in-process; more = a worker pool running the compiled workers from dist/. */
-  workers?: number;
+  workers?: number | undefined;
   /** User gates (replace the default gate on the same metric and direction). */
-  gates?: readonly GateSpec[];
+  gates?: readonly GateSpec[] | undefined;
   /** Progress and rejected-record messages (default: silent). */
-  observer?: RunObserver;
+  observer?: RunObserver | undefined;
 }
 
 /** What a sweep produced: the rows and choices written to the files, and how it ran. */
