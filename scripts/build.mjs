@@ -2,8 +2,11 @@
 // Builds src/ into dist/ and records what was built, so that a test run can tell whether dist/ is
 // the compiled form of the sources in front of it.
 //
-// The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts and
-// tsconfig.json) and one of the outputs (dist/**/*.js). `ensureBuilt()` (used by `npm run build`
+// Plain browser scripts (src/report/browser/*.js, inlined into the HTML reports) are copied into
+// dist/ unchanged after tsc.
+//
+// The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts, the browser
+// scripts and tsconfig.json) and one of the outputs (dist/**/*.js). `ensureBuilt()` (used by `npm run build`
 // and by the test suite's global setup) compares both with the files on disk:
 //   - both equal: dist/ is current, nothing to do;
 //   - inputs changed: incremental `tsc` (fast: only the changed files and their dependents);
@@ -12,8 +15,8 @@
 // A build that fails (a type error included) throws, so the tests never run against old output.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = resolve(import.meta.dirname, "..");
@@ -22,6 +25,7 @@ const DIST = join(ROOT, "dist");
 const STAMP = join(DIST, ".build-stamp.json");
 const BUILD_INFO = join(DIST, ".tsbuildinfo");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+const BROWSER = join(SRC, "report", "browser");
 
 function listFiles(dir, suffix) {
   if (!existsSync(dir)) return [];
@@ -42,7 +46,7 @@ function hashFiles(files) {
 /** The current hashes of the build's inputs and outputs. */
 export function currentHashes() {
   return {
-    src: hashFiles([...listFiles(SRC, ".ts"), join(ROOT, "tsconfig.json")]),
+    src: hashFiles([...listFiles(SRC, ".ts"), ...listFiles(BROWSER, ".js"), join(ROOT, "tsconfig.json")]),
     dist: hashFiles(listFiles(DIST, ".js")),
   };
 }
@@ -66,6 +70,14 @@ function tsc(full) {
   }
 }
 
+function copyBrowserScripts() {
+  for (const file of listFiles(BROWSER, ".js")) {
+    const target = join(DIST, relative(SRC, file));
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(file, target);
+  }
+}
+
 /**
  * Makes dist/ the build of the current sources. Returns what it did: "current" (nothing),
  * "incremental" or "full".
@@ -76,6 +88,7 @@ export function ensureBuilt() {
   if (stamp && stamp.src === before.src && stamp.dist === before.dist) return "current";
   const full = !stamp || stamp.dist !== before.dist;
   tsc(full);
+  copyBrowserScripts();
   const after = currentHashes();
   writeFileSync(STAMP, `${JSON.stringify(after)}\n`);
   return full ? "full" : "incremental";

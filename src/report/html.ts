@@ -25,7 +25,7 @@ import {
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
-import { EXPLORER_SCRIPT, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
+import { explorerScript, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
 import type { Report } from "./types.js";
 
 const MAX_EXAMPLES = 50;
@@ -403,7 +403,7 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
   return htmlPage({
     title: `mari report: ${report.task}`,
     style: explorer ? `${STYLE}\n${EXPLORER_STYLE}` : STYLE,
-    ...(explorer ? { script: EXPLORER_SCRIPT } : {}),
+    ...(explorer ? { script: explorerScript() } : {}),
     body: `<h1>mari report: ${e(report.task)}</h1>
 <p class="verdict">${verdict}</p>${explorer ? `\n<p><a href="#cases">Cases: ${explorer.shown} of ${explorer.total}</a></p>` : ""}
 ${note}

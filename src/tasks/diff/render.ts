@@ -2,7 +2,7 @@
 // deltas, gates and the changed cases) and diff.html (the same, with the case explorer of NEW).
 import { join } from "node:path";
 import { writeFileAtomic } from "../../io/atomic-write.js";
-import { EXPLORER_SCRIPT, EXPLORER_STYLE, explorerHtml } from "../../report/explorer.js";
+import { explorerScript, EXPLORER_STYLE, explorerHtml } from "../../report/explorer.js";
 import { describeMcNemar, describePairing, formatNumber, formatSigned } from "../../report/format.js";
 import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { escapeCell } from "../../report/markdown.js";
@@ -142,7 +142,7 @@ ${explorer ? explorerHtml(explorer) : `<p class="note">${e(outcome.explorerNote 
   return htmlPage({
     title: `mari diff: ${diff.new.task}`,
     style: explorer ? `${REPORT_STYLE}\n${EXPLORER_STYLE}` : REPORT_STYLE,
-    ...(explorer ? { script: EXPLORER_SCRIPT } : {}),
+    ...(explorer ? { script: explorerScript() } : {}),
     body,
   });
 }
