@@ -169,8 +169,8 @@ function exampleLines(value: unknown): ExampleLine[] {
 }
 
 export interface ClaimStatesView {
-  /** state → count, in the order the task wrote them. */
-  counts: Array<[string, number]>;
+  /** Each state with its count and its share of all claims (0 when there are none), in the order the task wrote them. */
+  states: Array<{ state: string; count: number; share: number }>;
   total: number;
   /** Against gold states, when any case had them. */
   accuracy: MetricValue;
@@ -185,9 +185,10 @@ export function claimStatesView(report: Report): ClaimStatesView | null {
   if (counts === null) return null;
   const gold = report.metrics["claim_state_gold"];
   const confusion = report["claim_state_confusion"];
+  const total = counts.reduce((sum, [, n]) => sum + n, 0);
   return {
-    counts,
-    total: counts.reduce((sum, [, n]) => sum + n, 0),
+    states: counts.map(([state, count]) => ({ state, count, share: total > 0 ? count / total : 0 })),
+    total,
     accuracy: report.metrics["claim_state_accuracy"] ?? null,
     gold: typeof gold === "number" ? gold : 0,
     ci: report.ci["claim_state_accuracy"],

@@ -242,10 +242,7 @@ function exampleList(examples: readonly ExampleLine[]): string {
 function claimStates(report: Report): string {
   const view = claimStatesView(report);
   if (view === null) return "";
-  const rows = view.counts.map(([state, count]) => {
-    const share = view.total > 0 ? count / view.total : 0;
-    return [e(state), String(count), barred(share)];
-  });
+  const rows = view.states.map(({ state, count, share }) => [e(state), String(count), barred(share)]);
   const accuracy =
     view.gold > 0
       ? `<p>Accuracy against gold: <b>${e(formatNumber(view.accuracy))}</b> ${e(formatInterval(view.ci))} over ${view.gold} claims with a gold state.</p>`

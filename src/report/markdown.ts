@@ -189,7 +189,7 @@ function exampleList(examples: readonly ExampleLine[]): string {
 function claimStatesSection(report: Report): string {
   const view = claimStatesView(report);
   if (view === null) return "";
-  const rows = view.counts.map(([state, count]) => [escapeCell(state), String(count), view.total > 0 ? formatNumber(count / view.total) : "0"]);
+  const rows = view.states.map(({ state, count, share }) => [escapeCell(state), String(count), formatNumber(share)]);
   const accuracy =
     view.gold > 0
       ? `Accuracy against gold: ${formatNumber(view.accuracy)} ${formatInterval(view.ci)} over ${view.gold} claims with a gold state.`
