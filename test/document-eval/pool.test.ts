@@ -3,9 +3,13 @@
 import { describe, expect, it } from "vitest";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { compiledModuleUrl, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
 import { bootstrapMacroF1Values } from "../../src/core/metrics/bootstrap.js";
 import { ROOT } from "../support/cli.js";
+import { readDocumentSlice } from "../../src/io/slice.js";
+import { init, scoreInit } from "../../src/tasks/document/score.js";
 
 describe("mapInOrder", () => {
   it("yields results in input order even when later chunks finish first", async () => {
@@ -57,12 +61,7 @@ describe("createChunkPool", () => {
     const blocks = [0, 10, 20].map((from) => ({ kind: "bootstrap" as const, labels, codes, runCount: 2, seed: 9, from, to: from + 10 }));
     const expected = bootstrapMacroF1Values(labels, codes, 2, 9, 0, 30);
     const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
-    const init = {
-      slicePath: join(ROOT, "datasets/contradoc/contradoc-160.jsonl"),
-      sliceFormat: "jsonl" as const,
-      sentences: "mari" as const,
-      options: { lenientIds: false },
-    };
+    const init = scoreInit(await readDocumentSlice(join(ROOT, "datasets/contradoc/contradoc-160.jsonl")), { lenientIds: false });
     const pool = await createChunkPool<unknown, (typeof blocks)[number], { values: Float64Array }>({ workers: 2, taskModule, initData: init });
     try {
       const values: number[] = [];
@@ -70,6 +69,29 @@ describe("createChunkPool", () => {
       expect(values).toEqual(Array.from(expected));
     } finally {
       await pool.close();
+    }
+  });
+});
+
+describe("a worker's slice", () => {
+  it("is the main thread's, cloned: same cases, ids and user-named extra keys", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mari-worker-slice-"));
+    try {
+      const path = join(dir, "slice.jsonl");
+      writeFileSync(
+        path,
+        `${JSON.stringify({ id: "a", text: "One. Two.", label: true, evidence: ["Two."], ["__proto__"]: { x: 1 }, constructor: 2 })}\n${JSON.stringify({ id: "b", text: "Three.", label: false })}\n`,
+      );
+      const slice = await readDocumentSlice(path);
+      const state = init(structuredClone(scoreInit(slice, { lenientIds: true })));
+      expect(state.slice.cases).toEqual(slice.cases);
+      expect([...state.slice.byId]).toEqual([...slice.byId]);
+      const extra = state.slice.cases[0]!.extra;
+      expect(Object.getPrototypeOf(extra)).toBeNull();
+      expect(JSON.stringify(extra)).toBe('{"__proto__":{"x":1},"constructor":2}');
+      expect(state.options).toEqual({ lenientIds: true });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -24,9 +24,9 @@ import {
   WORKER_HEAP_MB,
   type ChunkResult,
   type LineBlock,
-  type ScoreInit,
   type ScoreOptions,
   type ScoreState,
+  scoreInit,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
 import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "./range.js";
@@ -177,11 +177,10 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   let done = 0;
 
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
-  const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options: scoreOptions };
   const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
     workers: opts.workers,
     taskModule: DOCUMENT_TASK_MODULE,
-    initData: init,
+    initData: scoreInit(slice, scoreOptions),
     state: { slice, options: scoreOptions },
     workerHeapMb: WORKER_HEAP_MB,
   });
@@ -376,7 +375,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     (await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
       workers: input.workers,
       taskModule: DOCUMENT_TASK_MODULE,
-      initData: { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options } satisfies ScoreInit,
+      initData: scoreInit(slice, options),
       state: { slice, options },
       workerHeapMb: WORKER_HEAP_MB,
     }));
