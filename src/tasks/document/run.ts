@@ -10,6 +10,7 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
+import { availableParallelism, loadavg } from "node:os";
 import { sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
 import { secretEnvNameIn } from "../../report/redact.js";
@@ -26,6 +27,7 @@ import {
   type LineBlock,
   type ScoreOptions,
   type ScoreState,
+  processChunk as scoreChunk,
   scoreInit,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
@@ -44,7 +46,10 @@ export interface DocumentEvalOptions extends ScoreOptions {
   sliceOptions?: SliceReadOptions | undefined;
   dumpPath: string;
   outDir: string;
-  workers: number;
+  /** Worker threads (1 = in process), or `auto`: chosen from the measured cost of the first chunk (`autoWorkerCount`). */
+  workers: number | "auto";
+  /** How `auto` turns the predicted scoring seconds into a count (default: `autoWorkerCount` with this machine's cores and load). */
+  autoWorkers?: ((predictedSeconds: number) => number) | undefined;
   /** Lines per pool chunk; default: one read block (~1 MB). */
   chunkLines?: number | undefined;
   seed: number;
@@ -65,6 +70,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
 
 export interface DocumentEvalResult {
   slice: DocumentSlice;
+  /** Worker threads the run used (1 = in process): `auto`'s choice, or the count asked for. */
+  workers: number;
   /** Cases scored by this process (the shard's, or all). */
   cases: SliceCase[];
   aggregate: Aggregate;
@@ -147,6 +154,34 @@ async function* chunked(
   }
 }
 
+async function* prepend<T>(first: T, rest: AsyncIterable<T>): AsyncGenerator<T> {
+  yield first;
+  yield* rest;
+}
+
+/**
+ * Predicted scoring CPU seconds each worker thread must take over to pay for itself: its start, its
+ * copy of the slice, and the copying of every chunk and result between threads, which in-process
+ * scoring never does. The prediction is the first block's CPU time scaled to the file, and that
+ * block pays for compiling the scoring code too: the GRPO-shaped bench dump predicts ≈ 4.5 s (its
+ * scoring takes ≈ 1 s, and two workers were slower than one), the 1M dump ≈ 18 s (≈ 3 s; two
+ * workers faster); docs/eval.md, "Performance".
+ */
+export const SECONDS_PER_WORKER = 8;
+/** The most worker threads `auto` starts. */
+export const AUTO_WORKERS_MAX = 4;
+
+/**
+ * `--workers auto`: one thread per SECONDS_PER_WORKER of predicted scoring, at most one per core
+ * not already busy (the 1-minute load average, this process counted as one) and AUTO_WORKERS_MAX;
+ * 1 (in process) when threads would not pay.
+ */
+export function autoWorkerCount(predictedSeconds: number, cores: number, load: number): number {
+  const idleCores = Math.floor(cores - Math.max(0, load - 1) + 0.5);
+  const count = Math.min(AUTO_WORKERS_MAX, idleCores, Math.floor(predictedSeconds / SECONDS_PER_WORKER));
+  return count >= 1 ? count : 1;
+}
+
 export const EXAMPLE_CAP = 5;
 export const ORPHAN_EXAMPLE_CAP = 20;
 export const FLIPPED_CAP = 50;
@@ -179,13 +214,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   let done = 0;
 
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
-  const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
-    workers: opts.workers,
-    taskModule: DOCUMENT_TASK_MODULE,
-    initData: scoreInit(slice, scoreOptions),
-    state: { slice, options: scoreOptions },
-    workerHeapMb: WORKER_HEAP_MB,
-  });
+  let pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult> | undefined;
   try {
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
@@ -206,9 +235,31 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       },
       sizes,
     );
-    for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
+    // `auto`: the first chunk is scored here, in process, and its cost decides the worker count.
+    let first: ChunkResult | undefined;
+    let workers = opts.workers === "auto" ? 1 : opts.workers;
+    if (opts.workers === "auto") {
+      const head = await chunks.next();
+      if (head.done !== true) {
+        const before = process.cpuUsage();
+        first = scoreChunk({ slice, options: scoreOptions }, head.value);
+        const used = process.cpuUsage(before);
+        const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, head.value.block.length));
+        workers = opts.autoWorkers?.(seconds) ?? autoWorkerCount(seconds, availableParallelism(), loadavg()[0] ?? 0);
+      }
+    }
+    const ready = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
+      workers,
+      taskModule: DOCUMENT_TASK_MODULE,
+      initData: scoreInit(slice, scoreOptions),
+      state: { slice, options: scoreOptions },
+      workerHeapMb: WORKER_HEAP_MB,
+    });
+    pool = ready;
+    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => chunks }, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
-    ])) {
+    ]);
+    for await (const result of first === undefined ? scored : prepend(first, scored)) {
       const r = result as ChunkResult;
       done += sizes.shift() ?? 0;
       opts.onProgress?.(done, total);
@@ -302,8 +353,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       seed: opts.seed,
       bootstrap: opts.bootstrap,
       lenientIds: opts.lenientIds,
-      workers: opts.workers,
-      pool,
+      workers,
+      pool: ready,
       ...(opts.observer ? { observer: opts.observer } : {}),
     });
     return dumpSha256 !== undefined ? { ...finished, dumpSha256 } : finished;
@@ -311,7 +362,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     await rewards?.abort();
     throw err;
   } finally {
-    await pool.close();
+    await pool?.close();
   }
 }
 
@@ -412,6 +463,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
 
   return {
     slice,
+    workers: input.workers,
     cases,
     aggregate,
     lines: input.lines,
