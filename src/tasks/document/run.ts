@@ -179,7 +179,8 @@ export const AUTO_WORKERS_MAX = 4;
 export function autoWorkerCount(predictedSeconds: number, cores: number, load: number): number {
   const idleCores = Math.floor(cores - Math.max(0, load - 1) + 0.5);
   const count = Math.min(AUTO_WORKERS_MAX, idleCores, Math.floor(predictedSeconds / SECONDS_PER_WORKER));
-  return count >= 1 ? count : 1;
+  // NaN (a clock that gave nothing usable) counts as "not worth a thread".
+  return Number.isNaN(count) || count < 1 ? 1 : count;
 }
 
 export const EXAMPLE_CAP = 5;
