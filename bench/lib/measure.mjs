@@ -21,7 +21,7 @@ export function flag(name, fallback) {
 // Without /usr/bin/time, a small parent runs the command and prints the same three lines.
 const WRAPPER = `
 import { spawnSync } from "node:child_process";
-const r = spawnSync(process.execPath, process.argv.slice(1), { stdio: ["ignore", "ignore", "inherit"] });
+const r = spawnSync(process.argv[1], process.argv.slice(2), { stdio: ["ignore", "ignore", "inherit"] });
 const u = process.resourceUsage();
 const c = r.status === 0 ? 0 : r.status ?? 3;
 console.error("User time (seconds): " + (u.userCPUTime / 1e6));
@@ -31,10 +31,15 @@ process.exit(c);
 `;
 
 /** Runs `node ...args` from the repository root; throws when it fails. */
-export async function measureChild(args) {
+export function measureChild(args) {
+  return measureCommand(process.execPath, args);
+}
+
+/** Runs `program ...args` (e.g. python3) from the repository root; throws when it fails. */
+export async function measureCommand(program, args) {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
-  const argv = useTime ? ["-v", process.execPath, ...args] : ["--input-type=module", "-e", WRAPPER, ...args];
+  const argv = useTime ? ["-v", program, ...args] : ["--input-type=module", "-e", WRAPPER, program, ...args];
   const started = process.hrtime.bigint();
   const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

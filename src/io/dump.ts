@@ -100,6 +100,7 @@ const READ_FIELDS = [
   "custom_id",
   "response",
 ] as const;
+const READ_FIELD_SET: ReadonlySet<string> = new Set(READ_FIELDS);
 
 /** A dump line parsed as `parseDumpJson` does, with the depth bound applied to the fields read only. */
 export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
@@ -111,7 +112,12 @@ export function parseDumpLine(text: string | null): { record: JsonObject } | { e
 /** Whether a field mari reads nests deeper than a dump line may (mari serve refuses such an item alike). */
 export function readFieldTooDeep(record: JsonObject): boolean {
   // The line itself is level 1, so a field's value may nest one level less.
-  return READ_FIELDS.some((key) => Object.hasOwn(record, key) && exceedsDepth(record[key], MAX_JSON_DEPTH - 1));
+  // Over the line's own keys (a handful), not the list of fields read: only objects and arrays can be too deep.
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === "object" && value !== null && READ_FIELD_SET.has(key) && exceedsDepth(value, MAX_JSON_DEPTH - 1)) return true;
+  }
+  return false;
 }
 
 function isFloatMarker(value: unknown): value is { [FLOAT_MARKER]: string } {
@@ -232,16 +238,38 @@ function sentenceForQuote(quote: string, lowered: readonly string[]): number | u
   return undefined;
 }
 
+// `[]` or `[3, 12]` as a model writes it: JSON integers (no sign, no leading zero) joined by ", ".
+const PLAIN_ID_LIST = /^\[(?:(?:0|[1-9]\d{0,8})(?:, (?:0|[1-9]\d{0,8}))*)?\]$/;
+
+/** The integers of an `Evidence:` list in the plain form, as JSON.parse reads them; undefined for any other text. */
+function plainIdList(text: string): number[] | undefined {
+  if (!PLAIN_ID_LIST.test(text)) return undefined;
+  const ids: number[] = [];
+  let value = 0;
+  for (let i = 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) value = value * 10 + (code - 0x30);
+    else if (code === 0x2c || (code === 0x5d && i > 1)) {
+      ids.push(value);
+      value = 0;
+      i += code === 0x2c ? 1 : 0;
+    }
+  }
+  return ids;
+}
+
 function extractCompletion(completion: unknown, sentences: readonly string[], end: CompletionEndRule | undefined): Extracted {
   const layout = typeof completion === "string" ? parseCompletionLayout(completionAsWritten(completion, end)) : undefined;
   if (!layout) return { ok: false, reason: "bad_completion_format", message: "completion is not in the <think>…</think><answer>…</answer> layout" };
   const judgment = coerceJudgment(layout.judgment);
   if (judgment === undefined) return { ok: false, reason: "bad_judgment", message: `judgment ${JSON.stringify(layout.judgment)} is not yes/no/true/false` };
-  let items: unknown;
-  try {
-    items = parseBoundedJson(markFloatTokens(layout.evidence));
-  } catch {
-    return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+  let items: unknown = plainIdList(layout.evidence);
+  if (items === undefined) {
+    try {
+      items = parseBoundedJson(markFloatTokens(layout.evidence));
+    } catch {
+      return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+    }
   }
   if (!Array.isArray(items)) return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
   let lowered: string[] | undefined;

@@ -210,9 +210,11 @@ describe("determinism across workers and chunk sizes", () => {
       ["2", undefined],
       ["2", "7"],
       ["1", "1"],
+      ["auto", undefined],
     ] as const) {
       const out = join(tmp.dir, `det-${workers}-${chunk ?? "d"}`);
-      const args = ["eval", slicePath, "--predictions", dump, "--out", out, "--workers", workers, "--quiet", "--progress", "none", "--bootstrap", "200"];
+      const args = ["eval", slicePath, "--predictions", dump, "--out", out, "--quiet", "--progress", "none", "--bootstrap", "200"];
+      if (workers !== "auto") args.push("--workers", workers);
       if (chunk) args.push("--chunk-size", chunk);
       const r = await runMari(args);
       expect(r.code, r.stderr).toBe(0);

@@ -172,3 +172,20 @@ describe("--sentences punkt", () => {
     expect(sliceHashOf(same)).not.toBe(sliceHashOf(mari));
   });
 });
+
+describe("the slice hash", () => {
+  it("is sha256 over the sorted sha256 of each case's canonical JSON {id, sentences, label, gold}", async () => {
+    const { sliceHashOf } = await import("../../src/tasks/document/run.js");
+    const { canonicalJson, sha256Text } = await import("../../src/io/hashing.js");
+    const path = join(tmp.dir, "hash-slice.jsonl");
+    const records = [
+      { id: 'b\u00e9"\n', text: "Caf\u00e9 one.  Two \ud83d\ude00 two!", label: true, evidence: ["Two"] },
+      { id: "a", sentences: ["x", "y", "z"], label: true, gold_sentence_ids: [3, 1, 3] },
+      { id: "__proto__", text: "Only one", label: false, extra_field: { k: 1 } },
+    ];
+    writeFileSync(path, `${records.map((r) => JSON.stringify(r)).join("\n")}\n`);
+    const slice = await readDocumentSlice(path);
+    const hashes = slice.cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
+    expect(sliceHashOf(slice)).toBe(sha256Text(hashes.sort().join("\n")));
+  });
+});

@@ -74,7 +74,7 @@ export function registerEval(program: Command, wrap: ActionWrapper, summary: str
     .option("--report <formats>", "report formats: json,md,html,junit (default all)")
     .option("--rewards <file>", "write one JSONL reward line per scored prediction, in input order")
     .option("--baseline <report>", "a previous report.json (with its cases.jsonl) for --max-drop gates")
-    .option("--workers <n>", "worker threads (1 = in-process)")
+    .option("--workers <n>", "worker threads (1 = in-process; default: chosen from the measured cost of the first 1 MB of the dump)")
     .option("--shard <i/n|auto>", "score only the cases whose id hashes to shard I of N (0-based); auto: from a Kubernetes Indexed Job or Slurm array")
     .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes, which does not expose the job's completions)")
     .option("--seed <s>", "bootstrap seed (default 0)")
@@ -132,7 +132,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const quiet = pickOption(flags.quiet, config.quiet, false);
   const progressMode = progressModeFor(flags.progress ?? config.progress, quiet);
   const strict = pickOption(flags.strict, config.strict, false);
-  const workers = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, defaultWorkers());
+  const workersAsked = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, undefined);
+  const workers = workersAsked ?? defaultWorkers();
   const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
 
   if (task === "pairs") {
@@ -196,7 +197,8 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     formats,
     strict,
     sentences: pickOption(flags.sentences === undefined ? undefined : sentenceRuleOf(flags), config.sentences, "mari"),
-    workers,
+    // Unset: chosen from the measured cost of scoring the dump's first block.
+    workers: workersAsked ?? "auto",
     gates,
     seed,
     bootstrap,

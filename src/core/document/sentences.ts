@@ -23,7 +23,7 @@ export function splitSentences(text: string): string[] {
   let pieceStart = 0;
   let i = 1;
   while (i < text.length) {
-    if (isPythonWhitespace(text.charCodeAt(i)) && isSentenceEnd(text.charCodeAt(i - 1))) {
+    if (isSentenceEnd(text.charCodeAt(i - 1)) && isPythonWhitespace(text.charCodeAt(i))) {
       keep(text.slice(pieceStart, i));
       // The break consumes the whole whitespace run, as `\s+` does.
       while (i < text.length && isPythonWhitespace(text.charCodeAt(i))) i++;

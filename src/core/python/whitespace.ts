@@ -14,6 +14,8 @@ export const PYTHON_WHITESPACE =
 const WHITESPACE_CODES: ReadonlySet<number> = new Set(Array.from(PYTHON_WHITESPACE, (ch) => ch.charCodeAt(0)));
 
 export function isPythonWhitespace(code: number): boolean {
+  // Printable ASCII, most of any text, answered without the set lookup (no member lies in 0x21–0x84).
+  if (code > 0x20 && code < 0x85) return false;
   return WHITESPACE_CODES.has(code);
 }
 

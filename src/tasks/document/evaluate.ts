@@ -46,8 +46,8 @@ export interface DocumentEvalSettings {
   strict?: boolean;
   /** How slice texts become numbered sentences (default mari's rule). */
   sentences?: SentenceRule;
-  /** Worker threads (1 = in-process). */
-  workers?: number;
+  /** Worker threads (1 = in-process, the default), or `auto`: chosen from the measured cost of scoring the dump's first block. */
+  workers?: number | "auto";
   gates?: readonly GateSpec[];
   seed?: number;
   /** Bootstrap resamples for the macro-F1 interval. */
@@ -194,7 +194,19 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   }
   scored(dumpBytes, dumpBytes);
   try {
-    return await reportOn(result, settings, { dumpPath, judge, formats, explore, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds });
+    return await reportOn(result, settings, {
+      dumpPath,
+      judge,
+      formats,
+      explore,
+      offsets,
+      dumpBefore,
+      baseline,
+      workers: result.workers,
+      seed,
+      bootstrap,
+      lenientIds,
+    });
   } catch (err) {
     // Nothing of a run that fails here replaces what an earlier run left in --out.
     await result.casesFile.abort();

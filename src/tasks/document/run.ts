@@ -10,7 +10,8 @@ import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
-import { canonicalJson, sha256Text } from "../../io/hashing.js";
+import { availableParallelism, loadavg } from "node:os";
+import { sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
 import { secretEnvNameIn } from "../../report/redact.js";
 import { runOrder } from "../../core/run-order.js";
@@ -24,9 +25,10 @@ import {
   WORKER_HEAP_MB,
   type ChunkResult,
   type LineBlock,
-  type ScoreInit,
   type ScoreOptions,
   type ScoreState,
+  processChunk as scoreChunk,
+  scoreInit,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
 import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "./range.js";
@@ -44,7 +46,10 @@ export interface DocumentEvalOptions extends ScoreOptions {
   sliceOptions?: SliceReadOptions | undefined;
   dumpPath: string;
   outDir: string;
-  workers: number;
+  /** Worker threads (1 = in process), or `auto`: chosen from the measured cost of the first chunk (`autoWorkerCount`). */
+  workers: number | "auto";
+  /** How `auto` turns the predicted scoring seconds into a count (default: `autoWorkerCount` with this machine's cores and load). */
+  autoWorkers?: ((predictedSeconds: number) => number) | undefined;
   /** Lines per pool chunk; default: one read block (~1 MB). */
   chunkLines?: number | undefined;
   seed: number;
@@ -65,6 +70,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
 
 export interface DocumentEvalResult {
   slice: DocumentSlice;
+  /** Worker threads the run used (1 = in process): `auto`'s choice, or the count asked for. */
+  workers: number;
   /** Cases scored by this process (the shard's, or all). */
   cases: SliceCase[];
   aggregate: Aggregate;
@@ -103,7 +110,9 @@ export function shardOfCaseId(caseId: string, count: number): number {
  * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
  */
 export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
-  const hashes = slice.cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
+  // canonicalJson's text of {id, sentences, label, gold}, written with its keys already in sorted
+  // order (a string, a boolean and arrays of strings and numbers: no key inside to sort).
+  const hashes = slice.cases.map((c) => sha256Text(JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences })));
   const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
   return sha256Text(rule + hashes.sort().join("\n"));
 }
@@ -145,6 +154,35 @@ async function* chunked(
   }
 }
 
+async function* prepend<T>(first: T, rest: AsyncIterable<T>): AsyncGenerator<T> {
+  yield first;
+  yield* rest;
+}
+
+/**
+ * Predicted scoring CPU seconds each worker thread must take over to pay for itself: its start, its
+ * copy of the slice, and the copying of every chunk and result between threads, which in-process
+ * scoring never does. The prediction is the first block's CPU time scaled to the file, and that
+ * block pays for compiling the scoring code too: the GRPO-shaped bench dump predicts ≈ 4.5 s (its
+ * scoring takes ≈ 1 s, and two workers were slower than one), the 1M dump ≈ 18 s (≈ 3 s; two
+ * workers faster); docs/eval.md, "Performance".
+ */
+export const SECONDS_PER_WORKER = 8;
+/** The most worker threads `auto` starts. */
+export const AUTO_WORKERS_MAX = 4;
+
+/**
+ * `--workers auto`: one thread per SECONDS_PER_WORKER of predicted scoring, at most one per core
+ * not already busy (the 1-minute load average, this process counted as one) and AUTO_WORKERS_MAX;
+ * 1 (in process) when threads would not pay.
+ */
+export function autoWorkerCount(predictedSeconds: number, cores: number, load: number): number {
+  const idleCores = Math.floor(cores - Math.max(0, load - 1) + 0.5);
+  const count = Math.min(AUTO_WORKERS_MAX, idleCores, Math.floor(predictedSeconds / SECONDS_PER_WORKER));
+  // NaN (a clock that gave nothing usable) counts as "not worth a thread".
+  return Number.isNaN(count) || count < 1 ? 1 : count;
+}
+
 export const EXAMPLE_CAP = 5;
 export const ORPHAN_EXAMPLE_CAP = 20;
 export const FLIPPED_CAP = 50;
@@ -177,14 +215,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
   let done = 0;
 
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
-  const init: ScoreInit = { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options: scoreOptions };
-  const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
-    workers: opts.workers,
-    taskModule: DOCUMENT_TASK_MODULE,
-    initData: init,
-    state: { slice, options: scoreOptions },
-    workerHeapMb: WORKER_HEAP_MB,
-  });
+  let pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult> | undefined;
   try {
     // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
     // exactly, in order) instead of reading the dump a second time at the end.
@@ -205,9 +236,31 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       },
       sizes,
     );
-    for await (const result of mapInOrder<DocumentTaskPayload, DocumentTaskResult>(pool, chunks, undefined, (chunk) => [
+    // `auto`: the first chunk is scored here, in process, and its cost decides the worker count.
+    let first: ChunkResult | undefined;
+    let workers = opts.workers === "auto" ? 1 : opts.workers;
+    if (opts.workers === "auto") {
+      const head = await chunks.next();
+      if (head.done !== true) {
+        const before = process.cpuUsage();
+        first = scoreChunk({ slice, options: scoreOptions }, head.value);
+        const used = process.cpuUsage(before);
+        const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, head.value.block.length));
+        workers = opts.autoWorkers?.(seconds) ?? autoWorkerCount(seconds, availableParallelism(), loadavg()[0] ?? 0);
+      }
+    }
+    const ready = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
+      workers,
+      taskModule: DOCUMENT_TASK_MODULE,
+      initData: scoreInit(slice, scoreOptions),
+      state: { slice, options: scoreOptions },
+      workerHeapMb: WORKER_HEAP_MB,
+    });
+    pool = ready;
+    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => chunks }, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
-    ])) {
+    ]);
+    for await (const result of first === undefined ? scored : prepend(first, scored)) {
       const r = result as ChunkResult;
       done += sizes.shift() ?? 0;
       opts.onProgress?.(done, total);
@@ -301,8 +354,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       seed: opts.seed,
       bootstrap: opts.bootstrap,
       lenientIds: opts.lenientIds,
-      workers: opts.workers,
-      pool,
+      workers,
+      pool: ready,
       ...(opts.observer ? { observer: opts.observer } : {}),
     });
     return dumpSha256 !== undefined ? { ...finished, dumpSha256 } : finished;
@@ -310,7 +363,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     await rewards?.abort();
     throw err;
   } finally {
-    await pool.close();
+    await pool?.close();
   }
 }
 
@@ -376,7 +429,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     (await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
       workers: input.workers,
       taskModule: DOCUMENT_TASK_MODULE,
-      initData: { slicePath: slice.path, sliceFormat: slice.format, sentences: slice.sentences, options } satisfies ScoreInit,
+      initData: scoreInit(slice, options),
       state: { slice, options },
       workerHeapMb: WORKER_HEAP_MB,
     }));
@@ -411,6 +464,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
 
   return {
     slice,
+    workers: input.workers,
     cases,
     aggregate,
     lines: input.lines,

@@ -7,8 +7,8 @@ import { splitBlock, type Line } from "../../io/lines.js";
 import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpLine, runKeyProblem } from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
-import { readDocumentSlice, type DocumentSlice, type SentenceRule, type SliceCase } from "../../io/slice.js";
-import type { RecordFormat } from "../../io/records.js";
+import type { DocumentSlice, SliceCase } from "../../io/slice.js";
+import { dict } from "../../core/dict.js";
 
 /** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
 export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
@@ -113,15 +113,29 @@ export interface ChunkResult {
 }
 
 export interface ScoreInit {
-  slicePath: string;
-  sliceFormat: RecordFormat;
-  sentences: SentenceRule;
+  /** The slice as the main thread read it, cases included (structured-cloned into each worker). */
+  slice: Omit<DocumentSlice, "byId" | "rejected">;
   options: ScoreOptions;
 }
 
-/** Pool entry: workers read the slice themselves (cheaper than sending it). */
-export async function init(data: ScoreInit): Promise<ScoreState> {
-  return { slice: await readDocumentSlice(data.slicePath, { format: data.sliceFormat, sentences: data.sentences }), options: data.options };
+/** What a pool worker is started with: the slice already read, split and aligned, not its path. */
+export function scoreInit(slice: DocumentSlice, options: ScoreOptions): ScoreInit {
+  return { slice: { path: slice.path, format: slice.format, sentences: slice.sentences, cases: slice.cases }, options };
+}
+
+/**
+ * Pool entry. Workers get the main thread's cases: reading the slice again cost each worker as much
+ * as the main thread (sentence splitting and gold alignment), more than the scoring it then did on
+ * a dump of few runs per document.
+ */
+export function init(data: ScoreInit): ScoreState {
+  const byId = new Map<string, number>();
+  // A clone gives `extra` back an ordinary prototype; user-named keys need the null one (dict).
+  const cases = data.slice.cases.map((c) => {
+    byId.set(c.id, c.index);
+    return { ...c, extra: Object.assign(dict(), c.extra) };
+  });
+  return { slice: { ...data.slice, cases, byId, rejected: [] }, options: data.options };
 }
 
 /** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */

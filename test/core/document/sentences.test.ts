@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isPythonWhitespace } from "../../../src/core/python/whitespace.js";
 import {
   PYTHON_WHITESPACE,
   alignEvidence,
@@ -24,6 +25,10 @@ describe("PYTHON_WHITESPACE", () => {
     }
     expect(/\s/.test("\ufeff")).toBe(true);
     expect(PYTHON_WHITESPACE.includes("\ufeff")).toBe(false);
+  });
+
+  it("is what isPythonWhitespace answers for every UTF-16 code unit", () => {
+    for (let code = 0; code <= 0xffff; code++) expect(isPythonWhitespace(code)).toBe(PYTHON_WHITESPACE.includes(String.fromCharCode(code)));
   });
 
   it("strips with the same set", () => {
