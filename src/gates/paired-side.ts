@@ -3,7 +3,7 @@
 // judged right, the count of each predicted class, the first run's gold class and the sum and
 // count of each value; plus, per (case, run), a two-byte code of its (gold, predicted) pair (the
 // first line of a repeated (case, run) is kept, as before) and its order of arrival, which
-// src/tasks/diff/changes.ts matches across sides. Every column is a typed array over cases, grown
+// src/gates/changes.ts matches across sides. Every column is a typed array over cases, grown
 // geometrically; adding a unit allocates nothing once the labels, runs and value names are known.
 // The first appearance of each label and value name within each case is kept too, so that the
 // comparison can reproduce the order in which it met them (class indices, metric order).

@@ -18,7 +18,7 @@ import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../j
 import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
-import { caseChanges, type CaseChange } from "../diff/changes.js";
+import { caseChanges, type CaseChange } from "../../gates/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
