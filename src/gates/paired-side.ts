@@ -148,10 +148,11 @@ export class PairedSide {
   }
 
   /**
-   * `add` with everything as indices (caseFor, runs.add, label, valueName): `keys` are the unit's
-   * value names in its key order, `values` theirs, NaN where the unit names the value but has none.
+   * `add` with everything as indices (caseFor, runs.add, label, valueName): the first `count` of
+   * `keys` are the unit's value names in its key order, of `values` theirs, NaN where the unit
+   * names the value but has none.
    */
-  addUnit(c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>): boolean {
+  addUnit(c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>, count = keys.length): boolean {
     let slots = this.slots[c]!;
     if (r < slots.length && slots[r] !== 0) return false;
     if (r >= slots.length) {
@@ -175,7 +176,7 @@ export class PairedSide {
     this.predicted[p]![c]!++;
     if (this.labelFirst[g]![c]! < 0) this.labelFirst[g]![c] = 2 * ordinal;
     if (this.labelFirst[p]![c]! < 0) this.labelFirst[p]![c] = 2 * ordinal + 1;
-    for (let position = 0; position < keys.length; position++) {
+    for (let position = 0; position < count; position++) {
       const m = keys[position]!;
       if (this.valueFirst[m]![c]! < 0) this.valueFirst[m]![c] = ordinal * 1048576 + position;
       const value = values[position]!;

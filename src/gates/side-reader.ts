@@ -122,9 +122,9 @@ class SideFiller {
   }
 
   /** A unit given as indices (PairedSide.addUnit), read from line `lineNo`. */
-  unit(lineNo: number, c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>): void {
+  unit(lineNo: number, c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>, count: number): void {
     this.refuseRepeat(lineNo, c, r);
-    this.side.addUnit(c, r, g, p, keys, values);
+    this.side.addUnit(c, r, g, p, keys, values, count);
     this.noteLine(lineNo);
   }
 
@@ -330,8 +330,8 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     if (labelIndex[k]! < 0) labelIndex[k] = side.label(documentClass(judgment));
     return labelIndex[k]!;
   };
-  const keys: number[] = [];
-  const values: number[] = [];
+  const keys = new Int32Array(CASE_VALUE_FIELDS.length);
+  const values = new Float64Array(CASE_VALUE_FIELDS.length);
   let header: CaseHeader | null = null;
   let caseIdx = -1;
   // The run keys of the case before, in order: the next case's run lines usually repeat them, so
@@ -365,21 +365,20 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     }
     const r = runOf(block);
     currentRuns.push(r);
-    filler.refuseRepeat(lineNo, caseIdx, r);
-    const g = classOf(h.label);
-    const p = classOf(scanned.judgment);
     const { loc, rewardAccuracy } = runLineDecides(h, scanned.judgment, scanned.formatValid, scanned.evidence, scanned.coverage);
     // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
-    keys.length = 0;
-    values.length = 0;
-    const fields = [loc.localization_hit, loc.exact_localization, scanned.formatValid, scanned.coverage, rewardAccuracy];
-    for (let k = 0; k < fields.length; k++) {
-      const v = caseValue(fields[k]);
-      if (v === undefined) continue;
-      keys.push(metric(k));
-      values.push(v);
-    }
-    filler.unit(lineNo, caseIdx, r, g, p, keys, values);
+    let count = 0;
+    const add = (k: number, v: number | undefined): void => {
+      if (v === undefined) return;
+      keys[count] = metric(k);
+      values[count++] = v;
+    };
+    add(0, caseValue(loc.localization_hit));
+    add(1, caseValue(loc.exact_localization));
+    add(2, caseValue(scanned.formatValid));
+    add(3, caseValue(scanned.coverage));
+    add(4, caseValue(rewardAccuracy));
+    filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, count);
     return true;
   };
   for await (const chunk of readLineBlocks(casesPath)) {
