@@ -190,7 +190,7 @@ describe("a document cases.jsonl read by the run-line scanner", () => {
     expect(skippedLines).toBe(0);
     expect(columns(side)).toEqual(columns((await generalSide(path)).side));
     expect(side.runs.list).toEqual(["0", "1"]);
-    // Case a: run 0 right (localization hit, 1 of 2 gold ids matched, exactly? no), run 1 missing.
+    // Case a: run 0 right, citing one of its two gold ids (a localization hit, not exact); run 1 missing.
     const a = side.caseIndex("a")!;
     expect([side.units[a], side.right[a]]).toEqual([2, 1]);
     const sum = (metric: string, c: number) => side.valueSum[side.valueNames.get(metric)!]![c];

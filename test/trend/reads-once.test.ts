@@ -3,8 +3,6 @@
 // the other candidates are read once each. Counted on the function every load of cases goes through.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import * as sideReader from "../../src/gates/side-reader.js";
-import { parseMaxDropFlag, trendReports } from "../../src/index.js";
 import { tempDir } from "../support/cli.js";
 import { writeRun } from "./fixture.js";
 
@@ -21,6 +19,10 @@ afterAll(cleanup);
 
 describe("trendReports reads", () => {
   it("each compared checkpoint's cases once, however many comparisons use it", async () => {
+    // The suite shares modules between files: load them afresh so that they see the mock.
+    vi.resetModules();
+    const sideReader = await import("../../src/gates/side-reader.js");
+    const { parseMaxDropFlag, trendReports } = await import("../../src/index.js");
     const read = vi.mocked(sideReader.readPairedSide);
     read.mockClear();
     const { trend } = await trendReports({
