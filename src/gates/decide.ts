@@ -5,7 +5,7 @@
 import { InputError, located } from "../io/errors.js";
 import { canonicalJson } from "../io/hashing.js";
 import type { GateResult, GateSpecRecord, Report } from "../report/types.js";
-import { DOCUMENT_CASE_VALUES, PAIR_CASE_VALUES } from "./baseline.js";
+import { DOCUMENT_CASE_VALUES, PAIR_CASE_VALUES } from "./side-reader.js";
 import { evaluateGates, lookupMetric } from "./evaluate.js";
 import { gateName, type GateSpec } from "./spec.js";
 import { didYouMean } from "./suggest.js";

@@ -3,7 +3,7 @@
 // judged right, the count of each predicted class, the first run's gold class and the sum and
 // count of each value; plus, per (case, run), a two-byte code of its (gold, predicted) pair (the
 // first line of a repeated (case, run) is kept, as before) and its order of arrival, which
-// src/tasks/diff/changes.ts matches across sides. Every column is a typed array over cases, grown
+// src/gates/changes.ts matches across sides. Every column is a typed array over cases, grown
 // geometrically; adding a unit allocates nothing once the labels, runs and value names are known.
 // The first appearance of each label and value name within each case is kept too, so that the
 // comparison can reproduce the order in which it met them (class indices, metric order).
@@ -90,7 +90,8 @@ export class PairedSide {
     }
   }
 
-  private label(text: string): number {
+  /** The index of a label, interned on first sight. */
+  label(text: string): number {
     const l = this.labels.add(text);
     if (l === this.predicted.length) {
       this.predicted.push(new Uint32Array(this.units.length));
@@ -99,7 +100,8 @@ export class PairedSide {
     return l;
   }
 
-  private valueName(text: string): number {
+  /** The index of a value name, interned on first sight. */
+  valueName(text: string): number {
     const v = this.valueNames.add(text);
     if (v === this.valueSum.length) {
       this.valueSum.push(new Float64Array(this.units.length));
@@ -109,23 +111,54 @@ export class PairedSide {
     return v;
   }
 
-  /** Adds one (case, run); false when that (case, run) was already added (the first one stands). */
-  add(o: PairedOutcome): boolean {
-    const c = this.cases.add(o.case_id);
+  /** The index of a case id, interned (its columns grown) on first sight. */
+  caseFor(caseId: string): number {
+    const c = this.cases.add(caseId);
     if (c === this.slots.length) {
       this.caseCapacity(c + 1);
       this.slots.push(new Uint16Array(0));
       this.order.push(new Uint32Array(0));
     }
+    return c;
+  }
+
+  /** Whether (case c, run r) was added already. */
+  has(c: number, r: number): boolean {
+    const slots = this.slots[c]!;
+    return r < slots.length && slots[r] !== 0;
+  }
+
+  /** Adds one (case, run); false when that (case, run) was already added (the first one stands). */
+  add(o: PairedOutcome): boolean {
+    const c = this.caseFor(o.case_id);
     const r = this.runs.add(o.run);
+    if (this.has(c, r)) return false;
+    const g = this.label(o.gold);
+    const p = this.label(o.predicted);
+    const keys: number[] = [];
+    const values: number[] = [];
+    if (o.values !== undefined) {
+      for (const name of Object.keys(o.values)) {
+        keys.push(this.valueName(name));
+        const value = o.values[name];
+        values.push(typeof value === "number" && Number.isFinite(value) ? value : Number.NaN);
+      }
+    }
+    return this.addUnit(c, r, g, p, keys, values);
+  }
+
+  /**
+   * `add` with everything as indices (caseFor, runs.add, label, valueName): the first `count` of
+   * `keys` are the unit's value names in its key order, of `values` theirs, NaN where the unit
+   * names the value but has none.
+   */
+  addUnit(c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>, count = keys.length): boolean {
     let slots = this.slots[c]!;
     if (r < slots.length && slots[r] !== 0) return false;
     if (r >= slots.length) {
       slots = this.slots[c] = grown(slots, r + 1, (n) => new Uint16Array(n));
       this.order[c] = grown(this.order[c]!, r + 1, (n) => new Uint32Array(n));
     }
-    const g = this.label(o.gold);
-    const p = this.label(o.predicted);
     const key = g * 65536 + p;
     let pair = this.pairIndex.get(key);
     if (pair === undefined) {
@@ -143,17 +176,13 @@ export class PairedSide {
     this.predicted[p]![c]!++;
     if (this.labelFirst[g]![c]! < 0) this.labelFirst[g]![c] = 2 * ordinal;
     if (this.labelFirst[p]![c]! < 0) this.labelFirst[p]![c] = 2 * ordinal + 1;
-    if (o.values !== undefined) {
-      let position = 0;
-      for (const name of Object.keys(o.values)) {
-        const m = this.valueName(name);
-        if (this.valueFirst[m]![c]! < 0) this.valueFirst[m]![c] = ordinal * 1048576 + position;
-        position++;
-        const value = o.values[name];
-        if (typeof value === "number" && Number.isFinite(value)) {
-          this.valueSum[m]![c]! += value;
-          this.valueCount[m]![c]!++;
-        }
+    for (let position = 0; position < count; position++) {
+      const m = keys[position]!;
+      if (this.valueFirst[m]![c]! < 0) this.valueFirst[m]![c] = ordinal * 1048576 + position;
+      const value = values[position]!;
+      if (value === value) {
+        this.valueSum[m]![c]! += value;
+        this.valueCount[m]![c]!++;
       }
     }
     return true;

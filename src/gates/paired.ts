@@ -20,8 +20,9 @@
 //   test is an exact two-sided binomial on the discordant cases.
 import { f1 } from "../core/metrics/binary.js";
 import { percentile } from "../core/metrics/bootstrap.js";
+import { mcnemarExact } from "../core/metrics/mcnemar.js";
 import { createPrng } from "../core/metrics/prng.js";
-import type { BaselineComparison, McNemarResult, PairedDifference } from "../report/types.js";
+import type { BaselineComparison, PairedDifference } from "../report/types.js";
 import { pairedSide, type PairedOutcome, type PairedSide } from "./paired-side.js";
 
 /** Class labels for binary document judgments, in the order macro-F1 averages them. */
@@ -38,31 +39,6 @@ export interface PairedOptions {
   classes?: readonly string[];
   /** Recorded in the result. */
   baselinePath?: string | null;
-}
-
-/** P(X ≤ k) for X ~ Binomial(n, 1/2), summed in log space so that large n does not underflow. */
-export function binomialHalfCdf(k: number, n: number): number {
-  if (k < 0) return 0;
-  if (k >= n) return 1;
-  // log of C(n, i) / 2^n from i = 0 upwards, summed relative to the largest term.
-  const logs = new Float64Array(k + 1);
-  logs[0] = -n * Math.LN2;
-  for (let i = 0; i < k; i++) logs[i + 1] = logs[i]! + Math.log(n - i) - Math.log(i + 1);
-  let top = -Infinity;
-  for (let i = 0; i <= k; i++) top = Math.max(top, logs[i]!);
-  let sum = 0;
-  for (let i = 0; i <= k; i++) sum += Math.exp(logs[i]! - top);
-  return Math.min(1, Math.exp(top) * sum);
-}
-
-/**
- * McNemar's exact test: `baselineOnly` units only the baseline got right, `currentOnly` units only
- * the current run got right. Two-sided p = min(1, 2·P(X ≤ min(b, c))), X ~ Bin(b + c, 1/2).
- */
-export function mcnemarExact(baselineOnly: number, currentOnly: number): McNemarResult {
-  const n = baselineOnly + currentOnly;
-  const p = n === 0 ? 1 : Math.min(1, 2 * binomialHalfCdf(Math.min(baselineOnly, currentOnly), n));
-  return { baseline_only: baselineOnly, current_only: currentOnly, p_value: p, method: "exact_binomial" };
 }
 
 /** One side's per-case means over its runs (see the header), for the paired cases. */

@@ -85,17 +85,25 @@ export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): num
 /**
  * Calls `visit` for each line of a block as `splitBlock` splits it, decoding one line at a time (no
  * array of lines, no block-sized string), with the byte offset of the line's start in the block.
- * Returns the number of the line after the block's last.
+ * A line `takeBytes` takes (true: read from its bytes `start`..`end`, newline excluded) is neither
+ * decoded nor visited. Returns the number of the line after the block's last.
  */
-export function forEachLine(block: Buffer, firstLineNo: number, visit: (lineNo: number, text: string | null, start: number) => void): number {
+export function forEachLine(
+  block: Buffer,
+  firstLineNo: number,
+  visit: (lineNo: number, text: string | null, start: number) => void,
+  takeBytes?: (lineNo: number, start: number, end: number) => boolean,
+): number {
   const valid = isUtf8(block);
   let lineNo = firstLineNo;
   let start = 0;
   while (start < block.length) {
     let end = block.indexOf(NEWLINE, start);
     if (end === -1) end = block.length;
-    if (valid || isUtf8(block.subarray(start, end))) visit(lineNo, lineText(block.toString("utf8", start, end), lineNo), start);
-    else visit(lineNo, null, start);
+    if (takeBytes === undefined || !takeBytes(lineNo, start, end)) {
+      if (valid || isUtf8(block.subarray(start, end))) visit(lineNo, lineText(block.toString("utf8", start, end), lineNo), start);
+      else visit(lineNo, null, start);
+    }
     lineNo++;
     start = end + 1;
   }

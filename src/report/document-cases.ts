@@ -23,7 +23,7 @@ export type CaseItem =
   | { lineNo: number; error: string; blank: boolean };
 
 /** The case-level fields of a compact case line, as they are needed to expand its run lines. */
-interface CaseHeader {
+export interface CaseHeader {
   case_id: string;
   case_index: number;
   label: boolean;
@@ -69,6 +69,34 @@ function caseHeader(r: JsonObject): CaseHeader | string {
   };
 }
 
+/** What a run line's judgment, validity, evidence and coverage decide under its case line (the derived fields). */
+export function runLineDecides(
+  h: CaseHeader,
+  judgment: boolean,
+  formatValid: boolean,
+  evidence: readonly number[],
+  coverage: number,
+): { correct: boolean; matched: number; loc: ReturnType<typeof localizationFields>; rewardAccuracy: number } {
+  let matched = 0;
+  // Distinct ids: a short list (the usual one) is checked against itself, a long one through a Set.
+  if (evidence.length <= 8) {
+    for (let i = 0; i < evidence.length; i++) if (h.goldSet.has(evidence[i]!) && evidence.indexOf(evidence[i]!) === i) matched++;
+  } else for (const id of new Set(evidence)) if (h.goldSet.has(id)) matched++;
+  const correct = judgment === h.label;
+  const loc = localizationFields({
+    label: h.label,
+    judgment,
+    formatValid,
+    predictedCount: evidence.length,
+    matched,
+    goldCount: h.gold.length,
+    referenceCoverage: coverage,
+    rewardAccuracy: 0,
+    rewardFormat: 0,
+  });
+  return { correct, matched, loc, rewardAccuracy: accuracyReward(h.label, correct, matched, h.gold.length) };
+}
+
 /** The full record of a compact run line under its case line (the previous layout's keys, in its order), or why there is none. */
 function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
   const run = r["run"];
@@ -83,21 +111,8 @@ function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
   if (!intList(evidence)) return "evidence_sentence_ids is not a list of integers";
   const coverage = r["reference_coverage"];
   if (typeof coverage !== "number" || !Number.isFinite(coverage)) return "reference_coverage is not a number";
-  let matched = 0;
-  for (const id of new Set(evidence)) if (h.goldSet.has(id)) matched++;
   const formatValid = reason === null;
-  const correct = judgment === h.label;
-  const loc = localizationFields({
-    label: h.label,
-    judgment,
-    formatValid,
-    predictedCount: evidence.length,
-    matched,
-    goldCount: h.gold.length,
-    referenceCoverage: coverage,
-    rewardAccuracy: 0,
-    rewardFormat: 0,
-  });
+  const { correct, matched, loc, rewardAccuracy } = runLineDecides(h, judgment, formatValid, evidence, coverage);
   return {
     case_id: h.case_id,
     case_index: h.case_index,
@@ -113,7 +128,7 @@ function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
     exact_localization: loc.exact_localization,
     evidence_precision: loc.evidence_precision,
     evidence_recall: loc.evidence_recall,
-    reward_accuracy: accuracyReward(h.label, correct, matched, h.gold.length),
+    reward_accuracy: rewardAccuracy,
     reference_coverage: coverage,
     reward_format: formatValid ? 1 : 0,
     matched_evidence_count: matched,
@@ -133,6 +148,52 @@ export interface ReadDocumentCasesOptions {
 }
 
 /**
+ * The line-by-line state of readDocumentCases: the case line the following run lines belong to.
+ * A reader with a faster way to take some run lines (src/gates/document-side.ts) hands every other
+ * line to `decode`, so that both read a file alike.
+ */
+export class DocumentCasesDecoder {
+  /** The valid case line the next run lines belong to, if any. */
+  header: CaseHeader | null = null;
+  headerLine = 0;
+  /** Whether the current case's run lines are wanted (`opts.want`). */
+  wanted = true;
+
+  constructor(private readonly opts: ReadDocumentCasesOptions = {}) {}
+
+  /** The item of one line, or undefined when it gives none (a case line, a run line not wanted). */
+  decode(lineNo: number, text: string | null): CaseItem | undefined {
+    // A run line of a case not wanted is skipped unparsed (a run line starts with its `run` key).
+    if (!this.wanted && this.header !== null && text !== null && text.startsWith('{"run":')) return undefined;
+    const parsed = parseJsonLine(text);
+    if ("error" in parsed) return { lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" };
+    const r = parsed.record;
+    const hasCase = "case_id" in r;
+    if (hasCase && "run" in r) return { lineNo, record: r, caseLineNo: lineNo };
+    if (hasCase) {
+      const h = caseHeader(r);
+      if (typeof h === "string") {
+        this.header = null;
+        return { lineNo, error: `not a valid case line: ${h}`, blank: false };
+      }
+      this.header = h;
+      this.headerLine = lineNo;
+      this.wanted = this.opts.want === undefined || this.opts.want(h.case_index);
+      return undefined;
+    }
+    if (!("run" in r)) {
+      this.header = null;
+      return { lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false };
+    }
+    if (this.header === null) return { lineNo, error: "a run line without a valid case line before it", blank: false };
+    if (!this.wanted) return undefined;
+    const full = expandRunLine(this.header, r);
+    if (typeof full === "string") return { lineNo, error: `not a valid run line: ${full}`, blank: false };
+    return { lineNo, record: full, caseLineNo: this.headerLine };
+  }
+}
+
+/**
  * The full per-(case, run) records of a document cases.jsonl, in file order, whichever layout it
  * has: a line with `case_id` and `run` is a previous-layout line, taken as it is; a line with
  * `case_id` and no `run` is a case line; a line with `run` and no `case_id` is a run line of the
@@ -143,49 +204,10 @@ export interface ReadDocumentCasesOptions {
  * refuses (a report's cases_sha256 catches any change first).
  */
 export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCasesOptions = {}): AsyncGenerator<CaseItem> {
-  let header: CaseHeader | null = null;
-  let headerLine = 0;
-  let wanted = true;
+  const decoder = new DocumentCasesDecoder(opts);
   for await (const raw of readLines(casesPath)) {
-    const lineNo = raw.lineNo;
-    // A run line of a case not wanted is skipped unparsed (a run line starts with its `run` key).
-    if (!wanted && header !== null && raw.text !== null && raw.text.startsWith('{"run":')) continue;
-    const parsed = parseJsonLine(raw.text);
-    if ("error" in parsed) {
-      yield { lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" };
-      continue;
-    }
-    const r = parsed.record;
-    const hasCase = "case_id" in r;
-    if (hasCase && "run" in r) {
-      yield { lineNo, record: r, caseLineNo: lineNo };
-      continue;
-    }
-    if (hasCase) {
-      const h = caseHeader(r);
-      if (typeof h === "string") {
-        header = null;
-        yield { lineNo, error: `not a valid case line: ${h}`, blank: false };
-      } else {
-        header = h;
-        headerLine = lineNo;
-        wanted = opts.want === undefined || opts.want(h.case_index);
-      }
-      continue;
-    }
-    if (!("run" in r)) {
-      header = null;
-      yield { lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false };
-      continue;
-    }
-    if (header === null) {
-      yield { lineNo, error: "a run line without a valid case line before it", blank: false };
-      continue;
-    }
-    if (!wanted) continue;
-    const full = expandRunLine(header, r);
-    if (typeof full === "string") yield { lineNo, error: `not a valid run line: ${full}`, blank: false };
-    else yield { lineNo, record: full, caseLineNo: headerLine };
+    const item = decoder.decode(raw.lineNo, raw.text);
+    if (item !== undefined) yield item;
   }
 }
 

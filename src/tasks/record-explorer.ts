@@ -4,7 +4,7 @@
 import type { JsonObject } from "../io/records.js";
 import { readCaseLineItems } from "../report/document-cases.js";
 import { countCase, describeSelection, emptyCounts, explorerCap, selectCases, type ExplorerCase, type ExplorerData } from "../report/explorer.js";
-import type { CaseChange } from "./diff/changes.js";
+import type { CaseChange } from "../gates/changes.js";
 
 export interface RecordExplorerKind {
   kind: "pairs" | "evidence";

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readPairedOutcomes, readPairedSide } from "../../src/gates/baseline.js";
+import { readPairedOutcomes, readPairedSide } from "../../src/gates/side-reader.js";
 import { pairedComparison, pairedSideComparison } from "../../src/gates/paired.js";
 import type { PairedOutcome } from "../../src/gates/paired-side.js";
 import { pairedSide } from "../../src/gates/paired-side.js";

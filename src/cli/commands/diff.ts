@@ -8,7 +8,7 @@ import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
-import type { CaseChange } from "../../tasks/diff/changes.js";
+import type { CaseChange } from "../../gates/changes.js";
 import { collect, integerFlag } from "../flags.js";
 import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";

@@ -8,7 +8,7 @@ import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js"
 import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, redactStrings, secretEnvValues } from "../../report/redact.js";
 import type { GateResult } from "../../report/types.js";
-import type { CaseChange } from "./changes.js";
+import type { CaseChange } from "../../gates/changes.js";
 import type { DiffOutcome, DiffResult } from "./run.js";
 
 /** Changed cases listed in diff.md per status; diff.json and diff.html have all of them. */

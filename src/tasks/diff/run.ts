@@ -18,7 +18,7 @@ import type { ExplorerData } from "../../report/explorer.js";
 import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
 import { attachOldRuns, buildDocumentExplorer } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
-import { caseChanges, type CaseChange } from "./changes.js";
+import { caseChanges, type CaseChange } from "../../gates/changes.js";
 import { checkMetricsMatchCases } from "./consistency.js";
 
 export const DIFF_SCHEMA_VERSION = "1.0.0";

@@ -6,7 +6,8 @@ import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { caseReaderOf, loadBaseline, outcomeFromCaseLine, readPairedSide, type Baseline } from "../../gates/baseline.js";
+import { loadBaseline, type Baseline } from "../../gates/baseline.js";
+import { readDocumentSide } from "../../gates/side-reader.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
@@ -17,7 +18,7 @@ import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../j
 import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
-import { caseChanges, type CaseChange } from "../diff/changes.js";
+import { caseChanges, type CaseChange } from "../../gates/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
@@ -273,14 +274,15 @@ async function reportOn(
       report.warnings = [...(report.warnings ?? []), dumpChanged];
       observer.log(`warning: ${dumpChanged}`);
     }
-    let changes: CaseChange[] | undefined;
-    // The explorer's regressed/fixed filters need the per-case changes against the baseline.
-    if (baseline && explore)
-      changes = caseChanges((await readPairedSide(result.casesPath, outcomeFromCaseLine, caseReaderOf("documents"))).side, baseline.side);
+    // The run's side of the comparison, read once: the paired metrics and the explorer's
+    // regressed/fixed filters (the per-case changes against the baseline) both use it.
+    const currentSide = baseline ? (await readDocumentSide(result.casesPath)).side : undefined;
+    const changes: CaseChange[] | undefined = baseline && currentSide && explore ? caseChanges(currentSide, baseline.side) : undefined;
     steps.tick();
     await decideDocumentReport(report, {
       casesPath: result.casesPath,
       ...(baseline ? { baseline } : {}),
+      ...(currentSide ? { currentSide } : {}),
       gates: settings.gates ?? [],
       seed,
       bootstrap,

@@ -24,7 +24,7 @@ import {
   type ExplorerRun,
   type GivenField,
 } from "../../report/explorer.js";
-import type { CaseChange } from "../diff/changes.js";
+import type { CaseChange } from "../../gates/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
 import { scoreCase, type ScoreOptions } from "./score.js";

@@ -271,6 +271,17 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
 
   const evidence = task === "evidence";
   const load = (p: TrendPoint): Promise<Baseline> => loadComparable(p.path, `trend ${p.name}`, evidence);
+  // The points compared more than once (a best, the last) are read once and kept; the earlier
+  // checkpoints of the keep scan are read one at a time and let go.
+  const held = new Map<number, Promise<Baseline>>();
+  const loadHeld = (p: TrendPoint): Promise<Baseline> => {
+    let b = held.get(p.index);
+    if (b === undefined) {
+      b = load(p);
+      held.set(p.index, b);
+    }
+    return b;
+  };
   const compare = (current: Baseline, base: Baseline): BaselineComparison =>
     compareWithBaseline(current.side, base, {
       seed,
@@ -282,7 +293,6 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   // The checkpoint to keep: the best's cases stay loaded; earlier checkpoints are read one at a time.
   let keep: TrendKeep | null = null;
   let keepNote: string | undefined;
-  let bestLoaded: Baseline | undefined;
   const keepBest = bestPoint(points, keepBy);
   if (keepBy === "") keepNote = "no metric to choose a checkpoint by";
   else if (!pairedMetrics(task).includes(keepBy)) keepNote = `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it`;
@@ -302,7 +312,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
         skipped++;
         continue;
       }
-      bestLoaded ??= await load(points[keepBest.index]!);
+      const bestLoaded = await loadHeld(points[keepBest.index]!);
       const c = compare(await load(p), bestLoaded);
       const d = c.metrics[keepBy];
       if (d === undefined) throw new InputError(`trend: ${p.path} and ${points[keepBest.index]!.path} have no per-case "${keepBy}" to compare`);
@@ -333,7 +343,6 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   );
   const results: GateResult[] = [];
   const dropComparisons: TrendResult["drop_comparisons"] = [];
-  let lastLoaded: Baseline | undefined;
   for (const gate of gates) {
     if (gate.kind !== "max_drop") {
       results.push(...evaluateGates(lastReport, [gate]));
@@ -345,9 +354,8 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
       results.push({ ...evaluateGates(lastReport, [gate], { baseline: null })[0]!, name, detail: `no report has a value for "${gate.metric}"` });
       continue;
     }
-    lastLoaded ??= await load(points.at(-1)!);
-    const base = bestLoaded !== undefined && keep?.best.index === best.index ? bestLoaded : await load(points[best.index]!);
-    const comparison = compare(lastLoaded, base);
+    const lastLoaded = await loadHeld(points.at(-1)!);
+    const comparison = compare(lastLoaded, await loadHeld(points[best.index]!));
     dropComparisons.push({ metric: gate.metric, best, comparison });
     const result = evaluateGates(lastReport, [gate], { baseline: comparison })[0]!;
     results.push({ ...result, name, detail: `best ${best.name}, last ${points.at(-1)!.name}: ${result.detail ?? ""}` });

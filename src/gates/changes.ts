@@ -2,8 +2,8 @@
 // `mari diff`): a case regressed when a unit (case, run) the old side got right is wrong now, and
 // was fixed in the opposite case. Units are matched as src/gates/paired.ts matches them for the
 // paired metrics: by (case id, run), or by case id alone when both sides have one run each.
-import { DOCUMENT_CLASSES } from "../../gates/paired.js";
-import type { PairedSide } from "../../gates/paired-side.js";
+import { DOCUMENT_CLASSES } from "./paired.js";
+import type { PairedSide } from "./paired-side.js";
 
 export interface CaseChange {
   case_id: string;

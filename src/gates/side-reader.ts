@@ -1,0 +1,442 @@
+// A finished run's cases.jsonl read into one side of a paired comparison (a PairedSide): each line
+// becomes a (case, run) outcome, lines that give none are counted with their reason, and a repeated
+// (case, run) is refused with the line it was first seen on. A document eval's run lines, a million
+// on a large run, are the cost: the ones in the exact shape mari writes (the keys in the writer's
+// order, no spaces, plain strings and numbers) are scanned in place and go into the side as indices,
+// with no record and no object per line; every other line (case lines, older layouts, anything
+// unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
+import { InputError, located } from "../io/errors.js";
+import { forEachLine, readLineBlocks } from "../io/lines.js";
+import type { JsonObject } from "../io/records.js";
+import { type CaseHeader, type CaseItem, DocumentCasesDecoder, readCaseLineItems, readDocumentCases, runLineDecides } from "../report/document-cases.js";
+import { documentClass } from "./paired.js";
+import { type PairedOutcome, PairedSide } from "./paired-side.js";
+
+const SKIPPED_EXAMPLES = 5;
+
+/**
+ * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
+ * metric each one's mean is. Booleans count as 0/1; null leaves the case out (e.g. gold negatives).
+ */
+export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = {
+  localization_hit: "localization_recall",
+  exact_localization: "exact_localization",
+  format_valid: "format_valid_rate",
+  reference_coverage: "reference_coverage_mean",
+  reward_accuracy: "reward_accuracy_mean",
+};
+
+/** The same for a pairs cases.jsonl line: the cost of the verdict, whose mean is revision_cost. */
+export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = {
+  cost: "revision_cost",
+};
+
+/** [field, metric] of every per-case value a line may carry, in the order its values are taken. */
+const CASE_VALUE_FIELDS: readonly (readonly [string, string])[] = [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)];
+
+/** A field's value as a paired value: booleans 0/1, finite numbers as they are, else none (undefined). */
+function caseValue(v: unknown): number | undefined {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  return undefined;
+}
+
+function label(value: unknown): string | null {
+  if (typeof value === "string") return value;
+  if (typeof value === "boolean") return documentClass(value);
+  return null;
+}
+
+/**
+ * The default reading of one cases.jsonl line, documents or pairs: the case id from `case_id`
+ * (else `id`), `run` (string or integer, default "0"), the gold class from `gold` (string) or
+ * `label` (boolean), the class as scored from `predicted`, `judgment` (boolean) or `class`, and the
+ * DOCUMENT_CASE_VALUES / PAIR_CASE_VALUES fields. Null when the line lacks them (e.g. an
+ * unlabelled pair).
+ */
+export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
+  const caseId = line["case_id"] ?? line["id"];
+  if (typeof caseId !== "string") return null;
+  const run = line["run"] ?? "0";
+  if (typeof run !== "string" && !(typeof run === "number" && Number.isInteger(run))) return null;
+  const gold = label(line["gold"] ?? line["label"]);
+  const predicted = label(line["predicted"] ?? line["judgment"] ?? line["class"]);
+  if (gold === null || predicted === null) return null;
+  const values: Record<string, number | null> = {};
+  for (const [field, metric] of CASE_VALUE_FIELDS) {
+    const v = caseValue(line[field]);
+    if (v !== undefined) values[metric] = v;
+  }
+  return { case_id: caseId, run: String(run), gold, predicted, values };
+}
+
+/** How a task's cases.jsonl is read: documents through their one reader, other tasks line by line. */
+export type CaseReader = (casesPath: string) => AsyncIterable<CaseItem>;
+
+/** The reader of a document eval's cases.jsonl (src/report/document-cases.ts). */
+const readDocumentCaseItems: CaseReader = (path) => readDocumentCases(path);
+
+/** The reader of a task's cases.jsonl (src/report/document-cases.ts for documents). */
+export function caseReaderOf(task: string): CaseReader {
+  return task === "documents" ? readDocumentCaseItems : readCaseLineItems;
+}
+
+/** What reading a cases.jsonl into a side gives besides the side. */
+export interface SideSkips {
+  /** Lines that gave no outcome (blank, malformed, or lacking fields). */
+  skippedLines: number;
+  /** The first few of them as `file:line: why`. */
+  skippedExamples: string[];
+}
+
+/** Fills a side line by line: the skips, and the line of each unit so that a repeat names it. */
+class SideFiller {
+  readonly side = new PairedSide();
+  readonly skips: SideSkips = { skippedLines: 0, skippedExamples: [] };
+  /** Per unit, in arrival order: the line it was read from. */
+  private lineOf = new Float64Array(1024);
+
+  constructor(private readonly casesPath: string) {}
+
+  skip(lineNo: number, why: string): void {
+    this.skips.skippedLines++;
+    if (this.skips.skippedExamples.length < SKIPPED_EXAMPLES) this.skips.skippedExamples.push(located(this.casesPath, lineNo, why));
+  }
+
+  /** A line read by the general reader: its outcome by `convert`, or a skip. */
+  item(item: CaseItem, convert: (line: JsonObject) => PairedOutcome | null): PairedOutcome | null {
+    if ("error" in item) {
+      this.skip(item.lineNo, item.error);
+      return null;
+    }
+    const outcome = convert(item.record);
+    if (outcome === null) {
+      this.skip(item.lineNo, "no case id, or no gold or predicted class");
+      return null;
+    }
+    const c = this.side.caseFor(outcome.case_id);
+    this.refuseRepeat(item.lineNo, c, this.side.runs.add(outcome.run));
+    this.side.add(outcome);
+    this.noteLine(item.lineNo);
+    return outcome;
+  }
+
+  /** A unit given as indices (PairedSide.addUnit), read from line `lineNo`. */
+  unit(lineNo: number, c: number, r: number, g: number, p: number, keys: ArrayLike<number>, values: ArrayLike<number>, count: number): void {
+    this.refuseRepeat(lineNo, c, r);
+    this.side.addUnit(c, r, g, p, keys, values, count);
+    this.noteLine(lineNo);
+  }
+
+  /** Case c, run r already added: its runs would be paired twice. */
+  refuseRepeat(lineNo: number, c: number, r: number): void {
+    if (!this.side.has(c, r)) return;
+    const earlier = this.lineOf[this.side.order[c]![r]!]!;
+    throw new InputError(
+      located(
+        this.casesPath,
+        lineNo,
+        `case ${JSON.stringify(this.side.cases.list[c])} run ${JSON.stringify(this.side.runs.list[r])} is already on line ${earlier}: not a cases.jsonl mari wrote`,
+      ),
+    );
+  }
+
+  private noteLine(lineNo: number): void {
+    const unit = this.side.size - 1;
+    if (unit >= this.lineOf.length) {
+      const next = new Float64Array(this.lineOf.length * 2);
+      next.set(this.lineOf);
+      this.lineOf = next;
+    }
+    this.lineOf[unit] = lineNo;
+  }
+}
+
+/** A compact run line as scanned by scanRunLine (one object, reused line after line). */
+export interface ScannedRun {
+  /** The run key's bytes (`runStart`..`runEnd`, ASCII): a string's content, or an integer as written. */
+  runStart: number;
+  runEnd: number;
+  judgment: boolean;
+  formatValid: boolean;
+  evidence: number[];
+  coverage: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const NINE = 0x39;
+
+/** The keys of a run line as mari writes them, as bytes. */
+const bytesOf = (text: string): Uint8Array => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+const RUN_KEY = bytesOf('{"run":');
+const LINE_KEY = bytesOf(',"line":');
+const JUDGMENT_TRUE = bytesOf(',"judgment":true');
+const JUDGMENT_FALSE = bytesOf(',"judgment":false');
+const REASON_KEY = bytesOf(',"reason":');
+const EVIDENCE_KEY = bytesOf(',"evidence_sentence_ids":[');
+const COVERAGE_KEY = bytesOf(',"reference_coverage":');
+
+/** Whether `bytes` hold `literal` at `at` (before `end`). */
+function has(bytes: Uint8Array, at: number, end: number, literal: Uint8Array): boolean {
+  if (at + literal.length > end) return false;
+  for (let k = 0; k < literal.length; k++) if (bytes[at + k] !== literal[k]) return false;
+  return true;
+}
+
+/** End (past the closing quote) of a JSON string of printable ASCII without escapes at `at`; -1 otherwise. */
+function plainStringEnd(bytes: Uint8Array, at: number, end: number): number {
+  if (bytes[at] !== QUOTE) return -1;
+  for (let i = at + 1; i < end; i++) {
+    const ch = bytes[i]!;
+    if (ch === QUOTE) return i + 1;
+    if (ch === BACKSLASH || ch < 0x20 || ch > 0x7e) return -1;
+  }
+  return -1;
+}
+
+function digitsEnd(bytes: Uint8Array, at: number, end: number): number {
+  let i = at;
+  while (i < end && bytes[i]! >= ZERO && bytes[i]! <= NINE) i++;
+  return i;
+}
+
+/** End of a JSON integer at `at` that String() gives back as written (no "-0", at most 15 digits, so exact); -1 otherwise. */
+function plainIntegerEnd(bytes: Uint8Array, at: number, end: number): number {
+  const first = bytes[at] === MINUS ? at + 1 : at;
+  const stop = digitsEnd(bytes, first, end);
+  const digits = stop - first;
+  if (digits === 0 || digits > 15) return -1;
+  if (bytes[first] === ZERO && (digits > 1 || first > at)) return -1;
+  return stop;
+}
+
+/** End of a JSON number at `at`, by the JSON grammar exactly (so that Number() reads it as JSON.parse does); -1 otherwise. */
+function numberEnd(bytes: Uint8Array, at: number, end: number): number {
+  let i = bytes[at] === MINUS ? at + 1 : at;
+  const int = digitsEnd(bytes, i, end);
+  if (int === i || (bytes[i] === ZERO && int > i + 1)) return -1;
+  i = int;
+  if (bytes[i] === 0x2e) {
+    const frac = digitsEnd(bytes, i + 1, end);
+    if (frac === i + 1) return -1;
+    i = frac;
+  }
+  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
+    let j = i + 1;
+    if (bytes[j] === 0x2b || bytes[j] === MINUS) j++;
+    const exp = digitsEnd(bytes, j, end);
+    if (exp === j) return -1;
+    i = exp;
+  }
+  return i;
+}
+
+/** The value of the integer `bytes[at..end)` that plainIntegerEnd accepted. */
+function integerAt(bytes: Uint8Array, at: number, end: number): number {
+  const negative = bytes[at] === MINUS;
+  let value = 0;
+  for (let i = negative ? at + 1 : at; i < end; i++) value = value * 10 + (bytes[i]! - ZERO);
+  return negative ? -value : value;
+}
+
+/**
+ * Reads the run line `bytes[start..end)` when it is written as mari writes it —
+ * `{"run":…,"line":…,"judgment":…,"reason":…,"evidence_sentence_ids":[…],"reference_coverage":…}`,
+ * `line` and `reason` optional, no spaces, strings of printable ASCII without escapes — into `out`.
+ * False for anything else: the line then takes the general reader, which decides what it is.
+ */
+export function scanRunLine(bytes: Buffer, start: number, end: number, out: ScannedRun): boolean {
+  if (!has(bytes, start, end, RUN_KEY)) return false;
+  let i = start + RUN_KEY.length;
+  if (bytes[i] === QUOTE) {
+    const stop = plainStringEnd(bytes, i, end);
+    if (stop < 0) return false;
+    out.runStart = i + 1;
+    out.runEnd = stop - 1;
+    i = stop;
+  } else {
+    const stop = plainIntegerEnd(bytes, i, end);
+    if (stop < 0) return false;
+    out.runStart = i;
+    out.runEnd = stop;
+    i = stop;
+  }
+  if (has(bytes, i, end, LINE_KEY)) {
+    i += LINE_KEY.length;
+    // A positive integer (the reader refuses anything else).
+    const stop = plainIntegerEnd(bytes, i, end);
+    if (stop < 0 || bytes[i] === MINUS || bytes[i] === ZERO) return false;
+    i = stop;
+  }
+  if (has(bytes, i, end, JUDGMENT_TRUE)) {
+    out.judgment = true;
+    i += JUDGMENT_TRUE.length;
+  } else if (has(bytes, i, end, JUDGMENT_FALSE)) {
+    out.judgment = false;
+    i += JUDGMENT_FALSE.length;
+  } else return false;
+  out.formatValid = true;
+  if (has(bytes, i, end, REASON_KEY)) {
+    const stop = plainStringEnd(bytes, i + REASON_KEY.length, end);
+    if (stop < 0) return false;
+    out.formatValid = false;
+    i = stop;
+  }
+  if (!has(bytes, i, end, EVIDENCE_KEY)) return false;
+  i += EVIDENCE_KEY.length;
+  out.evidence.length = 0;
+  if (bytes[i] === 0x5d) i++;
+  else {
+    for (;;) {
+      const stop = plainIntegerEnd(bytes, i, end);
+      if (stop < 0) return false;
+      out.evidence.push(integerAt(bytes, i, stop));
+      i = stop;
+      const ch = bytes[i++];
+      if (ch === 0x5d) break;
+      if (ch !== 0x2c) return false;
+    }
+  }
+  if (!has(bytes, i, end, COVERAGE_KEY)) return false;
+  i += COVERAGE_KEY.length;
+  const stop = numberEnd(bytes, i, end);
+  if (stop < 0 || stop + 1 !== end || bytes[stop] !== 0x7d) return false;
+  // The common values without a string; Number() reads any other JSON number as JSON.parse does.
+  out.coverage = stop === i + 1 && bytes[i] === ZERO ? 0 : stop === i + 1 && bytes[i] === ZERO + 1 ? 1 : Number(bytes.toString("latin1", i, stop));
+  return Number.isFinite(out.coverage);
+}
+
+/**
+ * A document eval's cases.jsonl into `filler`: run lines in mari's own shape through scanRunLine,
+ * every other line through the general reader (DocumentCasesDecoder), with the outcome
+ * outcomeFromCaseLine would give.
+ */
+async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<void> {
+  const side = filler.side;
+  const decoder = new DocumentCasesDecoder();
+  const scanned: ScannedRun = { runStart: 0, runEnd: 0, judgment: false, formatValid: true, evidence: [], coverage: 0 };
+  // Indices interned on first use, as PairedSide.add would intern them.
+  const metricIndex = new Int32Array(CASE_VALUE_FIELDS.length).fill(-1);
+  const metric = (k: number): number => {
+    if (metricIndex[k]! < 0) metricIndex[k] = side.valueName(CASE_VALUE_FIELDS[k]![1]);
+    return metricIndex[k]!;
+  };
+  const labelIndex = new Int32Array(2).fill(-1);
+  const classOf = (judgment: boolean): number => {
+    const k = judgment ? 0 : 1;
+    if (labelIndex[k]! < 0) labelIndex[k] = side.label(documentClass(judgment));
+    return labelIndex[k]!;
+  };
+  const keys = new Int32Array(CASE_VALUE_FIELDS.length);
+  const values = new Float64Array(CASE_VALUE_FIELDS.length);
+  let header: CaseHeader | null = null;
+  let caseIdx = -1;
+  // The run keys of the case before, in order: the next case's run lines usually repeat them, so
+  // the key is matched in place of making a string of it.
+  let previousRuns: number[] = [];
+  let currentRuns: number[] = [];
+  const runOf = (bytes: Buffer): number => {
+    const length = scanned.runEnd - scanned.runStart;
+    const expected = previousRuns[currentRuns.length];
+    if (expected !== undefined) {
+      const known = side.runs.list[expected]!;
+      let same = known.length === length;
+      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[scanned.runStart + k];
+      if (same) return expected;
+    }
+    return side.runs.add(bytes.toString("latin1", scanned.runStart, scanned.runEnd));
+  };
+  let block: Buffer = Buffer.alloc(0);
+  const visit = (lineNo: number, text: string | null): void => {
+    const item = decoder.decode(lineNo, text);
+    if (item !== undefined) filler.item(item, outcomeFromCaseLine);
+  };
+  const takeBytes = (lineNo: number, start: number, end: number): boolean => {
+    const h = decoder.header;
+    if (h === null || !scanRunLine(block, start, end, scanned)) return false;
+    if (h !== header) {
+      header = h;
+      caseIdx = side.caseFor(h.case_id);
+      if (currentRuns.length > 0) previousRuns = currentRuns;
+      currentRuns = [];
+    }
+    const r = runOf(block);
+    currentRuns.push(r);
+    const { loc, rewardAccuracy } = runLineDecides(h, scanned.judgment, scanned.formatValid, scanned.evidence, scanned.coverage);
+    // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
+    let count = 0;
+    const add = (k: number, v: number | undefined): void => {
+      if (v === undefined) return;
+      keys[count] = metric(k);
+      values[count++] = v;
+    };
+    add(0, caseValue(loc.localization_hit));
+    add(1, caseValue(loc.exact_localization));
+    add(2, caseValue(scanned.formatValid));
+    add(3, caseValue(scanned.coverage));
+    add(4, caseValue(rewardAccuracy));
+    filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, count);
+    return true;
+  };
+  for await (const chunk of readLineBlocks(casesPath)) {
+    block = chunk.block;
+    forEachLine(block, chunk.firstLineNo, visit, takeBytes);
+  }
+}
+
+/**
+ * Streams a cases.jsonl file into per-case accumulators (src/gates/paired-side.ts), without an
+ * object per line; a document eval's run lines in mari's own shape are scanned in place.
+ */
+export async function readPairedSide(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+  read: CaseReader = readCaseLineItems,
+): Promise<{ side: PairedSide } & SideSkips> {
+  const filler = new SideFiller(casesPath);
+  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) await fillDocumentSide(casesPath, filler);
+  else for await (const item of read(casesPath)) filler.item(item, convert);
+  return { side: filler.side, ...filler.skips };
+}
+
+/**
+ * Streams a cases.jsonl file into paired outcomes, one per kept line (the general reader, line by
+ * line). Case ids, run keys and labels repeat across runs, so they are interned: one string per
+ * distinct value instead of one per line.
+ */
+export async function readPairedOutcomes(
+  casesPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+  read: CaseReader = readCaseLineItems,
+): Promise<{ outcomes: PairedOutcome[] } & SideSkips> {
+  const outcomes: PairedOutcome[] = [];
+  const strings = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = strings.get(text);
+    if (known !== undefined) return known;
+    strings.set(text, text);
+    return text;
+  };
+  const filler = new SideFiller(casesPath);
+  for await (const item of read(casesPath)) {
+    const outcome = filler.item(item, convert);
+    if (outcome === null) continue;
+    const compact: PairedOutcome = {
+      case_id: intern(outcome.case_id),
+      run: intern(outcome.run),
+      gold: intern(outcome.gold),
+      predicted: intern(outcome.predicted),
+    };
+    if (outcome.values !== undefined && Object.keys(outcome.values).length > 0) compact.values = outcome.values;
+    outcomes.push(compact);
+  }
+  return { outcomes, ...filler.skips };
+}
+
+/** readPairedSide of a document eval's cases.jsonl. */
+export function readDocumentSide(casesPath: string): Promise<{ side: PairedSide } & SideSkips> {
+  return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems);
+}
