@@ -80,7 +80,7 @@ function tooLarge(maxBytes: number): RequestError {
  * before its float tokens are marked (which costs memory in proportion to them), so a request with
  * too many items is refused before that work.
  */
-export function parseBodyObject(bytes: Buffer, check?: (body: JsonObject) => void): JsonObject {
+export function parseBodyObject(bytes: Uint8Array, check?: (body: JsonObject) => void): JsonObject {
   let text: string;
   try {
     text = UTF8.decode(bytes);
