@@ -149,9 +149,10 @@ function count(ctx: ServerContext, tally: RequestTally): void {
   for (const [reason, n] of Object.entries(tally.reasons)) counters.reasons[reason] = (counters.reasons[reason] ?? 0) + n;
 }
 
-function send(ctx: ServerContext, res: ServerResponse, status: number, text: string): void {
+function send(ctx: ServerContext, res: ServerResponse, status: number, text: string | Uint8Array): void {
   ctx.counters.statuses[status] = (ctx.counters.statuses[status] ?? 0) + 1;
-  const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(text) };
+  const length = typeof text === "string" ? Buffer.byteLength(text) : text.byteLength;
+  const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": length };
   if (ctx.closing || status === 413) headers.connection = "close";
   res.writeHead(status, headers);
   res.end(text);
@@ -180,7 +181,7 @@ function health(ctx: ServerContext): unknown {
  * order the bodies arrived (a place taken as soon as the body is read, as scoring on this thread
  * would order them), and only then is the answer's text returned.
  */
-async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: ScoredRoute, requestId: string): Promise<string> {
+async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: ScoredRoute, requestId: string): Promise<Uint8Array> {
   const body = await readBody(req, ctx.opts.maxBodyBytes);
   const place = ctx.log?.place();
   let reply: ScoreReply;
@@ -189,9 +190,10 @@ async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: Sco
     if (ctx.pool.workers === 1) {
       reply = await ctx.pool.run({ route, requestId, body });
     } else {
-      // The body moves to the worker in a buffer of its own (a socket's chunk may share a larger one).
-      const own = new Uint8Array(body);
-      reply = await ctx.pool.run({ route, requestId, body: own }, [own.buffer]);
+      // The body moves to the worker, in a buffer of its own: copied only when it shares one (a
+      // socket's chunk, a small body from Buffer's pool).
+      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
+      reply = await ctx.pool.run({ route, requestId, body: own }, [own.buffer as ArrayBuffer]);
     }
     if (place !== undefined && ctx.log !== undefined) {
       await place.turn;

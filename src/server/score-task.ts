@@ -15,6 +15,8 @@ import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./w
 /** This module's URL: the pool's task module. */
 export const SCORE_TASK_MODULE = new URL(import.meta.url);
 
+const UTF8 = new TextEncoder();
+
 /** How many unresolved items a 422 lists (the message counts them all). */
 const UNRESOLVED_LISTED = 100;
 
@@ -56,7 +58,8 @@ export interface RequestTally {
 }
 
 export type ScoreReply =
-  | { ok: true; response: string; tally: RequestTally; log: ItemLogParts | undefined }
+  /** `response`: the answer's JSON as UTF-8, encoded here so that the server's thread only sends it. */
+  | { ok: true; response: Uint8Array; tally: RequestTally; log: ItemLogParts | undefined }
   | { ok: false; status: number; code: string; message: string; details: Record<string, unknown> };
 
 /** The in-process state, from the slice and finder the main thread already holds. */
@@ -145,13 +148,18 @@ function tallyOf(scored: readonly ScoredItem[]): RequestTally {
   return tally;
 }
 
+/** The answer's bytes are moved to the server's thread, not copied (TextEncoder gives each its own buffer). */
+export function transferablesOf(reply: ScoreReply): readonly ArrayBuffer[] {
+  return reply.ok ? [reply.response.buffer as ArrayBuffer] : [];
+}
+
 /** One request: its answer, or the refusal a client's input earns (anything else is a bug: it throws). */
 export function processChunk(state: ScoreTaskState, request: ScoreRequest): ScoreReply {
   try {
     const { scored, answer } = request.route === "/v1/rewards" ? rewards(state, request.body) : getReward(state, request.body);
     return {
       ok: true,
-      response: JSON.stringify(answer),
+      response: UTF8.encode(JSON.stringify(answer)),
       tally: tallyOf(scored),
       log: state.config.log ? logLineParts(request.requestId, scored, state.config.logPredictions) : undefined,
     };
