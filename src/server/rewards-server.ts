@@ -101,7 +101,7 @@ function processUsage(): { cpu_seconds: number; rss_mb: number } {
  * The scorer: in-process over the slice as read (one worker), or worker threads that each map the
  * slice compiled once into shared memory.
  */
-function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<ScoreRequest, ScoreReply>> {
+async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<ScoreRequest, ScoreReply>> {
   const config: ScoreTaskConfig = {
     weights: opts.weights,
     maxItems: opts.maxItems,
@@ -115,7 +115,13 @@ function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<ScoreReq
     return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }
   const initData: ScoreTaskInit = { compiled: compileSlice(opts.slice), config };
-  return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
+  const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
+  // Each thread loads the scorer and maps the slice on its first task: an empty request per thread,
+  // not awaited, has that done while this thread hashes the slice and starts listening.
+  for (let i = 0; i < workers; i++) {
+    pool.run({ route: "/v1/rewards", requestId: "warm-up", body: new TextEncoder().encode('{"items":[]}') }).catch(() => {});
+  }
+  return pool;
 }
 
 async function createContext(opts: RewardsServerOptions): Promise<ServerContext> {
