@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { readLines } from "../io/lines.js";
 import { RequestError } from "./body.js";
 import { LogRunKeys } from "./log-run-keys.js";
-import type { ScoredItem } from "./score-items.js";
+import { predictionOf, type ScoredItem } from "./score-items.js";
 
 /** A request's log lines, each cut around its run key: `heads[i] + JSON(run key) + tails[i]`. */
 export interface ItemLogParts {
@@ -47,7 +47,7 @@ export function logLineParts(requestId: string, scored: readonly ScoredItem[], w
     if (r.caseRule !== "case_id") line.case_from = r.caseRule;
     if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
     if (r.thinkFromPrompt) line.think_from_prompt = true;
-    const text = logLine({ ...line, ...s.rewards }, withPredictions ? s.prediction : undefined);
+    const text = logLine({ ...line, ...s.rewards }, withPredictions ? predictionOf(r) : undefined);
     const head = `{"request":${JSON.stringify(requestId)},"item":${i},"case_id":${JSON.stringify(s.caseId)},"run":`;
     if (!text.startsWith(`${head}""`)) throw new Error("a log line does not start with its request, item, case and run");
     parts.caseIds.push(s.caseId);

@@ -61,8 +61,6 @@ export interface ScoredItem {
   resolved: ResolvedItem;
   caseId: string;
   rewards: ItemRewards;
-  /** The prediction fields the item carries (only kept for `--log-predictions`). */
-  prediction: Record<string, unknown>;
 }
 
 /** The fields of a dump line that carry the prediction (docs/eval.md, "Inputs"). */
@@ -147,12 +145,17 @@ export function resolveQuery(
   };
 }
 
+/** The prediction fields an item carries (what `--log-predictions` logs). */
+export function predictionOf(resolved: ResolvedItem): Record<string, unknown> {
+  const prediction: Record<string, unknown> = {};
+  for (const field of PREDICTION_FIELDS) if (Object.hasOwn(resolved.record, field)) prediction[field] = resolved.record[field];
+  return prediction;
+}
+
 /** Scores a resolved item as `mari eval` scores the same dump line. */
 export function scoreResolved(slice: ScoringSlice, resolved: ResolvedItem, options: ScoreOptions): ScoredItem {
   const c = slice.cases[resolved.caseIndex]!;
   const scored = scoreCase(c, resolved.record, options);
-  const prediction: Record<string, unknown> = {};
-  for (const field of PREDICTION_FIELDS) if (Object.hasOwn(resolved.record, field)) prediction[field] = resolved.record[field];
   const valid = scored.reason === null;
   return {
     resolved,
@@ -166,7 +169,6 @@ export function scoreResolved(slice: ScoringSlice, resolved: ResolvedItem, optio
       format_valid: valid,
       reason: scored.reason,
     },
-    prediction,
   };
 }
 

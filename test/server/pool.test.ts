@@ -203,6 +203,58 @@ describe("a pool of scoring threads answers and logs as one thread does", () => 
   });
 });
 
+describe("hostile bodies on scoring threads", () => {
+  it("are refused by a pool exactly as on one thread, and the pool keeps serving", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const id = J(slice.cases[0]!.id);
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    const bodies: Array<[TestRequest["path"], string | Uint8Array]> = [
+      ["/v1/rewards", `{"items":[${deep},{"case_id":${id},"run":${deep}},{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}]}`],
+      ["/v1/rewards", `{"items":[{"case_id":${id},"judgment":false,"extra":${deep}}]}`],
+      ["/v1/rewards", new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
+      ["/v1/rewards", ""],
+      ["/v1/rewards", "[1]"],
+      ["/v1/rewards", `{"items":[${"1,".repeat(200)}1]}`],
+      ["/get_reward", `{"query":[${deep}],"prompts":["a"]}`],
+      ["/v1/rewards", `{"items":[{"case_id":${id},"judgment":"no"}]}`],
+    ];
+    const answersOf = async (workers: number): Promise<Array<{ status: number; body: string }>> => {
+      const server = await startTestServer(slice, { workers, maxBodyBytes: 8 << 20 });
+      try {
+        const answers = [];
+        for (const [path, body] of bodies) {
+          const res = await fetch(server.url + path, { method: "POST", body, headers: { "content-type": "application/json" } });
+          answers.push({ status: res.status, body: await res.text() });
+        }
+        return answers;
+      } finally {
+        await server.close();
+      }
+    };
+    const expected = await answersOf(1);
+    expect(expected.map((a) => a.status)).toEqual([422, 200, 400, 400, 400, 413, 422, 200]);
+    expect(await answersOf(2)).toEqual(expected);
+  });
+
+  it("a log that cannot be written refuses requests (503) on a pool as on one thread", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const body = `{"items":[{"case_id":${J(slice.cases[0]!.id)},"judgment":"no"}]}`;
+    for (const workers of [1, 2]) {
+      const server = await startTestServer(slice, { workers, logPath: "/dev/full" });
+      try {
+        for (let i = 0; i < 2; i++) {
+          const res = await fetch(`${server.url}/v1/rewards`, { method: "POST", body, headers: { "content-type": "application/json" } });
+          expect(res.status).toBe(503);
+          expect(((await res.json()) as { error: { code: string } }).error.code).toBe("log_unwritable");
+        }
+        expect(server.logError()).toMatch(/cannot write --log \/dev\/full/);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+});
+
 describe("mari serve --workers", () => {
   it.each([["0"], ["many"], ["1.5"]])("refuses --workers %s (exit 2)", async (value) => {
     const r = await serveRefusal([CONTRADOC_160, "--workers", value]);

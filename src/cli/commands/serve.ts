@@ -79,7 +79,7 @@ export function registerServe(program: Command, wrap: ActionWrapper, summary: st
     .option("--max-items <n>", `most items (or queries) in one request (default ${DEFAULT_MAX_ITEMS}); more get 413`)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
-    .option("--workers <n>", "scoring threads sharing the slice (default: one per core, at most 8; 1 = score on the server's thread)")
+    .option("--workers <n>", "scoring threads sharing the slice (default one per core, at most 8; 1 = score on the server's thread)")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
     .addOption(sentencesOption())
     .addHelpText(
