@@ -208,10 +208,10 @@ describe("hostile bodies on scoring threads", () => {
     const slice = await readDocumentSlice(CONTRADOC_160);
     const id = J(slice.cases[0]!.id);
     const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
-    const bodies: Array<[TestRequest["path"], string | Uint8Array]> = [
+    const bodies: Array<[TestRequest["path"], string | Blob]> = [
       ["/v1/rewards", `{"items":[${deep},{"case_id":${id},"run":${deep}},{"case_id":${id},"judgment":true,"evidence_sentence_ids":[${deep}]}]}`],
       ["/v1/rewards", `{"items":[{"case_id":${id},"judgment":false,"extra":${deep}}]}`],
-      ["/v1/rewards", new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])],
+      ["/v1/rewards", new Blob([new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d])])],
       ["/v1/rewards", ""],
       ["/v1/rewards", "[1]"],
       ["/v1/rewards", `{"items":[${"1,".repeat(200)}1]}`],
