@@ -196,10 +196,8 @@ async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: Sco
     if (ctx.pool.workers === 1) {
       reply = await ctx.pool.run({ route, requestId, body });
     } else {
-      // The body moves to the worker, in a buffer of its own: copied only when it shares one (a
-      // socket's chunk, a small body from Buffer's pool).
-      const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : new Uint8Array(body);
-      reply = await ctx.pool.run({ route, requestId, body: own }, [own.buffer as ArrayBuffer]);
+      // The body owns its buffer (readBody): it is moved to the worker, not copied.
+      reply = await ctx.pool.run({ route, requestId, body }, [body.buffer as ArrayBuffer]);
     }
     if (place !== undefined && ctx.log !== undefined) {
       await place.turn;
