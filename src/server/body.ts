@@ -26,7 +26,7 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
  */
 const DRAIN_BYTES = 64 * 1024 * 1024;
 
-/** The body's bytes; RequestError 413 when it exceeds `maxBytes`, once the client has sent it. */
+/** The body's bytes, owning their whole ArrayBuffer; RequestError 413 when it exceeds `maxBytes`, once the client has sent it. */
 export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
   if (Number.isFinite(declared) && declared > DRAIN_BYTES) {
@@ -58,7 +58,15 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
         reject(tooLarge(maxBytes));
         return;
       }
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      // In a buffer of its own (not a view into a socket's chunk or Buffer's pool), so that it can
+      // be moved to a scoring thread.
+      const body = new Uint8Array(size);
+      let at = 0;
+      for (const chunk of chunks) {
+        body.set(chunk, at);
+        at += chunk.length;
+      }
+      resolve(Buffer.from(body.buffer, 0, size));
     });
     // A client that goes away mid-body: nothing to answer, but the promise must settle.
     const aborted = (): void => {
@@ -80,7 +88,7 @@ function tooLarge(maxBytes: number): RequestError {
  * before its float tokens are marked (which costs memory in proportion to them), so a request with
  * too many items is refused before that work.
  */
-export function parseBodyObject(bytes: Buffer, check?: (body: JsonObject) => void): JsonObject {
+export function parseBodyObject(bytes: Uint8Array, check?: (body: JsonObject) => void): JsonObject {
   let text: string;
   try {
     text = UTF8.decode(bytes);

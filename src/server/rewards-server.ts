@@ -1,23 +1,33 @@
 // `mari serve`: the document rewards over HTTP (node:http, no framework). The slice is read once;
-// each request's items are scored by src/server/score-items.ts with the same functions as
-// `mari eval --rewards`. The server never prints: the caller gets events and decides what to show.
-import { createWriteStream, type WriteStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { readLines } from "../io/lines.js";
+// each request's items are scored by src/server/score-task.ts with the same functions as
+// `mari eval --rewards`, on this thread or on a pool of scoring threads that share one compiled
+// slice, while this thread parses HTTP, keeps the --log in arrival order and answers. The server
+// never prints: the caller gets events and decides what to show.
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DocumentSlice } from "../io/slice.js";
+import { createChunkPool, type ChunkPool } from "../pool/pool.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
 import { sliceHashOf } from "../tasks/document/run.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
-import { arrayField, parseBodyObject, readBody, RequestError } from "./body.js";
+import { readBody, RequestError } from "./body.js";
+import { compileSlice } from "./compiled-slice.js";
 import { DocumentFinder } from "./document-finder.js";
-import { LogRunKeys } from "./log-run-keys.js";
-import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
-import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./weights.js";
-import { reasonIndex, type CaseReason } from "../tasks/document/score.js";
+import { RequestLog } from "./request-log.js";
+import {
+  SCORE_TASK_MODULE,
+  scoreTaskState,
+  type RequestTally,
+  type ScoredRoute,
+  type ScoreReply,
+  type ScoreRequest,
+  type ScoreTaskConfig,
+  type ScoreTaskInit,
+  type ScoreTaskState,
+} from "./score-task.js";
+import { rewardBounds, type RewardWeights } from "./weights.js";
 
 export interface RewardsServerOptions {
   slice: DocumentSlice;
@@ -35,6 +45,8 @@ export interface RewardsServerOptions {
   logPath?: string | undefined;
   /** Also log each item's prediction (model text), so that `mari eval --predictions LOG` can score the log. */
   logPredictions?: boolean | undefined;
+  /** Scoring threads sharing one compiled slice; 1 (the default) scores on the server's own thread. */
+  workers?: number | undefined;
 }
 
 export interface RewardsServer {
@@ -64,20 +76,20 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const HEADERS_TIMEOUT_MS = 20_000;
 const REQUEST_TIMEOUT_MS = 120_000;
 const MAX_CONNECTIONS = 1024;
-/** How many unresolved items a 422 lists (the message counts them all). */
-const UNRESOLVED_LISTED = 100;
 
-/**
- * A log line, with the prediction when asked. A value nested too deeply to serialise (a hostile
- * item) is left out and flagged; a bad run value is kept a non-string, so `mari eval` still rejects it.
- */
-function logLine(line: Record<string, unknown>, prediction: Record<string, unknown> | undefined): string {
-  try {
-    return JSON.stringify(prediction === undefined ? line : { ...line, ...prediction });
-  } catch {
-    const run = typeof line.run === "string" ? line.run : { not_logged: true };
-    return JSON.stringify({ ...line, run, not_logged: "a value nested too deeply to serialise" });
-  }
+/** What the steps of a running server share. */
+interface ServerContext {
+  readonly opts: RewardsServerOptions;
+  readonly sliceHash: string;
+  readonly bounds: { low: number; high: number };
+  readonly started: number;
+  /** Request ids unique across restarts that append to the same --log file. */
+  readonly runPrefix: string;
+  readonly counters: Counters;
+  readonly pool: ChunkPool<ScoreRequest, ScoreReply>;
+  readonly log: RequestLog | undefined;
+  requestSeq: number;
+  closing: boolean;
 }
 
 function processUsage(): { cpu_seconds: number; rss_mb: number } {
@@ -86,231 +98,169 @@ function processUsage(): { cpu_seconds: number; rss_mb: number } {
 }
 
 /**
- * Reads a --log that already exists: notes each line's (case, run) as taken and says whether its
- * last line is torn (no final newline). A missing or empty file is "clean".
+ * The scorer: in-process over the slice as read (one worker), or worker threads that each map the
+ * slice compiled once into shared memory.
  */
-async function readPreviousLog(path: string, runKeys: LogRunKeys): Promise<"clean" | "torn"> {
-  let size: number;
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) return "clean";
-    size = info.size;
-  } catch {
-    return "clean";
+async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<ScoreRequest, ScoreReply>> {
+  const config: ScoreTaskConfig = {
+    weights: opts.weights,
+    maxItems: opts.maxItems,
+    score: opts.score,
+    log: Boolean(opts.logPath),
+    logPredictions: opts.logPredictions === true,
+  };
+  const workers = opts.workers ?? 1;
+  if (workers === 1) {
+    const state = scoreTaskState(opts.slice, new DocumentFinder(opts.slice.cases), config);
+    return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }
-  if (size === 0) return "clean";
-  for await (const line of readLines(path)) {
-    if (line.text === null || !line.text.startsWith("{")) continue;
-    try {
-      const record = JSON.parse(line.text) as Record<string, unknown>;
-      if (typeof record.case_id === "string" && typeof record.run === "string") runKeys.take(record.case_id, record.run);
-    } catch {
-      // A torn or foreign line: mari eval reports it; it takes no run key.
+  const initData: ScoreTaskInit = { compiled: compileSlice(opts.slice), config };
+  const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
+  // Each thread loads the scorer and maps the slice on its first task: an empty request per thread,
+  // not awaited, has that done while this thread hashes the slice and starts listening.
+  for (let i = 0; i < workers; i++) {
+    pool.run({ route: "/v1/rewards", requestId: "warm-up", body: new TextEncoder().encode('{"items":[]}') }).catch(() => {});
+  }
+  return pool;
+}
+
+async function createContext(opts: RewardsServerOptions): Promise<ServerContext> {
+  const started = Date.now();
+  const log = opts.logPath ? await RequestLog.open(opts.logPath) : undefined;
+  let pool: ChunkPool<ScoreRequest, ScoreReply>;
+  try {
+    pool = await openScoringPool(opts);
+  } catch (err) {
+    await log?.close();
+    throw err;
+  }
+  return {
+    opts,
+    sliceHash: sliceHashOf(opts.slice),
+    bounds: rewardBounds(opts.weights),
+    started,
+    runPrefix: started.toString(36),
+    counters: { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} },
+    pool,
+    log,
+    requestSeq: 0,
+    closing: false,
+  };
+}
+
+function count(ctx: ServerContext, tally: RequestTally): void {
+  const { counters } = ctx;
+  counters.items += tally.items;
+  counters.format_valid += tally.formatValid;
+  for (const [reason, n] of Object.entries(tally.reasons)) counters.reasons[reason] = (counters.reasons[reason] ?? 0) + n;
+}
+
+function send(ctx: ServerContext, res: ServerResponse, status: number, text: string | Uint8Array): void {
+  ctx.counters.statuses[status] = (ctx.counters.statuses[status] ?? 0) + 1;
+  const length = typeof text === "string" ? Buffer.byteLength(text) : text.byteLength;
+  const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": length };
+  if (ctx.closing || status === 413) headers.connection = "close";
+  res.writeHead(status, headers);
+  res.end(text);
+}
+
+function health(ctx: ServerContext): unknown {
+  const { opts } = ctx;
+  return {
+    status: ctx.closing ? "stopping" : "ok",
+    mari_version: MARI_VERSION,
+    slice: { path: opts.slice.path, hash: ctx.sliceHash, cases: opts.slice.cases.length },
+    weights: opts.weights,
+    score_bounds: ctx.bounds,
+    max_body_bytes: opts.maxBodyBytes,
+    max_items: opts.maxItems,
+    log_error: ctx.log?.error ?? null,
+    uptime_seconds: (Date.now() - ctx.started) / 1000,
+    // The server's own CPU time and memory, scoring threads included (the benchmark reads items per CPU-second from these).
+    process: processUsage(),
+    counters: ctx.counters,
+  };
+}
+
+/**
+ * A scored route: the body is read here and scored by the pool; its log lines are written in the
+ * order the bodies arrived (a place taken as soon as the body is read, as scoring on this thread
+ * would order them), and only then is the answer's text returned.
+ */
+async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: ScoredRoute, requestId: string): Promise<Uint8Array> {
+  const body = await readBody(req, ctx.opts.maxBodyBytes);
+  const place = ctx.log?.place();
+  let reply: ScoreReply;
+  let written: Promise<void> | undefined;
+  try {
+    if (ctx.pool.workers === 1) {
+      reply = await ctx.pool.run({ route, requestId, body });
+    } else {
+      // The body owns its buffer (readBody): it is moved to the worker, not copied.
+      reply = await ctx.pool.run({ route, requestId, body }, [body.buffer as ArrayBuffer]);
     }
-  }
-  const handle = await open(path, "r");
-  try {
-    const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
-    return last[0] === 0x0a ? "clean" : "torn";
+    if (place !== undefined && ctx.log !== undefined) {
+      await place.turn;
+      if (reply.ok && reply.log !== undefined) written = ctx.log.write(reply.log);
+    }
   } finally {
-    await handle.close();
+    place?.release();
+  }
+  await written;
+  if (!reply.ok) throw new RequestError(reply.status, reply.code, reply.message, reply.details);
+  count(ctx, reply.tally);
+  return reply.response;
+}
+
+/** Refuses a request that may not be served: unknown route, token, loopback Host/Origin, method, content type. */
+function checkRequest(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string, method: string | undefined): void {
+  if (method === undefined) throw new RequestError(404, "not_found", `no route ${JSON.stringify(path)}; try POST /v1/rewards, POST /get_reward or GET /health`);
+  const { checkToken } = ctx.opts;
+  if (checkToken && !checkToken(req)) {
+    res.setHeader("www-authenticate", "Bearer");
+    throw new RequestError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer …)");
+  }
+  if (!checkToken) {
+    const problem = loopbackRequestProblem(req);
+    if (problem !== undefined) throw new RequestError(403, "forbidden", problem);
+  }
+  if (req.method !== method) {
+    res.setHeader("allow", method);
+    throw new RequestError(405, "method_not_allowed", `${path} takes ${method}`);
+  }
+  // A web page can post text/plain without asking first; it cannot post application/json.
+  if (method === "POST" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
+    throw new RequestError(415, "unsupported_media_type", `${path} takes Content-Type: application/json`);
   }
 }
 
-export async function startRewardsServer(opts: RewardsServerOptions): Promise<RewardsServer> {
-  const { slice, weights } = opts;
-  const sliceHash = sliceHashOf(slice);
-  const finder = new DocumentFinder(slice.cases);
-  const bounds = rewardBounds(weights);
-  const started = Date.now();
-  const counters: Counters = { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} };
-  let log: WriteStream | undefined;
-  // A log that cannot be written (disk full, say): nothing more is scored, rather than scored unlogged.
-  let logError: string | undefined;
-  const runKeys = new LogRunKeys();
-  if (opts.logPath) {
-    // A log this server appends to: the run keys already in it are taken, and a torn last line (a
-    // killed server) is left on a line of its own, where `mari eval` counts it as malformed.
-    const tail = await readPreviousLog(opts.logPath, runKeys);
-    log = createWriteStream(opts.logPath, { flags: "a" });
-    await once(log, "open");
-    log.on("error", (err: NodeJS.ErrnoException) => {
-      logError = `cannot write --log ${opts.logPath} (${err.code ?? err.message})`;
-    });
-    if (tail === "torn") log.write("\n");
+async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? "/").split("?", 1)[0]!;
+  const method = ROUTES[path];
+  const route = path in ROUTES ? path : "other";
+  ctx.counters.requests[route] = (ctx.counters.requests[route] ?? 0) + 1;
+  const header = req.headers["x-request-id"];
+  const requestId = typeof header === "string" && REQUEST_ID.test(header) ? header : `${ctx.runPrefix}-${++ctx.requestSeq}`;
+  res.setHeader("x-request-id", requestId);
+  try {
+    checkRequest(ctx, req, res, path, method);
+    const text = path === "/health" ? JSON.stringify(health(ctx)) : await scoreRequest(ctx, req, path as ScoredRoute, requestId);
+    send(ctx, res, 200, text);
+  } catch (err) {
+    if (!(err instanceof RequestError)) throw err;
+    send(ctx, res, err.status, JSON.stringify({ error: { code: err.code, message: err.message, ...err.details } }));
+    // The rest of a refused body is not read; the connection is closed after the answer.
+    if (!req.complete) req.resume();
   }
-  // Request ids unique across restarts that append to the same --log file.
-  const runPrefix = started.toString(36);
-  let requestSeq = 0;
-  let closing = false;
+}
 
-  const count = (scored: readonly ScoredItem[]): void => {
-    counters.items += scored.length;
-    for (const s of scored) {
-      const reason = s.rewards.reason;
-      if (reason === null) counters.format_valid++;
-      else counters.reasons[reason] = (counters.reasons[reason] ?? 0) + 1;
-    }
-  };
-
-  /** Appends the request's lines and resolves once they are written: an item is answered only after it is logged. */
-  const writeLog = async (requestId: string, scored: readonly ScoredItem[]): Promise<void> => {
-    if (!log) return;
-    if (logError) throw new RequestError(503, "log_unwritable", logError);
-    let text = "";
-    for (let i = 0; i < scored.length; i++) {
-      const s = scored[i]!;
-      const r = s.resolved;
-      const line: Record<string, unknown> = { request: requestId, item: i, case_id: s.caseId, run: runKeys.next(s.caseId, r.run, r.sample) };
-      if (r.sample !== null) line.sample = r.sample;
-      // A trainer's own step number, when its items carry one (the TRL example sends global_step).
-      const step = r.record.step;
-      if (typeof step === "number" || typeof step === "string") line.step = step;
-      if (r.caseRule !== "case_id") line.case_from = r.caseRule;
-      if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
-      if (r.thinkFromPrompt) line.think_from_prompt = true;
-      text += logLine({ ...line, ...s.rewards }, opts.logPredictions ? s.prediction : undefined) + "\n";
-    }
-    const stream = log;
-    const failed = await new Promise<Error | null | undefined>((resolve) => stream.write(text, resolve));
-    if (failed) {
-      logError ??= `cannot write --log ${opts.logPath} (${(failed as NodeJS.ErrnoException).code ?? failed.message})`;
-      throw new RequestError(503, "log_unwritable", logError);
-    }
-  };
-
-  const send = (res: ServerResponse, status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    counters.statuses[status] = (counters.statuses[status] ?? 0) + 1;
-    const headers: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(text) };
-    if (closing || status === 413) headers.connection = "close";
-    res.writeHead(status, headers);
-    res.end(text);
-  };
-
-  const health = () => ({
-    status: closing ? "stopping" : "ok",
-    mari_version: MARI_VERSION,
-    slice: { path: slice.path, hash: sliceHash, cases: slice.cases.length },
-    weights,
-    score_bounds: bounds,
-    max_body_bytes: opts.maxBodyBytes,
-    max_items: opts.maxItems,
-    log_error: logError ?? null,
-    uptime_seconds: (Date.now() - started) / 1000,
-    // The server's own CPU time and memory (the benchmark reads items per CPU-second from these).
-    process: processUsage(),
-    counters,
-  });
-
-  // A body of tiny items (`[1,1,1,…]`) would otherwise ask for millions of results from one request.
-  const checkCount = (list: unknown[]): unknown[] => {
-    if (list.length > opts.maxItems) {
-      throw new RequestError(413, "too_many_items", `the request holds ${list.length} items; --max-items is ${opts.maxItems}`);
-    }
-    return list;
-  };
-
-  /** Scores a batch, or refuses the whole request (422) naming every item that could not be resolved. */
-  const scoreOrRefuse = (count: number, resolve: Parameters<typeof scoreBatch>[2], what: { one: string; many: string }): ScoredItem[] => {
-    const outcome = scoreBatch(slice, count, resolve, opts.score);
-    if ("scored" in outcome) return outcome.scored;
-    const list = outcome.unresolved;
-    const first = list[0]!;
-    throw new RequestError(
-      422,
-      "unresolved_items",
-      `${list.length} of ${count} ${what.many} could not be scored; the first, ${what.one} ${first.index}: ${first.reason}: ${first.message}`,
-      { items: list.slice(0, UNRESOLVED_LISTED), unresolved: list.length },
-    );
-  };
-
-  const rewards = async (req: IncomingMessage, requestId: string) => {
-    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes), (plain) => checkCount(arrayField(plain, "items")));
-    const items = arrayField(body, "items");
-    const scored = scoreOrRefuse(items.length, (i) => resolveRewardsItem(slice, finder, items[i]), { one: "item", many: "items" });
-    await writeLog(requestId, scored);
-    count(scored);
-    return { results: scored.map((s) => s.rewards) };
-  };
-
-  const getReward = async (req: IncomingMessage, requestId: string) => {
-    const body = parseBodyObject(await readBody(req, opts.maxBodyBytes), (plain) => checkCount(arrayField(plain, "query")));
-    const queries = arrayField(body, "query");
-    const prompts = arrayField(body, "prompts");
-    // Labels are optional: without --label_key OpenRLHF sends "" for each; the prompt's document names the case.
-    const labels = body.labels === undefined || body.labels === null ? [] : arrayField(body, "labels");
-    if (prompts.length !== queries.length || (labels.length !== 0 && labels.length !== queries.length)) {
-      throw new RequestError(
-        400,
-        "length_mismatch",
-        `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`,
-      );
-    }
-    const scored = scoreOrRefuse(queries.length, (i) => resolveQuery(slice, finder, queries[i], prompts[i], labels[i]), { one: "query", many: "queries" });
-    await writeLog(requestId, scored);
-    count(scored);
-    const values = scored.map((s) => weightedReward(s.rewards, weights));
-    return {
-      rewards: values,
-      scores: values.map((v) => unitScore(v, bounds)),
-      // Numbers only: OpenRLHF turns each extra_logs entry into a tensor.
-      extra_logs: {
-        accuracy: scored.map((s) => s.rewards.accuracy),
-        reference_coverage: scored.map((s) => s.rewards.reference_coverage),
-        format: scored.map((s) => s.rewards.format),
-        format_valid: scored.map((s) => (s.rewards.format_valid ? 1 : 0)),
-        reason_code: scored.map((s) => reasonIndex(s.rewards.reason as CaseReason | null)),
-      },
-      reasons: scored.map((s) => s.rewards.reason),
-      case_ids: scored.map((s) => s.caseId),
-      response_rules: scored.map((s) => s.resolved.responseRule ?? null),
-    };
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = (req.url ?? "/").split("?", 1)[0]!;
-    const method = ROUTES[path];
-    counters.requests[path in ROUTES ? path : "other"] = (counters.requests[path in ROUTES ? path : "other"] ?? 0) + 1;
-    const header = req.headers["x-request-id"];
-    const requestId = typeof header === "string" && REQUEST_ID.test(header) ? header : `${runPrefix}-${++requestSeq}`;
-    res.setHeader("x-request-id", requestId);
-    try {
-      if (method === undefined)
-        throw new RequestError(404, "not_found", `no route ${JSON.stringify(path)}; try POST /v1/rewards, POST /get_reward or GET /health`);
-      if (opts.checkToken && !opts.checkToken(req)) {
-        res.setHeader("www-authenticate", "Bearer");
-        throw new RequestError(401, "unauthorized", "missing or wrong bearer token (Authorization: Bearer …)");
-      }
-      if (!opts.checkToken) {
-        const problem = loopbackRequestProblem(req);
-        if (problem !== undefined) throw new RequestError(403, "forbidden", problem);
-      }
-      if (req.method !== method) {
-        res.setHeader("allow", method);
-        throw new RequestError(405, "method_not_allowed", `${path} takes ${method}`);
-      }
-      // A web page can post text/plain without asking first; it cannot post application/json.
-      if (method === "POST" && !/^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "")) {
-        throw new RequestError(415, "unsupported_media_type", `${path} takes Content-Type: application/json`);
-      }
-      const result = path === "/health" ? health() : path === "/v1/rewards" ? await rewards(req, requestId) : await getReward(req, requestId);
-      send(res, 200, result);
-    } catch (err) {
-      if (!(err instanceof RequestError)) throw err;
-      send(res, err.status, { error: { code: err.code, message: err.message, ...err.details } });
-      // The rest of a refused body is not read; the connection is closed after the answer.
-      if (!req.complete) req.resume();
-    }
-  };
-
+async function listen(ctx: ServerContext): Promise<Server> {
   // A client that trickles its headers or body is cut after HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS
   // (node's defaults hold a slow body for 5 minutes), and at most MAX_CONNECTIONS are open at once.
   const server: Server = createServer({ keepAliveTimeout: 5000, headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }, (req, res) => {
-    handle(req, res).catch((err: unknown) => {
+    handle(ctx, req, res).catch((err: unknown) => {
       // A bug of ours, not the client's input: answer 500 and keep serving.
-      if (!res.headersSent) send(res, 500, { error: { code: "internal_error", message: String((err as Error)?.message ?? err) } });
+      if (!res.headersSent) send(ctx, res, 500, JSON.stringify({ error: { code: "internal_error", message: String((err as Error)?.message ?? err) } }));
       else res.destroy();
     });
   });
@@ -320,25 +270,41 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
     else socket.destroy();
   });
   server.maxConnections = MAX_CONNECTIONS;
-  server.listen(opts.port, opts.host);
+  server.listen(ctx.opts.port, ctx.opts.host);
   await once(server, "listening");
+  return server;
+}
+
+/** Stops accepting at once, lets requests in flight finish (cut after `graceMs`), then stops the scorers and closes the log. */
+async function stop(ctx: ServerContext, server: Server, graceMs: number): Promise<void> {
+  ctx.closing = true;
+  const done = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+  await done;
+  clearTimeout(cut);
+  await ctx.pool.close();
+  await ctx.log?.close();
+}
+
+export async function startRewardsServer(opts: RewardsServerOptions): Promise<RewardsServer> {
+  const ctx = await createContext(opts);
+  let server: Server;
+  try {
+    server = await listen(ctx);
+  } catch (err) {
+    await ctx.pool.close();
+    await ctx.log?.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
-
   let closed: Promise<void> | undefined;
-  const close = (graceMs = 30_000): Promise<void> =>
-    (closed ??= (async () => {
-      closing = true;
-      const done = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const cut = setTimeout(() => server.closeAllConnections(), graceMs);
-      await done;
-      clearTimeout(cut);
-      if (log && !logError) {
-        log.end();
-        await Promise.race([once(log, "finish"), once(log, "error")]);
-      }
-    })());
-
-  return { url: `http://${hostInUrl}:${port}`, port, sliceHash, close, logError: () => logError };
+  return {
+    url: `http://${hostInUrl}:${port}`,
+    port,
+    sliceHash: ctx.sliceHash,
+    close: (graceMs = 30_000) => (closed ??= stop(ctx, server, graceMs)),
+    logError: () => ctx.log?.error,
+  };
 }

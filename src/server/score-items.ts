@@ -6,7 +6,7 @@
 // fail with every such item listed, so a trainer never trains on a silent 0.
 import { dumpCaseId, dumpRunKey, readFieldTooDeep, runKeyProblem } from "../io/dump.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
-import type { DocumentSlice } from "../io/slice.js";
+import type { ScoringSlice } from "./compiled-slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
 import type { DocumentFinder } from "./document-finder.js";
 import { responseOfQuery, type ResponseRule } from "./trainer-query.js";
@@ -61,8 +61,6 @@ export interface ScoredItem {
   resolved: ResolvedItem;
   caseId: string;
   rewards: ItemRewards;
-  /** The prediction fields the item carries (only kept for `--log-predictions`). */
-  prediction: Record<string, unknown>;
 }
 
 /** The fields of a dump line that carry the prediction (docs/eval.md, "Inputs"). */
@@ -75,7 +73,7 @@ function hasNoId(value: unknown): boolean {
 }
 
 /** The case of an item: its id when it names a slice case, else the document in `prompt`. */
-function resolveCase(slice: DocumentSlice, finder: DocumentFinder, id: unknown, prompt: unknown, idName: string, fallBack: boolean): Resolution {
+function resolveCase(slice: ScoringSlice, finder: DocumentFinder, id: unknown, prompt: unknown, idName: string, fallBack: boolean): Resolution {
   if (typeof id === "string" && id !== "") {
     const index = slice.byId.get(id);
     if (index !== undefined) return { caseIndex: index, caseRule: "case_id" };
@@ -101,7 +99,7 @@ function runOf(item: JsonObject): { run: string | null; sample: string | null } 
  * A /v1/rewards item: a dump line's shape (structured, cache or raw completion) with `case_id` (or
  * `id`); without one, a `prompt` string whose tagged document names the case.
  */
-export function resolveRewardsItem(slice: DocumentSlice, finder: DocumentFinder, item: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
+export function resolveRewardsItem(slice: ScoringSlice, finder: DocumentFinder, item: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
   if (!isJsonObject(item)) return { reason: "not_an_object", message: "the item is not a JSON object" };
   // The bound a dump line has: an item with a field mari reads nested too deeply is refused as that line would be.
   if (readFieldTooDeep(item)) return { reason: "malformed_json", message: "a field of the item is nested too deeply" };
@@ -119,7 +117,7 @@ export function resolveRewardsItem(slice: DocumentSlice, finder: DocumentFinder,
  * label when it names one, else the document in the prompt.
  */
 export function resolveQuery(
-  slice: DocumentSlice,
+  slice: ScoringSlice,
   finder: DocumentFinder,
   query: unknown,
   prompt: unknown,
@@ -147,12 +145,17 @@ export function resolveQuery(
   };
 }
 
-/** Scores a resolved item as `mari eval` scores the same dump line. */
-export function scoreResolved(slice: DocumentSlice, resolved: ResolvedItem, options: ScoreOptions): ScoredItem {
-  const c = slice.cases[resolved.caseIndex]!;
-  const scored = scoreCase(c, resolved.record, options);
+/** The prediction fields an item carries (what `--log-predictions` logs). */
+export function predictionOf(resolved: ResolvedItem): Record<string, unknown> {
   const prediction: Record<string, unknown> = {};
   for (const field of PREDICTION_FIELDS) if (Object.hasOwn(resolved.record, field)) prediction[field] = resolved.record[field];
+  return prediction;
+}
+
+/** Scores a resolved item as `mari eval` scores the same dump line. */
+export function scoreResolved(slice: ScoringSlice, resolved: ResolvedItem, options: ScoreOptions): ScoredItem {
+  const c = slice.cases[resolved.caseIndex]!;
+  const scored = scoreCase(c, resolved.record, options);
   const valid = scored.reason === null;
   return {
     resolved,
@@ -166,7 +169,6 @@ export function scoreResolved(slice: DocumentSlice, resolved: ResolvedItem, opti
       format_valid: valid,
       reason: scored.reason,
     },
-    prediction,
   };
 }
 
@@ -175,7 +177,7 @@ export function scoreResolved(slice: DocumentSlice, resolved: ResolvedItem, opti
  * validator's rejections are expected data: no stack traces are built for them.
  */
 export function scoreBatch(
-  slice: DocumentSlice,
+  slice: ScoringSlice,
   count: number,
   resolve: (i: number) => ResolvedItem | { reason: ItemProblem; message: string },
   options: ScoreOptions,

@@ -9,6 +9,9 @@ import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSlice } from "../../io/slice.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { MAX_WORKERS } from "../../core/limits.js";
+import { integerFlag } from "../flags.js";
 import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
@@ -26,6 +29,16 @@ interface ServeFlags extends CompletionEndFlags {
   logPredictions?: boolean;
   lenientIds?: boolean;
   sentences?: string;
+  workers?: string;
+}
+
+/**
+ * Scoring threads by default: one per core, since the server's own thread mostly waits on sockets
+ * while they score; a single core scores on the server's thread (no pool to feed).
+ */
+export function defaultServeWorkers(): number {
+  const cores = availableParallelism();
+  return cores <= 1 ? 1 : Math.min(cores, 8);
 }
 
 export const DEFAULT_MAX_BODY = "8mb";
@@ -66,6 +79,7 @@ export function registerServe(program: Command, wrap: ActionWrapper, summary: st
     .option("--max-items <n>", `most items (or queries) in one request (default ${DEFAULT_MAX_ITEMS}); more get 413`)
     .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
     .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
+    .option("--workers <n>", "scoring threads sharing the slice (default one per core, at most 8; 1 = score on the server's thread)")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
     .addOption(sentencesOption())
     .addHelpText(
@@ -103,6 +117,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
   // `Authorization: Bearer <token>` cannot carry white space: such a token could never be matched.
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
+  const workers = integerFlag("--workers", flags.workers, 1, MAX_WORKERS) ?? defaultServeWorkers();
   const completionEnd = completionEndFromFlags(flags);
   const slice = await readDocumentSlice(slicePath, { sentences: sentenceRuleOf(flags) });
   warnRejectedSliceRecords(slice);
@@ -120,6 +135,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
       checkToken: token === undefined ? undefined : bearerTokenCheck(token),
       logPath: flags.log,
       logPredictions: flags.logPredictions === true,
+      workers,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
