@@ -5,7 +5,8 @@
 // matched_evidence_count, gold_evidence_count, null facets, empty `fields`) is re-derived here. The
 // previous layout (one full line per (case, run)) is read as it is, so older reports stay usable
 // as --baseline and diff inputs. Every consumer (--baseline, mari diff, mari merge, the case
-// explorer) gets the same full per-(case, run) records from this reader.
+// explorer) gets the same full per-(case, run) records from this reader, the absent (case, run)
+// cells of a sparse file (no run line; listed by its runs line) included.
 import { accuracyReward } from "../core/document/rewards.js";
 import { localizationFields } from "../core/metrics/case-outcome.js";
 import { readLines } from "../io/lines.js";
@@ -23,7 +24,7 @@ export type CaseItem =
   | { lineNo: number; error: string; blank: boolean };
 
 /** The case-level fields of a compact case line, as they are needed to expand its run lines. */
-interface CaseHeader {
+export interface CaseHeader {
   case_id: string;
   case_index: number;
   label: boolean;
@@ -45,7 +46,7 @@ function intList(v: unknown): v is number[] {
 }
 
 /** A compact case line's header, or why it is not one. */
-function caseHeader(r: JsonObject): CaseHeader | string {
+export function caseHeader(r: JsonObject): CaseHeader | string {
   if (typeof r["case_id"] !== "string") return "case_id is not a string";
   const index = r["case_index"];
   if (!isInt(index) || index < 0) return "case_index is not a non-negative integer";
@@ -70,7 +71,7 @@ function caseHeader(r: JsonObject): CaseHeader | string {
 }
 
 /** The full record of a compact run line under its case line (the previous layout's keys, in its order), or why there is none. */
-function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
+export function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
   const run = r["run"];
   if (typeof run !== "string" && !isInt(run)) return "run is not a string or an integer";
   const line = r["line"] ?? null;
@@ -132,6 +133,19 @@ export interface ReadDocumentCasesOptions {
   want?: (caseIndex: number) => boolean;
 }
 
+/** The compact run line an absent (case, run) of the sparse layout stands for: the case's missing prediction. */
+export function absentRunLine(run: unknown): JsonObject {
+  return { run, judgment: false, reason: "missing_prediction", evidence_sentence_ids: [], reference_coverage: 0 } as JsonObject;
+}
+
+/** The run keys of a runs line (the sparse layout's first line), or why it is not one. */
+function runsOf(r: JsonObject): unknown[] | string {
+  const runs = r["runs"];
+  if (!Array.isArray(runs) || !runs.every((run) => typeof run === "string" || isInt(run))) return "runs is not a list of strings or integers";
+  if (Object.keys(r).length !== 1) return "a runs line has no other key";
+  return runs;
+}
+
 /**
  * The full per-(case, run) records of a document cases.jsonl, in file order, whichever layout it
  * has: a line with `case_id` and `run` is a previous-layout line, taken as it is; a line with
@@ -141,11 +155,29 @@ export interface ReadDocumentCasesOptions {
  * those; after a line that is not JSON at all it stays with the case line before, and had that line
  * been a case line, its runs repeat (case, run) units of the case before, which every reader
  * refuses (a report's cases_sha256 catches any change first).
+ *
+ * Sparse layout: a file whose first line is a runs line (`{"runs":[…]}`, every run in order) has
+ * run lines for kept lines only; each run of that list without a run line under a case is an
+ * absent (case, run), yielded here, in run order among the others, as the record of a missing
+ * prediction (what the dense layout writes as a `missing_prediction` run line), with the case
+ * line's line number. A run line naming a run not in the list is an error item; one that comes
+ * out of run order is yielded as it is (a repeated or misplaced (case, run), which readers refuse).
  */
 export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCasesOptions = {}): AsyncGenerator<CaseItem> {
   let header: CaseHeader | null = null;
   let headerLine = 0;
   let wanted = true;
+  // Sparse layout: the runs in order, a run's position by its JSON, and the next run not yet given for the case.
+  let runs: unknown[] | null = null;
+  let position: Map<string, number> | null = null;
+  let next = 0;
+  // The absent (case, run) records of the current case's runs next … to − 1.
+  function* absent(to: number): Generator<CaseItem> {
+    if (runs === null || header === null || !wanted) return;
+    for (; next < to; next++) {
+      yield { lineNo: headerLine, record: expandRunLine(header, absentRunLine(runs[next])) as JsonObject, caseLineNo: headerLine };
+    }
+  }
   for await (const raw of readLines(casesPath)) {
     const lineNo = raw.lineNo;
     // A run line of a case not wanted is skipped unparsed (a run line starts with its `run` key).
@@ -162,6 +194,7 @@ export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCa
       continue;
     }
     if (hasCase) {
+      if (runs !== null) yield* absent(runs.length);
       const h = caseHeader(r);
       if (typeof h === "string") {
         header = null;
@@ -170,10 +203,21 @@ export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCa
         header = h;
         headerLine = lineNo;
         wanted = opts.want === undefined || opts.want(h.case_index);
+        next = 0;
       }
       continue;
     }
     if (!("run" in r)) {
+      if ("runs" in r && lineNo === 1) {
+        const list = runsOf(r);
+        if (typeof list === "string") yield { lineNo, error: `not a valid runs line: ${list}`, blank: false };
+        else {
+          runs = list;
+          position = new Map(list.map((run, at) => [JSON.stringify(run), at]));
+        }
+        continue;
+      }
+      if (runs !== null) yield* absent(runs.length);
       header = null;
       yield { lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false };
       continue;
@@ -182,11 +226,23 @@ export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCa
       yield { lineNo, error: "a run line without a valid case line before it", blank: false };
       continue;
     }
+    if (position !== null) {
+      const at = position.get(JSON.stringify(r["run"]));
+      if (at === undefined) {
+        yield { lineNo, error: "not a valid run line: its run is not in the runs line", blank: false };
+        continue;
+      }
+      if (at >= next) {
+        yield* absent(at);
+        next = at + 1;
+      }
+    }
     if (!wanted) continue;
     const full = expandRunLine(header, r);
     if (typeof full === "string") yield { lineNo, error: `not a valid run line: ${full}`, blank: false };
     else yield { lineNo, record: full, caseLineNo: headerLine };
   }
+  if (runs !== null) yield* absent(runs.length);
 }
 
 /** The lines of any other cases.jsonl (pairs, evidence) as items: one JSON object per line. */

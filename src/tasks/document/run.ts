@@ -68,6 +68,8 @@ export interface DocumentEvalResult {
   /** Cases scored by this process (the shard's, or all). */
   cases: SliceCase[];
   aggregate: Aggregate;
+  /** The scored (case, run) table in run order, as cases.jsonl was written from it (the case explorer reads it). */
+  table: RunTable;
   lines: number;
   runKeys: string[];
   /** First dump line of each run's first kept line (for merging shard run orders). */
@@ -229,7 +231,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           const existing = runOf[k]! >= 0 ? runOf[k]! : undefined;
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
-            const first = table.line[table.slot(existing, caseIndex)];
+            const first = table.lineOf(existing, caseIndex);
             addExample(
               "duplicate_prediction",
               `${dumpName}:${lineNo}`,
@@ -413,6 +415,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     slice,
     cases,
     aggregate,
+    table,
     lines: input.lines,
     runKeys: table.listed.map((r) => table.keys[r]!),
     runFirstLines: input.runFirstLines,
