@@ -61,32 +61,34 @@ function fileRecords(casesPath: string): CaseRecords {
 export function tableRecords(cases: readonly SliceCase[], table: RunTable): CaseRecords {
   return async (want, visit) => {
     const R = table.keys.length;
+    const byCase = table.entriesByCase();
     for (const c of cases) {
       if (want !== undefined && !want(c.index)) continue;
       const header = caseHeader(JSON.parse(caseLine(c)) as JsonObject);
       if (typeof header === "string") throw new Error(`case line of ${c.id}: ${header}`);
       const absent = (r: number) => expandRunLine(header, absentRunLine(table.keys[r]!)) as JsonObject;
-      let r = 0;
-      while (r < R) {
-        const e = table.entry(r, c.index);
-        if (e >= 0) {
-          const reason = CASE_REASONS[table.reason[e]!]!;
-          const record = expandRunLine(header, {
-            run: table.keys[r]!,
-            line: table.line[e]!,
-            judgment: table.judgment[e] === 1,
-            ...(reason !== null ? { reason } : {}),
-            evidence_sentence_ids: table.evidenceOf(r, c.index),
-            reference_coverage: table.coverage[e]!,
-          } as JsonObject) as JsonObject;
-          visit(record, 1, () => record);
-          r++;
-          continue;
-        }
-        const from = r;
-        while (r < R && !table.has(r, c.index)) r++;
-        visit(absent(from), r - from, (t) => absent(from + t));
+      // The absent runs from … to − 1, as one streak.
+      const gap = (from: number, to: number) => {
+        if (to > from) visit(absent(from), to - from, (t) => absent(from + t));
+      };
+      let next = 0;
+      for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
+        const e = byCase.entries[x]!;
+        const r = table.entryRun[e]!;
+        gap(next, r);
+        const reason = CASE_REASONS[table.reason[e]!]!;
+        const record = expandRunLine(header, {
+          run: table.keys[r]!,
+          line: table.line[e]!,
+          judgment: table.judgment[e] === 1,
+          ...(reason !== null ? { reason } : {}),
+          evidence_sentence_ids: table.evidenceOf(r, c.index),
+          reference_coverage: table.coverage[e]!,
+        } as JsonObject) as JsonObject;
+        visit(record, 1, () => record);
+        next = r + 1;
       }
+      gap(next, R);
     }
   };
 }

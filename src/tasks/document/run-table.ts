@@ -48,6 +48,9 @@ export class RunTable {
   matched = new Int32Array(16);
   evStart = new Int32Array(16);
   evLength = new Int32Array(16);
+  /** Per entry: its run and its case (slice index). */
+  entryRun = new Int32Array(16);
+  entryCase = new Int32Array(16);
 
   constructor(readonly caseCount: number) {}
 
@@ -90,6 +93,26 @@ export class RunTable {
     this.index.clear();
     keys.forEach((key, r) => this.index.set(key, r));
     this.listed = this.listed.map((old) => position[old]!);
+    for (let e = 0; e < this.entries; e++) this.entryRun[e] = position[this.entryRun[e]!]!;
+  }
+
+  /**
+   * The entries grouped by case (slice index), each case's in run order: case i's are
+   * `entries[start[i] .. start[i + 1])` (two counting sorts: cost follows the kept lines, not the slots).
+   */
+  entriesByCase(): { start: Int32Array; entries: Int32Array } {
+    const byRun = new Int32Array(this.entries);
+    const runStart = new Int32Array(this.keys.length + 1);
+    for (let e = 0; e < this.entries; e++) runStart[this.entryRun[e]! + 1]!++;
+    for (let r = 0; r < this.keys.length; r++) runStart[r + 1]! += runStart[r]!;
+    for (let e = 0; e < this.entries; e++) byRun[runStart[this.entryRun[e]!]!++] = e;
+    const start = new Int32Array(this.caseCount + 1);
+    for (let e = 0; e < this.entries; e++) start[this.entryCase[e]! + 1]!++;
+    for (let i = 0; i < this.caseCount; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, this.caseCount);
+    const entries = new Int32Array(this.entries);
+    for (const e of byRun) entries[fill[this.entryCase[e]!]!++] = e;
+    return { start, entries };
   }
 
   /** The slot of (run, case). */
@@ -148,6 +171,8 @@ export class RunTable {
       e = this.entries++;
       if (e >= this.line.length) this.growEntries(this.line.length * 2);
       this.cell[s] = e + 1;
+      this.entryRun[e] = run;
+      this.entryCase[e] = caseIndex;
     }
     this.line[e] = line;
     this.judgment[e] = judgment;
@@ -173,6 +198,8 @@ export class RunTable {
     this.matched = grown(this.matched, (k) => new Int32Array(k));
     this.evStart = grown(this.evStart, (k) => new Int32Array(k));
     this.evLength = grown(this.evLength, (k) => new Int32Array(k));
+    this.entryRun = grown(this.entryRun, (k) => new Int32Array(k));
+    this.entryCase = grown(this.entryCase, (k) => new Int32Array(k));
   }
 
   /**

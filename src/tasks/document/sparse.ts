@@ -68,42 +68,40 @@ export async function aggregateSparse(
 ): Promise<void> {
   const R = table.keys.length;
   const m = cases.length;
-  const n = table.caseCount;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
   const missing = cases.map((c) => missingOf(c, options));
   const missingOutcome = cases.map((c, k) => cellOutcome(c, missing[k]!, false, 1, false, 0, 0, 0, 0));
 
-  // The kept lines per run (case positions ascending) and per case (runs ascending).
-  const runStart = new Int32Array(R + 1);
-  const caseCount = new Int32Array(m + 1);
-  for (let r = 0; r < R; r++) {
-    let count = 0;
-    for (let k = 0; k < m; k++) {
-      if (table.cell[r * n + cases[k]!.index] !== 0) {
-        count++;
-        caseCount[k + 1]!++;
-      }
-    }
-    runStart[r + 1] = runStart[r]! + count;
-  }
-  const P = runStart[R]!;
-  const runCase = new Int32Array(P);
-  const runEntry = new Int32Array(P);
+  // The kept lines per case (positions among `cases`; runs ascending) and per run (cases ascending).
+  const byCase = table.entriesByCase();
   const caseStart = new Int32Array(m + 1);
-  for (let k = 0; k < m; k++) caseStart[k + 1] = caseStart[k]! + caseCount[k + 1]!;
-  const caseFill = caseStart.slice(0, m);
+  for (let k = 0; k < m; k++) {
+    const i = cases[k]!.index;
+    caseStart[k + 1] = caseStart[k]! + byCase.start[i + 1]! - byCase.start[i]!;
+  }
+  const P = caseStart[m]!;
   const caseRun = new Int32Array(P);
   const caseEntry = new Int32Array(P);
-  for (let r = 0, q = 0; r < R; r++) {
-    for (let k = 0; k < m; k++) {
-      const e = table.cell[r * n + cases[k]!.index]! - 1;
-      if (e < 0) continue;
-      runCase[q] = k;
-      runEntry[q++] = e;
-      const at = caseFill[k]!++;
-      caseRun[at] = r;
+  const runStart = new Int32Array(R + 1);
+  for (let k = 0, at = 0; k < m; k++) {
+    const i = cases[k]!.index;
+    for (let x = byCase.start[i]!; x < byCase.start[i + 1]!; x++, at++) {
+      const e = byCase.entries[x]!;
       caseEntry[at] = e;
+      caseRun[at] = table.entryRun[e]!;
+      runStart[caseRun[at]! + 1]!++;
+    }
+  }
+  for (let r = 0; r < R; r++) runStart[r + 1]! += runStart[r]!;
+  const runFill = runStart.slice(0, R);
+  const runCase = new Int32Array(P);
+  const runEntry = new Int32Array(P);
+  for (let k = 0; k < m; k++) {
+    for (let at = caseStart[k]!; at < caseStart[k + 1]!; at++) {
+      const to = runFill[caseRun[at]!]!++;
+      runCase[to] = k;
+      runEntry[to] = caseEntry[at]!;
     }
   }
   const outcomeOf = (k: number, e: number): CaseOutcome =>
