@@ -12,7 +12,7 @@ import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOp
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
-import { secretEnvNameIn } from "../../report/redact.js";
+import { secretEnvFinder } from "../../report/redact.js";
 import { runOrder } from "../../core/run-order.js";
 import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
@@ -350,8 +350,9 @@ export interface FinishInput extends ScoreOptions {
  * disagree (merge and --baseline would no longer pair them): refused, without echoing the key.
  */
 function refuseSecretRunKeys(keys: readonly string[], firstLines: readonly number[], dumpName: string): void {
+  const secretIn = secretEnvFinder();
   keys.forEach((key, r) => {
-    const name = secretEnvNameIn(key);
+    const name = secretIn(key);
     if (name !== null) {
       throw new InputError(
         located(
