@@ -83,9 +83,11 @@ export class RunTable {
    */
   reorderRuns(order: readonly number[]): void {
     const n = this.caseCount;
-    const cell = new Int32Array(this.capacity * n);
+    // Sized for the runs there are (the doubling's spare room is a quarter of the column or more).
+    const cell = new Int32Array(this.keys.length * n);
     order.forEach((old, r) => cell.set(this.cell.subarray(old * n, (old + 1) * n), r * n));
     this.cell = cell;
+    this.capacity = this.keys.length;
     const position = new Int32Array(order.length);
     order.forEach((old, r) => (position[old] = r));
     const keys = order.map((old) => this.keys[old]!);
