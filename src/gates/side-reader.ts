@@ -350,13 +350,14 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     return side.runs.add(bytes.toString("latin1", scanned.runStart, scanned.runEnd));
   };
   let block: Buffer = Buffer.alloc(0);
-  const visit = (lineNo: number, text: string | null): void => {
-    const item = decoder.decode(lineNo, text);
-    if (item !== undefined) filler.item(item, outcomeFromCaseLine);
+  const take = (item: CaseItem): void => {
+    filler.item(item, outcomeFromCaseLine);
   };
+  const visit = (lineNo: number, text: string | null): void => decoder.decode(lineNo, text, take);
   const takeBytes = (lineNo: number, start: number, end: number): boolean => {
     const h = decoder.header;
-    if (h === null || !scanRunLine(block, start, end, scanned)) return false;
+    // A sparse file's run lines all go through the decoder: it yields the absent runs between them.
+    if (h === null || decoder.sparse || !scanRunLine(block, start, end, scanned)) return false;
     if (h !== header) {
       header = h;
       caseIdx = side.caseFor(h.case_id);
@@ -385,6 +386,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     block = chunk.block;
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);
   }
+  decoder.finish(take);
 }
 
 /**

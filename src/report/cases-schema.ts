@@ -1,7 +1,8 @@
 // The published schema of a document eval's cases.jsonl lines (docs/reports.md, "cases.jsonl of a
 // document eval"), written to schema/document-cases.schema.json by scripts/write-schema.mjs. A line
 // is a case line (case-level fields, once per case) or a run line (one per run of that case, after
-// it). What the reader (src/report/document-cases.ts) re-derives from them is listed in the docs.
+// it); a sparse file starts with a runs line (every run, in order) and has run lines for kept lines
+// only. What the reader (src/report/document-cases.ts) re-derives from them is listed in the docs.
 import { z } from "zod";
 
 const sentenceIds = z.array(z.number().int());
@@ -36,7 +37,16 @@ export const documentRunLineSchema = z
   })
   .describe("run line: one (case, run) of the case line before it");
 
-export const documentCasesLineSchema = z.union([documentCaseLineSchema, documentRunLineSchema]);
+/** The runs line: the first line of a sparse cases.jsonl, every run in run order. */
+export const documentRunsLineSchema = z
+  .strictObject({
+    runs: z.array(z.union([z.string(), z.number().int()])),
+  })
+  .describe(
+    "runs line: the first line of a sparse cases.jsonl (fewer than half the (case, run) cells have a kept line), every run in run order; a run without a run line under a case is a missing prediction there",
+  );
+
+export const documentCasesLineSchema = z.union([documentCaseLineSchema, documentRunLineSchema, documentRunsLineSchema]);
 
 export const DOCUMENT_CASES_JSON_SCHEMA: object = {
   ...z.toJSONSchema(documentCasesLineSchema),

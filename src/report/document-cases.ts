@@ -5,7 +5,8 @@
 // matched_evidence_count, gold_evidence_count, null facets, empty `fields`) is re-derived here. The
 // previous layout (one full line per (case, run)) is read as it is, so older reports stay usable
 // as --baseline and diff inputs. Every consumer (--baseline, mari diff, mari merge, the case
-// explorer) gets the same full per-(case, run) records from this reader.
+// explorer) gets the same full per-(case, run) records from this reader, the absent (case, run)
+// cells of a sparse file (no run line; listed by its runs line) included.
 import { accuracyReward } from "../core/document/rewards.js";
 import { localizationFields } from "../core/metrics/case-outcome.js";
 import { readLines } from "../io/lines.js";
@@ -45,7 +46,7 @@ function intList(v: unknown): v is number[] {
 }
 
 /** A compact case line's header, or why it is not one. */
-function caseHeader(r: JsonObject): CaseHeader | string {
+export function caseHeader(r: JsonObject): CaseHeader | string {
   if (typeof r["case_id"] !== "string") return "case_id is not a string";
   const index = r["case_index"];
   if (!isInt(index) || index < 0) return "case_index is not a non-negative integer";
@@ -98,7 +99,7 @@ export function runLineDecides(
 }
 
 /** The full record of a compact run line under its case line (the previous layout's keys, in its order), or why there is none. */
-function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
+export function expandRunLine(h: CaseHeader, r: JsonObject): JsonObject | string {
   const run = r["run"];
   if (typeof run !== "string" && !isInt(run)) return "run is not a string or an integer";
   const line = r["line"] ?? null;
@@ -147,10 +148,24 @@ export interface ReadDocumentCasesOptions {
   want?: (caseIndex: number) => boolean;
 }
 
+/** The compact run line an absent (case, run) of the sparse layout stands for: the case's missing prediction. */
+export function absentRunLine(run: unknown): JsonObject {
+  return { run, judgment: false, reason: "missing_prediction", evidence_sentence_ids: [], reference_coverage: 0 } as JsonObject;
+}
+
+/** The run keys of a runs line (the sparse layout's first line), or why it is not one. */
+function runsOf(r: JsonObject): unknown[] | string {
+  const runs = r["runs"];
+  if (!Array.isArray(runs) || !runs.every((run) => typeof run === "string" || isInt(run))) return "runs is not a list of strings or integers";
+  if (Object.keys(r).length !== 1) return "a runs line has no other key";
+  return runs;
+}
+
 /**
- * The line-by-line state of readDocumentCases: the case line the following run lines belong to.
- * A reader with a faster way to take some run lines (src/gates/document-side.ts) hands every other
- * line to `decode`, so that both read a file alike.
+ * The line-by-line state of readDocumentCases: the case line the following run lines belong to and,
+ * in the sparse layout, the runs not yet given for that case. A reader with a faster way to take some
+ * run lines (src/gates/side-reader.ts) hands every other line to `decode`, so that both read a file
+ * alike; it takes none of a sparse file's lines itself (`sparse`), since their absent runs come from here.
  */
 export class DocumentCasesDecoder {
   /** The valid case line the next run lines belong to, if any. */
@@ -158,38 +173,81 @@ export class DocumentCasesDecoder {
   headerLine = 0;
   /** Whether the current case's run lines are wanted (`opts.want`). */
   wanted = true;
+  /** Sparse layout: every run in order (from the runs line), a run's position by its JSON, the next run not yet given for the case. */
+  private runs: unknown[] | null = null;
+  private position: Map<string, number> | null = null;
+  private next = 0;
 
   constructor(private readonly opts: ReadDocumentCasesOptions = {}) {}
 
-  /** The item of one line, or undefined when it gives none (a case line, a run line not wanted). */
-  decode(lineNo: number, text: string | null): CaseItem | undefined {
-    // A run line of a case not wanted is skipped unparsed (a run line starts with its `run` key).
-    if (!this.wanted && this.header !== null && text !== null && text.startsWith('{"run":')) return undefined;
+  /** Whether the file has the sparse layout (its first line was a runs line). */
+  get sparse(): boolean {
+    return this.runs !== null;
+  }
+
+  /** Emits the items of one line (none for a case line or a run line not wanted; absent runs before a sparse run line). */
+  decode(lineNo: number, text: string | null, emit: (item: CaseItem) => void): void {
+    // A run line of a case not wanted is skipped unparsed (a run line starts with its `run` key); a
+    // case not wanted yields no absent runs either.
+    if (!this.wanted && this.header !== null && text !== null && text.startsWith('{"run":')) return;
     const parsed = parseJsonLine(text);
-    if ("error" in parsed) return { lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" };
+    if ("error" in parsed) return emit({ lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" });
     const r = parsed.record;
     const hasCase = "case_id" in r;
-    if (hasCase && "run" in r) return { lineNo, record: r, caseLineNo: lineNo };
+    if (hasCase && "run" in r) return emit({ lineNo, record: r, caseLineNo: lineNo });
     if (hasCase) {
+      this.absentUpTo(this.runs?.length ?? 0, emit);
       const h = caseHeader(r);
       if (typeof h === "string") {
         this.header = null;
-        return { lineNo, error: `not a valid case line: ${h}`, blank: false };
+        return emit({ lineNo, error: `not a valid case line: ${h}`, blank: false });
       }
       this.header = h;
       this.headerLine = lineNo;
       this.wanted = this.opts.want === undefined || this.opts.want(h.case_index);
-      return undefined;
+      this.next = 0;
+      return;
     }
     if (!("run" in r)) {
+      if ("runs" in r && lineNo === 1) {
+        const list = runsOf(r);
+        if (typeof list === "string") return emit({ lineNo, error: `not a valid runs line: ${list}`, blank: false });
+        this.runs = list;
+        this.position = new Map(list.map((run, at) => [JSON.stringify(run), at]));
+        return;
+      }
+      this.absentUpTo(this.runs?.length ?? 0, emit);
       this.header = null;
-      return { lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false };
+      return emit({ lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false });
     }
-    if (this.header === null) return { lineNo, error: "a run line without a valid case line before it", blank: false };
-    if (!this.wanted) return undefined;
+    if (this.header === null) return emit({ lineNo, error: "a run line without a valid case line before it", blank: false });
+    if (this.position !== null) {
+      const at = this.position.get(JSON.stringify(r["run"]));
+      if (at === undefined) return emit({ lineNo, error: "not a valid run line: its run is not in the runs line", blank: false });
+      if (at >= this.next) {
+        this.absentUpTo(at, emit);
+        this.next = at + 1;
+      }
+    }
+    if (!this.wanted) return;
     const full = expandRunLine(this.header, r);
-    if (typeof full === "string") return { lineNo, error: `not a valid run line: ${full}`, blank: false };
-    return { lineNo, record: full, caseLineNo: this.headerLine };
+    if (typeof full === "string") return emit({ lineNo, error: `not a valid run line: ${full}`, blank: false });
+    emit({ lineNo, record: full, caseLineNo: this.headerLine });
+  }
+
+  /** Emits the absent (case, run) records the last case still owes (sparse layout; nothing otherwise). */
+  finish(emit: (item: CaseItem) => void): void {
+    this.absentUpTo(this.runs?.length ?? 0, emit);
+  }
+
+  /** The current case's runs next … to − 1 as missing predictions, with the case line's line number. */
+  private absentUpTo(to: number, emit: (item: CaseItem) => void): void {
+    const runs = this.runs;
+    const header = this.header;
+    if (runs === null || header === null || !this.wanted) return;
+    for (; this.next < to; this.next++) {
+      emit({ lineNo: this.headerLine, record: expandRunLine(header, absentRunLine(runs[this.next])) as JsonObject, caseLineNo: this.headerLine });
+    }
   }
 }
 
@@ -202,13 +260,29 @@ export class DocumentCasesDecoder {
  * those; after a line that is not JSON at all it stays with the case line before, and had that line
  * been a case line, its runs repeat (case, run) units of the case before, which every reader
  * refuses (a report's cases_sha256 catches any change first).
+ *
+ * Sparse layout: a file whose first line is a runs line (`{"runs":[…]}`, every run in order) has
+ * run lines for kept lines only; each run of that list without a run line under a case is an
+ * absent (case, run), yielded here, in run order among the others, as the record of a missing
+ * prediction (what the dense layout writes as a `missing_prediction` run line), with the case
+ * line's line number. A run line naming a run not in the list is an error item; one that comes
+ * out of run order is yielded as it is (a repeated or misplaced (case, run), which readers refuse).
  */
 export async function* readDocumentCases(casesPath: string, opts: ReadDocumentCasesOptions = {}): AsyncGenerator<CaseItem> {
   const decoder = new DocumentCasesDecoder(opts);
+  const items: CaseItem[] = [];
+  const emit = (item: CaseItem): void => {
+    items.push(item);
+  };
   for await (const raw of readLines(casesPath)) {
-    const item = decoder.decode(raw.lineNo, raw.text);
-    if (item !== undefined) yield item;
+    decoder.decode(raw.lineNo, raw.text, emit);
+    if (items.length > 0) {
+      yield* items;
+      items.length = 0;
+    }
   }
+  decoder.finish(emit);
+  yield* items;
 }
 
 /** The lines of any other cases.jsonl (pairs, evidence) as items: one JSON object per line. */

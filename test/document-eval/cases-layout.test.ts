@@ -1,16 +1,10 @@
-// The compact cases.jsonl of a document eval (docs/reports.md): its lines follow the published
-// schema, the one reader turns them back into exactly the full per-(case, run) records of the
-// previous layout (computed here independently, from the slice and the dump), and --baseline, mari
-// diff and mari merge give the same results whether a report's cases.jsonl has the new layout or
-// the previous one.
-import { createHash } from "node:crypto";
-import { cpSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { DOCUMENT_CASES_JSON_SCHEMA, documentCaseLineSchema, documentCasesLineSchema, documentRunLineSchema } from "../../src/report/cases-schema.js";
 import { scoreCase } from "../../src/tasks/document/score.js";
-import { documentCaseRecords } from "../support/cases.js";
+import { asPreviousLayout as previousLayoutCopy, documentCaseRecords } from "../support/cases.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
 
@@ -103,16 +97,7 @@ async function expectedRecords(dumpPath: string): Promise<Record<string, unknown
 }
 
 /** A copy of a report directory whose cases.jsonl is rewritten in the previous layout (one full line per (case, run)). */
-async function asPreviousLayout(dir: string, name: string): Promise<string> {
-  const copy = join(tmp.dir, name);
-  cpSync(dir, copy, { recursive: true });
-  const text = (await documentCaseRecords(join(dir, "cases.jsonl"))).map((r) => `${JSON.stringify(r)}\n`).join("");
-  writeFileSync(join(copy, "cases.jsonl"), text);
-  const report = readJson(join(copy, "report.json"));
-  report.cases_sha256 = createHash("sha256").update(text).digest("hex");
-  writeFileSync(join(copy, "report.json"), JSON.stringify(report));
-  return copy;
-}
+const asPreviousLayout = (dir: string, name: string): Promise<string> => previousLayoutCopy(dir, join(tmp.dir, name));
 
 let oldDump: string;
 let newDump: string;

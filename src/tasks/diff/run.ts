@@ -183,7 +183,7 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
   const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));
   const explorer = await buildDocumentExplorer({
-    casesPath: now.casesPath,
+    records: now.casesPath,
     slice,
     dumpPath,
     ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),

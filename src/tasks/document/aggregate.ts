@@ -10,7 +10,7 @@ import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
-import { computeSetCons, majorityVote, type JudgmentColumns, type SetConsOutcome } from "../../core/metrics/setcons.js";
+import { computeSetCons, majorityVote, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
@@ -31,11 +31,17 @@ import {
   type RangeResult,
 } from "./range.js";
 import { EvidenceBuffer, type RunTable } from "./run-table.js";
+import { aggregateSparse, isSparse, type CellTotals } from "./sparse.js";
 
 export interface AggregateOptions extends ScoreOptions {
   seed: number;
   bootstrap: number;
   flippedCap: number;
+  /**
+   * How the (case, run) cells are aggregated and cases.jsonl laid out: by default sparse when fewer
+   * than half the cells have a kept line (sparse.ts), else dense (ranges). Forced by tests only.
+   */
+  layout?: "dense" | "sparse";
   /** Progress of the two phases: (case, run) units aggregated, then bootstrap blocks and SetCons. */
   observer?: RunObserver;
 }
@@ -140,15 +146,16 @@ function rangePayload(
     for (let j = 0; j < w; j++) {
       const i = range[j]!.index;
       const s = r * w + j;
-      const t = table.slot(r0 + r, i);
-      p.line[s] = table.line[t]!;
-      p.judgment[s] = table.judgment[t]!;
-      p.reason[s] = table.reason[t]!;
-      p.coverage[s] = table.coverage[t]!;
-      p.rewardAccuracy[s] = table.rewardAccuracy[t]!;
-      p.matched[s] = table.matched[t]!;
+      const e = table.entry(r0 + r, i);
       p.evStart[s] = evidence.length;
-      if (table.line[t] !== 0) table.copyEvidence(r0 + r, i, evidence);
+      if (e < 0) continue;
+      p.line[s] = table.line[e]!;
+      p.judgment[s] = table.judgment[e]!;
+      p.reason[s] = table.reason[e]!;
+      p.coverage[s] = table.coverage[e]!;
+      p.rewardAccuracy[s] = table.rewardAccuracy[e]!;
+      p.matched[s] = table.matched[e]!;
+      table.copyEvidence(r0 + r, i, evidence);
     }
   }
   p.evStart[R * w] = evidence.length;
@@ -180,16 +187,19 @@ export async function aggregateDocumentEval(
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
   // Per run, RUN_SUM_FIELDS in order (run r at r · F); per breakdown cell, BREAKDOWN_FIELDS per run.
-  const sums = new Float64Array(R * F);
-  const cellSums = new Map<string, Float64Array>();
+  const totals: CellTotals = {
+    sums: new Float64Array(R * F),
+    cellSums: new Map<string, Float64Array>(),
+    // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
+    codes: new Uint8Array(new SharedArrayBuffer(R * m)),
+    // Presence and judgment per (run, case), run-major: two arrays, not two per run.
+    judgments: { runs: R, cases: m, present: new Uint8Array(R * m), judgment: new Uint8Array(R * m) },
+    reasonCounts: new Float64Array(CASE_REASONS.length),
+    histogramCounts: new Float64Array(REWARD_HISTOGRAM_SLOTS),
+    missingExamples: [],
+  };
+  const { sums, cellSums, codes, judgments, reasonCounts, histogramCounts, missingExamples } = totals;
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
-  // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
-  const codes = new Uint8Array(new SharedArrayBuffer(R * m));
-  // Presence and judgment per (run, case), run-major: two arrays, not two per run.
-  const judgments: JudgmentColumns = { runs: R, cases: m, present: new Uint8Array(R * m), judgment: new Uint8Array(R * m) };
-  const reasonCounts = new Float64Array(CASE_REASONS.length);
-  const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
-  const missingExamples: RejectionExample[] = [];
   const bootstrapValues: Float64Array[] = [];
   let setconsOutcome: SetConsOutcome;
 
@@ -203,39 +213,44 @@ export async function aggregateDocumentEval(
     const aggregating = observer.progress("aggregate (case × run)", R * m);
     let aggregated = false;
     try {
-      for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
-        const res = result as RangeResult;
-        await writing;
-        writing = writeBytes(res.bytes).then(() => {
-          if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
-        });
-        writing.catch(() => {});
-        // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
-        const k0 = res.caseFrom;
-        const r0 = res.runFrom;
-        const Rb = res.sums.length / F;
-        const w = Rb > 0 ? res.codes.length / Rb : 0;
-        for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
-        // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
-        // subarray per run and range was most of this step at a million runs).
-        for (let r = 0; r < Rb; r++) {
-          const to = (r0 + r) * m + k0;
-          for (let j = 0; j < w; j++) {
-            codes[to + j] = res.codes[r * w + j]!;
-            judgments.present[to + j] = res.present[r * w + j]!;
-            judgments.judgment[to + j] = res.judgment[r * w + j]!;
+      if (options.layout === "sparse" || (options.layout === undefined && isSparse(cases, table, options))) {
+        await aggregateSparse(cases, table, options, writeBytes, totals);
+        aggregating.tick(R * m);
+      } else {
+        for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
+          const res = result as RangeResult;
+          await writing;
+          writing = writeBytes(res.bytes).then(() => {
+            if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
+          });
+          writing.catch(() => {});
+          // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
+          const k0 = res.caseFrom;
+          const r0 = res.runFrom;
+          const Rb = res.sums.length / F;
+          const w = Rb > 0 ? res.codes.length / Rb : 0;
+          for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
+          // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
+          // subarray per run and range was most of this step at a million runs).
+          for (let r = 0; r < Rb; r++) {
+            const to = (r0 + r) * m + k0;
+            for (let j = 0; j < w; j++) {
+              codes[to + j] = res.codes[r * w + j]!;
+              judgments.present[to + j] = res.present[r * w + j]!;
+              judgments.judgment[to + j] = res.judgment[r * w + j]!;
+            }
           }
+          res.cellKeys.forEach((key, cell) => {
+            let perRun = cellSums.get(key);
+            if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
+            const at = cell * Rb * BF;
+            for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
+          });
+          for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
+          for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
+          for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
+          aggregating.tick(res.codes.length);
         }
-        res.cellKeys.forEach((key, cell) => {
-          let perRun = cellSums.get(key);
-          if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
-          const at = cell * Rb * BF;
-          for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
-        });
-        for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
-        for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
-        for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
-        aggregating.tick(res.codes.length);
       }
       await writing;
       aggregated = true;

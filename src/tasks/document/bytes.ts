@@ -97,6 +97,11 @@ export class ByteSink {
     } while (v > 0);
   }
 
+  /** Bytes written so far. */
+  get length(): number {
+    return this.used;
+  }
+
   /** The bytes written: a view of the sink's buffer, which now belongs to the caller. */
   take(): Uint8Array {
     const out = this.buf.subarray(0, this.used);

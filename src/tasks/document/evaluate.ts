@@ -19,7 +19,7 @@ import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
-import { buildDocumentExplorer } from "./explorer.js";
+import { buildDocumentExplorer, tableRecords } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
 import { checkGates } from "../../gates/decide.js";
@@ -315,7 +315,7 @@ async function reportOn(
     steps.tick();
     const explorer = explore
       ? await buildDocumentExplorer({
-          casesPath: result.casesPath,
+          records: tableRecords(result.cases, result.table),
           slice: result.slice,
           dumpPath,
           ...(offsets ? { offsets } : {}),

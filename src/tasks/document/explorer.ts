@@ -1,11 +1,12 @@
-// The documents case explorer's data: cases.jsonl (the scored outcomes, read twice through its one
-// reader, src/report/document-cases.ts: once to find the failures and choose the cases, once to
-// gather the chosen ones), the slice's sentences, and the chosen dump lines: their reasoning and,
-// for a format-invalid run, what the model said and why the scorer refused it. Built only when
+// The documents case explorer's data: the scored outcomes (of an eval, its run table in memory; of
+// a finished report (diff.html), its cases.jsonl through its one reader,
+// src/report/document-cases.ts) gone over twice, once to find the failures and choose the cases,
+// once to gather the chosen ones; the slice's sentences, and the chosen dump lines: their reasoning
+// and, for a format-invalid run, what the model said and why the scorer refused it. Built only when
 // report.html (or diff.html) is written.
 import { describe } from "../../io/dump.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
-import { readDocumentCases } from "../../report/document-cases.js";
+import { absentRunLine, caseHeader, expandRunLine, readDocumentCases } from "../../report/document-cases.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
 import {
   countCase,
@@ -27,11 +28,74 @@ import {
 import type { CaseChange } from "../../gates/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
-import { scoreCase, type ScoreOptions } from "./score.js";
+import { caseLine } from "./range.js";
+import type { RunTable } from "./run-table.js";
+import { CASE_REASONS, scoreCase, type ScoreOptions } from "./score.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
+/**
+ * The per-(case, run) records of a report, in cases.jsonl order (case by case, runs in run order),
+ * each given to `visit` with `times`: the number of consecutive runs of the case it stands for (1,
+ * or more for absent (case, run) cells that share one record; `recordAt(t)` is the t-th of them).
+ * `want` (when given) limits the cases whose records are given.
+ */
+type CaseRecords = (
+  want: ((caseIndex: number) => boolean) | undefined,
+  visit: (record: JsonObject, times: number, recordAt: (t: number) => JsonObject) => void,
+) => Promise<void>;
+
+/** The records of a cases.jsonl, one by one. */
+function fileRecords(casesPath: string): CaseRecords {
+  return async (want, visit) => {
+    for await (const item of readDocumentCases(casesPath, want ? { want } : {})) {
+      if ("record" in item) visit(item.record, 1, () => item.record);
+    }
+  };
+}
+
+/**
+ * The records of an eval's run table, equal to those its cases.jsonl gives back (the same case line
+ * and run line expanded by the same reader functions), without reading the file: the scored cases
+ * in slice order, each run in run order, absent cells in streaks.
+ */
+export function tableRecords(cases: readonly SliceCase[], table: RunTable): CaseRecords {
+  return async (want, visit) => {
+    const R = table.keys.length;
+    const byCase = table.entriesByCase();
+    for (const c of cases) {
+      if (want !== undefined && !want(c.index)) continue;
+      const header = caseHeader(JSON.parse(caseLine(c)) as JsonObject);
+      if (typeof header === "string") throw new Error(`case line of ${c.id}: ${header}`);
+      const absent = (r: number) => expandRunLine(header, absentRunLine(table.keys[r]!)) as JsonObject;
+      // The absent runs from … to − 1, as one streak.
+      const gap = (from: number, to: number) => {
+        if (to > from) visit(absent(from), to - from, (t) => absent(from + t));
+      };
+      let next = 0;
+      for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
+        const e = byCase.entries[x]!;
+        const r = table.entryRun[e]!;
+        gap(next, r);
+        const reason = CASE_REASONS[table.reason[e]!]!;
+        const record = expandRunLine(header, {
+          run: table.keys[r]!,
+          line: table.line[e]!,
+          judgment: table.judgment[e] === 1,
+          ...(reason !== null ? { reason } : {}),
+          evidence_sentence_ids: table.evidenceOf(r, c.index),
+          reference_coverage: table.coverage[e]!,
+        } as JsonObject) as JsonObject;
+        visit(record, 1, () => record);
+        next = r + 1;
+      }
+      gap(next, R);
+    }
+  };
+}
+
 export interface DocumentExplorerInput {
-  casesPath: string;
+  /** The scored records: `tableRecords` of an eval, or the cases.jsonl of a finished report. */
+  records: CaseRecords | string;
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
   dumpPath: string | null;
@@ -143,13 +207,15 @@ class RunPicker {
   ) {
     this.kept = Array.from({ length: cases }, () => ({ failing: [], passing: [] }));
   }
-  offer(k: number, line: JsonObject): void {
+  /** Offers `times` runs that share the outcome of `line` (the t-th's record is `recordAt(t)`). */
+  offer(k: number, line: JsonObject, times = 1, recordAt: (t: number) => JsonObject = () => line): void {
     const into = this.kept[k]!;
     const list = lineFails(line) ? into.failing : into.passing;
-    if (list.length >= this.cap) return;
-    const run = runOfLine(line);
-    list.push(run);
-    this.order.set(run, this.order.size);
+    for (let t = 0; t < times && list.length < this.cap; t++) {
+      const run = runOfLine(recordAt(t));
+      list.push(run);
+      this.order.set(run, this.order.size);
+    }
   }
   runs(k: number): ExplorerRun[] {
     const { failing, passing } = this.kept[k]!;
@@ -204,16 +270,15 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   // Reason codes per case: a case rarely has more than one, so a sparse map.
   const reasonsOf = new Map<number, string[]>();
   const facetsOf: Array<Record<string, string> | undefined> = new Array(n);
-  for await (const item of readDocumentCases(input.casesPath)) {
-    if (!("record" in item)) continue;
-    const line = item.record;
+  const records = typeof input.records === "string" ? fileRecords(input.records) : input.records;
+  await records(undefined, (line, times) => {
     const index = line["case_index"];
-    if (typeof index !== "number" || index < 0 || index >= n) continue;
+    if (typeof index !== "number" || index < 0 || index >= n) return;
     if (!present[index]) {
       present[index] = 1;
       facetsOf[index] = facetsOfLine(line);
     }
-    runCount[index]!++;
+    runCount[index]! += times;
     if (lineFails(line)) failed[index] = 1;
     const valid = line["format_valid"] === true;
     bits[index]! |= 1 << OUTCOMES.indexOf(outcomeOf(line["label"], valid, line["judgment"]));
@@ -227,10 +292,11 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     }
     const reward = num(line["reward_accuracy"]);
     if (reward !== null) {
-      rewardSum[index]! += reward;
-      rewardCount[index]!++;
+      // One addition per run, in run order, as the average over the case's runs is defined.
+      for (let t = 0; t < times; t++) rewardSum[index]! += reward;
+      rewardCount[index]! += times;
     }
-  }
+  });
   const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   for (const id of changed.keys()) {
     const index = indexOfId.get(id);
@@ -278,16 +344,14 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   });
   const picker = new RunPicker(cases.length, runCap);
   const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
-  for await (const item of readDocumentCases(input.casesPath, { want: chosen })) {
-    if (!("record" in item)) continue;
-    const line = item.record;
+  await records(chosen, (line, times, recordAt) => {
     const index = line["case_index"];
-    if (typeof index !== "number" || !chosen(index)) continue;
+    if (typeof index !== "number" || !chosen(index)) return;
     const doc = cases[slot[index]!]!.doc!;
     doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
     doc.gold = numbers(line["gold_sentence_ids"]);
-    picker.offer(slot[index]!, line);
-  }
+    picker.offer(slot[index]!, line, times, recordAt);
+  });
   const withCase: Array<[ExplorerRun, SliceCase]> = [];
   cases.forEach((view, k) => {
     view.doc!.runs = picker.runs(k);

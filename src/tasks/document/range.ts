@@ -10,7 +10,16 @@ import type { SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
-import { CASE_REASONS, EXAMPLES_PER_REASON, processChunk as scoreChunk, scoreCase, type ChunkResult, type LineBlock, type ScoreState } from "./score.js";
+import {
+  CASE_REASONS,
+  EXAMPLES_PER_REASON,
+  processChunk as scoreChunk,
+  scoreCase,
+  type ChunkResult,
+  type LineBlock,
+  type ScoredPrediction,
+  type ScoreState,
+} from "./score.js";
 
 export { init } from "./score.js";
 
@@ -132,7 +141,7 @@ export function cellKeysOf(c: SliceCase): string[] {
  * The case line of a case in cases.jsonl (docs/reports.md): the case-level fields once, before its
  * run lines; null facets and empty `fields` are left out (the reader restores them).
  */
-function caseLine(c: SliceCase): string {
+export function caseLine(c: SliceCase): string {
   const facets: Array<[string, string | readonly string[] | null]> = [
     ["scope", c.scope],
     ["doc_type", c.docType],
@@ -154,6 +163,73 @@ const JUDGMENT = [false, true].map((judgment) =>
 const COVERAGE_KEY = utf8(`],"reference_coverage":`);
 const LINE_END = utf8("}\n");
 const COMMA_BYTES = utf8(",");
+
+/**
+ * One run line: `{"run":KEY` (KEY: keyData[keyFrom .. keyTo), the key's JSON), `"line"` when the
+ * (case, run) has a kept line (line > 0), the judgment, the reason unless valid, the evidence
+ * evData[evFrom .. evTo) and the reference coverage.
+ */
+export function writeRunLine(
+  out: ByteSink,
+  keyData: Uint8Array,
+  keyFrom: number,
+  keyTo: number,
+  line: number,
+  judgment: boolean,
+  reasonIdx: number,
+  evData: ArrayLike<number>,
+  evFrom: number,
+  evTo: number,
+  coverage: number,
+): void {
+  out.bytes(RUN_KEY);
+  out.bytesOf(keyData, keyFrom, keyTo);
+  if (line !== 0) {
+    out.bytes(LINE_KEY);
+    out.number(line);
+  }
+  out.bytes(JUDGMENT[judgment ? 1 : 0]![reasonIdx]!);
+  for (let e = evFrom; e < evTo; e++) {
+    if (e > evFrom) out.bytes(COMMA_BYTES);
+    out.number(evData[e]!);
+  }
+  out.bytes(COVERAGE_KEY);
+  out.number(coverage);
+  out.bytes(LINE_END);
+}
+
+/**
+ * What one (case, run) adds to the sums: its kept line's values, or for an absent (case, run)
+ * (`present` false) the case's missing prediction `missing` (scoreCase with no line).
+ */
+export function cellOutcome(
+  c: SliceCase,
+  missing: ScoredPrediction,
+  present: boolean,
+  reasonIdx: number,
+  judgment: boolean,
+  predictedCount: number,
+  matched: number,
+  coverage: number,
+  rewardAccuracy: number,
+): CaseOutcome {
+  return {
+    label: c.label,
+    judgment: present ? judgment : missing.judgment,
+    formatValid: reasonIdx === 0,
+    predictedCount: present ? predictedCount : missing.evidence.length,
+    matched: present ? matched : missing.matched,
+    goldCount: c.gold.length,
+    referenceCoverage: present ? coverage : missing.referenceCoverage,
+    rewardAccuracy: present ? rewardAccuracy : missing.rewardAccuracy,
+    rewardFormat: reasonIdx === 0 ? 1 : 0,
+  };
+}
+
+/** The rejection example of an absent (case, run). */
+export function missingExample(c: SliceCase, runKey: string): RejectionExample {
+  return { where: c.where, reason: "missing_prediction", message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(runKey)}` };
+}
 
 /** `target[fields[f]] = from[at + f]` for each field. */
 export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Float64Array, at: number): void {
@@ -194,19 +270,18 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       const line = p.line[s]!;
       const isPresent = line !== 0;
       const reasonIdx = isPresent ? p.reason[s]! : 1;
-      const reason = CASE_REASONS[reasonIdx]!;
-      const judgment = isPresent ? p.judgment[s] === 1 : missing.judgment;
-      const outcome: CaseOutcome = {
-        label: c.label,
-        judgment,
-        formatValid: reasonIdx === 0,
-        predictedCount: isPresent ? p.evStart[s + 1]! - p.evStart[s]! : missing.evidence.length,
-        matched: isPresent ? p.matched[s]! : missing.matched,
-        goldCount: c.gold.length,
-        referenceCoverage: isPresent ? p.coverage[s]! : missing.referenceCoverage,
-        rewardAccuracy: isPresent ? p.rewardAccuracy[s]! : missing.rewardAccuracy,
-        rewardFormat: reasonIdx === 0 ? 1 : 0,
-      };
+      const outcome = cellOutcome(
+        c,
+        missing,
+        isPresent,
+        reasonIdx,
+        p.judgment[s] === 1,
+        p.evStart[s + 1]! - p.evStart[s]!,
+        p.matched[s]!,
+        p.coverage[s]!,
+        p.rewardAccuracy[s]!,
+      );
+      const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
       for (const cell of cells) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
@@ -216,27 +291,22 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       if (reasonIdx !== 0) {
         reasonCounts[reasonIdx]!++;
         if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push({
-            where: c.where,
-            reason: reason!,
-            message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(p.runKeys[r])}`,
-          });
+          missingExamples.push(missingExample(c, p.runKeys[r]!));
         }
       }
-      out.bytes(RUN_KEY);
-      out.bytesOf(p.runKeyData, p.runKeyStart[r]!, p.runKeyStart[r + 1]!);
-      if (isPresent) {
-        out.bytes(LINE_KEY);
-        out.number(line);
-      }
-      out.bytes(JUDGMENT[judgment ? 1 : 0]![reasonIdx]!);
-      for (let e = p.evStart[s]!; e < p.evStart[s + 1]!; e++) {
-        if (e > p.evStart[s]!) out.bytes(COMMA_BYTES);
-        out.number(p.evData[e]!);
-      }
-      out.bytes(COVERAGE_KEY);
-      out.number(outcome.referenceCoverage);
-      out.bytes(LINE_END);
+      writeRunLine(
+        out,
+        p.runKeyData,
+        p.runKeyStart[r]!,
+        p.runKeyStart[r + 1]!,
+        line,
+        judgment,
+        reasonIdx,
+        p.evData,
+        p.evStart[s]!,
+        p.evStart[s + 1]!,
+        outcome.referenceCoverage,
+      );
     }
   }
   const flatCells = new Float64Array(cellSums.length * R * BF);

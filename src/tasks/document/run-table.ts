@@ -20,10 +20,10 @@ export interface SlotColumns {
 const PACKED_ID_LIMIT = 1 << 13;
 
 /**
- * The (case, run) slots, column-major: one typed array per field over all slots, slot
- * `run · caseCount + case`, grown geometrically as runs appear (not one array per run per field,
- * which at a million runs is ten million small objects). The column fields are replaced when they
- * grow: read them after the last `ensureRun`.
+ * The (case, run) slots: one Int32 per slot (slot `run · caseCount + case`, grown geometrically as
+ * runs appear) holding the slot's entry + 1 (0: no kept line, an absent cell), and one typed array
+ * per field over the entries, i.e. over the kept lines only. A dump that answers few of its cases
+ * per run (100,000 runs × 1 of 160 cases) costs 4 bytes per absent cell, not a row of every field.
  */
 export class RunTable {
   /** Run keys in order of first appearance (in run order after `reorderRuns`); the run index is the position. */
@@ -33,16 +33,24 @@ export class RunTable {
   private readonly index = new Map<string, number>();
   private evidence = new Int32Array(1 << 12);
   private evidenceUsed = 0;
-  /** Runs the columns have room for. */
+  /** Runs the slot column has room for. */
   private capacity = 0;
-  line = new Int32Array(0);
-  judgment = new Uint8Array(0);
-  reason = new Uint8Array(0);
-  coverage = new Float64Array(0);
-  rewardAccuracy = new Float64Array(0);
-  matched = new Int32Array(0);
-  evStart = new Int32Array(0);
-  evLength = new Int32Array(0);
+  /** Per slot: its entry + 1, 0 when the slot has no kept line. */
+  cell = new Int32Array(0);
+  /** Entries (kept lines) so far; entry e's fields are at index e of the entry columns. */
+  entries = 0;
+  /** Per entry: the dump line number of the kept line. */
+  line = new Int32Array(16);
+  judgment = new Uint8Array(16);
+  reason = new Uint8Array(16);
+  coverage = new Float64Array(16);
+  rewardAccuracy = new Float64Array(16);
+  matched = new Int32Array(16);
+  evStart = new Int32Array(16);
+  evLength = new Int32Array(16);
+  /** Per entry: its run and its case (slice index). */
+  entryRun = new Int32Array(16);
+  entryCase = new Int32Array(16);
 
   constructor(readonly caseCount: number) {}
 
@@ -55,28 +63,31 @@ export class RunTable {
     let r = this.index.get(key);
     if (r !== undefined) return r;
     r = this.keys.length;
-    if (r >= this.capacity) this.grow(Math.max(4, this.capacity * 2));
+    if (r >= this.capacity) {
+      const runs = Math.max(4, this.capacity * 2);
+      const cell = new Int32Array(runs * this.caseCount);
+      cell.set(this.cell);
+      this.cell = cell;
+      this.capacity = runs;
+    }
     this.keys.push(key);
     this.listed.push(r);
     this.index.set(key, r);
     return r;
   }
 
-  private grow(runs: number): void {
-    this.rebuild(runs, (from, to) => to.set(from));
-    this.capacity = runs;
-  }
-
   /**
    * Puts the runs in the order `order` gives (`order[r]` is the present index of the run that
-   * becomes run r): the keys, their index and every column move, so that everything after (sums,
+   * becomes run r): the keys, their index and the slots move, so that everything after (sums,
    * cases.jsonl) follows it; `listed` keeps the order of first appearance.
    */
   reorderRuns(order: readonly number[]): void {
     const n = this.caseCount;
-    this.rebuild(this.capacity, (from, to) => {
-      order.forEach((old, r) => to.set(from.subarray(old * n, (old + 1) * n), r * n));
-    });
+    // Sized for the runs there are (the doubling's spare room is a quarter of the column or more).
+    const cell = new Int32Array(this.keys.length * n);
+    order.forEach((old, r) => cell.set(this.cell.subarray(old * n, (old + 1) * n), r * n));
+    this.cell = cell;
+    this.capacity = this.keys.length;
     const position = new Int32Array(order.length);
     order.forEach((old, r) => (position[old] = r));
     const keys = order.map((old) => this.keys[old]!);
@@ -84,33 +95,46 @@ export class RunTable {
     this.index.clear();
     keys.forEach((key, r) => this.index.set(key, r));
     this.listed = this.listed.map((old) => position[old]!);
+    for (let e = 0; e < this.entries; e++) this.entryRun[e] = position[this.entryRun[e]!]!;
   }
 
-  /** Every column replaced by one with room for `runs` runs, filled by `fill`. */
-  private rebuild(runs: number, fill: (from: Int32Array | Uint8Array | Float64Array, to: Int32Array | Uint8Array | Float64Array) => void): void {
-    const n = runs * this.caseCount;
-    const column = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (size: number) => T): T => {
-      const to = make(n);
-      fill(from, to);
-      return to;
-    };
-    this.line = column(this.line, (k) => new Int32Array(k));
-    this.judgment = column(this.judgment, (k) => new Uint8Array(k));
-    this.reason = column(this.reason, (k) => new Uint8Array(k));
-    this.coverage = column(this.coverage, (k) => new Float64Array(k));
-    this.rewardAccuracy = column(this.rewardAccuracy, (k) => new Float64Array(k));
-    this.matched = column(this.matched, (k) => new Int32Array(k));
-    this.evStart = column(this.evStart, (k) => new Int32Array(k));
-    this.evLength = column(this.evLength, (k) => new Int32Array(k));
+  /**
+   * The entries grouped by case (slice index), each case's in run order: case i's are
+   * `entries[start[i] .. start[i + 1])` (two counting sorts: cost follows the kept lines, not the slots).
+   */
+  entriesByCase(): { start: Int32Array; entries: Int32Array } {
+    const byRun = new Int32Array(this.entries);
+    const runStart = new Int32Array(this.keys.length + 1);
+    for (let e = 0; e < this.entries; e++) runStart[this.entryRun[e]! + 1]!++;
+    for (let r = 0; r < this.keys.length; r++) runStart[r + 1]! += runStart[r]!;
+    for (let e = 0; e < this.entries; e++) byRun[runStart[this.entryRun[e]!]!++] = e;
+    const start = new Int32Array(this.caseCount + 1);
+    for (let e = 0; e < this.entries; e++) start[this.entryCase[e]! + 1]!++;
+    for (let i = 0; i < this.caseCount; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, this.caseCount);
+    const entries = new Int32Array(this.entries);
+    for (const e of byRun) entries[fill[this.entryCase[e]!]!++] = e;
+    return { start, entries };
   }
 
-  /** The slot of (run, case) in the columns. */
+  /** The slot of (run, case). */
   slot(run: number, caseIndex: number): number {
     return run * this.caseCount + caseIndex;
   }
 
+  /** The entry of (run, case), −1 when it has no kept line. */
+  entry(run: number, caseIndex: number): number {
+    return this.cell[run * this.caseCount + caseIndex]! - 1;
+  }
+
   has(run: number, caseIndex: number): boolean {
-    return this.line[run * this.caseCount + caseIndex] !== 0;
+    return this.cell[run * this.caseCount + caseIndex] !== 0;
+  }
+
+  /** The dump line kept for (run, case), 0 when none. */
+  lineOf(run: number, caseIndex: number): number {
+    const e = this.entry(run, caseIndex);
+    return e < 0 ? 0 : this.line[e]!;
   }
 
   put(run: number, caseIndex: number, line: number, p: Omit<ScoredPrediction, "message" | "evidence"> & { evidence: ArrayLike<number> }): void {
@@ -144,14 +168,40 @@ export class RunTable {
     to: number,
   ): void {
     const s = run * this.caseCount + caseIndex;
-    this.line[s] = line;
-    this.judgment[s] = judgment;
-    this.reason[s] = reason;
-    this.coverage[s] = coverage;
-    this.rewardAccuracy[s] = rewardAccuracy;
-    this.matched[s] = matched;
-    this.evStart[s] = this.appendEvidence(ids, from, to);
-    this.evLength[s] = to - from;
+    let e = this.cell[s]! - 1;
+    if (e < 0) {
+      e = this.entries++;
+      if (e >= this.line.length) this.growEntries(this.line.length * 2);
+      this.cell[s] = e + 1;
+      this.entryRun[e] = run;
+      this.entryCase[e] = caseIndex;
+    }
+    this.line[e] = line;
+    this.judgment[e] = judgment;
+    this.reason[e] = reason;
+    this.coverage[e] = coverage;
+    this.rewardAccuracy[e] = rewardAccuracy;
+    this.matched[e] = matched;
+    this.evStart[e] = this.appendEvidence(ids, from, to);
+    this.evLength[e] = to - from;
+  }
+
+  private growEntries(size: number): void {
+    const grown = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (k: number) => T): T => {
+      const to = make(size);
+      to.set(from);
+      return to;
+    };
+    this.line = grown(this.line, (k) => new Int32Array(k));
+    this.judgment = grown(this.judgment, (k) => new Uint8Array(k));
+    this.reason = grown(this.reason, (k) => new Uint8Array(k));
+    this.coverage = grown(this.coverage, (k) => new Float64Array(k));
+    this.rewardAccuracy = grown(this.rewardAccuracy, (k) => new Float64Array(k));
+    this.matched = grown(this.matched, (k) => new Int32Array(k));
+    this.evStart = grown(this.evStart, (k) => new Int32Array(k));
+    this.evLength = grown(this.evLength, (k) => new Int32Array(k));
+    this.entryRun = grown(this.entryRun, (k) => new Int32Array(k));
+    this.entryCase = grown(this.entryCase, (k) => new Int32Array(k));
   }
 
   /**
@@ -161,9 +211,10 @@ export class RunTable {
    * cannot collide.
    */
   evidenceKey(run: number, caseIndex: number): number | string {
-    const s = run * this.caseCount + caseIndex;
-    const start = this.evStart[s]!;
-    const count = this.evLength[s]!;
+    const e = this.entry(run, caseIndex);
+    if (e < 0) return 0;
+    const start = this.evStart[e]!;
+    const count = this.evLength[e]!;
     const end = start + count;
     if (count <= 3) {
       let key = count;
@@ -187,15 +238,18 @@ export class RunTable {
 
   /** Appends the evidence IDs of (run, case) to `into`. */
   copyEvidence(run: number, caseIndex: number, into: EvidenceBuffer): void {
-    const s = run * this.caseCount + caseIndex;
-    const start = this.evStart[s]!;
-    into.appendFrom(this.evidence, start, start + this.evLength[s]!);
+    const e = this.entry(run, caseIndex);
+    if (e < 0) return;
+    const start = this.evStart[e]!;
+    into.appendFrom(this.evidence, start, start + this.evLength[e]!);
   }
 
+  /** The evidence IDs of (run, case) (none when it has no kept line). */
   evidenceOf(run: number, caseIndex: number): number[] {
-    const s = run * this.caseCount + caseIndex;
-    const start = this.evStart[s]!;
-    return Array.from(this.evidence.subarray(start, start + this.evLength[s]!));
+    const e = this.entry(run, caseIndex);
+    if (e < 0) return [];
+    const start = this.evStart[e]!;
+    return Array.from(this.evidence.subarray(start, start + this.evLength[e]!));
   }
 
   private appendEvidence(ids: ArrayLike<number>, from: number, to: number): number {

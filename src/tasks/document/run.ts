@@ -13,7 +13,7 @@ import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js"
 import { availableParallelism, loadavg } from "node:os";
 import { sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
-import { secretEnvNameIn } from "../../report/redact.js";
+import { secretEnvFinder } from "../../report/redact.js";
 import { runOrder } from "../../core/run-order.js";
 import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
@@ -75,6 +75,8 @@ export interface DocumentEvalResult {
   /** Cases scored by this process (the shard's, or all). */
   cases: SliceCase[];
   aggregate: Aggregate;
+  /** The scored (case, run) table in run order, as cases.jsonl was written from it (the case explorer reads it). */
+  table: RunTable;
   lines: number;
   runKeys: string[];
   /** First dump line of each run's first kept line (for merging shard run orders). */
@@ -282,7 +284,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
           const existing = runOf[k]! >= 0 ? runOf[k]! : undefined;
           if (existing !== undefined && table.has(existing, caseIndex)) {
             lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
-            const first = table.line[table.slot(existing, caseIndex)];
+            const first = table.lineOf(existing, caseIndex);
             addExample(
               "duplicate_prediction",
               `${dumpName}:${lineNo}`,
@@ -401,8 +403,9 @@ export interface FinishInput extends ScoreOptions {
  * disagree (merge and --baseline would no longer pair them): refused, without echoing the key.
  */
 function refuseSecretRunKeys(keys: readonly string[], firstLines: readonly number[], dumpName: string): void {
+  const secretIn = secretEnvFinder();
   keys.forEach((key, r) => {
-    const name = secretEnvNameIn(key);
+    const name = secretIn(key);
     if (name !== null) {
       throw new InputError(
         located(
@@ -467,6 +470,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     workers: input.workers,
     cases,
     aggregate,
+    table,
     lines: input.lines,
     runKeys: table.listed.map((r) => table.keys[r]!),
     runFirstLines: input.runFirstLines,
