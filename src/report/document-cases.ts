@@ -191,16 +191,23 @@ export class DocumentCasesDecoder {
     // case not wanted yields no absent runs either.
     if (!this.wanted && this.header !== null && text !== null && text.startsWith('{"run":')) return;
     const parsed = parseJsonLine(text);
-    if ("error" in parsed) return emit({ lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" });
+    if ("error" in parsed) {
+      emit({ lineNo, error: parsed.error.message, blank: parsed.error.code === "blank_line" });
+      return;
+    }
     const r = parsed.record;
     const hasCase = "case_id" in r;
-    if (hasCase && "run" in r) return emit({ lineNo, record: r, caseLineNo: lineNo });
+    if (hasCase && "run" in r) {
+      emit({ lineNo, record: r, caseLineNo: lineNo });
+      return;
+    }
     if (hasCase) {
       this.absentUpTo(this.runs?.length ?? 0, emit);
       const h = caseHeader(r);
       if (typeof h === "string") {
         this.header = null;
-        return emit({ lineNo, error: `not a valid case line: ${h}`, blank: false });
+        emit({ lineNo, error: `not a valid case line: ${h}`, blank: false });
+        return;
       }
       this.header = h;
       this.headerLine = lineNo;
@@ -211,19 +218,29 @@ export class DocumentCasesDecoder {
     if (!("run" in r)) {
       if ("runs" in r && lineNo === 1) {
         const list = runsOf(r);
-        if (typeof list === "string") return emit({ lineNo, error: `not a valid runs line: ${list}`, blank: false });
+        if (typeof list === "string") {
+          emit({ lineNo, error: `not a valid runs line: ${list}`, blank: false });
+          return;
+        }
         this.runs = list;
         this.position = new Map(list.map((run, at) => [JSON.stringify(run), at]));
         return;
       }
       this.absentUpTo(this.runs?.length ?? 0, emit);
       this.header = null;
-      return emit({ lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false });
+      emit({ lineNo, error: "neither a case line (case_id) nor a run line (run)", blank: false });
+      return;
     }
-    if (this.header === null) return emit({ lineNo, error: "a run line without a valid case line before it", blank: false });
+    if (this.header === null) {
+      emit({ lineNo, error: "a run line without a valid case line before it", blank: false });
+      return;
+    }
     if (this.position !== null) {
       const at = this.position.get(JSON.stringify(r["run"]));
-      if (at === undefined) return emit({ lineNo, error: "not a valid run line: its run is not in the runs line", blank: false });
+      if (at === undefined) {
+        emit({ lineNo, error: "not a valid run line: its run is not in the runs line", blank: false });
+        return;
+      }
       if (at >= this.next) {
         this.absentUpTo(at, emit);
         this.next = at + 1;
@@ -231,7 +248,10 @@ export class DocumentCasesDecoder {
     }
     if (!this.wanted) return;
     const full = expandRunLine(this.header, r);
-    if (typeof full === "string") return emit({ lineNo, error: `not a valid run line: ${full}`, blank: false });
+    if (typeof full === "string") {
+      emit({ lineNo, error: `not a valid run line: ${full}`, blank: false });
+      return;
+    }
     emit({ lineNo, record: full, caseLineNo: this.headerLine });
   }
 
