@@ -27,7 +27,13 @@ describe("classifyPairs (the task behind mari classify)", () => {
     const { dir, cleanup } = tempDir();
     try {
       const pairs = join(dir, "pairs.jsonl");
-      const lines = [JSON.stringify(CACHE_UPDATE), "{not json", JSON.stringify({ id: "cache", new: "a", old: "b" }), JSON.stringify({ id: "x", old: "b" }), JSON.stringify(SAME)];
+      const lines = [
+        JSON.stringify(CACHE_UPDATE),
+        "{not json",
+        JSON.stringify({ id: "cache", new: "a", old: "b" }),
+        JSON.stringify({ id: "x", old: "b" }),
+        JSON.stringify(SAME),
+      ];
       writeFileSync(pairs, `${lines.join("\n")}\n`);
       const out = collector();
       const outcome = await mari.classifyPairs({ pairs, output: out.stream });

@@ -95,7 +95,11 @@ class ClassifyRun {
  * A JSONL file, read in small chunks and one line at a time; the seen ids are a LineIdSet (a few
  * bytes per id), which reads an earlier line back from the file to compare ids exactly.
  */
-async function classifyJsonlFile(path: string, makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun, out: VerdictOutput): Promise<ClassifyRun> {
+async function classifyJsonlFile(
+  path: string,
+  makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun,
+  out: VerdictOutput,
+): Promise<ClassifyRun> {
   const rereader = new LineRereader(path);
   const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line));
   const run = makeRun((id, line) => seen.add(id, line));
