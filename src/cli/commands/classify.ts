@@ -1,5 +1,6 @@
 // `mari classify PAIRS [--classifier key=value ...]`: one JSON line `{id, class, reason}` per pair on
 // stdout, streamed in input order; rejected records are reported on stderr with their location.
+import { setFlagsFromString } from "node:v8";
 import { Option, type Command } from "commander";
 import type { ActionWrapper } from "../command.js";
 import { collect } from "../flags.js";
@@ -30,6 +31,9 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
     process.stderr.write("mari classify: --config key=value is deprecated, use --classifier key=value (--config names a config file in every other command)\n");
   }
   const config = configFrom([...(options.classifier ?? []), ...(options.config ?? [])]);
+  // Every pair leaves a few KB of short-lived objects, for which V8 would double the young
+  // generation (4 → 8 MB): about 3 MB of peak RSS on a long input, for no measurable speed.
+  setFlagsFromString("--semi-space-growth-factor=1");
   const outcome = await classifyPairs({ pairs: pairsPath, output: process.stdout, config });
   return finish(outcome, options);
 }

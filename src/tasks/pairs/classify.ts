@@ -86,7 +86,8 @@ class ClassifyRun {
       return;
     }
     const verdict = classify(newText, oldText, this.config);
-    this.out.push(`${JSON.stringify({ id, class: verdict.class, reason: verdict.reason })}\n`);
+    // JSON.stringify of {id, class, reason}, without building the object.
+    this.out.push(`{"id":${JSON.stringify(id)},"class":${JSON.stringify(verdict.class)},"reason":${JSON.stringify(verdict.reason)}}\n`);
     this.classified++;
   }
 }
