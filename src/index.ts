@@ -10,6 +10,7 @@ export * from "./core/pairs/index.js";
 export { evaluateDocuments, LEXICAL_DUMP_NAME, type DocumentEvalSettings } from "./tasks/document/evaluate.js";
 export { runDocumentMerge as mergeDocumentShardReports, type DocumentMergeOptions } from "./tasks/document/merge.js";
 export { runPairEval as evaluatePairs, classifierConfigFromFlags, type PairEvalOptions } from "./tasks/pairs/run.js";
+export { classifyPairs, type ClassifyOutcome, type ClassifyPairsOptions, type ClassifyRejection } from "./tasks/pairs/classify.js";
 export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./tasks/pairs/merge.js";
 export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
 export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";

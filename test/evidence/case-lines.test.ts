@@ -2,7 +2,8 @@
 // must be exactly JSON.stringify of the record the format documents, for any result.
 import { describe, expect, it } from "vitest";
 import { evidence, knowledgeDependency, PyFloat, toPlainJson } from "../../src/core/evidence/index.js";
-import { FactsCaseLines, type FactsCaseResult } from "../../src/tasks/evidence/score.js";
+import { FactsCaseLines } from "../../src/tasks/evidence/case-line-json.js";
+import type { FactsCaseResult } from "../../src/tasks/evidence/facts-score.js";
 
 /** The documented record, serialised by JSON.stringify. */
 function reference(result: FactsCaseResult, line: number): string {

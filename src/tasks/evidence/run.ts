@@ -18,7 +18,8 @@ import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { rate } from "../../core/metrics/ratio.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
-import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
+import type { ExplorerData } from "../../report/explorer.js";
 import type { ReportOutcome } from "../outcome.js";
 import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
@@ -37,17 +38,10 @@ import { readLineBatches, type Line } from "../../io/lines.js";
 import type { JsonObject } from "../../io/records.js";
 import { attachQuoteContext } from "./explorer-sections.js";
 import { REPORT_SCHEMA_VERSION, type ConfidenceInterval, type MetricValue, type Report, type ReportFormat } from "../../report/types.js";
-import {
-  EvidenceTally,
-  factQualifiers,
-  FactsCaseLines,
-  locatedCaseLine,
-  scoreFactsCase,
-  scoreLocatedCase,
-  type CurrentRevisions,
-  type FactsCaseResult,
-  type Materials,
-} from "./score.js";
+import { EvidenceTally } from "./tally.js";
+import { factQualifiers, scoreFactsCase, type CurrentRevisions, type FactsCaseResult } from "./facts-score.js";
+import { scoreLocatedCase, type Materials } from "./located-score.js";
+import { FactsCaseLines, locatedCaseLine } from "./case-line-json.js";
 import {
   assertReadable,
   caseIdOf,
@@ -114,41 +108,41 @@ export interface RunCounts {
   documentRecords: number;
 }
 
-function factsMetrics(t: EvidenceTally): Record<string, MetricValue> {
+function factsMetrics(tally: EvidenceTally): Record<string, MetricValue> {
   return {
-    cases: t.cases,
-    accepted: t.accepted,
-    rejected: t.cases - t.accepted,
-    accepted_rate: rate(t.accepted, t.cases),
-    facts: t.facts,
-    citations: t.citations,
-    grounding_mean: rate(t.groundingSum, t.facts),
-    claims_supported: t.states.supported,
-    claims_contradicted: t.states.contradicted,
-    claims_uncertain: t.states.uncertain,
-    claims_insufficient_evidence: t.states.insufficient_evidence,
-    claim_state_accuracy: t.goldCompared === 0 ? null : t.goldCorrect / t.goldCompared,
-    claim_state_gold: t.goldCompared,
-    dependencies: t.dependencies.size,
-    dependency_conflicts: t.dependencyConflicts,
+    cases: tally.cases,
+    accepted: tally.accepted,
+    rejected: tally.cases - tally.accepted,
+    accepted_rate: rate(tally.accepted, tally.cases),
+    facts: tally.facts,
+    citations: tally.citations,
+    grounding_mean: rate(tally.groundingSum, tally.facts),
+    claims_supported: tally.states.supported,
+    claims_contradicted: tally.states.contradicted,
+    claims_uncertain: tally.states.uncertain,
+    claims_insufficient_evidence: tally.states.insufficient_evidence,
+    claim_state_accuracy: tally.goldCompared === 0 ? null : tally.goldCorrect / tally.goldCompared,
+    claim_state_gold: tally.goldCompared,
+    dependencies: tally.dependencies.size,
+    dependency_conflicts: tally.dependencyConflicts,
   };
 }
 
-function locatedMetrics(t: EvidenceTally): Record<string, MetricValue> {
+function locatedMetrics(tally: EvidenceTally): Record<string, MetricValue> {
   const metrics: Record<string, MetricValue> = {
-    located_cases: t.locatedCases,
-    located_accepted: t.locatedAccepted,
-    located_accepted_rate: rate(t.locatedAccepted, t.locatedCases),
-    located_items: t.locatedItems,
-    located_valid_items: t.locatedValid,
+    located_cases: tally.locatedCases,
+    located_accepted: tally.locatedAccepted,
+    located_accepted_rate: rate(tally.locatedAccepted, tally.locatedCases),
+    located_items: tally.locatedItems,
+    located_valid_items: tally.locatedValid,
   };
-  for (const kind of EVIDENCE_ISSUE_KINDS) metrics[`located_${kind}`] = t.locatedIssues[kind];
+  for (const kind of EVIDENCE_ISSUE_KINDS) metrics[`located_${kind}`] = tally.locatedIssues[kind];
   return metrics;
 }
 
 export function buildReport(
   options: EvidenceOptions,
-  t: EvidenceTally,
+  tally: EvidenceTally,
   log: RejectionLog,
   counts: RunCounts,
   extras: {
@@ -161,29 +155,29 @@ export function buildReport(
   },
 ): Report {
   const metrics = {
-    ...(options.facts !== undefined ? factsMetrics(t) : {}),
-    ...(options.located !== undefined ? locatedMetrics(t) : {}),
+    ...(options.facts !== undefined ? factsMetrics(tally) : {}),
+    ...(options.located !== undefined ? locatedMetrics(tally) : {}),
   };
   const ci: Record<string, ConfidenceInterval> = {};
   if (options.facts !== undefined) {
-    ci["accepted_rate"] = wilsonConfidence(t.accepted, t.cases);
-    if (t.goldCompared > 0) ci["claim_state_accuracy"] = wilsonConfidence(t.goldCorrect, t.goldCompared);
+    ci["accepted_rate"] = wilsonConfidence(tally.accepted, tally.cases);
+    if (tally.goldCompared > 0) ci["claim_state_accuracy"] = wilsonConfidence(tally.goldCorrect, tally.goldCompared);
   }
-  if (options.located !== undefined) ci["located_accepted_rate"] = wilsonConfidence(t.locatedAccepted, t.locatedCases);
+  if (options.located !== undefined) ci["located_accepted_rate"] = wilsonConfidence(tally.locatedAccepted, tally.locatedCases);
 
   // Rejections: unreadable or invalid records, plus each failed case under its error code.
   const rejections: Record<string, number> = { ...log.counts };
-  for (const [code, n] of Object.entries(t.errors)) rejections[code] = (rejections[code] ?? 0) + n;
-  for (const [code, n] of Object.entries(t.locatedErrors)) rejections[code] = (rejections[code] ?? 0) + n;
+  for (const [code, n] of Object.entries(tally.errors)) rejections[code] = (rejections[code] ?? 0) + n;
+  for (const [code, n] of Object.entries(tally.locatedErrors)) rejections[code] = (rejections[code] ?? 0) + n;
   const caseExamples = [
-    ...Object.entries(t.errorExamples).flatMap(([code, list]) => list.map((ex) => ({ ...ex, kind: code }))),
-    ...t.locatedExamples.filter((ex) => Object.hasOwn(t.locatedErrors, ex.kind)),
+    ...Object.entries(tally.errorExamples).flatMap(([code, list]) => list.map((ex) => ({ ...ex, kind: code }))),
+    ...tally.locatedExamples.filter((ex) => Object.hasOwn(tally.locatedErrors, ex.kind)),
   ].map((ex) => ({ where: ex.where, reason: ex.kind, message: `case ${JSON.stringify(ex.case_id)}: ${ex.message}` }));
 
   const report: Report = {
     schema_version: REPORT_SCHEMA_VERSION,
     task: "evidence",
-    dataset: { path: options.documents, sha256: extras.documentsSha, cases: t.cases + t.locatedCases, slice_hash: extras.documentsHash },
+    dataset: { path: options.documents, sha256: extras.documentsSha, cases: tally.cases + tally.locatedCases, slice_hash: extras.documentsHash },
     predictions: {
       path: extras.predictionsPath,
       sha256: extras.predictionsSha,
@@ -197,28 +191,28 @@ export function buildReport(
     gates: [],
     rejections,
     rejection_examples: [...log.examples, ...caseExamples],
-    invalid: { count: t.cases - t.accepted + (t.locatedCases - t.locatedAccepted), total: t.cases + t.locatedCases },
+    invalid: { count: tally.cases - tally.accepted + (tally.locatedCases - tally.locatedAccepted), total: tally.cases + tally.locatedCases },
     documents: { records: counts.documentRecords, usable: counts.documents },
     elapsed_seconds: extras.elapsedSeconds,
   };
   if (options.facts !== undefined) {
-    report["errors"] = t.errors;
-    report["error_examples"] = t.errorExamples;
-    report["claim_states"] = t.states;
-    if (t.goldCompared > 0) report["claim_state_confusion"] = t.goldConfusion;
-    report["dependencies"] = t.dependencyList();
-    report["dependency_conflicts"] = { count: t.dependencyConflicts, examples: t.dependencyConflictExamples };
-    if (options.current !== undefined) report["freshness"] = t.freshness;
+    report["errors"] = tally.errors;
+    report["error_examples"] = tally.errorExamples;
+    report["claim_states"] = tally.states;
+    if (tally.goldCompared > 0) report["claim_state_confusion"] = tally.goldConfusion;
+    report["dependencies"] = tally.dependencyList();
+    report["dependency_conflicts"] = { count: tally.dependencyConflicts, examples: tally.dependencyConflictExamples };
+    if (options.current !== undefined) report["freshness"] = tally.freshness;
   }
   if (options.located !== undefined) {
     report["located"] = {
-      cases: t.locatedCases,
-      accepted: t.locatedAccepted,
-      items: t.locatedItems,
-      valid_items: t.locatedValid,
-      issues: t.locatedIssues,
-      errors: t.locatedErrors,
-      examples: t.locatedExamples,
+      cases: tally.locatedCases,
+      accepted: tally.locatedAccepted,
+      items: tally.locatedItems,
+      valid_items: tally.locatedValid,
+      issues: tally.locatedIssues,
+      errors: tally.locatedErrors,
+      examples: tally.locatedExamples,
     };
   }
   return decideGates(report, options.gates ?? [], { partial: options.shard !== undefined });
@@ -300,37 +294,99 @@ function explorable(result: FactsCaseResult): boolean {
 /** Runs `mari evidence` end to end and writes its reports. Input errors throw InputError. */
 export const runEvidence = oneRunEach(runEvidenceInRun);
 
+/** What the steps of one run share: its settings, the rejection logs, the tally and the open outputs. */
+interface EvidenceRun {
+  readonly options: EvidenceOptions;
+  readonly outDir: string;
+  readonly thresholds: ClaimStateThresholds;
+  readonly shard: Shard | undefined;
+  readonly log: RejectionLog;
+  /** Inputs every shard reads whole (documents, current, materials) count their rejections on shard 0. */
+  readonly sharedLog: RejectionLog;
+  readonly tally: EvidenceTally;
+  /** A shard's per-case groundings, in input order (see scoreFactsFile). */
+  readonly groundings: [number, number[]][];
+  readonly counts: RunCounts;
+  readonly writers: AtomicLineWriter[];
+}
+
+/** The documents of a run and, for each case, the ones it saw. */
+interface DocumentSet {
+  readonly documents: readonly KnowledgeDocument[];
+  readonly versions: ReadonlyMap<string, KnowledgeDocument[]>;
+  /** The documents a case saw: every version of each listed id (all documents when none are listed). */
+  readonly lookupOf: (ids: readonly string[] | null) => ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[];
+}
+
+/** An output file's lines (offsets kept) and what the case explorer needs of those it can show. */
+interface ScoredOutput {
+  readonly lines: LineBlocks;
+  readonly explorerTally: RecordExplorerTally;
+  /** For each line the explorer can show, its index in the file. */
+  readonly explorerLines: number[];
+}
+
 async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const observer = options.observer ?? SILENT_OBSERVER;
-  const outDir = options.out ?? "mari-report";
+  refuseBeforeReading(options);
+  const log = new RejectionLog();
+  const shard = options.shard;
+  const run: EvidenceRun = {
+    options,
+    outDir: options.out ?? "mari-report",
+    thresholds: options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS,
+    shard,
+    log,
+    sharedLog: shard !== undefined && shard.index !== 0 ? new RejectionLog() : log,
+    tally: new EvidenceTally(),
+    groundings: [],
+    counts: { factsLines: 0, locatedLines: 0, documents: 0, documentRecords: 0 },
+    writers: [],
+  };
+  const documentSet = await readDocumentSet(run);
+  const current = options.current !== undefined ? await readCurrent(options.current, run.sharedLog) : null;
+  const { facts, located } = await scoreCaseFiles(run, documentSet, current);
+  await commitOutputs(run);
+  const report = await evidenceReport(run, documentSet.documents, started);
+  const strictFailure = options.strict === true && log.total > 0;
+  const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
+  const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
+  const explorer = formats.includes("html") ? await caseExplorer(run, facts, located, documentSet.documents) : undefined;
+  const written = await writeReportFiles(run.outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
+  const files = [
+    ...(options.facts !== undefined ? [join(run.outDir, "cases.jsonl")] : []),
+    ...(options.located !== undefined ? [join(run.outDir, "located.jsonl")] : []),
+    ...written,
+  ];
+  return { report, outDir: run.outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };
+}
+
+/** Missing or inconsistent inputs, and gates that cannot hold on any report of these inputs, before anything is read. */
+function refuseBeforeReading(options: EvidenceOptions): void {
   if (options.facts === undefined && options.located === undefined) throw new InputError("give --facts FILE, or --located FILE with --materials FILE");
   if (options.located !== undefined && options.materials === undefined) throw new InputError("--located needs --materials FILE");
   if (options.materials !== undefined && options.located === undefined) throw new InputError("--materials is only used with --located FILE");
-  // A gate that cannot hold on any report of these inputs is refused before they are read.
   const empty = new EvidenceTally();
   const outline = metricsOutline("evidence", {
     ...(options.facts !== undefined ? factsMetrics(empty) : {}),
     ...(options.located !== undefined ? locatedMetrics(empty) : {}),
   });
   checkGates(outline, options.gates ?? [], { beforeRun: { baseline: false } });
-  const thresholds = options.thresholds ?? DEFAULT_CLAIM_STATE_THRESHOLDS;
-  const log = new RejectionLog();
-  const tally = new EvidenceTally();
-  const shard = options.shard;
-  // Inputs every shard reads whole (documents, current, materials) count their rejections on shard 0.
-  const sharedLog = shard !== undefined && shard.index !== 0 ? new RejectionLog() : log;
-  const groundings: [number, number[]][] = [];
+}
 
-  const { documents, records: documentRecords } = await readDocuments(options.documents, sharedLog);
+async function readDocumentSet(run: EvidenceRun): Promise<DocumentSet> {
+  const path = run.options.documents;
+  const { documents, records } = await readDocuments(path, run.sharedLog);
   if (documents.length === 0) {
     // The rejection log is only printed after a run; name each record's problem here (file:line).
-    const why = sharedLog.examples
+    const why = run.sharedLog.examples
       .slice(0, 10)
       .map((ex) => `\n  ${ex.where}: ${ex.reason}: ${ex.message}`)
       .join("");
-    throw new InputError(`${options.documents}: no usable document (${documentRecords} records)${why}`);
+    throw new InputError(`${path}: no usable document (${records} records)${why}`);
   }
+  run.counts.documents = documents.length;
+  run.counts.documentRecords = records;
   const versions = new Map<string, KnowledgeDocument[]>();
   for (const document of documents) {
     const list = versions.get(document.document_id);
@@ -346,108 +402,134 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     if (!(err instanceof EvidenceValueError)) throw err;
     allLookup = documents;
   }
-  // The documents a case saw: every version of each listed id (all documents when none are listed).
   const lookupOf = (ids: readonly string[] | null): ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[] => {
     if (ids === null) return allLookup;
     const seen: KnowledgeDocument[] = [];
     for (const id of ids) for (const document of versions.get(id) ?? []) seen.push(document);
     return seen;
   };
-  const current = options.current !== undefined ? await readCurrent(options.current, sharedLog) : null;
-  const counts: RunCounts = { factsLines: 0, locatedLines: 0, documents: documents.length, documentRecords };
+  return { documents, versions, lookupOf };
+}
 
-  const progress = observer.progress("evidence (cases)");
-  const writers: AtomicLineWriter[] = [];
-  // For the case explorer: each cases.jsonl line's failure flag and index, for the lines it can show.
-  const explorerTally = new RecordExplorerTally(EVIDENCE_EXPLORER);
-  const explorerLines: number[] = [];
-  let casesLines: LineBlocks | undefined;
-  const locatedTally = new RecordExplorerTally(LOCATED_EXPLORER);
-  let locatedLines: LineBlocks | undefined;
+/** Scores the facts file, then the located file (each when given); on any error the outputs are dropped. */
+async function scoreCaseFiles(
+  run: EvidenceRun,
+  documentSet: DocumentSet,
+  current: CurrentRevisions | null,
+): Promise<{ facts: ScoredOutput | undefined; located: ScoredOutput | undefined }> {
+  const progress = (run.options.observer ?? SILENT_OBSERVER).progress("evidence (cases)");
   try {
-    if (options.facts !== undefined) {
-      const casesFile = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
-      writers.push(casesFile);
-      const cases = (casesLines = new LineBlocks(casesFile));
-      const caseLines = new FactsCaseLines();
-      const reader = new CaseReader(options.facts, "facts", log, (item) => factsCaseFromRecord(item, versions), shard);
-      for await (const lines of reader.batches()) {
-        for (const line of lines) {
-          const input = reader.read(line);
-          if (input === null) continue;
-          const result = withoutStackTraces(() => scoreFactsCase(input, lookupOf(input.documents), thresholds, current));
-          tally.addFacts(result);
-          // A shard keeps each case's groundings so that the merge re-adds them in input order
-          // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
-          if (shard !== undefined && result.facts.length > 0) groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
-          progress.tick();
-          if (explorable(result)) {
-            // The line's fields the explorer's failure test, tags and facets read.
-            explorerTally.add(
-              {
-                accepted: result.accepted,
-                error: result.error === null ? null : { code: result.error.code },
-                facts: result.facts.map((fact) => ({ state: fact.state })),
-                ...(result.gold.length > 0 ? { gold: result.gold as unknown as JsonObject[] } : {}),
-                ...(result.freshness !== null ? { freshness: result.freshness } : {}),
-              },
-              result.caseId,
-            );
-            explorerLines.push(cases.starts.length);
-          }
-          const full = cases.push(caseLines.line(result, input.line));
-          if (full !== undefined) await full;
-        }
-      }
-      await cases.flush();
-      counts.factsLines = reader.counter.lines;
-    }
-    if (options.located !== undefined) {
-      const materials: Materials = await readMaterials(options.materials!, sharedLog);
-      const outFile = await AtomicLineWriter.open(join(outDir, "located.jsonl"));
-      writers.push(outFile);
-      const out = (locatedLines = new LineBlocks(outFile));
-      const reader = new CaseReader(options.located, "located evidence", log, locatedCaseFromRecord, shard);
-      for await (const lines of reader.batches()) {
-        for (const line of lines) {
-          const input = reader.read(line);
-          if (input === null) continue;
-          const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
-          tally.addLocated(result);
-          progress.tick();
-          const text = locatedCaseLine(result, input.line);
-          if (options.facts === undefined) {
-            // The explorer shows located cases when there are no facts cases.
-            locatedTally.add(JSON.parse(text) as JsonObject, result.caseId);
-            explorerLines.push(out.starts.length);
-          }
-          const full = out.push(text);
-          if (full !== undefined) await full;
-        }
-      }
-      await out.flush();
-      counts.locatedLines = reader.counter.lines;
-    }
+    const facts = run.options.facts !== undefined ? await scoreFactsFile(run, run.options.facts, documentSet, current, progress) : undefined;
+    const located = run.options.located !== undefined ? await scoreLocatedFile(run, run.options.located, progress) : undefined;
+    progress.done();
+    return { facts, located };
   } catch (err) {
     progress.done(false);
-    for (const writer of writers) await writer.abort();
+    for (const writer of run.writers) await writer.abort();
     throw err;
   }
-  progress.done();
+}
 
-  for (const line of listRejections(log.examples, log.total)) observer.log(line);
-  // A shard may hold no case (small inputs over many shards); the merged report is what counts.
-  if (tally.cases + tally.locatedCases === 0 && shard === undefined) {
-    for (const writer of writers) await writer.abort();
-    throw new InputError(`no case to score (${log.total} rejected records)`);
+/** An output file of the run, opened for atomic writing and aborted with the others on failure. */
+async function openOutput(run: EvidenceRun, name: string): Promise<ScoredOutput> {
+  const file = await AtomicLineWriter.open(join(run.outDir, name));
+  run.writers.push(file);
+  return {
+    lines: new LineBlocks(file),
+    explorerTally: new RecordExplorerTally(name === "cases.jsonl" ? EVIDENCE_EXPLORER : LOCATED_EXPLORER),
+    explorerLines: [],
+  };
+}
+
+async function scoreFactsFile(
+  run: EvidenceRun,
+  path: string,
+  documentSet: DocumentSet,
+  current: CurrentRevisions | null,
+  progress: Progress,
+): Promise<ScoredOutput> {
+  const output = await openOutput(run, "cases.jsonl");
+  const caseLines = new FactsCaseLines();
+  const reader = new CaseReader(path, "facts", run.log, (item) => factsCaseFromRecord(item, documentSet.versions), run.shard);
+  for await (const lines of reader.batches()) {
+    for (const line of lines) {
+      const input = reader.read(line);
+      if (input === null) continue;
+      const result = withoutStackTraces(() => scoreFactsCase(input, documentSet.lookupOf(input.documents), run.thresholds, current));
+      run.tally.addFacts(result);
+      // A shard keeps each case's groundings so that the merge re-adds them in input order
+      // (floating-point sums depend on order; the merged grounding_mean must be the single run's).
+      if (run.shard !== undefined && result.facts.length > 0) run.groundings.push([input.line, result.facts.map((fact) => fact.grounding)]);
+      progress.tick();
+      if (explorable(result)) {
+        output.explorerTally.add(explorerFields(result), result.caseId);
+        output.explorerLines.push(output.lines.starts.length);
+      }
+      const full = output.lines.push(caseLines.line(result, input.line));
+      if (full !== undefined) await full;
+    }
   }
-  for (const writer of writers) await writer.commit();
+  await output.lines.flush();
+  run.counts.factsLines = reader.counter.lines;
+  return output;
+}
 
+/** The fields of a facts case's line that the explorer's failure test, tags and facets read. */
+function explorerFields(result: FactsCaseResult): JsonObject {
+  return {
+    accepted: result.accepted,
+    error: result.error === null ? null : { code: result.error.code },
+    facts: result.facts.map((fact) => ({ state: fact.state })),
+    ...(result.gold.length > 0 ? { gold: result.gold as unknown as JsonObject[] } : {}),
+    ...(result.freshness !== null ? { freshness: result.freshness } : {}),
+  };
+}
+
+async function scoreLocatedFile(run: EvidenceRun, path: string, progress: Progress): Promise<ScoredOutput> {
+  const materials: Materials = await readMaterials(run.options.materials!, run.sharedLog);
+  const output = await openOutput(run, "located.jsonl");
+  const reader = new CaseReader(path, "located evidence", run.log, locatedCaseFromRecord, run.shard);
+  for await (const lines of reader.batches()) {
+    for (const line of lines) {
+      const input = reader.read(line);
+      if (input === null) continue;
+      const result = withoutStackTraces(() => scoreLocatedCase(input, materials));
+      run.tally.addLocated(result);
+      progress.tick();
+      const text = locatedCaseLine(result, input.line);
+      if (run.options.facts === undefined) {
+        // The explorer shows located cases when there are no facts cases.
+        output.explorerTally.add(JSON.parse(text) as JsonObject, result.caseId);
+        output.explorerLines.push(output.lines.starts.length);
+      }
+      const full = output.lines.push(text);
+      if (full !== undefined) await full;
+    }
+  }
+  await output.lines.flush();
+  run.counts.locatedLines = reader.counter.lines;
+  return output;
+}
+
+/** Lists the rejections, then keeps the output files, unless there was no case at all. */
+async function commitOutputs(run: EvidenceRun): Promise<void> {
+  const observer = run.options.observer ?? SILENT_OBSERVER;
+  for (const line of listRejections(run.log.examples, run.log.total)) observer.log(line);
+  // A shard may hold no case (small inputs over many shards); the merged report is what counts.
+  if (run.tally.cases + run.tally.locatedCases === 0 && run.shard === undefined) {
+    for (const writer of run.writers) await writer.abort();
+    throw new InputError(`no case to score (${run.log.total} rejected records)`);
+  }
+  for (const writer of run.writers) await writer.commit();
+}
+
+async function evidenceReport(run: EvidenceRun, documents: readonly KnowledgeDocument[], started: bigint): Promise<Report> {
+  const { options, shard } = run;
   const system = await collectSystemInfo({
     config: {
       task: "evidence",
       recipe: "facts-extract-v3",
-      claim_state_thresholds: thresholds,
+      claim_state_thresholds: run.thresholds,
       facts: options.facts ?? null,
       located: options.located ?? null,
       materials: options.materials ?? null,
@@ -459,7 +541,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     workers: 1,
   });
   const predictionsPath = options.facts ?? options.located!;
-  const report = buildReport(options, tally, log, counts, {
+  const report = buildReport(options, run.tally, run.log, run.counts, {
     system,
     documentsSha: await sha256File(options.documents),
     documentsHash: documentSetHash(documents),
@@ -467,38 +549,44 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     predictionsSha: await sha256File(predictionsPath),
     elapsedSeconds: Number(process.hrtime.bigint() - started) / 1e9,
   });
-  if (shard !== undefined) report.shard = { index: shard.index, count: shard.count, tally: tallyToJson(tally), log: logToJson(log), counts, groundings };
-  const strictFailure = options.strict === true && log.total > 0;
-  const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
-  const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
-  // The explorer shows the facts cases (cases.jsonl), or else the located ones (located.jsonl).
-  const shown =
-    casesLines !== undefined
-      ? { spec: EVIDENCE_EXPLORER, tally: explorerTally, lines: casesLines, file: "cases.jsonl", input: options.facts!, given: givenFacts }
-      : locatedLines !== undefined
-        ? { spec: LOCATED_EXPLORER, tally: locatedTally, lines: locatedLines, file: "located.jsonl", input: options.located!, given: givenCitations }
-        : undefined;
-  const explorer =
-    formats.includes("html") && shown !== undefined
-      ? await recordExplorerOf(shown.spec, shown.tally, { seed: 0, rest: `${shown.file} beside this page` }, (chosen) =>
-          linesAt(
-            join(outDir, shown.file),
-            shown.lines.starts,
-            shown.lines.bytes,
-            [...chosen].map((k) => explorerLines[k]!),
-          ),
-        )
-      : undefined;
-  if (explorer && shown) {
-    attachQuoteContext(explorer, documents);
-    // A rejected facts case has no scored facts: its claims and quotes as given. Located: every case's citations.
-    await attachGiven(explorer, shown.input, (record) => shown.spec === LOCATED_EXPLORER || record["accepted"] !== true, shown.given);
+  if (shard !== undefined) {
+    report.shard = {
+      index: shard.index,
+      count: shard.count,
+      tally: tallyToJson(run.tally),
+      log: logToJson(run.log),
+      counts: run.counts,
+      groundings: run.groundings,
+    };
   }
-  const written = await writeReportFiles(outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
-  const files = [
-    ...(options.facts !== undefined ? [join(outDir, "cases.jsonl")] : []),
-    ...(options.located !== undefined ? [join(outDir, "located.jsonl")] : []),
-    ...written,
-  ];
-  return { report, outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };
+  return report;
+}
+
+/** The case explorer of report.html: the facts cases (cases.jsonl), or else the located ones (located.jsonl). */
+async function caseExplorer(
+  run: EvidenceRun,
+  facts: ScoredOutput | undefined,
+  located: ScoredOutput | undefined,
+  documents: readonly KnowledgeDocument[],
+): Promise<ExplorerData | undefined> {
+  const shown =
+    facts !== undefined
+      ? { spec: EVIDENCE_EXPLORER, output: facts, file: "cases.jsonl", input: run.options.facts!, given: givenFacts }
+      : located !== undefined
+        ? { spec: LOCATED_EXPLORER, output: located, file: "located.jsonl", input: run.options.located!, given: givenCitations }
+        : undefined;
+  if (shown === undefined) return undefined;
+  const { lines, explorerTally, explorerLines } = shown.output;
+  const explorer = await recordExplorerOf(shown.spec, explorerTally, { seed: 0, rest: `${shown.file} beside this page` }, (chosen) =>
+    linesAt(
+      join(run.outDir, shown.file),
+      lines.starts,
+      lines.bytes,
+      [...chosen].map((k) => explorerLines[k]!),
+    ),
+  );
+  attachQuoteContext(explorer, documents);
+  // A rejected facts case has no scored facts: its claims and quotes as given. Located: every case's citations.
+  await attachGiven(explorer, shown.input, (record) => shown.spec === LOCATED_EXPLORER || record["accepted"] !== true, shown.given);
+  return explorer;
 }

@@ -4,7 +4,7 @@
 // to the same cap, which gives the single run's examples: every one of the global first N is among
 // the first N of its own shard.
 import type { RejectionExample } from "../../report/types.js";
-import { EvidenceTally, MAX_EXAMPLES_PER_CODE } from "./score.js";
+import { EvidenceTally, MAX_EXAMPLES_PER_CODE } from "./tally.js";
 import { MAX_REJECTION_EXAMPLES, RejectionLog } from "./input.js";
 
 type Counts = Record<string, number>;

@@ -16,6 +16,7 @@ import {
   revisionCostDetail,
   sortedKinds,
   type Confusion,
+  type CostMatrix,
   type PairTally,
   type UnitPrices,
 } from "../../core/pairs/index.js";
@@ -205,78 +206,39 @@ function caseLine(
 /** Runs a pair evaluation end to end and writes its reports. Input errors throw InputError. */
 export const runPairEval = oneRunEach(runPairEvalInRun);
 
+/** What the steps of one pair evaluation share. */
+interface PairEvalRun {
+  readonly options: PairEvalOptions;
+  readonly observer: RunObserver;
+  readonly config: ClassifierConfig;
+  readonly prices: UnitPrices;
+  readonly matrix: CostMatrix;
+  readonly stats: PairInputStats;
+  readonly tally: PairTally;
+  readonly cases: AtomicLineWriter;
+}
+
 async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome> {
   const started = process.hrtime.bigint();
-  const observer = options.observer ?? SILENT_OBSERVER;
   const outDir = options.out ?? "mari-report";
-  const config = options.classifierConfig ?? { ...DEFAULT_CONFIG };
   const prices = await loadUnitPrices(options.costs);
   const matrix = costMatrix(prices);
   // A gate that cannot hold on any pairs report is refused before the corpus is read.
   checkGates(metricsOutline("pairs", pairMetrics(emptyConfusion(), matrix)), options.gates ?? [], { beforeRun: { baseline: false } });
-  const stats = new PairInputStats();
-  const tally = emptyTally();
-
-  const cases = await AtomicLineWriter.open(join(outDir, "cases.jsonl"));
-  const progress = observer.progress("pairs");
-  const caseLines = new BufferedLines(cases);
-  try {
-    for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
-      progress.tick();
-      const verdict = classify(pair.newText, pair.oldText, config);
-      addPair(tally, pair.gold, verdict.class, pair.kind);
-      await caseLines.push(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
-    }
-    await caseLines.flush();
-    progress.done();
-  } catch (err) {
-    progress.done(false);
-    await cases.abort();
-    throw err;
-  }
-
-  logRejections(stats, observer);
-  for (const message of stats.unrecognisedGoldExamples) observer.log(`warning: ${message}; the pair is unlabelled and not scored`);
-
-  const labelled = labelledCount(tally.confusion);
-  // A shard may hold no labelled pair (small corpus, many shards); the merged report is what counts.
-  if (labelled === 0 && options.shard === undefined) {
-    await cases.abort();
-    throw new InputError(
-      located(
-        options.pairs,
-        undefined,
-        `no labelled pair to score (${stats.records} records: ${stats.pairs} usable, ${tally.unlabelled} unlabelled, ${stats.rejected} rejected); gold must be distinct, restatement or update`,
-      ),
-    );
-  }
-  await cases.commit();
-
-  const system = await collectSystemInfo({
-    config: { task: "pairs", classifier: config, unit_prices: prices, ...(options.recordConfig ?? {}) },
-    seed: 0,
-    workers: 1,
-    judge: "contradict",
-  });
-  const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const report = buildPairReport({
-    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.corpusPairs, slice_hash: stats.sliceHash() },
-    counts: {
-      records: stats.records,
-      usable: stats.pairs,
-      rejected: stats.rejected,
-      unrecognised_gold: stats.unrecognisedGold,
-      unrecognised_gold_examples: stats.unrecognisedGoldExamples,
-    },
-    rejections: stats.rejections,
-    rejectionExamples: stats.examples,
-    tally,
+  const run: PairEvalRun = {
+    options,
+    observer: options.observer ?? SILENT_OBSERVER,
+    config: options.classifierConfig ?? { ...DEFAULT_CONFIG },
     prices,
-    gates: pairGateList(options.gates ?? []),
-    system,
-    elapsedSeconds,
-    ...(options.shard ? { shard: options.shard } : {}),
-  });
+    matrix,
+    stats: new PairInputStats(),
+    tally: emptyTally(),
+    cases: await AtomicLineWriter.open(join(outDir, "cases.jsonl")),
+  };
+  await classifyIntoCases(run);
+  await commitCases(run);
+  const report = await pairEvalReport(run, started);
+  const { stats } = run;
   const strictFailure = options.strict === true && stats.rejected > 0;
   const inputErrors = strictFailure ? stats.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
@@ -294,4 +256,75 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
     files: [join(outDir, "cases.jsonl"), ...written],
     inputErrors: strictFailure ? [`--strict: ${stats.rejected} rejected record(s) in ${options.pairs}`] : [],
   };
+}
+
+/** Every usable pair classified, tallied and written to cases.jsonl (dropped on any error). */
+async function classifyIntoCases(run: PairEvalRun): Promise<void> {
+  const { options, stats, tally, matrix, cases } = run;
+  const progress = run.observer.progress("pairs");
+  const caseLines = new BufferedLines(cases);
+  try {
+    for await (const { pair } of readPairs(options.pairs, stats, options.shard)) {
+      progress.tick();
+      const verdict = classify(pair.newText, pair.oldText, run.config);
+      addPair(tally, pair.gold, verdict.class, pair.kind);
+      await caseLines.push(caseLine(pair, verdict, pair.gold === null ? null : matrix[pair.gold][verdict.class]));
+    }
+    await caseLines.flush();
+    progress.done();
+  } catch (err) {
+    progress.done(false);
+    await cases.abort();
+    throw err;
+  }
+}
+
+/** Lists the rejections, then keeps cases.jsonl, unless no pair was labelled. */
+async function commitCases(run: PairEvalRun): Promise<void> {
+  const { options, stats, tally, observer } = run;
+  logRejections(stats, observer);
+  for (const message of stats.unrecognisedGoldExamples) observer.log(`warning: ${message}; the pair is unlabelled and not scored`);
+
+  const labelled = labelledCount(tally.confusion);
+  // A shard may hold no labelled pair (small corpus, many shards); the merged report is what counts.
+  if (labelled === 0 && options.shard === undefined) {
+    await run.cases.abort();
+    throw new InputError(
+      located(
+        options.pairs,
+        undefined,
+        `no labelled pair to score (${stats.records} records: ${stats.pairs} usable, ${tally.unlabelled} unlabelled, ${stats.rejected} rejected); gold must be distinct, restatement or update`,
+      ),
+    );
+  }
+  await run.cases.commit();
+}
+
+async function pairEvalReport(run: PairEvalRun, started: bigint): Promise<Report> {
+  const { options, stats, prices } = run;
+  const system = await collectSystemInfo({
+    config: { task: "pairs", classifier: run.config, unit_prices: prices, ...(options.recordConfig ?? {}) },
+    seed: 0,
+    workers: 1,
+    judge: "contradict",
+  });
+  const elapsedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return buildPairReport({
+    dataset: { path: options.pairs, sha256: await sha256File(options.pairs), cases: stats.corpusPairs, slice_hash: stats.sliceHash() },
+    counts: {
+      records: stats.records,
+      usable: stats.pairs,
+      rejected: stats.rejected,
+      unrecognised_gold: stats.unrecognisedGold,
+      unrecognised_gold_examples: stats.unrecognisedGoldExamples,
+    },
+    rejections: stats.rejections,
+    rejectionExamples: stats.examples,
+    tally: run.tally,
+    prices,
+    gates: pairGateList(options.gates ?? []),
+    system,
+    elapsedSeconds,
+    ...(options.shard ? { shard: options.shard } : {}),
+  });
 }

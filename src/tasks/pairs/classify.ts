@@ -1,0 +1,191 @@
+// `mari classify` as a task: every pair of a file (JSONL, CSV, JSON) or stream classified, its
+// verdict line `{id, class, reason}` written to an output stream in input order, bad records counted
+// with their location. It prints nothing and picks no exit code: it returns what it did.
+import { stat } from "node:fs/promises";
+import { assertRegularFile } from "../../io/input-file.js";
+import { InputError } from "../../io/errors.js";
+import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type JsonObject, type RecordFormat } from "../../io/records.js";
+import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
+import { CompactStringSet } from "../../io/string-set.js";
+import { LineIdSet, LineRereader } from "../../io/line-id-set.js";
+import { parsePairRecord } from "../../core/pairs/input.js";
+import { classify, DEFAULT_CONFIG, type ClassifierConfig } from "../../core/classifier/index.js";
+import { LISTED_REJECTIONS } from "../../report/format.js";
+import { assertPairCorpus } from "./corpus-shape.js";
+import { VerdictOutput } from "./verdict-output.js";
+
+/** A JSONL file is read in chunks of this size, into one buffer. */
+const READ_CHUNK_BYTES = 1 << 16;
+
+export interface ClassifyPairsOptions {
+  /** The pairs: a JSONL, CSV or JSON file with id, new, old; "-" reads stdin. */
+  pairs: string;
+  /** Where the verdict lines go (JSONL, one per classified pair, in input order). */
+  output: NodeJS.WritableStream;
+  /** Classifier thresholds (default: the shipped ones). */
+  config?: Readonly<ClassifierConfig>;
+}
+
+export interface ClassifyRejection {
+  readonly where: string;
+  readonly reason: string;
+  readonly message: string;
+}
+
+export interface ClassifyOutcome {
+  /** The input's name as messages give it (a path, or `<stdin>`). */
+  source: string;
+  classified: number;
+  /** Rejected records by reason code. */
+  rejected: Map<string, number>;
+  rejectedTotal: number;
+  /** The first rejected records, in input order. */
+  examples: ClassifyRejection[];
+  /** The output was closed by its reader (EPIPE) before every verdict was written; reading stopped there. */
+  outputClosed: boolean;
+}
+
+/** What one run has done so far: the verdicts written and the records rejected. */
+class ClassifyRun {
+  classified = 0;
+  readonly rejected = new Map<string, number>();
+  readonly examples: ClassifyRejection[] = [];
+  private first = true;
+
+  constructor(
+    private readonly pairsPath: string,
+    private readonly config: Readonly<ClassifierConfig>,
+    private readonly out: VerdictOutput,
+    /** False when the id was seen before (`line` is where this record starts, when there is one). */
+    private readonly isNewId: (id: string, line: number) => boolean,
+  ) {}
+
+  reject(where: string, code: string, message: string): void {
+    if (this.examples.length < LISTED_REJECTIONS) this.examples.push({ where, reason: code, message });
+    this.rejected.set(code, (this.rejected.get(code) ?? 0) + 1);
+  }
+
+  /**
+   * One readable record: rejected, or classified and its verdict added to the output. Where it is
+   * comes as text (`where`) or as `file:line` (built only when needed: a string for every line
+   * would be kept alive by V8's number-to-string cache and grow the young generation).
+   */
+  take(record: JsonObject, where: string | undefined, line: number): void {
+    if (this.first) {
+      this.first = false;
+      assertPairCorpus(this.pairsPath, record, where ?? `${this.pairsPath}:${line}`);
+    }
+    const parsed = parsePairRecord(record);
+    if ("error" in parsed) {
+      this.reject(where ?? `${this.pairsPath}:${line}`, parsed.error.code, parsed.error.message);
+      return;
+    }
+    const { id, newText, oldText } = parsed.pair;
+    if (!this.isNewId(id, line)) {
+      this.reject(where ?? `${this.pairsPath}:${line}`, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
+      return;
+    }
+    const verdict = classify(newText, oldText, this.config);
+    // JSON.stringify of {id, class, reason}, without building the object.
+    this.out.push(`{"id":${JSON.stringify(id)},"class":${JSON.stringify(verdict.class)},"reason":${JSON.stringify(verdict.reason)}}\n`);
+    this.classified++;
+  }
+}
+
+/**
+ * A JSONL file, read in small chunks and one line at a time; the seen ids are a LineIdSet (a few
+ * bytes per id), which reads an earlier line back from the file to compare ids exactly.
+ */
+async function classifyJsonlFile(
+  path: string,
+  makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun,
+  out: VerdictOutput,
+): Promise<ClassifyRun> {
+  const rereader = new LineRereader(path);
+  const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line));
+  const run = makeRun((id, line) => seen.add(id, line));
+  let blockOffset = 0;
+  const visit = (lineNo: number, text: string | null, start: number): void => {
+    rereader.note(lineNo, blockOffset + start);
+    const parsed = parseJsonLine(text);
+    if ("error" in parsed) run.reject(`${path}:${lineNo}`, parsed.error.code, parsed.error.message);
+    else run.take(parsed.record, undefined, lineNo);
+  };
+  try {
+    for (const { firstLineNo, block } of fileLineBlocks(path, READ_CHUNK_BYTES)) {
+      forEachLine(block, firstLineNo, visit);
+      blockOffset += block.length;
+      if (out.isFull) await out.flush();
+      if (out.isClosed) break;
+    }
+  } finally {
+    rereader.close();
+  }
+  return run;
+}
+
+/** Stdin, CSV and whole-file JSON: the ids themselves are kept (CompactStringSet), exactly. */
+async function classifyRecords(
+  source: InputSource,
+  format: RecordFormat | undefined,
+  makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun,
+  out: VerdictOutput,
+): Promise<ClassifyRun> {
+  const seen = new CompactStringSet();
+  const run = makeRun((id) => seen.add(id));
+  for await (const item of readRecords(source, format)) {
+    if (item.error !== undefined) run.reject(item.where, item.error.code, item.error.message);
+    else run.take(item.record, item.where, item.line ?? 0);
+    if (out.isFull) await out.flush();
+    if (out.isClosed) break;
+  }
+  return run;
+}
+
+/** The id of a line read back from the file (it was a pair record with that id when first read). */
+function idOfLine(path: string, bytes: Buffer, lineNo: number): string {
+  const parsed = parseJsonLine(lineText(bytes.toString("utf8"), lineNo));
+  const id = "record" in parsed && isJsonObject(parsed.record) ? parsed.record.id : undefined;
+  if (typeof id !== "string") throw new InputError(`${path}: the file changed while it was read (line ${lineNo} is no longer the pair it was)`);
+  return id;
+}
+
+async function assertReadableFile(path: string): Promise<void> {
+  await assertRegularFile(path);
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new InputError(`${path}: not a file`);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/**
+ * Classifies every pair of `options.pairs` and writes the verdicts to `options.output`. Input
+ * errors (unreadable file, not a pair corpus) throw InputError; bad records are counted.
+ */
+export async function classifyPairs(options: ClassifyPairsOptions): Promise<ClassifyOutcome> {
+  const config = options.config ?? DEFAULT_CONFIG;
+  const source = inputSource(options.pairs);
+  if (typeof source === "string") await assertReadableFile(source);
+  const out = new VerdictOutput(options.output);
+  try {
+    const makeRun = (isNewId: (id: string, line: number) => boolean): ClassifyRun => new ClassifyRun(options.pairs, config, out, isNewId);
+    const format = typeof source === "string" ? await detectRecordFormat(source) : undefined;
+    const run =
+      typeof source === "string" && format === "jsonl" ? await classifyJsonlFile(source, makeRun, out) : await classifyRecords(source, format, makeRun, out);
+    await out.flush();
+    const rejectedTotal = [...run.rejected.values()].reduce((a, b) => a + b, 0);
+    return {
+      source: sourceName(source),
+      classified: run.classified,
+      rejected: run.rejected,
+      rejectedTotal,
+      examples: run.examples,
+      outputClosed: out.isClosed,
+    };
+  } finally {
+    out.release();
+  }
+}
