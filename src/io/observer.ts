@@ -26,3 +26,19 @@ export const SILENT_OBSERVER: RunObserver = {
   log() {},
   note() {},
 };
+
+/**
+ * Runs one phase of a run under its own counter: "done" when `step` returns, "stopped" when it
+ * throws (an input error, fail-fast), so a display never says a phase finished that did not.
+ */
+export async function inPhase<T>(observer: RunObserver, label: string, total: number | undefined, step: (progress: Progress) => Promise<T> | T): Promise<T> {
+  const progress = observer.progress(label, total);
+  let completed = false;
+  try {
+    const value = await step(progress);
+    completed = true;
+    return value;
+  } finally {
+    progress.done(completed);
+  }
+}
