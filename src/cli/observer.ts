@@ -4,9 +4,17 @@
 import type { RunObserver } from "../io/observer.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 
-export interface TerminalObserver extends RunObserver {
-  /** Ends the phases still open as "stopped" (an interrupt); the display then says nothing more about them. */
-  stopOpenPhases(): void;
+/** The phases of this process still on the display. */
+const open = new Set<Progress>();
+
+/**
+ * Ends the phases still open as "stopped": called on an interrupt, before an error is printed, and
+ * when the process exits, so a display never leaves a phase looking finished or unfinished wrongly.
+ */
+export function stopOpenPhases(): void {
+  for (const progress of open) progress.done(false);
+  open.clear();
+  process.off("exit", stopOpenPhases);
 }
 
 export interface TerminalObserverOptions {
@@ -18,27 +26,19 @@ export interface TerminalObserverOptions {
 }
 
 /** Notes are dropped with `quiet`; warnings and rejected records never are. */
-export function terminalObserver(mode: ProgressMode, quiet = false, options: TerminalObserverOptions = {}): TerminalObserver {
+export function terminalObserver(mode: ProgressMode, quiet = false, options: TerminalObserverOptions = {}): RunObserver {
   const stream = options.stream ?? process.stderr;
   const logPrefix = options.logPrefix ?? "mari: ";
   const notePrefix = options.notePrefix ?? logPrefix;
   // A message while a bar is drawn goes through the bar, which clears and redraws itself around it.
   let active: Progress | null = null;
-  const open = new Set<Progress>();
   const write = (line: string): void => {
-    if (active) active.log(line);
+    if (active && open.has(active)) active.log(line);
     else stream.write(`${line}\n`);
-  };
-  const stopOpenPhases = (): void => {
-    for (const progress of open) progress.done(false);
-    open.clear();
-    active = null;
-    process.off("exit", stopOpenPhases);
   };
   return {
     progress: (label, total) => {
       const progress = createProgress({ mode, label, ...(total !== undefined ? { total } : {}), stream });
-      // A process that ends (Ctrl-C, a signal's exit) with a phase open says "stopped", never "done".
       if (open.size === 0) process.once("exit", stopOpenPhases);
       open.add(progress);
       active = progress;
@@ -54,6 +54,5 @@ export function terminalObserver(mode: ProgressMode, quiet = false, options: Ter
     },
     log: (message) => write(`${logPrefix}${message}`),
     note: quiet ? () => {} : (message) => write(`${notePrefix}${message}`),
-    stopOpenPhases,
   };
 }

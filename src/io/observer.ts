@@ -42,3 +42,12 @@ export async function inPhase<T>(observer: RunObserver, label: string, total: nu
     progress.done(completed);
   }
 }
+
+/** A phase of one step (a total of 1, ticked when `step` returns): writing the files, building a page. */
+export function inOneStep<T>(observer: RunObserver, label: string, step: () => Promise<T> | T): Promise<T> {
+  return inPhase(observer, label, 1, async (progress) => {
+    const value = await step();
+    progress.tick();
+    return value;
+  });
+}

@@ -56,6 +56,7 @@ describe("predict task functions", () => {
     expect(lines).toHaveLength(12);
     expect(outcome).toEqual({ cases: 12, positives: lines.filter((l) => l["judgment"] === true).length });
     expect(observer.phases.map((p) => [p.label, p.ticks, p.ended])).toEqual([
+      ["read slice (records)", 160, "done"],
       ["judge (cases)", 12, "done"],
       ["write dump (predictions)", 12, "done"],
     ]);
@@ -87,6 +88,7 @@ describe("predict task functions", () => {
     const meta = JSON.parse(readFileSync(`${out}.meta.json`, "utf8"));
     expect(meta).toMatchObject({ source: "batch", model: "m-batch", runs: 2, cases: 4, batch: { predictions: 7, missing: 1, duplicates: 1 } });
     expect(observer.phases.map((p) => [p.label, p.ticks, p.ended])).toEqual([
+      ["read slice (records)", 160, "done"],
       ["read batch results (lines)", 8, "done"],
       ["write dump (predictions)", 8, "done"],
     ]);
@@ -126,7 +128,10 @@ describe("predict task functions", () => {
       expect(summary).toMatchObject({ predictions: 6, requested: 6, failed: 0, malformed: 0 });
       expect(readJsonl(out)).toHaveLength(6);
       expect(JSON.parse(readFileSync(`${out}.meta.json`, "utf8"))).toMatchObject({ source: "live", model: "m-live", runs: 2, cases: 3 });
-      expect(observer.phases.map((p) => [p.label, p.total, p.ticks, p.ended])).toEqual([["judge (answers)", 6, 6, "done"]]);
+      expect(observer.phases.map((p) => [p.label, p.total, p.ticks, p.ended])).toEqual([
+        ["read slice (records)", undefined, 160, "done"],
+        ["judge (answers)", 6, 6, "done"],
+      ]);
       expect(observer.messages).toEqual([]);
     } finally {
       await server.close();

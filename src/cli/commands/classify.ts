@@ -14,6 +14,9 @@ import { CompactStringSet } from "../../io/string-set.js";
 import { LineIdSet, LineRereader } from "../../io/line-id-set.js";
 import { assertPairCorpus } from "../../tasks/pairs/corpus-shape.js";
 import { LISTED_REJECTIONS, listRejections } from "../../report/format.js";
+import { inPhase, type Progress } from "../../io/observer.js";
+import { terminalObserver } from "../observer.js";
+import { progressModeFor } from "../progress.js";
 import { ClassifierConfigError, classify, parseConfigAssignments, type ClassifierConfig } from "../../core/classifier/index.js";
 
 interface ClassifyOptions {
@@ -21,6 +24,8 @@ interface ClassifyOptions {
   /** Deprecated spelling of `classifier`. */
   config?: string[];
   strict?: boolean;
+  quiet?: boolean;
+  progress?: string;
 }
 
 /** Output is gathered into a buffer of this many bytes before each write to stdout. */
@@ -130,9 +135,11 @@ class ClassifyRun {
  * A JSONL file, read in small chunks and one line at a time; the seen ids are a LineIdSet (a few
  * bytes per id), which reads an earlier line back from the file to compare ids exactly.
  */
-async function classifyJsonlFile(path: string, run: ClassifyRun, out: StdoutLines, rereader: LineRereader): Promise<void> {
+async function classifyJsonlFile(path: string, run: ClassifyRun, out: StdoutLines, rereader: LineRereader, progress: Progress): Promise<void> {
   let blockOffset = 0;
+  let lines = 0;
   const visit = (lineNo: number, text: string | null, start: number): void => {
+    lines++;
     rereader.note(lineNo, blockOffset + start);
     const parsed = parseJsonLine(text);
     if ("error" in parsed) run.reject(`${path}:${lineNo}`, parsed.error.code, parsed.error.message);
@@ -140,6 +147,9 @@ async function classifyJsonlFile(path: string, run: ClassifyRun, out: StdoutLine
   };
   for (const { firstLineNo, block } of fileLineBlocks(path, READ_CHUNK_BYTES)) {
     forEachLine(block, firstLineNo, visit);
+    // Counted per block: a display update per line would cost more than classifying it.
+    progress.tick(lines);
+    lines = 0;
     blockOffset += block.length;
     if (out.isFull) await out.flush();
     if (out.isClosed) break;
@@ -182,29 +192,44 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
 
   const out = new StdoutLines();
   const format = typeof source === "string" ? await detectRecordFormat(source) : undefined;
+  const observer = terminalObserver(progressModeFor(options.progress, options.quiet === true), options.quiet === true);
+  const run = await inPhase(observer, "classify (records)", undefined, (progress) => classifyAll(pairsPath, source, format, config, out, progress));
+  return finish(run, out, source, options);
+}
+
+/** Classifies every record of the input, writing the verdicts to stdout as it goes. */
+async function classifyAll(
+  pairsPath: string,
+  source: InputSource,
+  format: Awaited<ReturnType<typeof detectRecordFormat>> | undefined,
+  config: ClassifierConfig,
+  out: StdoutLines,
+  progress: Progress,
+): Promise<ClassifyRun> {
   if (typeof source === "string" && format === "jsonl") {
     const rereader = new LineRereader(source);
     const seen = new LineIdSet((line) => idOfLine(source, rereader.line(line), line));
     const run = new ClassifyRun(pairsPath, config, out, (id, line) => seen.add(id, line));
     try {
-      await classifyJsonlFile(source, run, out, rereader);
+      await classifyJsonlFile(source, run, out, rereader, progress);
     } finally {
       rereader.close();
     }
     await out.flush();
-    return finish(run, out, source, options);
+    return run;
   }
   // Stdin, CSV and whole-file JSON: the ids themselves are kept (CompactStringSet), exactly.
   const seen = new CompactStringSet();
   const run = new ClassifyRun(pairsPath, config, out, (id) => seen.add(id));
   for await (const item of readRecords(source, format)) {
+    progress.tick();
     if (item.error !== undefined) run.reject(item.where, item.error.code, item.error.message);
     else run.take(item.record, item.where, item.line ?? 0);
     if (out.isFull) await out.flush();
     if (out.isClosed) break;
   }
   await out.flush();
-  return finish(run, out, source, options);
+  return run;
 }
 
 /** The closing summary on stderr, and the exit code. */
@@ -216,10 +241,12 @@ function finish(run: ClassifyRun, out: StdoutLines, source: InputSource, options
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([code, n]) => `${code}: ${n}`)
     .join(", ");
-  process.stderr.write(
-    `mari classify: ${classified} pair${classified === 1 ? "" : "s"} classified, ` +
-      `${rejectedTotal} record${rejectedTotal === 1 ? "" : "s"} rejected${rejectedTotal > 0 ? ` (${byReason})` : ""}\n`,
-  );
+  if (!options.quiet) {
+    process.stderr.write(
+      `mari classify: ${classified} pair${classified === 1 ? "" : "s"} classified, ` +
+        `${rejectedTotal} record${rejectedTotal === 1 ? "" : "s"} rejected${rejectedTotal > 0 ? ` (${byReason})` : ""}\n`,
+    );
+  }
   if (classified === 0 && !out.isClosed) {
     process.stderr.write(`mari classify: no pairs classified in ${sourceName(source)}\n`);
     return EXIT_INPUT_ERROR;
@@ -241,6 +268,8 @@ export function registerClassify(program: Command, wrap: ActionWrapper, summary:
     // The old spelling: --config means a config file in every other command, so it was renamed.
     .addOption(new Option("--config <key=value>", "deprecated spelling of --classifier").argParser(collect).hideHelp())
     .option("--strict", "exit 2 if any record was rejected")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--quiet", "no closing count on stderr, and no progress display unless --progress asks for one")
     .addHelpText(
       "after",
       '\nOutput lines: {"id": ..., "class": "distinct|restatement|update", "reason": ...}, in input order.\n' +

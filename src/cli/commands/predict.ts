@@ -10,7 +10,8 @@ import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
 import { isClosedPipe } from "../../judges/dump-writer.js";
 import { MAX_TOKENS_FIELDS, type MaxTokensField } from "../../judges/chat-request.js";
 import { progressModeFor } from "../progress.js";
-import { terminalObserver, type TerminalObserver } from "../observer.js";
+import { stopOpenPhases, terminalObserver } from "../observer.js";
+import type { RunObserver } from "../../io/observer.js";
 import { readSecretEnv } from "../secret-env.js";
 import { onInterrupt } from "../interrupt.js";
 import { predictLexical as judgeLexically } from "../../tasks/predict/lexical.js";
@@ -55,8 +56,8 @@ function limitFlag(limit: string | undefined): { limit?: number } {
  * The display and messages of a predict run on stderr: the phases, slice warnings as they are, the
  * judge's diagnostics as `mari predict: …` notes (silenced by --quiet).
  */
-function predictObserver(options: PredictOptions, display = false): TerminalObserver {
-  return terminalObserver(display ? progressModeFor(options.progress, options.quiet === true) : "none", options.quiet === true, {
+function predictObserver(options: PredictOptions): RunObserver {
+  return terminalObserver(progressModeFor(options.progress, options.quiet === true), options.quiet === true, {
     logPrefix: "",
     notePrefix: "mari predict: ",
   });
@@ -175,7 +176,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     prompt,
   };
   const limit = limitFlag(options.limit);
-  const observer = interruptibleJudging(predictObserver(options, true), options.cache);
+  const observer = interruptibleJudging(predictObserver(options), options.cache);
   let outcome: Awaited<ReturnType<typeof judgeLive>>;
   try {
     outcome = await judgeLive({ slicePath, sentences: sentenceRuleOf(options), ...limit, judge, out: options.out, observer });
@@ -205,7 +206,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
  * message counts the answers received (each cached as it arrived), not the lines written so far
  * (answers arrive in any order and are written in slice order).
  */
-function interruptibleJudging(observer: TerminalObserver, cache: string | undefined): TerminalObserver {
+function interruptibleJudging(observer: RunObserver, cache: string | undefined): RunObserver {
   return {
     ...observer,
     progress: (label, total) => {
@@ -213,7 +214,7 @@ function interruptibleJudging(observer: TerminalObserver, cache: string | undefi
       if (label !== JUDGE_PHASE) return progress;
       let answered = 0;
       const stopInterrupt = onInterrupt(async () => {
-        observer.stopOpenPhases();
+        stopOpenPhases();
         const where = cache
           ? `the answers so far are in ${cache}; rerun the same command to resume`
           : "rerun with --cache FILE to keep answers across interrupted runs";
@@ -263,8 +264,8 @@ export function registerPredict(program: Command, wrap: ActionWrapper, summary: 
     .option("--temperature <t>", "openai: sampling temperature (default not sent: the server's own; reasoning models accept no other)")
     .option("--no-json-mode", "openai: do not send response_format {type: json_object}")
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
-    .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")
-    .option("--quiet", "no progress or diagnostics on stderr beyond errors and the summary line")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--quiet", "no notes or diagnostics, and no progress display unless --progress asks for one (errors and the summary line stay)")
     .addOption(sentencesOption())
     .addHelpText("after", PREDICT_HELP)
     .action(

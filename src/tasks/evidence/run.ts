@@ -18,7 +18,7 @@ import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { rate } from "../../core/metrics/ratio.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
-import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
 import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
 import { shardOfCaseId, type Shard } from "../document/run.js";
@@ -322,7 +322,11 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const sharedLog = shard !== undefined && shard.index !== 0 ? new RejectionLog() : log;
   const groundings: [number, number[]][] = [];
 
-  const { documents, records: documentRecords } = await readDocuments(options.documents, sharedLog);
+  const { documents, records: documentRecords } = await inPhase(observer, "read documents (records)", undefined, async (reading) => {
+    const read = await readDocuments(options.documents, sharedLog);
+    reading.tick(read.records);
+    return read;
+  });
   if (documents.length === 0) {
     // The rejection log is only printed after a run; name each record's problem here (file:line).
     const why = sharedLog.examples
@@ -442,6 +446,8 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     throw new InputError(`no case to score (${log.total} rejected records)`);
   }
   for (const writer of writers) await writer.commit();
+  // The last phase: the report built, the case explorer read back, the files written.
+  const reporting = observer.progress("report (steps)", 1);
 
   const system = await collectSystemInfo({
     config: {
@@ -500,5 +506,7 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     ...(options.located !== undefined ? [join(outDir, "located.jsonl")] : []),
     ...written,
   ];
+  reporting.tick();
+  reporting.done();
   return { report, outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };
 }

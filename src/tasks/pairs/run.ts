@@ -251,6 +251,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
     );
   }
   await cases.commit();
+  // The last phase: the report built, the case explorer read back, the files written.
+  const reporting = observer.progress("report (steps)", 1);
 
   const system = await collectSystemInfo({
     config: { task: "pairs", classifier: config, unit_prices: prices, ...(options.recordConfig ?? {}) },
@@ -287,6 +289,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
       })
     : undefined;
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
+  reporting.tick();
+  reporting.done();
 
   return {
     report,

@@ -1,7 +1,7 @@
 // The cases a judge is asked about: the slice read as the first phase of a `predict` run (records
 // left out are said as warnings), cut to the first `limit` cases for a smoke test.
 import type { Progress, RunObserver } from "../../io/observer.js";
-import { readDocumentSlice, sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice.js";
+import { readDocumentSliceObserved, sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice.js";
 
 /** What every predict task reads. */
 export interface JudgeSliceSettings {
@@ -16,7 +16,7 @@ export interface JudgeSliceSettings {
 }
 
 export async function readJudgeCases(settings: JudgeSliceSettings, observer: RunObserver): Promise<SliceCase[]> {
-  const slice = await readDocumentSlice(settings.slicePath, { sentences: settings.sentences ?? "mari" });
+  const slice = await readDocumentSliceObserved(settings.slicePath, { sentences: settings.sentences ?? "mari" }, observer);
   for (const warning of sliceRejectionWarnings(slice)) observer.log(`warning: ${warning}`);
   return settings.limit === undefined ? slice.cases : slice.cases.slice(0, settings.limit);
 }
