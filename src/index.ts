@@ -14,6 +14,19 @@ export { classifyPairs, type ClassifyOutcome, type ClassifyPairsOptions, type Cl
 export { runPairMerge as mergePairShardReports, type PairMergeOptions } from "./tasks/pairs/merge.js";
 export { runSweep as sweepPairs, type SweepOptions, type SweepOutcome } from "./tasks/pairs/sweep.js";
 export { runEvidence as evaluateEvidence, type EvidenceOptions } from "./tasks/evidence/run.js";
+export { predictLexical, type LexicalPredictOutcome, type LexicalPredictSettings } from "./tasks/predict/lexical.js";
+export { predictOpenAI, type OpenAIPredictOutcome, type OpenAIPredictSettings } from "./tasks/predict/live.js";
+export {
+  convertBatchResults,
+  predictFromBatchResults,
+  writePredictBatchRequests,
+  type BatchRequestsOutcome,
+  type BatchRequestsSettings,
+  type BatchResultsOutcome,
+  type BatchResultsSettings,
+  type BatchResultsSummary,
+} from "./tasks/predict/batch.js";
+export type { JudgeSliceSettings } from "./tasks/predict/cases.js";
 export { runEvidenceMerge as mergeEvidenceShardReports, type EvidenceMergeOptions } from "./tasks/evidence/merge.js";
 export {
   trendReports,

@@ -5,6 +5,7 @@ import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js"
 import { MARI_VERSION } from "../version.js";
 import { COMMANDS, isCommandName, type CommandName } from "./command-list.js";
 import type { ActionWrapper } from "./command.js";
+import { stopOpenPhases } from "./observer.js";
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
@@ -14,6 +15,8 @@ export async function main(argv: string[]): Promise<number> {
       try {
         exitCode = await action(...args);
       } catch (err) {
+        // A phase the error ended is "stopped" on the display, above the error.
+        stopOpenPhases();
         if (err instanceof InputError) {
           process.stderr.write(`mari: ${err.message}\n`);
           exitCode = EXIT_INPUT_ERROR;

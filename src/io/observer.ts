@@ -26,3 +26,28 @@ export const SILENT_OBSERVER: RunObserver = {
   log() {},
   note() {},
 };
+
+/**
+ * Runs one phase of a run under its own counter: "done" when `step` returns, "stopped" when it
+ * throws (an input error, fail-fast), so a display never says a phase finished that did not.
+ */
+export async function inPhase<T>(observer: RunObserver, label: string, total: number | undefined, step: (progress: Progress) => Promise<T> | T): Promise<T> {
+  const progress = observer.progress(label, total);
+  let completed = false;
+  try {
+    const value = await step(progress);
+    completed = true;
+    return value;
+  } finally {
+    progress.done(completed);
+  }
+}
+
+/** A phase of one step (a total of 1, ticked when `step` returns): writing the files, building a page. */
+export function inOneStep<T>(observer: RunObserver, label: string, step: () => Promise<T> | T): Promise<T> {
+  return inPhase(observer, label, 1, async (progress) => {
+    const value = await step();
+    progress.tick();
+    return value;
+  });
+}

@@ -9,6 +9,7 @@ import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
+import { inPhase, type Progress, type RunObserver } from "./observer.js";
 import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
 export interface SliceCase {
@@ -39,6 +40,8 @@ export interface SliceReadOptions {
   sentences?: SentenceRule;
   /** Stop at the first bad record instead of rejecting it alone. */
   strict?: boolean;
+  /** Ticked once per record read (the display's "read slice" phase). */
+  progress?: Progress | undefined;
 }
 
 /** A record left out of the slice, and why. */
@@ -233,7 +236,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
  * all throws, naming the first rejected record. `options` may be just the record format.
  */
 export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
-  const { format, sentences = "mari", strict = false } = typeof options === "string" ? { format: options } : options;
+  const { format, sentences = "mari", strict = false, progress } = typeof options === "string" ? { format: options } : options;
   const cases: SliceCase[] = [];
   const byId = new Map<string, number>();
   const rejected: RejectedSliceRecord[] = [];
@@ -245,6 +248,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
   try {
     detected = format ?? (await detectRecordFormat(path));
     for await (const item of readRecords(path, detected)) {
+      progress?.tick();
       if (item.error) {
         // A blank line carries no record.
         if (item.error.code !== "blank_line") reject(item.where, item.error.message);
@@ -280,6 +284,11 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
     throw new InputError(located(path, undefined, `slice error: the slice has no cases${why}`));
   }
   return { path, format: detected, sentences, cases, byId, rejected };
+}
+
+/** Reads a whole slice as one phase of a run, counted in records read. */
+export function readDocumentSliceObserved(path: string, options: SliceReadOptions, observer: RunObserver): Promise<DocumentSlice> {
+  return inPhase(observer, "read slice (records)", undefined, (progress) => readDocumentSlice(path, { ...options, progress }));
 }
 
 /** Report lines for rejected slice records: the first `cap` in full, then how many more. */

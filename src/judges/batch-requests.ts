@@ -57,11 +57,13 @@ export function batchRequestLines(judgeCase: JudgeCase, options: BatchRequestOpt
 }
 
 /** Writes the request file atomically (it appears only when complete); returns lines and bytes written. */
-export async function writeBatchRequests(path: string, cases: readonly JudgeCase[], options: BatchRequestOptions): Promise<{ lines: number; bytes: number }> {
+export async function writeBatchRequests(path: string, cases: Iterable<JudgeCase>, options: BatchRequestOptions): Promise<{ lines: number; bytes: number }> {
   const writer = await AtomicLineWriter.open(path);
   let bytes = 0;
+  let count = 0;
   try {
     for (const judgeCase of cases) {
+      count++;
       const text = batchRequestLines(judgeCase, options);
       bytes += Buffer.byteLength(text);
       await writer.write(text);
@@ -71,5 +73,5 @@ export async function writeBatchRequests(path: string, cases: readonly JudgeCase
     await writer.abort();
     throw err;
   }
-  return { lines: cases.length * options.runs, bytes };
+  return { lines: count * options.runs, bytes };
 }

@@ -10,8 +10,8 @@ afterAll(() => tmp.cleanup());
 describe("mari classify -", () => {
   it("classifies JSONL piped on stdin exactly like the same file", async () => {
     const corpus = "datasets/memory-pairs/mari-pairs.jsonl";
-    const fromFile = await runMari(["classify", corpus]);
-    const fromPipe = await runMari(["classify", "-"], { input: readFileSync(join(ROOT, corpus), "utf8") });
+    const fromFile = await runMari(["classify", corpus, "--progress", "none"]);
+    const fromPipe = await runMari(["classify", "-", "--progress", "none"], { input: readFileSync(join(ROOT, corpus), "utf8") });
     expect(fromPipe.code, fromPipe.stderr).toBe(0);
     expect(fromPipe.stdout).toBe(fromFile.stdout);
     expect(fromPipe.stdout.split("\n")).toHaveLength(162);

@@ -21,7 +21,7 @@ const jsonLines = (text: string): unknown[] =>
 
 describe("mari classify", () => {
   it("reproduces the corpus fixture byte for byte, in input order", async () => {
-    const r = await runMari(["classify", "datasets/memory-pairs/mari-pairs.jsonl"]);
+    const r = await runMari(["classify", "datasets/memory-pairs/mari-pairs.jsonl", "--progress", "none"]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(join(ROOT, "datasets/memory-pairs/mari-pairs.verdicts.jsonl"), "utf8"));
     expect(r.stderr).toBe("mari classify: 161 pairs classified, 0 records rejected\n");
@@ -91,12 +91,12 @@ describe("mari classify", () => {
       if (seen.has(id)) expected.push(`${path}:${i + 1}: duplicate_id: duplicate id ${JSON.stringify(id)}`);
       seen.add(id);
     });
-    const r = await runMari(["classify", path]);
+    const r = await runMari(["classify", path, "--progress", "none"]);
     expect(r.code, r.stderr).toBe(0);
     expect((jsonLines(r.stdout) as { id: string }[]).map((v) => v.id)).toEqual([...seen]);
     expect(r.stderr).toContain(`${seen.size} pairs classified, ${expected.length} records rejected (duplicate_id: ${expected.length})`);
     for (const message of expected.slice(0, 10)) expect(r.stderr).toContain(message);
-    const piped = await runMari(["classify", "-"], { input: text });
+    const piped = await runMari(["classify", "-", "--progress", "none"], { input: text });
     expect(piped.stdout).toBe(r.stdout);
     expect(piped.stderr.replaceAll("<stdin>", path)).toBe(r.stderr);
   });

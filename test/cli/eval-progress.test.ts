@@ -24,14 +24,23 @@ describe("mari eval --progress plain", () => {
     expect(r.stderr).not.toContain("0/1 (0%)");
   });
 
-  it("shows every phase of the run, each to its end: scoring, aggregation, bootstrap, the report", async () => {
+  it("shows every phase of the run, each to its end: the slice, scoring, aggregation, bootstrap, the report", async () => {
     const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", join(tmp.dir, "phases"), "--progress", "plain", "--quiet"]);
     expect(r.code, r.stderr).toBe(0);
     const finished = r.stderr
       .split("\n")
       .filter((line) => line.endsWith(" done"))
       .map((line) => line.slice(0, line.indexOf(":")));
-    expect(finished).toEqual(["score (MB)", "aggregate (case × run)", "bootstrap blocks + SetCons", "report (steps)"]);
+    // No --predictions: the lexical judge's phases come between the slice and the scoring.
+    expect(finished).toEqual([
+      "read slice (records)",
+      "judge (cases)",
+      "write dump (predictions)",
+      "score (MB)",
+      "aggregate (case × run)",
+      "bootstrap blocks + SetCons",
+      "report (steps)",
+    ]);
     // Lines on the way carry the rate and the time left (m:ss).
     expect(r.stderr).toMatch(/^aggregate \(case × run\): \d+\/160 \(\d+%\) [\d.]+s, [\d.]+\/s, eta \d+:\d\d$/m);
   });

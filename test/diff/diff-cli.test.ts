@@ -29,7 +29,7 @@ afterAll(cleanup);
 
 describe("mari diff", () => {
   it("lists the regressed and fixed cases and matches eval --baseline's comparison", async () => {
-    const r = await runMari(["diff", out("old"), join(out("new"), "report.json"), "--out", out("d")]);
+    const r = await runMari(["diff", out("old"), join(out("new"), "report.json"), "--out", out("d"), "--progress", "none"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const old = new Map((await documentCaseRecords(join(out("old"), "cases.jsonl"))).map((l) => [l["case_id"], l]));

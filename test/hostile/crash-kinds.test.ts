@@ -15,7 +15,7 @@ afterAll(() => tmp.cleanup());
 it("classify - with UTF-16 on stdin: exit 2 with the fix, no stack trace", async () => {
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${firstLines(PAIRS, 3).join("\n")}\n`, "utf16le")]);
   const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [MARI_BIN, "classify", "-"], { env: childEnv({ NO_COLOR: "1" }) });
+    const child = spawn(process.execPath, [MARI_BIN, "classify", "-", "--progress", "none"], { env: childEnv({ NO_COLOR: "1" }) });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);

@@ -20,9 +20,9 @@ const many = write(
 
 describe.skipIf(!existsSync("/dev/full"))("stdout on /dev/full", () => {
   it.each([
-    ["classify", ["classify", PAIRS]],
+    ["classify", ["classify", PAIRS, "--progress", "none"]],
     ["eval summary", ["eval", PAIRS, "--out", join(tmp.dir, "o1"), "--progress", "none"]],
-    ["predict --out -", ["predict", DOC_SLICE, "--judge", "lexical", "--out", "-"]],
+    ["predict --out -", ["predict", DOC_SLICE, "--judge", "lexical", "--out", "-", "--progress", "none"]],
   ])("%s: exit 2, one line", async (_name, args) => {
     const r = await runWithBrokenStream(args, "stdout", "full");
     expect(r.code, r.stderr).toBe(2);
@@ -33,8 +33,8 @@ describe.skipIf(!existsSync("/dev/full"))("stdout on /dev/full", () => {
 
 describe("stdout on a closed pipe", () => {
   it.each([
-    ["classify", ["classify", many]],
-    ["predict --out -", ["predict", DOC_SLICE, "--judge", "lexical", "--out", "-"]],
+    ["classify", ["classify", many, "--progress", "none"]],
+    ["predict --out -", ["predict", DOC_SLICE, "--judge", "lexical", "--out", "-", "--progress", "none"]],
   ])("%s: exit 2, one line", async (_name, args) => {
     const r = await runWithBrokenStream(args, "stdout", "closed");
     expect(r.code, r.stderr).toBe(2);

@@ -199,7 +199,9 @@ describe("mari predict options", () => {
     expect(existsSync(out)).toBe(false);
     expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     expect(stderr).toContain(`interrupted after 2 of 5 answers; no dump written; the answers so far are in ${cache}; rerun the same command to resume`);
-    expect(stderr).not.toMatch(/\bdone\b/);
+    // Only the slice was read to its end; the judging stopped, and nothing after says done.
+    expect(stderr).toMatch(/^judge \(answers\): 2\/5 \(40%\) [\d.]+s stopped$/m);
+    expect(stderr.split("\n").filter((line) => /\bdone\b/.test(line))).toEqual([expect.stringMatching(/^read slice \(records\): 5 [\d.]+s done$/)]);
   });
 
   it("Ctrl-C with answers out of order: counts every answer received", async () => {

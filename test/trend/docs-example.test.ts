@@ -45,8 +45,13 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup());
 
-const run = (script: string) =>
-  spawnSync("sh", ["-c", script], { cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+/** A plain progress line (stderr off a terminal): the phases of the run, not a message. */
+const PROGRESS_LINE = /^[^:\n]+: \d+(\/\d+ \(\d+%\))? [\d.]+s(, .*| done)\n/gm;
+
+const run = (script: string) => {
+  const r = spawnSync("sh", ["-c", script], { cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+  return { ...r, stderr: r.stderr.replace(PROGRESS_LINE, "") };
+};
 
 describe("docs/trend.md examples run as written", () => {
   it("the training run: five checkpoints, the last regressed, exit 1", () => {

@@ -20,7 +20,7 @@ const json = (path: string) => JSON.parse(readFileSync(path, "utf8"));
 
 describe("mari trend", () => {
   it("draws a quoted glob of checkpoint reports, the same way twice", async () => {
-    const r = await runMari(["trend", "reports/ckpt-*", "--out", "t1"], { cwd: dir });
+    const r = await runMari(["trend", "reports/ckpt-*", "--out", "t1", "--progress", "none"], { cwd: dir });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("mari trend documents: 5 checkpoints (ckpt-100 … ckpt-500), by step");
@@ -45,7 +45,20 @@ describe("mari trend", () => {
 
   it("fails --max-drop-from-best when the last checkpoint regressed from the best (exit 1, JUnit)", async () => {
     const out = join(dir, "gated");
-    const r = await runMari(["trend", reports, "--out", out, "--max-drop-from-best", "accuracy=0.02", "--gate", "accuracy>=0.7", "--report", "json,junit"]);
+    const r = await runMari([
+      "trend",
+      reports,
+      "--out",
+      out,
+      "--max-drop-from-best",
+      "accuracy=0.02",
+      "--gate",
+      "accuracy>=0.7",
+      "--report",
+      "json,junit",
+      "--progress",
+      "none",
+    ]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL max_drop_from_best accuracy=0\.02: best ckpt-300, last ckpt-500: 1 → 0\.7500/);
@@ -62,10 +75,19 @@ describe("mari trend", () => {
     mkdirSync(other, { recursive: true });
     const slice = writeSlice(other, 30, "alt");
     await checkpoint(join(other, "reports"), slice, "ckpt-600", () => true, 30, "alt");
-    const r = await runMari(["trend", reports, join(other, "reports/ckpt-600"), "--out", join(dir, "mixed")]);
+    const r = await runMari(["trend", reports, join(other, "reports/ckpt-600"), "--out", join(dir, "mixed"), "--progress", "none"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^mari: trend: different slices: .*ckpt-600\/report\.json was scored on .*alt-slice\.jsonl \(30 cases.*--allow-different-slice/);
-    const allowed = await runMari(["trend", reports, join(other, "reports/ckpt-600"), "--out", join(dir, "mixed"), "--allow-different-slice"]);
+    const allowed = await runMari([
+      "trend",
+      reports,
+      join(other, "reports/ckpt-600"),
+      "--out",
+      join(dir, "mixed"),
+      "--allow-different-slice",
+      "--progress",
+      "none",
+    ]);
     expect(allowed.stderr).toBe("");
     expect(allowed.code).toBe(0);
     expect(json(join(dir, "mixed/trend.json")).same_slice).toBe(false);
@@ -118,7 +140,7 @@ describe("mari trend", () => {
     const broken = join(dir, "broken", "ckpt-800");
     cpSync(join(reports, "ckpt-100"), broken, { recursive: true });
     writeFileSync(join(broken, "report.json"), '{"schema_version": "1.1.0",\n');
-    const bad = await runMari(["trend", reports, broken, "--out", join(dir, "x")]);
+    const bad = await runMari(["trend", reports, broken, "--out", join(dir, "x"), "--progress", "none"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^mari: .*ckpt-800\/report\.json: trend is not valid JSON/);
 

@@ -10,6 +10,9 @@ import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../gates/changes.js";
 import { collect, integerFlag } from "../flags.js";
+import { inOneStep } from "../../io/observer.js";
+import { terminalObserver } from "../observer.js";
+import { progressModeFor } from "../progress.js";
 import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";
 
@@ -22,6 +25,7 @@ interface DiffFlags {
   explorerCases?: string;
   bootstrap?: string;
   quiet?: boolean;
+  progress?: string;
 }
 
 /** Changed cases printed per status on stdout; the files have all of them. */
@@ -40,7 +44,8 @@ export function registerDiff(program: Command, wrap: ActionWrapper, summary: str
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
     .option("--explorer-cases <n>", `most cases diff.html's case explorer carries (default ${EXPLORER_CASE_CAP})`)
-    .option("--quiet", "no summary on stdout")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--quiet", "no summary on stdout, and no progress display unless --progress asks for one")
     .addHelpText(
       "after",
       `
@@ -73,6 +78,7 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
   const resamples = integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000;
   const outDir = flags.out ?? "mari-diff";
   const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
+  const observer = terminalObserver(progressModeFor(flags.progress, flags.quiet === true), flags.quiet === true);
   const outcome = await diffReports({
     oldPath,
     newPath,
@@ -81,8 +87,9 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
     resamples,
     allowDifferentSlice: flags.allowDifferentSlice ?? false,
     ...(explorerCases !== undefined ? { explorerCases } : {}),
+    observer,
   });
-  const files = await writeDiffFiles(outDir, outcome);
+  const files = await inOneStep(observer, "report (steps)", () => writeDiffFiles(outDir, outcome));
   const { diff } = outcome;
   const failed = diff.gates.filter((g) => !g.passed);
   if (!flags.quiet) {

@@ -16,6 +16,10 @@ import { loadMariConfig } from "../../gates/config.js";
 import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
 import { reportTaskOf } from "../../tasks/shard-reports.js";
+import { inOneStep } from "../../io/observer.js";
+
+/** The one phase of a pair or evidence merge: the shards read, their tallies added, the report written. */
+const MERGE_PHASE = "merge (steps)";
 
 interface MergeFlags extends GateFlags {
   baseline?: string;
@@ -40,7 +44,7 @@ export function registerMerge(program: Command, wrap: ActionWrapper, summary: st
     .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)")
     .option("--config <file>", "config file (default ./mari.config.json when present)")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr): the aggregation phases of a document merge");
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)");
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
     "after",
@@ -72,15 +76,21 @@ mismatched shards, shards with different gates); 3 internal error.`,
       lockOutputDir(outDir);
       const formats = parseReportFormats(flags.report ?? config.report);
       const quiet = flags.quiet ?? config.quiet ?? false;
+      const observer = terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet);
+      // Pair and evidence shards merge their tallies in one step; document shards show their phases.
       if (evidence) {
         if (flags.baseline !== undefined) throw new InputError("--baseline: evidence reports are not compared with a baseline");
         const { runEvidenceMerge } = await import("../../tasks/evidence/merge.js");
-        return finishReportRun(await runEvidenceMerge({ reportPaths: reports, outDir, formats, gates }), quiet);
+        return finishReportRun(await inOneStep(observer, MERGE_PHASE, () => runEvidenceMerge({ reportPaths: reports, outDir, formats, gates })), quiet);
       }
       if (pairs) {
         if (flags.baseline !== undefined) throw new InputError("--baseline: pair reports are not compared with a baseline");
         const { runPairMerge } = await import("../../tasks/pairs/merge.js");
-        return finishReportRun(await runPairMerge({ reportPaths: reports, outDir, formats, gates, ...(flags.slice ? { pairsPath: flags.slice } : {}) }), quiet);
+        const pairsPath = flags.slice ? { pairsPath: flags.slice } : {};
+        return finishReportRun(
+          await inOneStep(observer, MERGE_PHASE, () => runPairMerge({ reportPaths: reports, outDir, formats, gates, ...pairsPath })),
+          quiet,
+        );
       }
       const baselinePath = flags.baseline ?? config.baseline;
       const workers = flags.workers === undefined ? 1 : boundedInteger("--workers", flags.workers, 1, MAX_WORKERS);
@@ -93,7 +103,7 @@ mismatched shards, shards with different gates); 3 internal error.`,
         gates,
         ...(baselinePath !== undefined ? { baselinePath } : {}),
         ...(flags.slice ? { slicePath: flags.slice } : {}),
-        observer: terminalObserver(progressModeFor(flags.progress ?? config.progress, quiet), quiet),
+        observer,
       });
       return finishReportRun(outcome, quiet);
     }),

@@ -6,17 +6,18 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_COMPLETION_TOKENS, MAX_CONCURRENCY, MAX_JUDGE_RUNS, MAX_RETRIES, MAX_SEED, MAX_TIMER_MS } from "../../core/limits.js";
 import { EXIT_OK } from "../exit-codes.js";
-import { readDocumentSlice, type SentenceRule } from "../../io/slice.js";
-import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
-import { isClosedPipe, openDumpSink, writePredictionDump } from "../../judges/dump-writer.js";
-import { runLexicalJudge } from "../../judges/lexical.js";
-import { OPENAI_JUDGE_VERSION, runOpenAIJudge } from "../../judges/openai.js";
-import { ChatConfigError } from "../../judges/chat-client.js";
+import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
+import { isClosedPipe } from "../../judges/dump-writer.js";
 import { MAX_TOKENS_FIELDS, type MaxTokensField } from "../../judges/chat-request.js";
-import { createProgress, progressModeFor } from "../progress.js";
+import { progressModeFor } from "../progress.js";
+import { stopOpenPhases, terminalObserver } from "../observer.js";
+import type { RunObserver } from "../../io/observer.js";
 import { readSecretEnv } from "../secret-env.js";
 import { onInterrupt } from "../interrupt.js";
-import { convertBatchResults, loadPromptFlag, predictBatchRequests, usageJson, writeDumpMeta } from "./predict-batch.js";
+import { predictLexical as judgeLexically } from "../../tasks/predict/lexical.js";
+import { predictFromBatchResults, writePredictBatchRequests } from "../../tasks/predict/batch.js";
+import { JUDGE_PHASE, predictOpenAI as judgeLive } from "../../tasks/predict/live.js";
+import { loadPromptFlag } from "./predict-prompt.js";
 import { PREDICT_HELP } from "./predict-help.js";
 
 interface PredictOptions {
@@ -46,12 +47,20 @@ interface PredictOptions {
   sentences?: string;
 }
 
-/** The first N cases of the slice with `--limit N` (a cheap smoke test), else all. */
-async function readLimitedSlice(slicePath: string, limit: string | undefined, sentences: SentenceRule) {
-  const slice = await readDocumentSlice(slicePath, { sentences });
-  warnRejectedSliceRecords(slice);
-  if (limit === undefined) return slice.cases;
-  return slice.cases.slice(0, boundedInteger("--limit", limit, 1, Number.MAX_SAFE_INTEGER));
+/** `--limit N`: judge only the first N cases of the slice (a cheap smoke test). */
+function limitFlag(limit: string | undefined): { limit?: number } {
+  return limit === undefined ? {} : { limit: boundedInteger("--limit", limit, 1, Number.MAX_SAFE_INTEGER) };
+}
+
+/**
+ * The display and messages of a predict run on stderr: the phases, slice warnings as they are, the
+ * judge's diagnostics as `mari predict: …` notes (silenced by --quiet).
+ */
+function predictObserver(options: PredictOptions): RunObserver {
+  return terminalObserver(progressModeFor(options.progress, options.quiet === true), options.quiet === true, {
+    logPrefix: "",
+    notePrefix: "mari predict: ",
+  });
 }
 
 function numberFlag(value: string, flag: string): number {
@@ -93,21 +102,15 @@ async function predictLexical(slicePath: string, options: PredictOptions): Promi
   if (boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS) !== 1) {
     throw new InputError("--runs applies to --judge openai; the lexical judge is deterministic (every run would be identical)");
   }
-  const predictions = runLexicalJudge(await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options)));
-  if (options.out === undefined || options.out === "-") {
-    const sink = await openDumpSink();
-    try {
-      for (const p of predictions) await sink.write(p);
-      await sink.commit();
-    } catch (err) {
-      if (!isClosedPipe(err)) throw err; // the reader went away (`| head`): nothing left to do
-    }
-  } else {
-    await writePredictionDump(options.out, predictions);
-  }
-  const positives = predictions.filter((p) => p.judgment === true).length;
+  const outcome = await judgeLexically({
+    slicePath,
+    sentences: sentenceRuleOf(options),
+    ...limitFlag(options.limit),
+    out: options.out,
+    observer: predictObserver(options),
+  });
   if (!options.quiet) {
-    process.stderr.write(`mari predict: lexical judge: ${predictions.length} cases, ${positives} judged contradictory\n`);
+    process.stderr.write(`mari predict: lexical judge: ${outcome.cases} cases, ${outcome.positives} judged contradictory\n`);
   }
   return EXIT_OK;
 }
@@ -118,54 +121,26 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     throw new InputError("--batch-requests writes a request file and --batch-results reads an output file: give one of them");
   }
   const runs = boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS);
+  const slice = { slicePath, sentences: sentenceRuleOf(options), ...limitFlag(options.limit), observer: predictObserver(options) };
   if (options.batchRequests !== undefined) {
     if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
     const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
-    const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
-    const line = await predictBatchRequests(options.batchRequests, cases, {
-      model: options.model,
-      ...samplingFlags(options),
-      runs,
-      jsonMode: options.jsonMode,
-      prompt,
-    });
-    process.stderr.write(`${line}\n`);
+    const request = { model: options.model, ...samplingFlags(options), runs, jsonMode: options.jsonMode, prompt };
+    const { cases, lines, bytes } = await writePredictBatchRequests({ ...slice, requestsPath: options.batchRequests, request });
+    process.stderr.write(`mari predict: wrote ${lines} batch requests (${cases} cases × ${runs} run(s), ${bytes} bytes) to ${options.batchRequests}\n`);
     return EXIT_OK;
   }
-  const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
-  let summary: Awaited<ReturnType<typeof convertBatchResults>>;
+  const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
+  let outcome: Awaited<ReturnType<typeof predictFromBatchResults>>;
   try {
-    summary = await convertBatchResults(options.batchResults!, cases, runs, options.out);
+    outcome = await predictFromBatchResults({ ...slice, resultsPath: options.batchResults!, runs, out: options.out, model: options.model, prompt });
   } catch (err) {
     if (isClosedPipe(err)) return EXIT_OK;
     throw err;
   }
-  await writeDumpMeta(options.out, {
-    judge: "openai",
-    judge_version: OPENAI_JUDGE_VERSION,
-    source: "batch",
-    ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
-    base_url: null,
-    // --model when given, else the model(s) the output file's responses name.
-    model: options.model ?? (summary.models.length > 0 ? summary.models.join(", ") : null),
-    temperature: null,
-    max_tokens: null,
-    max_tokens_field: null,
-    runs,
-    cases: cases.length,
-    prompt_sha256: (await loadPromptFlag(options.prompt, options.jsonMode))?.sha256 ?? null,
-    usage: usageJson(summary.usage),
-    batch: {
-      predictions: summary.predictions,
-      missing: summary.missing,
-      failed: summary.failed,
-      malformed: summary.malformed,
-      orphans: summary.orphans,
-      duplicates: summary.duplicates,
-    },
-  });
+  const { cases, summary } = outcome;
   process.stderr.write(
-    `mari predict: ${summary.predictions} predictions from ${options.batchResults} (${cases.length} cases × ${runs} run(s)): ` +
+    `mari predict: ${summary.predictions} predictions from ${options.batchResults} (${cases} cases × ${runs} run(s)): ` +
       `${summary.missing} missing, ${summary.failed} failed requests, ${summary.malformed} malformed answers, ` +
       `${summary.orphans} orphan lines, ${summary.duplicates} duplicates; ` +
       `tokens: ${summary.usage.promptTokens} prompt, ${summary.usage.completionTokens} completion\n`,
@@ -182,8 +157,9 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   if (missing.length > 0) throw new InputError(`--judge openai needs ${missing.join(", ")}`);
   const apiKey = readSecretEnv(apiKeyEnv, "--api-key-env");
   const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
-  const settings = {
+  const judge = {
     baseUrl: checkBaseUrl(baseUrl!),
+    apiKey,
     model: options.model!,
     ...samplingFlags(options),
     runs: boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS),
@@ -196,79 +172,21 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
       seed: boundedInteger("--seed", options.seed, 0, MAX_SEED),
     },
     jsonMode: options.jsonMode,
+    cachePath: options.cache,
+    prompt,
   };
-  const progressMode = progressModeFor(options.progress, options.quiet === true);
-  const cases = await readLimitedSlice(slicePath, options.limit, sentenceRuleOf(options));
-  const sink = await openDumpSink(options.out);
-  const progress = createProgress({
-    mode: progressMode,
-    label: "mari predict",
-    total: cases.length * settings.runs,
-  });
-  // Diagnostics go through the progress display, so a bar is cleared and redrawn around them.
-  const log = (line: string) => {
-    if (!options.quiet) progress.log(`mari predict: ${line}`);
-  };
-  // Answers arrive in any order and are written in slice order: the interrupt message counts the
-  // answers received (each cached as it arrives), not the lines written so far.
-  let answered = 0;
-  const stopInterrupt = onInterrupt(async () => {
-    progress.done(false);
-    await sink.abort();
-    const where = options.cache
-      ? `the answers so far are in ${options.cache}; rerun the same command to resume`
-      : "rerun with --cache FILE to keep answers across interrupted runs";
-    process.stderr.write(`mari predict: interrupted after ${answered} of ${cases.length * settings.runs} answers; no dump written; ${where}\n`);
-  });
-  let summary: Awaited<ReturnType<typeof runOpenAIJudge>>;
+  const limit = limitFlag(options.limit);
+  const observer = interruptibleJudging(predictObserver(options), options.cache);
+  let outcome: Awaited<ReturnType<typeof judgeLive>>;
   try {
-    const onSettled = () => {
-      answered++;
-      progress.tick();
-    };
-    summary = await runOpenAIJudge(cases, { ...settings, apiKey, cachePath: options.cache, log, prompt, onSettled }, async (p) => {
-      await sink.write(p);
-    });
-    progress.done();
-    if (summary.predictions > 0 && summary.failed === summary.predictions) {
-      // Zero answers is an error, not an empty pass (most likely a wrong --base-url or a dead server).
-      throw new InputError(`no request succeeded (${summary.failed} failed); first failure: ${summary.firstFailure}`);
-    }
-    await sink.commit();
+    outcome = await judgeLive({ slicePath, sentences: sentenceRuleOf(options), ...limit, judge, out: options.out, observer });
   } catch (err) {
-    progress.done(false);
-    await sink.abort();
-    if (err instanceof ChatConfigError) {
-      throw new InputError(err.message.startsWith("cannot reach ") ? err.message : `the server refused the request: ${err.message}`);
-    }
     if (isClosedPipe(err)) return EXIT_OK;
     throw err;
-  } finally {
-    stopInterrupt();
   }
-  await writeDumpMeta(options.out, {
-    judge: "openai",
-    judge_version: OPENAI_JUDGE_VERSION,
-    source: "live",
-    ...(sentenceRuleOf(options) === "punkt" ? { sentences: "punkt" as const } : {}),
-    base_url: settings.baseUrl,
-    model: settings.model,
-    temperature: settings.temperature ?? null,
-    max_tokens: settings.maxTokens ?? null,
-    max_tokens_field: settings.maxTokens !== undefined ? settings.maxTokensField : null,
-    runs: settings.runs,
-    cases: cases.length,
-    prompt_sha256: prompt?.sha256 ?? null,
-    usage: usageJson(summary.usage),
-  });
-  if (summary.skippedCacheLines.length > 0) {
-    log(
-      `ignored ${summary.skippedCacheLines.length} unreadable cache line(s) (e.g. line ${summary.skippedCacheLines[0]}; a torn last line after a kill is expected)`,
-    );
-  }
-  if (!summary.jsonMode && settings.jsonMode) log("the server rejected response_format json_object; asked without it");
+  const { cases, summary } = outcome;
   process.stderr.write(
-    `mari predict: ${summary.predictions} predictions (${cases.length} cases × ${settings.runs} run(s)): ` +
+    `mari predict: ${summary.predictions} predictions (${cases} cases × ${judge.runs} run(s)): ` +
       `${summary.fromCache} from cache, ${summary.requested} requested, ${summary.retries} retries, ` +
       `${summary.malformed} malformed answers, ${summary.failed} failed requests` +
       `${summary.malformedFromCache > 0 ? ` (${summary.malformedFromCache} of the malformed answers from cache)` : ""}; ` +
@@ -281,6 +199,39 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     );
   }
   return EXIT_OK;
+}
+
+/**
+ * Ctrl-C while the answers come in: the display stops, the temp dump goes (temp-files.ts) and the
+ * message counts the answers received (each cached as it arrived), not the lines written so far
+ * (answers arrive in any order and are written in slice order).
+ */
+function interruptibleJudging(observer: RunObserver, cache: string | undefined): RunObserver {
+  return {
+    ...observer,
+    progress: (label, total) => {
+      const progress = observer.progress(label, total);
+      if (label !== JUDGE_PHASE) return progress;
+      let answered = 0;
+      const stopInterrupt = onInterrupt(async () => {
+        stopOpenPhases();
+        const where = cache
+          ? `the answers so far are in ${cache}; rerun the same command to resume`
+          : "rerun with --cache FILE to keep answers across interrupted runs";
+        process.stderr.write(`mari predict: interrupted after ${answered} of ${total} answers; no dump written; ${where}\n`);
+      });
+      return {
+        tick: (n = 1) => {
+          answered += n;
+          progress.tick(n);
+        },
+        done: (completed) => {
+          stopInterrupt();
+          progress.done(completed);
+        },
+      };
+    },
+  };
 }
 
 export function registerPredict(program: Command, wrap: ActionWrapper, summary: string): void {
@@ -313,8 +264,8 @@ export function registerPredict(program: Command, wrap: ActionWrapper, summary: 
     .option("--temperature <t>", "openai: sampling temperature (default not sent: the server's own; reasoning models accept no other)")
     .option("--no-json-mode", "openai: do not send response_format {type: json_object}")
     .option("--out <file>", "write the dump to FILE (atomically) instead of stdout")
-    .option("--progress <mode>", "openai: progress on stderr: auto|bar|plain|none", "auto")
-    .option("--quiet", "no progress or diagnostics on stderr beyond errors and the summary line")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--quiet", "no notes or diagnostics, and no progress display unless --progress asks for one (errors and the summary line stay)")
     .addOption(sentencesOption())
     .addHelpText("after", PREDICT_HELP)
     .action(

@@ -14,6 +14,9 @@ import type { TrendAxis } from "../../tasks/trend/inputs.js";
 import { checkpointSpan, keepSentence, writeTrendFiles } from "../../tasks/trend/render.js";
 import { trendReports } from "../../tasks/trend/run.js";
 import { collect, integerFlag } from "../flags.js";
+import { inOneStep } from "../../io/observer.js";
+import { terminalObserver } from "../observer.js";
+import { progressModeFor } from "../progress.js";
 
 interface TrendFlags {
   out?: string;
@@ -28,6 +31,7 @@ interface TrendFlags {
   seed?: string;
   bootstrap?: string;
   quiet?: boolean;
+  progress?: string;
 }
 
 const AXES: readonly TrendAxis[] = ["step", "name", "time"];
@@ -64,7 +68,8 @@ export function registerTrend(program: Command, wrap: ActionWrapper, summary: st
     .option("--allow-different-slice", "draw reports of different slices; checkpoints are then compared on the case ids they share")
     .option("--seed <s>", "bootstrap seed (default 0)")
     .option("--bootstrap <b>", "bootstrap resamples of the paired comparisons (default 1000)")
-    .option("--quiet", "no summary on stdout")
+    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
+    .option("--quiet", "no summary on stdout, and no progress display unless --progress asks for one")
     .addHelpText(
       "after",
       `
@@ -88,6 +93,7 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
   if (flags.x !== undefined && !(AXES as readonly string[]).includes(flags.x)) throw new InputError(`--x ${flags.x}: choose step, name or time`);
   const gates = [...flags.gate.map((text) => parseGateFlag(text)), ...flags.maxDropFromBest.map(maxDropFromBest)];
   const formats = flags.report === undefined ? (["json", "md", "html"] as const) : parseReportFormats(flags.report);
+  const observer = terminalObserver(progressModeFor(flags.progress, flags.quiet === true), flags.quiet === true);
   const outcome = await trendReports({
     inputs,
     metrics: flags.metric,
@@ -98,8 +104,9 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
     pairedScan: flags.pairedScan ?? false,
     ...(flags.keepBy !== undefined ? { keepBy: flags.keepBy } : {}),
     ...(flags.x !== undefined ? { x: flags.x as TrendAxis } : {}),
+    observer,
   });
-  const files = await writeTrendFiles(flags.out ?? "mari-trend", outcome, formats);
+  const files = await inOneStep(observer, "report (steps)", () => writeTrendFiles(flags.out ?? "mari-trend", outcome, formats));
   const { trend } = outcome;
   if (!flags.quiet) {
     const out = [`mari trend ${trend.task}: ${checkpointSpan(trend)}, by ${trend.x}`];

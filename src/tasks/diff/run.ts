@@ -13,7 +13,8 @@ import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
 import { readInputText } from "../../io/input-file.js";
 import type { JsonObject } from "../../io/records.js";
-import { readDocumentSlice } from "../../io/slice.js";
+import { inOneStep, inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { readDocumentSliceObserved } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
 import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
 import { attachOldRuns, buildDocumentExplorer } from "../document/explorer.js";
@@ -36,6 +37,8 @@ export interface DiffSettings {
   explorer?: boolean;
   /** The most cases diff.html's explorer carries (default EXPLORER_CASE_CAP). */
   explorerCases?: number;
+  /** Phases (default: silent). */
+  observer?: RunObserver;
 }
 
 export interface DiffSide {
@@ -122,8 +125,18 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   // The task decides how cases.jsonl lines are read; peek at NEW first with the default reading.
   const peek = await readTask(settings.newPath);
   const evidence = peek === "evidence";
-  const old = await loadComparable(settings.oldPath, "diff OLD", evidence);
-  const now = await loadComparable(settings.newPath, "diff NEW", evidence);
+  const observer = settings.observer ?? SILENT_OBSERVER;
+  const [old, now] = await inPhase(observer, "read OLD and NEW (reports)", 2, async (reading) => {
+    const sides: Baseline[] = [];
+    for (const [path, label] of [
+      [settings.oldPath, "diff OLD"],
+      [settings.newPath, "diff NEW"],
+    ]) {
+      sides.push(await loadComparable(path!, label!, evidence));
+      reading.tick();
+    }
+    return sides as [Baseline, Baseline];
+  });
   checkMetricsMatchCases(old, "OLD");
   checkMetricsMatchCases(now, "NEW");
   if (old.report.task !== now.report.task) {
@@ -139,13 +152,15 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     );
   }
   const seed = settings.seed ?? 0;
-  const comparison = compareWithBaseline(now.side, old, {
-    seed,
-    resamples: settings.resamples ?? 1000,
-    ...(now.report.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
-    currentSliceHash: now.report.dataset.slice_hash,
-  });
-  const changes = caseChanges(now.side, old.side);
+  const { comparison, changes } = await inOneStep(observer, "compare (steps)", () => ({
+    comparison: compareWithBaseline(now.side, old, {
+      seed,
+      resamples: settings.resamples ?? 1000,
+      ...(now.report.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
+      currentSliceHash: now.report.dataset.slice_hash,
+    }),
+    changes: caseChanges(now.side, old.side),
+  }));
   const diff: DiffResult = {
     schema_version: DIFF_SCHEMA_VERSION,
     old: side(old),
@@ -159,52 +174,73 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     gates: evaluateGates(now.report, settings.gates ?? [], { baseline: comparison }),
   };
   if (settings.explorer === false) return { diff };
+  const { explorer, explorerNote } = await diffExplorer(settings, old, now, changes, observer);
+  return { diff, ...(explorer ? { explorer } : {}), ...(explorerNote !== undefined ? { explorerNote } : {}) };
+}
+
+const EXPLORER_PHASE = "case explorer (steps)";
+
+/** diff.html's case explorer: NEW's changed cases with OLD's runs beside them (documents: texts from the slice and dumps when still there). */
+async function diffExplorer(
+  settings: DiffSettings,
+  old: Baseline,
+  now: Baseline,
+  changes: CaseChange[],
+  observer: RunObserver,
+): Promise<Omit<DiffOutcome, "diff">> {
+  const seed = settings.seed ?? 0;
+  const sameSlice = old.report.dataset.slice_hash === now.report.dataset.slice_hash;
   const rest = `${now.casesPath} (NEW's cases.jsonl)`;
   if (now.report.task === "pairs" || now.report.task === "evidence") {
     const spec = now.report.task === "pairs" ? PAIR_EXPLORER : EVIDENCE_EXPLORER;
     return {
-      diff,
-      explorer: await buildRecordExplorer(spec, now.casesPath, {
-        seed,
-        changes,
-        rest,
-        ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
-      }),
+      explorer: await inOneStep(observer, EXPLORER_PHASE, () =>
+        buildRecordExplorer(spec, now.casesPath, {
+          seed,
+          changes,
+          rest,
+          ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+        }),
+      ),
     };
   }
-  if (now.report.task !== "documents") return { diff };
+  if (now.report.task !== "documents") return {};
   // The documents explorer needs NEW's slice for the sentences; the dump for reasoning is optional.
   const config = now.report.system.config;
   const slicePath = (await readable(config["slice"])) ?? (await readable(resolve(now.report.dataset.path)));
   if (slicePath === null)
-    return { diff, explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
-  const slice = await readDocumentSlice(slicePath, { sentences: now.report.dataset.sentences ?? "mari" });
+    return { explorerNote: `the slice ${now.report.dataset.path} of NEW is not readable here, so diff.html lists the changed cases without their text` };
+  const slice = await readDocumentSliceObserved(slicePath, { sentences: now.report.dataset.sentences ?? "mari" }, observer);
   if (slice.cases.length !== now.report.dataset.cases)
-    return { diff, explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
+    return { explorerNote: `the slice at ${slicePath} no longer matches NEW (${slice.cases.length} cases, not ${now.report.dataset.cases})` };
   const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));
-  const explorer = await buildDocumentExplorer({
-    records: now.casesPath,
-    slice,
-    dumpPath,
-    ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),
-    lenientIds: config["lenient_ids"] === true,
-    runs: now.report.predictions?.runs ?? Object.keys(now.report.runs),
-    seed,
-    changes,
-    rest,
-    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+  // The slice's phase (above) comes first; then the page's data, NEW's runs and OLD's beside them.
+  const explorer = await inOneStep(observer, EXPLORER_PHASE, async () => {
+    const page = await buildDocumentExplorer({
+      records: now.casesPath,
+      slice,
+      dumpPath,
+      ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),
+      lenientIds: config["lenient_ids"] === true,
+      runs: now.report.predictions?.runs ?? Object.keys(now.report.runs),
+      seed,
+      changes,
+      rest,
+      ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+    });
+    // OLD's runs of the changed cases, beside NEW's.
+    const oldConfig = old.report.system.config;
+    await attachOldRuns(page, {
+      casesPath: old.casesPath,
+      dumpPath: (await readable(oldConfig["predictions"])) ?? (await readable(old.report.predictions?.path)),
+      ...(old.report.predictions ? { dumpName: old.report.predictions.path } : {}),
+      slice: sameSlice ? slice : null,
+      lenientIds: oldConfig["lenient_ids"] === true,
+      ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+    });
+    return page;
   });
-  // OLD's runs of the changed cases, beside NEW's.
-  const oldConfig = old.report.system.config;
-  await attachOldRuns(explorer, {
-    casesPath: old.casesPath,
-    dumpPath: (await readable(oldConfig["predictions"])) ?? (await readable(old.report.predictions?.path)),
-    ...(old.report.predictions ? { dumpName: old.report.predictions.path } : {}),
-    slice: sameSlice ? slice : null,
-    lenientIds: oldConfig["lenient_ids"] === true,
-    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
-  });
-  return { diff, explorer };
+  return { explorer };
 }
 
 async function readTask(path: string): Promise<TaskName | null> {

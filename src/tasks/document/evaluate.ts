@@ -11,10 +11,10 @@ import { readDocumentSide } from "../../gates/side-reader.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
-import { readDocumentSlice, sliceRejectionWarnings, type SentenceRule } from "../../io/slice.js";
+import { readDocumentSliceObserved, sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice.js";
 import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
-import { writePredictionDump } from "../../judges/dump-writer.js";
-import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE, runLexicalJudge } from "../../judges/lexical.js";
+import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js";
+import { judgeLexically } from "../predict/lexical.js";
 import type { ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
@@ -104,12 +104,17 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   // No dump: the built-in lexical judge (docs/judges.md) produces one next to the report, so a fresh
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
-  await asInputErrors(async () => {
-    const slice = await readDocumentSlice(settings.slicePath, { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false });
-    await writePredictionDump(dumpPath, runLexicalJudge(slice.cases.slice(0, settings.limit)));
+  const slice = await asInputErrors(async () => {
+    const read = await readDocumentSliceObserved(settings.slicePath, sliceReadOptions(settings), observer);
+    await judgeLexically(read.cases.slice(0, settings.limit), dumpPath, observer);
+    return read;
   });
   observer.note(`no --predictions given: the built-in lexical judge (a baseline) wrote ${dumpPath}`);
-  return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE }));
+  return asInputErrors(() => evaluate({ ...settings, started, observer, outDir }, dumpPath, { name: LEXICAL_JUDGE_NAME, note: LEXICAL_JUDGE_NOTE }, slice));
+}
+
+function sliceReadOptions(settings: DocumentEvalSettings): SliceReadOptions {
+  return { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false };
 }
 
 /** A limited run is not sharded: `mari merge` rebuilds whole-slice reports, and a limit is small anyway. */
@@ -119,7 +124,12 @@ export function checkLimitAndShard(limit: number | undefined, shard: Shard | und
 
 type Resolved = DocumentEvalSettings & { started: bigint; observer: RunObserver; outDir: string };
 
-async function evaluate(settings: Resolved, dumpPath: string, judge: { name: string; note?: string } | null): Promise<ReportOutcome> {
+async function evaluate(
+  settings: Resolved,
+  dumpPath: string,
+  judge: { name: string; note?: string } | null,
+  sliceRead?: DocumentSlice,
+): Promise<ReportOutcome> {
   const { slicePath, outDir, observer, shard, limit, rewardsPath, baselinePath } = settings;
   checkLimitAndShard(limit, shard);
   const workers = settings.workers ?? 1;
@@ -155,6 +165,8 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   const explore = formats.includes("html");
   const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
+  // The slice is read after every check of the dump above, so a bad dump is said before a bad slice.
+  const slice = sliceRead ?? (await readDocumentSliceObserved(slicePath, sliceReadOptions(settings), observer));
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
   const progress = observer.progress("score (MB)", totalMb);
   let reportedMb = 0;
@@ -172,7 +184,7 @@ async function evaluate(settings: Resolved, dumpPath: string, judge: { name: str
   try {
     result = await runDocumentEval({
       slicePath,
-      sliceOptions: { sentences: settings.sentences ?? "mari", strict: settings.strict ?? false },
+      slice,
       dumpPath,
       outDir,
       workers,

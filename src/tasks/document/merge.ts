@@ -2,14 +2,14 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import type { RunObserver } from "../../io/observer.js";
+import { inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
-import { readDocumentSlice } from "../../io/slice.js";
+import { readDocumentSliceObserved } from "../../io/slice.js";
 import { sha256File } from "../../io/hashing.js";
 import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
@@ -97,7 +97,8 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
     throw new InputError(`merge: the slice ${slicePath} is missing or differs from the one the shards scored (give it with --slice)`);
   }
   // The shards' sentence rule (recorded in their reports), so the merge numbers as they did.
-  const slice = await readDocumentSlice(slicePath, { sentences: first.dataset.sentences ?? "mari" });
+  const observer = input.observer ?? SILENT_OBSERVER;
+  const slice = await readDocumentSliceObserved(slicePath, { sentences: first.dataset.sentences ?? "mari" }, observer);
 
   // Global run order = order of each run's first kept line over all shards.
   const firstLine = new Map<string, number>();
@@ -112,45 +113,49 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
 
   let kept = 0;
   const reasonIndex = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
-  for (let k = 0; k < shards.length; k++) {
-    const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
-    const { report, shard } = shards[k]!;
-    await checkCasesHash(input.reportPaths[k]!, report, casesPath);
-    // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
-    // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
-    const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
-    const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
-    let rows = 0;
-    for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine, readDocumentCases)) {
-      const row = line.record as Record<string, any>;
-      rows++;
-      const c = slice.cases[row.case_index];
-      if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.caseLineNo, "case_index/case_id do not match the slice"));
-      if (shardOfCaseId(c.id, count) !== shard.index)
-        throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
-      if (row.line === null) continue; // missing: re-derived by the aggregation
-      kept++;
-      const run = table.runIndex(String(row.run));
-      if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
-      table.put(run, c.index, row.line, {
-        judgment: row.judgment === true,
-        reason: (row.reason ?? null) as CaseReason | null,
-        evidence: row.evidence_sentence_ids,
-        referenceCoverage: row.reference_coverage,
-        rewardAccuracy: row.reward_accuracy,
-        matched: row.matched_evidence_count,
-      });
+  // Each shard's cases.jsonl, one tick per (case, run) record.
+  await inPhase(observer, "read shards (case × run)", undefined, async (reading) => {
+    for (let k = 0; k < shards.length; k++) {
+      const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
+      const { report, shard } = shards[k]!;
+      await checkCasesHash(input.reportPaths[k]!, report, casesPath);
+      // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
+      // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
+      const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
+      const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
+      let rows = 0;
+      for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine, readDocumentCases)) {
+        const row = line.record as Record<string, any>;
+        rows++;
+        reading.tick();
+        const c = slice.cases[row.case_index];
+        if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.caseLineNo, "case_index/case_id do not match the slice"));
+        if (shardOfCaseId(c.id, count) !== shard.index)
+          throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
+        if (row.line === null) continue; // missing: re-derived by the aggregation
+        kept++;
+        const run = table.runIndex(String(row.run));
+        if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
+        table.put(run, c.index, row.line, {
+          judgment: row.judgment === true,
+          reason: (row.reason ?? null) as CaseReason | null,
+          evidence: row.evidence_sentence_ids,
+          referenceCoverage: row.reference_coverage,
+          rewardAccuracy: row.reward_accuracy,
+          matched: row.matched_evidence_count,
+        });
+      }
+      if (rows !== expectedRows) {
+        throw new InputError(
+          located(
+            casesPath,
+            undefined,
+            `has ${rows} (case, run) records; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
+          ),
+        );
+      }
     }
-    if (rows !== expectedRows) {
-      throw new InputError(
-        located(
-          casesPath,
-          undefined,
-          `has ${rows} (case, run) records; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
-        ),
-      );
-    }
-  }
+  });
 
   const lineRejections: Record<string, number> = {};
   for (const { shard } of shards) {
@@ -214,6 +219,8 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
   const started = process.hrtime.bigint();
   const { formats, gates: mergeGates, baselinePath: mergeBaseline, ...input } = options;
   const merged = await mergeDocumentShards(input);
+  // The last phase: the report built and decided, cases.jsonl published, the files written.
+  const reporting = (input.observer ?? SILENT_OBSERVER).progress("report (steps)", 1);
   try {
     const gates = combineGates(mergeGates ?? [], shardGateSpecs(merged.shards.map((report, k) => ({ path: options.reportPaths[k]!, report }))));
     const baselinePath = mergeBaseline ?? merged.first.baseline?.path ?? undefined;
@@ -247,8 +254,11 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
     report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const casesFile = await merged.result.casesFile.commit();
     const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile });
+    reporting.tick();
+    reporting.done();
     return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };
   } catch (err) {
+    reporting.done(false);
     // Nothing of a merge that fails here replaces what an earlier run left in --out.
     await merged.result.casesFile.abort();
     throw err;

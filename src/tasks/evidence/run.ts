@@ -18,7 +18,7 @@ import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { rate } from "../../core/metrics/ratio.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError } from "../../io/errors.js";
-import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
+import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import type { ExplorerData } from "../../report/explorer.js";
 import type { ReportOutcome } from "../outcome.js";
 import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
@@ -347,6 +347,8 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const current = options.current !== undefined ? await readCurrent(options.current, run.sharedLog) : null;
   const { facts, located } = await scoreCaseFiles(run, documentSet, current);
   await commitOutputs(run);
+  // The last phase: the report built, the case explorer read back, the files written.
+  const reporting = (options.observer ?? SILENT_OBSERVER).progress("report (steps)", 1);
   const report = await evidenceReport(run, documentSet.documents, started);
   const strictFailure = options.strict === true && log.total > 0;
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
@@ -358,6 +360,8 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
     ...(options.located !== undefined ? [join(run.outDir, "located.jsonl")] : []),
     ...written,
   ];
+  reporting.tick();
+  reporting.done();
   return { report, outDir: run.outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };
 }
 
@@ -376,7 +380,12 @@ function refuseBeforeReading(options: EvidenceOptions): void {
 
 async function readDocumentSet(run: EvidenceRun): Promise<DocumentSet> {
   const path = run.options.documents;
-  const { documents, records } = await readDocuments(path, run.sharedLog);
+  const observer = run.options.observer ?? SILENT_OBSERVER;
+  const { documents, records } = await inPhase(observer, "read documents (records)", undefined, async (reading) => {
+    const read = await readDocuments(path, run.sharedLog);
+    reading.tick(read.records);
+    return read;
+  });
   if (documents.length === 0) {
     // The rejection log is only printed after a run; name each record's problem here (file:line).
     const why = run.sharedLog.examples

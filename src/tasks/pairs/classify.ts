@@ -5,6 +5,7 @@ import { stat } from "node:fs/promises";
 import { assertRegularFile } from "../../io/input-file.js";
 import { InputError } from "../../io/errors.js";
 import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type JsonObject, type RecordFormat } from "../../io/records.js";
+import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
 import { CompactStringSet } from "../../io/string-set.js";
 import { LineIdSet, LineRereader } from "../../io/line-id-set.js";
@@ -23,7 +24,9 @@ export interface ClassifyPairsOptions {
   /** Where the verdict lines go (JSONL, one per classified pair, in input order). */
   output: NodeJS.WritableStream;
   /** Classifier thresholds (default: the shipped ones). */
-  config?: Readonly<ClassifierConfig>;
+  config?: Readonly<ClassifierConfig> | undefined;
+  /** Progress (one phase, "classify", counting records) goes here; silent by default. */
+  observer?: RunObserver | undefined;
 }
 
 export interface ClassifyRejection {
@@ -100,12 +103,15 @@ async function classifyJsonlFile(
   path: string,
   makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun,
   out: VerdictOutput,
+  progress: Progress,
 ): Promise<ClassifyRun> {
   const rereader = new LineRereader(path);
   const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line));
   const run = makeRun((id, line) => seen.add(id, line));
   let blockOffset = 0;
+  let lines = 0;
   const visit = (lineNo: number, text: string | null, start: number): void => {
+    lines++;
     rereader.note(lineNo, blockOffset + start);
     const parsed = parseJsonLine(text);
     if ("error" in parsed) run.reject(`${path}:${lineNo}`, parsed.error.code, parsed.error.message);
@@ -114,6 +120,9 @@ async function classifyJsonlFile(
   try {
     for (const { firstLineNo, block } of fileLineBlocks(path, READ_CHUNK_BYTES)) {
       forEachLine(block, firstLineNo, visit);
+      // Counted per block: a display update per line would cost more than classifying it.
+      progress.tick(lines);
+      lines = 0;
       blockOffset += block.length;
       if (out.isFull) await out.flush();
       if (out.isClosed) break;
@@ -130,10 +139,12 @@ async function classifyRecords(
   format: RecordFormat | undefined,
   makeRun: (isNewId: (id: string, line: number) => boolean) => ClassifyRun,
   out: VerdictOutput,
+  progress: Progress,
 ): Promise<ClassifyRun> {
   const seen = new CompactStringSet();
   const run = makeRun((id) => seen.add(id));
   for await (const item of readRecords(source, format)) {
+    progress.tick();
     if (item.error !== undefined) run.reject(item.where, item.error.code, item.error.message);
     else run.take(item.record, item.where, item.line ?? 0);
     if (out.isFull) await out.flush();
@@ -173,9 +184,14 @@ export async function classifyPairs(options: ClassifyPairsOptions): Promise<Clas
   try {
     const makeRun = (isNewId: (id: string, line: number) => boolean): ClassifyRun => new ClassifyRun(options.pairs, config, out, isNewId);
     const format = typeof source === "string" ? await detectRecordFormat(source) : undefined;
-    const run =
-      typeof source === "string" && format === "jsonl" ? await classifyJsonlFile(source, makeRun, out) : await classifyRecords(source, format, makeRun, out);
-    await out.flush();
+    const run = await inPhase(options.observer ?? SILENT_OBSERVER, "classify (records)", undefined, async (progress) => {
+      const done =
+        typeof source === "string" && format === "jsonl"
+          ? await classifyJsonlFile(source, makeRun, out, progress)
+          : await classifyRecords(source, format, makeRun, out, progress);
+      await out.flush();
+      return done;
+    });
     const rejectedTotal = [...run.rejected.values()].reduce((a, b) => a + b, 0);
     return {
       source: sourceName(source),

@@ -237,6 +237,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
   };
   await classifyIntoCases(run);
   await commitCases(run);
+  // The last phase: the report built, the case explorer read back, the files written.
+  const reporting = run.observer.progress("report (steps)", 1);
   const report = await pairEvalReport(run, started);
   const { stats } = run;
   const strictFailure = options.strict === true && stats.rejected > 0;
@@ -249,6 +251,8 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
       })
     : undefined;
   const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
+  reporting.tick();
+  reporting.done();
 
   return {
     report,

@@ -31,7 +31,7 @@ import { loadUnitPrices } from "./costs.js";
 import { PairInputStats, readPairs, logRejections } from "./input.js";
 import { evaluatePairGates, pairGateList } from "./run.js";
 import { createChunkPool, mapInOrder } from "../../pool/pool.js";
-import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { inOneStep, inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { SweepInit } from "./sweep-worker.js";
 import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-report.js";
 
@@ -133,10 +133,13 @@ async function runSweepInRun(options: SweepOptions): Promise<SweepOutcome> {
   const stats = new PairInputStats();
   const pairs: SweepPair[] = [];
   let unlabelled = 0;
-  for await (const { pair } of readPairs(options.pairs, stats)) {
-    if (pair.gold === null) unlabelled++;
-    else pairs.push({ newText: pair.newText, oldText: pair.oldText, gold: pair.gold, kind: pair.kind });
-  }
+  await inPhase(observer, "read pairs", undefined, async (reading) => {
+    for await (const { pair } of readPairs(options.pairs, stats)) {
+      reading.tick();
+      if (pair.gold === null) unlabelled++;
+      else pairs.push({ newText: pair.newText, oldText: pair.oldText, gold: pair.gold, kind: pair.kind });
+    }
+  });
   logRejections(stats, observer);
   if (pairs.length === 0) {
     throw new InputError(
@@ -184,6 +187,6 @@ async function runSweepInRun(options: SweepOptions): Promise<SweepOutcome> {
     best,
     pareto_front: paretoFront(candidates),
   };
-  const files = await writeSweepOutputs(outDir, result);
+  const files = await inOneStep(observer, "report (steps)", () => writeSweepOutputs(outDir, result));
   return { result, files, seconds: Number(process.hrtime.bigint() - started) / 1e9, threads };
 }

@@ -10,6 +10,7 @@ import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { didYouMean } from "../../gates/suggest.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
+import { inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import type { BaselineComparison, ConfidenceInterval, GateResult, MetricValue, Report, TaskName } from "../../report/types.js";
 import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
@@ -66,6 +67,8 @@ export interface TrendSettings {
   pairedScan?: boolean;
   seed?: number;
   resamples?: number;
+  /** Phases (default: silent). */
+  observer?: RunObserver;
 }
 
 export interface TrendPoint {
@@ -220,36 +223,39 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
   let metrics: string[] = [];
   let keepBy = "";
   let sameSlice = true;
-  for (const [index, input] of order.entries()) {
-    const { path, report } = await readReportFile(input.path, "trend");
-    if (first === undefined) {
-      first = { task: report.task, dataset: report.dataset };
-      const defaults = (DEFAULT_TREND_METRICS[report.task] ?? []).filter((m) => lookupMetric(report, m) !== undefined);
-      const chosen = settings.metrics && settings.metrics.length > 0 ? [...settings.metrics] : defaults;
-      keepBy = settings.keepBy ?? DEFAULT_KEEP_BY[report.task] ?? chosen[0] ?? "";
-      metrics = [...new Set([...chosen, keepBy, ...gates.filter((g) => g.kind === "max_drop").map((g) => g.metric)])].filter((m) => m !== "");
-      if (settings.keepBy !== undefined) checkPaired(report.task, keepBy, "--keep-by");
-      for (const g of gates) if (g.kind === "max_drop") checkPaired(report.task, g.metric, "--max-drop-from-best");
-    } else {
-      if (report.task !== first.task) {
-        throw new InputError(`trend: ${path} is a ${report.task} report, ${points[0]!.path} a ${first.task} report: a trend needs reports of one task`);
-      }
-      if (report.dataset.slice_hash !== first.dataset.slice_hash) {
-        sameSlice = false;
-        if (settings.allowDifferentSlice !== true) {
-          throw new InputError(
-            `trend: different slices: ${path} was scored on ${report.dataset.path} (${report.dataset.cases} cases, slice_hash ${report.dataset.slice_hash.slice(0, 12)}…), ` +
-              `${points[0]!.path} on ${first.dataset.path} (${first.dataset.cases} cases, slice_hash ${first.dataset.slice_hash.slice(0, 12)}…); ` +
-              "--allow-different-slice draws them anyway and compares checkpoints on the case ids they share",
-          );
+  await inPhase(settings.observer ?? SILENT_OBSERVER, "read reports", order.length, async (reading) => {
+    for (const [index, input] of order.entries()) {
+      const { path, report } = await readReportFile(input.path, "trend");
+      if (first === undefined) {
+        first = { task: report.task, dataset: report.dataset };
+        const defaults = (DEFAULT_TREND_METRICS[report.task] ?? []).filter((m) => lookupMetric(report, m) !== undefined);
+        const chosen = settings.metrics && settings.metrics.length > 0 ? [...settings.metrics] : defaults;
+        keepBy = settings.keepBy ?? DEFAULT_KEEP_BY[report.task] ?? chosen[0] ?? "";
+        metrics = [...new Set([...chosen, keepBy, ...gates.filter((g) => g.kind === "max_drop").map((g) => g.metric)])].filter((m) => m !== "");
+        if (settings.keepBy !== undefined) checkPaired(report.task, keepBy, "--keep-by");
+        for (const g of gates) if (g.kind === "max_drop") checkPaired(report.task, g.metric, "--max-drop-from-best");
+      } else {
+        if (report.task !== first.task) {
+          throw new InputError(`trend: ${path} is a ${report.task} report, ${points[0]!.path} a ${first.task} report: a trend needs reports of one task`);
+        }
+        if (report.dataset.slice_hash !== first.dataset.slice_hash) {
+          sameSlice = false;
+          if (settings.allowDifferentSlice !== true) {
+            throw new InputError(
+              `trend: different slices: ${path} was scored on ${report.dataset.path} (${report.dataset.cases} cases, slice_hash ${report.dataset.slice_hash.slice(0, 12)}…), ` +
+                `${points[0]!.path} on ${first.dataset.path} (${first.dataset.cases} cases, slice_hash ${first.dataset.slice_hash.slice(0, 12)}…); ` +
+                "--allow-different-slice draws them anyway and compares checkpoints on the case ids they share",
+            );
+          }
         }
       }
+      const point = pointOf(index, path, input.name, input.step, report, metrics);
+      if (times !== undefined) point.time = new Date(times.get(input.path)!).toISOString();
+      points.push(point);
+      last = report;
+      reading.tick();
     }
-    const point = pointOf(index, path, input.name, input.step, report, metrics);
-    if (times !== undefined) point.time = new Date(times.get(input.path)!).toISOString();
-    points.push(point);
-    last = report;
-  }
+  });
   const task = first!.task;
   const lastReport = last!;
   const warnings: string[] = [];
