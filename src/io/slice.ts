@@ -9,6 +9,7 @@ import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
+import { sha256Text } from "./hashing.js";
 import { inPhase, type Progress, type RunObserver } from "./observer.js";
 import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 
@@ -321,4 +322,16 @@ export async function sniffSliceTask(path: string): Promise<"documents" | "pairs
     if (++seen >= SNIFF_RECORDS) break;
   }
   return pairs > documents ? "pairs" : "documents";
+}
+
+/**
+ * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
+ * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
+ */
+export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
+  // canonicalJson's text of {id, sentences, label, gold}, written with its keys already in sorted
+  // order (a string, a boolean and arrays of strings and numbers: no key inside to sort).
+  const hashes = slice.cases.map((c) => sha256Text(JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences })));
+  const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
+  return sha256Text(rule + hashes.sort().join("\n"));
 }

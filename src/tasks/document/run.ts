@@ -3,6 +3,7 @@
 // then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
 // provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
+import { sliceHashOf } from "../../io/slice.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,7 +12,6 @@ import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-s
 import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { availableParallelism, loadavg } from "node:os";
-import { sha256Text } from "../../io/hashing.js";
 import type { RejectionExample } from "../../report/types.js";
 import { secretEnvFinder } from "../../report/redact.js";
 import { runOrder } from "../../core/run-order.js";
@@ -105,18 +105,6 @@ export interface DocumentEvalResult {
 /** The shard of a case id: the first 32 bits of its sha256, modulo the shard count. */
 export function shardOfCaseId(caseId: string, count: number): number {
   return createHash("sha256").update(caseId, "utf8").digest().readUInt32BE(0) % count;
-}
-
-/**
- * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
- * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
- */
-export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
-  // canonicalJson's text of {id, sentences, label, gold}, written with its keys already in sorted
-  // order (a string, a boolean and arrays of strings and numbers: no key inside to sort).
-  const hashes = slice.cases.map((c) => sha256Text(JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences })));
-  const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
-  return sha256Text(rule + hashes.sort().join("\n"));
 }
 
 /** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
