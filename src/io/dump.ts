@@ -8,8 +8,12 @@ import { stripPythonWhitespace } from "../core/document/index.js";
 import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
 import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
-/** Line-level rejections, in the order they are checked. */
-export type DumpLineRejection = LineRejection | "bad_case_id" | "bad_run_key" | "duplicate_prediction";
+/** Line-level rejections, in the order they are checked (a rejected line's code in the pool's results is its index here). */
+export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
+export type DumpLineRejection = (typeof LINE_REJECTIONS)[number];
+
+/** The top-level fields that carry a prediction in one of the three shapes (structured, cache, raw completion). */
+export const PREDICTION_FIELDS = ["judgment", "prediction", "completion"] as const;
 
 /** Per-prediction reasons that make a kept line format-invalid (checked in this order). */
 export type PredictionShapeReason = "bad_prediction_shape" | "bad_completion_format" | "bad_judgment" | "bad_evidence_field" | "bad_reasoning";

@@ -10,10 +10,9 @@
 import { readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
 import { dumpLines, type DumpSourceOptions } from "./dump-source.js";
-import { isBatchOutputLine, parseDumpLine } from "../../io/dump.js";
+import { isBatchOutputLine, parseDumpLine, PREDICTION_FIELDS } from "../../io/dump.js";
 import { isJsonObject } from "../../io/records.js";
 
-const PREDICTION_FIELDS = ["judgment", "prediction", "completion"] as const;
 const EXAMPLE = '{"case_id": "…", "judgment": true, "evidence_sentence_ids": [2]}';
 /** Above this size a first line that is not JSON is not re-read as one whole JSON document. */
 const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;

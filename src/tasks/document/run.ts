@@ -4,6 +4,7 @@
 // provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
 import { sliceHashOf } from "../../io/slice.js";
+import { LINE_REJECTIONS } from "../../io/dump.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -21,7 +22,6 @@ import {
   CASE_REASONS,
   LINE_KIND_ORPHAN,
   LINE_KIND_PREDICTION,
-  LINE_REJECTIONS,
   WORKER_HEAP_MB,
   type ChunkResult,
   type LineBlock,

@@ -4,15 +4,20 @@
 import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { splitBlock, type Line } from "../../io/lines.js";
-import { dumpCaseId, dumpRunKey, extractPrediction, isBatchOutputLine, parseDumpLine, runKeyProblem } from "../../io/dump.js";
+import {
+  dumpCaseId,
+  dumpRunKey,
+  extractPrediction,
+  isBatchOutputLine,
+  LINE_REJECTIONS,
+  parseDumpLine,
+  runKeyProblem,
+  type DumpLineRejection,
+} from "../../io/dump.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
 import { dict } from "../../core/dict.js";
-
-/** Line-level outcomes (index = code stored in ChunkResult.code for rejected lines). */
-export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
-export type LineRejectionCode = (typeof LINE_REJECTIONS)[number];
 
 /** Per-case reasons (index 0 = format-valid), in docs/comparable-reports.md order. */
 export const CASE_REASONS = [
@@ -226,7 +231,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     examplesPerCode.set(key, seen + 1);
     r.messages.push([i, message]);
   };
-  const reject = (i: number, code: LineRejectionCode, message: string): void => {
+  const reject = (i: number, code: DumpLineRejection, message: string): void => {
     r.kind[i] = LINE_KIND_REJECTED;
     r.code[i] = LINE_REJECTIONS.indexOf(code);
     note(i, code, message);
