@@ -146,11 +146,17 @@ const LINES_PER_MARK = 64;
  * read front to back (`note`), and `line(n)` reads from the nearest mark before line n.
  */
 export class LineRereader {
-  private marks = new Float64Array(1024);
+  private marks: Float64Array;
   private fd: number | undefined;
   private buffer = Buffer.allocUnsafe(1 << 14);
 
-  constructor(private readonly path: string) {}
+  /** `lines`: how many lines the file has, when known (the marks are then made once, at their size). */
+  constructor(
+    private readonly path: string,
+    lines = 0,
+  ) {
+    this.marks = new Float64Array(Math.max(1024, Math.ceil(lines / LINES_PER_MARK)));
+  }
 
   /** Line `lineNo` (1-based) starts at byte `offset` of the file. Call for every line, in order. */
   note(lineNo: number, offset: number): void {

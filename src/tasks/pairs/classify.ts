@@ -106,8 +106,9 @@ async function classifyJsonlFile(
   out: VerdictOutput,
   progress: Progress,
 ): Promise<ClassifyRun> {
-  const rereader = new LineRereader(path);
-  const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line), countLines(path));
+  const lineCount = countLines(path);
+  const rereader = new LineRereader(path, lineCount);
+  const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line), lineCount);
   const run = makeRun((id, line) => seen.add(id, line));
   let blockOffset = 0;
   let lines = 0;
