@@ -8,7 +8,7 @@ import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type Json
 import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
 import { CompactStringSet } from "../../io/string-set.js";
-import { LineIdSet, LineRereader } from "../../io/line-id-set.js";
+import { countLines, LineIdSet, LineRereader } from "../../io/line-id-set.js";
 import { parsePairRecord } from "../../core/pairs/input.js";
 import { classify, DEFAULT_CONFIG, type ClassifierConfig } from "../../core/classifier/index.js";
 import { LISTED_REJECTIONS } from "../../report/format.js";
@@ -97,7 +97,8 @@ class ClassifyRun {
 
 /**
  * A JSONL file, read in small chunks and one line at a time; the seen ids are a LineIdSet (a few
- * bytes per id), which reads an earlier line back from the file to compare ids exactly.
+ * bytes per id, sized from a first pass that counts the lines), which reads an earlier line back
+ * from the file to compare ids exactly.
  */
 async function classifyJsonlFile(
   path: string,
@@ -105,8 +106,9 @@ async function classifyJsonlFile(
   out: VerdictOutput,
   progress: Progress,
 ): Promise<ClassifyRun> {
-  const rereader = new LineRereader(path);
-  const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line));
+  const lineCount = countLines(path);
+  const rereader = new LineRereader(path, lineCount);
+  const seen = new LineIdSet((line) => idOfLine(path, rereader.line(line), line), lineCount);
   const run = makeRun((id, line) => seen.add(id, line));
   let blockOffset = 0;
   let lines = 0;
