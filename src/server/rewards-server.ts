@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { DocumentSlice } from "../io/slice.js";
 import { createChunkPool, type ChunkPool } from "../pool/pool.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
-import { sliceHashOf } from "../tasks/document/run.js";
+import { sliceHashOf } from "../tasks/document/score-dump.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { readBody, RequestError } from "./body.js";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { RewardsServer } from "../../src/server/rewards-server.js";
-import { sliceHashOf } from "../../src/tasks/document/run.js";
+import { sliceHashOf } from "../../src/tasks/document/score-dump.js";
 import { CONTRADOC_160, postJson, startTestServer } from "./support.js";
 
 let punkt: DocumentSlice;

@@ -13,7 +13,7 @@ import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
 import { finishReportRun } from "../summary.js";
 import { listRejections } from "../../report/format.js";
-import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
@@ -22,7 +22,7 @@ import { sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 import { parseReportFormats } from "../../report/write.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
-import type { Shard } from "../../tasks/document/run.js";
+import type { Shard } from "../../tasks/document/score-dump.js";
 
 interface EvalFlags extends CompletionEndFlags {
   predictions?: string;

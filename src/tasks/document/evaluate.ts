@@ -27,7 +27,7 @@ import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { isConvertedDump, type DumpSourceOptions } from "./dump-source.js";
 import { detectEvalLog } from "../../judges/eval-logs.js";
-import { runDocumentEval, type DocumentEvalResult, type Shard } from "./run.js";
+import { runDocumentEval, type DocumentEvalResult, type Shard } from "./score-dump.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */

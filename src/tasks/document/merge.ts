@@ -21,7 +21,7 @@ import { decideDocumentReport } from "./decide.js";
 import { buildDocumentReport } from "./report.js";
 import { CASE_REASONS, type CaseReason } from "./score.js";
 import { RunTable } from "./run-table.js";
-import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult, type FinishInput } from "./run.js";
+import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult, type FinishInput } from "./score-dump.js";
 
 interface ShardState {
   index: number;

@@ -10,7 +10,7 @@ import { addBreakdownOutcomeAt, addOutcomeAt } from "../../core/metrics/run-sums
 import type { JudgmentColumns } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import type { RejectionExample } from "../../report/types.js";
-import { ByteSink, utf8 } from "./bytes.js";
+import { ByteSink, utf8 } from "./line-bytes.js";
 import { BREAKDOWN_FIELDS, caseLine, cellKeysOf, cellOutcome, missingExample, rangeCases, rangeRuns, RUN_SUM_FIELDS, writeRunLine } from "./range.js";
 import type { RunTable } from "./run-table.js";
 import { EXAMPLES_PER_REASON, scoreCase, type ScoredPrediction, type ScoreOptions } from "./score.js";

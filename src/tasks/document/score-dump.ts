@@ -1,7 +1,7 @@
-// `mari eval` on a document slice (docs/eval.md): reads the slice, streams the dump through the chunk
-// pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
-// then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
-// provenance, gates and the report files.
+// The dump pass of `mari eval` on a document slice (docs/eval.md), called by evaluate.ts (the task's
+// entry point): reads the slice, streams the dump through the chunk pool (scoring happens in
+// workers), keeps the first kept line per (case, run) in a compact table, then aggregates in slice
+// order × run order and writes cases.jsonl. The caller adds provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
