@@ -1,6 +1,6 @@
 // Writes the published JSON Schemas from their one definition each: report.json
 // (src/report/schema.ts), sweep.json (src/report/sweep-schema.ts), mari.config.json
-// (src/gates/config.ts), the lines of a document eval's cases.jsonl (src/report/cases-schema.ts) and
+// (src/gates/run-config.ts), the lines of a document eval's cases.jsonl (src/report/cases-schema.ts) and
 // trend.json (src/report/trend-schema.ts).
 // Run after `npm run build`: `node scripts/write-schema.mjs`. test/report/schema.test.ts,
 // test/gates/config-layout.test.ts, test/document-eval/cases-layout.test.ts and
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const { REPORT_JSON_SCHEMA } = await import(join(root, "dist/report/schema.js"));
 const { SWEEP_JSON_SCHEMA } = await import(join(root, "dist/report/sweep-schema.js"));
-const { configJsonSchema } = await import(join(root, "dist/gates/config.js"));
+const { configJsonSchema } = await import(join(root, "dist/gates/run-config.js"));
 const { DOCUMENT_CASES_JSON_SCHEMA } = await import(join(root, "dist/report/cases-schema.js"));
 const { TREND_JSON_SCHEMA } = await import(join(root, "dist/report/trend-schema.js"));
 for (const [name, schema] of [

@@ -39,7 +39,7 @@ export {
 } from "./tasks/trend/run.js";
 export { renderTrendHtml, renderTrendJson, renderTrendMarkdown, writeTrendFiles } from "./tasks/trend/render.js";
 export type { ReportOutcome } from "./tasks/outcome.js";
-export type { Shard } from "./tasks/document/run.js";
+export type { Shard } from "./tasks/document/score-dump.js";
 export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";
 export { InputError, located } from "./io/errors.js";
 export { sniffSliceTask, type SentenceRule } from "./io/slice.js";

@@ -7,7 +7,7 @@
 //   refused: its ids do not number the shards 0 … N-1.
 import { MAX_SHARDS } from "../core/limits.js";
 import { InputError } from "../io/errors.js";
-import type { Shard } from "../tasks/document/run.js";
+import type { Shard } from "../tasks/document/score-dump.js";
 
 function nonNegativeInteger(name: string, text: string): number {
   if (!/^\d+$/.test(text.trim())) throw new InputError(`${name}="${text}": expected an integer ≥ 0`);

@@ -169,24 +169,7 @@ export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: Pa
   const n = caseIds.length;
   const curIdx = Int32Array.from(caseIds, (id) => cur.caseIndex(id)!);
   const baseIdx = Int32Array.from(caseIds, (id) => base.caseIndex(id)!);
-  // Labels in the order the paired units show them: current's cases, then the baseline's.
-  const curLabels = firstAppearances(cur.labelFirst, curIdx).map((l) => cur.labels.list[l]!);
-  const baseLabels = firstAppearances(base.labelFirst, baseIdx).map((l) => base.labels.list[l]!);
-
-  const classes = opts.classes ?? [...new Set([...curLabels, ...baseLabels])].sort();
-  const classIndex = new Map(classes.map((label, i) => [label, i]));
-  // A label outside `classes` still counts for accuracy: it gets its own index past the classes.
-  const indexOf = (label: string): number => {
-    let i = classIndex.get(label);
-    if (i === undefined) {
-      i = classIndex.size;
-      classIndex.set(label, i);
-    }
-    return i;
-  };
-  for (const label of [...curLabels, ...baseLabels]) indexOf(label);
-  const classCount = Math.max(1, classIndex.size);
-  const f1Classes = opts.classes ? opts.classes.length : classIndex.size;
+  const { classIndex, classCount, f1Classes } = pairedClasses(cur, base, curIdx, baseIdx, opts);
   const baselineValues = new Set(firstAppearances(base.valueFirst, baseIdx).map((v) => base.valueNames.list[v]!));
   const valueNames = firstAppearances(cur.valueFirst, curIdx)
     .map((v) => cur.valueNames.list[v]!)
@@ -208,12 +191,55 @@ export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: Pa
       classCount,
       valueNames.map((name) => base.valueNames.get(name)!),
     ),
-  ];
+  ] as const;
+  const names = ["accuracy", "macro_f1", ...valueNames];
+  const metrics = pairedDifferences(sides, names, n, classCount, f1Classes, opts);
+  const { baselineOnly, currentOnly } = discordantCases(sides, n);
+  return {
+    path: opts.baselinePath ?? null,
+    paired_by: "case",
+    matched_cases: n,
+    unmatched_current: cur.caseCount() - n,
+    unmatched_baseline: base.caseCount() - n,
+    units: { current: sides[0].units, baseline: sides[1].units },
+    runs: { current: [...cur.runs.list], baseline: [...base.runs.list] },
+    seed: opts.seed,
+    resamples: opts.resamples,
+    metrics,
+    mcnemar: { ...mcnemarExact(baselineOnly, currentOnly), rule: "majority_of_runs" },
+  };
+}
 
+/** The label classes both sides are scored over: an index per label, how many, and how many macro-F1 averages over. */
+function pairedClasses(
+  cur: PairedSide,
+  base: PairedSide,
+  curIdx: Int32Array,
+  baseIdx: Int32Array,
+  opts: PairedOptions,
+): { classIndex: Map<string, number>; classCount: number; f1Classes: number } {
+  // Labels in the order the paired units show them: current's cases, then the baseline's.
+  const curLabels = firstAppearances(cur.labelFirst, curIdx).map((l) => cur.labels.list[l]!);
+  const baseLabels = firstAppearances(base.labelFirst, baseIdx).map((l) => base.labels.list[l]!);
+  const classes = opts.classes ?? [...new Set([...curLabels, ...baseLabels])].sort();
+  const classIndex = new Map(classes.map((label, i) => [label, i]));
+  // A label outside `classes` still counts for accuracy: it gets its own index past the classes.
+  for (const label of [...curLabels, ...baseLabels]) if (!classIndex.has(label)) classIndex.set(label, classIndex.size);
+  return { classIndex, classCount: Math.max(1, classIndex.size), f1Classes: opts.classes ? opts.classes.length : classIndex.size };
+}
+
+/** Each metric's current − baseline difference, with its paired bootstrap interval (cases resampled, both sides with the same weights). */
+function pairedDifferences(
+  sides: readonly [SideCases, SideCases],
+  names: readonly string[],
+  n: number,
+  classCount: number,
+  f1Classes: number,
+  opts: PairedOptions,
+): Record<string, PairedDifference> {
   const confusion = new Float64Array(classCount * classCount);
   const ones = new Uint32Array(n).fill(1);
   const point = sides.map((side) => sideMetrics(side, ones, classCount, f1Classes, confusion));
-  const names = ["accuracy", "macro_f1", ...valueNames];
   const draws = names.map(() => new Float64Array(opts.resamples));
   if (n > 0) {
     const weights = new Uint32Array(n);
@@ -221,8 +247,8 @@ export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: Pa
       const prng = createPrng(opts.seed, b);
       weights.fill(0);
       for (let k = 0; k < n; k++) weights[prng.nextBelow(n)]!++;
-      const c = sideMetrics(sides[0]!, weights, classCount, f1Classes, confusion);
-      const r = sideMetrics(sides[1]!, weights, classCount, f1Classes, confusion);
+      const c = sideMetrics(sides[0], weights, classCount, f1Classes, confusion);
+      const r = sideMetrics(sides[1], weights, classCount, f1Classes, confusion);
       for (let m = 0; m < names.length; m++) draws[m]![b] = c[m]! - r[m]!;
     }
   }
@@ -239,28 +265,18 @@ export function pairedSideComparison(cur: PairedSide, base: PairedSide, opts: Pa
       high: hasDraws ? percentile(sorted, 0.975) : difference,
     };
   });
+  return metrics;
+}
 
-  // McNemar on cases, each side's case right by a strict majority of its runs.
+/** McNemar's counts on cases, each side's case right by a strict majority of its runs. */
+function discordantCases(sides: readonly [SideCases, SideCases], n: number): { baselineOnly: number; currentOnly: number } {
   let baselineOnly = 0;
   let currentOnly = 0;
   for (let i = 0; i < n; i++) {
-    const currentRight = sides[0]!.correct[i]! > 0.5;
-    const baselineRight = sides[1]!.correct[i]! > 0.5;
+    const currentRight = sides[0].correct[i]! > 0.5;
+    const baselineRight = sides[1].correct[i]! > 0.5;
     if (baselineRight && !currentRight) baselineOnly++;
     else if (currentRight && !baselineRight) currentOnly++;
   }
-
-  return {
-    path: opts.baselinePath ?? null,
-    paired_by: "case",
-    matched_cases: n,
-    unmatched_current: cur.caseCount() - n,
-    unmatched_baseline: base.caseCount() - n,
-    units: { current: sides[0]!.units, baseline: sides[1]!.units },
-    runs: { current: [...cur.runs.list], baseline: [...base.runs.list] },
-    seed: opts.seed,
-    resamples: opts.resamples,
-    metrics,
-    mcnemar: { ...mcnemarExact(baselineOnly, currentOnly), rule: "majority_of_runs" },
-  };
+  return { baselineOnly, currentOnly };
 }

@@ -339,16 +339,64 @@ interface CsvSegment {
   header: string[] | undefined;
 }
 
-/** One parse of the CSV from a line on; returns where to restart after a quote error, if anywhere. */
-async function* readCsvSegment(
-  path: string,
-  base: AsyncIterator<Buffer>,
-  tape: CsvTape,
-  invalidLines: ReadonlySet<number>,
-  segment: CsvSegment,
-  mayRestart: boolean,
-): AsyncGenerator<RecordItem, CsvSegment | undefined> {
-  const offset = segment.firstLine - 1; // segment line k is file line offset + k
+/** The state of one parse of a CSV segment, shared by the parser's callbacks and the record loop. */
+class CsvSegmentParse {
+  /** Segment line k is file line offset + k. */
+  readonly offset: number;
+  /** Records the parser skipped, with their file line, in order. */
+  readonly skipped: Array<{ line: number; code: string; message: string }> = [];
+  header: string[] | undefined;
+  headerProblem: string | undefined;
+  /** The last file line read: the header row, or the line before the segment. */
+  previousEnd: number;
+  nextSkipped = 0;
+  /** Set when the parser cannot go on past a record. */
+  stop: { message: string } | undefined;
+
+  constructor(
+    readonly path: string,
+    readonly segment: CsvSegment,
+  ) {
+    this.offset = segment.firstLine - 1;
+    this.header = segment.header;
+    this.previousEnd = segment.header === undefined ? 1 : this.offset;
+  }
+
+  /** The header row's names. A repeated column name would let the last column win silently: the header is refused. */
+  readonly columns = (names: string[]): string[] => {
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (seen.has(name)) {
+        this.headerProblem = `the header names column ${JSON.stringify(name)} more than once`;
+        throw new Error(this.headerProblem);
+      }
+      seen.add(name);
+    }
+    this.header = names;
+    return names;
+  };
+
+  /** csv-parse counts lines from the segment's start: its messages are given the file's numbers. */
+  fileLines(message: string): string {
+    const offset = this.offset;
+    return offset === 0 ? message : message.replace(/\b(at|on) line (\d+)/g, (_m, word: string, n: string) => `${word} line ${offset + Number(n)}`);
+  }
+
+  /** The skipped records that end before `line`, in order; stops at one the parser cannot step over. */
+  *skippedBefore(line: number): Generator<RecordItem> {
+    while (this.stop === undefined && this.nextSkipped < this.skipped.length && this.skipped[this.nextSkipped]!.line < line) {
+      const s = this.skipped[this.nextSkipped++]!;
+      if (s.code === RAGGED_CSV_RECORD) {
+        this.previousEnd = Math.max(this.previousEnd, s.line);
+        yield { where: `${this.path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message: `malformed CSV: ${s.message}` } };
+      } else this.stop = { message: s.message };
+    }
+  }
+}
+
+/** csv-parse over the segment's bytes: the replayed ones, then the source's, each admitted to the tape. */
+function openCsvParser(parse: CsvSegmentParse, base: AsyncIterator<Buffer>, tape: CsvTape) {
+  const segment = parse.segment;
   async function* feed(): AsyncGenerator<Buffer> {
     if (segment.replay !== undefined && segment.replay.length > 0) yield tape.admit(segment.replay);
     // Pulled one by one (no for-await), so stopping this parse never closes the source.
@@ -359,81 +407,76 @@ async function* readCsvSegment(
       if (part.length > 0) yield part;
     }
   }
-  const skipped: Array<{ line: number; code: string; message: string }> = [];
-  let header = segment.header;
-  let headerProblem: string | undefined;
-  // A repeated column name would let the last column win silently: the header is refused.
-  const columns = (names: string[]): string[] => {
-    const seen = new Set<string>();
-    for (const name of names) {
-      if (seen.has(name)) {
-        headerProblem = `the header names column ${JSON.stringify(name)} more than once`;
-        throw new Error(headerProblem);
-      }
-      seen.add(name);
-    }
-    header = names;
-    return names;
-  };
   const bytes = Readable.from(feed(), { objectMode: false });
   const parser = bytes.pipe(
-    parseCsv({ columns: segment.header ?? columns, bom: true, skip_empty_lines: true, info: true, relax_column_count: false, skip_records_with_error: true }),
+    parseCsv({
+      columns: segment.header ?? parse.columns,
+      bom: true,
+      skip_empty_lines: true,
+      info: true,
+      relax_column_count: false,
+      skip_records_with_error: true,
+    }),
   );
-  // csv-parse counts lines from the segment's start: its messages are given the file's numbers.
-  const fileLines = (message: string) =>
-    offset === 0 ? message : message.replace(/\b(at|on) line (\d+)/g, (_m, word: string, n: string) => `${word} line ${offset + Number(n)}`);
   // pipe() does not forward a source error (stdin refused as UTF-16): hand it to the parser, so the
-  // loop below ends with it instead of the process crashing on an unhandled `error` event.
+  // record loop ends with it instead of the process crashing on an unhandled `error` event.
   bytes.on("error", (err) => parser.destroy(err));
   parser.on("skip", (err: Error & { lines?: number; code?: string }) => {
-    skipped.push({ line: offset + (err.lines ?? 0), code: err.code ?? "", message: fileLines(err.message) });
+    parse.skipped.push({ line: parse.offset + (err.lines ?? 0), code: err.code ?? "", message: parse.fileLines(err.message) });
   });
-  let previousEnd = segment.header === undefined ? 1 : offset; // the header row, or the line before the segment
-  let nextSkipped = 0;
-  let stop: { message: string } | undefined;
-  // The skipped records that end before `line`, in order; stops at one the parser cannot step over.
-  function* skippedBefore(line: number): Generator<RecordItem> {
-    while (stop === undefined && nextSkipped < skipped.length && skipped[nextSkipped]!.line < line) {
-      const s = skipped[nextSkipped++]!;
-      if (s.code === RAGGED_CSV_RECORD) {
-        previousEnd = Math.max(previousEnd, s.line);
-        yield { where: `${path}:${s.line}`, line: s.line, error: { code: "malformed_csv", message: `malformed CSV: ${s.message}` } };
-      } else stop = { message: s.message };
-    }
-  }
+  return parser;
+}
+
+/** One parse of the CSV from a line on; returns where to restart after a quote error, if anywhere. */
+async function* readCsvSegment(
+  path: string,
+  base: AsyncIterator<Buffer>,
+  tape: CsvTape,
+  invalidLines: ReadonlySet<number>,
+  segment: CsvSegment,
+  mayRestart: boolean,
+): AsyncGenerator<RecordItem, CsvSegment | undefined> {
+  const parse = new CsvSegmentParse(path, segment);
+  const parser = openCsvParser(parse, base, tape);
   try {
     for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
-      yield* skippedBefore(offset + item.info.lines);
-      if (stop !== undefined) break;
+      yield* parse.skippedBefore(parse.offset + item.info.lines);
+      if (parse.stop !== undefined) break;
       // A quoted field may span lines: report the line where the record starts.
-      const line = previousEnd + 1;
-      previousEnd = offset + item.info.lines;
-      tape.dropBefore(previousEnd + 1);
+      const line = parse.previousEnd + 1;
+      parse.previousEnd = parse.offset + item.info.lines;
+      tape.dropBefore(parse.previousEnd + 1);
       if (segment.header === undefined && invalidLines.has(1)) {
         yield { where: `${path}:1`, line: 1, error: { code: "invalid_utf8", message: "the CSV header is not valid UTF-8; the file is not read" } };
         return undefined;
       }
-      const badLine = firstInvalidLine(invalidLines, line, previousEnd);
+      const badLine = firstInvalidLine(invalidLines, line, parse.previousEnd);
       if (badLine !== undefined) {
         yield { where: `${path}:${badLine}`, line: badLine, error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
         continue;
       }
       yield { where: `${path}:${line}`, line, record: { ...item.record } };
     }
-    if (stop === undefined) yield* skippedBefore(Infinity);
+    if (parse.stop === undefined) yield* parse.skippedBefore(Infinity);
   } catch (err) {
     if (err instanceof InputError) throw err;
-    if (headerProblem !== undefined) {
-      yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${headerProblem}; the file is not read` } };
+    if (parse.headerProblem !== undefined) {
+      yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${parse.headerProblem}; the file is not read` } };
       return undefined;
     }
-    stop = { message: fileLines((err as Error).message) };
+    parse.stop = { message: parse.fileLines((err as Error).message) };
   } finally {
     parser.destroy();
   }
+  return yield* stoppedAt(parse, tape, mayRestart);
+}
+
+/** After a record the parser could not read: its error, and where to restart (if the parse may and a header is known). */
+async function* stoppedAt(parse: CsvSegmentParse, tape: CsvTape, mayRestart: boolean): AsyncGenerator<RecordItem, CsvSegment | undefined> {
+  const { path, stop, header } = parse;
   if (stop === undefined) return undefined;
   // The record that the parser could not read starts on the line after the last one it read.
-  const bad = previousEnd + 1;
+  const bad = parse.previousEnd + 1;
   if (!mayRestart || header === undefined) {
     yield {
       where: `${path}:${bad}`,

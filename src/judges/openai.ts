@@ -54,49 +54,73 @@ export async function runOpenAIJudge(
 ): Promise<OpenAIJudgeSummary> {
   const cache: LoadedCache = options.cachePath ? await loadCache(options.cachePath) : { entries: new Map(), skippedLines: [] };
   const appender = options.cachePath ? await CacheAppender.open(options.cachePath) : undefined;
-  const summary: OpenAIJudgeSummary = {
-    predictions: 0,
-    fromCache: 0,
-    requested: 0,
-    malformed: 0,
-    malformedFromCache: 0,
-    usage: { promptTokens: 0, completionTokens: 0 },
-    failed: 0,
-    retries: 0,
-    jsonMode: options.jsonMode ?? true,
-    skippedCacheLines: cache.skippedLines,
-  };
-  const client = new ChatClient({
-    ...options,
-    onRetry: (info) => {
-      summary.retries++;
-      options.log?.(`retry ${info.attempt} for ${info.requestKey} in ${info.delayMs} ms: ${info.cause}`);
-      options.onRetry?.(info);
-    },
-  });
-
-  // Reorder buffer: slot i = case ⌊i/runs⌋, run i mod runs.
+  const judging = new JudgeRun(cases, options, cache, appender, emit);
   const total = cases.length * options.runs;
-  const slots: (Prediction | undefined)[] = new Array(total);
-  let nextToEmit = 0;
-  let emitting: Promise<void> = Promise.resolve();
-  const flush = () => {
-    emitting = emitting.then(async () => {
-      while (nextToEmit < total && slots[nextToEmit] !== undefined) {
-        const prediction = slots[nextToEmit]!;
-        slots[nextToEmit] = undefined;
-        nextToEmit++;
-        summary.predictions++;
-        await emit(prediction);
-      }
-    });
-    return emitting;
-  };
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: total }, (_, slot) =>
+      limit(async () => {
+        try {
+          await judging.judgeOne(slot);
+        } catch (err) {
+          judging.stopped = true; // a configuration error: every other request would fail the same way
+          throw err;
+        }
+      }),
+    ),
+  );
+  await appender?.close();
+  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (failure) throw failure.reason;
+  await judging.emitting;
+  judging.summary.jsonMode = judging.client.usesJsonMode;
+  return judging.summary;
+}
 
-  let stopped = false;
-  const judgeOne = async (slot: number): Promise<void> => {
-    if (stopped) return;
-    const judgeCase = cases[Math.floor(slot / options.runs)]!;
+/** One judging of cases × runs: the counts, the client, and the reorder buffer that emits predictions in slot order. */
+class JudgeRun {
+  readonly summary: OpenAIJudgeSummary;
+  readonly client: ChatClient;
+  /** Reorder buffer: slot i = case ⌊i/runs⌋, run i mod runs. */
+  private readonly slots: (Prediction | undefined)[];
+  private nextToEmit = 0;
+  emitting: Promise<void> = Promise.resolve();
+  stopped = false;
+
+  constructor(
+    private readonly cases: readonly JudgeCase[],
+    private readonly options: OpenAIJudgeOptions,
+    private readonly cache: LoadedCache,
+    private readonly appender: CacheAppender | undefined,
+    private readonly emit: (prediction: Prediction) => void | Promise<void>,
+  ) {
+    this.summary = {
+      predictions: 0,
+      fromCache: 0,
+      requested: 0,
+      malformed: 0,
+      malformedFromCache: 0,
+      usage: { promptTokens: 0, completionTokens: 0 },
+      failed: 0,
+      retries: 0,
+      jsonMode: options.jsonMode ?? true,
+      skippedCacheLines: cache.skippedLines,
+    };
+    this.client = new ChatClient({
+      ...options,
+      onRetry: (info) => {
+        this.summary.retries++;
+        options.log?.(`retry ${info.attempt} for ${info.requestKey} in ${info.delayMs} ms: ${info.cause}`);
+        options.onRetry?.(info);
+      },
+    });
+    this.slots = new Array(cases.length * options.runs);
+  }
+
+  async judgeOne(slot: number): Promise<void> {
+    if (this.stopped) return;
+    const options = this.options;
+    const judgeCase = this.cases[Math.floor(slot / options.runs)]!;
     const run = slot % options.runs;
     const messages = buildJudgeMessages(judgeCase, options.prompt);
     const key = cacheKey({
@@ -109,53 +133,54 @@ export async function runOpenAIJudge(
       messages,
       run,
     });
-    let body: PredictionBody | undefined = cache.entries.get(key);
-    if (body !== undefined) {
-      summary.fromCache++;
-      if (body.error) {
-        summary.malformed++;
-        summary.malformedFromCache++;
-      }
-    } else {
-      summary.requested++;
-      const result = await client.complete(messages, `case ${JSON.stringify(judgeCase.id)} run ${run}`, run);
-      if (result.ok) {
-        addUsage(summary.usage, result.usage);
-        body = completionPrediction(result.content, result.finishReason, judgeCase.id);
-        if (body.error) {
-          summary.malformed++;
-          options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${body.error.message}`);
-        }
-        await appender?.append({ key, case_id: judgeCase.id, run, prediction: body });
-      } else {
-        summary.failed++;
-        summary.firstFailure ??= result.message;
-        options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${result.message}`);
-        body = failedPrediction(result.code, result.message);
-      }
-    }
-    slots[slot] = predictionLine(judgeCase.id, run, body);
+    const cached = this.cache.entries.get(key);
+    const body = cached !== undefined ? this.fromCache(cached) : await this.request(key, messages, judgeCase, run);
+    this.slots[slot] = predictionLine(judgeCase.id, run, body);
     options.onSettled?.();
-    await flush();
-  };
+    await this.flush();
+  }
 
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const outcomes = await Promise.allSettled(
-    Array.from({ length: total }, (_, slot) =>
-      limit(async () => {
-        try {
-          await judgeOne(slot);
-        } catch (err) {
-          stopped = true; // a configuration error: every other request would fail the same way
-          throw err;
-        }
-      }),
-    ),
-  );
-  await appender?.close();
-  const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
-  if (failure) throw failure.reason;
-  await emitting;
-  summary.jsonMode = client.usesJsonMode;
-  return summary;
+  private fromCache(body: PredictionBody): PredictionBody {
+    this.summary.fromCache++;
+    if (body.error) {
+      this.summary.malformed++;
+      this.summary.malformedFromCache++;
+    }
+    return body;
+  }
+
+  /** Asks the server; an answer (well-formed or not) is cached, a failed request is not. */
+  private async request(key: string, messages: ReturnType<typeof buildJudgeMessages>, judgeCase: JudgeCase, run: number): Promise<PredictionBody> {
+    const { summary, options } = this;
+    summary.requested++;
+    const result = await this.client.complete(messages, `case ${JSON.stringify(judgeCase.id)} run ${run}`, run);
+    if (!result.ok) {
+      summary.failed++;
+      summary.firstFailure ??= result.message;
+      options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${result.message}`);
+      return failedPrediction(result.code, result.message);
+    }
+    addUsage(summary.usage, result.usage);
+    const body = completionPrediction(result.content, result.finishReason, judgeCase.id);
+    if (body.error) {
+      summary.malformed++;
+      options.log?.(`case ${JSON.stringify(judgeCase.id)} run ${run}: ${body.error.message}`);
+    }
+    await this.appender?.append({ key, case_id: judgeCase.id, run, prediction: body });
+    return body;
+  }
+
+  /** Emits the predictions ready in slot order, after those already being emitted. */
+  private flush(): Promise<void> {
+    this.emitting = this.emitting.then(async () => {
+      while (this.nextToEmit < this.slots.length && this.slots[this.nextToEmit] !== undefined) {
+        const prediction = this.slots[this.nextToEmit]!;
+        this.slots[this.nextToEmit] = undefined;
+        this.nextToEmit++;
+        this.summary.predictions++;
+        await this.emit(prediction);
+      }
+    });
+    return this.emitting;
+  }
 }

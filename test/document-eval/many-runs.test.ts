@@ -12,7 +12,7 @@ import { documentCaseRecords } from "../support/cases.js";
 import { validateReport } from "../../src/report/schema.js";
 import { RUN_ROWS_CAP } from "../../src/tasks/document/aggregate.js";
 import { rangeRuns } from "../../src/tasks/document/range.js";
-import { shardOfCaseId } from "../../src/tasks/document/run.js";
+import { shardOfCaseId } from "../../src/tasks/document/score-dump.js";
 
 const tmp = tempDir("mari-many-runs-");
 afterAll(() => tmp.cleanup());

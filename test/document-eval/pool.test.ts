@@ -98,7 +98,7 @@ describe("a worker's slice", () => {
 
 describe("workers: auto", () => {
   it("counts a worker per SECONDS_PER_WORKER of predicted scoring, bounded by idle cores and 4", async () => {
-    const { autoWorkerCount, SECONDS_PER_WORKER: S } = await import("../../src/tasks/document/run.js");
+    const { autoWorkerCount, SECONDS_PER_WORKER: S } = await import("../../src/tasks/document/score-dump.js");
     expect(autoWorkerCount(0.5 * S, 2, 0)).toBe(1);
     expect(autoWorkerCount(1.9 * S, 2, 0.9)).toBe(1);
     expect(autoWorkerCount(2.1 * S, 2, 0.9)).toBe(2);
@@ -109,7 +109,7 @@ describe("workers: auto", () => {
   });
 
   it("scores the first chunk in process, the rest in the threads it chose, with the same outputs", async () => {
-    const { runDocumentEval } = await import("../../src/tasks/document/run.js");
+    const { runDocumentEval } = await import("../../src/tasks/document/score-dump.js");
     const dir = mkdtempSync(join(tmpdir(), "mari-auto-workers-"));
     try {
       const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { configJsonSchema } from "../../src/gates/config.js";
+import { configJsonSchema } from "../../src/gates/run-config.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 
 const tmp = tempDir("mari-config-layout-");

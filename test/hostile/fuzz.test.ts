@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { DOC_SLICE, dumpLine, EVIDENCE_DOCS, EVIDENCE_FACTS, expectNoCrash, firstLines, PAIRS } from "./helpers.js";
 import { evaluateDocuments, InputError, mergeDocumentShardReports } from "../../src/index.js";
-import { loadMariConfig } from "../../src/gates/config.js";
+import { loadMariConfig } from "../../src/gates/run-config.js";
 import { diffReports } from "../../src/tasks/diff/run.js";
 
 const tmp = tempDir("mari-fuzz-");

@@ -13,7 +13,7 @@ import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
 import { finishReportRun } from "../summary.js";
 import { listRejections } from "../../report/format.js";
-import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
@@ -21,8 +21,9 @@ import { resolveShard } from "../shard.js";
 import { sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 import { parseReportFormats } from "../../report/write.js";
+import type { Report } from "../../report/types.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
-import type { Shard } from "../../tasks/document/run.js";
+import type { Shard } from "../../tasks/document/score-dump.js";
 
 interface EvalFlags extends CompletionEndFlags {
   predictions?: string;
@@ -125,6 +126,15 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   }
   // The config's top-level settings and the section of this task (a documents gate never gates pairs).
   const config = await loadMariConfig(flags.config, undefined, task);
+  const common = commonSettings(flags, config);
+  if (task === "pairs") return evalPairs(slicePath, flags, config, common);
+  return evalDocuments(slicePath, flags, config, common, started);
+}
+
+type EvalConfig = Awaited<ReturnType<typeof loadMariConfig>>;
+
+/** What both tasks take from the flags and the config, checked in this order. */
+function commonSettings(flags: EvalFlags, config: EvalConfig) {
   const gates = combineGates(gatesFromFlags(flags), config.gates);
   const shard = resolveShard(flags.shard, flags.shardCount);
   const outDir = pickOption(flags.out, config.out, "mari-report");
@@ -133,50 +143,60 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
   const progressMode = progressModeFor(flags.progress ?? config.progress, quiet);
   const strict = pickOption(flags.strict, config.strict, false);
   const workersAsked = pickOption(integerFlag("--workers", flags.workers, 1, MAX_WORKERS), config.workers, undefined);
-  const workers = workersAsked ?? defaultWorkers();
   const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
+  return { gates, shard, outDir, formats, quiet, progressMode, strict, workersAsked, explorerCases };
+}
 
-  if (task === "pairs") {
-    // Pair corpora (docs/pairs.md) are evaluated by the pair task with the built-in classifier. Flags that
-    // only mean something for documents are refused rather than ignored: a silently ignored
-    // --predictions would report the classifier's numbers as if they were the user's model's.
-    const documentOnly = [
-      ["--predictions", flags.predictions],
-      ["--rewards", flags.rewards],
-      ["--baseline", flags.baseline],
-      ["--seed", flags.seed],
-      ["--bootstrap", flags.bootstrap],
-      ["--lenient-ids", flags.lenientIds],
-      ["--keep-special-tokens", flags.keepSpecialTokens],
-      ["--special-token", flags.specialToken?.length ? flags.specialToken : undefined],
-      ["--sentences", flags.sentences],
-      ["--limit", flags.limit],
-      ["--id-field", flags.idField],
-    ].filter(([, value]) => value !== undefined && value !== false);
-    if (documentOnly.length > 0) {
-      throw new InputError(
-        `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
-      );
-    }
-    lockOutputDir(outDir);
-    // Each task's modules are loaded only when the slice is of that task (start-up time).
-    const { classifierConfigFromFlags, runPairEval } = await import("../../tasks/pairs/run.js");
-    const outcome = await runPairEval({
-      pairs: slicePath,
-      out: outDir,
-      costs: flags.costs ?? config.costs,
-      classifierConfig: classifierConfigFromFlags(flags.classifier),
-      shard,
-      formats,
-      gates,
-      strict,
-      observer: terminalObserver(progressMode, quiet),
-      workers,
-      recordConfig: config.path ? { config_file: config.path } : {},
-      ...(explorerCases !== undefined ? { explorerCases } : {}),
-    });
-    return finishReportRun(outcome, quiet);
+type CommonSettings = ReturnType<typeof commonSettings>;
+
+/**
+ * Pair corpora (docs/pairs.md) are evaluated by the pair task with the built-in classifier. Flags that
+ * only mean something for documents are refused rather than ignored: a silently ignored
+ * --predictions would report the classifier's numbers as if they were the user's model's.
+ */
+async function evalPairs(slicePath: string, flags: EvalFlags, config: EvalConfig, common: CommonSettings): Promise<number> {
+  const { shard, outDir, formats, gates, strict, quiet, progressMode, explorerCases } = common;
+  const workers = common.workersAsked ?? defaultWorkers();
+  const documentOnly = [
+    ["--predictions", flags.predictions],
+    ["--rewards", flags.rewards],
+    ["--baseline", flags.baseline],
+    ["--seed", flags.seed],
+    ["--bootstrap", flags.bootstrap],
+    ["--lenient-ids", flags.lenientIds],
+    ["--keep-special-tokens", flags.keepSpecialTokens],
+    ["--special-token", flags.specialToken?.length ? flags.specialToken : undefined],
+    ["--sentences", flags.sentences],
+    ["--limit", flags.limit],
+    ["--id-field", flags.idField],
+  ].filter(([, value]) => value !== undefined && value !== false);
+  if (documentOnly.length > 0) {
+    throw new InputError(
+      `${slicePath}: a pair corpus is evaluated by the built-in classifier; ${documentOnly.map(([name]) => name).join(", ")} only apply to document slices`,
+    );
   }
+  lockOutputDir(outDir);
+  // Each task's modules are loaded only when the slice is of that task (start-up time).
+  const { classifierConfigFromFlags, runPairEval } = await import("../../tasks/pairs/run.js");
+  const outcome = await runPairEval({
+    pairs: slicePath,
+    out: outDir,
+    costs: flags.costs ?? config.costs,
+    classifierConfig: classifierConfigFromFlags(flags.classifier),
+    shard,
+    formats,
+    gates,
+    strict,
+    observer: terminalObserver(progressMode, quiet),
+    workers,
+    recordConfig: config.path ? { config_file: config.path } : {},
+    ...(explorerCases !== undefined ? { explorerCases } : {}),
+  });
+  return finishReportRun(outcome, quiet);
+}
+
+async function evalDocuments(slicePath: string, flags: EvalFlags, config: EvalConfig, common: CommonSettings, started: bigint): Promise<number> {
+  const { shard, outDir, formats, gates, strict, quiet, progressMode, workersAsked, explorerCases } = common;
   const seed = pickOption(integerFlag("--seed", flags.seed, 0, MAX_SEED), config.seed, 0);
   const bootstrap = pickOption(integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP), config.bootstrap, 1000);
   const rewardsPath = flags.rewards ?? config.rewards;
@@ -215,19 +235,22 @@ async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number>
     observer: terminalObserver(progressMode, quiet),
     started,
   });
-  // Rejected dump lines after the summary, by the one listing rule (the first ten, then how many more).
-  const report = outcome.report;
+  return finishReportRun(outcome, quiet, rejectionNotes(outcome.report, outcome.outDir));
+}
+
+/** Rejected dump lines after the summary, by the one listing rule (the first ten, then how many more), and the orphans. */
+function rejectionNotes(report: Report, outDir: string): string[] {
   const listed = report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction");
   const total = Object.entries(report.rejections).reduce((sum, [reason, n]) => (reason === "missing_prediction" ? sum : sum + n), 0);
-  const notes = listRejections(listed, total, join(outcome.outDir, "report.json"));
+  const notes = listRejections(listed, total, join(outDir, "report.json"));
   // Orphans too, each at the dump line where its case id first appears.
-  const orphans = outcome.report.orphans;
-  const dumpName = outcome.report.predictions?.path;
+  const orphans = report.orphans;
+  const dumpName = report.predictions?.path;
   if (orphans && dumpName) {
     orphans.examples.slice(0, 10).forEach((id, i) => {
       const line = orphans.first_lines?.[i];
       notes.push(`${line !== undefined ? `${dumpName}:${line}` : dumpName}: orphan: case id ${JSON.stringify(id)} is not in the slice (not scored)`);
     });
   }
-  return finishReportRun(outcome, quiet, notes);
+  return notes;
 }

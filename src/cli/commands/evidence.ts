@@ -8,7 +8,7 @@ import { InputError } from "../../io/errors.js";
 import { progressModeFor } from "../progress.js";
 import { terminalObserver } from "../observer.js";
 import { finishReportRun } from "../summary.js";
-import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { resolveShard } from "../shard.js";

@@ -12,7 +12,7 @@ import { finishReportRun } from "../summary.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
 import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
-import { loadMariConfig } from "../../gates/config.js";
+import { loadMariConfig } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
 import { reportTaskOf } from "../../tasks/shard-reports.js";

@@ -8,7 +8,7 @@ import { collect } from "../flags.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
 import { progressModeFor } from "../progress.js";
-import { loadMariConfig, pickOption } from "../../gates/config.js";
+import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
 import { defaultWorkerCount, runSweep, type SweepOutcome } from "../../tasks/pairs/sweep.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";

@@ -3,7 +3,7 @@
 // back in range order and are added in that order, so every float sum is computed the same way
 // whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
 // computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
-import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
@@ -182,108 +182,190 @@ export async function aggregateDocumentEval(
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
 ): Promise<Aggregate> {
   const runCount = table.keys.length;
-  const R = runCount;
-  const m = cases.length;
-  const F = RUN_SUM_FIELDS.length;
-  const BF = BREAKDOWN_FIELDS.length;
-  // Per run, RUN_SUM_FIELDS in order (run r at r · F); per breakdown cell, BREAKDOWN_FIELDS per run.
-  const totals: CellTotals = {
-    sums: new Float64Array(R * F),
+  const caseCount = cases.length;
+  const totals = emptyCellTotals(runCount, caseCount);
+  const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
+  const observer = options.observer ?? SILENT_OBSERVER;
+  await aggregateCells(cases, table, options, writeBytes, pool, totals, observer);
+  const { bootstrapValues, setconsOutcome } = await resampleWithSetCons(cases, table, options, pool, totals, labels, observer);
+  const { reasons, invalid } = reasonTally(totals.reasonCounts);
+  const { metrics, runs, spread, pooled } = runMetricTables(table, totals.sums);
+  const setcons = "reason" in setconsOutcome ? null : (setconsOutcome as unknown as Record<string, unknown>);
+  return {
+    metrics,
+    runs,
+    runsSummary: runCount > RUN_ROWS_CAP ? { runs: runCount, listed: RUN_ROWS_CAP, omitted: runCount - RUN_ROWS_CAP } : null,
+    spread,
+    ci: confidenceIntervals(pooled, bootstrapValues, options, caseCount),
+    breakdowns: breakdownTables(totals.cellSums, runCount),
+    setcons,
+    setconsReason: "reason" in setconsOutcome ? setconsOutcome.reason : null,
+    majority: runCount > 0 ? majorityVote(labels, totals.judgments) : null,
+    reasons,
+    missingExamples: totals.missingExamples,
+    histograms: rewardHistograms(totals.histogramCounts),
+    invalid: { count: invalid, total: caseCount * runCount },
+    casesScored: caseCount * runCount,
+  };
+}
+
+/** Zeroed totals of `runCount` runs × `caseCount` cases, to be filled by the dense or sparse pass. */
+function emptyCellTotals(runCount: number, caseCount: number): CellTotals {
+  // Per run, RUN_SUM_FIELDS in order (run r at r · fields); per breakdown cell, BREAKDOWN_FIELDS per run.
+  return {
+    sums: new Float64Array(runCount * RUN_SUM_FIELDS.length),
     cellSums: new Map<string, Float64Array>(),
     // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
-    codes: new Uint8Array(new SharedArrayBuffer(R * m)),
+    codes: new Uint8Array(new SharedArrayBuffer(runCount * caseCount)),
     // Presence and judgment per (run, case), run-major: two arrays, not two per run.
-    judgments: { runs: R, cases: m, present: new Uint8Array(R * m), judgment: new Uint8Array(R * m) },
+    judgments: {
+      runs: runCount,
+      cases: caseCount,
+      present: new Uint8Array(runCount * caseCount),
+      judgment: new Uint8Array(runCount * caseCount),
+    },
     reasonCounts: new Float64Array(CASE_REASONS.length),
     histogramCounts: new Float64Array(REWARD_HISTOGRAM_SLOTS),
     missingExamples: [],
   };
-  const { sums, cellSums, codes, judgments, reasonCounts, histogramCounts, missingExamples } = totals;
-  const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
-  const bootstrapValues: Float64Array[] = [];
-  let setconsOutcome: SetConsOutcome;
+}
 
-  {
-    // The previous range's bytes are written while this one is merged and the next one computed;
-    // awaiting each write right away left the CPU idle for a fifth of the run.
-    let writing: Promise<void> = Promise.resolve();
-    // Range payloads are built for one task each: their buffers move to the worker.
-    const spares: Uint8Array[] = [];
-    const observer = options.observer ?? SILENT_OBSERVER;
-    const aggregating = observer.progress("aggregate (case × run)", R * m);
-    let aggregated = false;
-    try {
-      if (options.layout === "sparse" || (options.layout === undefined && isSparse(cases, table, options))) {
-        await aggregateSparse(cases, table, options, writeBytes, totals);
-        aggregating.tick(R * m);
-      } else {
-        for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
-          const res = result as RangeResult;
-          await writing;
-          writing = writeBytes(res.bytes).then(() => {
-            if (res.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(res.bytes.buffer));
-          });
-          writing.catch(() => {});
-          // This range's block: runs r0 … r0 + Rb − 1 of the cases from k0 (w of them).
-          const k0 = res.caseFrom;
-          const r0 = res.runFrom;
-          const Rb = res.sums.length / F;
-          const w = Rb > 0 ? res.codes.length / Rb : 0;
-          for (let t = 0; t < Rb * F; t++) sums[r0 * F + t]! += res.sums[t]!;
-          // Slot (r, j) of the range is (r0 + r, k0 + j) of the eval (a byte loop: w is small, a
-          // subarray per run and range was most of this step at a million runs).
-          for (let r = 0; r < Rb; r++) {
-            const to = (r0 + r) * m + k0;
-            for (let j = 0; j < w; j++) {
-              codes[to + j] = res.codes[r * w + j]!;
-              judgments.present[to + j] = res.present[r * w + j]!;
-              judgments.judgment[to + j] = res.judgment[r * w + j]!;
-            }
-          }
-          res.cellKeys.forEach((key, cell) => {
-            let perRun = cellSums.get(key);
-            if (!perRun) cellSums.set(key, (perRun = new Float64Array(R * BF)));
-            const at = cell * Rb * BF;
-            for (let t = 0; t < Rb * BF; t++) perRun[r0 * BF + t]! += res.cellSums[at + t]!;
-          });
-          for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += res.reasonCounts[idx]!;
-          for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += res.histogramCounts[idx]!;
-          for (const ex of res.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
-          aggregating.tick(res.codes.length);
-        }
-      }
-      await writing;
-      aggregated = true;
-    } finally {
-      aggregating.done(aggregated);
+/** Every (case, run) cell into `totals` and cases.jsonl's bytes to `writeBytes`: sparse pass or ranges on the pool. */
+async function aggregateCells(
+  cases: readonly SliceCase[],
+  table: RunTable,
+  options: AggregateOptions,
+  writeBytes: (bytes: Uint8Array) => Promise<void>,
+  pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
+  totals: CellTotals,
+  observer: RunObserver,
+): Promise<void> {
+  const cellCount = table.keys.length * cases.length;
+  const aggregating = observer.progress("aggregate (case × run)", cellCount);
+  let aggregated = false;
+  try {
+    if (options.layout === "sparse" || (options.layout === undefined && isSparse(cases, table, options))) {
+      await aggregateSparse(cases, table, options, writeBytes, totals);
+      aggregating.tick(cellCount);
+    } else {
+      await aggregateRanges(cases, table, writeBytes, pool, totals, aggregating);
     }
-    // Bootstrap blocks go to the workers while SetCons runs here (it only needs the judgments):
-    // one block per worker, since a worker that finishes a block waits for this thread to hand it
-    // the next one, and this thread is busy with SetCons. (Each resample depends only on the seed
-    // and its index, so the blocks' sizes change no value.)
-    const blocks: AggregatePayload[] = [];
-    if (R > 0 && m > 0 && options.bootstrap > 0) {
-      const size = Math.ceil(options.bootstrap / pool.workers);
-      for (let from = 0; from < options.bootstrap; from += size) {
-        blocks.push({ kind: "bootstrap", labels, codes, runCount: R, seed: options.seed, from, to: Math.min(options.bootstrap, from + size) });
-      }
-    }
-    // Submitted right here, not through an async iterator: that would post the first block only
-    // after a microtask turn, i.e. after the synchronous SetCons below.
-    const resampling = observer.progress("bootstrap blocks + SetCons", blocks.length + 1);
-    const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
-    bootstrapDone.catch(() => resampling.done(false));
-    setconsOutcome = computeSetCons({
-      caseIds: cases.map((c) => c.id),
-      runs: judgments,
-      evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
-      evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
-      flippedCap: options.flippedCap,
-    });
-    resampling.tick();
-    for (const result of await bootstrapDone) bootstrapValues.push((result as BootstrapResult).values);
-    resampling.done();
+    aggregated = true;
+  } finally {
+    aggregating.done(aggregated);
   }
+}
+
+/** The dense pass: range payloads through the pool, each result written and added in range order. */
+async function aggregateRanges(
+  cases: readonly SliceCase[],
+  table: RunTable,
+  writeBytes: (bytes: Uint8Array) => Promise<void>,
+  pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
+  totals: CellTotals,
+  aggregating: Progress,
+): Promise<void> {
+  // The previous range's bytes are written while this one is merged and the next one computed;
+  // awaiting each write right away left the CPU idle for a fifth of the run.
+  let writing: Promise<void> = Promise.resolve();
+  // Range payloads are built for one task each: their buffers move to the worker.
+  const spares: Uint8Array[] = [];
+  for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
+    const range = result as RangeResult;
+    await writing;
+    writing = writeBytes(range.bytes).then(() => {
+      if (range.bytes.length >= REUSE_MIN_BYTES) spares.push(new Uint8Array(range.bytes.buffer));
+    });
+    writing.catch(() => {});
+    addRange(totals, range, table.keys.length, cases.length);
+    aggregating.tick(range.codes.length);
+  }
+  await writing;
+}
+
+/** Adds one range's block (runs runFrom … of the cases from caseFrom) into the eval's totals. */
+function addRange(totals: CellTotals, range: RangeResult, runCount: number, caseCount: number): void {
+  const { sums, cellSums, codes, judgments, reasonCounts, histogramCounts, missingExamples } = totals;
+  const fields = RUN_SUM_FIELDS.length;
+  const cellFields = BREAKDOWN_FIELDS.length;
+  const caseFrom = range.caseFrom;
+  const runFrom = range.runFrom;
+  const blockRuns = range.sums.length / fields;
+  const width = blockRuns > 0 ? range.codes.length / blockRuns : 0;
+  for (let t = 0; t < blockRuns * fields; t++) sums[runFrom * fields + t]! += range.sums[t]!;
+  // Slot (r, j) of the range is (runFrom + r, caseFrom + j) of the eval (a byte loop: width is
+  // small, a subarray per run and range was most of this step at a million runs).
+  for (let r = 0; r < blockRuns; r++) {
+    const to = (runFrom + r) * caseCount + caseFrom;
+    for (let j = 0; j < width; j++) {
+      codes[to + j] = range.codes[r * width + j]!;
+      judgments.present[to + j] = range.present[r * width + j]!;
+      judgments.judgment[to + j] = range.judgment[r * width + j]!;
+    }
+  }
+  range.cellKeys.forEach((key, cell) => {
+    let perRun = cellSums.get(key);
+    if (!perRun) cellSums.set(key, (perRun = new Float64Array(runCount * cellFields)));
+    const at = cell * blockRuns * cellFields;
+    for (let t = 0; t < blockRuns * cellFields; t++) perRun[runFrom * cellFields + t]! += range.cellSums[at + t]!;
+  });
+  for (let idx = 0; idx < reasonCounts.length; idx++) reasonCounts[idx]! += range.reasonCounts[idx]!;
+  for (let idx = 0; idx < histogramCounts.length; idx++) histogramCounts[idx]! += range.histogramCounts[idx]!;
+  for (const ex of range.missingExamples) if (missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(ex);
+}
+
+/**
+ * The bootstrap resamples of macro-F1 on the pool while SetCons runs on this thread (it only needs
+ * the judgments): one block per worker, since a worker that finishes a block waits for this thread
+ * to hand it the next one, and this thread is busy with SetCons. (Each resample depends only on
+ * the seed and its index, so the blocks' sizes change no value.)
+ */
+async function resampleWithSetCons(
+  cases: readonly SliceCase[],
+  table: RunTable,
+  options: AggregateOptions,
+  pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
+  totals: CellTotals,
+  labels: Uint8Array,
+  observer: RunObserver,
+): Promise<{ bootstrapValues: Float64Array[]; setconsOutcome: SetConsOutcome }> {
+  const runCount = table.keys.length;
+  const blocks: AggregatePayload[] = [];
+  if (runCount > 0 && cases.length > 0 && options.bootstrap > 0) {
+    const size = Math.ceil(options.bootstrap / pool.workers);
+    for (let from = 0; from < options.bootstrap; from += size) {
+      blocks.push({
+        kind: "bootstrap",
+        labels,
+        codes: totals.codes,
+        runCount,
+        seed: options.seed,
+        from,
+        to: Math.min(options.bootstrap, from + size),
+      });
+    }
+  }
+  // Submitted right here, not through an async iterator: that would post the first block only
+  // after a microtask turn, i.e. after the synchronous SetCons below.
+  const resampling = observer.progress("bootstrap blocks + SetCons", blocks.length + 1);
+  const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
+  bootstrapDone.catch(() => resampling.done(false));
+  const setconsOutcome = computeSetCons({
+    caseIds: cases.map((c) => c.id),
+    runs: totals.judgments,
+    evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
+    evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
+    flippedCap: options.flippedCap,
+  });
+  resampling.tick();
+  const bootstrapValues: Float64Array[] = [];
+  for (const result of await bootstrapDone) bootstrapValues.push((result as BootstrapResult).values);
+  resampling.done();
+  return { bootstrapValues, setconsOutcome };
+}
+
+/** Per-case reason counts by name (the non-zero ones) and how many were invalid in all. */
+function reasonTally(reasonCounts: Float64Array): { reasons: Map<string, number>; invalid: number } {
   let invalid = 0;
   const reasons = new Map<string, number>();
   CASE_REASONS.forEach((reason, idx) => {
@@ -292,12 +374,15 @@ export async function aggregateDocumentEval(
       invalid += reasonCounts[idx]!;
     }
   });
-  const allValues = new Float64Array(bootstrapValues.reduce((n, v) => n + v.length, 0));
-  bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
-  const macro = percentileInterval(allValues, options.seed, options.bootstrap, m);
+  return { reasons, invalid };
+}
 
-  // Each run's metrics once: a column per metric over all runs, in run order (for the headline and
-  // spread), and a row for the first RUN_ROWS_CAP runs only.
+/**
+ * Each run's metrics once: a column per metric over all runs, in run order (for the headline and
+ * spread), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled over all runs.
+ */
+function runMetricTables(table: RunTable, sums: Float64Array): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
+  const fields = RUN_SUM_FIELDS.length;
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
   const names = Object.keys(runMetrics(emptyRunSums()));
@@ -305,9 +390,9 @@ export async function aggregateDocumentEval(
   // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
   const listed = table.listed.slice(0, RUN_ROWS_CAP);
   const rows = new Map<number, Record<string, MetricValue>>(listed.map((r) => [r, {}]));
-  const columns = metricColumns(names, R, (r) => {
-    loadFields(scratch, RUN_SUM_FIELDS, sums, r * F);
-    for (let f = 0; f < F; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * F + f]!;
+  const columns = metricColumns(names, table.keys.length, (r) => {
+    loadFields(scratch, RUN_SUM_FIELDS, sums, r * fields);
+    for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
     const row = runMetrics(scratch);
     if (rows.has(r)) rows.set(r, row);
     return row;
@@ -320,7 +405,16 @@ export async function aggregateDocumentEval(
     metrics[name] = s.mean;
     spread[name] = { std: s.std, min: s.min, max: s.max };
   });
+  return { metrics, runs, spread, pooled };
+}
 
+/** Wilson intervals of the pooled proportions, and macro-F1's percentile interval over the resamples. */
+function confidenceIntervals(
+  pooled: ReturnType<typeof emptyRunSums>,
+  bootstrapValues: readonly Float64Array[],
+  options: AggregateOptions,
+  caseCount: number,
+): Record<string, ConfidenceInterval> {
   const ci: Record<string, ConfidenceInterval> = {
     accuracy: wilsonConfidence(pooled.tp + pooled.tn, pooled.cases),
     localization_recall: wilsonConfidence(pooled.localizationHits, pooled.tp + pooled.fn),
@@ -328,6 +422,9 @@ export async function aggregateDocumentEval(
   };
   // --bootstrap 0 draws no resample, so there is no interval to state (not [0, 0]).
   if (options.bootstrap > 0) {
+    const allValues = new Float64Array(bootstrapValues.reduce((n, v) => n + v.length, 0));
+    bootstrapValues.reduce((offset, v) => (allValues.set(v, offset), offset + v.length), 0);
+    const macro = percentileInterval(allValues, options.seed, options.bootstrap, caseCount);
     ci.macro_f1 = {
       low: macro.low,
       high: macro.high,
@@ -338,7 +435,12 @@ export async function aggregateDocumentEval(
       resampling: BOOTSTRAP_RESAMPLING,
     };
   }
+  return ci;
+}
 
+/** Per breakdown dimension and value (sorted), each metric's mean over runs. */
+function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: number): Record<string, Record<string, Record<string, MetricValue>>> {
+  const cellFields = BREAKDOWN_FIELDS.length;
   const breakdowns = dict<Record<string, Record<string, MetricValue>>>();
   for (const dim of BREAKDOWN_DIMENSIONS) {
     for (const key of [...cellSums.keys()].sort()) {
@@ -347,8 +449,8 @@ export async function aggregateDocumentEval(
       const perRun = cellSums.get(key)!;
       const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
       const bs = emptyBreakdownSums();
-      const cellColumns = metricColumns(cellNames, R, (r) => {
-        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * BF);
+      const cellColumns = metricColumns(cellNames, runCount, (r) => {
+        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * cellFields);
         return breakdownMetrics(bs);
       });
       const cell: Record<string, MetricValue> = {};
@@ -356,22 +458,5 @@ export async function aggregateDocumentEval(
       (breakdowns[dim] ??= dict())[value] = cell;
     }
   }
-
-  const setcons = "reason" in setconsOutcome ? null : (setconsOutcome as unknown as Record<string, unknown>);
-  return {
-    metrics,
-    runs,
-    runsSummary: R > RUN_ROWS_CAP ? { runs: R, listed: RUN_ROWS_CAP, omitted: R - RUN_ROWS_CAP } : null,
-    spread,
-    ci,
-    breakdowns,
-    setcons,
-    setconsReason: "reason" in setconsOutcome ? setconsOutcome.reason : null,
-    majority: runCount > 0 ? majorityVote(labels, judgments) : null,
-    reasons,
-    missingExamples,
-    histograms: rewardHistograms(histogramCounts),
-    invalid: { count: invalid, total: m * runCount },
-    casesScored: m * runCount,
-  };
+  return breakdowns;
 }

@@ -15,7 +15,7 @@ import { readDocumentSliceObserved, sliceRejectionWarnings, type DocumentSlice, 
 import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js";
 import { judgeLexically } from "../predict/lexical.js";
-import type { ReportFormat } from "../../report/types.js";
+import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
@@ -25,9 +25,9 @@ import { buildDocumentReport, documentReportOutline, strictViolations } from "./
 import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
-import { isConvertedDump } from "./dump-source.js";
+import { isConvertedDump, type DumpSourceOptions } from "./dump-source.js";
 import { detectEvalLog } from "../../judges/eval-logs.js";
-import { runDocumentEval, type DocumentEvalResult, type Shard } from "./run.js";
+import { runDocumentEval, type DocumentEvalResult, type Shard } from "./score-dump.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -130,9 +130,8 @@ async function evaluate(
   judge: { name: string; note?: string } | null,
   sliceRead?: DocumentSlice,
 ): Promise<ReportOutcome> {
-  const { slicePath, outDir, observer, shard, limit, rewardsPath, baselinePath } = settings;
+  const { slicePath, observer, shard, limit, baselinePath } = settings;
   checkLimitAndShard(limit, shard);
-  const workers = settings.workers ?? 1;
   const seed = settings.seed ?? 0;
   const bootstrap = settings.bootstrap ?? 1000;
   const lenientIds = settings.lenientIds ?? false;
@@ -143,22 +142,7 @@ async function evaluate(
       located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`),
     );
   }
-
-  let dumpBytes: number;
-  await assertRegularFile(dumpPath);
-  try {
-    const info = await stat(dumpPath);
-    if (!info.isFile()) throw new Error("not a file");
-    dumpBytes = info.size;
-  } catch (err) {
-    throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-  }
-  // A flag that would change nothing is refused, not ignored: the lines of a dump name their case.
-  if (settings.idField !== undefined && (await detectEvalLog(dumpPath)) === undefined) {
-    throw new InputError(`--id-field applies to an inspect_ai log or a promptfoo output; ${dumpPath} is a dump whose lines name their case in case_id`);
-  }
-  const dumpSource = settings.idField !== undefined ? { idField: settings.idField } : {};
-  await assertPredictionDump(dumpPath, dumpSource);
+  const dumpBytes = await checkedDumpBytes(dumpPath, settings);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
   // A Parquet dump or an eval-tool log has no line offsets: its explorer texts come from a second pass.
@@ -167,45 +151,7 @@ async function evaluate(
   const dumpBefore = await snapshotFile(dumpPath);
   // The slice is read after every check of the dump above, so a bad dump is said before a bad slice.
   const slice = sliceRead ?? (await readDocumentSliceObserved(slicePath, sliceReadOptions(settings), observer));
-  const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
-  const progress = observer.progress("score (MB)", totalMb);
-  let reportedMb = 0;
-  // Ticks count whole megabytes scored; the last part of a megabyte (all of a small dump) ends the
-  // phase when the last chunk is scored, before the aggregation phases start their own display.
-  const scored = (done: number, total: number) => {
-    const mb = done >= total ? totalMb : Math.floor(done / 1e6);
-    if (mb > reportedMb) {
-      progress.tick(mb - reportedMb);
-      reportedMb = mb;
-    }
-    if (done >= total) progress.done();
-  };
-  let result: DocumentEvalResult;
-  try {
-    result = await runDocumentEval({
-      slicePath,
-      slice,
-      dumpPath,
-      outDir,
-      workers,
-      chunkLines: settings.chunkLines,
-      seed,
-      bootstrap,
-      lenientIds,
-      ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
-      ...(shard ? { shard } : {}),
-      ...(limit !== undefined ? { limit } : {}),
-      dumpSource,
-      ...(rewardsPath !== undefined ? { rewardsPath } : {}),
-      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
-      onProgress: scored,
-      observer,
-    });
-  } catch (err) {
-    progress.done(false);
-    throw err;
-  }
-  scored(dumpBytes, dumpBytes);
+  const result = await scoreDump(settings, slice, dumpPath, dumpBytes, offsets);
   try {
     return await reportOn(result, settings, {
       dumpPath,
@@ -227,65 +173,110 @@ async function evaluate(
   }
 }
 
-/** The report of a scored run: built, decided and written (cases.jsonl published just before it). */
-async function reportOn(
-  result: DocumentEvalResult,
+/** The dump's size, once it is checked to be a readable regular file in a shape the eval reads. */
+async function checkedDumpBytes(dumpPath: string, settings: Resolved): Promise<number> {
+  let dumpBytes: number;
+  await assertRegularFile(dumpPath);
+  try {
+    const info = await stat(dumpPath);
+    if (!info.isFile()) throw new Error("not a file");
+    dumpBytes = info.size;
+  } catch (err) {
+    throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  // A flag that would change nothing is refused, not ignored: the lines of a dump name their case.
+  if (settings.idField !== undefined && (await detectEvalLog(dumpPath)) === undefined) {
+    throw new InputError(`--id-field applies to an inspect_ai log or a promptfoo output; ${dumpPath} is a dump whose lines name their case in case_id`);
+  }
+  await assertPredictionDump(dumpPath, dumpSourceOf(settings));
+  return dumpBytes;
+}
+
+function dumpSourceOf(settings: Resolved): DumpSourceOptions {
+  return settings.idField !== undefined ? { idField: settings.idField } : {};
+}
+
+/** The dump pass (runDocumentEval), its progress shown in whole megabytes scored. */
+async function scoreDump(
   settings: Resolved,
-  run: {
-    dumpPath: string;
-    judge: { name: string; note?: string } | null;
-    formats: readonly ReportFormat[];
-    /** report.html is written: the case explorer is built (from offsets when the dump pass recorded them). */
-    explore: boolean;
-    offsets: LineOffsets | undefined;
-    dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
-    baseline: Baseline | undefined;
-    workers: number;
-    seed: number;
-    bootstrap: number;
-    lenientIds: boolean;
-  },
-): Promise<ReportOutcome> {
-  const { slicePath, outDir, observer, shard, limit } = settings;
-  const { dumpPath, judge, formats, explore, offsets, dumpBefore, baseline, workers, seed, bootstrap, lenientIds } = run;
-  const strict = settings.strict ?? false;
+  slice: DocumentSlice,
+  dumpPath: string,
+  dumpBytes: number,
+  offsets: LineOffsets | undefined,
+): Promise<DocumentEvalResult> {
+  const { slicePath, outDir, observer, shard, limit, rewardsPath } = settings;
+  const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
+  const progress = observer.progress("score (MB)", totalMb);
+  let reportedMb = 0;
+  // Ticks count whole megabytes scored; the last part of a megabyte (all of a small dump) ends the
+  // phase when the last chunk is scored, before the aggregation phases start their own display.
+  const scored = (done: number, total: number) => {
+    const mb = done >= total ? totalMb : Math.floor(done / 1e6);
+    if (mb > reportedMb) {
+      progress.tick(mb - reportedMb);
+      reportedMb = mb;
+    }
+    if (done >= total) progress.done();
+  };
+  let result: DocumentEvalResult;
+  try {
+    result = await runDocumentEval({
+      slicePath,
+      slice,
+      dumpPath,
+      outDir,
+      workers: settings.workers ?? 1,
+      chunkLines: settings.chunkLines,
+      seed: settings.seed ?? 0,
+      bootstrap: settings.bootstrap ?? 1000,
+      lenientIds: settings.lenientIds ?? false,
+      ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
+      ...(shard ? { shard } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      dumpSource: dumpSourceOf(settings),
+      ...(rewardsPath !== undefined ? { rewardsPath } : {}),
+      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
+      onProgress: scored,
+      observer,
+    });
+  } catch (err) {
+    progress.done(false);
+    throw err;
+  }
+  scored(dumpBytes, dumpBytes);
+  return result;
+}
+
+/** What reportOn needs of the run besides its result and settings. */
+interface ReportRun {
+  dumpPath: string;
+  judge: { name: string; note?: string } | null;
+  formats: readonly ReportFormat[];
+  /** report.html is written: the case explorer is built (from offsets when the dump pass recorded them). */
+  explore: boolean;
+  offsets: LineOffsets | undefined;
+  dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
+  baseline: Baseline | undefined;
+  workers: number;
+  seed: number;
+  bootstrap: number;
+  lenientIds: boolean;
+}
+
+/** The report of a scored run: built, decided and written (cases.jsonl published just before it). */
+async function reportOn(result: DocumentEvalResult, settings: Resolved, run: ReportRun): Promise<ReportOutcome> {
+  const { outDir, observer } = settings;
+  const { dumpPath, formats, explore, baseline, seed, bootstrap } = run;
   // The last phase on the display: the report built, the baseline compared and gates decided, the
   // case explorer read from cases.jsonl and the dump (html only), the files written.
   const steps = observer.progress("report (steps)", explore ? 4 : 3);
   let completed = false;
   try {
-    const report = await buildDocumentReport(result, {
-      slicePath,
-      dumpPath,
-      seed,
-      bootstrap,
-      workers,
-      shard,
-      ...(limit !== undefined ? { limit } : {}),
-      judge: judge?.name ?? null,
-      ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
-      config: {
-        slice: resolve(slicePath),
-        predictions: resolve(dumpPath),
-        bootstrap,
-        lenient_ids: lenientIds,
-        ...completionEndConfig(settings.completionEnd),
-        strict,
-        ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
-        shard: shard ? `${shard.index}/${shard.count}` : null,
-        ...(limit !== undefined ? { limit } : {}),
-        ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
-        config_file: settings.configPath ?? null,
-      },
-      elapsedSeconds: 0,
-    });
+    const report = await documentReportOf(result, settings, run);
     // Already in report.warnings (buildDocumentReport); said on stderr too, as warnings always are.
     for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
-    const dumpChanged = await changedWhileRead(dumpPath, "the dump", dumpBefore);
-    if (dumpChanged !== undefined) {
-      report.warnings = [...(report.warnings ?? []), dumpChanged];
-      observer.log(`warning: ${dumpChanged}`);
-    }
+    const dumpChanged = await changedWhileRead(dumpPath, "the dump", run.dumpBefore);
+    if (dumpChanged !== undefined) warn(report, observer, dumpChanged);
     // The run's side of the comparison, read once: the paired metrics and the explorer's
     // regressed/fixed filters (the per-case changes against the baseline) both use it.
     const currentSide = baseline ? (await readDocumentSide(result.casesPath)).side : undefined;
@@ -299,46 +290,13 @@ async function reportOn(
       seed,
       bootstrap,
       sliceHash: result.sliceHash,
-      partial: shard !== undefined,
+      partial: settings.shard !== undefined,
     });
-    const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
-    if (judgeRun !== undefined) {
-      report.system.judge_run = judgeRun;
-      // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
-      const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
-      const evalRule = settings.sentences ?? "mari";
-      if (promptRule !== evalRule) {
-        const warning = `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`;
-        report.warnings = [...(report.warnings ?? []), warning];
-        observer.log(`warning: ${warning}`);
-      }
-    }
+    await addJudgeRun(report, dumpPath, settings);
     report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
-
-    const inputErrors: string[] = [];
-    const scored = result.aggregate.casesScored;
-    // A shard that holds no slice case has nothing to score; that is not an input error (small
-    // slices over many shards), and `mari merge` accepts its empty report.
-    const emptyShard = shard !== undefined && result.cases.length === 0;
-    if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
-    if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
-    const violations = strict ? strictViolations(report) : [];
-    if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+    const inputErrors = inputErrorsOf(result, report, settings, dumpPath);
     steps.tick();
-    const explorer = explore
-      ? await buildDocumentExplorer({
-          records: tableRecords(result.cases, result.table),
-          slice: result.slice,
-          dumpPath,
-          ...(offsets ? { offsets } : {}),
-          runs: result.runKeys,
-          seed,
-          lenientIds,
-          ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
-          ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
-          ...(changes ? { changes } : {}),
-        })
-      : undefined;
+    const explorer = explore ? await explorerOf(result, settings, run, changes) : undefined;
     if (explore) steps.tick();
     const casesFile = await result.casesFile.commit();
     const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
@@ -349,4 +307,90 @@ async function reportOn(
   } finally {
     steps.done(completed);
   }
+}
+
+/** report.json's object, with the run's settings as its `system.config`. */
+function documentReportOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun): Promise<Report> {
+  const { slicePath, shard, limit } = settings;
+  const { dumpPath, judge, workers, seed, bootstrap, lenientIds } = run;
+  return buildDocumentReport(result, {
+    slicePath,
+    dumpPath,
+    seed,
+    bootstrap,
+    workers,
+    shard,
+    ...(limit !== undefined ? { limit } : {}),
+    judge: judge?.name ?? null,
+    ...(judge?.note !== undefined ? { judgeNote: judge.note } : {}),
+    config: {
+      slice: resolve(slicePath),
+      predictions: resolve(dumpPath),
+      bootstrap,
+      lenient_ids: lenientIds,
+      ...completionEndConfig(settings.completionEnd),
+      strict: settings.strict ?? false,
+      ...(settings.sentences === "punkt" ? { sentences: "punkt" } : {}),
+      shard: shard ? `${shard.index}/${shard.count}` : null,
+      ...(limit !== undefined ? { limit } : {}),
+      ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
+      config_file: settings.configPath ?? null,
+    },
+    elapsedSeconds: 0,
+  });
+}
+
+/** A warning in report.json and on the observer. */
+function warn(report: Report, observer: RunObserver, warning: string): void {
+  report.warnings = [...(report.warnings ?? []), warning];
+  observer.log(`warning: ${warning}`);
+}
+
+/** The judge run recorded beside the dump (its meta file), if any, into `system.judge_run`; a sentence rule other than the eval's is warned about. */
+async function addJudgeRun(report: Report, dumpPath: string, settings: Resolved): Promise<void> {
+  const observer = settings.observer;
+  const judgeRun = await readDumpMeta(dumpPath, (message) => observer.log(`warning: ${message}`));
+  if (judgeRun === undefined) return;
+  report.system.judge_run = judgeRun;
+  // Evidence ids mean the sentences the prompts showed: a dump numbered otherwise is scored against other sentences.
+  const promptRule = judgeRun["sentences"] === "punkt" ? "punkt" : "mari";
+  const evalRule = settings.sentences ?? "mari";
+  if (promptRule !== evalRule) {
+    warn(
+      report,
+      observer,
+      `the dump's prompts numbered sentences with --sentences ${promptRule} (${metaPathFor(dumpPath)}), this eval with ${evalRule}: evidence ids may point at other sentences; rerun with --sentences ${promptRule}`,
+    );
+  }
+}
+
+/** The run's input errors: nothing scored (outside an empty shard), and --strict's violations. */
+function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Resolved, dumpPath: string): string[] {
+  const { shard, observer } = settings;
+  const inputErrors: string[] = [];
+  const scored = result.aggregate.casesScored;
+  // A shard that holds no slice case has nothing to score; that is not an input error (small
+  // slices over many shards), and `mari merge` accepts its empty report.
+  const emptyShard = shard !== undefined && result.cases.length === 0;
+  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
+  const violations = settings.strict ? strictViolations(report) : [];
+  if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
+  return inputErrors;
+}
+
+/** report.html's case explorer, from the run table in memory, the slice and the dump. */
+function explorerOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun, changes: CaseChange[] | undefined) {
+  return buildDocumentExplorer({
+    records: tableRecords(result.cases, result.table),
+    slice: result.slice,
+    dumpPath: run.dumpPath,
+    ...(run.offsets ? { offsets: run.offsets } : {}),
+    runs: result.runKeys,
+    seed: run.seed,
+    lenientIds: run.lenientIds,
+    ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
+    ...(settings.explorerCases !== undefined ? { caseCap: settings.explorerCases } : {}),
+    ...(changes ? { changes } : {}),
+  });
 }

@@ -259,21 +259,83 @@ async function attachTexts(
 }
 
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
-  const n = input.slice.cases.length;
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
-  const present = new Uint8Array(n);
-  const failed = new Uint8Array(n);
-  const bits = new Uint8Array(n);
-  const runCount = new Int32Array(n);
-  const rewardSum = new Float64Array(n);
-  const rewardCount = new Int32Array(n);
-  // Reason codes per case: a case rarely has more than one, so a sparse map.
-  const reasonsOf = new Map<number, string[]>();
-  const facetsOf: Array<Record<string, string> | undefined> = new Array(n);
   const records = typeof input.records === "string" ? fileRecords(input.records) : input.records;
+  const summary = await summarizeCases(input.slice.cases.length, records);
+  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
+  for (const id of changed.keys()) {
+    const index = indexOfId.get(id);
+    if (index !== undefined) summary.failed[index] = 1;
+  }
+  const tagsOf = (i: number) => caseTags(summary.bits[i]!, summary.reasonsOf.get(i) ?? [], changed.get(input.slice.cases[i]!.id));
+  // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
+  const scored: number[] = [];
+  const counts = emptyCounts();
+  for (let i = 0; i < input.slice.cases.length; i++) {
+    if (!summary.present[i]) continue;
+    scored.push(i);
+    countCase(counts, tagsOf(i), summary.facetsOf[i]!);
+  }
+  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
+  const cap = explorerCap(input.runs.length, caseCap);
+  const selection = selectCases(
+    Uint8Array.from(scored, (i) => summary.failed[i]!),
+    cap,
+    input.seed,
+  );
+  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
+  const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
+  const textsLeftOut = await attachRuns(input, records, shown, runCap, indexOfId);
+  const cases = shown.cases;
+  const cut = cases.filter((c) => c.runs_total !== undefined).length;
+  const notes = [
+    cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
+    textsLeftOut > 0 ? `The texts of ${textsLeftOut} runs are left out to keep the page small (they are in the dump).` : "",
+    shown.textsOmitted > 0 ? `The text of ${shown.textsOmitted} documents is left out to keep the page small (it is in the slice).` : "",
+  ].filter((note) => note !== "");
+  return {
+    kind: "documents",
+    total: scored.length,
+    shown: cases.length,
+    selection: [describeSelection(scored.length, selection, cap, input.seed), ...notes].join(" "),
+    rest: input.rest ?? "cases.jsonl beside this page",
+    runs: input.runs.length,
+    ...(input.dumpPath !== null ? { dump: input.dumpName ?? input.dumpPath } : {}),
+    facets: FACETS,
+    counts,
+    cases,
+  };
+}
+
+/** Per slice case, what its (case, run) records say in all: the explorer's tags, facets and mean reward. */
+interface CaseSummary {
+  present: Uint8Array;
+  failed: Uint8Array;
+  bits: Uint8Array;
+  runCount: Int32Array;
+  rewardSum: Float64Array;
+  rewardCount: Int32Array;
+  /** Reason codes per case: a case rarely has more than one, so a sparse map. */
+  reasonsOf: Map<number, string[]>;
+  facetsOf: Array<Record<string, string> | undefined>;
+}
+
+/** The first pass over every record: each case's summary. */
+async function summarizeCases(caseCount: number, records: CaseRecords): Promise<CaseSummary> {
+  const summary: CaseSummary = {
+    present: new Uint8Array(caseCount),
+    failed: new Uint8Array(caseCount),
+    bits: new Uint8Array(caseCount),
+    runCount: new Int32Array(caseCount),
+    rewardSum: new Float64Array(caseCount),
+    rewardCount: new Int32Array(caseCount),
+    reasonsOf: new Map<number, string[]>(),
+    facetsOf: new Array(caseCount),
+  };
+  const { present, failed, bits, runCount, rewardSum, rewardCount, reasonsOf, facetsOf } = summary;
   await records(undefined, (line, times) => {
     const index = line["case_index"];
-    if (typeof index !== "number" || index < 0 || index >= n) return;
+    if (typeof index !== "number" || index < 0 || index >= caseCount) return;
     if (!present[index]) {
       present[index] = 1;
       facetsOf[index] = facetsOfLine(line);
@@ -297,33 +359,30 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
       rewardCount[index]! += times;
     }
   });
-  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
-  for (const id of changed.keys()) {
-    const index = indexOfId.get(id);
-    if (index !== undefined) failed[index] = 1;
-  }
-  // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
-  const scored: number[] = [];
-  const counts = emptyCounts();
-  const tagsOf = (i: number) => caseTags(bits[i]!, reasonsOf.get(i) ?? [], changed.get(input.slice.cases[i]!.id));
-  for (let i = 0; i < n; i++) {
-    if (!present[i]) continue;
-    scored.push(i);
-    countCase(counts, tagsOf(i), facetsOf[i]!);
-  }
-  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
-  const cap = explorerCap(input.runs.length, caseCap);
-  const selection = selectCases(
-    Uint8Array.from(scored, (i) => failed[i]!),
-    cap,
-    input.seed,
-  );
-  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
-  const slot = new Int32Array(n).fill(-1);
+  return summary;
+}
+
+/** The chosen cases' views (no runs yet), each slice case's position among them (-1: not shown), and how many documents' texts were left out. */
+interface ShownCases {
+  cases: ExplorerCase[];
+  slot: Int32Array;
+  textsOmitted: number;
+}
+
+function caseViews(
+  input: DocumentExplorerInput,
+  summary: CaseSummary,
+  scored: readonly number[],
+  chosen: readonly number[],
+  runCap: number,
+  changed: ReadonlyMap<string, CaseChange>,
+  tagsOf: (index: number) => string[],
+): ShownCases {
+  const slot = new Int32Array(input.slice.cases.length).fill(-1);
   // Documents' text within EXPLORER_DOCUMENT_CHARS in all; past it, a case says its text was left out.
   let documentChars = input.documentChars ?? EXPLORER_DOCUMENT_CHARS;
   let textsOmitted = 0;
-  const cases: ExplorerCase[] = selection.chosen.map((k, position) => {
+  const cases: ExplorerCase[] = chosen.map((k, position) => {
     const c = input.slice.cases[scored[k]!]!;
     slot[c.index] = position;
     const size = c.sentences.reduce((sum, s) => sum + s.length, 0);
@@ -333,17 +392,30 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     const view: ExplorerCase = {
       id: c.id,
       tags: tagsOf(c.index),
-      facets: facetsOf[c.index]!,
-      score: rewardCount[c.index]! > 0 ? rewardSum[c.index]! / rewardCount[c.index]! : null,
+      facets: summary.facetsOf[c.index]!,
+      score: summary.rewardCount[c.index]! > 0 ? summary.rewardSum[c.index]! / summary.rewardCount[c.index]! : null,
       doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentences.length }) },
     };
     const change = changed.get(c.id);
     if (change !== undefined) view.change = { status: change.status, old: change.old, new: change.new };
-    if (runCount[c.index]! > runCap) view.runs_total = runCount[c.index]!;
+    if (summary.runCount[c.index]! > runCap) view.runs_total = summary.runCount[c.index]!;
     return view;
   });
+  return { cases, slot, textsOmitted };
+}
+
+/** The second pass, over the shown cases' records only: their label, gold and runs, then the runs' texts from the dump. Returns how many runs' texts were left out. */
+async function attachRuns(
+  input: DocumentExplorerInput,
+  records: CaseRecords,
+  shown: ShownCases,
+  runCap: number,
+  indexOfId: ReadonlyMap<string, number>,
+): Promise<number> {
+  const { cases, slot } = shown;
+  const caseCount = input.slice.cases.length;
   const picker = new RunPicker(cases.length, runCap);
-  const chosen = (index: number) => index >= 0 && index < n && slot[index]! >= 0;
+  const chosen = (index: number) => index >= 0 && index < caseCount && slot[index]! >= 0;
   await records(chosen, (line, times, recordAt) => {
     const index = line["case_index"];
     if (typeof index !== "number" || !chosen(index)) return;
@@ -359,25 +431,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   });
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
   if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, scoreOptionsOf(input), budget);
-  const textsLeftOut = budget.leftOut;
-  const cut = cases.filter((c) => c.runs_total !== undefined).length;
-  const notes = [
-    cut > 0 ? `${cut} of them carry ${runCap} of their runs (failing runs first).` : "",
-    textsLeftOut > 0 ? `The texts of ${textsLeftOut} runs are left out to keep the page small (they are in the dump).` : "",
-    textsOmitted > 0 ? `The text of ${textsOmitted} documents is left out to keep the page small (it is in the slice).` : "",
-  ].filter((note) => note !== "");
-  return {
-    kind: "documents",
-    total: scored.length,
-    shown: cases.length,
-    selection: [describeSelection(scored.length, selection, cap, input.seed), ...notes].join(" "),
-    rest: input.rest ?? "cases.jsonl beside this page",
-    runs: input.runs.length,
-    ...(input.dumpPath !== null ? { dump: input.dumpName ?? input.dumpPath } : {}),
-    facets: FACETS,
-    counts,
-    cases,
-  };
+  return budget.leftOut;
 }
 
 function facetsOfLine(line: JsonObject): Record<string, string> {

@@ -2,14 +2,14 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
-import { inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
+import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
 import { InputError, located } from "../../io/errors.js";
-import { readDocumentSliceObserved } from "../../io/slice.js";
+import { readDocumentSliceObserved, type DocumentSlice } from "../../io/slice.js";
 import { sha256File } from "../../io/hashing.js";
 import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
@@ -21,7 +21,7 @@ import { decideDocumentReport } from "./decide.js";
 import { buildDocumentReport } from "./report.js";
 import { CASE_REASONS, type CaseReason } from "./score.js";
 import { RunTable } from "./run-table.js";
-import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult } from "./run.js";
+import { finishDocumentEval, ORPHAN_EXAMPLE_CAP, shardOfCaseId, type DocumentEvalResult, type FinishInput } from "./score-dump.js";
 
 interface ShardState {
   index: number;
@@ -72,10 +72,51 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   if (input.reportPaths.length === 0) throw new InputError("merge: give the shard reports to merge");
   const shards = await Promise.all(input.reportPaths.map((path) => readShardReport(path)));
   const first = shards[0]!.report;
+  const count = checkShardSet(shards, input.reportPaths);
+  const slicePath = input.slicePath ?? first.dataset.path;
+  if ((await sha256File(slicePath).catch(() => null)) !== first.dataset.sha256) {
+    throw new InputError(`merge: the slice ${slicePath} is missing or differs from the one the shards scored (give it with --slice)`);
+  }
+  // The shards' sentence rule (recorded in their reports), so the merge numbers as they did.
+  const observer = input.observer ?? SILENT_OBSERVER;
+  const slice = await readDocumentSliceObserved(slicePath, { sentences: first.dataset.sentences ?? "mari" }, observer);
+  const runOrder = globalRunOrder(shards);
+  const table = new RunTable(slice.cases.length);
+  for (const [key] of runOrder) table.ensureRun(key);
+  const kept = await readShardCases(input.reportPaths, shards, slice, count, table, observer);
+  const counts = mergedLineCounts(shards, first, kept);
+  const config = first.system.config as Record<string, unknown>;
+  const seed = first.system.seed;
+  const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? 1000);
+  const result = await finishDocumentEval({
+    slice,
+    cases: slice.cases,
+    table,
+    lines: counts.lines,
+    runFirstLines: runOrder.map(([, line]) => line),
+    lineRejections: counts.lineRejections,
+    examples: counts.examples,
+    orphans: counts.orphans,
+    orphanFirstLines: counts.orphanFirstLines,
+    outDir: input.outDir,
+    seed,
+    bootstrap,
+    lenientIds: config.lenient_ids === true,
+    workers: input.workers ?? 1,
+    ...(input.observer ? { observer: input.observer } : {}),
+  });
+  return { result, first, shards: shards.map((s) => s.report), slicePath, seed, bootstrap };
+}
+
+type ShardReport = { report: Report; shard: ShardState };
+
+/** The shard count, once every shard is checked to be one of a complete set over the same slice and dump. */
+function checkShardSet(shards: readonly ShardReport[], reportPaths: readonly string[]): number {
+  const first = shards[0]!.report;
   const count = shards[0]!.shard.count;
   const seen = new Set<number>();
   shards.forEach(({ report, shard }, k) => {
-    const where = input.reportPaths[k]!;
+    const where = reportPaths[k]!;
     if (shard.count !== count) throw new InputError(located(where, undefined, `shard count ${shard.count} differs from ${count}`));
     if (seen.has(shard.index)) throw new InputError(located(where, undefined, `shard ${shard.index}/${count} given twice`));
     seen.add(shard.index);
@@ -91,72 +132,93 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   });
   const absent = Array.from({ length: count }, (_, i) => i).filter((i) => !seen.has(i));
   if (absent.length > 0) throw new InputError(`merge: shard(s) ${absent.map((i) => `${i}/${count}`).join(", ")} missing`);
+  return count;
+}
 
-  const slicePath = input.slicePath ?? first.dataset.path;
-  if ((await sha256File(slicePath).catch(() => null)) !== first.dataset.sha256) {
-    throw new InputError(`merge: the slice ${slicePath} is missing or differs from the one the shards scored (give it with --slice)`);
-  }
-  // The shards' sentence rule (recorded in their reports), so the merge numbers as they did.
-  const observer = input.observer ?? SILENT_OBSERVER;
-  const slice = await readDocumentSliceObserved(slicePath, { sentences: first.dataset.sentences ?? "mari" }, observer);
-
-  // Global run order = order of each run's first kept line over all shards.
+/** Global run order = order of each run's first kept line over all shards: [run key, that line]. */
+function globalRunOrder(shards: readonly ShardReport[]): [string, number][] {
   const firstLine = new Map<string, number>();
   for (const { shard } of shards) {
     for (const [key, line] of Object.entries(shard.run_first_lines)) {
       firstLine.set(key, Math.min(line, firstLine.get(key) ?? Infinity));
     }
   }
-  const runOrder = [...firstLine.entries()].sort((a, b) => a[1] - b[1]);
-  const table = new RunTable(slice.cases.length);
-  for (const [key] of runOrder) table.ensureRun(key);
+  return [...firstLine.entries()].sort((a, b) => a[1] - b[1]);
+}
 
+/** Each shard's cases.jsonl into `table`, one tick per (case, run) record; returns the kept lines' count. */
+async function readShardCases(
+  reportPaths: readonly string[],
+  shards: readonly ShardReport[],
+  slice: DocumentSlice,
+  count: number,
+  table: RunTable,
+  observer: RunObserver,
+): Promise<number> {
   let kept = 0;
-  const reasonIndex = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
-  // Each shard's cases.jsonl, one tick per (case, run) record.
   await inPhase(observer, "read shards (case × run)", undefined, async (reading) => {
-    for (let k = 0; k < shards.length; k++) {
-      const casesPath = join(dirname(input.reportPaths[k]!), "cases.jsonl");
-      const { report, shard } = shards[k]!;
-      await checkCasesHash(input.reportPaths[k]!, report, casesPath);
-      // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
-      // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
-      const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
-      const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
-      let rows = 0;
-      for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine, readDocumentCases)) {
-        const row = line.record as Record<string, any>;
-        rows++;
-        reading.tick();
-        const c = slice.cases[row.case_index];
-        if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.caseLineNo, "case_index/case_id do not match the slice"));
-        if (shardOfCaseId(c.id, count) !== shard.index)
-          throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
-        if (row.line === null) continue; // missing: re-derived by the aggregation
-        kept++;
-        const run = table.runIndex(String(row.run));
-        if (run === undefined || !reasonIndex.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
-        table.put(run, c.index, row.line, {
-          judgment: row.judgment === true,
-          reason: (row.reason ?? null) as CaseReason | null,
-          evidence: row.evidence_sentence_ids,
-          referenceCoverage: row.reference_coverage,
-          rewardAccuracy: row.reward_accuracy,
-          matched: row.matched_evidence_count,
-        });
-      }
-      if (rows !== expectedRows) {
-        throw new InputError(
-          located(
-            casesPath,
-            undefined,
-            `has ${rows} (case, run) records; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
-          ),
-        );
-      }
-    }
+    for (let k = 0; k < shards.length; k++) kept += await readOneShardCases(reportPaths[k]!, shards[k]!, slice, count, table, reading);
   });
+  return kept;
+}
 
+const REASON_INDEX = new Map<string, number>(CASE_REASONS.map((r, i) => [r ?? "", i]));
+
+async function readOneShardCases(
+  reportPath: string,
+  { report, shard }: ShardReport,
+  slice: DocumentSlice,
+  count: number,
+  table: RunTable,
+  reading: Progress,
+): Promise<number> {
+  const casesPath = join(dirname(reportPath), "cases.jsonl");
+  await checkCasesHash(reportPath, report, casesPath);
+  // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
+  // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
+  const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
+  const expectedRows = shardCases * (report.predictions?.runs.length ?? 0);
+  let rows = 0;
+  let kept = 0;
+  for await (const line of checkedCaseLines(casesPath, checkDocumentCaseLine, readDocumentCases)) {
+    const row = line.record as Record<string, any>;
+    rows++;
+    reading.tick();
+    const c = slice.cases[row.case_index];
+    if (!c || c.id !== row.case_id) throw new InputError(located(casesPath, line.caseLineNo, "case_index/case_id do not match the slice"));
+    if (shardOfCaseId(c.id, count) !== shard.index)
+      throw new InputError(located(casesPath, line.caseLineNo, `case ${JSON.stringify(c.id)} does not belong to shard ${shard.index}/${count}`));
+    if (row.line === null) continue; // missing: re-derived by the aggregation
+    kept++;
+    const run = table.runIndex(String(row.run));
+    if (run === undefined || !REASON_INDEX.has(row.reason ?? "")) throw new InputError(located(casesPath, line.lineNo, "unknown run or reason"));
+    table.put(run, c.index, row.line, {
+      judgment: row.judgment === true,
+      reason: (row.reason ?? null) as CaseReason | null,
+      evidence: row.evidence_sentence_ids,
+      referenceCoverage: row.reference_coverage,
+      rewardAccuracy: row.reward_accuracy,
+      matched: row.matched_evidence_count,
+    });
+  }
+  if (rows !== expectedRows) {
+    throw new InputError(
+      located(
+        casesPath,
+        undefined,
+        `has ${rows} (case, run) records; its report implies ${expectedRows} (${shardCases} cases × ${report.predictions?.runs.length ?? 0} runs): truncated or not this shard's file`,
+      ),
+    );
+  }
+  return kept;
+}
+
+/** The line-level counts, examples and orphans of all shards together, checked to account for every dump line. */
+function mergedLineCounts(
+  shards: readonly ShardReport[],
+  first: Report,
+  kept: number,
+): Pick<FinishInput, "lines" | "lineRejections" | "examples" | "orphans" | "orphanFirstLines"> {
   const lineRejections: Record<string, number> = {};
   for (const { shard } of shards) {
     for (const [code, n] of Object.entries(shard.line_rejections)) lineRejections[code] = (lineRejections[code] ?? 0) + n;
@@ -181,27 +243,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
       `merge: the shards do not account for the dump's ${lines} lines (${rejected} rejected + ${orphans.count} orphans + ${kept} kept = ${rejected + orphans.count + kept}): a shard report or its cases.jsonl was changed; rerun the shards`,
     );
   }
-  const config = first.system.config as Record<string, unknown>;
-  const seed = first.system.seed;
-  const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? 1000);
-  const result = await finishDocumentEval({
-    slice,
-    cases: slice.cases,
-    table,
-    lines,
-    runFirstLines: runOrder.map(([, line]) => line),
-    lineRejections,
-    examples,
-    orphans,
-    orphanFirstLines: orphanSeen.map((o) => o.line),
-    outDir: input.outDir,
-    seed,
-    bootstrap,
-    lenientIds: config.lenient_ids === true,
-    workers: input.workers ?? 1,
-    ...(input.observer ? { observer: input.observer } : {}),
-  });
-  return { result, first, shards: shards.map((s) => s.report), slicePath, seed, bootstrap };
+  return { lines, lineRejections, examples, orphans, orphanFirstLines: orphanSeen.map((o) => o.line) };
 }
 
 export interface DocumentMergeOptions extends MergeInput {

@@ -7,7 +7,7 @@ import type { CaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
-import { ByteSink, utf8 } from "./bytes.js";
+import { ByteSink, utf8 } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
 import {

@@ -22,7 +22,7 @@ import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../..
 import type { ExplorerData } from "../../report/explorer.js";
 import type { ReportOutcome } from "../outcome.js";
 import { checkGates, decideGates, metricsOutline } from "../../gates/decide.js";
-import { shardOfCaseId, type Shard } from "../document/run.js";
+import { shardOfCaseId, type Shard } from "../document/score-dump.js";
 import { logToJson, tallyToJson } from "./tally-merge.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";

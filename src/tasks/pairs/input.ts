@@ -7,7 +7,7 @@ import { located, InputError } from "../../io/errors.js";
 import { listRejections } from "../../report/format.js";
 import type { RejectionExample } from "../../report/types.js";
 import { sha256Text } from "../../io/hashing.js";
-import { shardOfCaseId, type Shard } from "../document/run.js";
+import { shardOfCaseId, type Shard } from "../document/score-dump.js";
 // In its own module, which `mari classify` loads without the rest of this one.
 import { assertPairCorpus } from "./corpus-shape.js";
 

@@ -45,7 +45,7 @@ import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { ReportOutcome } from "../outcome.js";
 import { loadUnitPrices } from "./costs.js";
 import { PairInputStats, readPairs, logRejections } from "./input.js";
-import type { Shard } from "../document/run.js";
+import type { Shard } from "../document/score-dump.js";
 import { rejectionLine } from "../../report/format.js";
 
 export interface PairEvalOptions {

@@ -211,12 +211,63 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
     for (const input of found) times.set(input.path, (await stat(input.path)).mtimeMs);
   }
   const { order, axis } = orderInputs(found, settings.x, times);
-  const gates = settings.gates ?? [];
-  const seed = settings.seed ?? 0;
-  const resamples = settings.resamples ?? 1000;
+  const read = await readPoints(settings, order, times);
+  const { points, task, metrics, sameSlice } = read;
+  const warnings: string[] = [];
+  for (const m of metrics) {
+    if (points.every((p) => p.values[m] === null)) warnings.push(`no report has a value for "${m}"`);
+  }
+  if (!sameSlice)
+    warnings.push("the reports were scored on different slices: values are not on one population, and checkpoints are compared on the case ids they share");
+  const series: TrendSeries[] = metrics.map((metric) => {
+    const best = bestPoint(points, metric);
+    const lastValue = points.at(-1)!.values[metric];
+    return {
+      metric,
+      higher_is_better: !LOWER_IS_BETTER.has(metric),
+      best,
+      last_minus_best: best === null || lastValue === null || lastValue === undefined ? null : lastValue - best.value,
+    };
+  });
+  const pairs = new PointPairs(task, settings.seed ?? 0, settings.resamples ?? 1000);
+  const { keep, keepNote } = await chooseKeep(settings, points, read.keepBy, pairs);
+  const { results, dropComparisons } = await decideTrendGates(settings.gates ?? [], read.last, points, pairs);
+  const trend: TrendResult = {
+    schema_version: TREND_SCHEMA_VERSION,
+    task,
+    x: axis,
+    same_slice: sameSlice,
+    points,
+    series,
+    keep,
+    ...(keepNote !== undefined ? { keep_note: keepNote } : {}),
+    gates: results,
+    drop_comparisons: dropComparisons,
+    warnings,
+  };
+  return { trend, last: { ...read.last, gates: results } };
+}
 
-  // Each report is read, reduced to its point and let go; only the last is kept (gates read it),
-  // and of the first what the others are checked against.
+/** The reports reduced to their points, with what the first one decided (task, metrics, keep-by) and the last report whole. */
+interface ReadPoints {
+  points: TrendPoint[];
+  task: TaskName;
+  last: Report;
+  metrics: string[];
+  keepBy: string;
+  sameSlice: boolean;
+}
+
+/**
+ * Each report is read, reduced to its point and let go; only the last is kept (gates read it),
+ * and of the first what the others are checked against.
+ */
+async function readPoints(
+  settings: TrendSettings,
+  order: ReturnType<typeof orderInputs>["order"],
+  times: Map<string, number> | undefined,
+): Promise<ReadPoints> {
+  const gates = settings.gates ?? [];
   const points: TrendPoint[] = [];
   let first: Pick<Report, "task" | "dataset"> | undefined;
   let last: Report | undefined;
@@ -256,93 +307,109 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
       reading.tick();
     }
   });
-  const task = first!.task;
-  const lastReport = last!;
-  const warnings: string[] = [];
-  for (const m of metrics) {
-    if (points.every((p) => p.values[m] === null)) warnings.push(`no report has a value for "${m}"`);
-  }
-  if (!sameSlice)
-    warnings.push("the reports were scored on different slices: values are not on one population, and checkpoints are compared on the case ids they share");
-  const series: TrendSeries[] = metrics.map((metric) => {
-    const best = bestPoint(points, metric);
-    const lastValue = points.at(-1)!.values[metric];
-    return {
-      metric,
-      higher_is_better: !LOWER_IS_BETTER.has(metric),
-      best,
-      last_minus_best: best === null || lastValue === null || lastValue === undefined ? null : lastValue - best.value,
-    };
-  });
+  return { points, task: first!.task, last: last!, metrics, keepBy, sameSlice };
+}
 
-  const evidence = task === "evidence";
-  const load = (p: TrendPoint): Promise<Baseline> => loadComparable(p.path, `trend ${p.name}`, evidence);
-  // The points compared more than once (a best, the last) are read once and kept; the earlier
-  // checkpoints of the keep scan are read one at a time and let go.
-  const held = new Map<number, Promise<Baseline>>();
-  const loadHeld = (p: TrendPoint): Promise<Baseline> => {
-    let b = held.get(p.index);
+/**
+ * Paired comparisons between points. The points compared more than once (a best, the last) are
+ * read once and kept; the earlier checkpoints of the keep scan are read one at a time and let go.
+ */
+class PointPairs {
+  private readonly held = new Map<number, Promise<Baseline>>();
+
+  constructor(
+    readonly task: TaskName,
+    readonly seed: number,
+    readonly resamples: number,
+  ) {}
+
+  load(p: TrendPoint): Promise<Baseline> {
+    return loadComparable(p.path, `trend ${p.name}`, this.task === "evidence");
+  }
+
+  loadHeld(p: TrendPoint): Promise<Baseline> {
+    let b = this.held.get(p.index);
     if (b === undefined) {
-      b = load(p);
-      held.set(p.index, b);
+      b = this.load(p);
+      this.held.set(p.index, b);
     }
     return b;
-  };
-  const compare = (current: Baseline, base: Baseline): BaselineComparison =>
-    compareWithBaseline(current.side, base, {
-      seed,
-      resamples,
-      ...(task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
-      currentSliceHash: current.report.dataset.slice_hash,
-    });
-
-  // The checkpoint to keep: the best's cases stay loaded; earlier checkpoints are read one at a time.
-  let keep: TrendKeep | null = null;
-  let keepNote: string | undefined;
-  const keepBest = bestPoint(points, keepBy);
-  if (keepBy === "") keepNote = "no metric to choose a checkpoint by";
-  else if (!pairedMetrics(task).includes(keepBy)) keepNote = `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it`;
-  else if (keepBest === null) keepNote = `no report has a value for "${keepBy}"`;
-  else {
-    const comparisons: KeepComparison[] = [];
-    let kept: PointRef = keepBest;
-    // The screen reads no cases: a checkpoint outside the best's own interval is not paired.
-    const ci = settings.pairedScan === true ? undefined : points[keepBest.index]!.ci[keepBy];
-    const interval = ci === undefined ? null : { low: ci.low, high: ci.high };
-    const higher = !LOWER_IS_BETTER.has(keepBy);
-    const inside = (v: MetricValue | undefined): boolean =>
-      interval === null || (v !== null && v !== undefined && (higher ? v >= interval.low - GATE_TOLERANCE : v <= interval.high + GATE_TOLERANCE));
-    let skipped = 0;
-    for (const p of points.slice(0, keepBest.index)) {
-      if (!inside(p.values[keepBy])) {
-        skipped++;
-        continue;
-      }
-      const bestLoaded = await loadHeld(points[keepBest.index]!);
-      const c = compare(await load(p), bestLoaded);
-      const d = c.metrics[keepBy];
-      if (d === undefined) throw new InputError(`trend: ${p.path} and ${points[keepBest.index]!.path} have no per-case "${keepBy}" to compare`);
-      const worse = significantlyWorse(keepBy, d);
-      comparisons.push({
-        index: p.index,
-        name: p.name,
-        difference: d.difference,
-        low: d.low,
-        high: d.high,
-        mcnemar_p: c.mcnemar.p_value,
-        matched_cases: c.matched_cases,
-        significantly_worse: worse,
-      });
-      if (!worse) {
-        kept = { index: p.index, name: p.name, value: p.values[keepBy] ?? d.current };
-        break;
-      }
-    }
-    keep = { metric: keepBy, higher_is_better: higher, rule: KEEP_RULE, best: keepBest, kept, seed, resamples, screen: { interval, skipped }, comparisons };
   }
 
-  // Gates: bounds on the last report as it is (a misspelt metric is exit 2, as for eval); each
-  // max-drop on the last point against that metric's best.
+  compare(current: Baseline, base: Baseline): BaselineComparison {
+    return compareWithBaseline(current.side, base, {
+      seed: this.seed,
+      resamples: this.resamples,
+      ...(this.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
+      currentSliceHash: current.report.dataset.slice_hash,
+    });
+  }
+}
+
+/** The checkpoint to keep (KEEP_RULE), or the note saying why none is chosen. */
+async function chooseKeep(
+  settings: TrendSettings,
+  points: readonly TrendPoint[],
+  keepBy: string,
+  pairs: PointPairs,
+): Promise<{ keep: TrendKeep | null; keepNote: string | undefined }> {
+  const task = pairs.task;
+  const keepBest = bestPoint(points, keepBy);
+  if (keepBy === "") return { keep: null, keepNote: "no metric to choose a checkpoint by" };
+  if (!pairedMetrics(task).includes(keepBy)) return { keep: null, keepNote: `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it` };
+  if (keepBest === null) return { keep: null, keepNote: `no report has a value for "${keepBy}"` };
+  // The best's cases stay loaded; earlier checkpoints are read one at a time.
+  const comparisons: KeepComparison[] = [];
+  let kept: PointRef = keepBest;
+  // The screen reads no cases: a checkpoint outside the best's own interval is not paired.
+  const ci = settings.pairedScan === true ? undefined : points[keepBest.index]!.ci[keepBy];
+  const interval = ci === undefined ? null : { low: ci.low, high: ci.high };
+  const higher = !LOWER_IS_BETTER.has(keepBy);
+  const inside = (v: MetricValue | undefined): boolean =>
+    interval === null || (v !== null && v !== undefined && (higher ? v >= interval.low - GATE_TOLERANCE : v <= interval.high + GATE_TOLERANCE));
+  let skipped = 0;
+  for (const p of points.slice(0, keepBest.index)) {
+    if (!inside(p.values[keepBy])) {
+      skipped++;
+      continue;
+    }
+    const bestLoaded = await pairs.loadHeld(points[keepBest.index]!);
+    const c = pairs.compare(await pairs.load(p), bestLoaded);
+    const d = c.metrics[keepBy];
+    if (d === undefined) throw new InputError(`trend: ${p.path} and ${points[keepBest.index]!.path} have no per-case "${keepBy}" to compare`);
+    const worse = significantlyWorse(keepBy, d);
+    comparisons.push({
+      index: p.index,
+      name: p.name,
+      difference: d.difference,
+      low: d.low,
+      high: d.high,
+      mcnemar_p: c.mcnemar.p_value,
+      matched_cases: c.matched_cases,
+      significantly_worse: worse,
+    });
+    if (!worse) {
+      kept = { index: p.index, name: p.name, value: p.values[keepBy] ?? d.current };
+      break;
+    }
+  }
+  const { seed, resamples } = pairs;
+  return {
+    keep: { metric: keepBy, higher_is_better: higher, rule: KEEP_RULE, best: keepBest, kept, seed, resamples, screen: { interval, skipped }, comparisons },
+    keepNote: undefined,
+  };
+}
+
+/**
+ * Gates: bounds on the last report as it is (a misspelt metric is exit 2, as for eval); each
+ * max-drop on the last point against that metric's best.
+ */
+async function decideTrendGates(
+  gates: readonly GateSpec[],
+  lastReport: Report,
+  points: readonly TrendPoint[],
+  pairs: PointPairs,
+): Promise<{ results: GateResult[]; dropComparisons: TrendResult["drop_comparisons"] }> {
   checkGates(
     lastReport,
     gates.filter((g) => g.kind !== "max_drop"),
@@ -360,28 +427,13 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
       results.push({ ...evaluateGates(lastReport, [gate], { baseline: null })[0]!, name, detail: `no report has a value for "${gate.metric}"` });
       continue;
     }
-    const lastLoaded = await loadHeld(points.at(-1)!);
-    const comparison = compare(lastLoaded, await loadHeld(points[best.index]!));
+    const lastLoaded = await pairs.loadHeld(points.at(-1)!);
+    const comparison = pairs.compare(lastLoaded, await pairs.loadHeld(points[best.index]!));
     dropComparisons.push({ metric: gate.metric, best, comparison });
     const result = evaluateGates(lastReport, [gate], { baseline: comparison })[0]!;
     results.push({ ...result, name, detail: `best ${best.name}, last ${points.at(-1)!.name}: ${result.detail ?? ""}` });
   }
-
-  const trend: TrendResult = {
-    schema_version: TREND_SCHEMA_VERSION,
-    task,
-    x: axis,
-    same_slice: sameSlice,
-    points,
-    series,
-    keep,
-    ...(keepNote !== undefined ? { keep_note: keepNote } : {}),
-    gates: results,
-    drop_comparisons: dropComparisons,
-    warnings,
-  };
-  return { trend, last: { ...lastReport, gates: results } };
+  return { results, dropComparisons };
 }
 
-/** Reads the checkpoint reports and returns the trend (files are written by writeTrendFiles). */
 export const trendReports = oneRunEach(trendReportsInRun);

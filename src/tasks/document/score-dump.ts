@@ -1,7 +1,7 @@
-// `mari eval` on a document slice (docs/eval.md): reads the slice, streams the dump through the chunk
-// pool (scoring happens in workers), keeps the first kept line per (case, run) in a compact table,
-// then aggregates in slice order × run order and writes cases.jsonl. The caller (CLI) adds
-// provenance, gates and the report files.
+// The dump pass of `mari eval` on a document slice (docs/eval.md), called by evaluate.ts (the task's
+// entry point): reads the slice, streams the dump through the chunk pool (scoring happens in
+// workers), keeps the first kept line per (case, run) in a compact table, then aggregates in slice
+// order × run order and writes cases.jsonl. The caller adds provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
 import { sliceHashOf } from "../../io/slice.js";
 import { LINE_REJECTIONS } from "../../io/dump.js";
@@ -179,66 +179,14 @@ export const FLIPPED_CAP = 50;
 
 export async function runDocumentEval(opts: DocumentEvalOptions): Promise<DocumentEvalResult> {
   const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath, opts.sliceOptions));
-  const n = slice.cases.length;
-  const inShard = new Uint8Array(n).fill(1);
-  if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
-  // Lines for cases beyond the limit are read and skipped like another shard's: not scored, not orphans.
-  if (opts.limit !== undefined) inShard.fill(0, Math.min(opts.limit, n));
-  const countsLineLevel = !opts.shard || opts.shard.index === 0;
-  const table = new RunTable(n);
-  const runFirstLines: number[] = [];
-  const lineRejections: Record<string, number> = {};
-  const examples = new Map<string, RejectionExample[]>();
-  const orphanIds = new Set<string>();
-  const orphans = { count: 0, examples: [] as string[] };
-  const orphanFirstLines: number[] = [];
-  let lines = 0;
-  const dumpName = opts.dumpPath;
-  const addExample = (reason: string, where: string, message: string): void => {
-    let list = examples.get(reason);
-    if (!list) examples.set(reason, (list = []));
-    if (list.length < EXAMPLE_CAP) list.push({ where, reason, message });
-  };
   const rewards = opts.rewardsPath ? await AtomicLineWriter.open(opts.rewardsPath) : undefined;
-  let rewardsText = "";
   const total = (await stat(opts.dumpPath)).size;
-  let done = 0;
-
   const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
+  const tally = new DumpTally(slice, opts, rewards !== undefined);
   let pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult> | undefined;
   try {
-    // The report's dump hash, computed from the blocks as they pass (the blocks cover the file
-    // exactly, in order) instead of reading the dump a second time at the end.
-    const dumpHash = createHash("sha256");
-    let rawBytes = true; // a Parquet dump's blocks are made from its rows: its hash is the file's, computed later
-    // Progress counts the file bytes of chunks scored (in order), not read: reading runs ahead.
-    const sizes: number[] = [];
-    const chunks = chunked(
-      opts.dumpPath,
-      opts.dumpSource ?? {},
-      opts.chunkLines,
-      ({ firstLineNo, block, raw }) => {
-        rawBytes &&= raw;
-        if (raw) {
-          dumpHash.update(block);
-          opts.onDumpBlock?.(firstLineNo, block);
-        }
-      },
-      sizes,
-    );
-    // `auto`: the first chunk is scored here, in process, and its cost decides the worker count.
-    let first: ChunkResult | undefined;
-    let workers = opts.workers === "auto" ? 1 : opts.workers;
-    if (opts.workers === "auto") {
-      const head = await chunks.next();
-      if (head.done !== true) {
-        const before = process.cpuUsage();
-        first = scoreChunk({ slice, options: scoreOptions }, head.value);
-        const used = process.cpuUsage(before);
-        const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, head.value.block.length));
-        workers = opts.autoWorkers?.(seconds) ?? autoWorkerCount(seconds, availableParallelism(), loadavg()[0] ?? 0);
-      }
-    }
+    const dump = readDumpChunks(opts);
+    const { workers, first } = await chooseWorkers(opts, dump, slice, scoreOptions, total);
     const ready = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
       workers,
       taskModule: DOCUMENT_TASK_MODULE,
@@ -247,99 +195,32 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       workerHeapMb: WORKER_HEAP_MB,
     });
     pool = ready;
-    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => chunks }, undefined, (chunk) => [
+    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
     ]);
+    let done = 0;
     for await (const result of first === undefined ? scored : prepend(first, scored)) {
-      const r = result as ChunkResult;
-      done += sizes.shift() ?? 0;
+      done += dump.sizes.shift() ?? 0;
       opts.onProgress?.(done, total);
-      let message = 0;
-      let orphan = 0;
-      lines += r.count;
-      // Table run of each of the chunk's run keys, resolved on first use (-1: not yet known).
-      const runOf = new Int32Array(r.runKeys.length).fill(-1);
-      for (let i = 0; i < r.count; i++) {
-        const lineNo = r.firstLineNo + i;
-        const text = r.messages[message]?.[0] === i ? r.messages[message++]![1] : undefined;
-        const kind = r.kind[i];
-        if (kind === LINE_KIND_PREDICTION) {
-          const caseIndex = r.caseIndex[i]!;
-          if (!inShard[caseIndex]) continue;
-          const k = r.runKey[i]!;
-          const key = r.runKeys[k]!;
-          if (runOf[k]! < 0) runOf[k] = table.runIndex(key) ?? -1;
-          const existing = runOf[k]! >= 0 ? runOf[k]! : undefined;
-          if (existing !== undefined && table.has(existing, caseIndex)) {
-            lineRejections.duplicate_prediction = (lineRejections.duplicate_prediction ?? 0) + 1;
-            const first = table.lineOf(existing, caseIndex);
-            addExample(
-              "duplicate_prediction",
-              `${dumpName}:${lineNo}`,
-              `duplicate prediction for case ${JSON.stringify(slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`,
-            );
-            continue;
-          }
-          const run = existing ?? (runOf[k] = table.ensureRun(key));
-          if (existing === undefined) runFirstLines.push(lineNo);
-          const reason = CASE_REASONS[r.code[i]!]!;
-          table.putColumns(
-            run,
-            caseIndex,
-            lineNo,
-            r.judgment[i]!,
-            r.code[i]!,
-            r.coverage[i]!,
-            r.rewardAccuracy[i]!,
-            r.matched[i]!,
-            r.evData,
-            r.evStart[i]!,
-            r.evStart[i + 1]!,
-          );
-          if (reason !== null && text !== undefined) addExample(reason, `${dumpName}:${lineNo}`, text);
-          if (rewards) {
-            const c = slice.cases[caseIndex]!;
-            rewardsText +=
-              `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${r.rewardAccuracy[i]}` +
-              `,"reference_coverage":${r.coverage[i]},"format":${reason === null ? 1 : 0}` +
-              `,"matched_evidence_count":${r.matched[i]},"gold_evidence_count":${c.gold.length}` +
-              `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`;
-          }
-        } else if (kind === LINE_KIND_ORPHAN) {
-          const id = r.orphans[orphan]?.[0] === i ? r.orphans[orphan++]![1] : undefined;
-          // Orphans belong to the shard their id hashes to.
-          if (opts.shard && shardOfCaseId(id!, opts.shard.count) !== opts.shard.index) continue;
-          orphans.count++;
-          if (!orphanIds.has(id!) && orphans.examples.length < ORPHAN_EXAMPLE_CAP) {
-            orphanIds.add(id!);
-            orphans.examples.push(id!);
-            orphanFirstLines.push(lineNo);
-          }
-        } else {
-          if (!countsLineLevel) continue;
-          const code = LINE_REJECTIONS[r.code[i]!]!;
-          lineRejections[code] = (lineRejections[code] ?? 0) + 1;
-          if (text !== undefined) addExample(code, `${dumpName}:${lineNo}`, text);
-        }
-      }
-      if (rewards && rewardsText.length > 0) {
-        await rewards.write(rewardsText);
-        rewardsText = "";
+      tally.addChunk(result as ChunkResult);
+      if (rewards && tally.rewardsText.length > 0) {
+        await rewards.write(tally.rewardsText);
+        tally.rewardsText = "";
       }
     }
-    refuseSecretRunKeys(table.keys, runFirstLines, dumpName);
+    refuseSecretRunKeys(tally.table.keys, tally.runFirstLines, opts.dumpPath);
     await rewards?.commit();
-    const dumpSha256 = rawBytes ? dumpHash.digest("hex") : undefined;
+    const dumpSha256 = dump.rawBytes ? dump.hash.digest("hex") : undefined;
     const finished = await finishDocumentEval({
       slice,
-      cases: slice.cases.filter((c) => inShard[c.index]),
-      table,
-      lines,
-      runFirstLines,
-      lineRejections,
-      examples: [...examples.values()].flat(),
-      orphans,
-      orphanFirstLines,
+      cases: slice.cases.filter((c) => tally.inShard[c.index]),
+      table: tally.table,
+      lines: tally.lines,
+      runFirstLines: tally.runFirstLines,
+      lineRejections: tally.lineRejections,
+      examples: [...tally.examples.values()].flat(),
+      orphans: tally.orphans,
+      orphanFirstLines: tally.orphanFirstLines,
       outDir: opts.outDir,
       seed: opts.seed,
       bootstrap: opts.bootstrap,
@@ -354,6 +235,178 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     throw err;
   } finally {
     await pool?.close();
+  }
+}
+
+/** The dump's chunks as read, the file bytes each one stands for, and the dump's hash as its blocks pass. */
+interface DumpChunks {
+  chunks: AsyncGenerator<LineBlock>;
+  /** The file bytes of each chunk, in order: progress counts chunks scored (in order), not read (reading runs ahead). */
+  sizes: number[];
+  /**
+   * The report's dump hash, computed from the blocks as they pass (the blocks cover the file
+   * exactly, in order) instead of reading the dump a second time at the end.
+   */
+  hash: ReturnType<typeof createHash>;
+  /** False for a Parquet dump: its blocks are made from its rows, its hash is the file's, computed later. */
+  rawBytes: boolean;
+}
+
+function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
+  // One object: the block callback updates the hash and rawBytes the caller reads at the end.
+  const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true };
+  const onBlock = ({ firstLineNo, block, raw }: DumpBlock): void => {
+    dump.rawBytes &&= raw;
+    if (raw) {
+      dump.hash.update(block);
+      opts.onDumpBlock?.(firstLineNo, block);
+    }
+  };
+  return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes) });
+}
+
+/** `auto`: the first chunk is scored here, in process, and its cost decides the worker count. */
+async function chooseWorkers(
+  opts: DocumentEvalOptions,
+  dump: DumpChunks,
+  slice: DocumentSlice,
+  scoreOptions: ScoreOptions,
+  total: number,
+): Promise<{ workers: number; first: ChunkResult | undefined }> {
+  if (opts.workers !== "auto") return { workers: opts.workers, first: undefined };
+  const head = await dump.chunks.next();
+  if (head.done === true) return { workers: 1, first: undefined };
+  const before = process.cpuUsage();
+  const first = scoreChunk({ slice, options: scoreOptions }, head.value);
+  const used = process.cpuUsage(before);
+  const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, head.value.block.length));
+  const workers = opts.autoWorkers?.(seconds) ?? autoWorkerCount(seconds, availableParallelism(), loadavg()[0] ?? 0);
+  return { workers, first };
+}
+
+/** Which cases this run scores: the shard's (all without --shard), cut at --limit. */
+function casesInShard(slice: DocumentSlice, opts: DocumentEvalOptions): Uint8Array {
+  const caseCount = slice.cases.length;
+  const inShard = new Uint8Array(caseCount).fill(1);
+  if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
+  // Lines for cases beyond the limit are read and skipped like another shard's: not scored, not orphans.
+  if (opts.limit !== undefined) inShard.fill(0, Math.min(opts.limit, caseCount));
+  return inShard;
+}
+
+/** The scored dump lines, chunk after chunk in line order: the kept ones into the run table, the others counted. */
+class DumpTally {
+  readonly inShard: Uint8Array;
+  readonly table: RunTable;
+  readonly runFirstLines: number[] = [];
+  readonly lineRejections: Record<string, number> = {};
+  readonly examples = new Map<string, RejectionExample[]>();
+  readonly orphans = { count: 0, examples: [] as string[] };
+  readonly orphanFirstLines: number[] = [];
+  lines = 0;
+  /** --rewards lines of the chunk added last, for the caller to write. */
+  rewardsText = "";
+  private readonly orphanIds = new Set<string>();
+  /** Line-level rejections are counted by one shard only (shard 0, or the only run). */
+  private readonly countsLineLevel: boolean;
+  private readonly dumpName: string;
+
+  constructor(
+    private readonly slice: DocumentSlice,
+    private readonly opts: DocumentEvalOptions,
+    private readonly writesRewards: boolean,
+  ) {
+    this.inShard = casesInShard(slice, opts);
+    this.countsLineLevel = !opts.shard || opts.shard.index === 0;
+    this.table = new RunTable(slice.cases.length);
+    this.dumpName = opts.dumpPath;
+  }
+
+  addChunk(chunk: ChunkResult): void {
+    let message = 0;
+    let orphan = 0;
+    this.lines += chunk.count;
+    // Table run of each of the chunk's run keys, resolved on first use (-1: not yet known).
+    const runOf = new Int32Array(chunk.runKeys.length).fill(-1);
+    for (let i = 0; i < chunk.count; i++) {
+      const lineNo = chunk.firstLineNo + i;
+      const text = chunk.messages[message]?.[0] === i ? chunk.messages[message++]![1] : undefined;
+      const kind = chunk.kind[i];
+      if (kind === LINE_KIND_PREDICTION) {
+        this.addPrediction(chunk, i, lineNo, text, runOf);
+      } else if (kind === LINE_KIND_ORPHAN) {
+        const id = chunk.orphans[orphan]?.[0] === i ? chunk.orphans[orphan++]![1] : undefined;
+        this.addOrphan(id!, lineNo);
+      } else if (this.countsLineLevel) {
+        const code = LINE_REJECTIONS[chunk.code[i]!]!;
+        this.lineRejections[code] = (this.lineRejections[code] ?? 0) + 1;
+        if (text !== undefined) this.addExample(code, `${this.dumpName}:${lineNo}`, text);
+      }
+    }
+  }
+
+  /** Line i of the chunk, a prediction: kept if it is the first of its (case, run) in this shard. */
+  private addPrediction(chunk: ChunkResult, i: number, lineNo: number, text: string | undefined, runOf: Int32Array): void {
+    const table = this.table;
+    const caseIndex = chunk.caseIndex[i]!;
+    if (!this.inShard[caseIndex]) return;
+    const keyAt = chunk.runKey[i]!;
+    const key = chunk.runKeys[keyAt]!;
+    if (runOf[keyAt]! < 0) runOf[keyAt] = table.runIndex(key) ?? -1;
+    const existing = runOf[keyAt]! >= 0 ? runOf[keyAt]! : undefined;
+    if (existing !== undefined && table.has(existing, caseIndex)) {
+      this.lineRejections.duplicate_prediction = (this.lineRejections.duplicate_prediction ?? 0) + 1;
+      const first = table.lineOf(existing, caseIndex);
+      this.addExample(
+        "duplicate_prediction",
+        `${this.dumpName}:${lineNo}`,
+        `duplicate prediction for case ${JSON.stringify(this.slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`,
+      );
+      return;
+    }
+    const run = existing ?? (runOf[keyAt] = table.ensureRun(key));
+    if (existing === undefined) this.runFirstLines.push(lineNo);
+    const reason = CASE_REASONS[chunk.code[i]!]!;
+    table.putColumns(
+      run,
+      caseIndex,
+      lineNo,
+      chunk.judgment[i]!,
+      chunk.code[i]!,
+      chunk.coverage[i]!,
+      chunk.rewardAccuracy[i]!,
+      chunk.matched[i]!,
+      chunk.evData,
+      chunk.evStart[i]!,
+      chunk.evStart[i + 1]!,
+    );
+    if (reason !== null && text !== undefined) this.addExample(reason, `${this.dumpName}:${lineNo}`, text);
+    if (this.writesRewards) {
+      const c = this.slice.cases[caseIndex]!;
+      this.rewardsText +=
+        `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${chunk.rewardAccuracy[i]}` +
+        `,"reference_coverage":${chunk.coverage[i]},"format":${reason === null ? 1 : 0}` +
+        `,"matched_evidence_count":${chunk.matched[i]},"gold_evidence_count":${c.gold.length}` +
+        `,"format_valid":${reason === null},"reason":${reason === null ? "null" : `"${reason}"`},"line":${lineNo}}\n`;
+    }
+  }
+
+  private addOrphan(id: string, lineNo: number): void {
+    const shard = this.opts.shard;
+    // Orphans belong to the shard their id hashes to.
+    if (shard && shardOfCaseId(id, shard.count) !== shard.index) return;
+    this.orphans.count++;
+    if (!this.orphanIds.has(id) && this.orphans.examples.length < ORPHAN_EXAMPLE_CAP) {
+      this.orphanIds.add(id);
+      this.orphans.examples.push(id);
+      this.orphanFirstLines.push(lineNo);
+    }
+  }
+
+  private addExample(reason: string, where: string, message: string): void {
+    let list = this.examples.get(reason);
+    if (!list) this.examples.set(reason, (list = []));
+    if (list.length < EXAMPLE_CAP) list.push({ where, reason, message });
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/io/errors.js";
-import { loadMariConfig, pickOption } from "../../src/gates/config.js";
+import { loadMariConfig, pickOption } from "../../src/gates/run-config.js";
 import { combineGates, gateName, parseGateFlag } from "../../src/gates/spec.js";
 import { tempDir } from "../support/cli.js";
 

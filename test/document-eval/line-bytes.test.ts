@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ByteSink, utf8 } from "../../src/tasks/document/bytes.js";
+import { ByteSink, utf8 } from "../../src/tasks/document/line-bytes.js";
 
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
