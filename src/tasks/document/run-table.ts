@@ -91,7 +91,8 @@ export class RunTable {
     const position = new Int32Array(order.length);
     order.forEach((old, r) => (position[old] = r));
     const keys = order.map((old) => this.keys[old]!);
-    this.keys.splice(0, keys.length, ...keys);
+    // Element by element: spreading a million keys into one call overflows the stack.
+    for (let r = 0; r < keys.length; r++) this.keys[r] = keys[r]!;
     this.index.clear();
     keys.forEach((key, r) => this.index.set(key, r));
     this.listed = this.listed.map((old) => position[old]!);
