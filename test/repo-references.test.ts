@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/cli.js";
 
-const OUTSIDE = /SPEC §|SPEC Appendix|Appendix A|lessons §|lessons\.md|reference-semantics|contradict-algorithm|\bissues? \d+\b/;
+const OUTSIDE = /SPEC §|SPEC Appendix|Appendix A|lessons §|lessons\.md|reference-semantics|contradict-algorithm|\b[Ii]ssues? \d+\b/;
 
 describe("references", () => {
   it("no comment or doc points to a file or issue number outside the repository", () => {

@@ -1,4 +1,4 @@
-// Issue 10 item 6 through the CLI: unanimous_cases means what its name says; one listing rule for
+// Through the CLI: unanimous_cases means what its name says; one listing rule for
 // rejected records ("… and N more (see …)") in eval, sweep and classify; a judge's own failure
 // codes survive into eval's rejections. (The --gate help and quoting hint are in
 // test/gates/merge-gates.test.ts, classify --classifier/--config in test/classifier/cli.test.ts.)

@@ -1,4 +1,4 @@
-// Issue 10 item 5 through the CLI: a file that is not a prediction dump is exit 2 saying what was
+// Through the CLI: a file that is not a prediction dump is exit 2 saying what was
 // expected and what it holds (no summary of zeros first); a dump that is mostly format-invalid is
 // still scored by the reference rules but every rendering says so; a document slice given to
 // sweep or classify is "not a pair corpus", once.

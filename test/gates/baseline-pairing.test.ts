@@ -1,4 +1,4 @@
-// Issue 10 item 2 through the CLI: a 5-run report against a 1-run baseline pairs every case (the
+// Through the CLI: a 5-run report against a 1-run baseline pairs every case (the
 // old pairing used run "0" alone and dropped 4 of 5 units silently); the report says how many
 // cases were paired, how many are on one side only and which runs each side had; a --max-drop
 // with nothing to pair is exit 2.

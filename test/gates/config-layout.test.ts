@@ -1,4 +1,4 @@
-// Issue 10 item 3: mari.config.json scoped by task. The example of docs/reports.md, left in the
+// mari.config.json scoped by task. The example of docs/reports.md, left in the
 // working directory, serves documents, pairs and evidence runs, each with its own gates; unknown
 // keys and metrics the task does not have are exit 2 naming the key and the file; the schema is
 // published beside the report schema. Real child processes, real files.

@@ -1,4 +1,4 @@
-// Issue 10 item 1: `mari merge` keeps the gates. For random shard counts 1–5 and random gates the
+// `mari merge` keeps the gates. For random shard counts 1–5 and random gates the
 // merged result is the single run's report.json (minus timing and system), report.junit.xml and
 // exit code; shards with different gates are refused; merge takes its own gate flags; --shard auto
 // reads Kubernetes Indexed Job and Slurm array variables. Real child processes, real files.

@@ -1,4 +1,4 @@
-// Issue 11, silent loss: a baseline's cases.jsonl is checked like any input (a repeated (case, run)
+// Silent loss: a baseline's cases.jsonl is checked like any input (a repeated (case, run)
 // is refused with its line; blank and malformed lines are counted with their lines); a pair-task
 // or future-schema baseline is refused; report.json records the sha256 of its cases.jsonl and
 // --baseline and merge refuse a pair that does not match (a run killed between the two renames).

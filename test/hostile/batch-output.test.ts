@@ -1,4 +1,4 @@
-// Issue 25, item 5 and the meta.json part of 14: `mari predict --batch-results` (a batch output file
+// `mari predict --batch-results` (a batch output file
 // → a dump) lost answers without a word. With the default --runs 1, every line of a 2-run output's
 // second run became an "orphan" (exit 0, nothing in meta.json); a retried request kept its first,
 // failed line over the later answer; and a dump written beside an earlier run's meta.json (or whose

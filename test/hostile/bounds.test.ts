@@ -1,4 +1,4 @@
-// Issue 11, crashes: over-deep values anywhere a record is carried through, numeric flags and
+// Crashes: over-deep values anywhere a record is carried through, numeric flags and
 // config values beyond their bounds, and grids too large to build are input errors (exit 2) with
 // file:line or the bound in the message, never a stack overflow or a typed-array crash.
 import { join } from "node:path";

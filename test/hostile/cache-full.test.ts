@@ -1,4 +1,4 @@
-// Issue 11, crashes: `--cache` on a full disk. A failed append is an InputError naming the cache
+// Crashes: `--cache` on a full disk. A failed append is an InputError naming the cache
 // (exit 2 in the CLI), not "internal error: ENOSPC". /dev/full is a real device that fails every
 // write with ENOSPC, the nearest to a full disk a test can get without mounting one.
 import { existsSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 25, item 9 and the config part of 14: a config file must not lose a gate without a word, and
+// A config file must not lose a gate without a word, and
 // its errors name the config key, not a flag the user never typed.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 25, item 12: three inputs that still crashed. UTF-16 on `classify -`'s stdin killed the
+// Three inputs that still crashed. UTF-16 on `classify -`'s stdin killed the
 // process with a stack trace (exit 1); a line longer than a JavaScript string can hold
 // (0x1fffffe8 characters) ended in exit 3 in the line splitter; and `classify` under an
 // address-space limit (`ulimit -v`) failed to reserve its 64 duplicate-id tables (exit 3).

@@ -1,4 +1,4 @@
-// Issue 25, item 8: `mari diff` inputs and flags are bounded like eval's. --bootstrap above
+// `mari diff` inputs and flags are bounded like eval's. --bootstrap above
 // 1,000,000 ran for minutes (10^12 ended in exit 3); a FIFO as NEW blocked forever and /dev/zero was
 // read to 630 MB before the regular-file rule refused it.
 import { execFileSync } from "node:child_process";

@@ -1,4 +1,4 @@
-// Issue 25, item 11: fields of a report read back are checked against what they summarize. `mari
+// Fields of a report read back are checked against what they summarize. `mari
 // diff` gated on report.json's metrics without looking at cases.jsonl (a flipped cases.jsonl with a
 // recomputed cases_sha256 passed `accuracy>=0.5`, exit 0), and `mari merge` took the first shard's
 // `predictions.lines` and every shard's `line_rejections` on trust (a merged report whose line

@@ -1,4 +1,4 @@
-// Issues 11 and 25, the fuzz test: seeded mutants of every input kind (dump lines, pair records,
+// The fuzz test: seeded mutants of every input kind (dump lines, pair records,
 // classify input, evidence facts, document slices, batch output files, config files, the reports
 // `mari diff` reads, forged shard reports), many mutants per child process or in this process.
 // Whatever the input: no exit 3, no stack trace, and every line accounted for exactly once
@@ -151,7 +151,7 @@ describe("fuzz: seeded mutants through the real CLI", () => {
   });
 });
 
-// Issue 25: the four input types the third audit added. Batch output files go through the CLI
+// The four input types the third audit added. Batch output files go through the CLI
 // (`eval` and `predict --batch-results`); config files, the reports `mari diff` reads and forged
 // shard reports go through the library entry points in this process (no process boundary is at
 // stake there, and hundreds of mutants a second fit the suite's budget): whatever the input, the

@@ -1,4 +1,4 @@
-// Issue 11, hangs: one rule for every input file of every command. A path must be a regular file
+// Hangs: one rule for every input file of every command. A path must be a regular file
 // (symlinks followed): /dev/zero behind a symlink (read forever) and a FIFO with no writer (blocks
 // forever) are refused up front, exit 2 naming the path. A UTF-16 file says how to fix it.
 import { execFileSync } from "node:child_process";

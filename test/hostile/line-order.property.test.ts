@@ -1,4 +1,4 @@
-// Issue 25, item 14: a document eval's numbers must not depend on the order a dump's lines arrive in
+// A document eval's numbers must not depend on the order a dump's lines arrive in
 // (a batch output file is in completion order). Headline means, spread, breakdowns, SetCons and the
 // bootstrap interval were summed in order of first appearance and differed in the last bit
 // (0.8249999999999998 vs 0.8250000000000001); they are summed in run order now. Property: any

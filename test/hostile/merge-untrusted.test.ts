@@ -1,4 +1,4 @@
-// Issue 11, crashes: `mari merge` reads shard reports and their cases.jsonl as untrusted input.
+// Crashes: `mari merge` reads shard reports and their cases.jsonl as untrusted input.
 // A wrong-typed field, a negative count or a malformed line is exit 2 naming the file (and the
 // line for cases.jsonl), never exit 3 and never a merged report that fails the schema.
 import { cpSync, readFileSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 11, messages: orphans are named at the dump line where their case id first appears (on
+// Messages: orphans are named at the dump line where their case id first appears (on
 // stderr and in report.json); integers beyond 2^53 say so instead of "not an integer" or "must be a
 // number"; conflicting evidence documents get the reference's full message.
 import { readFileSync } from "node:fs";

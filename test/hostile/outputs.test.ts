@@ -1,4 +1,4 @@
-// Issue 11, silent loss and security: an output never replaces an input of the same run (by
+// Silent loss and security: an output never replaces an input of the same run (by
 // device + inode: symlinks and hard links too), and never renames over a device or FIFO: those are
 // written in place (what a user naming /dev/stdout or /dev/null wants).
 import { cpSync, existsSync, linkSync, mkdirSync, readFileSync, statSync, symlinkSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 25, item 14, parity corners. The 64-level nesting bound rejected dump lines whose *unread*
+// Parity corners. The 64-level nesting bound rejected dump lines whose *unread*
 // fields were deep, where the reference scores them: the bound now applies to the fields mari reads.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Issue 11, parity corners decided by running the reference: a bare "" (or whitespace) evidence
+// Parity corners decided by running the reference: a bare "" (or whitespace) evidence
 // entry names no document, even when exactly one is visible, so it is unknown_document (the
 // reference recovers a document only for a non-empty quote), through the real CLI. An empty think
 // block (`<think>\n</think>`) is a well-formed completion (decided; docs/core-document.md).

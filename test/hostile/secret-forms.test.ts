@@ -1,4 +1,4 @@
-// Issue 25, item 6: a secret with `"`, `<`, a TAB or U+2028 in it was scrubbed only in its raw and
+// A secret with `"`, `<`, a TAB or U+2028 in it was scrubbed only in its raw and
 // once-escaped forms; it survived in report.json (quoted twice: `\\\"`), report.md, report.html and
 // diff.html in a form anyone can unescape. Reports are now redacted before they are rendered.
 import { existsSync, readFileSync } from "node:fs";

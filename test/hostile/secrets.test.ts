@@ -1,4 +1,4 @@
-// Issue 11, security: the sweep's files go through the same secret scrubbing as report files: the
+// Security: the sweep's files go through the same secret scrubbing as report files: the
 // value of a credential-like environment variable that reached an input (here a pair id and kind)
 // is "[redacted]" in sweep.json, sweep.csv, report.md and report.html.
 import { readdirSync, readFileSync } from "node:fs";

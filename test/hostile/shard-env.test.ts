@@ -1,4 +1,4 @@
-// Issue 25, item 14: `--shard auto` under Slurm with SLURM_ARRAY_TASK_ID below SLURM_ARRAY_TASK_MIN
+// `--shard auto` under Slurm with SLURM_ARRAY_TASK_ID below SLURM_ARRAY_TASK_MIN
 // scored "shard -2/3" and exited 0 (a report no merge can use). It is refused.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

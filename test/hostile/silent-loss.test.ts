@@ -1,4 +1,4 @@
-// Issue 11, silent loss: how a file is read never depends on its first record alone; user-named
+// Silent loss: how a file is read never depends on its first record alone; user-named
 // keys that are Object.prototype names survive into every report table; invalid UTF-8 and
 // repeated headers in CSV are rejections with their line, not U+FFFD or a silently lost column.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 25, item 3: stderr that cannot be written (2>/dev/full, a pipe whose reader has gone) loses
+// Stderr that cannot be written (2>/dev/full, a pipe whose reader has gone) loses
 // only the messages. The command still runs and its exit code still says how it ended; before, the
 // stream's unhandled `error` event ended every command with exit 1, the gate-failed code.
 import { existsSync, readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// Issue 11, crashes: stdout that cannot be written (ENOSPC on /dev/full, EPIPE on a pipe whose
+// Crashes: stdout that cannot be written (ENOSPC on /dev/full, EPIPE on a pipe whose
 // reader has gone) is an unwritable output: exit 2 with one line on stderr, never the gate-failed
 // code 1 and never a stack trace.
 import { existsSync } from "node:fs";
