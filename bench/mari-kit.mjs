@@ -7,7 +7,7 @@
 // Writes bench/results/mari-kit.json. Needs a build.
 //   node bench/mari-kit.mjs [--repeat K] [--python python3]
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { best, flag, measureChild, measureCommand, ROOT } from "./lib/measure.mjs";
@@ -38,6 +38,20 @@ for (let k = 0; k < REPEAT; k++) {
   mari.push(await measureChild([join(ROOT, "bin/mari.js"), ...args]));
   harness.push(await measureCommand(PYTHON, [HARNESS, slice, dump]));
 }
+// Both sides must agree on what they measured: the same lines, accuracy and rewards.
+const said = JSON.parse(spawnSync(PYTHON, [HARNESS, slice, dump], { encoding: "utf8", maxBuffer: 1 << 20 }).stdout);
+const report = JSON.parse(readFileSync(join(OUT, "mari-kit-report", "report.json"), "utf8")).metrics;
+const agreement = {
+  lines: said.lines,
+  accuracy: [said.accuracy, report.accuracy],
+  localization_recall: [said.localization_recall, report.localization_recall],
+  accuracy_reward_sum: [said.accuracy_sum, report.reward_accuracy_mean * said.lines],
+};
+const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
+if (![agreement.accuracy, agreement.localization_recall, agreement.accuracy_reward_sum].every(([a, b]) => close(a, b))) {
+  console.error(`bench/mari-kit: the harness and mari disagree: ${JSON.stringify(agreement)}`);
+  process.exit(1);
+}
 const m = best(mari);
 const h = best(harness);
 const result = {
@@ -47,6 +61,7 @@ const result = {
   dump: "bench/out/grpo-dump.jsonl (37,500 documents × 8 samples)",
   mari_eval_workers_1_default_reports: m,
   mari_kit_harness: h,
+  agreement,
   speedup_cpu: h.cpu_seconds / m.cpu_seconds,
   speedup_wall: h.wall_seconds / m.wall_seconds,
 };
