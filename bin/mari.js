@@ -3,7 +3,7 @@
 import { main } from "../dist/cli/main.js";
 
 // stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
-// output: one line on stderr and exit 2 (SPEC §4.2), never a stack trace or the gate-failed code.
+// output: one line on stderr and exit 2 (the exit codes in the README), never a stack trace or the gate-failed code.
 process.stdout.on("error", (err) => {
   process.stderr.write(`mari: stdout: cannot write (${(err && (err.code ?? err.message)) || String(err)})\n`);
   process.exit(2);
