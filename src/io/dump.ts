@@ -74,7 +74,9 @@ export function markFloatTokens(text: string): string {
 /** Parses a dump line with float detection; rejections as in records.ts. */
 export function parseDumpJson(text: string | null, maxDepth?: number): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseJsonLine(text, maxDepth);
-  return "error" in parsed ? parsed : { record: withFloatMarks(text!, parsed.record) };
+  if ("error" in parsed) return parsed;
+  const marked = withFloatMarks(text!, parsed.record);
+  return marked === parsed.record ? parsed : { record: marked };
 }
 
 /** `record`, parsed from `text`, with its float tokens as FLOAT_MARKER objects (itself when it has none). */
@@ -206,11 +208,20 @@ const THINK_OPEN = "<think>\n";
 const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
 const ANSWER_CLOSE = "\n</answer>";
 const TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
+const JUDGMENT_PREFIX = "Judgment: ";
+const EVIDENCE_PREFIX = "Evidence: ";
 
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count++;
-  return count;
+/** Whether each tag occurs exactly once: one pass over the `<`s, where every occurrence starts. */
+function eachTagOnce(text: string): boolean {
+  let seen = 0; // bit t: TAGS[t] met
+  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
+    for (let t = 0; t < TAGS.length; t++) {
+      if (!text.startsWith(TAGS[t]!, at)) continue;
+      if ((seen & (1 << t)) !== 0) return false;
+      seen |= 1 << t;
+    }
+  }
+  return seen === (1 << TAGS.length) - 1;
 }
 
 /**
@@ -219,16 +230,22 @@ function countOccurrences(text: string, needle: string): number {
  */
 export function parseCompletionLayout(completion: string): { think: string; judgment: string; evidence: string } | undefined {
   if (!completion.startsWith(THINK_OPEN) || !completion.endsWith(ANSWER_CLOSE)) return undefined;
-  for (const tag of TAGS) if (countOccurrences(completion, tag) !== 1) return undefined;
+  if (!eachTagOnce(completion)) return undefined;
   const middle = completion.indexOf(THINK_TO_ANSWER, THINK_OPEN.length - 1);
   if (middle === -1) return undefined;
   const answerStart = middle + THINK_TO_ANSWER.length;
   const answerEnd = completion.length - ANSWER_CLOSE.length;
   if (answerStart > answerEnd) return undefined;
+  // Exactly two answer lines: one newline inside the answer, the other is the one before `</answer>`.
+  const newline = completion.indexOf("\n", answerStart);
+  if (newline >= answerEnd || completion.indexOf("\n", newline + 1) !== answerEnd) return undefined;
+  if (!completion.startsWith(JUDGMENT_PREFIX, answerStart) || !completion.startsWith(EVIDENCE_PREFIX, newline + 1)) return undefined;
   const think = middle < THINK_OPEN.length ? "" : completion.slice(THINK_OPEN.length, middle);
-  const lines = completion.slice(answerStart, answerEnd).split("\n");
-  if (lines.length !== 2 || !lines[0]!.startsWith("Judgment: ") || !lines[1]!.startsWith("Evidence: ")) return undefined;
-  return { think, judgment: lines[0]!.slice("Judgment: ".length), evidence: lines[1]!.slice("Evidence: ".length) };
+  return {
+    think,
+    judgment: completion.slice(answerStart + JUDGMENT_PREFIX.length, newline),
+    evidence: completion.slice(newline + 1 + EVIDENCE_PREFIX.length, answerEnd),
+  };
 }
 
 /** Maps a quoted sentence to the first sentence that contains it or that it contains (case-insensitive). */
