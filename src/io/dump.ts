@@ -29,6 +29,21 @@ function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
+/**
+ * The index just past the string that opens at `open` (the text's length when it never closes). Its
+ * closing quote is the first one after an even run of backslashes: each backslash escapes the next
+ * character, so an odd run escapes the quote. Jumping from quote to quote keeps long strings (a
+ * reasoning, a document in a request body) off the character-by-character loop.
+ */
+function stringEnd(text: string, open: number): number {
+  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+
 /** Rewrites number tokens with a fraction or exponent (outside strings) into FLOAT_MARKER objects. */
 export function markFloatTokens(text: string): string {
   let out = "";
@@ -38,14 +53,7 @@ export function markFloatTokens(text: string): string {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i++;
-      }
-      i++;
+      i = stringEnd(text, i);
       continue;
     }
     if (c === 0x2d /* - */ || isDigit(c)) {
@@ -215,7 +223,11 @@ const EVIDENCE_PREFIX = "Evidence: ";
 function eachTagOnce(text: string): boolean {
   let seen = 0; // bit t: TAGS[t] met
   for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
-    for (let t = 0; t < TAGS.length; t++) {
+    // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
+    const next = text.charCodeAt(at + 1);
+    const from = next === 0x74 /* t */ ? 0 : next === 0x61 /* a */ ? 2 : next === 0x2f /* / */ ? 1 : -1;
+    if (from === -1) continue;
+    for (let t = from; t < TAGS.length; t += 2) {
       if (!text.startsWith(TAGS[t]!, at)) continue;
       if ((seen & (1 << t)) !== 0) return false;
       seen |= 1 << t;
@@ -293,20 +305,18 @@ function extractCompletion(completion: unknown, sentences: readonly string[], en
     }
   }
   if (!Array.isArray(items)) return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+  // `items` was parsed here and is nobody else's: quoted sentences are replaced by their IDs in place.
   let lowered: string[] | undefined;
-  const evidence: unknown[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") {
-      evidence.push(item);
-      continue;
-    }
+  for (let k = 0; k < items.length; k++) {
+    const item: unknown = items[k];
+    if (typeof item !== "string") continue;
     lowered ??= sentences.map((s) => s.toLowerCase());
     const id = sentenceForQuote(item, lowered);
     if (id === undefined)
       return { ok: false, reason: "evidence_out_of_document", message: `quoted evidence ${JSON.stringify(item.slice(0, 80))} is not in the document` };
-    evidence.push(id);
+    items[k] = id;
   }
-  return { ok: true, prediction: { judgment, evidence, reasoning: layout.think } };
+  return { ok: true, prediction: { judgment, evidence: items, reasoning: layout.think } };
 }
 
 /**

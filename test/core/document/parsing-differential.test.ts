@@ -7,7 +7,7 @@ import { reasoningReferenceCount } from "../../../src/core/document/references.j
 import { checkedGold, sortedOverlap } from "../../../src/core/document/rewards.js";
 import { checkedSentenceIds, sentenceIdsOrCode } from "../../../src/core/document/sentence-ids.js";
 import { checkDocumentContradiction, validateDocumentContradiction } from "../../../src/core/document/validation.js";
-import { parseCompletionLayout } from "../../../src/io/dump.js";
+import { FLOAT_MARKER, markFloatTokens, parseCompletionLayout } from "../../../src/io/dump.js";
 
 // ---- oracles: the earlier, obviously-correct versions ----
 
@@ -91,6 +91,38 @@ function oracleLayout(completion: string): { think: string; judgment: string; ev
   const lines = completion.slice(answerStart, answerEnd).split("\n");
   if (lines.length !== 2 || !lines[0]!.startsWith("Judgment: ") || !lines[1]!.startsWith("Evidence: ")) return undefined;
   return { think: middle < 8 ? "" : completion.slice(8, middle), judgment: lines[0]!.slice(10), evidence: lines[1]!.slice(10) };
+}
+
+function oracleFloatTokens(text: string): string {
+  let out = "";
+  let copiedTo = 0;
+  let i = 0;
+  const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i++;
+      while (i < text.length && text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (c === 0x2d || isDigit(c)) {
+      const start = i;
+      let isFloat = false;
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x2e || d === 0x65 || d === 0x45) isFloat = true;
+        else if (!isDigit(d) && d !== 0x2d && d !== 0x2b) break;
+      }
+      if (isFloat) {
+        out += `${text.slice(copiedTo, start)}{"${FLOAT_MARKER}":"${text.slice(start, i)}"}`;
+        copiedTo = i;
+      }
+      continue;
+    }
+    i++;
+  }
+  return copiedTo === 0 ? text : out + text.slice(copiedTo);
 }
 
 // ---- seeded generators ----
@@ -321,5 +353,19 @@ describe("the fast per-prediction parsers agree with their plain versions", () =
       if (expected !== undefined) parsed++;
     }
     expect(parsed).toBeGreaterThan(2000);
+  });
+
+  it("float tokens: the same rewrite on 20,000 random JSON-like texts with strings and escapes", () => {
+    const r = prng(67);
+    const pieces = ['"', '"', "\\", "\\\\", '\\"', "2.0", "1e3", "-3", "7", "E", ".", ",", "[", "]", "{", "}", ":", "a", " ", "x.5", "12"];
+    let rewritten = 0;
+    for (let k = 0; k < 20_000; k++) {
+      let text = "";
+      for (let m = r(30); m > 0; m--) text += pieces[r(pieces.length)];
+      const expected = oracleFloatTokens(text);
+      expect(markFloatTokens(text), JSON.stringify(text)).toBe(expected);
+      if (expected !== text) rewritten++;
+    }
+    expect(rewritten).toBeGreaterThan(2000);
   });
 });
