@@ -219,21 +219,25 @@ const TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
 const JUDGMENT_PREFIX = "Judgment: ";
 const EVIDENCE_PREFIX = "Evidence: ";
 
-/** Whether each tag occurs exactly once: one pass over the `<`s, where every occurrence starts. */
-function eachTagOnce(text: string): boolean {
-  let seen = 0; // bit t: TAGS[t] met
+/** Whether one of the four tags starts at `at` (where text has a `<`). */
+function tagAt(text: string, at: number): boolean {
+  // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
+  const next = text.charCodeAt(at + 1);
+  if (next === 0x74 /* t */) return text.startsWith(TAGS[0]!, at);
+  if (next === 0x61 /* a */) return text.startsWith(TAGS[2]!, at);
+  return next === 0x2f /* / */ && (text.startsWith(TAGS[1]!, at) || text.startsWith(TAGS[3]!, at));
+}
+
+/**
+ * Whether no tag occurs anywhere but at the four places the layout put one (the `<`s of `<think>`,
+ * `</think>`, `<answer>` and `</answer>`): then each tag occurs exactly once.
+ */
+function noOtherTag(text: string, places: readonly [number, number, number, number]): boolean {
   for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
-    // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
-    const next = text.charCodeAt(at + 1);
-    const from = next === 0x74 /* t */ ? 0 : next === 0x61 /* a */ ? 2 : next === 0x2f /* / */ ? 1 : -1;
-    if (from === -1) continue;
-    for (let t = from; t < TAGS.length; t += 2) {
-      if (!text.startsWith(TAGS[t]!, at)) continue;
-      if ((seen & (1 << t)) !== 0) return false;
-      seen |= 1 << t;
-    }
+    if (at === places[0] || at === places[1] || at === places[2] || at === places[3]) continue;
+    if (tagAt(text, at)) return false;
   }
-  return seen === (1 << TAGS.length) - 1;
+  return true;
 }
 
 /**
@@ -242,11 +246,12 @@ function eachTagOnce(text: string): boolean {
  */
 export function parseCompletionLayout(completion: string): { think: string; judgment: string; evidence: string } | undefined {
   if (!completion.startsWith(THINK_OPEN) || !completion.endsWith(ANSWER_CLOSE)) return undefined;
-  if (!eachTagOnce(completion)) return undefined;
   const middle = completion.indexOf(THINK_TO_ANSWER, THINK_OPEN.length - 1);
   if (middle === -1) return undefined;
   const answerStart = middle + THINK_TO_ANSWER.length;
   const answerEnd = completion.length - ANSWER_CLOSE.length;
+  // The opening, the middle and the end each hold their tags; any further one breaks the layout.
+  if (!noOtherTag(completion, [0, middle + 1, answerStart - "<answer>\n".length, answerEnd + 1])) return undefined;
   if (answerStart > answerEnd) return undefined;
   // Exactly two answer lines: one newline inside the answer, the other is the one before `</answer>`.
   const newline = completion.indexOf("\n", answerStart);
