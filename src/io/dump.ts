@@ -193,7 +193,12 @@ const JUDGMENT_STRINGS: Readonly<Record<string, boolean>> = { yes: true, no: fal
 /** A boolean, or exactly one of yes/no/true/false in any case (untrimmed). */
 export function coerceJudgment(value: unknown): boolean | undefined {
   if (typeof value === "boolean") return value;
-  if (typeof value === "string" && value.length <= 5) return JUDGMENT_STRINGS[value.toLowerCase()];
+  if (typeof value === "string" && value.length <= 5) {
+    // As written by most judges: no lower-cased copy to look up.
+    if (value === "yes" || value === "true") return true;
+    if (value === "no" || value === "false") return false;
+    return JUDGMENT_STRINGS[value.toLowerCase()];
+  }
   return undefined;
 }
 

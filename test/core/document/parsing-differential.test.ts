@@ -2,7 +2,15 @@
 // pass over a completion's tags). This file keeps the straightforward earlier versions as oracles
 // and checks that the fast ones agree with them on many seeded random and hostile strings.
 import { describe, expect, it } from "vitest";
-import { decimalDigitValue, DocumentContradictionError, parseReasoningReferences, pythonTruthy } from "../../../src/core/document/index.js";
+import {
+  completionAsWritten,
+  decimalDigitValue,
+  DocumentContradictionError,
+  END_MARKERS,
+  parseReasoningReferences,
+  pythonTruthy,
+} from "../../../src/core/document/index.js";
+import type { CompletionEndRule } from "../../../src/core/document/completion-end.js";
 import { reasoningReferenceCount } from "../../../src/core/document/references.js";
 import { checkedGold, sortedOverlap } from "../../../src/core/document/rewards.js";
 import { checkedSentenceIds, sentenceIdsOrCode } from "../../../src/core/document/sentence-ids.js";
@@ -123,6 +131,19 @@ function oracleFloatTokens(text: string): string {
     i++;
   }
   return copiedTo === 0 ? text : out + text.slice(copiedTo);
+}
+
+function oracleAsWritten(text: string, rule: CompletionEndRule): string {
+  if (rule.keepSpecialTokens) return text;
+  const markers = rule.specialTokens?.length ? [...END_MARKERS, ...rule.specialTokens] : END_MARKERS;
+  let end = text.length;
+  for (;;) {
+    while (end > 0 && " \n\r\t".includes(text[end - 1]!)) end--;
+    const marker = markers.find((m) => m.length > 0 && m.length <= end && text.startsWith(m, end - m.length));
+    if (marker === undefined) break;
+    end -= marker.length;
+  }
+  return text.slice(0, end);
 }
 
 // ---- seeded generators ----
@@ -367,5 +388,27 @@ describe("the fast per-prediction parsers agree with their plain versions", () =
       if (expected !== text) rewritten++;
     }
     expect(rewritten).toBeGreaterThan(2000);
+  });
+
+  it("completion ends: the same text kept on 20,000 random endings, default and custom markers", () => {
+    const r = prng(79);
+    const pieces = [...END_MARKERS, "</answer>", "\n", " ", "\t", "x", ">", "|>", "<|im_end", "s>", "D]", "<END>", "!", "Ω"];
+    const rules: CompletionEndRule[] = [
+      {},
+      { keepSpecialTokens: true },
+      { specialTokens: ["<END>"] },
+      { specialTokens: ["!", ""] },
+      { specialTokens: ["s>", "Ω"] },
+    ];
+    let cut = 0;
+    for (let k = 0; k < 20_000; k++) {
+      let text = r(2) === 0 ? "<answer>\nJudgment: yes\n</answer>" : "";
+      for (let m = r(6); m > 0; m--) text += pieces[r(pieces.length)];
+      const rule = rules[r(rules.length)]!;
+      const expected = oracleAsWritten(text, rule);
+      expect(completionAsWritten(text, rule), JSON.stringify([text, rule])).toBe(expected);
+      if (expected !== text) cut++;
+    }
+    expect(cut).toBeGreaterThan(5000);
   });
 });
