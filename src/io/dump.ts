@@ -120,6 +120,9 @@ const READ_FIELD_SET: ReadonlySet<string> = new Set(READ_FIELDS);
 export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
   if ("error" in parsed) return parsed;
+  // Each level of nesting takes an opening and a closing bracket: a line shorter than that for the
+  // line's own level plus MAX_JSON_DEPTH cannot hold a field nested too deeply.
+  if (text!.length < 2 * (MAX_JSON_DEPTH + 1)) return parsed;
   return readFieldTooDeep(parsed.record) ? { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } } : parsed;
 }
 

@@ -15,7 +15,7 @@ import { reasoningReferenceCount } from "../../../src/core/document/references.j
 import { checkedGold, sortedOverlap } from "../../../src/core/document/rewards.js";
 import { checkedSentenceIds, sentenceIdsOrCode } from "../../../src/core/document/sentence-ids.js";
 import { checkDocumentContradiction, validateDocumentContradiction } from "../../../src/core/document/validation.js";
-import { FLOAT_MARKER, markFloatTokens, parseCompletionLayout } from "../../../src/io/dump.js";
+import { FLOAT_MARKER, markFloatTokens, parseCompletionLayout, parseDumpLine } from "../../../src/io/dump.js";
 
 // ---- oracles: the earlier, obviously-correct versions ----
 
@@ -410,5 +410,14 @@ describe("the fast per-prediction parsers agree with their plain versions", () =
       if (expected !== text) cut++;
     }
     expect(cut).toBeGreaterThan(5000);
+  });
+
+  it("dump lines: the shortest line with a field nested too deeply is still refused", () => {
+    // `{"id":` + 64 levels: the shortest line whose read field exceeds the bound (135 characters).
+    const line = (levels: number): string => `{"id":${"[".repeat(levels)}${"]".repeat(levels)}}`;
+    expect(line(64).length).toBe(135);
+    expect(parseDumpLine(line(64))).toEqual({ error: { code: "malformed_json", message: expect.stringContaining("nested deeper than 64") } });
+    expect(parseDumpLine(line(63))).toHaveProperty("record");
+    expect(parseDumpLine(`{"x":${"[".repeat(200)}${"]".repeat(200)}}`)).toHaveProperty("record");
   });
 });
