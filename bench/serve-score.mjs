@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { flag, ROOT } from "./lib/measure.mjs";
 
@@ -91,7 +91,7 @@ function rounds(request) {
 
 const result = {
   bench: "serve-score",
-  dist: DIST,
+  dist: relative(ROOT, DIST) || ".",
   items_per_request: ITEMS,
   requests_per_round: REQUESTS,
   routes: Object.fromEntries(requests.map((request) => [request.route, rounds(request)])),
