@@ -7,12 +7,26 @@ import { MAX_JSON_DEPTH } from "../core/limits.js";
 /** True when `value` nests objects/arrays more than `limit` levels deep (a scalar is depth 0). */
 export function exceedsDepth(value: unknown, limit: number = MAX_JSON_DEPTH): boolean {
   if (typeof value !== "object" || value === null) return false;
+  // Every limit in use is this small: recursion then takes at most `limit` frames and, unlike the
+  // explicit stack below, allocates nothing for the usual flat list or small object.
+  if (limit <= MAX_JSON_DEPTH) return deeperThan(value, limit);
   const stack: Array<[unknown, number]> = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (depth > limit) return true;
     const children = Array.isArray(current) ? current : Object.values(current as object);
     for (const child of children) if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Whether `value`, at level 1, has an object or array below level `limit`. */
+function deeperThan(value: object, limit: number): boolean {
+  if (limit < 1) return true;
+  const children = Array.isArray(value) ? (value as unknown[]) : Object.values(value);
+  for (let k = 0; k < children.length; k++) {
+    const child = children[k];
+    if (typeof child === "object" && child !== null && deeperThan(child, limit - 1)) return true;
   }
   return false;
 }

@@ -29,6 +29,21 @@ function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
 }
 
+/**
+ * The index just past the string that opens at `open` (the text's length when it never closes). Its
+ * closing quote is the first one after an even run of backslashes: each backslash escapes the next
+ * character, so an odd run escapes the quote. Jumping from quote to quote keeps long strings (a
+ * reasoning, a document in a request body) off the character-by-character loop.
+ */
+function stringEnd(text: string, open: number): number {
+  for (let quote = text.indexOf('"', open + 1); quote !== -1; quote = text.indexOf('"', quote + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c /* \ */) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+  }
+  return text.length;
+}
+
 /** Rewrites number tokens with a fraction or exponent (outside strings) into FLOAT_MARKER objects. */
 export function markFloatTokens(text: string): string {
   let out = "";
@@ -38,14 +53,7 @@ export function markFloatTokens(text: string): string {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      i++;
-      while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i += 2;
-        else if (d === 0x22) break;
-        else i++;
-      }
-      i++;
+      i = stringEnd(text, i);
       continue;
     }
     if (c === 0x2d /* - */ || isDigit(c)) {
@@ -74,7 +82,9 @@ export function markFloatTokens(text: string): string {
 /** Parses a dump line with float detection; rejections as in records.ts. */
 export function parseDumpJson(text: string | null, maxDepth?: number): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseJsonLine(text, maxDepth);
-  return "error" in parsed ? parsed : { record: withFloatMarks(text!, parsed.record) };
+  if ("error" in parsed) return parsed;
+  const marked = withFloatMarks(text!, parsed.record);
+  return marked === parsed.record ? parsed : { record: marked };
 }
 
 /** `record`, parsed from `text`, with its float tokens as FLOAT_MARKER objects (itself when it has none). */
@@ -110,6 +120,9 @@ const READ_FIELD_SET: ReadonlySet<string> = new Set(READ_FIELDS);
 export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
   if ("error" in parsed) return parsed;
+  // Each level of nesting takes an opening and a closing bracket: a line shorter than that for the
+  // line's own level plus MAX_JSON_DEPTH cannot hold a field nested too deeply.
+  if (text!.length < 2 * (MAX_JSON_DEPTH + 1)) return parsed;
   return readFieldTooDeep(parsed.record) ? { error: { code: "malformed_json", message: TOO_DEEP_MESSAGE } } : parsed;
 }
 
@@ -183,7 +196,12 @@ const JUDGMENT_STRINGS: Readonly<Record<string, boolean>> = { yes: true, no: fal
 /** A boolean, or exactly one of yes/no/true/false in any case (untrimmed). */
 export function coerceJudgment(value: unknown): boolean | undefined {
   if (typeof value === "boolean") return value;
-  if (typeof value === "string" && value.length <= 5) return JUDGMENT_STRINGS[value.toLowerCase()];
+  if (typeof value === "string" && value.length <= 5) {
+    // As written by most judges: no lower-cased copy to look up.
+    if (value === "yes" || value === "true") return true;
+    if (value === "no" || value === "false") return false;
+    return JUDGMENT_STRINGS[value.toLowerCase()];
+  }
   return undefined;
 }
 
@@ -206,11 +224,28 @@ const THINK_OPEN = "<think>\n";
 const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
 const ANSWER_CLOSE = "\n</answer>";
 const TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
+const JUDGMENT_PREFIX = "Judgment: ";
+const EVIDENCE_PREFIX = "Evidence: ";
 
-function countOccurrences(text: string, needle: string): number {
-  let count = 0;
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) count++;
-  return count;
+/** Whether one of the four tags starts at `at` (where text has a `<`). */
+function tagAt(text: string, at: number): boolean {
+  // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
+  const next = text.charCodeAt(at + 1);
+  if (next === 0x74 /* t */) return text.startsWith(TAGS[0]!, at);
+  if (next === 0x61 /* a */) return text.startsWith(TAGS[2]!, at);
+  return next === 0x2f /* / */ && (text.startsWith(TAGS[1]!, at) || text.startsWith(TAGS[3]!, at));
+}
+
+/**
+ * Whether no tag occurs anywhere but at the four places the layout put one (the `<`s of `<think>`,
+ * `</think>`, `<answer>` and `</answer>`): then each tag occurs exactly once.
+ */
+function noOtherTag(text: string, places: readonly [number, number, number, number]): boolean {
+  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
+    if (at === places[0] || at === places[1] || at === places[2] || at === places[3]) continue;
+    if (tagAt(text, at)) return false;
+  }
+  return true;
 }
 
 /**
@@ -219,16 +254,23 @@ function countOccurrences(text: string, needle: string): number {
  */
 export function parseCompletionLayout(completion: string): { think: string; judgment: string; evidence: string } | undefined {
   if (!completion.startsWith(THINK_OPEN) || !completion.endsWith(ANSWER_CLOSE)) return undefined;
-  for (const tag of TAGS) if (countOccurrences(completion, tag) !== 1) return undefined;
   const middle = completion.indexOf(THINK_TO_ANSWER, THINK_OPEN.length - 1);
   if (middle === -1) return undefined;
   const answerStart = middle + THINK_TO_ANSWER.length;
   const answerEnd = completion.length - ANSWER_CLOSE.length;
+  // The opening, the middle and the end each hold their tags; any further one breaks the layout.
+  if (!noOtherTag(completion, [0, middle + 1, answerStart - "<answer>\n".length, answerEnd + 1])) return undefined;
   if (answerStart > answerEnd) return undefined;
+  // Exactly two answer lines: one newline inside the answer, the other is the one before `</answer>`.
+  const newline = completion.indexOf("\n", answerStart);
+  if (newline >= answerEnd || completion.indexOf("\n", newline + 1) !== answerEnd) return undefined;
+  if (!completion.startsWith(JUDGMENT_PREFIX, answerStart) || !completion.startsWith(EVIDENCE_PREFIX, newline + 1)) return undefined;
   const think = middle < THINK_OPEN.length ? "" : completion.slice(THINK_OPEN.length, middle);
-  const lines = completion.slice(answerStart, answerEnd).split("\n");
-  if (lines.length !== 2 || !lines[0]!.startsWith("Judgment: ") || !lines[1]!.startsWith("Evidence: ")) return undefined;
-  return { think, judgment: lines[0]!.slice("Judgment: ".length), evidence: lines[1]!.slice("Evidence: ".length) };
+  return {
+    think,
+    judgment: completion.slice(answerStart + JUDGMENT_PREFIX.length, newline),
+    evidence: completion.slice(newline + 1 + EVIDENCE_PREFIX.length, answerEnd),
+  };
 }
 
 /** Maps a quoted sentence to the first sentence that contains it or that it contains (case-insensitive). */
@@ -276,20 +318,18 @@ function extractCompletion(completion: unknown, sentences: readonly string[], en
     }
   }
   if (!Array.isArray(items)) return { ok: false, reason: "bad_completion_format", message: "Evidence: is not a JSON list" };
+  // `items` was parsed here and is nobody else's: quoted sentences are replaced by their IDs in place.
   let lowered: string[] | undefined;
-  const evidence: unknown[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") {
-      evidence.push(item);
-      continue;
-    }
+  for (let k = 0; k < items.length; k++) {
+    const item: unknown = items[k];
+    if (typeof item !== "string") continue;
     lowered ??= sentences.map((s) => s.toLowerCase());
     const id = sentenceForQuote(item, lowered);
     if (id === undefined)
       return { ok: false, reason: "evidence_out_of_document", message: `quoted evidence ${JSON.stringify(item.slice(0, 80))} is not in the document` };
-    evidence.push(id);
+    items[k] = id;
   }
-  return { ok: true, prediction: { judgment, evidence, reasoning: layout.think } };
+  return { ok: true, prediction: { judgment, evidence: items, reasoning: layout.think } };
 }
 
 /**

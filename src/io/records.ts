@@ -45,7 +45,8 @@ export function parseJsonLine(
   maxDepth: number = MAX_JSON_DEPTH,
 ): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
   if (text === null) return { error: { code: "invalid_utf8", message: "line is not valid UTF-8" } };
-  if (text.trim() === "") return { error: { code: "blank_line", message: "blank line" } };
+  // A line that starts with `{` (nearly every line) is not blank: trim() copies the others only.
+  if (text.charCodeAt(0) !== 0x7b && text.trim() === "") return { error: { code: "blank_line", message: "blank line" } };
   let value: unknown;
   try {
     value = JSON.parse(text);

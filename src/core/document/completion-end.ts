@@ -45,18 +45,62 @@ function isTrailingSpace(code: number): boolean {
 }
 
 /**
+ * A list of markers with a quick test for "no marker can end here": the last two characters of every
+ * marker, packed into one number. A completion's end almost never holds a marker, and the test
+ * spares it a comparison with each.
+ */
+interface EndMarkers {
+  markers: readonly string[];
+  /** (last char << 16) | char before it, for each marker of two characters or more. */
+  tails: ReadonlySet<number>;
+  /** A one-character marker can end anywhere its character is: no quick test then. */
+  hasSingleChar: boolean;
+}
+
+function endMarkers(markers: readonly string[]): EndMarkers {
+  const tails = new Set<number>();
+  let hasSingleChar = false;
+  for (const m of markers) {
+    if (m.length === 1) hasSingleChar = true;
+    else if (m.length > 1) tails.add((m.charCodeAt(m.length - 1) << 16) | m.charCodeAt(m.length - 2));
+  }
+  return { markers, tails, hasSingleChar };
+}
+
+const DEFAULT_END_MARKERS = endMarkers(END_MARKERS);
+// A run reads every completion with the same rule object: its marker list is built once.
+const ruleMarkers = new WeakMap<CompletionEndRule, EndMarkers>();
+
+function markersOf(rule: CompletionEndRule): EndMarkers {
+  if (!rule.specialTokens?.length) return DEFAULT_END_MARKERS;
+  let found = ruleMarkers.get(rule);
+  if (found === undefined) {
+    found = endMarkers([...END_MARKERS, ...rule.specialTokens]);
+    ruleMarkers.set(rule, found);
+  }
+  return found;
+}
+
+/** The length of the first marker (in list order) that ends at `end`, or 0. */
+function markerEndingAt(text: string, end: number, list: EndMarkers): number {
+  if (!list.hasSingleChar && (end < 2 || !list.tails.has((text.charCodeAt(end - 1) << 16) | text.charCodeAt(end - 2)))) return 0;
+  for (const m of list.markers) if (m.length > 0 && m.length <= end && text.startsWith(m, end - m.length)) return m.length;
+  return 0;
+}
+
+/**
  * The completion without trailing end markers and whitespace, in any order and number
  * (`…</answer>\n<|im_end|><|endoftext|><|endoftext|>`). Text in the middle is never touched.
  */
 export function completionAsWritten(text: string, rule: CompletionEndRule = {}): string {
   if (rule.keepSpecialTokens) return text;
-  const markers = rule.specialTokens?.length ? [...END_MARKERS, ...rule.specialTokens] : END_MARKERS;
+  const list = markersOf(rule);
   let end = text.length;
   for (;;) {
     while (end > 0 && isTrailingSpace(text.charCodeAt(end - 1))) end--;
-    const marker = markers.find((m) => m.length > 0 && m.length <= end && text.startsWith(m, end - m.length));
-    if (marker === undefined) break;
-    end -= marker.length;
+    const length = markerEndingAt(text, end, list);
+    if (length === 0) break;
+    end -= length;
   }
   return end === text.length ? text : text.slice(0, end);
 }

@@ -1,42 +1,50 @@
 // Sentence references in a judge's reasoning (docs/core-document.md): `[i]`, `[i-j]`,
 // `[i]-[j]` and the odd `[i-j]-[k]`, found left to right without overlap. A hand-written scanner
-// rather than a regex keeps it linear on adversarial input (e.g. a million "[").
+// rather than a regex keeps it linear on adversarial input (e.g. a million "["). It runs once per
+// scored prediction, so it allocates nothing but the ranges it finds (in reused scratch arrays)
+// and rejects with a reason code, not an exception.
 
 import { decimalDigitValue } from "../python/decimal-digits.js";
-import { DocumentContradictionError } from "./errors.js";
+import { DocumentContradictionError, type DocumentContradictionErrorCode } from "./errors.js";
 
 const OPEN = 0x5b; // [
 const CLOSE = 0x5d; // ]
 const HYPHEN = 0x2d; // -
 
-interface DigitRun {
-  /** The number, or Infinity beyond 2^53 − 1 (outside every document either way). */
-  value: number;
-  /** UTF-16 index just after the last digit. */
-  end: number;
-}
+// The last readDigits result: the number (Infinity beyond 2^53 − 1, outside every document either
+// way) and the UTF-16 index just after its last digit. Module state instead of a result object:
+// the scan is synchronous and never re-entered.
+let digitsValue = 0;
+let digitsEnd = 0;
 
-/** One or more Unicode decimal digits starting at `index`, read as Python's int() does. */
-function readDigits(text: string, index: number): DigitRun | undefined {
+/**
+ * One or more Unicode decimal digits starting at `index`, read as Python's int() does, into
+ * digitsValue/digitsEnd; false when there is no digit there.
+ */
+function readDigits(text: string, index: number): boolean {
   let value = 0;
   let position = index;
-  while (position < text.length) {
-    const codePoint = text.codePointAt(position) as number;
-    const digit = decimalDigitValue(codePoint);
-    if (digit < 0) break;
+  const length = text.length;
+  while (position < length) {
+    const code = text.charCodeAt(position);
+    let digit: number;
+    let width = 1;
+    if (code >= 0x30 && code <= 0x39) digit = code - 0x30;
+    else if (code < 0x80) break;
+    else {
+      const codePoint = text.codePointAt(position) as number;
+      digit = decimalDigitValue(codePoint);
+      if (digit < 0) break;
+      if (codePoint > 0xffff) width = 2;
+    }
     value = value * 10 + digit;
     if (value > Number.MAX_SAFE_INTEGER) value = Infinity;
-    position += codePoint > 0xffff ? 2 : 1;
+    position += width;
   }
-  return position === index ? undefined : { value, end: position };
-}
-
-/** `[digits]` at `index`, or undefined. */
-function readBracketedNumber(text: string, index: number): DigitRun | undefined {
-  if (text.charCodeAt(index) !== OPEN) return undefined;
-  const run = readDigits(text, index + 1);
-  if (run === undefined || text.charCodeAt(run.end) !== CLOSE) return undefined;
-  return { value: run.value, end: run.end + 1 };
+  if (position === index) return false;
+  digitsValue = value;
+  digitsEnd = position;
+  return true;
 }
 
 /** Python's str() of the reasoning, as far as bracketed numbers are concerned. */
@@ -53,6 +61,124 @@ function reasoningText(reasoning: unknown): string {
   }
 }
 
+// The references found by the last scan, merged: firsts[k]..lasts[k] for k < mergedCount, sorted
+// and disjoint. Reused from scan to scan (they only grow to the most references one text held).
+const firsts: number[] = [];
+const lasts: number[] = [];
+let mergedCount = 0;
+/** Scratch entries kept between scans. */
+const SCRATCH_KEPT = 4096;
+/** Above this many references the pairs are sorted with Array#sort rather than by insertion. */
+const INSERTION_SORT_MAX = 16;
+
+/**
+ * Finds the references of `text` into firsts/lasts (merged into sorted disjoint ranges), or returns
+ * the reason it is rejected: a reference starting below 1, a reversed range, or one ending beyond
+ * sentenceCount (a year such as `[2023]` included). In `[i-j]-[k]` the compact end j wins.
+ */
+function scanReferences(text: string, sentenceCount: number): DocumentContradictionErrorCode | undefined {
+  if (firsts.length > SCRATCH_KEPT) {
+    // A hostile text's millions of references are not held until the next one.
+    firsts.length = 0;
+    lasts.length = 0;
+  }
+  let count = 0;
+  let index = text.indexOf("[");
+  while (index !== -1) {
+    if (!readDigits(text, index + 1)) {
+      index = text.indexOf("[", index + 1);
+      continue;
+    }
+    const first = digitsValue;
+    let last = first;
+    let position = digitsEnd;
+    let compactEnd = false;
+    const code = text.charCodeAt(position);
+    if (code === HYPHEN) {
+      // After "[digits-" only "digits]" can complete a match; the start alone would need "]".
+      if (!readDigits(text, position + 1) || text.charCodeAt(digitsEnd) !== CLOSE) {
+        index = text.indexOf("[", index + 1);
+        continue;
+      }
+      last = digitsValue;
+      position = digitsEnd + 1;
+      compactEnd = true;
+    } else if (code === CLOSE) {
+      position++;
+    } else {
+      index = text.indexOf("[", index + 1);
+      continue;
+    }
+    // A separated end `-[k]`.
+    if (text.charCodeAt(position) === HYPHEN && text.charCodeAt(position + 1) === OPEN && readDigits(text, position + 2)) {
+      if (text.charCodeAt(digitsEnd) === CLOSE) {
+        if (!compactEnd) last = digitsValue;
+        position = digitsEnd + 1;
+      }
+    }
+    if (first < 1 || last < first || last > sentenceCount || !Number.isFinite(last)) return "reasoning_reference_out_of_document";
+    firsts[count] = first;
+    lasts[count] = last;
+    count++;
+    index = position < text.length ? text.indexOf("[", position) : -1;
+  }
+  mergeRanges(count);
+  return undefined;
+}
+
+/** Sorts the `count` ranges by their first ID and merges overlapping or adjacent ones, in place. */
+function mergeRanges(count: number): void {
+  if (count > INSERTION_SORT_MAX) {
+    const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => firsts[a]! - firsts[b]!);
+    const sortedFirsts = order.map((k) => firsts[k]!);
+    const sortedLasts = order.map((k) => lasts[k]!);
+    for (let k = 0; k < count; k++) {
+      firsts[k] = sortedFirsts[k]!;
+      lasts[k] = sortedLasts[k]!;
+    }
+  } else {
+    for (let k = 1; k < count; k++) {
+      const first = firsts[k]!;
+      const last = lasts[k]!;
+      let at = k;
+      while (at > 0 && firsts[at - 1]! > first) {
+        firsts[at] = firsts[at - 1]!;
+        lasts[at] = lasts[at - 1]!;
+        at--;
+      }
+      firsts[at] = first;
+      lasts[at] = last;
+    }
+  }
+  let merged = 0;
+  for (let k = 0; k < count; k++) {
+    const first = firsts[k]!;
+    const last = lasts[k]!;
+    if (merged > 0 && first <= lasts[merged - 1]! + 1) {
+      if (last > lasts[merged - 1]!) lasts[merged - 1] = last;
+    } else {
+      firsts[merged] = first;
+      lasts[merged] = last;
+      merged++;
+    }
+  }
+  mergedCount = merged;
+}
+
+/**
+ * How many distinct sentence IDs the reasoning cites (what reference coverage needs, without
+ * listing them), or the reason it is rejected: `sentence_count_not_positive` when sentenceCount < 1
+ * (checked first), else `reasoning_reference_out_of_document` as parseReasoningReferences throws it.
+ */
+export function reasoningReferenceCount(reasoning: unknown, sentenceCount: number): number | DocumentContradictionErrorCode {
+  if (!(sentenceCount >= 1)) return "sentence_count_not_positive";
+  const rejected = scanReferences(reasoningText(reasoning), sentenceCount);
+  if (rejected !== undefined) return rejected;
+  let total = 0;
+  for (let k = 0; k < mergedCount; k++) total += lasts[k]! - firsts[k]! + 1;
+  return total;
+}
+
 /**
  * The sorted, de-duplicated 1-based sentence IDs the reasoning cites. Ranges are inclusive; in
  * `[i-j]-[k]` the compact end j wins and k is dropped. Throws DocumentContradictionError with
@@ -62,63 +188,9 @@ function reasoningText(reasoning: unknown): string {
  */
 export function parseReasoningReferences(reasoning: unknown, sentenceCount: number): number[] {
   if (!(sentenceCount >= 1)) throw new DocumentContradictionError("sentence_count_not_positive");
-  const text = reasoningText(reasoning);
-  const ranges: Array<[number, number]> = [];
-  let index = 0;
-  while (index < text.length) {
-    if (text.charCodeAt(index) !== OPEN) {
-      index++;
-      continue;
-    }
-    const start = readDigits(text, index + 1);
-    if (start === undefined) {
-      index++;
-      continue;
-    }
-    let last = start.value;
-    let position = start.end;
-    let compactEnd = false;
-    if (text.charCodeAt(position) === HYPHEN) {
-      // After "[digits-" only "digits]" can complete a match; the start alone would need "]".
-      const end = readDigits(text, position + 1);
-      if (end === undefined || text.charCodeAt(end.end) !== CLOSE) {
-        index++;
-        continue;
-      }
-      last = end.value;
-      position = end.end + 1;
-      compactEnd = true;
-    } else if (text.charCodeAt(position) === CLOSE) {
-      position++;
-    } else {
-      index++;
-      continue;
-    }
-    if (text.charCodeAt(position) === HYPHEN) {
-      const separatedEnd = readBracketedNumber(text, position + 1);
-      if (separatedEnd !== undefined) {
-        if (!compactEnd) last = separatedEnd.value;
-        position = separatedEnd.end;
-      }
-    }
-    const first = start.value;
-    if (first < 1 || last < first || last > sentenceCount || !Number.isFinite(last)) {
-      throw new DocumentContradictionError("reasoning_reference_out_of_document");
-    }
-    ranges.push([first, last]);
-    index = position;
-  }
-  return expandRanges(ranges);
-}
-
-/** Sorted unique members of inclusive ranges; merging first keeps repeated wide ranges cheap. */
-function expandRanges(ranges: Array<[number, number]>): number[] {
-  ranges.sort((a, b) => a[0] - b[0]);
+  const rejected = scanReferences(reasoningText(reasoning), sentenceCount);
+  if (rejected !== undefined) throw new DocumentContradictionError(rejected);
   const ids: number[] = [];
-  let next = -Infinity; // smallest ID not yet emitted that can still appear
-  for (const [first, last] of ranges) {
-    for (let id = Math.max(first, next); id <= last; id++) ids.push(id);
-    next = Math.max(next, last + 1);
-  }
+  for (let k = 0; k < mergedCount; k++) for (let id = firsts[k]!; id <= lasts[k]!; id++) ids.push(id);
   return ids;
 }

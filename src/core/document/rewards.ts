@@ -1,8 +1,8 @@
 // Reward components for one validated judgment (docs/core-document.md; Chen et al. 2025,
 // Equations 5 and 7). The three rewards stay separate, as GRPO trainers consume them.
 
-import { DocumentContradictionError } from "./errors.js";
-import { checkedSentenceIds } from "./sentence-ids.js";
+import { DocumentContradictionError, type DocumentContradictionErrorCode } from "./errors.js";
+import { sentenceIdsOrCode } from "./sentence-ids.js";
 import { pythonTruthy } from "../python/truthiness.js";
 import type { DocumentContradictionAssessment } from "./validation.js";
 
@@ -34,6 +34,40 @@ export function accuracyReward(expectedPositive: boolean, judgmentCorrect: boole
 }
 
 /**
+ * The gold's sentence IDs (sorted, unique) after its checks, in order: integer IDs, inside the
+ * document, a positive has gold evidence, a negative has none; else the reason code.
+ */
+export function checkedGold(
+  goldEvidenceSentenceIds: readonly unknown[] | null | undefined,
+  sentenceCount: number,
+  expectedPositive: boolean,
+): number[] | DocumentContradictionErrorCode {
+  const gold = sentenceIdsOrCode(goldEvidenceSentenceIds, sentenceCount, "non_integer_gold", "gold_out_of_document");
+  if (typeof gold === "string") return gold;
+  if (expectedPositive && gold.length === 0) return "positive_gold_without_evidence";
+  if (!expectedPositive && gold.length > 0) return "negative_gold_with_evidence";
+  return gold;
+}
+
+/** |a ∩ b| for two sorted lists of unique IDs. */
+export function sortedOverlap(a: readonly number[], b: readonly number[]): number {
+  let matched = 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      matched++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return matched;
+}
+
+/**
  * Checks the gold first (integer IDs, inside the assessed document, a positive has gold evidence,
  * a negative has none; DocumentContradictionError otherwise), then scores. Expected judgment and
  * formatValid are read with Python truthiness; an omitted formatValid means valid.
@@ -44,10 +78,9 @@ export function documentContradictionRewards(
   goldEvidenceSentenceIds?: readonly unknown[],
   formatValid?: unknown,
 ): DocumentContradictionRewards {
-  const gold = checkedSentenceIds(goldEvidenceSentenceIds, assessment.sentenceCount, "non_integer_gold", "gold_out_of_document");
   const expectedPositive = pythonTruthy(expectedJudgment);
-  if (expectedPositive && gold.length === 0) throw new DocumentContradictionError("positive_gold_without_evidence");
-  if (!expectedPositive && gold.length > 0) throw new DocumentContradictionError("negative_gold_with_evidence");
+  const gold = checkedGold(goldEvidenceSentenceIds, assessment.sentenceCount, expectedPositive);
+  if (typeof gold === "string") throw new DocumentContradictionError(gold);
 
   // Identity, as the reference's `is`: a hand-built assessment with a non-boolean judgment is wrong.
   const judgmentCorrect = assessment.judgment === expectedPositive;

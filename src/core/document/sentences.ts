@@ -41,11 +41,26 @@ export function tagSentences(sentences: readonly string[]): string {
   return sentences.map((sentence, index) => `[${index + 1}] ${sentence}`).join(" ");
 }
 
-const TOKEN = /[a-z0-9]+/g;
+function isTokenChar(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x30 && code <= 0x39);
+}
 
 /** Alignment tokens: the runs of `[a-z0-9]` in the text case-folded as Python's casefold() does. */
 export function jaccardTokens(text: string): Set<string> {
-  return new Set(pythonCasefold(text).match(TOKEN) ?? []);
+  // Straight into the set: a slice reads one per sentence, and the regex's match array was garbage.
+  const folded = pythonCasefold(text);
+  const tokens = new Set<string>();
+  let start = -1;
+  for (let i = 0; i < folded.length; i++) {
+    if (isTokenChar(folded.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      tokens.add(folded.slice(start, i));
+      start = -1;
+    }
+  }
+  if (start >= 0) tokens.add(folded.slice(start));
+  return tokens;
 }
 
 /** |A ∩ B| / |A ∪ B|; 0 when both sets are empty. */

@@ -1,7 +1,9 @@
 // Scores a block of dump lines against the slice (docs/core-document.md, docs/comparable-reports.md). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
 // arrays so that a million lines cross the worker boundary cheaply.
-import { DocumentContradictionError, documentContradictionRewards, validateDocumentContradiction } from "../../core/document/index.js";
+import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pythonTruthy } from "../../core/document/index.js";
+import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
+import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { splitBlock, type Line } from "../../io/lines.js";
 import {
@@ -146,9 +148,15 @@ export function init(data: ScoreInit): ScoreState {
 /** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */
 export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, options: ScoreOptions): ScoredPrediction {
   const n = c.sentences.length;
+  // A case the slice reader let through always has sentences and a consistent gold; a broken one
+  // throws, as validating a prediction against it would.
+  if (!(n >= 1)) throw new DocumentContradictionError("sentence_count_not_positive");
+  const expectedPositive = pythonTruthy(c.label);
+  const gold = checkedGold(c.gold, n, expectedPositive);
+  if (typeof gold === "string") throw new DocumentContradictionError(gold);
   let reason: CaseReason | null = null;
   let message: string | null = null;
-  let assessment: ReturnType<typeof validateDocumentContradiction> | undefined;
+  let checked: CheckedJudgment | undefined;
   if (record === null) {
     reason = "missing_prediction";
     message = "no prediction for this case in this run";
@@ -164,30 +172,28 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
     } else {
       const p = extracted.prediction;
       const reasoningIsText = typeof p.reasoning === "string";
-      try {
-        assessment = validateDocumentContradiction(n, p.judgment, p.evidence, reasoningIsText ? p.reasoning : "");
-        if (!reasoningIsText) {
-          assessment = undefined;
-          reason = "bad_reasoning";
-          message = "reasoning is not a string";
-        }
-      } catch (err) {
-        if (!(err instanceof DocumentContradictionError)) throw err;
-        reason = err.code as CaseReason;
-        message = err.message;
-      }
+      const outcome = checkDocumentContradiction(n, p.judgment, p.evidence, reasoningIsText ? p.reasoning : "");
+      if (typeof outcome === "string") {
+        reason = outcome as CaseReason;
+        message = DOCUMENT_CONTRADICTION_ERROR_MESSAGES[outcome];
+      } else if (!reasoningIsText) {
+        reason = "bad_reasoning";
+        message = "reasoning is not a string";
+      } else checked = outcome;
     }
   }
-  assessment ??= validateDocumentContradiction(n, false, [], "");
-  const rewards = documentContradictionRewards(assessment, c.label, c.gold, reason === null);
+  // A format-invalid prediction scores as a negative judgment without evidence or references.
+  const judgment = checked?.judgment ?? false;
+  const evidence = checked?.evidenceSentenceIds ?? [];
+  const matched = sortedOverlap(evidence, gold);
   return {
-    judgment: assessment.judgment,
+    judgment,
     reason,
     message,
-    evidence: assessment.evidenceSentenceIds,
-    referenceCoverage: rewards.referenceCoverage,
-    rewardAccuracy: rewards.accuracy,
-    matched: rewards.matchedEvidenceCount,
+    evidence,
+    referenceCoverage: checked === undefined ? 0 : checked.referenceCount / n,
+    rewardAccuracy: accuracyReward(expectedPositive, judgment === expectedPositive, matched, gold.length),
+    matched,
   };
 }
 
