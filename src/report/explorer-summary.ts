@@ -111,6 +111,41 @@ export class CaseSummary {
     }
   }
 
+  /** One record's worth of fields, reused by addFields. */
+  private readonly scratch = {
+    label: false,
+    judgment: false,
+    format_valid: false,
+    judgment_correct: false,
+    localization_hit: null as boolean | null,
+    reason: null as string | null,
+    reward_accuracy: 0,
+  };
+
+  /** `add` of runs given by the values their full record would carry (no record built). */
+  addFields(
+    index: number,
+    label: boolean,
+    judgment: boolean,
+    formatValid: boolean,
+    correct: boolean,
+    localizationHit: boolean | null,
+    reason: string | null,
+    reward: number,
+    times: number,
+    facets: () => Record<string, string>,
+  ): void {
+    const run = this.scratch;
+    run.label = label;
+    run.judgment = judgment;
+    run.format_valid = formatValid;
+    run.judgment_correct = correct;
+    run.localization_hit = localizationHit;
+    run.reason = reason;
+    run.reward_accuracy = reward;
+    this.add(index, run, times, facets);
+  }
+
   /** Marks a case failed (a case that changed against a baseline). */
   markFailed(index: number): void {
     this.failed[index] = 1;

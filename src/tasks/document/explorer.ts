@@ -9,6 +9,7 @@ import { isJsonObject, type JsonObject } from "../../io/records.js";
 import {
   absentRunLine,
   type CaseHeader,
+  type CaseItem,
   caseHeader,
   expandRunLine,
   matchedEvidence,
@@ -16,6 +17,7 @@ import {
   runDecides,
   runLineDecides,
 } from "../../report/document-cases.js";
+import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
 import { CaseSummary, FACETS, facetsOf, finiteOrNull, OUTCOMES, outcomeIndex, runFails } from "../../report/explorer-summary.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
 import {
@@ -60,6 +62,22 @@ function fileRecords(casesPath: string): CaseRecords {
     for await (const item of readDocumentCases(casesPath, want ? { want } : {})) {
       if ("record" in item) visit(item.record, 1, () => item.record);
     }
+  };
+}
+
+/**
+ * The records of a cases.jsonl whose case segments were noted when it was read (CaseRanges): the
+ * wanted cases' segments only, by positional reads; the whole file when every case is wanted, or
+ * when the segments cannot stand for the file (some case's lines scattered, a case_index unclear).
+ */
+export function segmentRecords(casesPath: string, ranges: CaseRanges): CaseRecords {
+  const whole = fileRecords(casesPath);
+  return async (want, visit) => {
+    if (want === undefined || ranges.scattered || ranges.caseIndices.some((index) => !Number.isInteger(index))) return whole(want, visit);
+    const slots = ranges.caseIndices.flatMap((index, slot) => (want(index) ? [slot] : []));
+    await readCaseSegments(casesPath, ranges, slots, (item) => {
+      if ("record" in item) visit(item.record, 1, () => item.record);
+    });
   };
 }
 
@@ -121,29 +139,24 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   if (R === 0) return summary;
   const byCase = table.entriesByCase();
   const ids = table.evidenceIds;
-  const run = {
-    label: false,
-    judgment: false,
-    format_valid: false,
-    judgment_correct: false,
-    localization_hit: null as boolean | null,
-    reason: null as string | null,
-    reward_accuracy: 0,
-  };
   for (const c of cases) {
     const header = headerOf(c);
     const facets = () => facetsOf(header as unknown as Record<string, unknown>);
-    run.label = header.label;
     const absent = runLineDecides(header, false, false, [], 0);
     const gap = (from: number, to: number): void => {
       if (to <= from) return;
-      run.judgment = false;
-      run.format_valid = false;
-      run.judgment_correct = absent.correct;
-      run.localization_hit = absent.loc.localization_hit;
-      run.reason = "missing_prediction";
-      run.reward_accuracy = absent.rewardAccuracy;
-      summary.add(c.index, run, to - from, facets);
+      summary.addFields(
+        c.index,
+        header.label,
+        false,
+        false,
+        absent.correct,
+        absent.loc.localization_hit,
+        "missing_prediction",
+        absent.rewardAccuracy,
+        to - from,
+        facets,
+      );
     };
     let next = 0;
     for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
@@ -160,13 +173,18 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
       const count = table.evLength[e]!;
       const matched = matchedEvidence(header.goldSet, ids, from, from + count);
       const decided = runDecides(header, judgment, reason === null, count, matched, coverage);
-      run.judgment = judgment;
-      run.format_valid = reason === null;
-      run.judgment_correct = decided.correct;
-      run.localization_hit = decided.loc.localization_hit;
-      run.reason = reason;
-      run.reward_accuracy = decided.rewardAccuracy;
-      summary.add(c.index, run, 1, facets);
+      summary.addFields(
+        c.index,
+        header.label,
+        judgment,
+        reason === null,
+        decided.correct,
+        decided.loc.localization_hit,
+        reason,
+        decided.rewardAccuracy,
+        1,
+        facets,
+      );
     }
     gap(next, R);
   }
@@ -462,6 +480,8 @@ function runOfLine(line: JsonObject): ExplorerRun {
 export interface OldSideInput {
   /** OLD's cases.jsonl. */
   casesPath: string;
+  /** Where its cases' lines are, when noted as it was read (only the changed cases are then read again). */
+  ranges?: CaseRanges;
   /** OLD's dump, when it is still readable (texts are skipped otherwise), and how the page names it. */
   dumpPath: string | null;
   dumpName?: string;
@@ -488,13 +508,21 @@ export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Prom
   if (changedCases.length === 0) return;
   const picker = new RunPicker(changedCases.length, explorerRunsPerCase(data.shown, old.caseCap ?? EXPLORER_CASE_CAP));
   const totals = new Int32Array(changedCases.length);
-  for await (const item of readDocumentCases(old.casesPath)) {
-    if (!("record" in item)) continue;
+  const take = (item: CaseItem): void => {
+    if (!("record" in item)) return;
     const k = slotOf.get(String(item.record["case_id"]));
-    if (k === undefined) continue;
+    if (k === undefined) return;
     totals[k]!++;
     picker.offer(k, item.record);
-  }
+  };
+  const ranges = old.ranges;
+  if (ranges !== undefined && !ranges.scattered) {
+    const slots = changedCases.flatMap((c) => {
+      const slot = ranges.slot(c.id);
+      return slot !== undefined ? [slot] : [];
+    });
+    await readCaseSegments(old.casesPath, ranges, slots, take);
+  } else for await (const item of readDocumentCases(old.casesPath)) take(item);
   const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
   const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
   changedCases.forEach((c, k) => {
