@@ -386,6 +386,8 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     reasons.push(text);
     return text;
   };
+  // The facets of the case line the scanned run lines are under (asked for once per case).
+  const headerFacets = (): Record<string, string> => facetsOf((header ?? {}) as unknown as Record<string, unknown>);
   let block: Buffer = Buffer.alloc(0);
   /** The file offset of `block`. */
   let offset = 0;
@@ -443,10 +445,11 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     add(3, caseValue(scanned.coverage));
     add(4, caseValue(rewardAccuracy));
     filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, count);
-    // With the values the record expandRunLine makes of this line would carry.
-    const reason = scanned.formatValid ? null : reasonOf(block);
-    const facets = () => facetsOf(h as unknown as Record<string, unknown>);
-    summary?.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, correct, loc.localization_hit, reason, rewardAccuracy, 1, facets);
+    if (summary !== undefined) {
+      // With the values the record expandRunLine makes of this line would carry.
+      const reason = scanned.formatValid ? null : reasonOf(block);
+      summary.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, correct, loc.localization_hit, reason, rewardAccuracy, 1, headerFacets);
+    }
     if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
   };
