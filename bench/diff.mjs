@@ -6,9 +6,10 @@
 // diff.html with its case explorer, which reads NEW's slice and both dumps), and the comparison
 // alone (diffReports from dist/ with `explorer: false`: both reports and cases read, checked,
 // paired, changes and gates). Child processes; CPU seconds (user + sys), wall, peak RSS, load.
-// Needs a build. Writes bench/results/diff.json.
-//   node bench/diff.mjs [--repeat K]
-import { createWriteStream, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+// Needs a build. Writes bench/results/diff.json. `--keep` keeps bench/out/diff afterwards and
+// reuses the two reports found there (to measure a change against the same inputs).
+//   node bench/diff.mjs [--repeat K] [--keep]
+import { createWriteStream, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -20,9 +21,13 @@ const OUT = join(ROOT, "bench/out/diff");
 const MARI = join(ROOT, "bin/mari.js");
 const REPEAT = flag("--repeat", 3);
 const RUNS = 1123;
+const KEEP = process.argv.includes("--keep");
+const reuse = KEEP && ["old", "new"].every((name) => existsSync(join(OUT, name, "report.json")));
 
-rmSync(OUT, { recursive: true, force: true });
-mkdirSync(OUT, { recursive: true });
+if (!reuse) {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+}
 const cases = await casesWithSentenceCounts(ROOT, SLICE);
 
 /** OLD and NEW dumps in one pass: NEW keeps OLD's answer on most lines and changes it on some cases. */
@@ -53,8 +58,8 @@ async function writeDumps() {
   }
 }
 
-await writeDumps();
-for (const name of ["old", "new"]) {
+if (!reuse) await writeDumps();
+for (const name of reuse ? [] : ["old", "new"]) {
   await measureChild([
     MARI,
     "eval",
@@ -112,4 +117,4 @@ const result = {
 };
 writeFileSync(join(ROOT, "bench/results/diff.json"), `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify({ floor, diff, compareOnly, ratio: result.cpu_ratio_to_floor }, null, 2));
-rmSync(OUT, { recursive: true, force: true });
+if (!KEEP) rmSync(OUT, { recursive: true, force: true });

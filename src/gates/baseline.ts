@@ -10,7 +10,7 @@ import { isJsonObject, type JsonObject } from "../io/records.js";
 import { REPORT_SCHEMA_VERSION, type BaselineComparison, type Report } from "../report/types.js";
 import { pairedSideComparison, type PairedOptions } from "./paired.js";
 import type { PairedOutcome, PairedSide } from "./paired-side.js";
-import { caseReaderOf, outcomeFromCaseLine, readPairedSide } from "./side-reader.js";
+import { caseReaderOf, outcomeFromCaseLine, readPairedSide, type SideExtras } from "./side-reader.js";
 
 export interface Baseline {
   /** The report.json that was read. */
@@ -23,6 +23,8 @@ export interface Baseline {
   skippedLines: number;
   /** The first few of them as `file:line: why`. */
   skippedExamples?: string[];
+  /** What the same reading of a document cases.jsonl gave besides the side, when asked for. */
+  extras?: SideExtras;
 }
 
 /**
@@ -65,9 +67,14 @@ export async function readReportFile(reportPath: string, flag = "--baseline"): P
 
 /**
  * Reads a baseline: `reportPath` is a report.json, or the directory holding one. Its cases.jsonl
- * must sit beside it. Any problem is an InputError naming the file (exit 2).
+ * must sit beside it. Any problem is an InputError naming the file (exit 2). `extrasFor` asks the
+ * same reading of a document cases.jsonl for more (SideExtras, made once the report is known).
  */
-export async function loadBaseline(reportPath: string, convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine): Promise<Baseline> {
+export async function loadBaseline(
+  reportPath: string,
+  convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
+  extrasFor?: (report: Report) => SideExtras,
+): Promise<Baseline> {
   const { path, report } = await readReportFile(reportPath);
   const casesPath = join(dirname(path), "cases.jsonl");
   let casesIsFile = false;
@@ -78,9 +85,10 @@ export async function loadBaseline(reportPath: string, convert: (line: JsonObjec
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
   await checkCasesHash(path, report, casesPath);
-  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf(report.task));
+  const extras = extrasFor?.(report);
+  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf(report.task), extras);
   if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
-  return { path, report, casesPath, side, skippedLines, skippedExamples };
+  return { path, report, casesPath, side, skippedLines, skippedExamples, ...(extras ? { extras } : {}) };
 }
 
 /**

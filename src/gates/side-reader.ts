@@ -8,7 +8,9 @@
 import { InputError, located } from "../io/errors.js";
 import { forEachLine, readLineBlocks } from "../io/lines.js";
 import type { JsonObject } from "../io/records.js";
+import type { CaseRanges } from "../report/case-ranges.js";
 import { type CaseHeader, type CaseItem, DocumentCasesDecoder, readCaseLineItems, readDocumentCases, runLineDecides } from "../report/document-cases.js";
+import { type CaseSummary, facetsOf } from "../report/explorer-summary.js";
 import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
 
@@ -157,12 +159,16 @@ export interface ScannedRun {
   /** The run key's bytes (`runStart`..`runEnd`, ASCII): a string's content, or an integer as written. */
   runStart: number;
   runEnd: number;
+  /** The reason's bytes (printable ASCII without escapes) when the run is format-invalid. */
+  reasonStart: number;
+  reasonEnd: number;
   judgment: boolean;
   formatValid: boolean;
   evidence: number[];
   coverage: number;
 }
 
+const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MINUS = 0x2d;
@@ -283,6 +289,8 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     const stop = plainStringEnd(bytes, i + REASON_KEY.length, end);
     if (stop < 0) return false;
     out.formatValid = false;
+    out.reasonStart = i + REASON_KEY.length + 1;
+    out.reasonEnd = stop - 1;
     i = stop;
   }
   if (!has(bytes, i, end, EVIDENCE_KEY)) return false;
@@ -310,14 +318,30 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
 }
 
 /**
+ * What the case explorer of `mari diff` takes from the same reading of a document cases.jsonl:
+ * where each case's lines are (`ranges`), and what every case's runs say (`summary`, filled with
+ * the full records' values in file order, as a reading of all records would fill it).
+ */
+export interface SideExtras {
+  ranges?: CaseRanges;
+  summary?: CaseSummary;
+}
+
+/** The summary's reading of a record (the general reader's, or a previous-layout line). */
+function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
+  summary.add(record["case_index"], record, 1, () => facetsOf(record));
+}
+
+/**
  * A document eval's cases.jsonl into `filler`: run lines in mari's own shape through scanRunLine,
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
- * outcomeFromCaseLine would give.
+ * outcomeFromCaseLine would give; and `extras` alongside.
  */
-async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<void> {
+async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<void> {
   const side = filler.side;
+  const { ranges, summary } = extras;
   const decoder = new DocumentCasesDecoder();
-  const scanned: ScannedRun = { runStart: 0, runEnd: 0, judgment: false, formatValid: true, evidence: [], coverage: 0 };
+  const scanned: ScannedRun = { runStart: 0, runEnd: 0, reasonStart: 0, reasonEnd: 0, judgment: false, formatValid: true, evidence: [], coverage: 0 };
   // Indices interned on first use, as PairedSide.add would intern them.
   const metricIndex = new Int32Array(CASE_VALUE_FIELDS.length).fill(-1);
   const metric = (k: number): number => {
@@ -349,11 +373,52 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     }
     return side.runs.add(bytes.toString("latin1", scanned.runStart, scanned.runEnd));
   };
+  // Reason codes met so far, matched in place as run keys are.
+  const reasons: string[] = [];
+  const reasonOf = (bytes: Buffer): string => {
+    const length = scanned.reasonEnd - scanned.reasonStart;
+    for (const known of reasons) {
+      let same = known.length === length;
+      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[scanned.reasonStart + k];
+      if (same) return known;
+    }
+    const text = bytes.toString("latin1", scanned.reasonStart, scanned.reasonEnd);
+    reasons.push(text);
+    return text;
+  };
+  // The facets of the case line the scanned run lines are under (asked for once per case).
+  const headerFacets = (): Record<string, string> => facetsOf((header ?? {}) as unknown as Record<string, unknown>);
   let block: Buffer = Buffer.alloc(0);
+  /** The file offset of `block`. */
+  let offset = 0;
+  /** Of the line being decoded: its number, and the record it gave (null: none). */
+  let current = 0;
+  let currentRecord: CaseItem | null = null;
   const take = (item: CaseItem): void => {
     filler.item(item, outcomeFromCaseLine);
+    if (!("record" in item)) return;
+    if (summary !== undefined) summarizeRecord(summary, item.record);
+    if (item.lineNo === current) currentRecord = item;
   };
-  const visit = (lineNo: number, text: string | null): void => decoder.decode(lineNo, text, take);
+  const visit = (lineNo: number, text: string | null, start: number): void => {
+    if (ranges === undefined) {
+      decoder.decode(lineNo, text, take);
+      return;
+    }
+    current = lineNo;
+    currentRecord = null;
+    decoder.decode(lineNo, text, take);
+    let end = block.indexOf(NEWLINE, start);
+    if (end < 0) end = block.length;
+    const h = decoder.header;
+    const item = currentRecord as CaseItem | null;
+    if (lineNo === 1 && decoder.sparse) ranges.runsLineEnd = offset + end;
+    // A case line; a previous-layout line (its own case); any other line under a case line belongs
+    // to that case, even one that gives no record (a sparse file's run line still moves its case on).
+    if (item !== null && "record" in item && item.caseLineNo === lineNo)
+      ranges.note(String(item.record["case_id"]), item.record["case_index"], offset + start, offset + end, lineNo);
+    else if (h !== null) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
+  };
   const takeBytes = (lineNo: number, start: number, end: number): boolean => {
     const h = decoder.header;
     // A sparse file's run lines all go through the decoder: it yields the absent runs between them.
@@ -366,7 +431,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     }
     const r = runOf(block);
     currentRuns.push(r);
-    const { loc, rewardAccuracy } = runLineDecides(h, scanned.judgment, scanned.formatValid, scanned.evidence, scanned.coverage);
+    const { correct, loc, rewardAccuracy } = runLineDecides(h, scanned.judgment, scanned.formatValid, scanned.evidence, scanned.coverage);
     // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
     let count = 0;
     const add = (k: number, v: number | undefined): void => {
@@ -380,11 +445,18 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller): Promise<
     add(3, caseValue(scanned.coverage));
     add(4, caseValue(rewardAccuracy));
     filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, count);
+    if (summary !== undefined) {
+      // With the values the record expandRunLine makes of this line would carry.
+      const reason = scanned.formatValid ? null : reasonOf(block);
+      summary.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, correct, loc.localization_hit, reason, rewardAccuracy, 1, headerFacets);
+    }
+    if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
   };
   for await (const chunk of readLineBlocks(casesPath)) {
     block = chunk.block;
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);
+    offset += block.length;
   }
   decoder.finish(take);
 }
@@ -397,9 +469,10 @@ export async function readPairedSide(
   casesPath: string,
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
   read: CaseReader = readCaseLineItems,
+  extras: SideExtras = {},
 ): Promise<{ side: PairedSide } & SideSkips> {
   const filler = new SideFiller(casesPath);
-  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) await fillDocumentSide(casesPath, filler);
+  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) await fillDocumentSide(casesPath, filler, extras);
   else for await (const item of read(casesPath)) filler.item(item, convert);
   return { side: filler.side, ...filler.skips };
 }
@@ -438,7 +511,7 @@ export async function readPairedOutcomes(
   return { outcomes, ...filler.skips };
 }
 
-/** readPairedSide of a document eval's cases.jsonl. */
-export function readDocumentSide(casesPath: string): Promise<{ side: PairedSide } & SideSkips> {
-  return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems);
+/** readPairedSide of a document eval's cases.jsonl (with what the case explorer takes from the same reading). */
+export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide } & SideSkips> {
+  return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems, extras);
 }

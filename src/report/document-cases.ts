@@ -70,6 +70,50 @@ export function caseHeader(r: JsonObject): CaseHeader | string {
   };
 }
 
+/** How many distinct ids of `ids[from .. to)` are gold ids. */
+export function matchedEvidence(goldSet: ReadonlySet<number>, ids: ArrayLike<number>, from: number, to: number): number {
+  let matched = 0;
+  // A short list (the usual one) is checked against itself, a long one through a Set.
+  if (to - from <= 8) {
+    for (let i = from; i < to; i++) {
+      const id = ids[i]!;
+      if (!goldSet.has(id)) continue;
+      let first = true;
+      for (let j = from; first && j < i; j++) first = ids[j] !== id;
+      if (first) matched++;
+    }
+    return matched;
+  }
+  const seen = new Set<number>();
+  for (let i = from; i < to; i++) seen.add(ids[i]!);
+  for (const id of seen) if (goldSet.has(id)) matched++;
+  return matched;
+}
+
+/** What a run line's judgment and validity, its evidence's count and gold matches and its coverage decide under its case line. */
+export function runDecides(
+  h: CaseHeader,
+  judgment: boolean,
+  formatValid: boolean,
+  predictedCount: number,
+  matched: number,
+  coverage: number,
+): { correct: boolean; matched: number; loc: ReturnType<typeof localizationFields>; rewardAccuracy: number } {
+  const correct = judgment === h.label;
+  const loc = localizationFields({
+    label: h.label,
+    judgment,
+    formatValid,
+    predictedCount,
+    matched,
+    goldCount: h.gold.length,
+    referenceCoverage: coverage,
+    rewardAccuracy: 0,
+    rewardFormat: 0,
+  });
+  return { correct, matched, loc, rewardAccuracy: accuracyReward(h.label, correct, matched, h.gold.length) };
+}
+
 /** What a run line's judgment, validity, evidence and coverage decide under its case line (the derived fields). */
 export function runLineDecides(
   h: CaseHeader,
@@ -78,24 +122,7 @@ export function runLineDecides(
   evidence: readonly number[],
   coverage: number,
 ): { correct: boolean; matched: number; loc: ReturnType<typeof localizationFields>; rewardAccuracy: number } {
-  let matched = 0;
-  // Distinct ids: a short list (the usual one) is checked against itself, a long one through a Set.
-  if (evidence.length <= 8) {
-    for (let i = 0; i < evidence.length; i++) if (h.goldSet.has(evidence[i]!) && evidence.indexOf(evidence[i]!) === i) matched++;
-  } else for (const id of new Set(evidence)) if (h.goldSet.has(id)) matched++;
-  const correct = judgment === h.label;
-  const loc = localizationFields({
-    label: h.label,
-    judgment,
-    formatValid,
-    predictedCount: evidence.length,
-    matched,
-    goldCount: h.gold.length,
-    referenceCoverage: coverage,
-    rewardAccuracy: 0,
-    rewardFormat: 0,
-  });
-  return { correct, matched, loc, rewardAccuracy: accuracyReward(h.label, correct, matched, h.gold.length) };
+  return runDecides(h, judgment, formatValid, evidence.length, matchedEvidence(h.goldSet, evidence, 0, evidence.length), coverage);
 }
 
 /** The full record of a compact run line under its case line (the previous layout's keys, in its order), or why there is none. */

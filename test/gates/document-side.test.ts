@@ -4,7 +4,9 @@
 // shape with lines that only look like it (spaces, other key orders, escapes, non-ASCII, leading
 // zeros, huge or non-finite numbers, CRLF, invalid UTF-8, blank lines, run lines without a case,
 // lines of the previous layout), the two sides, their skipped lines and their comparison must be
-// identical, and a repeated (case, run) must be refused with the same message.
+// identical, and a repeated (case, run) must be refused with the same message. What `mari diff`'s
+// case explorer takes from the same reading (each case's summary, where each case's lines are) must
+// equal what a second reading of every record gives, on the same files and on sparse ones.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +15,10 @@ import { createPrng, type Prng } from "../../src/core/metrics/prng.js";
 import { DOCUMENT_CLASSES, pairedSideComparison } from "../../src/gates/paired.js";
 import { type PairedSide, pairedSide } from "../../src/gates/paired-side.js";
 import { caseReaderOf, outcomeFromCaseLine, readDocumentSide, readPairedOutcomes } from "../../src/gates/side-reader.js";
+import { CaseRanges, readCaseSegments } from "../../src/report/case-ranges.js";
+import { type CaseItem, readDocumentCases } from "../../src/report/document-cases.js";
+import { CaseSummary } from "../../src/report/explorer-summary.js";
+import { recordSummary, segmentRecords } from "../../src/tasks/document/explorer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mari-document-side-"));
 
@@ -215,5 +221,97 @@ describe("a document cases.jsonl read by the run-line scanner", () => {
       ].join("\n"),
     );
     await expect(readDocumentSide(path)).rejects.toThrow(`${path}:3: case "a" run "0" is already on line 2: not a cases.jsonl mari wrote`);
+  });
+});
+
+/** The records of a file as its one reader gives them, the cases `keep` keeps (by the record). */
+async function recordsOf(path: string, keep: (record: Record<string, unknown>) => boolean, want?: (index: number) => boolean): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const item of readDocumentCases(path, want ? { want } : {})) if ("record" in item && keep(item.record)) out.push(item.record);
+  return out;
+}
+
+/** A random cases.jsonl of the sparse layout: the runs line, then per case its case line and run lines for some of its runs, in run order. */
+function sparseCasesFile(seed: number, stream: number): string {
+  const prng = createPrng(seed, stream);
+  const runs = Array.from({ length: 1 + prng.nextBelow(6) }, (_, r) => (prng.nextBelow(3) === 0 ? r : String(r)));
+  const lines = [JSON.stringify({ runs })];
+  const cases = 1 + prng.nextBelow(7);
+  for (let c = 0; c < cases; c++) {
+    const label = prng.nextBelow(2) === 0;
+    const sentences = 3 + prng.nextBelow(6);
+    const gold = label ? [1 + prng.nextBelow(sentences)] : [];
+    // Now and then a case id met before: its runs then repeat, which the reader refuses.
+    const id = prng.nextBelow(12) === 0 ? "case-0" : `case-${c}`;
+    lines.push(
+      JSON.stringify({
+        case_id: id,
+        case_index: c,
+        label,
+        gold_sentence_ids: gold,
+        sentence_count: sentences,
+        ...(prng.nextBelow(2) ? { doc_type: "news" } : {}),
+      }),
+    );
+    for (const run of runs) if (prng.nextBelow(2) === 0) lines.push(runLine(prng, run, sentences));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function summaryData(summary: CaseSummary): unknown {
+  return {
+    columns: [summary.present, summary.failed, summary.bits, summary.runCount, summary.rewardCount].map((a) => Array.from(a)),
+    rewardSum: Array.from(summary.rewardSum, (v) => Buffer.from(new Float64Array([v]).buffer).toString("hex")),
+    reasons: [...summary.reasonsOf.entries()].sort((a, b) => a[0] - b[0]),
+    facets: Array.from(summary.facetsOf, (f) => f ?? null),
+  };
+}
+
+describe("the case explorer's reading alongside the paired side", () => {
+  it("gives the summary and the chosen cases' records a second reading of the whole file gives", async () => {
+    let segmented = 0;
+    let compared = 0;
+    for (let stream = 0; stream < 300; stream++) {
+      const path = join(dir, `explore-${stream}.jsonl`);
+      // One file in three has the sparse layout.
+      writeFileSync(path, stream % 3 === 0 ? sparseCasesFile(17, stream) : randomCasesFile(17, stream));
+      const caseCount = 6;
+      const extras = { ranges: new CaseRanges(), summary: new CaseSummary(caseCount) };
+      try {
+        await readDocumentSide(path, extras);
+      } catch {
+        continue;
+      }
+      const all = await recordSummary(caseCount, async (_want, visit) => {
+        for await (const item of readDocumentCases(path)) if ("record" in item) visit(item.record, 1, () => item.record);
+      });
+      expect(summaryData(extras.summary)).toEqual(summaryData(all));
+      // NEW's chosen cases, by case_index: what attachRuns keeps of the records either way.
+      const prng = createPrng(stream, 5);
+      const chosen = new Set(Array.from({ length: 3 }, () => prng.nextBelow(caseCount)));
+      const want = (index: number) => chosen.has(index);
+      const fromSegments: unknown[] = [];
+      await segmentRecords(path, extras.ranges)(want, (record) => {
+        if (want(record["case_index"] as number)) fromSegments.push(record);
+      });
+      expect(fromSegments).toEqual(await recordsOf(path, (r) => want(r["case_index"] as number), want));
+      // OLD's changed cases, by case id.
+      const ids = new Set(Array.from({ length: 3 }, () => `case-${prng.nextBelow(8)}`));
+      if (!extras.ranges.scattered) {
+        segmented++;
+        const slots = [...ids].flatMap((id) => {
+          const slot = extras.ranges.slot(id);
+          return slot !== undefined ? [slot] : [];
+        });
+        const byId: unknown[] = [];
+        await readCaseSegments(path, extras.ranges, slots, (item: CaseItem) => {
+          if ("record" in item && ids.has(String(item.record["case_id"]))) byId.push(item.record);
+        });
+        expect(byId).toEqual(await recordsOf(path, (r) => ids.has(String(r["case_id"]))));
+      }
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(50);
+    expect(segmented).toBeGreaterThan(20);
   });
 });

@@ -16,8 +16,11 @@ import type { JsonObject } from "../../io/records.js";
 import { inOneStep, inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSliceObserved } from "../../io/slice.js";
 import type { ExplorerData } from "../../report/explorer.js";
-import type { BaselineComparison, GateResult, TaskName } from "../../report/types.js";
-import { attachOldRuns, buildDocumentExplorer } from "../document/explorer.js";
+import type { BaselineComparison, GateResult, Report, TaskName } from "../../report/types.js";
+import { CaseRanges } from "../../report/case-ranges.js";
+import { CaseSummary } from "../../report/explorer-summary.js";
+import type { SideExtras } from "../../gates/side-reader.js";
+import { attachOldRuns, buildDocumentExplorer, segmentRecords } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
 import { checkMetricsMatchCases } from "./consistency.js";
@@ -90,9 +93,9 @@ function evidenceOutcome(line: JsonObject): PairedOutcome | null {
  * A finished report with its cases, read as `--baseline` reads one (evidence cases by
  * evidenceOutcome); `label` replaces "--baseline" in its errors (e.g. "diff OLD").
  */
-export async function loadComparable(path: string, label: string, evidence: boolean): Promise<Baseline> {
+export async function loadComparable(path: string, label: string, evidence: boolean, extrasFor?: (report: Report) => SideExtras): Promise<Baseline> {
   try {
-    return evidence ? await loadBaseline(path, evidenceOutcome) : await loadBaseline(path);
+    return evidence ? await loadBaseline(path, evidenceOutcome) : await loadBaseline(path, undefined, extrasFor);
   } catch (err) {
     if (err instanceof InputError) throw new InputError(err.message.replaceAll("--baseline", label));
     throw err;
@@ -126,13 +129,20 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
   const peek = await readTask(settings.newPath);
   const evidence = peek === "evidence";
   const observer = settings.observer ?? SILENT_OBSERVER;
+  // diff.html's documents explorer takes from this reading where each case's lines are (to read
+  // back only the cases it shows) and, of NEW, what every case's runs say.
+  const explore = settings.explorer !== false && !evidence;
+  const extrasOf =
+    (summary: boolean) =>
+    (report: Report): SideExtras =>
+      report.task === "documents" ? { ranges: new CaseRanges(), ...(summary ? { summary: new CaseSummary(report.dataset.cases) } : {}) } : {};
   const [old, now] = await inPhase(observer, "read OLD and NEW (reports)", 2, async (reading) => {
     const sides: Baseline[] = [];
-    for (const [path, label] of [
-      [settings.oldPath, "diff OLD"],
-      [settings.newPath, "diff NEW"],
-    ]) {
-      sides.push(await loadComparable(path!, label!, evidence));
+    for (const [path, label, summary] of [
+      [settings.oldPath, "diff OLD", false],
+      [settings.newPath, "diff NEW", true],
+    ] as const) {
+      sides.push(await loadComparable(path, label, evidence, explore ? extrasOf(summary) : undefined));
       reading.tick();
     }
     return sides as [Baseline, Baseline];
@@ -216,8 +226,10 @@ async function diffExplorer(
   const dumpPath = (await readable(config["predictions"])) ?? (await readable(now.report.predictions?.path));
   // The slice's phase (above) comes first; then the page's data, NEW's runs and OLD's beside them.
   const explorer = await inOneStep(observer, EXPLORER_PHASE, async () => {
+    const nowRanges = now.extras?.ranges;
     const page = await buildDocumentExplorer({
-      records: now.casesPath,
+      records: nowRanges ? segmentRecords(now.casesPath, nowRanges) : now.casesPath,
+      ...(now.extras?.summary ? { summary: now.extras.summary } : {}),
       slice,
       dumpPath,
       ...(now.report.predictions ? { dumpName: now.report.predictions.path } : {}),
@@ -232,6 +244,7 @@ async function diffExplorer(
     const oldConfig = old.report.system.config;
     await attachOldRuns(page, {
       casesPath: old.casesPath,
+      ...(old.extras?.ranges ? { ranges: old.extras.ranges } : {}),
       dumpPath: (await readable(oldConfig["predictions"])) ?? (await readable(old.report.predictions?.path)),
       ...(old.report.predictions ? { dumpName: old.report.predictions.path } : {}),
       slice: sameSlice ? slice : null,

@@ -1,10 +1,12 @@
 // The texts the case explorer shows from a prediction dump: each wanted line's reasoning, the
 // model's raw text (a `<think>…</think><answer>…</answer>` completion, or the answer a judge could
 // not read) and the parsed line itself, so that a failed run can show what the model said. Read by
-// positional reads when the dump pass recorded line offsets (eval), else by one streaming pass (diff).
+// positional reads when the dump pass recorded line offsets (eval), else by one streaming pass over
+// the dump's bytes that decodes only the wanted lines (diff).
 import { open } from "node:fs/promises";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
-import { dumpLines } from "./dump-source.js";
+import { forEachLine } from "../../io/lines.js";
+import { dumpLineBlocks } from "./dump-source.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import type { LineOffsets } from "./line-offsets.js";
@@ -86,11 +88,21 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
     }
     return out;
   }
-  const want = new Set(wanted);
+  // One pass over the blocks, decoding the wanted lines only (every other line is only a newline
+  // found), up to the last wanted one.
   const last = wanted[wanted.length - 1]!;
-  for await (const line of dumpLines(dumpPath)) {
-    if (line.lineNo > last) break;
-    if (want.has(line.lineNo) && line.text !== null) out.set(line.lineNo, textsOfDumpLine(line.text));
+  const visit = (lineNo: number, text: string | null): void => {
+    if (text !== null) out.set(lineNo, textsOfDumpLine(text));
+  };
+  // Lines come in order: the next wanted one is `wanted[next]`.
+  let next = 0;
+  const skip = (lineNo: number): boolean => {
+    while (wanted[next]! < lineNo) next++;
+    return wanted[next] !== lineNo;
+  };
+  for await (const { firstLineNo, block } of dumpLineBlocks(dumpPath)) {
+    if (firstLineNo > last) break;
+    forEachLine(block, firstLineNo, visit, skip);
   }
   return out;
 }

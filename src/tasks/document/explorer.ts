@@ -6,7 +6,19 @@
 // report.html (or diff.html) is written.
 import { describe } from "../../io/dump.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
-import { absentRunLine, caseHeader, expandRunLine, readDocumentCases } from "../../report/document-cases.js";
+import {
+  absentRunLine,
+  type CaseHeader,
+  type CaseItem,
+  caseHeader,
+  expandRunLine,
+  matchedEvidence,
+  readDocumentCases,
+  runDecides,
+  runLineDecides,
+} from "../../report/document-cases.js";
+import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
+import { CaseSummary, FACETS, facetsOf, finiteOrNull, OUTCOMES, outcomeIndex, runFails } from "../../report/explorer-summary.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
 import {
   countCase,
@@ -54,6 +66,22 @@ function fileRecords(casesPath: string): CaseRecords {
 }
 
 /**
+ * The records of a cases.jsonl whose case segments were noted when it was read (CaseRanges): the
+ * wanted cases' segments only, by positional reads; the whole file when every case is wanted, or
+ * when the segments cannot stand for the file (some case's lines scattered, a case_index unclear).
+ */
+export function segmentRecords(casesPath: string, ranges: CaseRanges): CaseRecords {
+  const whole = fileRecords(casesPath);
+  return async (want, visit) => {
+    if (want === undefined || ranges.scattered || ranges.caseIndices.some((index) => !Number.isInteger(index))) return whole(want, visit);
+    const slots = ranges.caseIndices.flatMap((index, slot) => (want(index) ? [slot] : []));
+    await readCaseSegments(casesPath, ranges, slots, (item) => {
+      if ("record" in item) visit(item.record, 1, () => item.record);
+    });
+  };
+}
+
+/**
  * The records of an eval's run table, equal to those its cases.jsonl gives back (the same case line
  * and run line expanded by the same reader functions), without reading the file: the scored cases
  * in slice order, each run in run order, absent cells in streaks.
@@ -64,8 +92,7 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
     const byCase = table.entriesByCase();
     for (const c of cases) {
       if (want !== undefined && !want(c.index)) continue;
-      const header = caseHeader(JSON.parse(caseLine(c)) as JsonObject);
-      if (typeof header === "string") throw new Error(`case line of ${c.id}: ${header}`);
+      const header = headerOf(c);
       const absent = (r: number) => expandRunLine(header, absentRunLine(table.keys[r]!)) as JsonObject;
       // The absent runs from … to − 1, as one streak.
       const gap = (from: number, to: number) => {
@@ -93,9 +120,82 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
   };
 }
 
+/** The case line an eval writes for a slice case, as the reader of cases.jsonl takes it. */
+function headerOf(c: SliceCase): CaseHeader {
+  const header = caseHeader(JSON.parse(caseLine(c)) as JsonObject);
+  if (typeof header === "string") throw new Error(`case line of ${c.id}: ${header}`);
+  return header;
+}
+
+/**
+ * The summary `tableRecords` gives (recordSummary of its records), read from the run table's
+ * columns: no record built for any run. Each kept line's derived fields come from the same
+ * functions its expanded record's come from (runLineDecides is matchedEvidence, then runDecides);
+ * each case's absent runs are one streak between kept lines, as there.
+ */
+export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseCount: number): CaseSummary {
+  const summary = new CaseSummary(caseCount);
+  const R = table.keys.length;
+  if (R === 0) return summary;
+  const byCase = table.entriesByCase();
+  const ids = table.evidenceIds;
+  for (const c of cases) {
+    const header = headerOf(c);
+    const facets = () => facetsOf(header as unknown as Record<string, unknown>);
+    const absent = runLineDecides(header, false, false, [], 0);
+    const gap = (from: number, to: number): void => {
+      if (to <= from) return;
+      summary.addFields(
+        c.index,
+        header.label,
+        false,
+        false,
+        absent.correct,
+        absent.loc.localization_hit,
+        "missing_prediction",
+        absent.rewardAccuracy,
+        to - from,
+        facets,
+      );
+    };
+    let next = 0;
+    for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
+      const e = byCase.entries[x]!;
+      const r = table.entryRun[e]!;
+      gap(next, r);
+      next = r + 1;
+      const coverage = table.coverage[e]!;
+      // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
+      if (table.line[e]! < 1 || !Number.isFinite(coverage)) continue;
+      const reason = CASE_REASONS[table.reason[e]!]!;
+      const judgment = table.judgment[e] === 1;
+      const from = table.evStart[e]!;
+      const count = table.evLength[e]!;
+      const matched = matchedEvidence(header.goldSet, ids, from, from + count);
+      const decided = runDecides(header, judgment, reason === null, count, matched, coverage);
+      summary.addFields(
+        c.index,
+        header.label,
+        judgment,
+        reason === null,
+        decided.correct,
+        decided.loc.localization_hit,
+        reason,
+        decided.rewardAccuracy,
+        1,
+        facets,
+      );
+    }
+    gap(next, R);
+  }
+  return summary;
+}
+
 export interface DocumentExplorerInput {
   /** The scored records: `tableRecords` of an eval, or the cases.jsonl of a finished report. */
   records: CaseRecords | string;
+  /** What the records say per case when it is known already (`tableSummary`, or read with the paired side); else read from `records`. */
+  summary?: CaseSummary;
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
   dumpPath: string | null;
@@ -154,44 +254,17 @@ function explainFailure(c: SliceCase, record: JsonObject, reason: string, option
   return { message, given };
 }
 
-const FACETS = ["scope", "doc_type", "contra_type"];
-
 function outcomeOf(label: unknown, valid: boolean, judgment: unknown): string {
-  if (!valid || typeof judgment !== "boolean") return "invalid";
-  if (label === true) return judgment ? "tp" : "fn";
-  return judgment ? "fp" : "tn";
+  return OUTCOMES[outcomeIndex(label, valid, judgment)]!;
 }
 
 function numbers(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => typeof v === "number") : [];
 }
 
-function num(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
 /** A line fails when its judgment is wrong, it is format-invalid or it missed the gold sentences. */
 function lineFails(line: JsonObject): boolean {
-  return line["judgment_correct"] !== true || line["format_valid"] !== true || line["localization_hit"] === false;
-}
-
-// What a case's run lines add up to, as bits (first pass over every case; the tags and the filter
-// counts of all cases come from them, the page's cases included).
-const OUTCOMES = ["tp", "fp", "fn", "tn", "invalid"];
-const LOC_MISS = 1 << 5;
-const JUDGED_POSITIVE = 1 << 6;
-const JUDGED_NEGATIVE = 1 << 7;
-
-function caseTags(bits: number, reasons: readonly string[], change: CaseChange | undefined): string[] {
-  const tags = OUTCOMES.filter((_, k) => bits & (1 << k));
-  for (const reason of reasons) tags.push(`invalid:${reason}`);
-  if (bits & LOC_MISS) tags.push("loc_miss");
-  // As SetCons counts flipped cases: runs with a kept line (format-invalid ones judged negative, as
-  // scored) that do not all give the same judgment.
-  if (bits & JUDGED_POSITIVE && bits & JUDGED_NEGATIVE) tags.push("flipped");
-  if (change !== undefined) tags.push(change.status);
-  if (bits & 0b10110 || bits & LOC_MISS || change?.status === "regressed" || change?.status === "mixed") tags.push("failure");
-  return tags;
+  return runFails(line["judgment_correct"], line["format_valid"], line["localization_hit"]);
 }
 
 /**
@@ -261,13 +334,13 @@ async function attachTexts(
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
   const records = typeof input.records === "string" ? fileRecords(input.records) : input.records;
-  const summary = await summarizeCases(input.slice.cases.length, records);
+  const summary = input.summary ?? (await recordSummary(input.slice.cases.length, records));
   const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
   for (const id of changed.keys()) {
     const index = indexOfId.get(id);
-    if (index !== undefined) summary.failed[index] = 1;
+    if (index !== undefined) summary.markFailed(index);
   }
-  const tagsOf = (i: number) => caseTags(summary.bits[i]!, summary.reasonsOf.get(i) ?? [], changed.get(input.slice.cases[i]!.id));
+  const tagsOf = (i: number) => summary.tags(i, changed.get(input.slice.cases[i]!.id)?.status);
   // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
   const scored: number[] = [];
   const counts = emptyCounts();
@@ -307,58 +380,10 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   };
 }
 
-/** Per slice case, what its (case, run) records say in all: the explorer's tags, facets and mean reward. */
-interface CaseSummary {
-  present: Uint8Array;
-  failed: Uint8Array;
-  bits: Uint8Array;
-  runCount: Int32Array;
-  rewardSum: Float64Array;
-  rewardCount: Int32Array;
-  /** Reason codes per case: a case rarely has more than one, so a sparse map. */
-  reasonsOf: Map<number, string[]>;
-  facetsOf: Array<Record<string, string> | undefined>;
-}
-
 /** The first pass over every record: each case's summary. */
-async function summarizeCases(caseCount: number, records: CaseRecords): Promise<CaseSummary> {
-  const summary: CaseSummary = {
-    present: new Uint8Array(caseCount),
-    failed: new Uint8Array(caseCount),
-    bits: new Uint8Array(caseCount),
-    runCount: new Int32Array(caseCount),
-    rewardSum: new Float64Array(caseCount),
-    rewardCount: new Int32Array(caseCount),
-    reasonsOf: new Map<number, string[]>(),
-    facetsOf: new Array(caseCount),
-  };
-  const { present, failed, bits, runCount, rewardSum, rewardCount, reasonsOf, facetsOf } = summary;
-  await records(undefined, (line, times) => {
-    const index = line["case_index"];
-    if (typeof index !== "number" || index < 0 || index >= caseCount) return;
-    if (!present[index]) {
-      present[index] = 1;
-      facetsOf[index] = facetsOfLine(line);
-    }
-    runCount[index]! += times;
-    if (lineFails(line)) failed[index] = 1;
-    const valid = line["format_valid"] === true;
-    bits[index]! |= 1 << OUTCOMES.indexOf(outcomeOf(line["label"], valid, line["judgment"]));
-    if (line["localization_hit"] === false) bits[index]! |= LOC_MISS;
-    const reason = line["reason"];
-    if (reason !== "missing_prediction") bits[index]! |= line["judgment"] === true ? JUDGED_POSITIVE : JUDGED_NEGATIVE;
-    if (typeof reason === "string") {
-      const list = reasonsOf.get(index) ?? [];
-      if (!list.includes(reason)) list.push(reason);
-      reasonsOf.set(index, list);
-    }
-    const reward = num(line["reward_accuracy"]);
-    if (reward !== null) {
-      // One addition per run, in run order, as the average over the case's runs is defined.
-      for (let t = 0; t < times; t++) rewardSum[index]! += reward;
-      rewardCount[index]! += times;
-    }
-  });
+export async function recordSummary(caseCount: number, records: CaseRecords): Promise<CaseSummary> {
+  const summary = new CaseSummary(caseCount);
+  await records(undefined, (line, times) => summary.add(line["case_index"], line, times, () => facetsOf(line)));
   return summary;
 }
 
@@ -393,7 +418,7 @@ function caseViews(
       id: c.id,
       tags: tagsOf(c.index),
       facets: summary.facetsOf[c.index]!,
-      score: summary.rewardCount[c.index]! > 0 ? summary.rewardSum[c.index]! / summary.rewardCount[c.index]! : null,
+      score: summary.score(c.index),
       doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentences.length }) },
     };
     const change = changed.get(c.id);
@@ -434,17 +459,6 @@ async function attachRuns(
   return budget.leftOut;
 }
 
-function facetsOfLine(line: JsonObject): Record<string, string> {
-  const facets: Record<string, string> = {};
-  for (const facet of FACETS) {
-    const v = line[facet];
-    if (typeof v === "string" || typeof v === "number") facets[facet] = String(v);
-    // Several contra_types: one facet value naming them all.
-    else if (Array.isArray(v)) facets[facet] = v.map(String).join(", ");
-  }
-  return facets;
-}
-
 /** One run of a case as the page shows it (texts and the failure's explanation are added from the dump). */
 function runOfLine(line: JsonObject): ExplorerRun {
   const valid = line["format_valid"] === true;
@@ -454,8 +468,8 @@ function runOfLine(line: JsonObject): ExplorerRun {
     outcome: outcomeOf(line["label"], valid, line["judgment"]),
     reason: typeof line["reason"] === "string" ? line["reason"] : null,
     evidence: numbers(line["evidence_sentence_ids"]),
-    reward: num(line["reward_accuracy"]),
-    coverage: num(line["reference_coverage"]),
+    reward: finiteOrNull(line["reward_accuracy"]),
+    coverage: finiteOrNull(line["reference_coverage"]),
     localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
   };
   if (typeof line["line"] === "number") run.line = line["line"];
@@ -466,6 +480,8 @@ function runOfLine(line: JsonObject): ExplorerRun {
 export interface OldSideInput {
   /** OLD's cases.jsonl. */
   casesPath: string;
+  /** Where its cases' lines are, when noted as it was read (only the changed cases are then read again). */
+  ranges?: CaseRanges;
   /** OLD's dump, when it is still readable (texts are skipped otherwise), and how the page names it. */
   dumpPath: string | null;
   dumpName?: string;
@@ -492,13 +508,21 @@ export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Prom
   if (changedCases.length === 0) return;
   const picker = new RunPicker(changedCases.length, explorerRunsPerCase(data.shown, old.caseCap ?? EXPLORER_CASE_CAP));
   const totals = new Int32Array(changedCases.length);
-  for await (const item of readDocumentCases(old.casesPath)) {
-    if (!("record" in item)) continue;
+  const take = (item: CaseItem): void => {
+    if (!("record" in item)) return;
     const k = slotOf.get(String(item.record["case_id"]));
-    if (k === undefined) continue;
+    if (k === undefined) return;
     totals[k]!++;
     picker.offer(k, item.record);
-  }
+  };
+  const ranges = old.ranges;
+  if (ranges !== undefined && !ranges.scattered) {
+    const slots = changedCases.flatMap((c) => {
+      const slot = ranges.slot(c.id);
+      return slot !== undefined ? [slot] : [];
+    });
+    await readCaseSegments(old.casesPath, ranges, slots, take);
+  } else for await (const item of readDocumentCases(old.casesPath)) take(item);
   const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
   const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
   changedCases.forEach((c, k) => {

@@ -245,6 +245,11 @@ export class RunTable {
     into.appendFrom(this.evidence, start, start + this.evLength[e]!);
   }
 
+  /** Every entry's evidence IDs back to back: entry e's are `[evStart[e], evStart[e] + evLength[e])` (valid until the next `put`). */
+  get evidenceIds(): Int32Array {
+    return this.evidence;
+  }
+
   /** The evidence IDs of (run, case) (none when it has no kept line). */
   evidenceOf(run: number, caseIndex: number): number[] {
     const e = this.entry(run, caseIndex);
