@@ -106,6 +106,10 @@ function isSelfEvident(raw: string): boolean {
   return UPPER_OR_DIGIT.test(raw.slice(first > 0xffff ? 2 : 1));
 }
 
+function isCalendarWord(word: string): boolean {
+  return CALENDAR_WORDS.has(word);
+}
+
 /**
  * The capitalised spans of `text`, read line by line ("\n") and field by field (Go's whitespace),
  * by index: a field is sliced out only when it starts with an uppercase letter.
@@ -116,7 +120,7 @@ function collectSpans(text: string): Span[] {
   const flush = (): void => {
     if (current !== null) {
       const n = current.words.length;
-      if (n >= 1 && n <= MAX_SPAN_WORDS && !current.words.every((w) => CALENDAR_WORDS.has(w))) spans.push(current);
+      if (n >= 1 && n <= MAX_SPAN_WORDS && !current.words.every(isCalendarWord)) spans.push(current);
       current = null;
     }
   };
@@ -176,20 +180,28 @@ function collectSpans(text: string): Span[] {
   return spans;
 }
 
+/** Every word of the spans but the first of a span that starts a sentence. */
+function midSentenceWords(spans: readonly Span[]): Set<string> {
+  const words = new Set<string>();
+  for (const span of spans) {
+    for (let i = span.initial ? 1 : 0; i < span.words.length; i++) words.add(span.words[i]!);
+  }
+  return words;
+}
+
 /** The text's entity keys (words joined by single spaces), at most 12, in reading order. */
 export function extractEntities(text: string): string[] {
   const spans = collectSpans(text);
   if (spans.length === 0) return [];
-  const midSentence = new Set<string>();
-  for (const span of spans) {
-    for (let i = span.initial ? 1 : 0; i < span.words.length; i++) midSentence.add(span.words[i]!);
-  }
+  // The words capitalised mid-sentence, gathered only if a lone sentence-initial word asks.
+  let midSentence: Set<string> | null = null;
   const keys: string[] = [];
   for (const span of spans) {
     // A lone capitalised word at the start of a sentence is just capitalisation, unless the text
     // also capitalises it mid-sentence or its shape (iPhone, Qwen3) shows it is a name.
-    if (span.initial && span.words.length === 1 && !midSentence.has(span.words[0]!) && !isSelfEvident(span.firstRaw)) {
-      continue;
+    if (span.initial && span.words.length === 1) {
+      midSentence ??= midSentenceWords(spans);
+      if (!midSentence.has(span.words[0]!) && !isSelfEvident(span.firstRaw)) continue;
     }
     const key = span.words.join(" ");
     if (keys.includes(key)) continue;
