@@ -1,7 +1,7 @@
 // Entity extraction (docs/classifier.md): capitalised spans of up to four words, read
 // from the original-case text. Entities make tokens value-like and decide `sharedEntity`.
 import { CALENDAR_WORDS, STOPWORDS } from "./word-lists.js";
-import { simpleLower, splitFields } from "./text.js";
+import { isGoSpace, simpleLower } from "./text.js";
 
 /** Only the first 12 distinct entities count, for the shared-entity test and for marking values. */
 const MAX_ENTITIES = 12;
@@ -27,11 +27,11 @@ function isKept(code: number): boolean {
   return NON_ASCII_KEPT.test(String.fromCodePoint(code));
 }
 
-/** Where Go's `strings.TrimFunc` with "not kept" would start the field (its length if nothing is kept). */
-function trimmedStart(field: string): number {
-  let start = 0;
-  while (start < field.length) {
-    const code = field.codePointAt(start)!;
+/** Where Go's `strings.TrimFunc` with "not kept" would start the field `text[from, to)` (`to` if nothing is kept). */
+function trimmedStart(text: string, from: number, to: number): number {
+  let start = from;
+  while (start < to) {
+    const code = text.codePointAt(start)!;
     if (isKept(code)) break;
     start += code > 0xffff ? 2 : 1;
   }
@@ -39,14 +39,14 @@ function trimmedStart(field: string): number {
 }
 
 /** Where the trimmed field ends (`start` < the result when something is kept). */
-function trimmedEnd(field: string, start: number): number {
-  let end = field.length;
+function trimmedEnd(text: string, start: number, to: number): number {
+  let end = to;
   while (end > start) {
     let width = 1;
-    let code = field.charCodeAt(end - 1);
-    if (code >= 0xdc00 && code <= 0xdfff && end - 2 >= start && isHighSurrogate(field.charCodeAt(end - 2))) {
+    let code = text.charCodeAt(end - 1);
+    if (code >= 0xdc00 && code <= 0xdfff && end - 2 >= start && isHighSurrogate(text.charCodeAt(end - 2))) {
       width = 2;
-      code = field.codePointAt(end - 2)!;
+      code = text.codePointAt(end - 2)!;
     }
     if (isKept(code)) break;
     end -= width;
@@ -54,12 +54,18 @@ function trimmedEnd(field: string, start: number): number {
   return end;
 }
 
-/** Whether the trimmed-off tail `field[from..]` contains `.` `!` `?` `;` or `:`. */
-function tailEndsSentence(field: string, from: number): boolean {
-  for (let i = from; i < field.length; i++) {
-    const c = field.charCodeAt(i);
+/** Whether the trimmed-off tail `text[from, to)` contains `.` `!` `?` `;` or `:`. */
+function tailEndsSentence(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
     if (c === 0x2e || c === 0x21 || c === 0x3f || c === 0x3b || c === 0x3a) return true;
   }
+  return false;
+}
+
+/** Whether `text[from, to)` contains `]`. */
+function hasClosingBracket(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 0x5d) return true;
   return false;
 }
 
@@ -67,11 +73,11 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** Whether the first code point is uppercase (Lu); ASCII answered without a regex. */
-function startsUpper(word: string): boolean {
-  const code = word.charCodeAt(0);
+/** Whether the code point at `text[at]` is uppercase (Lu); ASCII answered without a regex. */
+function startsUpperAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
   if (code < 0x80) return code >= 0x41 && code <= 0x5a;
-  return STARTS_UPPER.test(word);
+  return STARTS_UPPER.test(String.fromCodePoint(text.codePointAt(at)!));
 }
 
 /** Lower-cased, curly apostrophe straightened, one `'s` and then one `'` removed from the end. */
@@ -100,69 +106,102 @@ function isSelfEvident(raw: string): boolean {
   return UPPER_OR_DIGIT.test(raw.slice(first > 0xffff ? 2 : 1));
 }
 
+function isCalendarWord(word: string): boolean {
+  return CALENDAR_WORDS.has(word);
+}
+
+/**
+ * The capitalised spans of `text`, read line by line ("\n") and field by field (Go's whitespace),
+ * by index: a field is sliced out only when it starts with an uppercase letter.
+ */
 function collectSpans(text: string): Span[] {
   const spans: Span[] = [];
   let current: Span | null = null;
   const flush = (): void => {
     if (current !== null) {
       const n = current.words.length;
-      if (n >= 1 && n <= MAX_SPAN_WORDS && !current.words.every((w) => CALENDAR_WORDS.has(w))) spans.push(current);
+      if (n >= 1 && n <= MAX_SPAN_WORDS && !current.words.every(isCalendarWord)) spans.push(current);
       current = null;
     }
   };
-  for (const line of text.split("\n")) {
-    let atSentenceStart = true;
-    let inBracket = false;
-    for (const field of splitFields(line)) {
-      // Bracketed scaffolding such as `[1]` is skipped; it does not change atSentenceStart.
-      if (inBracket || field.startsWith("[")) {
-        inBracket = !field.includes("]");
-        flush();
-        continue;
-      }
-      const start = trimmedStart(field);
-      if (start === field.length) {
-        // Pure punctuation (a bare `—`): the whole field is the tail.
-        const endsSentence = tailEndsSentence(field, 0);
-        flush();
-        if (endsSentence) atSentenceStart = true;
-        continue;
-      }
-      const end = trimmedEnd(field, start);
-      const trimmed = start === 0 && end === field.length ? field : field.slice(start, end);
-      const endsSentence = tailEndsSentence(field, end);
-      // The uppercase test comes first: it is cheap and rules out most words.
-      const word = startsUpper(trimmed) ? normalizeEntityWord(trimmed) : "";
-      const joins = word !== "" && !isStopwordLike(word) && HAS_LETTER.test(word) && codePointLength(word) >= 2;
-      if (joins) {
-        if (current === null) current = { words: [], initial: atSentenceStart, firstRaw: trimmed };
-        current.words.push(word);
-      } else {
-        flush();
-      }
-      if (endsSentence) flush();
-      atSentenceStart = endsSentence;
+  let atSentenceStart = true;
+  let inBracket = false;
+  /** One field, `text[from, to)`. */
+  const field = (from: number, to: number): void => {
+    // Bracketed scaffolding such as `[1]` is skipped; it does not change atSentenceStart.
+    if (inBracket || text.charCodeAt(from) === 0x5b) {
+      inBracket = !hasClosingBracket(text, from, to);
+      flush();
+      return;
     }
-    flush();
+    const start = trimmedStart(text, from, to);
+    if (start === to) {
+      // Pure punctuation (a bare `—`): the whole field is the tail.
+      const endsSentence = tailEndsSentence(text, from, to);
+      flush();
+      if (endsSentence) atSentenceStart = true;
+      return;
+    }
+    const end = trimmedEnd(text, start, to);
+    const endsSentence = tailEndsSentence(text, end, to);
+    // The uppercase test comes first: it is cheap and rules out most words.
+    const trimmed = startsUpperAt(text, start) ? text.slice(start, end) : "";
+    const word = trimmed === "" ? "" : normalizeEntityWord(trimmed);
+    const joins = word !== "" && !isStopwordLike(word) && HAS_LETTER.test(word) && codePointLength(word) >= 2;
+    if (joins) {
+      if (current === null) current = { words: [], initial: atSentenceStart, firstRaw: trimmed };
+      current.words.push(word);
+    } else {
+      flush();
+    }
+    if (endsSentence) flush();
+    atSentenceStart = endsSentence;
+  };
+  let fieldStart = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (!isGoSpace(code)) {
+      if (fieldStart < 0) fieldStart = i;
+      continue;
+    }
+    if (fieldStart >= 0) {
+      field(fieldStart, i);
+      fieldStart = -1;
+    }
+    if (code === 0x0a) {
+      // A line ends: a span never runs over it, and the next line starts a sentence.
+      flush();
+      atSentenceStart = true;
+      inBracket = false;
+    }
   }
+  if (fieldStart >= 0) field(fieldStart, text.length);
   flush();
   return spans;
+}
+
+/** Every word of the spans but the first of a span that starts a sentence. */
+function midSentenceWords(spans: readonly Span[]): Set<string> {
+  const words = new Set<string>();
+  for (const span of spans) {
+    for (let i = span.initial ? 1 : 0; i < span.words.length; i++) words.add(span.words[i]!);
+  }
+  return words;
 }
 
 /** The text's entity keys (words joined by single spaces), at most 12, in reading order. */
 export function extractEntities(text: string): string[] {
   const spans = collectSpans(text);
   if (spans.length === 0) return [];
-  const midSentence = new Set<string>();
-  for (const span of spans) {
-    for (let i = span.initial ? 1 : 0; i < span.words.length; i++) midSentence.add(span.words[i]!);
-  }
+  // The words capitalised mid-sentence, gathered only if a lone sentence-initial word asks.
+  let midSentence: Set<string> | null = null;
   const keys: string[] = [];
   for (const span of spans) {
     // A lone capitalised word at the start of a sentence is just capitalisation, unless the text
     // also capitalises it mid-sentence or its shape (iPhone, Qwen3) shows it is a name.
-    if (span.initial && span.words.length === 1 && !midSentence.has(span.words[0]!) && !isSelfEvident(span.firstRaw)) {
-      continue;
+    if (span.initial && span.words.length === 1) {
+      midSentence ??= midSentenceWords(spans);
+      if (!midSentence.has(span.words[0]!) && !isSelfEvident(span.firstRaw)) continue;
     }
     const key = span.words.join(" ");
     if (keys.includes(key)) continue;

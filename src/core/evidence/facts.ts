@@ -6,7 +6,7 @@
 
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
-import { groundingCoverage } from "./grounding.js";
+import { groundingCoverage, groundingOfTokens } from "./grounding.js";
 import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
@@ -73,8 +73,20 @@ export interface FactCandidate {
  * become one space, trimmed. "" means the claim has no words (such rows are skipped).
  */
 export function normalizeClaim(claim: string): string {
+  return claimWords(claim).key;
+}
+
+/**
+ * normalizeClaim's key and, when one scan gives them too, the claim's grounding tokens
+ * (`wordTokens(claim)`): for an ASCII claim without "_", casefolding is lower-casing, NFKC changes
+ * nothing, and the runs with and without "_" are the same.
+ */
+function claimWords(claim: string): { key: string; tokens: Set<string> | null } {
   // ASCII is its own NFKC form.
-  return wordRuns(pythonCasefold(isAscii(claim) ? claim : claim.normalize("NFKC")), false).join(" ");
+  if (!isAscii(claim)) return { key: wordRuns(pythonCasefold(claim.normalize("NFKC")), false).join(" "), tokens: null };
+  const folded = claim.toLowerCase();
+  const runs = wordRuns(folded, false);
+  return { key: runs.join(" "), tokens: folded.includes("_") ? null : new Set(runs) };
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -252,14 +264,20 @@ export function parseFacts(
     const claim = stripPythonWhitespace(textOrEmpty(mappingGet(row, "claim")));
     if (claim === "") throw new MalformedModelOutput("missing_claim", "fact claim is required");
     // Duplicates (by normalised claim) are skipped before their evidence is looked at.
-    const key = normalizeClaim(claim);
+    const { key, tokens } = claimWords(claim);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
     const cited = resolveEvidence(row, allowed, recipe);
     const qualifiers: Record<string, unknown> = {};
     for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
     facts.push(
-      Object.freeze({ row: index, claim, evidence: Object.freeze(cited), grounding: groundingCoverage(claim, cited), qualifiers: Object.freeze(qualifiers) }),
+      Object.freeze({
+        row: index,
+        claim,
+        evidence: Object.freeze(cited),
+        grounding: tokens !== null ? groundingOfTokens(tokens, cited) : groundingCoverage(claim, cited),
+        qualifiers: Object.freeze(qualifiers),
+      }),
     );
   }
   return facts;

@@ -30,24 +30,36 @@ function isBlank(value: unknown): boolean {
 }
 
 /**
+ * The checks every pair must pass (id, new, old, kind), without building the pair: the first
+ * failure, or null (what `mari classify` needs per line, where the pair itself is not kept).
+ */
+export function pairRecordError(record: Record<string, unknown>): { code: PairRejection; message: string } | null {
+  const id = record.id;
+  if (typeof id !== "string" || id === "") {
+    return { code: "bad_id", message: `"id" must be a non-empty string, got ${describe(id)}` };
+  }
+  if (typeof record.new !== "string") {
+    return { code: "bad_new", message: `pair ${JSON.stringify(id)}: "new" must be a string, got ${describe(record.new)}` };
+  }
+  if (typeof record.old !== "string") {
+    return { code: "bad_old", message: `pair ${JSON.stringify(id)}: "old" must be a string, got ${describe(record.old)}` };
+  }
+  const kindValue = record.kind;
+  if (!isBlank(kindValue) && typeof kindValue !== "string") {
+    return { code: "bad_kind", message: `pair ${JSON.stringify(id)}: "kind" must be a string, got ${describe(kindValue)}` };
+  }
+  return null;
+}
+
+/**
  * Validates one record. Gold is matched case-insensitively after trimming (CSV exports often
  * capitalise); any other non-blank gold leaves the pair unlabelled and is reported.
  */
 export function parsePairRecord(record: Record<string, unknown>): PairParse {
-  const id = record.id;
-  if (typeof id !== "string" || id === "") {
-    return { error: { code: "bad_id", message: `"id" must be a non-empty string, got ${describe(id)}` } };
-  }
-  if (typeof record.new !== "string") {
-    return { error: { code: "bad_new", message: `pair ${JSON.stringify(id)}: "new" must be a string, got ${describe(record.new)}` } };
-  }
-  if (typeof record.old !== "string") {
-    return { error: { code: "bad_old", message: `pair ${JSON.stringify(id)}: "old" must be a string, got ${describe(record.old)}` } };
-  }
+  const error = pairRecordError(record);
+  if (error !== null) return { error };
+  const id = record.id as string;
   const kindValue = record.kind;
-  if (!isBlank(kindValue) && typeof kindValue !== "string") {
-    return { error: { code: "bad_kind", message: `pair ${JSON.stringify(id)}: "kind" must be a string, got ${describe(kindValue)}` } };
-  }
   const kind = isBlank(kindValue) ? null : (kindValue as string);
   let gold: RevisionClass | null = null;
   let unrecognisedGold: string | undefined;
@@ -60,7 +72,7 @@ export function parsePairRecord(record: Record<string, unknown>): PairParse {
   for (const [key, value] of Object.entries(record)) {
     if (!KNOWN_FIELDS.has(key)) Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true });
   }
-  const pair: PairRecord = { id, newText: record.new, oldText: record.old, gold, kind, extra };
+  const pair: PairRecord = { id, newText: record.new as string, oldText: record.old as string, gold, kind, extra };
   if (unrecognisedGold !== undefined) pair.unrecognisedGold = unrecognisedGold;
   return { pair };
 }

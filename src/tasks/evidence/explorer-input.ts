@@ -1,9 +1,9 @@
 // What a model gave, for the evidence explorer: a rejected facts case has no scored facts in
 // cases.jsonl (the whole output was refused), so the page reads the claims and quotes from the
 // input line cases.jsonl names; a located case shows its citations (ref, locator, quote) beside
-// the issues found with them. Only the shown cases' input lines are read, in one pass.
+// the issues found with them. Only the shown cases' input lines are decoded, in one pass.
 import { describe } from "../../io/dump.js";
-import { readLines } from "../../io/lines.js";
+import { forEachLine, readLineBlocks } from "../../io/lines.js";
 import { isJsonObject, parseJsonLine, type JsonObject } from "../../io/records.js";
 import type { ExplorerData } from "../../report/explorer.js";
 
@@ -58,11 +58,14 @@ export async function attachGiven(
   }
   if (byLine.size === 0) return;
   const last = Math.max(...byLine.keys());
-  for await (const line of readLines(inputPath)) {
-    if (line.lineNo > last) break;
-    const record = byLine.get(line.lineNo);
-    if (record === undefined) continue;
-    const parsed = parseJsonLine(line.text);
-    if ("record" in parsed) record["given"] = pick(parsed.record);
+  const visit = (lineNo: number, text: string | null): void => {
+    const parsed = parseJsonLine(text);
+    if ("record" in parsed) byLine.get(lineNo)!["given"] = pick(parsed.record);
+  };
+  // Lines no shown case names are skipped undecoded: the page shows a few dozen of many thousands.
+  const skip = (lineNo: number): boolean => !byLine.has(lineNo);
+  for await (const { firstLineNo, block } of readLineBlocks(inputPath)) {
+    if (firstLineNo > last) break;
+    forEachLine(block, firstLineNo, visit, skip);
   }
 }

@@ -9,7 +9,7 @@ import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../..
 import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
 import { CompactStringSet } from "../../io/string-set.js";
 import { countLines, LineIdSet, LineRereader } from "../../io/line-id-set.js";
-import { parsePairRecord } from "../../core/pairs/input.js";
+import { pairRecordError } from "../../core/pairs/input.js";
 import { classify, DEFAULT_CONFIG, type ClassifierConfig } from "../../core/classifier/index.js";
 import { LISTED_REJECTIONS } from "../../report/format.js";
 import { assertPairCorpus } from "./corpus-shape.js";
@@ -78,19 +78,19 @@ class ClassifyRun {
       this.first = false;
       assertPairCorpus(this.pairsPath, record, where ?? `${this.pairsPath}:${line}`);
     }
-    const parsed = parsePairRecord(record);
-    if ("error" in parsed) {
-      this.reject(where ?? `${this.pairsPath}:${line}`, parsed.error.code, parsed.error.message);
+    const error = pairRecordError(record);
+    if (error !== null) {
+      this.reject(where ?? `${this.pairsPath}:${line}`, error.code, error.message);
       return;
     }
-    const { id, newText, oldText } = parsed.pair;
+    const id = record.id as string;
     if (!this.isNewId(id, line)) {
       this.reject(where ?? `${this.pairsPath}:${line}`, "duplicate_id", `duplicate id ${JSON.stringify(id)}`);
       return;
     }
-    const verdict = classify(newText, oldText, this.config);
+    const verdict = classify(record.new as string, record.old as string, this.config);
     // JSON.stringify of {id, class, reason}, without building the object.
-    this.out.push(`{"id":${JSON.stringify(id)},"class":${JSON.stringify(verdict.class)},"reason":${JSON.stringify(verdict.reason)}}\n`);
+    this.out.push(`{"id":${JSON.stringify(id)},"class":"${verdict.class}","reason":${JSON.stringify(verdict.reason)}}\n`);
     this.classified++;
   }
 }
