@@ -11,7 +11,11 @@ const OUTSIDE = /SPEC §|SPEC Appendix|Appendix A|lessons §|lessons\.md|referen
 
 describe("references", () => {
   it("no comment or doc points to a file or issue number outside the repository", () => {
-    const files = execFileSync("git", ["ls-files", "src", "test", "docs", "scripts", "bench", "bin", "examples", "schema", ".ci", "README.md", "ARCHITECTURE.md"], { cwd: ROOT, encoding: "utf8" })
+    const files = execFileSync(
+      "git",
+      ["ls-files", "src", "test", "docs", "scripts", "bench", "bin", "examples", "schema", ".ci", "README.md", "ARCHITECTURE.md"],
+      { cwd: ROOT, encoding: "utf8" },
+    )
       .split("\n")
       .filter((f) => (/\.(ts|md|mjs|cjs|js|py|json)$/.test(f) || f === ".ci/run") && f !== "test/repo-references.test.ts");
     const found: string[] = [];
