@@ -8,7 +8,7 @@ import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
-import { spreadOf } from "../../core/metrics/spread.js";
+import { spreadsOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { computeSetCons, majorityVote, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
@@ -163,14 +163,12 @@ function rangePayload(
   return p;
 }
 
-/** The metric rows `rowOf(0 … R−1)` as one column per name in `names` (a column over runs each). */
-function metricColumns(names: readonly string[], R: number, rowOf: (r: number) => Record<string, number>): Float64Array[] {
-  const columns = names.map(() => new Float64Array(R));
-  for (let r = 0; r < R; r++) {
-    const row = rowOf(r);
-    for (let n = 0; n < names.length; n++) columns[n]![r] = row[names[n]!]!;
-  }
-  return columns;
+/** Loads row r of `rowOf` into `row`, one value per name in `names` (a fill function for spreadsOf). */
+function metricRows(names: readonly string[], rowOf: (r: number) => Record<string, number>): (r: number, row: Float64Array) => void {
+  return (r, row) => {
+    const values = rowOf(r);
+    for (let n = 0; n < names.length; n++) row[n] = values[names[n]!]!;
+  };
 }
 
 export async function aggregateDocumentEval(
@@ -378,30 +376,29 @@ function reasonTally(reasonCounts: Float64Array): { reasons: Map<string, number>
 }
 
 /**
- * Each run's metrics once: a column per metric over all runs, in run order (for the headline and
- * spread), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled over all runs.
+ * Each run's metrics: their spread over all runs, in run order (for the headline and spread; no
+ * column per metric is held), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled
+ * over all runs.
  */
 function runMetricTables(table: RunTable, sums: Float64Array): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
   const fields = RUN_SUM_FIELDS.length;
+  const runCount = table.keys.length;
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
+  for (let r = 0; r < runCount; r++) for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
   const names = Object.keys(runMetrics(emptyRunSums()));
   const scratch = emptyRunSums();
-  // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
-  const listed = table.listed.slice(0, RUN_ROWS_CAP);
-  const rows = new Map<number, Record<string, MetricValue>>(listed.map((r) => [r, {}]));
-  const columns = metricColumns(names, table.keys.length, (r) => {
+  const metricsOf = (r: number): Record<string, number> => {
     loadFields(scratch, RUN_SUM_FIELDS, sums, r * fields);
-    for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
-    const row = runMetrics(scratch);
-    if (rows.has(r)) rows.set(r, row);
-    return row;
-  });
-  for (const r of listed) runs[table.keys[r]!] = rows.get(r)!;
+    return runMetrics(scratch);
+  };
+  // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
+  for (const r of table.listed.slice(0, RUN_ROWS_CAP)) runs[table.keys[r]!] = metricsOf(r);
+  const spreads = spreadsOf(names.length, runCount, metricRows(names, metricsOf));
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   names.forEach((name, n) => {
-    const s = spreadOf(columns[n]!);
+    const s = spreads[n]!;
     metrics[name] = s.mean;
     spread[name] = { std: s.std, min: s.min, max: s.max };
   });
@@ -449,12 +446,17 @@ function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: 
       const perRun = cellSums.get(key)!;
       const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
       const bs = emptyBreakdownSums();
-      const cellColumns = metricColumns(cellNames, runCount, (r) => {
-        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * cellFields);
-        return breakdownMetrics(bs);
-      });
+      const means = spreadsOf(
+        cellNames.length,
+        runCount,
+        metricRows(cellNames, (r) => {
+          loadFields(bs, BREAKDOWN_FIELDS, perRun, r * cellFields);
+          return breakdownMetrics(bs);
+        }),
+        true,
+      );
       const cell: Record<string, MetricValue> = {};
-      cellNames.forEach((name, n) => (cell[name] = spreadOf(cellColumns[n]!).mean));
+      cellNames.forEach((name, n) => (cell[name] = means[n]!.mean));
       (breakdowns[dim] ??= dict())[value] = cell;
     }
   }
