@@ -1,7 +1,7 @@
 // Mergeable per-run sums (docs/eval.md, "Metrics"): every document metric of one run is a ratio of these, so
 // chunks, workers and shards combine by adding fields. Float fields are summed in a fixed order by
 // the caller (slice order), which keeps reports byte-identical however the work was split.
-import { binaryMetrics } from "./binary.js";
+import { BINARY_METRIC_NAMES, binaryMetricValues, namedValues } from "./binary.js";
 import { localizationFields, type CaseOutcome } from "./case-outcome.js";
 import { rate } from "./ratio.js";
 
@@ -81,21 +81,45 @@ export function mergeRunSums(into: RunSums, other: RunSums): void {
   for (const key of Object.keys(into) as (keyof RunSums)[]) into[key] += other[key];
 }
 
-/** The per-run metric table; key names are the report contract (docs/eval.md, "Metrics"). */
+/** The per-run metric table's keys, in report order: the report contract (docs/eval.md, "Metrics"). */
+export const RUN_METRIC_NAMES = [
+  "cases",
+  ...BINARY_METRIC_NAMES,
+  "localization_recall",
+  "localization_precision",
+  "exact_localization",
+  "format_valid_rate",
+  "format_invalid",
+  "reference_coverage_mean",
+  "reward_accuracy_mean",
+  "reward_format_mean",
+] as const;
+
+/** The per-run metric table. */
 export function runMetrics(s: RunSums): Record<string, number> {
-  const positives = s.tp + s.fn;
-  return {
-    cases: s.cases,
-    ...binaryMetrics(s),
-    localization_recall: rate(s.localizationHits, positives),
-    localization_precision: rate(s.localizationPrecisionSum, s.localizationPrecisionCases),
-    exact_localization: rate(s.exactLocalizations, positives),
-    format_valid_rate: rate(s.formatValid, s.cases),
-    format_invalid: s.cases - s.formatValid,
-    reference_coverage_mean: rate(s.referenceCoverageSum, s.cases),
-    reward_accuracy_mean: rate(s.rewardAccuracySum, s.cases),
-    reward_format_mean: rate(s.rewardFormatSum, s.cases),
-  };
+  const values = new Float64Array(RUN_METRIC_NAMES.length);
+  runMetricValues(Float64Array.from(RUN_SUM_FIELDS, (field) => s[field]), 0, values);
+  return namedValues(RUN_METRIC_NAMES, values);
+}
+
+/** runMetrics of the flat sums at sums[at …] into `out`, in RUN_METRIC_NAMES order (no object: this runs once per run). */
+export function runMetricValues(sums: Float64Array, at: number, out: Float64Array): void {
+  const cases = sums[at + RS.cases]!;
+  const tp = sums[at + RS.tp]!;
+  const fn = sums[at + RS.fn]!;
+  const positives = tp + fn;
+  const formatValid = sums[at + RS.formatValid]!;
+  out[0] = cases;
+  binaryMetricValues(tp, sums[at + RS.fp]!, fn, sums[at + RS.tn]!, out, 1);
+  const k = 1 + BINARY_METRIC_NAMES.length;
+  out[k] = rate(sums[at + RS.localizationHits]!, positives);
+  out[k + 1] = rate(sums[at + RS.localizationPrecisionSum]!, sums[at + RS.localizationPrecisionCases]!);
+  out[k + 2] = rate(sums[at + RS.exactLocalizations]!, positives);
+  out[k + 3] = rate(formatValid, cases);
+  out[k + 4] = cases - formatValid;
+  out[k + 5] = rate(sums[at + RS.referenceCoverageSum]!, cases);
+  out[k + 6] = rate(sums[at + RS.rewardAccuracySum]!, cases);
+  out[k + 7] = rate(sums[at + RS.rewardFormatSum]!, cases);
 }
 
 /** Breakdown cell sums (accuracy, positive recall, localization recall by scope/doc_type/…). */
@@ -130,11 +154,21 @@ export function addBreakdownOutcomeAt(sums: Float64Array, at: number, o: CaseOut
   }
 }
 
+/** A breakdown cell's metric keys, in report order. */
+export const BREAKDOWN_METRIC_NAMES = ["cases", "accuracy", "positive_recall", "localization_recall"] as const;
+
 export function breakdownMetrics(s: BreakdownSums): Record<string, number> {
-  return {
-    cases: s.cases,
-    accuracy: rate(s.correct, s.cases),
-    positive_recall: rate(s.truePositives, s.positives),
-    localization_recall: rate(s.localizationHits, s.positives),
-  };
+  const values = new Float64Array(BREAKDOWN_METRIC_NAMES.length);
+  breakdownMetricValues(Float64Array.from(BREAKDOWN_FIELDS, (field) => s[field]), 0, values);
+  return namedValues(BREAKDOWN_METRIC_NAMES, values);
+}
+
+/** breakdownMetrics of the flat sums at sums[at …] into `out`, in BREAKDOWN_METRIC_NAMES order. */
+export function breakdownMetricValues(sums: Float64Array, at: number, out: Float64Array): void {
+  const cases = sums[at + BS.cases]!;
+  const positives = sums[at + BS.positives]!;
+  out[0] = cases;
+  out[1] = rate(sums[at + BS.correct]!, cases);
+  out[2] = rate(sums[at + BS.truePositives]!, positives);
+  out[3] = rate(sums[at + BS.localizationHits]!, positives);
 }

@@ -6,7 +6,8 @@
 import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
-import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
+import { namedValues } from "../../core/metrics/binary.js";
+import { BREAKDOWN_METRIC_NAMES, breakdownMetricValues, emptyRunSums, RUN_METRIC_NAMES, runMetricValues } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadsOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
@@ -18,7 +19,6 @@ import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
-  loadFields,
   rangeCases,
   rangeRuns,
   RUN_SUM_FIELDS,
@@ -161,14 +161,6 @@ function rangePayload(
   p.evStart[R * w] = evidence.length;
   p.evData = evidence.toArray();
   return p;
-}
-
-/** Loads row r of `rowOf` into `row`, one value per name in `names` (a fill function for spreadsOf). */
-function metricRows(names: readonly string[], rowOf: (r: number) => Record<string, number>): (r: number, row: Float64Array) => void {
-  return (r, row) => {
-    const values = rowOf(r);
-    for (let n = 0; n < names.length; n++) row[n] = values[names[n]!]!;
-  };
 }
 
 export async function aggregateDocumentEval(
@@ -386,15 +378,14 @@ function runMetricTables(table: RunTable, sums: Float64Array): Pick<Aggregate, "
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
   for (let r = 0; r < runCount; r++) for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
-  const names = Object.keys(runMetrics(emptyRunSums()));
-  const scratch = emptyRunSums();
-  const metricsOf = (r: number): Record<string, number> => {
-    loadFields(scratch, RUN_SUM_FIELDS, sums, r * fields);
-    return runMetrics(scratch);
-  };
+  const names = RUN_METRIC_NAMES;
   // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
-  for (const r of table.listed.slice(0, RUN_ROWS_CAP)) runs[table.keys[r]!] = metricsOf(r);
-  const spreads = spreadsOf(names.length, runCount, metricRows(names, metricsOf));
+  const row = new Float64Array(names.length);
+  for (const r of table.listed.slice(0, RUN_ROWS_CAP)) {
+    runMetricValues(sums, r * fields, row);
+    runs[table.keys[r]!] = namedValues(names, row);
+  }
+  const spreads = spreadsOf(names.length, runCount, (r, values) => runMetricValues(sums, r * fields, values));
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   names.forEach((name, n) => {
@@ -444,17 +435,8 @@ function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: 
       const [d, value] = key.split("\u0000") as [string, string];
       if (d !== dim) continue;
       const perRun = cellSums.get(key)!;
-      const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
-      const bs = emptyBreakdownSums();
-      const means = spreadsOf(
-        cellNames.length,
-        runCount,
-        metricRows(cellNames, (r) => {
-          loadFields(bs, BREAKDOWN_FIELDS, perRun, r * cellFields);
-          return breakdownMetrics(bs);
-        }),
-        true,
-      );
+      const cellNames = BREAKDOWN_METRIC_NAMES;
+      const means = spreadsOf(cellNames.length, runCount, (r, values) => breakdownMetricValues(perRun, r * cellFields, values), true);
       const cell: Record<string, MetricValue> = {};
       cellNames.forEach((name, n) => (cell[name] = means[n]!.mean));
       (breakdowns[dim] ??= dict())[value] = cell;

@@ -231,11 +231,6 @@ export function missingExample(c: SliceCase, runKey: string): RejectionExample {
   return { where: c.where, reason: "missing_prediction", message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(runKey)}` };
 }
 
-/** `target[fields[f]] = from[at + f]` for each field. */
-export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Float64Array, at: number): void {
-  for (let f = 0; f < fields.length; f++) (target[fields[f]!] as number) = from[at + f]!;
-}
-
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
   const w = p.caseIndices.length;
   const R = p.runKeys.length;
