@@ -98,7 +98,11 @@ export const RUN_METRIC_NAMES = [
 /** The per-run metric table. */
 export function runMetrics(s: RunSums): Record<string, number> {
   const values = new Float64Array(RUN_METRIC_NAMES.length);
-  runMetricValues(Float64Array.from(RUN_SUM_FIELDS, (field) => s[field]), 0, values);
+  runMetricValues(
+    Float64Array.from(RUN_SUM_FIELDS, (field) => s[field]),
+    0,
+    values,
+  );
   return namedValues(RUN_METRIC_NAMES, values);
 }
 
@@ -159,7 +163,11 @@ export const BREAKDOWN_METRIC_NAMES = ["cases", "accuracy", "positive_recall", "
 
 export function breakdownMetrics(s: BreakdownSums): Record<string, number> {
   const values = new Float64Array(BREAKDOWN_METRIC_NAMES.length);
-  breakdownMetricValues(Float64Array.from(BREAKDOWN_FIELDS, (field) => s[field]), 0, values);
+  breakdownMetricValues(
+    Float64Array.from(BREAKDOWN_FIELDS, (field) => s[field]),
+    0,
+    values,
+  );
   return namedValues(BREAKDOWN_METRIC_NAMES, values);
 }
 
