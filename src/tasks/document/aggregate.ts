@@ -7,7 +7,16 @@ import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/obser
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
 import { namedValues } from "../../core/metrics/binary.js";
-import { BREAKDOWN_METRIC_NAMES, breakdownMetricValues, emptyRunSums, RUN_METRIC_NAMES, runMetricValues } from "../../core/metrics/run-sums.js";
+import {
+  BREAKDOWN_METRIC_NAMES,
+  breakdownMetricValues,
+  type CountColumn,
+  countColumn,
+  emptyRunSums,
+  RUN_METRIC_NAMES,
+  runMetricValues,
+  RunSumsTable,
+} from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
 import { spreadsOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
@@ -201,10 +210,10 @@ export async function aggregateDocumentEval(
 
 /** Zeroed totals of `runCount` runs × `caseCount` cases, to be filled by the dense or sparse pass. */
 function emptyCellTotals(runCount: number, caseCount: number): CellTotals {
-  // Per run, RUN_SUM_FIELDS in order (run r at r · fields); per breakdown cell, BREAKDOWN_FIELDS per run.
+  // Per run, RUN_SUM_FIELDS; per breakdown cell, BREAKDOWN_FIELDS per run (counts: none exceeds the cases).
   return {
-    sums: new Float64Array(runCount * RUN_SUM_FIELDS.length),
-    cellSums: new Map<string, Float64Array>(),
+    sums: new RunSumsTable(runCount, caseCount),
+    cellSums: new Map<string, CountColumn>(),
     // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
     codes: new Uint8Array(new SharedArrayBuffer(runCount * caseCount)),
     // Presence and judgment per (run, case), run-major: two arrays, not two per run.
@@ -282,7 +291,7 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
   const runFrom = range.runFrom;
   const blockRuns = range.sums.length / fields;
   const width = blockRuns > 0 ? range.codes.length / blockRuns : 0;
-  for (let t = 0; t < blockRuns * fields; t++) sums[runFrom * fields + t]! += range.sums[t]!;
+  for (let r = 0; r < blockRuns; r++) sums.add(runFrom + r, range.sums, r * fields);
   // Slot (r, j) of the range is (runFrom + r, caseFrom + j) of the eval (a byte loop: width is
   // small, a subarray per run and range was most of this step at a million runs).
   for (let r = 0; r < blockRuns; r++) {
@@ -295,7 +304,7 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
   }
   range.cellKeys.forEach((key, cell) => {
     let perRun = cellSums.get(key);
-    if (!perRun) cellSums.set(key, (perRun = new Float64Array(runCount * cellFields)));
+    if (!perRun) cellSums.set(key, (perRun = countColumn(runCount * cellFields, caseCount)));
     const at = cell * blockRuns * cellFields;
     for (let t = 0; t < blockRuns * cellFields; t++) perRun[runFrom * cellFields + t]! += range.cellSums[at + t]!;
   });
@@ -372,20 +381,28 @@ function reasonTally(reasonCounts: Float64Array): { reasons: Map<string, number>
  * column per metric is held), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled
  * over all runs.
  */
-function runMetricTables(table: RunTable, sums: Float64Array): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
+function runMetricTables(table: RunTable, sums: RunSumsTable): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
   const fields = RUN_SUM_FIELDS.length;
   const runCount = table.keys.length;
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
-  for (let r = 0; r < runCount; r++) for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
+  const scratch = new Float64Array(fields);
+  for (let r = 0; r < runCount; r++) {
+    sums.load(r, scratch);
+    for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += scratch[f]!;
+  }
+  const metricsOf = (r: number, values: Float64Array): void => {
+    sums.load(r, scratch);
+    runMetricValues(scratch, 0, values);
+  };
   const names = RUN_METRIC_NAMES;
   // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
   const row = new Float64Array(names.length);
   for (const r of table.listed.slice(0, RUN_ROWS_CAP)) {
-    runMetricValues(sums, r * fields, row);
+    metricsOf(r, row);
     runs[table.keys[r]!] = namedValues(names, row);
   }
-  const spreads = spreadsOf(names.length, runCount, (r, values) => runMetricValues(sums, r * fields, values));
+  const spreads = spreadsOf(names.length, runCount, metricsOf);
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   names.forEach((name, n) => {
@@ -427,7 +444,7 @@ function confidenceIntervals(
 }
 
 /** Per breakdown dimension and value (sorted), each metric's mean over runs. */
-function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: number): Record<string, Record<string, Record<string, MetricValue>>> {
+function breakdownTables(cellSums: ReadonlyMap<string, CountColumn>, runCount: number): Record<string, Record<string, Record<string, MetricValue>>> {
   const cellFields = BREAKDOWN_FIELDS.length;
   const breakdowns = dict<Record<string, Record<string, MetricValue>>>();
   for (const dim of BREAKDOWN_DIMENSIONS) {
