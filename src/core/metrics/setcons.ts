@@ -15,6 +15,7 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
+import { bitsKey } from "./bits-key.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
 export type { JudgmentColumns } from "./run-agreement.js";
@@ -45,20 +46,34 @@ export interface SetConsResult {
 
 export type SetConsOutcome = SetConsResult | { runs: number; reason: string };
 
-function bitsets(c: JudgmentColumns, r: number, words: number): { pos: Uint32Array; neg: Uint32Array; any: Uint32Array } {
-  const pos = new Uint32Array(words);
-  const neg = new Uint32Array(words);
-  const any = new Uint32Array(words);
-  const at = r * c.cases;
-  for (let i = 0; i < c.cases; i++) {
-    if (!c.present[at + i]) continue;
-    const bit = 1 << (i & 31);
-    const w = i >>> 5;
-    if (c.judgment[at + i]) pos[w]! |= bit;
-    else neg[w]! |= bit;
-    any[w]! |= bit;
+/**
+ * Every run's cases as two bitsets of `words` words, run r's at r · words: present, and present
+ * and positive; with each run's count of present cases and a number shared by runs present on the
+ * same cases (the first such run).
+ */
+function runBitsets(c: JudgmentColumns, words: number): { any: Uint32Array; pos: Uint32Array; anyCount: Int32Array; presence: Int32Array } {
+  const any = new Uint32Array(c.runs * words);
+  const pos = new Uint32Array(c.runs * words);
+  const anyCount = new Int32Array(c.runs);
+  const presence = new Int32Array(c.runs);
+  const firstOf = new Map<string | number, number>();
+  for (let r = 0; r < c.runs; r++) {
+    const at = r * c.cases;
+    const base = r * words;
+    for (let i = 0; i < c.cases; i++) {
+      if (!c.present[at + i]) continue;
+      const bit = 1 << (i & 31);
+      const w = base + (i >>> 5);
+      if (c.judgment[at + i]) pos[w]! |= bit;
+      any[w]! |= bit;
+      anyCount[r]!++;
+    }
+    const key = bitsKey(c.cases, (i) => c.present[at + i]!);
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, r);
+    presence[r] = first ?? r;
   }
-  return { pos, neg, any };
+  return { any, pos, anyCount, presence };
 }
 
 /**
@@ -77,23 +92,29 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
     if (groups) return groupedAgreement(groups, caseCount);
   }
   const words = (caseCount + 31) >>> 5;
-  const sets = Array.from({ length: c.runs }, (_, r) => bitsets(c, r, words));
+  const { any, pos, anyCount, presence } = runBitsets(c, words);
   let sum = 0;
   let used = 0;
-  for (let r = 0; r < sets.length; r++) {
-    const a = sets[r]!;
-    for (let s = r + 1; s < sets.length; s++) {
-      const b = sets[s]!;
-      // On cases present in both, the runs agree where their positive bits are equal.
+  for (let r = 0; r < c.runs; r++) {
+    const a = r * words;
+    for (let s = r + 1; s < c.runs; s++) {
+      const b = s * words;
+      // On cases present in both, the runs agree where their positive bits are equal. Counts are
+      // integers, so counting the disagreements instead changes no fraction.
       let common = 0;
-      let agree = 0;
-      for (let w = 0; w < words; w++) {
-        const both = a.any[w]! & b.any[w]!;
-        common += popcount32(both);
-        agree += popcount32(both & ~(a.pos[w]! ^ b.pos[w]!));
+      let differ = 0;
+      if (presence[r] === presence[s]) {
+        common = anyCount[r]!;
+        for (let w = 0; w < words; w++) differ += popcount32(pos[a + w]! ^ pos[b + w]!);
+      } else {
+        for (let w = 0; w < words; w++) {
+          const both = any[a + w]! & any[b + w]!;
+          common += popcount32(both);
+          differ += popcount32(both & (pos[a + w]! ^ pos[b + w]!));
+        }
       }
       if (common === 0) continue;
-      sum += agree / common;
+      sum += (common - differ) / common;
       used++;
     }
   }
@@ -140,11 +161,17 @@ function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) =
     else groups.set(key, { first: k, count: 1 });
   });
   const list = [...groups.values()].map((g) => ({ ids: idsOf(g.first), count: g.count }));
+  // Bit (id mod 32) of each set's IDs: two sets whose masks share no bit share no ID, and their
+  // Jaccard of 0 would add nothing (the sum is never −0), so the pair is skipped. (Two empty sets
+  // are one group.) Most pairs of distinct short sets share no ID.
+  const masks = Int32Array.from(list, (g) => g.ids.reduce((mask, id) => mask | (1 << (id & 31)), 0));
   let sum = 0;
   for (let g = 0; g < list.length; g++) {
     const a = list[g]!;
+    const mask = masks[g]!;
     sum += (a.count * (a.count - 1)) / 2;
     for (let h = g + 1; h < list.length; h++) {
+      if ((mask & masks[h]!) === 0) continue;
       const b = list[h]!;
       sum += a.count * b.count * jaccardSorted(a.ids, b.ids);
     }
