@@ -143,23 +143,25 @@ export function jaccardSorted(a: readonly number[], b: readonly number[]): numbe
  * of such pairs. `evidence` lists the present runs' sorted evidence IDs in run order.
  */
 export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): { sum: number; pairs: number } {
-  return groupedJaccard(
-    evidence.map((ids) => ids.join(",")),
-    (k) => evidence[k]!,
-  );
+  const groups: EvidenceGroups = new Map();
+  evidence.forEach((ids, k) => addToGroup(groups, ids.join(","), k));
+  return groupedJaccard(groups, evidence.length, (k) => evidence[k]!);
+}
+
+/** Distinct evidence sets by key, in order of first appearance: the first item of each and how many share it. */
+type EvidenceGroups = Map<string | number, { first: number; count: number }>;
+
+function addToGroup(groups: EvidenceGroups, key: string | number, item: number): void {
+  const group = groups.get(key);
+  if (group) group.count++;
+  else groups.set(key, { first: item, count: 1 });
 }
 
 /**
- * The same from each present run's canonical evidence key (equal sets ⇔ equal keys); `idsOf(k)`
- * is asked only for the first run of each distinct set.
+ * The same from the groups of `m` present runs by evidence key (equal sets ⇔ equal keys); `idsOf`
+ * is asked only for the first item of each group.
  */
-function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) => readonly number[]): { sum: number; pairs: number } {
-  const groups = new Map<string | number, { first: number; count: number }>();
-  keys.forEach((key, k) => {
-    const group = groups.get(key);
-    if (group) group.count++;
-    else groups.set(key, { first: k, count: 1 });
-  });
+function groupedJaccard(groups: EvidenceGroups, m: number, idsOf: (first: number) => readonly number[]): { sum: number; pairs: number } {
   const list = [...groups.values()].map((g) => ({ ids: idsOf(g.first), count: g.count }));
   // Bit (id mod 32) of each set's IDs: two sets whose masks share no bit share no ID, and their
   // Jaccard of 0 would add nothing (the sum is never −0), so the pair is skipped. (Two empty sets
@@ -176,7 +178,6 @@ function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) =
       sum += a.count * b.count * jaccardSorted(a.ids, b.ids);
     }
   }
-  const m = keys.length;
   return { sum, pairs: (m * (m - 1)) / 2 };
 }
 
@@ -208,34 +209,31 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const flipped: string[] = [];
   const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
   // Cases go in blocks, each run's columns read block by block: walking all runs for one case at a
-  // time touched a different cache line per run.
-  const keysOf: (string | number)[][] = Array.from({ length: CASE_BLOCK }, () => []);
-  const runsOf: number[][] = Array.from({ length: CASE_BLOCK }, () => []);
+  // time touched a different cache line per run. Each case keeps its distinct evidence sets, not a
+  // key per run (at a million runs those lists were the largest transient of the eval).
+  const groupsOf: EvidenceGroups[] = Array.from({ length: CASE_BLOCK }, () => new Map());
+  const presentOf = new Int32Array(CASE_BLOCK);
   const positivesOf = new Int32Array(CASE_BLOCK);
   for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
     const i1 = Math.min(n, i0 + CASE_BLOCK);
-    for (let b = 0; b < i1 - i0; b++) {
-      keysOf[b]!.length = 0;
-      runsOf[b]!.length = 0;
-      positivesOf[b] = 0;
-    }
+    for (let b = 0; b < i1 - i0; b++) groupsOf[b]!.clear();
+    presentOf.fill(0);
+    positivesOf.fill(0);
     for (let r = 0; r < runs.runs; r++) {
       const at = r * n;
       for (let i = i0; i < i1; i++) {
         if (!runs.present[at + i]) continue;
         if (runs.judgment[at + i]) positivesOf[i - i0]!++;
-        keysOf[i - i0]!.push(evidenceKey(r, i));
-        runsOf[i - i0]!.push(r);
+        presentOf[i - i0]!++;
+        addToGroup(groupsOf[i - i0]!, evidenceKey(r, i), r);
       }
     }
     for (let i = i0; i < i1; i++) {
-      const keys = keysOf[i - i0]!;
-      const presentRuns = runsOf[i - i0]!;
+      const present = presentOf[i - i0]!;
       const positives = positivesOf[i - i0]!;
-      const negatives = keys.length - positives;
-      const present = keys.length;
+      const negatives = present - positives;
       if (present >= 2) {
-        const j = groupedJaccard(keys, (k) => input.evidenceOf(presentRuns[k]!, i));
+        const j = groupedJaccard(groupsOf[i - i0]!, present, (r) => input.evidenceOf(r, i));
         evidenceSum += j.sum;
         evidencePairs += j.pairs;
         if (positives > 0 && negatives > 0) {
