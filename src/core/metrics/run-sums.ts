@@ -55,13 +55,11 @@ export function countColumn(length: number, maxCount: number): CountColumn {
 
 /** The RUN_SUM_FIELDS that are sums of fractions; the others only ever grow by 1 (counts of cases). */
 const FRACTION_FIELDS: readonly (keyof RunSums)[] = ["localizationPrecisionSum", "referenceCoverageSum", "rewardAccuracySum", "rewardFormatSum"];
-const IS_FRACTION = Uint8Array.from(RUN_SUM_FIELDS, (field) => (FRACTION_FIELDS.includes(field) ? 1 : 0));
-/** Each field's position among the counts or among the fractions. */
-const POSITION = Int32Array.from(
-  RUN_SUM_FIELDS,
-  (field, f) => RUN_SUM_FIELDS.slice(0, f).filter((g) => FRACTION_FIELDS.includes(g) === FRACTION_FIELDS.includes(field)).length,
-);
-const COUNT_FIELDS = RUN_SUM_FIELDS.length - FRACTION_FIELDS.length;
+/** RUN_SUM_FIELDS indices of the count fields and of the fraction fields, each in field order. */
+const COUNT_INDEX = Int32Array.from(RUN_SUM_FIELDS.flatMap((field, f) => (FRACTION_FIELDS.includes(field) ? [] : [f])));
+const FRACTION_INDEX = Int32Array.from(RUN_SUM_FIELDS.flatMap((field, f) => (FRACTION_FIELDS.includes(field) ? [f] : [])));
+const COUNT_FIELDS = COUNT_INDEX.length;
+const FRACTIONS = FRACTION_INDEX.length;
 
 /**
  * The sums of many runs (a million in one eval), dense: the count fields in a count column (no
@@ -79,34 +77,28 @@ export class RunSumsTable {
     maxCount: number,
   ) {
     this.counts = countColumn(runs * COUNT_FIELDS, maxCount);
-    this.fractions = new Float64Array(runs * FRACTION_FIELDS.length);
+    this.fractions = new Float64Array(runs * FRACTIONS);
   }
 
   /** Run r's sums into row[at …] (RUN_SUM_FIELDS order). */
   load(r: number, row: Float64Array, at = 0): void {
-    const c = r * COUNT_FIELDS;
-    const x = r * FRACTION_FIELDS.length;
-    for (let f = 0; f < RUN_SUM_FIELDS.length; f++) row[at + f] = IS_FRACTION[f] ? this.fractions[x + POSITION[f]!]! : this.counts[c + POSITION[f]!]!;
+    const { counts, fractions } = this;
+    for (let k = 0, c = r * COUNT_FIELDS; k < COUNT_FIELDS; k++) row[at + COUNT_INDEX[k]!] = counts[c + k]!;
+    for (let k = 0, x = r * FRACTIONS; k < FRACTIONS; k++) row[at + FRACTION_INDEX[k]!] = fractions[x + k]!;
   }
 
   /** Sets run r's sums to row[at …]. */
   store(r: number, row: Float64Array, at = 0): void {
-    const c = r * COUNT_FIELDS;
-    const x = r * FRACTION_FIELDS.length;
-    for (let f = 0; f < RUN_SUM_FIELDS.length; f++) {
-      if (IS_FRACTION[f]) this.fractions[x + POSITION[f]!] = row[at + f]!;
-      else this.counts[c + POSITION[f]!] = row[at + f]!;
-    }
+    const { counts, fractions } = this;
+    for (let k = 0, c = r * COUNT_FIELDS; k < COUNT_FIELDS; k++) counts[c + k] = row[at + COUNT_INDEX[k]!]!;
+    for (let k = 0, x = r * FRACTIONS; k < FRACTIONS; k++) fractions[x + k] = row[at + FRACTION_INDEX[k]!]!;
   }
 
   /** Adds row[at …] to run r's sums, field by field. */
   add(r: number, row: Float64Array, at = 0): void {
-    const c = r * COUNT_FIELDS;
-    const x = r * FRACTION_FIELDS.length;
-    for (let f = 0; f < RUN_SUM_FIELDS.length; f++) {
-      if (IS_FRACTION[f]) this.fractions[x + POSITION[f]!]! += row[at + f]!;
-      else this.counts[c + POSITION[f]!]! += row[at + f]!;
-    }
+    const { counts, fractions } = this;
+    for (let k = 0, c = r * COUNT_FIELDS; k < COUNT_FIELDS; k++) counts[c + k]! += row[at + COUNT_INDEX[k]!]!;
+    for (let k = 0, x = r * FRACTIONS; k < FRACTIONS; k++) fractions[x + k]! += row[at + FRACTION_INDEX[k]!]!;
   }
 }
 
