@@ -2,7 +2,7 @@
 // chunks, workers and shards combine by adding fields. Float fields are summed in a fixed order by
 // the caller (slice order), which keeps reports byte-identical however the work was split.
 import { BINARY_METRIC_NAMES, binaryMetricValues, namedValues } from "./binary.js";
-import { localizationFields, type CaseOutcome } from "./case-outcome.js";
+import { type CaseOutcome, evidencePrecision, exactLocalization, localizationHit } from "./case-outcome.js";
 import { rate } from "./ratio.js";
 
 export interface RunSums {
@@ -112,11 +112,10 @@ export function addOutcomeAt(sums: Float64Array, at: number, o: CaseOutcome): vo
   if (o.label) {
     if (o.judgment) sums[at + RS.tp]!++;
     else sums[at + RS.fn]!++;
-    const loc = localizationFields(o);
-    if (loc.localization_hit) sums[at + RS.localizationHits]!++;
-    if (loc.exact_localization) sums[at + RS.exactLocalizations]!++;
+    if (localizationHit(o)) sums[at + RS.localizationHits]!++;
+    if (exactLocalization(o)) sums[at + RS.exactLocalizations]!++;
     if (o.judgment && o.predictedCount > 0) {
-      sums[at + RS.localizationPrecisionSum]! += loc.evidence_precision!;
+      sums[at + RS.localizationPrecisionSum]! += evidencePrecision(o);
       sums[at + RS.localizationPrecisionCases]!++;
     }
   } else if (o.judgment) sums[at + RS.fp]!++;
