@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { binaryMetrics, macroF1 } from "../../src/core/metrics/binary.js";
 import { bootstrapMacroF1, outcomeCode, percentile } from "../../src/core/metrics/bootstrap.js";
 import { createPrng } from "../../src/core/metrics/prng.js";
-import { addOutcome, emptyRunSums, mergeRunSums, runMetrics } from "../../src/core/metrics/run-sums.js";
-import { spreadOf } from "../../src/core/metrics/spread.js";
+import { addOutcome, addOutcomeAt, emptyRunSums, mergeRunSums, RUN_SUM_FIELDS, runMetrics, RunSumsTable } from "../../src/core/metrics/run-sums.js";
+import { spreadOf, spreadsOf } from "../../src/core/metrics/spread.js";
 import { wilsonInterval } from "../../src/core/metrics/wilson.js";
 import type { CaseOutcome } from "../../src/core/metrics/case-outcome.js";
 import { oracleResample } from "../core/metrics/bootstrap-oracle.js";
@@ -86,6 +86,60 @@ describe("spread", () => {
   it("population std, min, max", () => {
     expect(spreadOf([1, 3])).toEqual({ mean: 2, std: 1, min: 1, max: 3 });
     expect(spreadOf([])).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
+  });
+
+  it("spreadsOf over rows gives each column's spreadOf bit for bit", () => {
+    const prng = createPrng(5, 0);
+    const uniform = () => prng.nextUint32() / 2 ** 32;
+    const columns = [0, 1, 2].map(() => Float64Array.from({ length: 257 }, () => uniform() / 3 + 1e-9));
+    const spreads = spreadsOf(3, 257, (i, row) => columns.forEach((column, c) => (row[c] = column[i]!)));
+    columns.forEach((column, c) => {
+      const one = spreadOf(column);
+      for (const key of ["mean", "std", "min", "max"] as const) expect(Object.is(spreads[c]![key], one[key])).toBe(true);
+    });
+    expect(spreadsOf(2, 0, () => {})).toEqual([0, 1].map(() => ({ mean: 0, std: 0, min: 0, max: 0 })));
+  });
+});
+
+describe("RunSumsTable", () => {
+  // The dense table of many runs' sums must hold exactly what a float64 row holds, counts above
+  // 65,535 included.
+  it("adds outcomes into the same bits as a Float64Array row", () => {
+    const prng = createPrng(9, 0);
+    const uniform = () => prng.nextUint32() / 2 ** 32;
+    for (const maxCount of [300, 70_000]) {
+      // One run gets every outcome when they exceed what 16 bits count.
+      const runs = maxCount > 0xffff ? 1 : 3;
+      const table = new RunSumsTable(runs, maxCount);
+      const rows = new Float64Array(runs * RUN_SUM_FIELDS.length);
+      const block = new Float64Array(RUN_SUM_FIELDS.length);
+      for (let k = 0; k < maxCount; k++) {
+        const r = k % runs;
+        const o: CaseOutcome = {
+          label: uniform() < 0.5,
+          judgment: uniform() < 0.5,
+          formatValid: uniform() < 0.9,
+          predictedCount: 1 + Math.floor(uniform() * 3),
+          matched: Math.floor(uniform() * 2),
+          goldCount: 2,
+          referenceCoverage: uniform(),
+          rewardAccuracy: uniform() / 7,
+          rewardFormat: uniform() < 0.9 ? 1 : 0,
+        };
+        addOutcomeAt(rows, r * RUN_SUM_FIELDS.length, o);
+        block.fill(0);
+        addOutcomeAt(block, 0, o);
+        table.add(r, block);
+      }
+      const loaded = new Float64Array(RUN_SUM_FIELDS.length);
+      for (let r = 0; r < runs; r++) {
+        table.load(r, loaded);
+        RUN_SUM_FIELDS.forEach((_, f) => expect(Object.is(loaded[f], rows[r * RUN_SUM_FIELDS.length + f])).toBe(true));
+      }
+      table.store(runs - 1, loaded);
+      table.load(runs - 1, block);
+      expect([...block]).toEqual([...loaded]);
+    }
   });
 });
 

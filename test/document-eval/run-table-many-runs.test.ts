@@ -17,3 +17,25 @@ describe("RunTable.reorderRuns", () => {
     expect(table.runIndex("123456")).toBe(123456);
   });
 });
+
+describe("RunTable run keys", () => {
+  // Integer keys near the run count are found by value, the rest through a map: a key must find
+  // its own run whichever way it was filed, before and after the runs are reordered.
+  it("finds every key's run: integers, look-alikes and far integers alike", () => {
+    const keys = ["0", "1", "01", "-1", "1e3", "007", "", "x", "999999999", "1000000000", "42", "3", "2", " 4", "4", "5000", "4.0"];
+    for (let i = 100; i < 2100; i += 7) keys.push(String(i));
+    const table = new RunTable(2);
+    keys.forEach((key, r) => {
+      expect(table.runIndex(key)).toBeUndefined();
+      expect(table.ensureRun(key)).toBe(r);
+      expect(table.ensureRun(key)).toBe(r);
+    });
+    keys.forEach((key, r) => expect(table.runIndex(key)).toBe(r));
+    const order = keys.map((_, r) => keys.length - 1 - r);
+    table.reorderRuns(order);
+    keys.forEach((key, r) => expect(table.runIndex(key)).toBe(keys.length - 1 - r));
+    expect(table.runIndex("10")).toBeUndefined();
+    expect(table.runIndex("00")).toBeUndefined();
+    expect(table.runIndex("1000")).toBeUndefined();
+  });
+});

@@ -149,3 +149,26 @@ describe("sparse aggregation", () => {
     60_000,
   );
 });
+
+describe("run keys in cases.jsonl", () => {
+  // Run keys are written as pre-encoded bytes: plain ASCII ones byte by byte, others through
+  // JSON.stringify. Every kind must read back as the key it was.
+  it("writes every run key as JSON.stringify renders it, on both layouts", async () => {
+    const s = await slice(3);
+    const keys = ["0", "plain run", 'say "hi"', "back\\slash", "é-accent", "emoji 🙂", "ctrl\u0001", "del\u007f", "", " 4", "\u2028"];
+    const t = new RunTable(s.cases.length);
+    keys.forEach((key, r) => {
+      t.ensureRun(key);
+      const c = s.cases[r % s.cases.length]!;
+      t.put(r, c.index, r + 1, scoreCase(c, { case_id: c.id, run: key, judgment: c.label, evidence_sentence_ids: c.label ? [1] : [] }, OPTIONS));
+    });
+    for (const layout of ["dense", "sparse"] as const) {
+      const file = join(tmp.dir, `keys-${layout}.jsonl`);
+      await aggregate(s, t, layout, file);
+      const text = readFileSync(file, "utf8");
+      for (const key of keys) expect(text.includes(`{"run":${JSON.stringify(key)},`)).toBe(true);
+      const runsRead = new Set((await documentCaseRecords(file)).map((record) => (record as { run: string }).run));
+      expect([...runsRead].sort()).toEqual([...keys].sort());
+    }
+  });
+});

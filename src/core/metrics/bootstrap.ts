@@ -13,6 +13,7 @@
 // them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { multinomialCounts } from "./binomial.js";
+import { bitsKey } from "./bits-key.js";
 import { createPrng } from "./prng.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
@@ -78,15 +79,6 @@ export interface SignatureTable {
   codes: Uint8Array;
 }
 
-/** A Map key for `count` bits (`bit(k)` ∈ {0, 1}): 16 bits per UTF-16 code unit. */
-function bitsKey(count: number, bit: (k: number) => number): string {
-  const units = new Uint16Array(Math.ceil(count / 16));
-  for (let k = 0; k < count; k++) if (bit(k)) units[k >> 4]! |= 1 << (k & 15);
-  let key = "";
-  for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.subarray(u, u + 4096));
-  return key;
-}
-
 /** Numbers items 0 … count − 1 by key, in order of first appearance: { of each item, first item of each }. */
 function groupByKey(count: number, keyOf: (k: number) => string | number): { groupOf: Int32Array; first: number[] } {
   const index = new Map<string | number, number>();
@@ -112,13 +104,7 @@ export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number)
   const runWeights = new Float64Array(U);
   for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
   const base = runGroups.first.map((r) => r * n);
-  // A signature is 1 + U bits: a number below 2^53 while U ≤ 52, else a string.
-  const caseGroups = groupByKey(n, (i) => {
-    if (U > 52) return bitsKey(U + 1, (k) => (k === 0 ? labels[i]! : codes[base[k - 1]! + i]! & 1));
-    let key = labels[i]!;
-    for (let u = 0, scale = 2; u < U; u++, scale *= 2) if (codes[base[u]! + i]! & 1) key += scale;
-    return key;
-  });
+  const caseGroups = groupByKey(n, (i) => bitsKey(U + 1, (k) => (k === 0 ? labels[i]! : codes[base[k - 1]! + i]! & 1)));
   const G = caseGroups.first.length;
   const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
   for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;

@@ -26,9 +26,23 @@ export function localizationFields(o: CaseOutcome): {
 } {
   if (!o.label) return { localization_hit: null, exact_localization: null, evidence_precision: null, evidence_recall: null };
   return {
-    localization_hit: o.matched > 0,
-    exact_localization: o.matched === o.goldCount && o.predictedCount === o.goldCount,
-    evidence_precision: o.predictedCount > 0 ? o.matched / o.predictedCount : 0,
+    localization_hit: localizationHit(o),
+    exact_localization: exactLocalization(o),
+    evidence_precision: evidencePrecision(o),
     evidence_recall: o.goldCount > 0 ? o.matched / o.goldCount : 0,
   };
+}
+
+// The fields one at a time, for a gold-positive case (the run sums read them without an object per case).
+
+export function localizationHit(o: CaseOutcome): boolean {
+  return o.matched > 0;
+}
+
+export function exactLocalization(o: CaseOutcome): boolean {
+  return o.matched === o.goldCount && o.predictedCount === o.goldCount;
+}
+
+export function evidencePrecision(o: CaseOutcome): number {
+  return o.predictedCount > 0 ? o.matched / o.predictedCount : 0;
 }

@@ -12,6 +12,8 @@
 // pair's fraction and each partial sum; this rounds once per group pair), which is why setcons.ts
 // keeps the pairwise loop, and its exact bytes, for run counts it can afford.
 
+import { bitsKey } from "./bits-key.js";
+
 /** Judgments of `runs` runs over `cases` cases, run-major: run r's case i at r · cases + i. */
 export interface JudgmentColumns {
   runs: number;
@@ -59,18 +61,14 @@ export function presenceGroups(
 ): PresenceGroups | null {
   const c = judgmentColumns(runs, caseCount);
   const words = (caseCount + 31) >>> 5;
-  const index = new Map<string, number>();
+  const index = new Map<string | number, number>();
   const groups: PresenceGroups = { size: [], any: [], positives: [] };
   const any = new Uint32Array(words);
-  const units: number[] = [];
   for (let r = 0; r < c.runs; r++) {
     const at = r * caseCount;
     any.fill(0);
     for (let i = 0; i < caseCount; i++) if (c.present[at + i]) any[i >>> 5]! |= 1 << (i & 31);
-    units.length = 0;
-    for (let w = 0; w < words; w++) units.push(any[w]! & 0xffff, any[w]! >>> 16);
-    let key = "";
-    for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.slice(u, u + 4096));
+    const key = bitsKey(caseCount, (i) => c.present[at + i]!);
     let g = index.get(key);
     if (g === undefined) {
       if (groups.size.length >= maxGroups) return null;

@@ -15,6 +15,7 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
+import { bitsKey } from "./bits-key.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
 export type { JudgmentColumns } from "./run-agreement.js";
@@ -45,20 +46,34 @@ export interface SetConsResult {
 
 export type SetConsOutcome = SetConsResult | { runs: number; reason: string };
 
-function bitsets(c: JudgmentColumns, r: number, words: number): { pos: Uint32Array; neg: Uint32Array; any: Uint32Array } {
-  const pos = new Uint32Array(words);
-  const neg = new Uint32Array(words);
-  const any = new Uint32Array(words);
-  const at = r * c.cases;
-  for (let i = 0; i < c.cases; i++) {
-    if (!c.present[at + i]) continue;
-    const bit = 1 << (i & 31);
-    const w = i >>> 5;
-    if (c.judgment[at + i]) pos[w]! |= bit;
-    else neg[w]! |= bit;
-    any[w]! |= bit;
+/**
+ * Every run's cases as two bitsets of `words` words, run r's at r · words: present, and present
+ * and positive; with each run's count of present cases and a number shared by runs present on the
+ * same cases (the first such run).
+ */
+function runBitsets(c: JudgmentColumns, words: number): { any: Uint32Array; pos: Uint32Array; anyCount: Int32Array; presence: Int32Array } {
+  const any = new Uint32Array(c.runs * words);
+  const pos = new Uint32Array(c.runs * words);
+  const anyCount = new Int32Array(c.runs);
+  const presence = new Int32Array(c.runs);
+  const firstOf = new Map<string | number, number>();
+  for (let r = 0; r < c.runs; r++) {
+    const at = r * c.cases;
+    const base = r * words;
+    for (let i = 0; i < c.cases; i++) {
+      if (!c.present[at + i]) continue;
+      const bit = 1 << (i & 31);
+      const w = base + (i >>> 5);
+      if (c.judgment[at + i]) pos[w]! |= bit;
+      any[w]! |= bit;
+      anyCount[r]!++;
+    }
+    const key = bitsKey(c.cases, (i) => c.present[at + i]!);
+    const first = firstOf.get(key);
+    if (first === undefined) firstOf.set(key, r);
+    presence[r] = first ?? r;
   }
-  return { pos, neg, any };
+  return { any, pos, anyCount, presence };
 }
 
 /**
@@ -77,23 +92,29 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
     if (groups) return groupedAgreement(groups, caseCount);
   }
   const words = (caseCount + 31) >>> 5;
-  const sets = Array.from({ length: c.runs }, (_, r) => bitsets(c, r, words));
+  const { any, pos, anyCount, presence } = runBitsets(c, words);
   let sum = 0;
   let used = 0;
-  for (let r = 0; r < sets.length; r++) {
-    const a = sets[r]!;
-    for (let s = r + 1; s < sets.length; s++) {
-      const b = sets[s]!;
-      // On cases present in both, the runs agree where their positive bits are equal.
+  for (let r = 0; r < c.runs; r++) {
+    const a = r * words;
+    for (let s = r + 1; s < c.runs; s++) {
+      const b = s * words;
+      // On cases present in both, the runs agree where their positive bits are equal. Counts are
+      // integers, so counting the disagreements instead changes no fraction.
       let common = 0;
-      let agree = 0;
-      for (let w = 0; w < words; w++) {
-        const both = a.any[w]! & b.any[w]!;
-        common += popcount32(both);
-        agree += popcount32(both & ~(a.pos[w]! ^ b.pos[w]!));
+      let differ = 0;
+      if (presence[r] === presence[s]) {
+        common = anyCount[r]!;
+        for (let w = 0; w < words; w++) differ += popcount32(pos[a + w]! ^ pos[b + w]!);
+      } else {
+        for (let w = 0; w < words; w++) {
+          const both = any[a + w]! & any[b + w]!;
+          common += popcount32(both);
+          differ += popcount32(both & (pos[a + w]! ^ pos[b + w]!));
+        }
       }
       if (common === 0) continue;
-      sum += agree / common;
+      sum += (common - differ) / common;
       used++;
     }
   }
@@ -122,34 +143,41 @@ export function jaccardSorted(a: readonly number[], b: readonly number[]): numbe
  * of such pairs. `evidence` lists the present runs' sorted evidence IDs in run order.
  */
 export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): { sum: number; pairs: number } {
-  return groupedJaccard(
-    evidence.map((ids) => ids.join(",")),
-    (k) => evidence[k]!,
-  );
+  const groups: EvidenceGroups = new Map();
+  evidence.forEach((ids, k) => addToGroup(groups, ids.join(","), k));
+  return groupedJaccard(groups, evidence.length, (k) => evidence[k]!);
+}
+
+/** Distinct evidence sets by key, in order of first appearance: the first item of each and how many share it. */
+type EvidenceGroups = Map<string | number, { first: number; count: number }>;
+
+function addToGroup(groups: EvidenceGroups, key: string | number, item: number): void {
+  const group = groups.get(key);
+  if (group) group.count++;
+  else groups.set(key, { first: item, count: 1 });
 }
 
 /**
- * The same from each present run's canonical evidence key (equal sets ⇔ equal keys); `idsOf(k)`
- * is asked only for the first run of each distinct set.
+ * The same from the groups of `m` present runs by evidence key (equal sets ⇔ equal keys); `idsOf`
+ * is asked only for the first item of each group.
  */
-function groupedJaccard(keys: readonly (string | number)[], idsOf: (k: number) => readonly number[]): { sum: number; pairs: number } {
-  const groups = new Map<string | number, { first: number; count: number }>();
-  keys.forEach((key, k) => {
-    const group = groups.get(key);
-    if (group) group.count++;
-    else groups.set(key, { first: k, count: 1 });
-  });
+function groupedJaccard(groups: EvidenceGroups, m: number, idsOf: (first: number) => readonly number[]): { sum: number; pairs: number } {
   const list = [...groups.values()].map((g) => ({ ids: idsOf(g.first), count: g.count }));
+  // Bit (id mod 32) of each set's IDs: two sets whose masks share no bit share no ID, and their
+  // Jaccard of 0 would add nothing (the sum is never −0), so the pair is skipped. (Two empty sets
+  // are one group.) Most pairs of distinct short sets share no ID.
+  const masks = Int32Array.from(list, (g) => g.ids.reduce((mask, id) => mask | (1 << (id & 31)), 0));
   let sum = 0;
   for (let g = 0; g < list.length; g++) {
     const a = list[g]!;
+    const mask = masks[g]!;
     sum += (a.count * (a.count - 1)) / 2;
     for (let h = g + 1; h < list.length; h++) {
+      if ((mask & masks[h]!) === 0) continue;
       const b = list[h]!;
       sum += a.count * b.count * jaccardSorted(a.ids, b.ids);
     }
   }
-  const m = keys.length;
   return { sum, pairs: (m * (m - 1)) / 2 };
 }
 
@@ -181,34 +209,31 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const flipped: string[] = [];
   const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
   // Cases go in blocks, each run's columns read block by block: walking all runs for one case at a
-  // time touched a different cache line per run.
-  const keysOf: (string | number)[][] = Array.from({ length: CASE_BLOCK }, () => []);
-  const runsOf: number[][] = Array.from({ length: CASE_BLOCK }, () => []);
+  // time touched a different cache line per run. Each case keeps its distinct evidence sets, not a
+  // key per run (at a million runs those lists were the largest transient of the eval).
+  const groupsOf: EvidenceGroups[] = Array.from({ length: CASE_BLOCK }, () => new Map());
+  const presentOf = new Int32Array(CASE_BLOCK);
   const positivesOf = new Int32Array(CASE_BLOCK);
   for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
     const i1 = Math.min(n, i0 + CASE_BLOCK);
-    for (let b = 0; b < i1 - i0; b++) {
-      keysOf[b]!.length = 0;
-      runsOf[b]!.length = 0;
-      positivesOf[b] = 0;
-    }
+    for (let b = 0; b < i1 - i0; b++) groupsOf[b]!.clear();
+    presentOf.fill(0);
+    positivesOf.fill(0);
     for (let r = 0; r < runs.runs; r++) {
       const at = r * n;
       for (let i = i0; i < i1; i++) {
         if (!runs.present[at + i]) continue;
         if (runs.judgment[at + i]) positivesOf[i - i0]!++;
-        keysOf[i - i0]!.push(evidenceKey(r, i));
-        runsOf[i - i0]!.push(r);
+        presentOf[i - i0]!++;
+        addToGroup(groupsOf[i - i0]!, evidenceKey(r, i), r);
       }
     }
     for (let i = i0; i < i1; i++) {
-      const keys = keysOf[i - i0]!;
-      const presentRuns = runsOf[i - i0]!;
+      const present = presentOf[i - i0]!;
       const positives = positivesOf[i - i0]!;
-      const negatives = keys.length - positives;
-      const present = keys.length;
+      const negatives = present - positives;
       if (present >= 2) {
-        const j = groupedJaccard(keys, (k) => input.evidenceOf(presentRuns[k]!, i));
+        const j = groupedJaccard(groupsOf[i - i0]!, present, (r) => input.evidenceOf(r, i));
         evidenceSum += j.sum;
         evidencePairs += j.pairs;
         if (positives > 0 && negatives > 0) {

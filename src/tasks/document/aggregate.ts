@@ -6,9 +6,19 @@
 import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
-import { breakdownMetrics, emptyBreakdownSums, emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
+import { namedValues } from "../../core/metrics/binary.js";
+import {
+  BREAKDOWN_METRIC_NAMES,
+  breakdownMetricValues,
+  type CountColumn,
+  countColumn,
+  emptyRunSums,
+  RUN_METRIC_NAMES,
+  runMetricValues,
+  RunSumsTable,
+} from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../core/metrics/reward-histograms.js";
-import { spreadOf } from "../../core/metrics/spread.js";
+import { spreadsOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { computeSetCons, majorityVote, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
@@ -18,7 +28,6 @@ import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js
 import {
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
-  loadFields,
   rangeCases,
   rangeRuns,
   RUN_SUM_FIELDS,
@@ -87,14 +96,43 @@ interface EncodedRunKeys {
   start: Int32Array;
 }
 
-/** Every run key's JSON rendering in UTF-8, once per eval (not once per range and run). */
+/**
+ * Every run key's JSON rendering in UTF-8, once per eval (not once per range and run). A key of
+ * printable ASCII other than `"` and `\` renders as itself in quotes, written byte by byte (no
+ * string per key: a million of them was a third of a second); others through JSON.stringify.
+ */
 function encodeRunKeys(keys: readonly string[]): EncodedRunKeys {
-  const json = keys.map((key) => JSON.stringify(key));
-  const data = new Uint8Array(json.reduce((n, text) => n + 3 * text.length, 0));
   const start = new Int32Array(keys.length + 1);
+  let data = new Uint8Array(keys.reduce((n, key) => n + key.length + 2, 16));
   const encoder = new TextEncoder();
-  for (let r = 0; r < keys.length; r++) start[r + 1] = start[r]! + encoder.encodeInto(json[r]!, data.subarray(start[r]!)).written;
-  return { data: data.slice(0, start[keys.length]!), start };
+  let at = 0;
+  for (let r = 0; r < keys.length; r++) {
+    const key = keys[r]!;
+    const json = isPlainKey(key) ? null : JSON.stringify(key);
+    const most = json === null ? key.length + 2 : 3 * json.length;
+    if (at + most > data.length) {
+      const grown = new Uint8Array(Math.max(2 * data.length, at + most));
+      grown.set(data.subarray(0, at));
+      data = grown;
+    }
+    if (json !== null) at += encoder.encodeInto(json, data.subarray(at)).written;
+    else {
+      data[at++] = 0x22;
+      for (let k = 0; k < key.length; k++) data[at++] = key.charCodeAt(k);
+      data[at++] = 0x22;
+    }
+    start[r + 1] = at;
+  }
+  return { data: data.slice(0, at), start };
+}
+
+/** Printable ASCII without `"` or `\`: JSON.stringify only adds the quotes. */
+function isPlainKey(key: string): boolean {
+  for (let k = 0; k < key.length; k++) {
+    const code = key.charCodeAt(k);
+    if (code < 0x20 || code > 0x7e || code === 0x22 || code === 0x5c) return false;
+  }
+  return true;
 }
 
 /** Cuts the (case, run) table into range payloads, in cases.jsonl order; each takes a spare buffer if one is free. */
@@ -163,16 +201,6 @@ function rangePayload(
   return p;
 }
 
-/** The metric rows `rowOf(0 … R−1)` as one column per name in `names` (a column over runs each). */
-function metricColumns(names: readonly string[], R: number, rowOf: (r: number) => Record<string, number>): Float64Array[] {
-  const columns = names.map(() => new Float64Array(R));
-  for (let r = 0; r < R; r++) {
-    const row = rowOf(r);
-    for (let n = 0; n < names.length; n++) columns[n]![r] = row[names[n]!]!;
-  }
-  return columns;
-}
-
 export async function aggregateDocumentEval(
   cases: readonly SliceCase[],
   table: RunTable,
@@ -211,10 +239,10 @@ export async function aggregateDocumentEval(
 
 /** Zeroed totals of `runCount` runs × `caseCount` cases, to be filled by the dense or sparse pass. */
 function emptyCellTotals(runCount: number, caseCount: number): CellTotals {
-  // Per run, RUN_SUM_FIELDS in order (run r at r · fields); per breakdown cell, BREAKDOWN_FIELDS per run.
+  // Per run, RUN_SUM_FIELDS; per breakdown cell, BREAKDOWN_FIELDS per run (counts: none exceeds the cases).
   return {
-    sums: new Float64Array(runCount * RUN_SUM_FIELDS.length),
-    cellSums: new Map<string, Float64Array>(),
+    sums: new RunSumsTable(runCount, caseCount),
+    cellSums: new Map<string, CountColumn>(),
     // Shared memory: every bootstrap block reads the same outcome codes, so workers see them uncopied.
     codes: new Uint8Array(new SharedArrayBuffer(runCount * caseCount)),
     // Presence and judgment per (run, case), run-major: two arrays, not two per run.
@@ -292,7 +320,7 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
   const runFrom = range.runFrom;
   const blockRuns = range.sums.length / fields;
   const width = blockRuns > 0 ? range.codes.length / blockRuns : 0;
-  for (let t = 0; t < blockRuns * fields; t++) sums[runFrom * fields + t]! += range.sums[t]!;
+  for (let r = 0; r < blockRuns; r++) sums.add(runFrom + r, range.sums, r * fields);
   // Slot (r, j) of the range is (runFrom + r, caseFrom + j) of the eval (a byte loop: width is
   // small, a subarray per run and range was most of this step at a million runs).
   for (let r = 0; r < blockRuns; r++) {
@@ -305,7 +333,7 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
   }
   range.cellKeys.forEach((key, cell) => {
     let perRun = cellSums.get(key);
-    if (!perRun) cellSums.set(key, (perRun = new Float64Array(runCount * cellFields)));
+    if (!perRun) cellSums.set(key, (perRun = countColumn(runCount * cellFields, caseCount)));
     const at = cell * blockRuns * cellFields;
     for (let t = 0; t < blockRuns * cellFields; t++) perRun[runFrom * cellFields + t]! += range.cellSums[at + t]!;
   });
@@ -378,30 +406,36 @@ function reasonTally(reasonCounts: Float64Array): { reasons: Map<string, number>
 }
 
 /**
- * Each run's metrics once: a column per metric over all runs, in run order (for the headline and
- * spread), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled over all runs.
+ * Each run's metrics: their spread over all runs, in run order (for the headline and spread; no
+ * column per metric is held), and a row for the first RUN_ROWS_CAP runs only; with the sums pooled
+ * over all runs.
  */
-function runMetricTables(table: RunTable, sums: Float64Array): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
+function runMetricTables(table: RunTable, sums: RunSumsTable): Pick<Aggregate, "metrics" | "runs" | "spread"> & { pooled: ReturnType<typeof emptyRunSums> } {
   const fields = RUN_SUM_FIELDS.length;
+  const runCount = table.keys.length;
   const runs = dict<Record<string, MetricValue>>();
   const pooled = emptyRunSums();
-  const names = Object.keys(runMetrics(emptyRunSums()));
-  const scratch = emptyRunSums();
+  const scratch = new Float64Array(fields);
+  for (let r = 0; r < runCount; r++) {
+    sums.load(r, scratch);
+    for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += scratch[f]!;
+  }
+  const metricsOf = (r: number, values: Float64Array): void => {
+    sums.load(r, scratch);
+    runMetricValues(scratch, 0, values);
+  };
+  const names = RUN_METRIC_NAMES;
   // Rows are listed in order of first appearance, the first RUN_ROWS_CAP of them.
-  const listed = table.listed.slice(0, RUN_ROWS_CAP);
-  const rows = new Map<number, Record<string, MetricValue>>(listed.map((r) => [r, {}]));
-  const columns = metricColumns(names, table.keys.length, (r) => {
-    loadFields(scratch, RUN_SUM_FIELDS, sums, r * fields);
-    for (let f = 0; f < fields; f++) pooled[RUN_SUM_FIELDS[f]!] += sums[r * fields + f]!;
-    const row = runMetrics(scratch);
-    if (rows.has(r)) rows.set(r, row);
-    return row;
-  });
-  for (const r of listed) runs[table.keys[r]!] = rows.get(r)!;
+  const row = new Float64Array(names.length);
+  for (const r of table.listed.slice(0, RUN_ROWS_CAP)) {
+    metricsOf(r, row);
+    runs[table.keys[r]!] = namedValues(names, row);
+  }
+  const spreads = spreadsOf(names.length, runCount, metricsOf);
   const metrics: Record<string, MetricValue> = {};
   const spread: Record<string, { std: number; min: number; max: number }> = {};
   names.forEach((name, n) => {
-    const s = spreadOf(columns[n]!);
+    const s = spreads[n]!;
     metrics[name] = s.mean;
     spread[name] = { std: s.std, min: s.min, max: s.max };
   });
@@ -439,7 +473,7 @@ function confidenceIntervals(
 }
 
 /** Per breakdown dimension and value (sorted), each metric's mean over runs. */
-function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: number): Record<string, Record<string, Record<string, MetricValue>>> {
+function breakdownTables(cellSums: ReadonlyMap<string, CountColumn>, runCount: number): Record<string, Record<string, Record<string, MetricValue>>> {
   const cellFields = BREAKDOWN_FIELDS.length;
   const breakdowns = dict<Record<string, Record<string, MetricValue>>>();
   for (const dim of BREAKDOWN_DIMENSIONS) {
@@ -447,14 +481,10 @@ function breakdownTables(cellSums: ReadonlyMap<string, Float64Array>, runCount: 
       const [d, value] = key.split("\u0000") as [string, string];
       if (d !== dim) continue;
       const perRun = cellSums.get(key)!;
-      const cellNames = Object.keys(breakdownMetrics(emptyBreakdownSums()));
-      const bs = emptyBreakdownSums();
-      const cellColumns = metricColumns(cellNames, runCount, (r) => {
-        loadFields(bs, BREAKDOWN_FIELDS, perRun, r * cellFields);
-        return breakdownMetrics(bs);
-      });
+      const cellNames = BREAKDOWN_METRIC_NAMES;
+      const means = spreadsOf(cellNames.length, runCount, (r, values) => breakdownMetricValues(perRun, r * cellFields, values), true);
       const cell: Record<string, MetricValue> = {};
-      cellNames.forEach((name, n) => (cell[name] = spreadOf(cellColumns[n]!).mean));
+      cellNames.forEach((name, n) => (cell[name] = means[n]!.mean));
       (breakdowns[dim] ??= dict())[value] = cell;
     }
   }

@@ -200,7 +200,8 @@ export function writeRunLine(
 
 /**
  * What one (case, run) adds to the sums: its kept line's values, or for an absent (case, run)
- * (`present` false) the case's missing prediction `missing` (scoreCase with no line).
+ * (`present` false) the case's missing prediction `missing` (scoreCase with no line). Written into
+ * `into` when given (the range loop reuses one object for all its cells), else a new object.
  */
 export function cellOutcome(
   c: SliceCase,
@@ -212,28 +213,37 @@ export function cellOutcome(
   matched: number,
   coverage: number,
   rewardAccuracy: number,
+  into: CaseOutcome = emptyOutcome(),
 ): CaseOutcome {
+  into.label = c.label;
+  into.judgment = present ? judgment : missing.judgment;
+  into.formatValid = reasonIdx === 0;
+  into.predictedCount = present ? predictedCount : missing.evidence.length;
+  into.matched = present ? matched : missing.matched;
+  into.goldCount = c.gold.length;
+  into.referenceCoverage = present ? coverage : missing.referenceCoverage;
+  into.rewardAccuracy = present ? rewardAccuracy : missing.rewardAccuracy;
+  into.rewardFormat = reasonIdx === 0 ? 1 : 0;
+  return into;
+}
+
+function emptyOutcome(): CaseOutcome {
   return {
-    label: c.label,
-    judgment: present ? judgment : missing.judgment,
-    formatValid: reasonIdx === 0,
-    predictedCount: present ? predictedCount : missing.evidence.length,
-    matched: present ? matched : missing.matched,
-    goldCount: c.gold.length,
-    referenceCoverage: present ? coverage : missing.referenceCoverage,
-    rewardAccuracy: present ? rewardAccuracy : missing.rewardAccuracy,
-    rewardFormat: reasonIdx === 0 ? 1 : 0,
+    label: false,
+    judgment: false,
+    formatValid: false,
+    predictedCount: 0,
+    matched: 0,
+    goldCount: 0,
+    referenceCoverage: 0,
+    rewardAccuracy: 0,
+    rewardFormat: 0,
   };
 }
 
 /** The rejection example of an absent (case, run). */
 export function missingExample(c: SliceCase, runKey: string): RejectionExample {
   return { where: c.where, reason: "missing_prediction", message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(runKey)}` };
-}
-
-/** `target[fields[f]] = from[at + f]` for each field. */
-export function loadFields<T>(target: T, fields: readonly (keyof T)[], from: Float64Array, at: number): void {
-  for (let f = 0; f < fields.length; f++) (target[fields[f]!] as number) = from[at + f]!;
 }
 
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
@@ -252,6 +262,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const out = new ByteSink(p.spare ?? undefined);
+  const scratch = emptyOutcome();
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
     out.bytes(utf8(caseLine(c)));
@@ -280,6 +291,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
         p.matched[s]!,
         p.coverage[s]!,
         p.rewardAccuracy[s]!,
+        scratch,
       );
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);

@@ -6,7 +6,7 @@
 import { outcomeCode } from "../../core/metrics/bootstrap.js";
 import type { CaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
-import { addBreakdownOutcomeAt, addOutcomeAt } from "../../core/metrics/run-sums.js";
+import { addBreakdownOutcomeAt, addOutcomeAt, type CountColumn, countColumn, type RunSumsTable } from "../../core/metrics/run-sums.js";
 import type { JudgmentColumns } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -17,10 +17,10 @@ import { EXAMPLES_PER_REASON, scoreCase, type ScoredPrediction, type ScoreOption
 
 /** What the aggregation adds up over the (case, run) cells, before metrics are computed from it. */
 export interface CellTotals {
-  /** Per run, RUN_SUM_FIELDS in order (run r at r · F). */
-  sums: Float64Array;
-  /** Per breakdown cell (`dimension\0value`), BREAKDOWN_FIELDS per run. */
-  cellSums: Map<string, Float64Array>;
+  /** Per run, RUN_SUM_FIELDS. */
+  sums: RunSumsTable;
+  /** Per breakdown cell (`dimension\0value`), BREAKDOWN_FIELDS per run (run r at r · BREAKDOWN_FIELDS.length). */
+  cellSums: Map<string, CountColumn>;
   /** Outcome codes per (run, case), run-major (shared with the bootstrap workers). */
   codes: Uint8Array;
   judgments: JudgmentColumns;
@@ -215,25 +215,27 @@ function addRunSums(pass: SparsePass): void {
   const fields = RUN_SUM_FIELDS.length;
   const { caseStep, rangeCount, caseCount, kept } = pass;
   const ranges = missingRanges(pass);
-  const sums = pass.into.sums;
   const rangeSum = new Float64Array(fields);
+  // One run's sums at a time, in a float64 row (the table holds them densely).
+  const sums = new Float64Array(fields);
   for (let r = 0; r < pass.runCount; r++) {
-    const base = r * fields;
+    pass.into.sums.load(r, sums);
     let next = 0;
     let q = kept.runStart[r]!;
     const end = kept.runStart[r + 1]!;
     while (q < end) {
       const b = Math.floor(kept.runCase[q]! / caseStep);
-      addMissingRanges(sums, base, ranges, next, b);
+      addMissingRanges(sums, 0, ranges, next, b);
       rangeSum.fill(0);
       for (let k = b * caseStep; k < Math.min(caseCount, (b + 1) * caseStep); k++) {
         if (q < end && kept.runCase[q] === k) addOutcomeAt(rangeSum, 0, keptOutcome(pass, k, kept.runEntry[q++]!));
         else addOutcomeAt(rangeSum, 0, pass.missingOutcome[k]!);
       }
-      for (let f = 0; f < fields; f++) sums[base + f]! += rangeSum[f]!;
+      for (let f = 0; f < fields; f++) sums[f]! += rangeSum[f]!;
       next = b + 1;
     }
-    addMissingRanges(sums, base, ranges, next, rangeCount);
+    addMissingRanges(sums, 0, ranges, next, rangeCount);
+    pass.into.sums.store(r, sums);
   }
 }
 
@@ -250,7 +252,7 @@ function addBreakdownSums(pass: SparsePass): void {
   for (let k = 0; k < caseCount; k++) {
     for (const key of cellsOf[k]!) {
       let perRun = into.cellSums.get(key);
-      if (!perRun) into.cellSums.set(key, (perRun = new Float64Array(runCount * cellFields)));
+      if (!perRun) into.cellSums.set(key, (perRun = countColumn(runCount * cellFields, caseCount)));
     }
   }
   for (const [key, perRun] of into.cellSums) {
