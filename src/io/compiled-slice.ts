@@ -1,5 +1,5 @@
 // A document slice compiled once: every string of every case (id, where it was read, breakdown
-// fields, extra fields, sentences) as UTF-16 code units in one SharedArrayBuffer, and the offsets,
+// fields, extra fields, sentences) as code units in one SharedArrayBuffer, and the offsets,
 // labels and gold ids in another, with the slice's content hash. Worker threads (`mari eval`'s
 // pool, `mari serve`'s scoring threads) are handed the two buffers, which are shared, not copied,
 // and decode their cases from them: one string decode and a slice per string, instead of a
@@ -15,35 +15,51 @@ export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
 
 /** Strings laid end to end: string k is the code units text[start[k] .. start[k + 1]). */
 export interface PackedStrings {
-  /** `count + 1` Int32 offsets, then the UTF-16 code units (offsets first: their alignment is fixed). */
+  /** `count + 1` Int32 offsets, then the text (offsets first: their alignment is fixed). */
   buffer: SharedArrayBuffer;
   count: number;
+  /**
+   * The text as UTF-16 code units (2 bytes each) when some code unit is above U+00FF, else as one
+   * byte each (Latin-1): half the memory, and each thread decodes it into a one-byte string, as
+   * the slice reader's own strings of such text are.
+   */
+  wide: boolean;
 }
+
+const ABOVE_LATIN1 = /[^\u0000-\u00ff]/;
 
 export function packStrings(strings: readonly string[]): PackedStrings {
   let units = 0;
-  for (const s of strings) units += s.length;
+  let wide = false;
+  for (const s of strings) {
+    units += s.length;
+    if (!wide && ABOVE_LATIN1.test(s)) wide = true;
+  }
   const count = strings.length;
-  const buffer = new SharedArrayBuffer(4 * (count + 1) + 2 * units);
+  const unitBytes = wide ? 2 : 1;
+  const buffer = new SharedArrayBuffer(4 * (count + 1) + unitBytes * units);
   const start = new Int32Array(buffer, 0, count + 1);
-  // Buffer.write copies a string's code units as they are (utf16le), lone surrogates included.
-  const text = Buffer.from(buffer, 4 * (count + 1), 2 * units);
+  // Buffer.write copies a string's code units as they are (utf16le, lone surrogates included), or
+  // the low byte of each (latin1, exact when none is above U+00FF).
+  const text = Buffer.from(buffer, 4 * (count + 1), unitBytes * units);
+  const encoding = wide ? "utf16le" : "latin1";
   let at = 0;
   for (let k = 0; k < count; k++) {
     start[k] = at;
     const s = strings[k]!;
-    text.write(s, 2 * at, 2 * s.length, "utf16le");
+    text.write(s, unitBytes * at, unitBytes * s.length, encoding);
     at += s.length;
   }
   start[count] = at;
-  return { buffer, count };
+  return { buffer, count, wide };
 }
 
 /** The strings of `packed`: one decode of all the text, then each string a slice of it. */
 export function unpackStrings(packed: PackedStrings): string[] {
-  const { buffer, count } = packed;
+  const { buffer, count, wide } = packed;
   const start = new Int32Array(buffer, 0, count + 1);
-  const all = Buffer.from(buffer, 4 * (count + 1), 2 * start[count]!).toString("utf16le");
+  const unitBytes = wide ? 2 : 1;
+  const all = Buffer.from(buffer, 4 * (count + 1), unitBytes * start[count]!).toString(wide ? "utf16le" : "latin1");
   const strings = new Array<string>(count);
   for (let k = 0; k < count; k++) strings[k] = all.slice(start[k]!, start[k + 1]!);
   return strings;

@@ -55,6 +55,13 @@ describe("packStrings / unpackStrings", () => {
     const packed = packStrings(strings);
     expect(packed.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(unpackStrings(packed)).toEqual(strings);
+    expect(packStrings(strings).wide).toBe(true);
     expect(unpackStrings(packStrings([]))).toEqual([]);
+    // Nothing above U+00FF: one byte per code unit, the same strings back.
+    const latin1 = ["\u0000", "é\u00ff x", "", "plain"];
+    const narrow = packStrings(latin1);
+    expect(narrow.wide).toBe(false);
+    expect(narrow.buffer.byteLength).toBe(4 * 5 + 10);
+    expect(unpackStrings(narrow)).toEqual(latin1);
   });
 });
