@@ -1,6 +1,6 @@
 // A document slice compiled once: every string of every case (id, where it was read, breakdown
 // fields, extra fields, sentences) as code units in one SharedArrayBuffer, and the offsets,
-// labels and gold ids in another, with the slice's content hash. Worker threads (`mari eval`'s
+// labels and gold ids in another. Worker threads (`mari eval`'s
 // pool, `mari serve`'s scoring threads) are handed the two buffers, which are shared, not copied,
 // and decode their cases from them: one string decode and a slice per string, instead of a
 // structured clone of every case object per thread. UTF-16 code units are copied as they are, so
@@ -8,7 +8,7 @@
 // slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
 import { dict } from "../core/dict.js";
 import type { RecordFormat } from "./records.js";
-import { sliceHashOf, type DocumentSlice, type SentenceRule, type SliceCase } from "./slice.js";
+import type { DocumentSlice, SentenceRule, SliceCase } from "./slice.js";
 
 /** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
 export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
@@ -78,8 +78,6 @@ export interface CompiledSlice {
   numbers: SharedArrayBuffer;
   cases: number;
   gold: number;
-  /** The slice's content hash (`sliceHashOf`): report.json's `dataset.slice_hash`. */
-  hash: string;
 }
 
 interface NumberViews {
@@ -127,7 +125,7 @@ function compile(slice: DocumentSlice): CompiledSlice {
   v.caseString[cases] = stringAt;
   v.goldStart[cases] = goldAt;
   const { path, format, sentences } = slice;
-  return { path, format, sentences, strings: packStrings(strings), numbers, cases, gold, hash: sliceHashOf(slice) };
+  return { path, format, sentences, strings: packStrings(strings), numbers, cases, gold };
 }
 
 const compiledOf = new WeakMap<DocumentSlice, CompiledSlice>();
