@@ -316,6 +316,8 @@ interface CachedSlice {
   key: string;
   content: string;
   slice: DocumentSlice;
+  /** Records read (the progress ticks of the read), ticked again when the slice is reused. */
+  records: number;
 }
 
 /** Most recently used last. */
@@ -338,20 +340,30 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
     if (at >= 0) {
       const [hit] = sliceCache.splice(at, 1);
       sliceCache.push(hit!);
+      options.progress?.tick(hit!.records);
       return hit!.slice;
     }
   }
   const bytes = createHash("sha256");
   let streamed = false;
+  let records = 0;
+  const progress = options.progress;
   const slice = await readDocumentSlice(path, {
     ...options,
+    progress: {
+      tick: (n = 1) => {
+        records += n;
+        progress?.tick(n);
+      },
+      done: (completed) => progress?.done(completed),
+    },
     onBytes: (chunk) => {
       streamed = true;
       bytes.update(chunk);
     },
   });
   const content = streamed ? bytes.digest("hex") : await sha256File(path);
-  sliceCache.push({ key, content, slice });
+  sliceCache.push({ key, content, slice, records });
   if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
   return slice;
 }
@@ -361,7 +373,7 @@ export function clearSliceCache(): void {
   sliceCache.length = 0;
 }
 
-/** Reads a whole slice as one phase of a run, counted in records read (a slice kept by content counts none). */
+/** Reads a whole slice as one phase of a run, counted in records read (a slice kept by content counts its read's). */
 export function readDocumentSliceObserved(path: string, options: SliceReadOptions, observer: RunObserver): Promise<DocumentSlice> {
   return inPhase(observer, "read slice (records)", undefined, (progress) => readDocumentSliceCached(path, { ...options, progress }));
 }
