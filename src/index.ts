@@ -42,7 +42,7 @@ export type { ReportOutcome } from "./tasks/outcome.js";
 export type { Shard } from "./tasks/document/score-dump.js";
 export { SILENT_OBSERVER, type Progress, type RunObserver } from "./io/observer.js";
 export { InputError, located } from "./io/errors.js";
-export { sniffSliceTask, type SentenceRule } from "./io/slice.js";
+export { clearSliceCache, readDocumentSliceCached, sniffSliceTask, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "./io/slice.js";
 export { englishPunktParameters } from "./io/punkt-english.js";
 export type { GateSpec } from "./gates/spec.js";
 export { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/spec.js";

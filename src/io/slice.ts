@@ -9,9 +9,11 @@ import { alignEvidence, splitSentences } from "../core/document/index.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
-import { sha256Text } from "./hashing.js";
+import { createHash, hash } from "node:crypto";
+import { sha256File, sha256Text } from "./hashing.js";
 import { inPhase, type Progress, type RunObserver } from "./observer.js";
 import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
+import { sourceChunks } from "./lines.js";
 
 export interface SliceCase {
   /** 0-based position in the slice (the order of every per-case output). */
@@ -43,6 +45,22 @@ export interface SliceReadOptions {
   strict?: boolean;
   /** Ticked once per record read (the display's "read slice" phase). */
   progress?: Progress | undefined;
+  /**
+   * Given the file's bytes as they are read, in order, when the format is read front to back
+   * (JSONL, CSV); never called for the other formats.
+   */
+  onBytes?: ((chunk: Buffer) => void) | undefined;
+}
+
+/** Formats read front to back in one pass, whose bytes `onBytes` sees. */
+const STREAMED_FORMATS: ReadonlySet<RecordFormat> = new Set(["jsonl", "csv"]);
+
+/** The file's chunks (after the regular-file and UTF-16 checks), each shown to `onBytes` as it passes. */
+async function* tapped(path: string, onBytes: (chunk: Buffer) => void): AsyncGenerator<Buffer> {
+  for await (const chunk of sourceChunks(path)) {
+    onBytes(chunk);
+    yield chunk;
+  }
 }
 
 /** A record left out of the slice, and why. */
@@ -237,7 +255,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
  * all throws, naming the first rejected record. `options` may be just the record format.
  */
 export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
-  const { format, sentences = "mari", strict = false, progress } = typeof options === "string" ? { format: options } : options;
+  const { format, sentences = "mari", strict = false, progress, onBytes } = typeof options === "string" ? { format: options } : options;
   const cases: SliceCase[] = [];
   const byId = new Map<string, number>();
   const rejected: RejectedSliceRecord[] = [];
@@ -248,7 +266,10 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
   let detected: RecordFormat;
   try {
     detected = format ?? (await detectRecordFormat(path));
-    for await (const item of readRecords(path, detected)) {
+    // The same bytes as the path gives (the file's chunks), named by the path: a stream of them
+    // lets `onBytes` see each chunk once, as it is read.
+    const source = onBytes !== undefined && STREAMED_FORMATS.has(detected) ? { name: path, chunks: tapped(path, onBytes) } : path;
+    for await (const item of readRecords(source, detected)) {
       progress?.tick();
       if (item.error) {
         // A blank line carries no record.
@@ -287,9 +308,74 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
   return { path, format: detected, sentences, cases, byId, rejected };
 }
 
-/** Reads a whole slice as one phase of a run, counted in records read. */
+/** How many slices `readDocumentSliceCached` keeps (the ones read last). */
+export const CACHED_SLICES = 4;
+
+/** A slice kept by content: its path and read options, and the sha256 of the file's bytes it was read from. */
+interface CachedSlice {
+  key: string;
+  content: string;
+  slice: DocumentSlice;
+  /** Records read (the progress ticks of the read), ticked again when the slice is reused. */
+  records: number;
+}
+
+/** Most recently used last. */
+const sliceCache: CachedSlice[] = [];
+
+/**
+ * `readDocumentSlice`, kept in this process by content: a slice read again (the same path as
+ * given, the same options) from a file whose bytes have the same sha256 is not parsed, split and
+ * aligned again: the same DocumentSlice comes back (and with it its hash and compiled form, which
+ * are kept per slice object). The bytes are hashed as they are read (JSONL, CSV; the other
+ * formats after the read); a later call hashes the file to compare, far cheaper than a read.
+ * Slices are not changed once read, so sharing one between runs is safe.
+ */
+export async function readDocumentSliceCached(path: string, options: SliceReadOptions = {}): Promise<DocumentSlice> {
+  const key = JSON.stringify([path, options.format ?? null, options.sentences ?? "mari", options.strict ?? false]);
+  if (sliceCache.some((c) => c.key === key)) {
+    // A file that cannot be hashed is left to the reader, whose errors name it.
+    const content = await sha256File(path).catch(() => undefined);
+    const at = sliceCache.findIndex((c) => c.key === key && c.content === content);
+    if (at >= 0) {
+      const [hit] = sliceCache.splice(at, 1);
+      sliceCache.push(hit!);
+      options.progress?.tick(hit!.records);
+      return hit!.slice;
+    }
+  }
+  const bytes = createHash("sha256");
+  let streamed = false;
+  let records = 0;
+  const progress = options.progress;
+  const slice = await readDocumentSlice(path, {
+    ...options,
+    progress: {
+      tick: (n = 1) => {
+        records += n;
+        progress?.tick(n);
+      },
+      done: (completed) => progress?.done(completed),
+    },
+    onBytes: (chunk) => {
+      streamed = true;
+      bytes.update(chunk);
+    },
+  });
+  const content = streamed ? bytes.digest("hex") : await sha256File(path);
+  sliceCache.push({ key, content, slice, records });
+  if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
+  return slice;
+}
+
+/** Forgets every slice `readDocumentSliceCached` keeps. */
+export function clearSliceCache(): void {
+  sliceCache.length = 0;
+}
+
+/** Reads a whole slice as one phase of a run, counted in records read (a slice kept by content counts its read's). */
 export function readDocumentSliceObserved(path: string, options: SliceReadOptions, observer: RunObserver): Promise<DocumentSlice> {
-  return inPhase(observer, "read slice (records)", undefined, (progress) => readDocumentSlice(path, { ...options, progress }));
+  return inPhase(observer, "read slice (records)", undefined, (progress) => readDocumentSliceCached(path, { ...options, progress }));
 }
 
 /** Report lines for rejected slice records: the first `cap` in full, then how many more. */
@@ -324,14 +410,27 @@ export async function sniffSliceTask(path: string): Promise<"documents" | "pairs
   return pairs > documents ? "pairs" : "documents";
 }
 
+/** A case's content hash: sha256 of canonicalJson's text of {id, sentences, label, gold}, in hex. */
+export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">): string {
+  // canonicalJson's text written with its keys already in sorted order (a string, a boolean and
+  // arrays of strings and numbers: no key inside to sort). The one-shot hash is ≈ 3× faster than
+  // a Hash object per case.
+  return hash("sha256", JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences }), "hex");
+}
+
+const hashOf = new WeakMap<object, string>();
+
 /**
  * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
  * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
+ * Computed once per slice object (slices are not changed once read).
  */
 export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
-  // canonicalJson's text of {id, sentences, label, gold}, written with its keys already in sorted
-  // order (a string, a boolean and arrays of strings and numbers: no key inside to sort).
-  const hashes = slice.cases.map((c) => sha256Text(JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences })));
-  const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
-  return sha256Text(rule + hashes.sort().join("\n"));
+  let known = hashOf.get(slice);
+  if (known === undefined) {
+    const hashes = slice.cases.map(sliceCaseHash);
+    const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
+    hashOf.set(slice, (known = sha256Text(rule + hashes.sort().join("\n"))));
+  }
+  return known;
 }

@@ -1,22 +1,29 @@
-// The piscina worker entry of the chunk pool: loads the task module named in workerData once,
-// initialises its state once per worker, then processes chunks. A task module may also export
-// `transferablesOf(result)`: buffers the result owns outright, moved to the main thread instead of
-// copied (hundreds of MB of cases.jsonl bytes on a large eval).
+// The piscina worker entry of the chunk pool: loads the task module named in workerData as soon
+// as the thread starts, then initialises its state once per worker (from workerData, or from the first
+// batch when the pool deferred it), then processes the chunks of each batch it is sent, in order.
+// A task module may also export `transferablesOf(result)`: buffers the result owns outright, moved
+// to the main thread instead of copied (hundreds of MB of cases.jsonl bytes on a large eval).
 import { workerData } from "node:worker_threads";
 import { Piscina } from "piscina";
-import type { ChunkTaskModule } from "./pool.js";
+import type { ChunkBatch, ChunkTaskModule, ChunkWorkerData } from "./pool.js";
 
-const { taskModule, initData } = workerData as { taskModule: string; initData: unknown };
-let ready: Promise<{ task: ChunkTaskModule<unknown, unknown, unknown>; state: unknown }> | undefined;
+const { taskModule, initData, deferred } = workerData as ChunkWorkerData;
+// Loaded before the thread says it is ready (piscina awaits this module), i.e. while the main
+// thread prepares the first tasks: once idle, piscina's thread blocks in Atomics.wait, and a load
+// started but not finished would wait for the first task.
+const task = (await import(taskModule)) as ChunkTaskModule<unknown, unknown, unknown>;
+let ready: Promise<unknown> | undefined;
 
-export default async function processChunk(chunk: unknown): Promise<unknown> {
-  ready ??= (async () => {
-    const task = (await import(taskModule)) as ChunkTaskModule<unknown, unknown, unknown>;
-    return { task, state: await task.init(initData) };
-  })();
-  const { task, state } = await ready;
-  const result = await task.processChunk(state, chunk);
-  const transfer = task.transferablesOf?.(result);
-  if (!transfer || transfer.length === 0) return result;
-  return Piscina.move({ [Piscina.transferableSymbol]: [...new Set(transfer)], [Piscina.valueSymbol]: result } as never);
+export default async function processBatch(batch: ChunkBatch): Promise<unknown> {
+  ready ??= Promise.resolve(task.init(deferred ? batch.init : initData));
+  const state = await ready;
+  const results: unknown[] = [];
+  const transfer = new Set<ArrayBuffer>();
+  for (const chunk of batch.chunks) {
+    const result = await task.processChunk(state, chunk);
+    results.push(result);
+    for (const buffer of task.transferablesOf?.(result) ?? []) transfer.add(buffer);
+  }
+  if (transfer.size === 0) return results;
+  return Piscina.move({ [Piscina.transferableSymbol]: [...transfer], [Piscina.valueSymbol]: results } as never);
 }

@@ -13,8 +13,8 @@ import { sliceHashOf } from "../io/slice.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { readBody, RequestError } from "./body.js";
-import { compileSlice } from "./compiled-slice.js";
-import { DocumentFinder } from "./document-finder.js";
+import { compileSlice, packStrings } from "../io/compiled-slice.js";
+import { DocumentFinder, findableText } from "./document-finder.js";
 import { RequestLog } from "./request-log.js";
 import {
   SCORE_TASK_MODULE,
@@ -114,7 +114,11 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
     const state = scoreTaskState(opts.slice, new DocumentFinder(opts.slice.cases), config);
     return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }
-  const initData: ScoreTaskInit = { compiled: compileSlice(opts.slice), config };
+  const initData: ScoreTaskInit = {
+    compiled: compileSlice(opts.slice),
+    findable: packStrings(opts.slice.cases.map((c) => findableText(c.sentences))),
+    config,
+  };
   const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
   // Each thread loads the scorer and maps the slice on its first task: an empty request per thread,
   // not awaited, has that done while this thread hashes the slice and starts listening.

@@ -6,7 +6,7 @@
 // fail with every such item listed, so a trainer never trains on a silent 0.
 import { dumpCaseId, dumpRunKey, readFieldTooDeep, runKeyProblem } from "../io/dump.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
-import type { ScoringSlice } from "./compiled-slice.js";
+import type { ScoringSlice } from "../io/compiled-slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
 import type { DocumentFinder } from "./document-finder.js";
 import { responseOfQuery, type ResponseRule } from "./trainer-query.js";

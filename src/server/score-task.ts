@@ -2,11 +2,12 @@
 // worker): parse it, resolve and score its items (score-items.ts), and return the answer's JSON
 // text, the request's tally and its log lines cut around their run keys. It is a task module of
 // src/pool (`init` + `processChunk`), so the same code runs in-process and in worker threads, which
-// map the one compiled slice the main thread shares with them (compiled-slice.ts).
+// map the one compiled slice the main thread shares with them (io/compiled-slice.ts), with each
+// case's findable text packed beside it.
 import type { CaseReason, ScoreOptions } from "../tasks/document/score.js";
 import { reasonIndex } from "../tasks/document/score.js";
 import { arrayField, parseBodyObject, RequestError } from "./body.js";
-import { openCompiledSlice, type CompiledSlice, type ScoringSlice } from "./compiled-slice.js";
+import { openCompiledSlice, unpackStrings, type CompiledSlice, type PackedStrings, type ScoringSlice } from "../io/compiled-slice.js";
 import { DocumentFinder } from "./document-finder.js";
 import { logLineParts, type ItemLogParts } from "./request-log.js";
 import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
@@ -32,6 +33,8 @@ export interface ScoreTaskConfig {
 
 export interface ScoreTaskInit {
   compiled: CompiledSlice;
+  /** Each case's `findableText`, in slice order. */
+  findable: PackedStrings;
   config: ScoreTaskConfig;
 }
 
@@ -69,8 +72,8 @@ export function scoreTaskState(slice: ScoringSlice, finder: DocumentFinder, conf
 
 /** A worker's state: the shared compiled slice, mapped and decoded once. */
 export function init(data: ScoreTaskInit): ScoreTaskState {
-  const { slice, findableTexts } = openCompiledSlice(data.compiled);
-  return scoreTaskState(slice, new DocumentFinder(slice.cases, findableTexts), data.config);
+  const slice = openCompiledSlice(data.compiled);
+  return scoreTaskState(slice, new DocumentFinder(slice.cases, unpackStrings(data.findable)), data.config);
 }
 
 // A body of tiny items (`[1,1,1,…]`) would otherwise ask for millions of results from one request.

@@ -17,6 +17,7 @@ describe("mapInOrder", () => {
     const pool: ChunkPool<number, number> = {
       workers: 3,
       run: (chunk) => new Promise((resolve) => resolvers.push(() => resolve(chunk * 10))),
+      runBatch: () => Promise.reject(new Error("no batches without buffers to move")),
       close: async () => {},
     };
     const seen: number[] = [];
@@ -39,6 +40,7 @@ describe("mapInOrder", () => {
         if (chunk === 2) throw new Error("boom");
         return chunk;
       },
+      runBatch: () => Promise.reject(new Error("no batches in process")),
       close: async () => {},
     };
     await expect(
@@ -74,7 +76,7 @@ describe("createChunkPool", () => {
 });
 
 describe("a worker's slice", () => {
-  it("is the main thread's, cloned: same cases, ids and user-named extra keys", async () => {
+  it("is the main thread's, decoded from shared memory: same cases, ids and user-named extra keys", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mari-worker-slice-"));
     try {
       const path = join(dir, "slice.jsonl");

@@ -6,7 +6,7 @@ import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
-import { readDocumentSlice } from "../../io/slice.js";
+import { readDocumentSliceCached } from "../../io/slice.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -119,7 +119,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
   const workers = integerFlag("--workers", flags.workers, 1, MAX_WORKERS) ?? defaultServeWorkers();
   const completionEnd = completionEndFromFlags(flags);
-  const slice = await readDocumentSlice(slicePath, { sentences: sentenceRuleOf(flags) });
+  const slice = await readDocumentSliceCached(slicePath, { sentences: sentenceRuleOf(flags) });
   warnRejectedSliceRecords(slice);
   if (flags.log) await checkLogTarget(flags.log);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;

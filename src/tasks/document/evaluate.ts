@@ -27,7 +27,7 @@ import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { isConvertedDump, type DumpSourceOptions } from "./dump-source.js";
 import { detectEvalLog } from "../../judges/eval-logs.js";
-import { runDocumentEval, type DocumentEvalResult, type Shard } from "./score-dump.js";
+import { runDocumentEval, startDocumentPool, type DocumentEvalResult, type EarlyDocumentPool, type Shard } from "./score-dump.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /** Where an evaluation without a dump keeps the lexical judge's dump (inside the output directory). */
@@ -149,9 +149,17 @@ async function evaluate(
   const explore = formats.includes("html");
   const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
-  // The slice is read after every check of the dump above, so a bad dump is said before a bad slice.
-  const slice = sliceRead ?? (await readDocumentSliceObserved(slicePath, sliceReadOptions(settings), observer));
-  const result = await scoreDump(settings, slice, dumpPath, dumpBytes, offsets);
+  // Threads asked for start now: their start-up runs while this thread reads the slice.
+  const earlyPool = sliceRead === undefined && typeof settings.workers === "number" && settings.workers > 1 ? startDocumentPool(settings.workers) : undefined;
+  let slice: DocumentSlice;
+  try {
+    // The slice is read after every check of the dump above, so a bad dump is said before a bad slice.
+    slice = sliceRead ?? (await readDocumentSliceObserved(slicePath, sliceReadOptions(settings), observer));
+  } catch (err) {
+    await earlyPool?.close();
+    throw err;
+  }
+  const result = await scoreDump(settings, slice, dumpPath, dumpBytes, offsets, earlyPool);
   try {
     return await reportOn(result, settings, {
       dumpPath,
@@ -203,6 +211,7 @@ async function scoreDump(
   dumpPath: string,
   dumpBytes: number,
   offsets: LineOffsets | undefined,
+  earlyPool: EarlyDocumentPool | undefined,
 ): Promise<DocumentEvalResult> {
   const { slicePath, outDir, observer, shard, limit, rewardsPath } = settings;
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
@@ -226,6 +235,7 @@ async function scoreDump(
       dumpPath,
       outDir,
       workers: settings.workers ?? 1,
+      earlyPool,
       chunkLines: settings.chunkLines,
       seed: settings.seed ?? 0,
       bootstrap: settings.bootstrap ?? 1000,

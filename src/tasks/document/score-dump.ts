@@ -25,6 +25,7 @@ import {
   WORKER_HEAP_MB,
   type ChunkResult,
   type LineBlock,
+  type ScoreInit,
   type ScoreOptions,
   type ScoreState,
   processChunk as scoreChunk,
@@ -39,6 +40,46 @@ export interface Shard {
   count: number;
 }
 
+/**
+ * Worker threads started before the slice is read (`startDocumentPool`), so that their start-up
+ * (a Node environment and the scoring modules each) runs while the main thread reads the slice.
+ */
+export interface EarlyDocumentPool {
+  readonly workers: number;
+  /** Hands the threads the slice (compiled into shared memory) and gives the pool. */
+  start(slice: DocumentSlice, options: ScoreOptions): Promise<ChunkPool<DocumentTaskPayload, DocumentTaskResult>>;
+  /** Stops the threads (when the run ends before `start`, or after it). */
+  close(): Promise<void>;
+}
+
+/** Starts `workers` (> 1) scoring threads now; they wait for `start` to give them the slice. */
+export function startDocumentPool(workers: number): EarlyDocumentPool {
+  let provide!: (init: ScoreInit) => void;
+  let cancel!: (err: Error) => void;
+  const initData = new Promise<ScoreInit>((resolve, reject) => {
+    provide = resolve;
+    cancel = reject;
+  });
+  const pool = createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
+    workers,
+    taskModule: DOCUMENT_TASK_MODULE,
+    initData,
+    workerHeapMb: WORKER_HEAP_MB,
+  });
+  pool.catch(() => {});
+  return {
+    workers,
+    start: (slice, options) => {
+      provide(scoreInit(slice, options));
+      return pool;
+    },
+    close: async () => {
+      cancel(new Error("the scoring pool was closed before it was given the slice"));
+      await (await pool.catch(() => undefined))?.close();
+    },
+  };
+}
+
 export interface DocumentEvalOptions extends ScoreOptions {
   slicePath: string;
   /** A slice the caller already read (else it is read here, with these options). */
@@ -48,6 +89,8 @@ export interface DocumentEvalOptions extends ScoreOptions {
   outDir: string;
   /** Worker threads (1 = in process), or `auto`: chosen from the measured cost of the first chunk (`autoWorkerCount`). */
   workers: number | "auto";
+  /** Threads already started for this run (`startDocumentPool`, `workers` of them): used, then closed here. */
+  earlyPool?: EarlyDocumentPool | undefined;
   /** How `auto` turns the predicted scoring seconds into a count (default: `autoWorkerCount` with this machine's cores and load). */
   autoWorkers?: ((predictedSeconds: number) => number) | undefined;
   /** Lines per pool chunk; default: one read block (~1 MB). */
@@ -144,9 +187,31 @@ async function* chunked(
   }
 }
 
-async function* prepend<T>(first: T, rest: AsyncIterable<T>): AsyncGenerator<T> {
-  yield first;
+async function* prepend<T, U>(head: readonly T[], rest: AsyncIterable<U>): AsyncGenerator<T | U> {
+  yield* head;
   yield* rest;
+}
+
+/**
+ * Until a worker thread has started and decoded the slice, this thread scores the dump's next
+ * blocks itself (and hashes the slice for the report), instead of waiting: on the 1M bench dump a
+ * thread's start-up is worth about a dozen blocks. Their results come first, in block order.
+ */
+async function scoreWhileThreadsStart(pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>, dump: DumpChunks, state: ScoreState): Promise<ChunkResult[]> {
+  let started = false;
+  // An empty batch is answered once a thread is up; a thread that cannot start fails the real tasks.
+  pool.runBatch([]).then(
+    () => (started = true),
+    () => (started = true),
+  );
+  sliceHashOf(state.slice);
+  const results: ChunkResult[] = [];
+  while (!started) {
+    const next = await dump.chunks.next();
+    if (next.done === true) break;
+    results.push(scoreChunk(state, next.value));
+  }
+  return results;
 }
 
 /**
@@ -178,28 +243,35 @@ export const ORPHAN_EXAMPLE_CAP = 20;
 export const FLIPPED_CAP = 50;
 
 export async function runDocumentEval(opts: DocumentEvalOptions): Promise<DocumentEvalResult> {
-  const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath, opts.sliceOptions));
-  const rewards = opts.rewardsPath ? await AtomicLineWriter.open(opts.rewardsPath) : undefined;
-  const total = (await stat(opts.dumpPath)).size;
-  const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
-  const tally = new DumpTally(slice, opts, rewards !== undefined);
   let pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult> | undefined;
+  let rewards: AtomicLineWriter | undefined;
   try {
+    const slice = opts.slice ?? (await readDocumentSlice(opts.slicePath, opts.sliceOptions));
+    rewards = opts.rewardsPath ? await AtomicLineWriter.open(opts.rewardsPath) : undefined;
+    const total = (await stat(opts.dumpPath)).size;
+    const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
+    const tally = new DumpTally(slice, opts, rewards !== undefined);
     const dump = readDumpChunks(opts);
     const { workers, first } = await chooseWorkers(opts, dump, slice, scoreOptions, total);
-    const ready = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
-      workers,
-      taskModule: DOCUMENT_TASK_MODULE,
-      initData: scoreInit(slice, scoreOptions),
-      state: { slice, options: scoreOptions },
-      workerHeapMb: WORKER_HEAP_MB,
-    });
+    const ready =
+      opts.earlyPool !== undefined
+        ? await opts.earlyPool.start(slice, scoreOptions)
+        : await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
+            workers,
+            taskModule: DOCUMENT_TASK_MODULE,
+            // Compiled for worker threads only: in process the state is the slice itself.
+            initData: workers > 1 ? scoreInit(slice, scoreOptions) : undefined,
+            state: { slice, options: scoreOptions },
+            workerHeapMb: WORKER_HEAP_MB,
+          });
     pool = ready;
+    const early = workers > 1 ? await scoreWhileThreadsStart(ready, dump, { slice, options: scoreOptions }) : [];
+    const head = first === undefined ? early : [first, ...early];
     const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) => [
       (chunk as LineBlock).block.buffer as ArrayBuffer,
     ]);
     let done = 0;
-    for await (const result of first === undefined ? scored : prepend(first, scored)) {
+    for await (const result of head.length === 0 ? scored : prepend(head, scored)) {
       done += dump.sizes.shift() ?? 0;
       opts.onProgress?.(done, total);
       tally.addChunk(result as ChunkResult);
@@ -234,7 +306,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     await rewards?.abort();
     throw err;
   } finally {
-    await pool?.close();
+    await (pool ?? opts.earlyPool)?.close();
   }
 }
 
@@ -273,6 +345,7 @@ async function chooseWorkers(
   scoreOptions: ScoreOptions,
   total: number,
 ): Promise<{ workers: number; first: ChunkResult | undefined }> {
+  if (opts.earlyPool !== undefined) return { workers: opts.earlyPool.workers, first: undefined };
   if (opts.workers !== "auto") return { workers: opts.workers, first: undefined };
   const head = await dump.chunks.next();
   if (head.done === true) return { workers: 1, first: undefined };
@@ -473,7 +546,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
     (await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
       workers: input.workers,
       taskModule: DOCUMENT_TASK_MODULE,
-      initData: scoreInit(slice, options),
+      initData: input.workers > 1 ? scoreInit(slice, options) : undefined,
       state: { slice, options },
       workerHeapMb: WORKER_HEAP_MB,
     }));

@@ -19,7 +19,7 @@ import {
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
-import { dict } from "../../core/dict.js";
+import { compileSlice, openCompiledSlice, type CompiledSlice } from "../../io/compiled-slice.js";
 
 /** Per-case reasons (index 0 = format-valid), in docs/comparable-reports.md order. */
 export const CASE_REASONS = [
@@ -120,29 +120,23 @@ export interface ChunkResult {
 }
 
 export interface ScoreInit {
-  /** The slice as the main thread read it, cases included (structured-cloned into each worker). */
-  slice: Omit<DocumentSlice, "byId" | "rejected">;
+  /** The slice as the main thread read it, compiled into shared memory (every worker maps the same bytes). */
+  compiled: CompiledSlice;
   options: ScoreOptions;
 }
 
 /** What a pool worker is started with: the slice already read, split and aligned, not its path. */
 export function scoreInit(slice: DocumentSlice, options: ScoreOptions): ScoreInit {
-  return { slice: { path: slice.path, format: slice.format, sentences: slice.sentences, cases: slice.cases }, options };
+  return { compiled: compileSlice(slice), options };
 }
 
 /**
- * Pool entry. Workers get the main thread's cases: reading the slice again cost each worker as much
- * as the main thread (sentence splitting and gold alignment), more than the scoring it then did on
- * a dump of few runs per document.
+ * Pool entry. Workers decode the main thread's compiled slice: reading the slice again cost each
+ * worker as much as the main thread (sentence splitting and gold alignment), and a structured
+ * clone of every case per worker slowed its start-up more than the scoring it then did.
  */
 export function init(data: ScoreInit): ScoreState {
-  const byId = new Map<string, number>();
-  // A clone gives `extra` back an ordinary prototype; user-named keys need the null one (dict).
-  const cases = data.slice.cases.map((c) => {
-    byId.set(c.id, c.index);
-    return { ...c, extra: Object.assign(dict(), c.extra) };
-  });
-  return { slice: { ...data.slice, cases, byId, rejected: [] }, options: data.options };
+  return { slice: openCompiledSlice(data.compiled), options: data.options };
 }
 
 /** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */

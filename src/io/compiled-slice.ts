@@ -1,0 +1,170 @@
+// A document slice compiled once: every string of every case (id, where it was read, breakdown
+// fields, extra fields, sentences) as code units in one SharedArrayBuffer, and the offsets,
+// labels and gold ids in another. Worker threads (`mari eval`'s
+// pool, `mari serve`'s scoring threads) are handed the two buffers, which are shared, not copied,
+// and decode their cases from them: one string decode and a slice per string, instead of a
+// structured clone of every case object per thread. UTF-16 code units are copied as they are, so
+// a lone surrogate survives the trip. A slice is compiled once however many pools use it (kept per
+// slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
+import { dict } from "../core/dict.js";
+import type { RecordFormat } from "./records.js";
+import type { DocumentSlice, SentenceRule, SliceCase } from "./slice.js";
+
+/** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
+export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
+
+/** Strings laid end to end: string k is the code units text[start[k] .. start[k + 1]). */
+export interface PackedStrings {
+  /** `count + 1` Int32 offsets, then the text (offsets first: their alignment is fixed). */
+  buffer: SharedArrayBuffer;
+  count: number;
+  /**
+   * The text as UTF-16 code units (2 bytes each) when some code unit is above U+00FF, else as one
+   * byte each (Latin-1): half the memory, and each thread decodes it into a one-byte string, as
+   * the slice reader's own strings of such text are.
+   */
+  wide: boolean;
+}
+
+const ABOVE_LATIN1 = /[^\u0000-\u00ff]/;
+
+export function packStrings(strings: readonly string[]): PackedStrings {
+  let units = 0;
+  let wide = false;
+  for (const s of strings) {
+    units += s.length;
+    if (!wide && ABOVE_LATIN1.test(s)) wide = true;
+  }
+  const count = strings.length;
+  const unitBytes = wide ? 2 : 1;
+  const buffer = new SharedArrayBuffer(4 * (count + 1) + unitBytes * units);
+  const start = new Int32Array(buffer, 0, count + 1);
+  // Buffer.write copies a string's code units as they are (utf16le, lone surrogates included), or
+  // the low byte of each (latin1, exact when none is above U+00FF).
+  const text = Buffer.from(buffer, 4 * (count + 1), unitBytes * units);
+  const encoding = wide ? "utf16le" : "latin1";
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    start[k] = at;
+    const s = strings[k]!;
+    text.write(s, unitBytes * at, unitBytes * s.length, encoding);
+    at += s.length;
+  }
+  start[count] = at;
+  return { buffer, count, wide };
+}
+
+/** The strings of `packed`: one decode of all the text, then each string a slice of it. */
+export function unpackStrings(packed: PackedStrings): string[] {
+  const { buffer, count, wide } = packed;
+  const start = new Int32Array(buffer, 0, count + 1);
+  const unitBytes = wide ? 2 : 1;
+  const all = Buffer.from(buffer, 4 * (count + 1), unitBytes * start[count]!).toString(wide ? "utf16le" : "latin1");
+  const strings = new Array<string>(count);
+  for (let k = 0; k < count; k++) strings[k] = all.slice(start[k]!, start[k + 1]!);
+  return strings;
+}
+
+/** Strings of a case before its sentences: id, where, scope, doc_type, contra_type (JSON), extra (JSON). */
+const CASE_FIELDS = 6;
+
+export interface CompiledSlice {
+  path: string;
+  format: RecordFormat;
+  sentences: SentenceRule;
+  /** Every case's CASE_FIELDS strings, then its sentences. */
+  strings: PackedStrings;
+  /** Int32: caseString (cases + 1), goldStart (cases + 1), gold; then Uint8 labels. */
+  numbers: SharedArrayBuffer;
+  cases: number;
+  gold: number;
+}
+
+interface NumberViews {
+  caseString: Int32Array;
+  goldStart: Int32Array;
+  gold: Int32Array;
+  label: Uint8Array;
+}
+
+function numberViews(buffer: SharedArrayBuffer, cases: number, gold: number): NumberViews {
+  const ints = 2 * (cases + 1) + gold;
+  return {
+    caseString: new Int32Array(buffer, 0, cases + 1),
+    goldStart: new Int32Array(buffer, 4 * (cases + 1), cases + 1),
+    gold: new Int32Array(buffer, 8 * (cases + 1), gold),
+    label: new Uint8Array(buffer, 4 * ints, cases),
+  };
+}
+
+// Breakdown fields are never "" (an empty value reads as absent), so "" stands for null.
+const optional = (value: string | null): string => value ?? "";
+const fromOptional = (text: string): string | null => (text === "" ? null : text);
+
+function compile(slice: DocumentSlice): CompiledSlice {
+  const strings: string[] = [];
+  let gold = 0;
+  for (const c of slice.cases) {
+    const extra = Object.keys(c.extra).length === 0 ? "" : JSON.stringify(c.extra);
+    strings.push(c.id, c.where, optional(c.scope), optional(c.docType), c.contraType === null ? "" : JSON.stringify(c.contraType), extra, ...c.sentences);
+    gold += c.gold.length;
+  }
+  const cases = slice.cases.length;
+  const numbers = new SharedArrayBuffer(4 * (2 * (cases + 1) + gold) + cases);
+  const v = numberViews(numbers, cases, gold);
+  let stringAt = 0;
+  let goldAt = 0;
+  slice.cases.forEach((c, i) => {
+    v.caseString[i] = stringAt;
+    stringAt += CASE_FIELDS + c.sentences.length;
+    v.goldStart[i] = goldAt;
+    v.gold.set(c.gold, goldAt);
+    goldAt += c.gold.length;
+    v.label[i] = c.label ? 1 : 0;
+  });
+  v.caseString[cases] = stringAt;
+  v.goldStart[cases] = goldAt;
+  const { path, format, sentences } = slice;
+  return { path, format, sentences, strings: packStrings(strings), numbers, cases, gold };
+}
+
+const compiledOf = new WeakMap<DocumentSlice, CompiledSlice>();
+
+/** `slice` compiled, once per slice object. */
+export function compileSlice(slice: DocumentSlice): CompiledSlice {
+  let compiled = compiledOf.get(slice);
+  if (compiled === undefined) compiledOf.set(slice, (compiled = compile(slice)));
+  return compiled;
+}
+
+/** The slice a compiled slice was made from, every case field as read (rejected records are not kept). */
+export function openCompiledSlice(compiled: CompiledSlice): DocumentSlice {
+  const strings = unpackStrings(compiled.strings);
+  const v = numberViews(compiled.numbers, compiled.cases, compiled.gold);
+  const cases: SliceCase[] = new Array(compiled.cases);
+  const byId = new Map<string, number>();
+  for (let i = 0; i < compiled.cases; i++) {
+    const first = v.caseString[i]!;
+    const contraType = strings[first + 4]!;
+    const extra = strings[first + 5]!;
+    const c: SliceCase = {
+      index: i,
+      id: strings[first]!,
+      where: strings[first + 1]!,
+      sentences: strings.slice(first + CASE_FIELDS, v.caseString[i + 1]!),
+      label: v.label[i] === 1,
+      gold: Array.from(v.gold.subarray(v.goldStart[i]!, v.goldStart[i + 1]!)),
+      scope: fromOptional(strings[first + 2]!),
+      docType: fromOptional(strings[first + 3]!),
+      contraType: contraType === "" ? null : (JSON.parse(contraType) as string | string[]),
+      // Keys are the user's: a null-prototype object, as the slice reader builds it.
+      extra: extra === "" ? dict() : Object.assign(dict(), JSON.parse(extra) as Record<string, unknown>),
+    };
+    cases[i] = c;
+    byId.set(c.id, i);
+  }
+  const { path, format, sentences } = compiled;
+  const slice: DocumentSlice = { path, format, sentences, cases, byId, rejected: [] };
+  compiledOf.set(slice, compiled);
+  return slice;
+}

@@ -1,0 +1,67 @@
+// The slice compiled into shared memory for worker threads: what they decode is the slice as read,
+// every field of every case, exactly (lone surrogates, empty strings, user-named keys).
+import { describe, expect, it } from "vitest";
+import { compileSlice, openCompiledSlice, packStrings, unpackStrings } from "../../src/io/compiled-slice.js";
+import { readDocumentSlice, sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice.js";
+import { dict } from "../../src/core/dict.js";
+
+const CONTRADOC_160 = "datasets/contradoc/contradoc-160.jsonl";
+
+/** Every field, `extra` as its key order and JSON text (what cases.jsonl writes of it). */
+const fields = (c: SliceCase) => ({ ...c, extra: [Object.keys(c.extra), JSON.stringify(c.extra), Object.getPrototypeOf(c.extra)] });
+
+describe("compileSlice / openCompiledSlice", () => {
+  it("gives back every case field by field, the lookup by id and the slice's hash", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const compiled = compileSlice(slice);
+    expect(compiled.strings.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(compiled.numbers).toBeInstanceOf(SharedArrayBuffer);
+    const opened = openCompiledSlice(compiled);
+    expect(opened.cases.map(fields)).toEqual(slice.cases.map(fields));
+    expect([...opened.byId]).toEqual([...slice.byId]);
+    expect(sliceHashOf(opened)).toBe(sliceHashOf(slice));
+    expect({ ...opened, cases: [], byId: [] }).toEqual({ ...slice, cases: [], byId: [], rejected: [] });
+    // Compiled once per slice object; a decoded slice is known as its compiled form.
+    expect(compileSlice(slice)).toBe(compiled);
+    expect(compileSlice(opened)).toBe(compiled);
+  });
+
+  it("keeps lone surrogates, empty strings, breakdown values, lists and user-named keys exact", () => {
+    const extra = Object.assign(dict(), JSON.parse('{"__proto__": {"x": 1}, "b": [1, -2.5e-7, null, true], "1": "é", "a": {"z": "\\ud800"}}') as object);
+    const cases: SliceCase[] = [
+      { id: "\ud800x", sentences: ["a\udfffb", ""], label: true, gold: [1, 2], scope: "local", docType: "news", contraType: ["fact", "\u{1f600}"], extra },
+      { id: "", sentences: ["é"], label: false, gold: [], scope: null, docType: null, contraType: null, extra: dict() },
+      { id: "z", sentences: ["\u{1f600} \n\t x"], label: true, gold: [1], scope: null, docType: "x", contraType: "emotion", extra: dict() },
+    ].map((c, index) => ({ ...c, index, where: `s.jsonl:${index + 1}` }));
+    const slice: DocumentSlice = {
+      path: "s.jsonl",
+      format: "jsonl",
+      sentences: "punkt",
+      cases,
+      byId: new Map(cases.map((c) => [c.id, c.index])),
+      rejected: [],
+    };
+    const opened = openCompiledSlice(compileSlice(slice));
+    expect(opened.cases.map(fields)).toEqual(cases.map(fields));
+    expect(opened.cases.map((c) => c.id)).toEqual(["\ud800x", "", "z"]);
+    expect(Object.hasOwn(opened.cases[0]!.extra, "__proto__")).toBe(true);
+    expect(opened.sentences).toBe("punkt");
+  });
+});
+
+describe("packStrings / unpackStrings", () => {
+  it("gives the strings back as they were, code unit for code unit", () => {
+    const strings = ["", "a", "\udc00", "x\ud83d", "[1] \u{1f600} x", "", "é".repeat(1000)];
+    const packed = packStrings(strings);
+    expect(packed.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(unpackStrings(packed)).toEqual(strings);
+    expect(packStrings(strings).wide).toBe(true);
+    expect(unpackStrings(packStrings([]))).toEqual([]);
+    // Nothing above U+00FF: one byte per code unit, the same strings back.
+    const latin1 = ["\u0000", "é\u00ff x", "", "plain"];
+    const narrow = packStrings(latin1);
+    expect(narrow.wide).toBe(false);
+    expect(narrow.buffer.byteLength).toBe(4 * 5 + 10);
+    expect(unpackStrings(narrow)).toEqual(latin1);
+  });
+});

@@ -1,0 +1,81 @@
+// Small chunks travel to worker threads in batches (one message for several chunks) and their
+// results still come back one per chunk, in input order, with their buffers moved both ways.
+// Real piscina threads running test/support/pool-tasks/sum-bytes.mjs.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { BATCH_BYTES, BATCH_MAX, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
+import { ROOT } from "../support/cli.js";
+
+const TASK = pathToFileURL(join(ROOT, "test/support/pool-tasks/sum-bytes.mjs"));
+type Chunk = { index: number; bytes: Uint8Array };
+type Result = { index: number; sum: number; thread: number; out: Uint8Array };
+
+function chunksOf(count: number, size: number): Chunk[] {
+  return Array.from({ length: count }, (_, index) => ({ index, bytes: new Uint8Array(size).fill((index % 7) + 1) }));
+}
+
+/** The pool, counting the tasks it is given: single chunks and batches (with their sizes). */
+function counted(pool: ChunkPool<Chunk, Result>): { pool: ChunkPool<Chunk, Result>; singles: number[]; batches: number[] } {
+  const singles: number[] = [];
+  const batches: number[] = [];
+  return {
+    singles,
+    batches,
+    pool: {
+      workers: pool.workers,
+      run: (chunk, transfer) => (singles.push(1), pool.run(chunk, transfer)),
+      runBatch: (chunks, transfer) => (batches.push(chunks.length), pool.runBatch(chunks, transfer)),
+      close: () => pool.close(),
+    },
+  };
+}
+
+async function collect(pool: ChunkPool<Chunk, Result>, chunks: Chunk[]): Promise<Result[]> {
+  const results: Result[] = [];
+  for await (const r of mapInOrder(pool, chunks, undefined, (c) => [c.bytes.buffer as ArrayBuffer])) results.push(r);
+  return results;
+}
+
+describe("chunk pool batches", () => {
+  it("small chunks go in batches of at most BATCH_MAX; results one per chunk, in order, buffers moved", async () => {
+    const threads = await createChunkPool<unknown, Chunk, Result>({ workers: 2, taskModule: TASK, initData: {} });
+    try {
+      const { pool, singles, batches } = counted(threads);
+      const chunks = chunksOf(200, 100);
+      const results = await collect(pool, chunks);
+      expect(results.map((r) => r.index)).toEqual(chunks.map((c) => c.index));
+      expect(results.map((r) => r.sum)).toEqual(chunks.map((c) => 100 * ((c.index % 7) + 1)));
+      expect(results.every((r) => r.out.length === 8 && r.out[0] === (r.index & 0xff))).toBe(true);
+      // Sent, not copied: the main thread's chunk buffers are detached.
+      expect(chunks.every((c) => c.bytes.byteLength === 0)).toBe(true);
+      expect(singles).toEqual([]);
+      expect(batches).toEqual([BATCH_MAX, BATCH_MAX, BATCH_MAX, 200 - 3 * BATCH_MAX]);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it("a chunk of BATCH_BYTES or more goes alone", async () => {
+    const threads = await createChunkPool<unknown, Chunk, Result>({ workers: 2, taskModule: TASK, initData: {} });
+    try {
+      const { pool, singles, batches } = counted(threads);
+      const results = await collect(pool, chunksOf(5, BATCH_BYTES));
+      expect(results.map((r) => [r.index, r.sum])).toEqual([0, 1, 2, 3, 4].map((i) => [i, BATCH_BYTES * ((i % 7) + 1)]));
+      expect(singles.length).toBe(5);
+      expect(batches).toEqual([]);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it("in process there are no batches, and the results are the same", async () => {
+    const inProcess = await createChunkPool<unknown, Chunk, Result>({ workers: 1, taskModule: TASK, initData: {} });
+    const { pool, singles, batches } = counted(inProcess);
+    const results = await collect(pool, chunksOf(200, 100));
+    expect(results.map((r) => [r.index, r.sum])).toEqual(chunksOf(200, 100).map((c) => [c.index, 100 * ((c.index % 7) + 1)]));
+    expect(singles.length).toBe(200);
+    expect(batches).toEqual([]);
+    expect(await inProcess.runBatch(chunksOf(3, 10))).toMatchObject([{ index: 0 }, { index: 1 }, { index: 2 }]);
+  });
+});
