@@ -323,6 +323,17 @@ interface CachedSlice {
 /** Most recently used last. */
 const sliceCache: CachedSlice[] = [];
 
+/** The sha256 of the file bytes each slice read by `readDocumentSliceCached` came from. */
+const fileSha256Of = new WeakMap<DocumentSlice, string>();
+
+/**
+ * The sha256 of the bytes `readDocumentSliceCached` read this slice from (hex), so that a report
+ * need not read and hash the file a second time; undefined for a slice read any other way.
+ */
+export function sliceFileSha256(slice: DocumentSlice): string | undefined {
+  return fileSha256Of.get(slice);
+}
+
 /**
  * `readDocumentSlice`, kept in this process by content: a slice read again (the same path as
  * given, the same options) from a file whose bytes have the same sha256 is not parsed, split and
@@ -363,6 +374,7 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
     },
   });
   const content = streamed ? bytes.digest("hex") : await sha256File(path);
+  fileSha256Of.set(slice, content);
   sliceCache.push({ key, content, slice, records });
   if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
   return slice;

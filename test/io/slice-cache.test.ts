@@ -4,7 +4,8 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { CACHED_SLICES, clearSliceCache, readDocumentSlice, readDocumentSliceCached } from "../../src/io/slice.js";
+import { createHash } from "node:crypto";
+import { CACHED_SLICES, clearSliceCache, readDocumentSlice, readDocumentSliceCached, sliceFileSha256 } from "../../src/io/slice.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mari-slice-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,5 +73,27 @@ describe("readDocumentSliceCached", () => {
     await readDocumentSliceCached(path);
     rmSync(path);
     await expect(readDocumentSliceCached(path)).rejects.toThrow(/cannot read slice \(ENOENT\)/);
+  });
+  it.each([
+    ["JSONL (hashed as read)", "kept.jsonl"],
+    ["a JSON array (hashed after the read)", "kept.json"],
+  ])("%s: the sha256 of the bytes read is kept for the report", async (_name, name) => {
+    const path = join(dir, name);
+    const jsonl = readFileSync("datasets/contradoc/contradoc-160.jsonl");
+    const bytes = name.endsWith(".json")
+      ? Buffer.from(
+          JSON.stringify(
+            jsonl
+              .toString("utf8")
+              .split("\n")
+              .filter(Boolean)
+              .map((l) => JSON.parse(l)),
+          ),
+        )
+      : jsonl;
+    writeFileSync(path, bytes);
+    const slice = await readDocumentSliceCached(path);
+    expect(sliceFileSha256(slice)).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(sliceFileSha256(await readDocumentSlice(path))).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@ import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
-import { sliceRejectionWarnings, type DocumentSlice } from "../../io/slice.js";
+import { sliceFileSha256, sliceRejectionWarnings, type DocumentSlice } from "../../io/slice.js";
 import type { DocumentEvalResult, Shard } from "./score-dump.js";
 
 export interface DocumentReportContext {
@@ -52,7 +52,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     task: "documents",
     dataset: {
       path: ctx.slicePath,
-      sha256: ctx.sliceSha256 ?? (await sha256File(ctx.slicePath)),
+      sha256: ctx.sliceSha256 ?? sliceFileSha256(result.slice) ?? (await sha256File(ctx.slicePath)),
       cases: result.cases.length,
       slice_hash: result.sliceHash,
       ...sliceNotes(result.slice),
