@@ -17,14 +17,20 @@ export function lockOutputDir(outDir: string): void {
   } catch {
     return; // the write itself reports an unwritable --out
   }
+  // The signal handlers go in before the lock file exists: a Ctrl-C right after the file is
+  // written (a test interrupts as soon as it sees it) must find them, not the default action that
+  // kills the process and leaves the lock behind.
+  let taken = false;
+  onProcessEnd(() => {
+    if (!taken) return;
+    rmSync(path, { force: true });
+    // A directory this run created and left empty (it failed before writing) goes too.
+    if (created !== undefined) removeEmpty(outDir, created);
+  });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
-      onProcessEnd(() => {
-        rmSync(path, { force: true });
-        // A directory this run created and left empty (it failed before writing) goes too.
-        if (created !== undefined) removeEmpty(outDir, created);
-      });
+      taken = true;
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") return;
