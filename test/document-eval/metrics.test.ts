@@ -4,7 +4,7 @@ import { binaryMetrics, macroF1 } from "../../src/core/metrics/binary.js";
 import { bootstrapMacroF1, outcomeCode, percentile } from "../../src/core/metrics/bootstrap.js";
 import { createPrng } from "../../src/core/metrics/prng.js";
 import { addOutcome, addOutcomeAt, emptyRunSums, mergeRunSums, RUN_SUM_FIELDS, runMetrics, RunSumsTable } from "../../src/core/metrics/run-sums.js";
-import { spreadOf, spreadsOf } from "../../src/core/metrics/spread.js";
+import { spreadsOf, type Spread } from "../../src/core/metrics/spread.js";
 import { wilsonInterval } from "../../src/core/metrics/wilson.js";
 import type { CaseOutcome } from "../../src/core/metrics/case-outcome.js";
 import { oracleResample } from "../core/metrics/bootstrap-oracle.js";
@@ -83,19 +83,40 @@ describe("run sums", () => {
 });
 
 describe("spread", () => {
+  /** The definition, one column at a time: the sum in order, then the squared deviations in order. */
+  function columnSpread(values: ArrayLike<number>): Spread {
+    if (values.length === 0) return { mean: 0, std: 0, min: 0, max: 0 };
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      sum += v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+    const mean = sum / values.length;
+    let squares = 0;
+    for (let i = 0; i < values.length; i++) squares += (values[i]! - mean) * (values[i]! - mean);
+    return { mean, std: Math.sqrt(squares / values.length), min, max };
+  }
+  const oneColumn = (values: readonly number[]) => spreadsOf(1, values.length, (i, row) => (row[0] = values[i]!))[0];
+
   it("population std, min, max", () => {
-    expect(spreadOf([1, 3])).toEqual({ mean: 2, std: 1, min: 1, max: 3 });
-    expect(spreadOf([])).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
+    expect(oneColumn([1, 3])).toEqual({ mean: 2, std: 1, min: 1, max: 3 });
+    expect(oneColumn([])).toEqual({ mean: 0, std: 0, min: 0, max: 0 });
   });
 
-  it("spreadsOf over rows gives each column's spreadOf bit for bit", () => {
+  it("spreadsOf over rows gives each column's two-pass spread bit for bit", () => {
     const prng = createPrng(5, 0);
     const uniform = () => prng.nextUint32() / 2 ** 32;
     const columns = [0, 1, 2].map(() => Float64Array.from({ length: 257 }, () => uniform() / 3 + 1e-9));
     const spreads = spreadsOf(3, 257, (i, row) => columns.forEach((column, c) => (row[c] = column[i]!)));
+    const means = spreadsOf(3, 257, (i, row) => columns.forEach((column, c) => (row[c] = column[i]!)), true);
     columns.forEach((column, c) => {
-      const one = spreadOf(column);
+      const one = columnSpread(column);
       for (const key of ["mean", "std", "min", "max"] as const) expect(Object.is(spreads[c]![key], one[key])).toBe(true);
+      expect(Object.is(means[c]!.mean, one.mean)).toBe(true);
     });
     expect(spreadsOf(2, 0, () => {})).toEqual([0, 1].map(() => ({ mean: 0, std: 0, min: 0, max: 0 })));
   });

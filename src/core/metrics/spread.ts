@@ -6,10 +6,6 @@ export interface Spread {
   max: number;
 }
 
-export function spreadOf(values: ArrayLike<number>): Spread {
-  return spreadsOf(1, values.length, (i, row) => (row[0] = values[i]!))[0]!;
-}
-
 /**
  * The spread of `width` columns over `count` rows without holding the columns (at a million runs
  * and 21 metrics they were 168 MB): `fill(i, row)` writes row i's values into `row`, once for the
