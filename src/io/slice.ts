@@ -311,10 +311,9 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
 /** How many slices `readDocumentSliceCached` keeps (the ones read last). */
 export const CACHED_SLICES = 4;
 
-/** A slice kept by content: its path and read options, and the sha256 of the file's bytes it was read from. */
+/** A slice kept by content: its path and read options (its bytes' sha256: `fileSha256Of`). */
 interface CachedSlice {
   key: string;
-  content: string;
   slice: DocumentSlice;
   /** Records read (the progress ticks of the read), ticked again when the slice is reused. */
   records: number;
@@ -347,7 +346,7 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
   if (sliceCache.some((c) => c.key === key)) {
     // A file that cannot be hashed is left to the reader, whose errors name it.
     const content = await sha256File(path).catch(() => undefined);
-    const at = sliceCache.findIndex((c) => c.key === key && c.content === content);
+    const at = sliceCache.findIndex((c) => c.key === key && fileSha256Of.get(c.slice) === content);
     if (at >= 0) {
       const [hit] = sliceCache.splice(at, 1);
       sliceCache.push(hit!);
@@ -375,7 +374,7 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
   });
   const content = streamed ? bytes.digest("hex") : await sha256File(path);
   fileSha256Of.set(slice, content);
-  sliceCache.push({ key, content, slice, records });
+  sliceCache.push({ key, slice, records });
   if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
   return slice;
 }
