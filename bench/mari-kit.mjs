@@ -36,10 +36,10 @@ const harness = [];
 for (let k = 0; k < REPEAT; k++) {
   const args = ["eval", slice, "--predictions", dump, "--out", join(OUT, "mari-kit-report"), "--workers", "1", "--progress", "none", "--quiet"];
   mari.push(await measureChild([join(ROOT, "bin/mari.js"), ...args]));
-  harness.push(await measureCommand(PYTHON, [HARNESS, slice, dump]));
+  harness.push(await measureCommand(PYTHON, [HARNESS, slice, dump], { stdout: true }));
 }
 // Both sides must agree on what they measured: the same lines, accuracy and rewards.
-const said = JSON.parse(spawnSync(PYTHON, [HARNESS, slice, dump], { encoding: "utf8", maxBuffer: 1 << 20 }).stdout);
+const said = JSON.parse(harness.at(-1).stdout);
 const report = JSON.parse(readFileSync(join(OUT, "mari-kit-report", "report.json"), "utf8")).metrics;
 const agreement = {
   lines: said.lines,

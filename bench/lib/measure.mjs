@@ -35,13 +35,18 @@ export function measureChild(args) {
   return measureCommand(process.execPath, args);
 }
 
-/** Runs `program ...args` (e.g. python3) from the repository root; throws when it fails. */
-export async function measureCommand(program, args) {
+/**
+ * Runs `program ...args` (e.g. python3) from the repository root; throws when it fails. With
+ * `{ stdout: true }` the result also holds what the program printed (for a small output).
+ */
+export async function measureCommand(program, args, { stdout: keepStdout = false } = {}) {
   const useTime = existsSync(TIME);
   const command = useTime ? TIME : process.execPath;
   const argv = useTime ? ["-v", program, ...args] : ["--input-type=module", "-e", WRAPPER, program, ...args];
   const started = process.hrtime.bigint();
-  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"] });
+  let stdout = "";
+  if (keepStdout) child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const [code] = await once(child, "close");
@@ -59,6 +64,7 @@ export async function measureCommand(program, args) {
     cpu_seconds: user !== null && sys !== null ? user + sys : null,
     peak_rss_mb: rss === null ? null : rss / 1024,
     load_average_1m: loadavg()[0],
+    ...(keepStdout ? { stdout } : {}),
   };
 }
 
