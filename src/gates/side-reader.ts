@@ -6,7 +6,9 @@
 // with no record and no object per line; every other line (case lines, older layouts, anything
 // unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
 import { InputError, located } from "../io/errors.js";
-import { forEachLine, readLineBlocks } from "../io/lines.js";
+import { createHash } from "node:crypto";
+import { assertRegularFile } from "../io/input-file.js";
+import { fileLineBlocks, forEachLine } from "../io/lines.js";
 import type { JsonObject } from "../io/records.js";
 import type { CaseRanges } from "../report/case-ranges.js";
 import {
@@ -24,6 +26,9 @@ import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
 
 const SKIPPED_EXAMPLES = 5;
+/** The reading buffer of a document cases.jsonl, and how many bytes are read between turns of the event loop. */
+const READ_BYTES = 1 << 20;
+const TURN_BYTES = 32 << 20;
 
 /**
  * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
@@ -418,6 +423,8 @@ function coverageAt(bytes: Buffer, at: number, stop: number, out: ScannedRun): n
 export interface SideExtras {
   ranges?: CaseRanges;
   summary?: CaseSummary;
+  /** Hash the file's bytes in the same pass (a document cases.jsonl only): its sha256 is then returned beside the side. */
+  sha256?: boolean;
 }
 
 /** The summary's reading of a record (the general reader's, or a previous-layout line). */
@@ -430,7 +437,7 @@ function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
  * outcomeFromCaseLine would give; and `extras` alongside.
  */
-async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<void> {
+async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<string | undefined> {
   const side = filler.side;
   const { ranges, summary } = extras;
   const decoder = new DocumentCasesDecoder();
@@ -551,12 +558,23 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
   };
-  for await (const chunk of readLineBlocks(casesPath)) {
+  const hash = extras.sha256 === true ? createHash("sha256") : undefined;
+  await assertRegularFile(casesPath);
+  // One buffer reused block after block (no allocation per chunk); the event loop gets a turn now and then.
+  let sinceTurn = 0;
+  for (const chunk of fileLineBlocks(casesPath, READ_BYTES)) {
     block = chunk.block;
+    hash?.update(block);
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);
     offset += block.length;
+    sinceTurn += block.length;
+    if (sinceTurn >= TURN_BYTES) {
+      sinceTurn = 0;
+      await new Promise(setImmediate);
+    }
   }
   decoder.finish(take);
+  return hash?.digest("hex");
 }
 
 /**
@@ -568,11 +586,12 @@ export async function readPairedSide(
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
   read: CaseReader = readCaseLineItems,
   extras: SideExtras = {},
-): Promise<{ side: PairedSide } & SideSkips> {
+): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
   const filler = new SideFiller(casesPath);
-  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) await fillDocumentSide(casesPath, filler, extras);
+  let sha256: string | undefined;
+  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) sha256 = await fillDocumentSide(casesPath, filler, extras);
   else for await (const item of read(casesPath)) filler.item(item, convert);
-  return { side: filler.side, ...filler.skips };
+  return { side: filler.side, ...(sha256 !== undefined ? { sha256 } : {}), ...filler.skips };
 }
 
 /**
@@ -610,6 +629,6 @@ export async function readPairedOutcomes(
 }
 
 /** readPairedSide of a document eval's cases.jsonl (with what the case explorer takes from the same reading). */
-export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide } & SideSkips> {
+export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
   return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems, extras);
 }
