@@ -1,6 +1,6 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
-import { checkCasesHash } from "../report/cases-hash.js";
+import { checkCasesDigest, checkCasesHash } from "../report/cases-hash.js";
 import { readInputText } from "../io/input-file.js";
 import { parseJsonDocument } from "../io/json-file.js";
 import { stat } from "node:fs/promises";
@@ -84,9 +84,20 @@ export async function loadBaseline(
     throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are missing (they are needed to pair cases)`);
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
-  await checkCasesHash(path, report, casesPath);
   const extras = extrasFor?.(report);
-  const { side, skippedLines, skippedExamples } = await readPairedSide(casesPath, convert, caseReaderOf(report.task), extras);
+  const hashed = report.cases_sha256 !== undefined;
+  // The document reader hashes the file as it reads it; the hash is checked first all the same: a
+  // file that does not match is reported as such, whatever else the reading found wrong with it.
+  let read: Awaited<ReturnType<typeof readPairedSide>>;
+  try {
+    read = await readPairedSide(casesPath, convert, caseReaderOf(report.task), { ...extras, ...(hashed ? { sha256: true } : {}) });
+  } catch (err) {
+    await checkCasesHash(path, report, casesPath);
+    throw err;
+  }
+  if (read.sha256 !== undefined) checkCasesDigest(path, report, casesPath, read.sha256);
+  else await checkCasesHash(path, report, casesPath);
+  const { side, skippedLines, skippedExamples } = read;
   if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
   return { path, report, casesPath, side, skippedLines, skippedExamples, ...(extras ? { extras } : {}) };
 }

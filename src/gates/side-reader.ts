@@ -6,15 +6,29 @@
 // with no record and no object per line; every other line (case lines, older layouts, anything
 // unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
 import { InputError, located } from "../io/errors.js";
-import { forEachLine, readLineBlocks } from "../io/lines.js";
+import { createHash } from "node:crypto";
+import { assertRegularFile } from "../io/input-file.js";
+import { fileLineBlocks, forEachLine } from "../io/lines.js";
 import type { JsonObject } from "../io/records.js";
 import type { CaseRanges } from "../report/case-ranges.js";
-import { type CaseHeader, type CaseItem, DocumentCasesDecoder, readCaseLineItems, readDocumentCases, runLineDecides } from "../report/document-cases.js";
+import {
+  type CaseHeader,
+  type CaseItem,
+  DocumentCasesDecoder,
+  decideRun,
+  matchedEvidence,
+  newRunDecision,
+  readCaseLineItems,
+  readDocumentCases,
+} from "../report/document-cases.js";
 import { type CaseSummary, facetsOf } from "../report/explorer-summary.js";
 import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
 
 const SKIPPED_EXAMPLES = 5;
+/** The reading buffer of a document cases.jsonl, and how many bytes are read between turns of the event loop. */
+const READ_BYTES = 1 << 20;
+const TURN_BYTES = 32 << 20;
 
 /**
  * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
@@ -154,7 +168,7 @@ class SideFiller {
   }
 }
 
-/** A compact run line as scanned by scanRunLine (one object, reused line after line). */
+/** A compact run line as scanned by scanRunLine (one object, reused line after line: newScannedRun). */
 export interface ScannedRun {
   /** The run key's bytes (`runStart`..`runEnd`, ASCII): a string's content, or an integer as written. */
   runStart: number;
@@ -164,8 +178,40 @@ export interface ScannedRun {
   reasonEnd: number;
   judgment: boolean;
   formatValid: boolean;
-  evidence: number[];
+  /** The evidence ids: the first `evidenceCount` of `evidence` (a typed array grown when a line has more). */
+  evidence: Float64Array;
+  evidenceCount: number;
   coverage: number;
+  /**
+   * The bytes (at most their array's length) and value of the last coverage read as text: the run
+   * lines of a case mostly repeat one, and matching its bytes is cheaper than reading the number.
+   */
+  coverageBytes: Uint8Array;
+  coverageLength: number;
+  coverageValue: number;
+  /** The bytes last scanned, as a DataView (made once per block). */
+  viewOf: Uint8Array | null;
+  view: DataView;
+}
+
+/** A ScannedRun to reuse for every line of a file. */
+export function newScannedRun(): ScannedRun {
+  return {
+    runStart: 0,
+    runEnd: 0,
+    reasonStart: 0,
+    reasonEnd: 0,
+    judgment: false,
+    formatValid: true,
+    evidence: new Float64Array(16),
+    evidenceCount: 0,
+    coverage: 0,
+    coverageBytes: new Uint8Array(32),
+    coverageLength: -1,
+    coverageValue: 0,
+    viewOf: null,
+    view: new DataView(new ArrayBuffer(0)),
+  };
 }
 
 const NEWLINE = 0x0a;
@@ -175,20 +221,35 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/** The keys of a run line as mari writes them, as bytes. */
-const bytesOf = (text: string): Uint8Array => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
-const RUN_KEY = bytesOf('{"run":');
-const LINE_KEY = bytesOf(',"line":');
-const JUDGMENT_TRUE = bytesOf(',"judgment":true');
-const JUDGMENT_FALSE = bytesOf(',"judgment":false');
-const REASON_KEY = bytesOf(',"reason":');
-const EVIDENCE_KEY = bytesOf(',"evidence_sentence_ids":[');
-const COVERAGE_KEY = bytesOf(',"reference_coverage":');
+/** A key of a run line as mari writes it: its bytes, and as many of them as fill 4-byte words as little-endian integers. */
+interface Literal {
+  readonly bytes: Uint8Array;
+  readonly words: Int32Array;
+  readonly length: number;
+}
 
-/** Whether `bytes` hold `literal` at `at` (before `end`). */
-function has(bytes: Uint8Array, at: number, end: number, literal: Uint8Array): boolean {
-  if (at + literal.length > end) return false;
-  for (let k = 0; k < literal.length; k++) if (bytes[at + k] !== literal[k]) return false;
+function literal(text: string): Literal {
+  const bytes = Uint8Array.from(text, (ch) => ch.charCodeAt(0));
+  const view = new DataView(bytes.buffer);
+  const words = Int32Array.from({ length: bytes.length >> 2 }, (_, k) => view.getInt32(4 * k, true));
+  return { bytes, words, length: bytes.length };
+}
+
+const RUN_KEY = literal('{"run":');
+const LINE_KEY = literal(',"line":');
+const JUDGMENT_TRUE = literal(',"judgment":true');
+const JUDGMENT_FALSE = literal(',"judgment":false');
+const REASON_KEY = literal(',"reason":');
+const EVIDENCE_KEY = literal(',"evidence_sentence_ids":[');
+const COVERAGE_KEY = literal(',"reference_coverage":');
+
+/** Whether `bytes` (seen through `view` too) hold `key` at `at` (before `end`): a word at a time, then byte by byte. */
+function has(view: DataView, bytes: Uint8Array, at: number, end: number, key: Literal): boolean {
+  if (at + key.length > end) return false;
+  const words = key.words;
+  let k = 0;
+  for (; k < words.length; k++) if (view.getInt32(at + 4 * k, true) !== words[k]) return false;
+  for (k *= 4; k < key.length; k++) if (bytes[at + k] !== key.bytes[k]) return false;
   return true;
 }
 
@@ -255,7 +316,12 @@ function integerAt(bytes: Uint8Array, at: number, end: number): number {
  * False for anything else: the line then takes the general reader, which decides what it is.
  */
 export function scanRunLine(bytes: Buffer, start: number, end: number, out: ScannedRun): boolean {
-  if (!has(bytes, start, end, RUN_KEY)) return false;
+  if (out.viewOf !== bytes) {
+    out.viewOf = bytes;
+    out.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+  const view = out.view;
+  if (!has(view, bytes, start, end, RUN_KEY)) return false;
   let i = start + RUN_KEY.length;
   if (bytes[i] === QUOTE) {
     const stop = plainStringEnd(bytes, i, end);
@@ -270,22 +336,22 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     out.runEnd = stop;
     i = stop;
   }
-  if (has(bytes, i, end, LINE_KEY)) {
+  if (has(view, bytes, i, end, LINE_KEY)) {
     i += LINE_KEY.length;
     // A positive integer (the reader refuses anything else).
     const stop = plainIntegerEnd(bytes, i, end);
     if (stop < 0 || bytes[i] === MINUS || bytes[i] === ZERO) return false;
     i = stop;
   }
-  if (has(bytes, i, end, JUDGMENT_TRUE)) {
+  if (has(view, bytes, i, end, JUDGMENT_TRUE)) {
     out.judgment = true;
     i += JUDGMENT_TRUE.length;
-  } else if (has(bytes, i, end, JUDGMENT_FALSE)) {
+  } else if (has(view, bytes, i, end, JUDGMENT_FALSE)) {
     out.judgment = false;
     i += JUDGMENT_FALSE.length;
   } else return false;
   out.formatValid = true;
-  if (has(bytes, i, end, REASON_KEY)) {
+  if (has(view, bytes, i, end, REASON_KEY)) {
     const stop = plainStringEnd(bytes, i + REASON_KEY.length, end);
     if (stop < 0) return false;
     out.formatValid = false;
@@ -293,28 +359,60 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     out.reasonEnd = stop - 1;
     i = stop;
   }
-  if (!has(bytes, i, end, EVIDENCE_KEY)) return false;
+  if (!has(view, bytes, i, end, EVIDENCE_KEY)) return false;
   i += EVIDENCE_KEY.length;
-  out.evidence.length = 0;
+  let count = 0;
   if (bytes[i] === 0x5d) i++;
   else {
     for (;;) {
       const stop = plainIntegerEnd(bytes, i, end);
       if (stop < 0) return false;
-      out.evidence.push(integerAt(bytes, i, stop));
+      if (count === out.evidence.length) {
+        const more = new Float64Array(2 * count);
+        more.set(out.evidence);
+        out.evidence = more;
+      }
+      out.evidence[count++] = integerAt(bytes, i, stop);
       i = stop;
       const ch = bytes[i++];
       if (ch === 0x5d) break;
       if (ch !== 0x2c) return false;
     }
   }
-  if (!has(bytes, i, end, COVERAGE_KEY)) return false;
+  out.evidenceCount = count;
+  if (!has(view, bytes, i, end, COVERAGE_KEY)) return false;
   i += COVERAGE_KEY.length;
+  // The coverage of the line before, when it is this one too, is known to be a number already.
+  if (end - 1 - i === out.coverageLength && bytes[end - 1] === 0x7d && sameBytes(bytes, i, out.coverageBytes, out.coverageLength)) {
+    out.coverage = out.coverageValue;
+    return true;
+  }
   const stop = numberEnd(bytes, i, end);
   if (stop < 0 || stop + 1 !== end || bytes[stop] !== 0x7d) return false;
-  // The common values without a string; Number() reads any other JSON number as JSON.parse does.
-  out.coverage = stop === i + 1 && bytes[i] === ZERO ? 0 : stop === i + 1 && bytes[i] === ZERO + 1 ? 1 : Number(bytes.toString("latin1", i, stop));
+  out.coverage = coverageAt(bytes, i, stop, out);
   return Number.isFinite(out.coverage);
+}
+
+/** Whether `bytes[at..at + length)` are the first `length` of `known`. */
+function sameBytes(bytes: Uint8Array, at: number, known: Uint8Array, length: number): boolean {
+  let k = 0;
+  while (k < length && bytes[at + k] === known[k]) k++;
+  return k === length;
+}
+
+/** The JSON number `bytes[at..stop)` as JSON.parse reads it (0 and 1 without a string), kept as the line before's coverage when finite. */
+function coverageAt(bytes: Buffer, at: number, stop: number, out: ScannedRun): number {
+  const length = stop - at;
+  if (length === 1 && (bytes[at] === ZERO || bytes[at] === ZERO + 1)) return bytes[at]! - ZERO;
+  const last = out.coverageBytes;
+  const value = Number(bytes.toString("latin1", at, stop));
+  // Only a finite value is kept: the line before's coverage is taken as it is (above).
+  if (length <= last.length && Number.isFinite(value)) {
+    for (let k = 0; k < length; k++) last[k] = bytes[at + k]!;
+    out.coverageLength = length;
+    out.coverageValue = value;
+  }
+  return value;
 }
 
 /**
@@ -325,6 +423,8 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
 export interface SideExtras {
   ranges?: CaseRanges;
   summary?: CaseSummary;
+  /** Hash the file's bytes in the same pass (a document cases.jsonl only): its sha256 is then returned beside the side. */
+  sha256?: boolean;
 }
 
 /** The summary's reading of a record (the general reader's, or a previous-layout line). */
@@ -337,11 +437,12 @@ function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
  * outcomeFromCaseLine would give; and `extras` alongside.
  */
-async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<void> {
+async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<string | undefined> {
   const side = filler.side;
   const { ranges, summary } = extras;
   const decoder = new DocumentCasesDecoder();
-  const scanned: ScannedRun = { runStart: 0, runEnd: 0, reasonStart: 0, reasonEnd: 0, judgment: false, formatValid: true, evidence: [], coverage: 0 };
+  const scanned = newScannedRun();
+  const decided = newRunDecision();
   // Indices interned on first use, as PairedSide.add would intern them.
   const metricIndex = new Int32Array(CASE_VALUE_FIELDS.length).fill(-1);
   const metric = (k: number): number => {
@@ -356,6 +457,13 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   };
   const keys = new Int32Array(CASE_VALUE_FIELDS.length);
   const values = new Float64Array(CASE_VALUE_FIELDS.length);
+  // A run line's values into keys/values (CASE_VALUE_FIELDS index k, value v), `taken` so far.
+  let taken = 0;
+  const takeValue = (k: number, v: number | undefined): void => {
+    if (v === undefined) return;
+    keys[taken] = metric(k);
+    values[taken++] = v;
+  };
   let header: CaseHeader | null = null;
   let caseIdx = -1;
   // The run keys of the case before, in order: the next case's run lines usually repeat them, so
@@ -431,34 +539,42 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     }
     const r = runOf(block);
     currentRuns.push(r);
-    const { correct, loc, rewardAccuracy } = runLineDecides(h, scanned.judgment, scanned.formatValid, scanned.evidence, scanned.coverage);
+    const count = scanned.evidenceCount;
+    const matched = matchedEvidence(h.goldSet, scanned.evidence, 0, count);
+    const d = decideRun(decided, h, scanned.judgment, scanned.formatValid, count, matched, scanned.coverage);
     // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
-    let count = 0;
-    const add = (k: number, v: number | undefined): void => {
-      if (v === undefined) return;
-      keys[count] = metric(k);
-      values[count++] = v;
-    };
-    add(0, caseValue(loc.localization_hit));
-    add(1, caseValue(loc.exact_localization));
-    add(2, caseValue(scanned.formatValid));
-    add(3, caseValue(scanned.coverage));
-    add(4, caseValue(rewardAccuracy));
-    filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, count);
+    taken = 0;
+    takeValue(0, caseValue(d.localizationHit));
+    takeValue(1, caseValue(d.exactLocalization));
+    takeValue(2, caseValue(scanned.formatValid));
+    takeValue(3, caseValue(scanned.coverage));
+    takeValue(4, caseValue(d.rewardAccuracy));
+    filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, taken);
     if (summary !== undefined) {
       // With the values the record expandRunLine makes of this line would carry.
       const reason = scanned.formatValid ? null : reasonOf(block);
-      summary.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, correct, loc.localization_hit, reason, rewardAccuracy, 1, headerFacets);
+      summary.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, d.correct, d.localizationHit, reason, d.rewardAccuracy, 1, headerFacets);
     }
     if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
   };
-  for await (const chunk of readLineBlocks(casesPath)) {
+  const hash = extras.sha256 === true ? createHash("sha256") : undefined;
+  await assertRegularFile(casesPath);
+  // One buffer reused block after block (no allocation per chunk); the event loop gets a turn now and then.
+  let sinceTurn = 0;
+  for (const chunk of fileLineBlocks(casesPath, READ_BYTES)) {
     block = chunk.block;
+    hash?.update(block);
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);
     offset += block.length;
+    sinceTurn += block.length;
+    if (sinceTurn >= TURN_BYTES) {
+      sinceTurn = 0;
+      await new Promise(setImmediate);
+    }
   }
   decoder.finish(take);
+  return hash?.digest("hex");
 }
 
 /**
@@ -470,11 +586,12 @@ export async function readPairedSide(
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
   read: CaseReader = readCaseLineItems,
   extras: SideExtras = {},
-): Promise<{ side: PairedSide } & SideSkips> {
+): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
   const filler = new SideFiller(casesPath);
-  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) await fillDocumentSide(casesPath, filler, extras);
+  let sha256: string | undefined;
+  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) sha256 = await fillDocumentSide(casesPath, filler, extras);
   else for await (const item of read(casesPath)) filler.item(item, convert);
-  return { side: filler.side, ...filler.skips };
+  return { side: filler.side, ...(sha256 !== undefined ? { sha256 } : {}), ...filler.skips };
 }
 
 /**
@@ -512,6 +629,6 @@ export async function readPairedOutcomes(
 }
 
 /** readPairedSide of a document eval's cases.jsonl (with what the case explorer takes from the same reading). */
-export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide } & SideSkips> {
+export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
   return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems, extras);
 }

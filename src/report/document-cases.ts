@@ -8,7 +8,7 @@
 // explorer) gets the same full per-(case, run) records from this reader, the absent (case, run)
 // cells of a sparse file (no run line; listed by its runs line) included.
 import { accuracyReward } from "../core/document/rewards.js";
-import { localizationFields } from "../core/metrics/case-outcome.js";
+import { type CaseOutcome, emptyCaseOutcome, exactLocalization, localizationFields, localizationHit } from "../core/metrics/case-outcome.js";
 import { readLines } from "../io/lines.js";
 import { parseJsonLine, type JsonObject } from "../io/records.js";
 
@@ -90,28 +90,53 @@ export function matchedEvidence(goldSet: ReadonlySet<number>, ids: ArrayLike<num
   return matched;
 }
 
-/** What a run line's judgment and validity, its evidence's count and gold matches and its coverage decide under its case line. */
-export function runDecides(
+/**
+ * What a run line decides under its case line (decideRun), without the fields only a full record
+ * carries (evidence precision and recall): one object that a reader of a million lines reuses.
+ */
+export interface RunDecision {
+  correct: boolean;
+  /** Null on gold-negative cases, as in localizationFields. */
+  localizationHit: boolean | null;
+  exactLocalization: boolean | null;
+  rewardAccuracy: number;
+  /** The run as the metrics read it (a full record's localization fields come from it). */
+  readonly outcome: CaseOutcome;
+}
+
+export function newRunDecision(): RunDecision {
+  return {
+    correct: false,
+    localizationHit: null,
+    exactLocalization: null,
+    rewardAccuracy: 0,
+    outcome: emptyCaseOutcome(),
+  };
+}
+
+/** What a run line's judgment and validity, its evidence's count and gold matches and its coverage decide under its case line, into `out`. */
+export function decideRun(
+  out: RunDecision,
   h: CaseHeader,
   judgment: boolean,
   formatValid: boolean,
   predictedCount: number,
   matched: number,
   coverage: number,
-): { correct: boolean; matched: number; loc: ReturnType<typeof localizationFields>; rewardAccuracy: number } {
-  const correct = judgment === h.label;
-  const loc = localizationFields({
-    label: h.label,
-    judgment,
-    formatValid,
-    predictedCount,
-    matched,
-    goldCount: h.gold.length,
-    referenceCoverage: coverage,
-    rewardAccuracy: 0,
-    rewardFormat: 0,
-  });
-  return { correct, matched, loc, rewardAccuracy: accuracyReward(h.label, correct, matched, h.gold.length) };
+): RunDecision {
+  const o = out.outcome;
+  o.label = h.label;
+  o.judgment = judgment;
+  o.formatValid = formatValid;
+  o.predictedCount = predictedCount;
+  o.matched = matched;
+  o.goldCount = h.gold.length;
+  o.referenceCoverage = coverage;
+  out.correct = judgment === h.label;
+  out.localizationHit = h.label ? localizationHit(o) : null;
+  out.exactLocalization = h.label ? exactLocalization(o) : null;
+  out.rewardAccuracy = accuracyReward(h.label, out.correct, matched, o.goldCount);
+  return out;
 }
 
 /** What a run line's judgment, validity, evidence and coverage decide under its case line (the derived fields). */
@@ -122,7 +147,9 @@ export function runLineDecides(
   evidence: readonly number[],
   coverage: number,
 ): { correct: boolean; matched: number; loc: ReturnType<typeof localizationFields>; rewardAccuracy: number } {
-  return runDecides(h, judgment, formatValid, evidence.length, matchedEvidence(h.goldSet, evidence, 0, evidence.length), coverage);
+  const matched = matchedEvidence(h.goldSet, evidence, 0, evidence.length);
+  const decided = decideRun(newRunDecision(), h, judgment, formatValid, evidence.length, matched, coverage);
+  return { correct: decided.correct, matched, loc: localizationFields(decided.outcome), rewardAccuracy: decided.rewardAccuracy };
 }
 
 /** The full record of a compact run line under its case line (the previous layout's keys, in its order), or why there is none. */

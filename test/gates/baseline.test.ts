@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -134,5 +135,23 @@ describe("baseline", () => {
     expect(same.mcnemar).toMatchObject({ baseline_only: 0, current_only: 1, p_value: 1 });
     const other = compareWithBaseline(outcomes, baseline, { seed: 0, resamples: 50, currentSliceHash: "f".repeat(64) });
     expect(other.warning).toMatch(/different slice/);
+  });
+
+  it("checks cases_sha256 on the bytes it reads, a mismatch first whatever else the file has wrong", async () => {
+    const caseLine = JSON.stringify({ case_id: "a", case_index: 0, label: true, gold_sentence_ids: [1], sentence_count: 3 });
+    const run = (r: string) => `{"run":"${r}","line":1,"judgment":true,"evidence_sentence_ids":[1],"reference_coverage":0.5}`;
+    const good = `${[caseLine, run("0"), run("1")].join("\n")}\n`;
+    const repeated = `${[caseLine, run("0"), run("0")].join("\n")}\n`;
+    const withHash = (name: string, hashed: string, text: string) => {
+      const root = baselineDir(name, [], { ...fixtureReport(), cases_sha256: createHash("sha256").update(hashed).digest("hex") });
+      writeFileSync(join(root, "cases.jsonl"), text);
+      return root;
+    };
+    const mismatch = /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/;
+    expect((await loadBaseline(withHash("hash-good", good, good))).side.size).toBe(2);
+    await expect(loadBaseline(withHash("hash-changed", good, good.replace('"1"', '"2"')))).rejects.toThrow(mismatch);
+    // The repeated (case, run) the reading refuses is not what is reported: the file is not the run's.
+    await expect(loadBaseline(withHash("hash-changed-repeat", good, repeated))).rejects.toThrow(mismatch);
+    await expect(loadBaseline(withHash("hash-repeat", repeated, repeated))).rejects.toThrow(/run "0" is already on line 2/);
   });
 });

@@ -91,6 +91,17 @@ function runLine(prng: Prng, run: string | number, sentences: number): string {
     canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":2.5E-1'),
     canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":01'),
     canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":"0.5"'),
+    // The same number as another line's coverage, written otherwise (the scanner keeps the last one's bytes).
+    canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":0.50'),
+    canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":0.5e0'),
+    // Other numbers as long as a common coverage, differing in the last digit.
+    canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":0.6'),
+    canonical.replace(/"reference_coverage":[^}]*/, '"reference_coverage":0.3333333333333334'),
+    // More evidence ids than the scanner first has room for, the gold ones last.
+    canonical.replace(
+      /"evidence_sentence_ids":\[[^\]]*\]/,
+      `"evidence_sentence_ids":[${[...Array.from({ length: 30 }, () => sentences + 1), ...Array.from({ length: sentences }, (_, k) => k + 1)].join(",")}]`,
+    ),
     canonical.replace(/"evidence_sentence_ids":\[[^\]]*\]/, '"evidence_sentence_ids":[1,1,2,-0]'),
     canonical.replace(/"evidence_sentence_ids":\[[^\]]*\]/, '"evidence_sentence_ids":[1.5]'),
     canonical.replace(/"evidence_sentence_ids":\[[^\]]*\]/, '"evidence_sentence_ids":[1,]'),

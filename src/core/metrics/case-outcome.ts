@@ -17,6 +17,21 @@ export interface CaseOutcome {
   rewardFormat: number;
 }
 
+/** An outcome to fill in place (readers of many runs reuse one). */
+export function emptyCaseOutcome(): CaseOutcome {
+  return {
+    label: false,
+    judgment: false,
+    formatValid: false,
+    predictedCount: 0,
+    matched: 0,
+    goldCount: 0,
+    referenceCoverage: 0,
+    rewardAccuracy: 0,
+    rewardFormat: 0,
+  };
+}
+
 /** Per-case localization fields (docs/comparable-reports.md): null on gold-negative cases. */
 export function localizationFields(o: CaseOutcome): {
   localization_hit: boolean | null;

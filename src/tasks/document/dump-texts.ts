@@ -5,8 +5,9 @@
 // the dump's bytes that decodes only the wanted lines (diff).
 import { open } from "node:fs/promises";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
-import { forEachLine } from "../../io/lines.js";
-import { dumpLineBlocks } from "./dump-source.js";
+import { assertRegularFile } from "../../io/input-file.js";
+import { fileLineBlocks, forEachLine } from "../../io/lines.js";
+import { dumpLineBlocks, isConvertedDump } from "./dump-source.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import type { LineOffsets } from "./line-offsets.js";
@@ -20,6 +21,7 @@ export interface DumpTexts {
 
 const COALESCE_BYTES = 64 * 1024;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
+const READ_BYTES = 1 << 20;
 
 /** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
 export function textsOfDumpLine(text: string): DumpTexts {
@@ -100,7 +102,16 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
     while (wanted[next]! < lineNo) next++;
     return wanted[next] !== lineNo;
   };
-  for await (const { firstLineNo, block } of dumpLineBlocks(dumpPath)) {
+  if (await isConvertedDump(dumpPath)) {
+    for await (const { firstLineNo, block } of dumpLineBlocks(dumpPath)) {
+      if (firstLineNo > last) break;
+      forEachLine(block, firstLineNo, visit, skip);
+    }
+    return out;
+  }
+  // A JSONL dump: its own bytes through one reused buffer (nothing allocated per chunk).
+  await assertRegularFile(dumpPath);
+  for (const { firstLineNo, block } of fileLineBlocks(dumpPath, READ_BYTES)) {
     if (firstLineNo > last) break;
     forEachLine(block, firstLineNo, visit, skip);
   }

@@ -14,7 +14,8 @@ import {
   expandRunLine,
   matchedEvidence,
   readDocumentCases,
-  runDecides,
+  decideRun,
+  newRunDecision,
   runLineDecides,
 } from "../../report/document-cases.js";
 import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
@@ -130,7 +131,7 @@ function headerOf(c: SliceCase): CaseHeader {
 /**
  * The summary `tableRecords` gives (recordSummary of its records), read from the run table's
  * columns: no record built for any run. Each kept line's derived fields come from the same
- * functions its expanded record's come from (runLineDecides is matchedEvidence, then runDecides);
+ * functions its expanded record's come from (runLineDecides is matchedEvidence, then decideRun);
  * each case's absent runs are one streak between kept lines, as there.
  */
 export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseCount: number): CaseSummary {
@@ -139,6 +140,7 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   if (R === 0) return summary;
   const byCase = table.entriesByCase();
   const ids = table.evidenceIds;
+  const decision = newRunDecision();
   for (const c of cases) {
     const header = headerOf(c);
     const facets = () => facetsOf(header as unknown as Record<string, unknown>);
@@ -172,19 +174,8 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
       const from = table.evStart[e]!;
       const count = table.evLength[e]!;
       const matched = matchedEvidence(header.goldSet, ids, from, from + count);
-      const decided = runDecides(header, judgment, reason === null, count, matched, coverage);
-      summary.addFields(
-        c.index,
-        header.label,
-        judgment,
-        reason === null,
-        decided.correct,
-        decided.loc.localization_hit,
-        reason,
-        decided.rewardAccuracy,
-        1,
-        facets,
-      );
+      const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
+      summary.addFields(c.index, header.label, judgment, reason === null, decided.correct, decided.localizationHit, reason, decided.rewardAccuracy, 1, facets);
     }
     gap(next, R);
   }

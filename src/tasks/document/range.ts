@@ -3,7 +3,7 @@
 // their values. Ranges have a fixed size (RANGE_CASES), never tied to the worker count, and their
 // partial sums are added in range order, so reports stay byte-identical for any --workers.
 import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstrap.js";
-import type { CaseOutcome } from "../../core/metrics/case-outcome.js";
+import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import type { SliceCase } from "../../io/slice.js";
@@ -213,7 +213,7 @@ export function cellOutcome(
   matched: number,
   coverage: number,
   rewardAccuracy: number,
-  into: CaseOutcome = emptyOutcome(),
+  into: CaseOutcome = emptyCaseOutcome(),
 ): CaseOutcome {
   into.label = c.label;
   into.judgment = present ? judgment : missing.judgment;
@@ -225,20 +225,6 @@ export function cellOutcome(
   into.rewardAccuracy = present ? rewardAccuracy : missing.rewardAccuracy;
   into.rewardFormat = reasonIdx === 0 ? 1 : 0;
   return into;
-}
-
-function emptyOutcome(): CaseOutcome {
-  return {
-    label: false,
-    judgment: false,
-    formatValid: false,
-    predictedCount: 0,
-    matched: 0,
-    goldCount: 0,
-    referenceCoverage: 0,
-    rewardAccuracy: 0,
-    rewardFormat: 0,
-  };
 }
 
 /** The rejection example of an absent (case, run). */
@@ -262,7 +248,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const out = new ByteSink(p.spare ?? undefined);
-  const scratch = emptyOutcome();
+  const scratch = emptyCaseOutcome();
   for (let j = 0; j < w; j++) {
     const c = state.slice.cases[p.caseIndices[j]!]!;
     out.bytes(utf8(caseLine(c)));
