@@ -474,7 +474,7 @@ async function scoreFactsFile(
         output.explorerTally.add(explorerFields(result), result.caseId);
         output.explorerLines.push(output.lines.starts.length);
       }
-      const full = output.lines.push(caseLines.line(result, input.line));
+      const full = caseLines.write(result, input.line, output.lines);
       if (full !== undefined) await full;
     }
   }
