@@ -7,8 +7,15 @@ import {
   codePointLength,
   findCodePoints,
   codePointOffset,
+  encodeUtf8Strict,
+  foldedText,
+  groundingOfSpans,
+  groundingOfTokens,
   parsePythonJson,
+  sha256Hex,
   sha256OfText,
+  utf16Offset,
+  wordTokens,
   sliceCodePoints,
   toPlainJson,
 } from "../../src/core/evidence/index.js";
@@ -23,7 +30,36 @@ fc.configureGlobal({ seed: 20261130, numRuns: 200 });
 
 describe("properties", () => {
   it("SHA-256 equals node:crypto for well-formed text", () => {
-    fc.assert(fc.property(unicodeText, (text) => sha256OfText(text) === createHash("sha256").update(text, "utf8").digest("hex")));
+    fc.assert(
+      fc.property(unicodeText, (text) => {
+        const expected = createHash("sha256").update(text, "utf8").digest("hex");
+        // The TypeScript digest (used for text node:crypto would encode differently) and the one used.
+        expect(sha256Hex(encodeUtf8Strict(text))).toBe(expected);
+        expect(sha256OfText(text)).toBe(expected);
+      }),
+    );
+  });
+  it("grounding from spans of a folded text equals grounding from the quotes themselves", () => {
+    // Characters whose casefold is longer (ß, ﬁ, İ), changes the word class (İ adds a combining
+    // mark), or is astral; underscores join words for grounding.
+    const piece = fc.oneof(unicodeText, fc.constantFrom("Straße", "ﬁnance", "İstanbul", "a_b", "😀", "ΣΑΣ", " ", "\n", "x1"));
+    const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, text, fc.array(fc.tuple(fc.nat(60), fc.nat(60)), { minLength: 1, maxLength: 3 }), (section, claim, cuts) => {
+        const folded = foldedText(section);
+        const points = codePointLength(section);
+        const quotes = cuts.map(([a, b]) => {
+          const [from, to] = [Math.min(a, b) % (points + 1), Math.max(a, b) % (points + 1)].sort((x, y) => x - y) as [number, number];
+          return { start: utf16Offset(section, from), end: utf16Offset(section, to) };
+        });
+        const evidence = quotes.map((q, i) => ({ document_id: `d${i % 2}`, quote: section.slice(q.start, q.end) }));
+        const spans = quotes.map((q) => ({ text: folded, ...q }));
+        expect(groundingOfSpans(wordTokens(claim), evidence, spans)).toBe(groundingOfTokens(wordTokens(claim), evidence));
+        // A claim made of the section's own words covers more than nothing.
+        const own = wordTokens(section.slice(quotes[0]!.start, quotes[0]!.end));
+        expect(groundingOfSpans(new Set(own), evidence, spans)).toBe(groundingOfTokens(new Set(own), evidence));
+      }),
+    );
   });
   it("code-point slicing and lengths agree with Array.from", () => {
     fc.assert(

@@ -6,8 +6,8 @@
 
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
-import { groundingCoverage, groundingOfTokens } from "./grounding.js";
-import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns } from "../python/text.js";
+import { foldedText, groundingOfSpans, type FoldedSpan, type FoldedText } from "./grounding.js";
+import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns, wordTokens } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
 import { documentSections, type DocumentSection } from "./sections.js";
@@ -77,16 +77,17 @@ export function normalizeClaim(claim: string): string {
 }
 
 /**
- * normalizeClaim's key and, when one scan gives them too, the claim's grounding tokens
- * (`wordTokens(claim)`): for an ASCII claim without "_", casefolding is lower-casing, NFKC changes
- * nothing, and the runs with and without "_" are the same.
+ * normalizeClaim's key and, when the same scan gives them, the claim's grounding tokens
+ * (`wordTokens(claim)`): when NFKC leaves the claim as it is (always for ASCII) and its casefold has
+ * no "_", the runs with and without "_" are the same. For ASCII, casefolding is lower-casing.
  */
 function claimWords(claim: string): { key: string; tokens: Set<string> | null } {
+  const ascii = isAscii(claim);
   // ASCII is its own NFKC form.
-  if (!isAscii(claim)) return { key: wordRuns(pythonCasefold(claim.normalize("NFKC")), false).join(" "), tokens: null };
-  const folded = claim.toLowerCase();
+  const normal = ascii ? claim : claim.normalize("NFKC");
+  const folded = ascii ? claim.toLowerCase() : pythonCasefold(normal);
   const runs = wordRuns(folded, false);
-  return { key: runs.join(" "), tokens: folded.includes("_") ? null : new Set(runs) };
+  return { key: runs.join(" "), tokens: normal === claim && !folded.includes("_") ? new Set(runs) : null };
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -119,14 +120,21 @@ export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<stri
 }
 
 // Sections depend only on a document's body and title; documents are frozen, so cache per object.
-// With each section, the UTF-16 indices of its surrogate pairs (to turn a match index into code points).
-const sectionCache = new WeakMap<KnowledgeDocument, { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] }>();
+// With each section, the UTF-16 indices of its surrogate pairs (to turn a match index into code
+// points) and, once a quote is found in it, its casefolded text (for the quotes' grounding tokens).
+interface SectionIndex {
+  readonly sections: readonly DocumentSection[];
+  readonly pairs: readonly Int32Array[];
+  readonly folds: (FoldedText | undefined)[];
+}
 
-function sectionIndex(document: KnowledgeDocument): { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] } {
+const sectionCache = new WeakMap<KnowledgeDocument, SectionIndex>();
+
+function sectionIndex(document: KnowledgeDocument): SectionIndex {
   let index = sectionCache.get(document);
   if (index === undefined) {
     const sections = documentSections(document);
-    index = { sections, pairs: sections.map((section) => surrogatePairs(section.text)) };
+    index = { sections, pairs: sections.map((section) => surrogatePairs(section.text)), folds: sections.map(() => undefined) };
     sectionCache.set(document, index);
   }
   return index;
@@ -166,7 +174,8 @@ function textOrEmpty(value: unknown): string {
   return pyTruthy(value) ? pythonStr(value) : "";
 }
 
-function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence {
+/** Resolves one citation; the span of the section's folded text that the quote is is pushed to `spans`. */
+function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string, spans: FoldedSpan[]): Evidence {
   let documentId: string;
   let quote: string;
   let requestedSection: string;
@@ -193,7 +202,8 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   const document = documents.get(documentId);
   if (document === undefined) throw new MalformedModelOutput("unknown_document", `${recipe} references an unknown document`);
   if (quote === "") throw new MalformedModelOutput("empty_quote", `${recipe} evidence quote is required`);
-  const { sections, pairs } = sectionIndex(document);
+  const index = sectionIndex(document);
+  const { sections, pairs } = index;
   let found = -1;
   let at = -1;
   for (let i = 0; i < sections.length; i++) {
@@ -215,6 +225,9 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
     throw new MalformedModelOutput("quote_not_in_section", `${recipe} evidence quote is not present in the requested section`);
   }
   const section = sections[found]!;
+  let folded = index.folds[found];
+  if (folded === undefined) index.folds[found] = folded = foldedText(section.text);
+  spans.push({ text: folded, start: at, end: at + quote.length });
   const start = section.start + codePointIndex(pairs[found]!, at);
   return evidence({
     document_id: document.document_id,
@@ -227,13 +240,13 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   });
 }
 
-function resolveEvidence(row: PyMapping, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence[] {
+function resolveEvidence(row: PyMapping, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string, spans: FoldedSpan[]): Evidence[] {
   const entries = mappingGet(row, "evidence");
   if (!Array.isArray(entries) || entries.length === 0) {
     throw new MalformedModelOutput("no_evidence", `${recipe} evidence must be a non-empty array`);
   }
   // Not de-duplicated: a repeated citation counts again toward citation credit.
-  return entries.map((entry) => resolveEntry(entry, documents, recipe));
+  return entries.map((entry) => resolveEntry(entry, documents, recipe, spans));
 }
 
 export interface ParseFactsOptions {
@@ -267,7 +280,8 @@ export function parseFacts(
     const { key, tokens } = claimWords(claim);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
-    const cited = resolveEvidence(row, allowed, recipe);
+    const spans: FoldedSpan[] = [];
+    const cited = resolveEvidence(row, allowed, recipe, spans);
     const qualifiers: Record<string, unknown> = {};
     for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
     facts.push(
@@ -275,7 +289,7 @@ export function parseFacts(
         row: index,
         claim,
         evidence: Object.freeze(cited),
-        grounding: tokens !== null ? groundingOfTokens(tokens, cited) : groundingCoverage(claim, cited),
+        grounding: groundingOfSpans(tokens ?? wordTokens(claim), cited, spans),
         qualifiers: Object.freeze(qualifiers),
       }),
     );
