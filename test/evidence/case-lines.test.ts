@@ -80,7 +80,11 @@ function randomResult(): FactsCaseResult {
     dependencies: accepted ? SECTIONS.slice(0, 1 + rand(4)).map((s) => knowledgeDependency(s)) : [],
     dependencyError: rand(4) === 0 ? pick(TEXTS) : null,
     freshness: rand(3) === 0 ? pick(["current", "stale", "missing"] as const) : null,
-    gold: rand(2) === 0 ? [{ claim: rand(2) === 0 ? null : pick(TEXTS), gold: "supported", predicted: "uncertain" }] : [],
+    gold: Array.from({ length: rand(3) }, () => ({
+      claim: rand(2) === 0 ? null : pick(TEXTS),
+      gold: pick(["supported", "insufficient_evidence"] as const),
+      predicted: pick(["uncertain", "contradicted"] as const),
+    })),
   };
 }
 

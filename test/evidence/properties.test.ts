@@ -8,14 +8,12 @@ import {
   findCodePoints,
   codePointOffset,
   encodeUtf8Strict,
-  foldedText,
-  groundingOfSpans,
-  groundingOfTokens,
+  groundingCoverage,
+  knowledgeDocument,
+  parseFacts,
   parsePythonJson,
   sha256Hex,
   sha256OfText,
-  utf16Offset,
-  wordTokens,
   sliceCodePoints,
   toPlainJson,
 } from "../../src/core/evidence/index.js";
@@ -39,25 +37,16 @@ describe("properties", () => {
       }),
     );
   });
-  it("grounding from spans of a folded text equals grounding from the quotes themselves", () => {
-    // Characters whose casefold is longer (ß, ﬁ, İ), changes the word class (İ adds a combining
-    // mark), or is astral; underscores join words for grounding.
-    const piece = fc.oneof(unicodeText, fc.constantFrom("Straße", "ﬁnance", "İstanbul", "a_b", "😀", "ΣΑΣ", " ", "\n", "x1"));
-    const text = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
+  it("a parsed fact's grounding is groundingCoverage of its claim and quotes", () => {
+    // Claims that NFKC changes (ﬁ, ①), whose casefold is longer (ß) or has "_", and astral ones.
+    const piece = fc.oneof(unicodeText, fc.constantFrom("Straße", "ﬁnance", "①", "İstanbul", "a_b", "😀", " ", "x1"));
+    const claimText = fc.array(piece, { maxLength: 8 }).map((parts) => `Claim ${parts.join("")}`);
+    const document = knowledgeDocument({ source_id: "s", external_id: "d", revision: "1", body: "Straße ﬁnance 1 a_b x1 😀 İstanbul" });
     fc.assert(
-      fc.property(text, text, fc.array(fc.tuple(fc.nat(60), fc.nat(60)), { minLength: 1, maxLength: 3 }), (section, claim, cuts) => {
-        const folded = foldedText(section);
-        const points = codePointLength(section);
-        const quotes = cuts.map(([a, b]) => {
-          const [from, to] = [Math.min(a, b) % (points + 1), Math.max(a, b) % (points + 1)].sort((x, y) => x - y) as [number, number];
-          return { start: utf16Offset(section, from), end: utf16Offset(section, to) };
-        });
-        const evidence = quotes.map((q, i) => ({ document_id: `d${i % 2}`, quote: section.slice(q.start, q.end) }));
-        const spans = quotes.map((q) => ({ text: folded, ...q }));
-        expect(groundingOfSpans(wordTokens(claim), evidence, spans)).toBe(groundingOfTokens(wordTokens(claim), evidence));
-        // A claim made of the section's own words covers more than nothing.
-        const own = wordTokens(section.slice(quotes[0]!.start, quotes[0]!.end));
-        expect(groundingOfSpans(new Set(own), evidence, spans)).toBe(groundingOfTokens(new Set(own), evidence));
+      fc.property(claimText, fc.constantFrom("Straße", "ﬁnance 1", "a_b x1", "😀 İstanbul"), (claim, quote) => {
+        const output = { facts: [{ claim, evidence: [{ document_id: document.document_id, quote }] }] };
+        const facts = parseFacts([document], output);
+        for (const fact of facts) expect(fact.grounding).toBe(groundingCoverage(fact.claim, fact.evidence));
       }),
     );
   });

@@ -6,8 +6,8 @@
 
 import type { KnowledgeDocument } from "./documents.js";
 import { EvidenceValueError, MalformedModelOutput } from "./errors.js";
-import { foldedText, groundingOfSpans, type FoldedSpan, type FoldedText } from "./grounding.js";
-import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns, wordTokens } from "../python/text.js";
+import { groundingCoverage, groundingOfTokens } from "./grounding.js";
+import { codePointLength, containsCodePoints, findCodePoints, isAscii, pythonCasefold, pythonStringRepr, wordRuns } from "../python/text.js";
 import { stripPythonWhitespace } from "../python/whitespace.js";
 import { isMapping, mappingGet, mappingHas, pyTruthy, pythonStr, type PyMapping } from "../python/values.js";
 import { documentSections, type DocumentSection } from "./sections.js";
@@ -120,21 +120,14 @@ export function documentLookup(documents: Iterable<KnowledgeDocument>): Map<stri
 }
 
 // Sections depend only on a document's body and title; documents are frozen, so cache per object.
-// With each section, the UTF-16 indices of its surrogate pairs (to turn a match index into code
-// points) and, once a quote is found in it, its casefolded text (for the quotes' grounding tokens).
-interface SectionIndex {
-  readonly sections: readonly DocumentSection[];
-  readonly pairs: readonly Int32Array[];
-  readonly folds: (FoldedText | undefined)[];
-}
+// With each section, the UTF-16 indices of its surrogate pairs (to turn a match index into code points).
+const sectionCache = new WeakMap<KnowledgeDocument, { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] }>();
 
-const sectionCache = new WeakMap<KnowledgeDocument, SectionIndex>();
-
-function sectionIndex(document: KnowledgeDocument): SectionIndex {
+function sectionIndex(document: KnowledgeDocument): { sections: readonly DocumentSection[]; pairs: readonly Int32Array[] } {
   let index = sectionCache.get(document);
   if (index === undefined) {
     const sections = documentSections(document);
-    index = { sections, pairs: sections.map((section) => surrogatePairs(section.text)), folds: sections.map(() => undefined) };
+    index = { sections, pairs: sections.map((section) => surrogatePairs(section.text)) };
     sectionCache.set(document, index);
   }
   return index;
@@ -174,8 +167,7 @@ function textOrEmpty(value: unknown): string {
   return pyTruthy(value) ? pythonStr(value) : "";
 }
 
-/** Resolves one citation; the span of the section's folded text that the quote is is pushed to `spans`. */
-function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string, spans: FoldedSpan[]): Evidence {
+function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence {
   let documentId: string;
   let quote: string;
   let requestedSection: string;
@@ -202,8 +194,7 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   const document = documents.get(documentId);
   if (document === undefined) throw new MalformedModelOutput("unknown_document", `${recipe} references an unknown document`);
   if (quote === "") throw new MalformedModelOutput("empty_quote", `${recipe} evidence quote is required`);
-  const index = sectionIndex(document);
-  const { sections, pairs } = index;
+  const { sections, pairs } = sectionIndex(document);
   let found = -1;
   let at = -1;
   for (let i = 0; i < sections.length; i++) {
@@ -225,9 +216,6 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
     throw new MalformedModelOutput("quote_not_in_section", `${recipe} evidence quote is not present in the requested section`);
   }
   const section = sections[found]!;
-  let folded = index.folds[found];
-  if (folded === undefined) index.folds[found] = folded = foldedText(section.text);
-  spans.push({ text: folded, start: at, end: at + quote.length });
   const start = section.start + codePointIndex(pairs[found]!, at);
   return evidence({
     document_id: document.document_id,
@@ -240,13 +228,13 @@ function resolveEntry(entry: unknown, documents: ReadonlyMap<string, KnowledgeDo
   });
 }
 
-function resolveEvidence(row: PyMapping, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string, spans: FoldedSpan[]): Evidence[] {
+function resolveEvidence(row: PyMapping, documents: ReadonlyMap<string, KnowledgeDocument>, recipe: string): Evidence[] {
   const entries = mappingGet(row, "evidence");
   if (!Array.isArray(entries) || entries.length === 0) {
     throw new MalformedModelOutput("no_evidence", `${recipe} evidence must be a non-empty array`);
   }
   // Not de-duplicated: a repeated citation counts again toward citation credit.
-  return entries.map((entry) => resolveEntry(entry, documents, recipe, spans));
+  return entries.map((entry) => resolveEntry(entry, documents, recipe));
 }
 
 export interface ParseFactsOptions {
@@ -280,8 +268,7 @@ export function parseFacts(
     const { key, tokens } = claimWords(claim);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
-    const spans: FoldedSpan[] = [];
-    const cited = resolveEvidence(row, allowed, recipe, spans);
+    const cited = resolveEvidence(row, allowed, recipe);
     const qualifiers: Record<string, unknown> = {};
     for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
     facts.push(
@@ -289,7 +276,7 @@ export function parseFacts(
         row: index,
         claim,
         evidence: Object.freeze(cited),
-        grounding: groundingOfSpans(tokens ?? wordTokens(claim), cited, spans),
+        grounding: tokens !== null ? groundingOfTokens(tokens, cited) : groundingCoverage(claim, cited),
         qualifiers: Object.freeze(qualifiers),
       }),
     );

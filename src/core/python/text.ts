@@ -91,11 +91,11 @@ function isLetterOrNumber(cp: number): boolean {
 }
 
 /**
- * Calls `visit(start, end)` (UTF-16 indices) for each maximal run of letters and numbers (Unicode L
- * and N; and "_" when `underscore`), in order: what `text.match(/[\p{L}\p{N}_]+/gu)` (or without
- * "_") finds, by one scan over the code points.
+ * The maximal runs of letters and numbers (Unicode L and N; and "_" when `underscore`), in order:
+ * what `text.match(/[\p{L}\p{N}_]+/gu)` (or without "_") finds, by one scan over the code points.
  */
-export function forEachWordRun(text: string, underscore: boolean, visit: (start: number, end: number) => void): void {
+export function wordRuns(text: string, underscore: boolean): string[] {
+  const runs: string[] = [];
   let start = -1;
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i);
@@ -107,18 +107,12 @@ export function forEachWordRun(text: string, underscore: boolean, visit: (start:
     if ((underscore && cp === 0x5f) || isLetterOrNumber(cp)) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      visit(start, i);
+      runs.push(text.slice(start, i));
       start = -1;
     }
     i += width - 1;
   }
-  if (start >= 0) visit(start, text.length);
-}
-
-/** The strings of `forEachWordRun`. */
-export function wordRuns(text: string, underscore: boolean): string[] {
-  const runs: string[] = [];
-  forEachWordRun(text, underscore, (start, end) => runs.push(text.slice(start, end)));
+  if (start >= 0) runs.push(text.slice(start));
   return runs;
 }
 
@@ -139,7 +133,7 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-export function isLowSurrogate(code: number): boolean {
+function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 

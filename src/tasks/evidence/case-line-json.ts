@@ -47,7 +47,13 @@ export class FactsCaseLines {
     out.jsonString(result.caseId);
     out.ascii(`,"line":${jsonNumber(line)},"accepted":${result.accepted},"error":`);
     if (result.error === null) out.ascii("null");
-    else out.json(result.error);
+    else {
+      out.ascii('{"code":');
+      out.jsonString(result.error.code);
+      out.ascii(',"message":');
+      out.jsonString(result.error.message);
+      out.ascii("}");
+    }
     out.ascii(',"facts":[');
     for (let f = 0; f < result.facts.length; f++) {
       const fact = result.facts[f]!;
@@ -85,10 +91,14 @@ export class FactsCaseLines {
       out.ascii(',"freshness":');
       out.jsonString(result.freshness);
     }
-    if (result.gold.length > 0) {
-      out.ascii(',"gold":');
-      out.json(result.gold);
+    for (let g = 0; g < result.gold.length; g++) {
+      const { claim, gold, predicted } = result.gold[g]!;
+      out.ascii(g > 0 ? ',{"claim":' : ',"gold":[{"claim":');
+      if (claim === null) out.ascii("null");
+      else out.jsonString(claim);
+      out.ascii(`,"gold":"${gold}","predicted":"${predicted}"}`);
     }
+    if (result.gold.length > 0) out.ascii("]");
     out.ascii("}");
     return out.end();
   }
