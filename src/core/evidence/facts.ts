@@ -73,21 +73,21 @@ export interface FactCandidate {
  * become one space, trimmed. "" means the claim has no words (such rows are skipped).
  */
 export function normalizeClaim(claim: string): string {
-  return claimWords(claim).key;
+  return claimWords(claim).runs.join(" ");
 }
 
 /**
- * normalizeClaim's key and, when the same scan gives them, the claim's grounding tokens
- * (`wordTokens(claim)`): when NFKC leaves the claim as it is (always for ASCII) and its casefold has
- * no "_", the runs with and without "_" are the same. For ASCII, casefolding is lower-casing.
+ * The runs that normalizeClaim joins, and whether they are also the claim's grounding tokens
+ * (`wordTokens(claim)`): they are when NFKC leaves the claim as it is (always for ASCII) and its
+ * casefold has no "_" (then the runs with and without "_" are the same). For ASCII, casefolding is
+ * lower-casing.
  */
-function claimWords(claim: string): { key: string; tokens: Set<string> | null } {
+function claimWords(claim: string): { runs: string[]; areTokens: boolean } {
   const ascii = isAscii(claim);
   // ASCII is its own NFKC form.
   const normal = ascii ? claim : claim.normalize("NFKC");
   const folded = ascii ? claim.toLowerCase() : pythonCasefold(normal);
-  const runs = wordRuns(folded, false);
-  return { key: runs.join(" "), tokens: normal === claim && !folded.includes("_") ? new Set(runs) : null };
+  return { runs: wordRuns(folded, false), areTokens: normal === claim && !folded.includes("_") };
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -265,9 +265,14 @@ export function parseFacts(
     const claim = stripPythonWhitespace(textOrEmpty(mappingGet(row, "claim")));
     if (claim === "") throw new MalformedModelOutput("missing_claim", "fact claim is required");
     // Duplicates (by normalised claim) are skipped before their evidence is looked at.
-    const { key, tokens } = claimWords(claim);
-    if (key === "" || seen.has(key)) continue;
-    seen.add(key);
+    const { runs, areTokens } = claimWords(claim);
+    // No words: the key is "". With one row there is nothing to de-duplicate against.
+    if (runs.length === 0) continue;
+    if (rows.length > 1) {
+      const key = runs.join(" ");
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     const cited = resolveEvidence(row, allowed, recipe);
     const qualifiers: Record<string, unknown> = {};
     for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
@@ -276,7 +281,7 @@ export function parseFacts(
         row: index,
         claim,
         evidence: Object.freeze(cited),
-        grounding: tokens !== null ? groundingOfTokens(tokens, cited) : groundingCoverage(claim, cited),
+        grounding: areTokens ? groundingOfTokens(new Set(runs), cited) : groundingCoverage(claim, cited),
         qualifiers: Object.freeze(qualifiers),
       }),
     );
