@@ -4,6 +4,10 @@
 import { open } from "node:fs/promises";
 import type { AtomicLineWriter } from "../../io/atomic-write.js";
 import type { JsonObject } from "../../io/records.js";
+import { isWellFormed } from "../../core/python/text.js";
+
+/** Characters JSON.stringify escapes in a string, lone surrogates aside. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
 
 /** Bytes per write. */
 const BLOCK_BYTES = 1 << 20;
@@ -72,15 +76,29 @@ export class LineBlocks {
     block[at++] = 0x22;
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      // Printable ASCII other than '"' and "\\" is written as is; anything else by JSON.stringify.
+      // Printable ASCII other than '"' and "\\" is written as is; anything else below.
       if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.json(text);
+        this.otherString(text);
         return;
       }
       block[at++] = c;
     }
     block[at++] = 0x22;
     this.used = at;
+  }
+
+  /** jsonString of a text with a character beyond printable ASCII. */
+  private otherString(text: string): void {
+    // Without anything to escape (a control character, '"', "\\" or a lone surrogate) the
+    // text's UTF-8 goes between the quotes as it is.
+    if (NEEDS_ESCAPE.test(text) || !isWellFormed(text)) {
+      this.json(text);
+      return;
+    }
+    this.room(text.length * 3 + 2);
+    this.block[this.used++] = 0x22;
+    this.used += this.block.write(text, this.used);
+    this.block[this.used++] = 0x22;
   }
 
   /** Any value as JSON.stringify writes it. */
@@ -93,7 +111,9 @@ export class LineBlocks {
   /** Bytes as they are (e.g. a piece encoded once and written many times). */
   raw(bytes: Uint8Array): void {
     this.room(bytes.length);
-    this.block.set(bytes, this.used);
+    // A typed-array copy costs more to set up than a short loop.
+    if (bytes.length > 256) this.block.set(bytes, this.used);
+    else for (let i = 0; i < bytes.length; i++) this.block[this.used + i] = bytes[i]!;
     this.used += bytes.length;
   }
 
