@@ -58,6 +58,20 @@ export function evidence(input: {
 
 export const QUALIFIER_KEYS = ["atomic_claims", "subject", "relation", "object", "scopes", "valid_from", "valid_to", "conditions"] as const;
 
+const QUALIFIER_NAMES: ReadonlySet<string> = new Set(QUALIFIER_KEYS);
+
+/** A row's qualifiers in QUALIFIER_KEYS order (null values kept). */
+function qualifiersOf(row: PyMapping): Record<string, unknown> {
+  const qualifiers: Record<string, unknown> = {};
+  // Most rows have none: the names are looked up only when one of the row's keys is one.
+  for (const key of row instanceof Map ? row.keys() : Object.getOwnPropertyNames(row)) {
+    if (!QUALIFIER_NAMES.has(key)) continue;
+    for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
+    break;
+  }
+  return qualifiers;
+}
+
 export interface FactCandidate {
   /** Index of the row in the model's `facts` array that produced this fact (not in the reference). */
   readonly row: number;
@@ -274,8 +288,7 @@ export function parseFacts(
       seen.add(key);
     }
     const cited = resolveEvidence(row, allowed, recipe);
-    const qualifiers: Record<string, unknown> = {};
-    for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
+    const qualifiers = qualifiersOf(row);
     facts.push(
       Object.freeze({
         row: index,
