@@ -145,7 +145,7 @@ function runAll(bin, side) {
     const dir = join(OUT, side, name);
     rmSync(dir, { recursive: true, force: true });
     const resolved = argv.map((a) => (a.startsWith("@") ? join(OUT, side, a.slice(1)) : a));
-    const r = spawnSync(process.execPath, [join(bin, "bin/mari.js"), ...resolved, "--out", dir, ...(argv[0] === "evidence" ? ["--progress", "none"] : [])], {
+    const r = spawnSync(process.execPath, [join(bin, "bin/mari.js"), ...resolved, "--out", dir, "--progress", "none"], {
       encoding: "utf8",
       maxBuffer: 1 << 26,
     });

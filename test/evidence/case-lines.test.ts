@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { evidence, knowledgeDependency, PyFloat, toPlainJson } from "../../src/core/evidence/index.js";
 import { FactsCaseLines } from "../../src/tasks/evidence/case-line-json.js";
+import { LineBlocks } from "../../src/tasks/evidence/case-lines.js";
 import type { FactsCaseResult } from "../../src/tasks/evidence/facts-score.js";
 
 /** The documented record, serialised by JSON.stringify. */
@@ -33,7 +34,7 @@ const rand = (n: number) => {
 };
 const pick = <T>(list: readonly T[]): T => list[rand(list.length)]!;
 // Strings that need escaping, non-ASCII, and a lone surrogate (JSON.stringify escapes it).
-const TEXTS = ["plain", 'quote " and \\ backslash', "tab\tnewline\n", "Straße 😀", "\u0000\u001f", "lone \ud800", "\u2028"];
+const TEXTS = ["plain", 'quote " and \\ backslash', "tab\tnewline\n", "Straße 😀", "\u0000\u001f", "lone \ud800", "\u2028", "\u007f", "x".repeat(700)];
 // Two documents with sections whose revision is shared (identical text) under different ids.
 const SECTIONS = [
   { document_id: "kb/a", revision: "1", section_id: "intro", section_revision: "r1" },
@@ -79,16 +80,36 @@ function randomResult(): FactsCaseResult {
     dependencies: accepted ? SECTIONS.slice(0, 1 + rand(4)).map((s) => knowledgeDependency(s)) : [],
     dependencyError: rand(4) === 0 ? pick(TEXTS) : null,
     freshness: rand(3) === 0 ? pick(["current", "stale", "missing"] as const) : null,
-    gold: rand(2) === 0 ? [{ claim: rand(2) === 0 ? null : pick(TEXTS), gold: "supported", predicted: "uncertain" }] : [],
+    gold: Array.from({ length: rand(3) }, () => ({
+      claim: rand(2) === 0 ? null : pick(TEXTS),
+      gold: pick(["supported", "insufficient_evidence"] as const),
+      predicted: pick(["uncertain", "contradicted"] as const),
+    })),
   };
 }
 
+/** The bytes handed to the writer, with the line offsets LineBlocks recorded. */
+async function written(results: FactsCaseResult[], blockBytes: number): Promise<{ text: string; starts: readonly number[]; bytes: number }> {
+  const chunks: Buffer[] = [];
+  const blocks = new LineBlocks({ write: async (chunk) => void chunks.push(Buffer.from(chunk)) }, blockBytes);
+  const lines = new FactsCaseLines();
+  for (const [i, result] of results.entries()) await lines.write(result, i + 1, blocks);
+  await blocks.flush();
+  return { text: Buffer.concat(chunks).toString("utf8"), starts: blocks.starts, bytes: blocks.bytes };
+}
+
 describe("cases.jsonl lines of mari evidence", () => {
-  it("are JSON.stringify of the documented record, section fragments reused or not", () => {
-    const lines = new FactsCaseLines();
-    for (let i = 0; i < 2000; i++) {
-      const result = randomResult();
-      expect(lines.line(result, i + 1)).toBe(reference(result, i + 1));
+  it("are JSON.stringify of the documented record, section fragments reused or not", async () => {
+    const results = Array.from({ length: 2000 }, randomResult);
+    const expected = results.map((result, i) => `${reference(result, i + 1)}\n`);
+    const all = expected.join("");
+    // Blocks far smaller than a line too: a line that does not fit moves to a larger block.
+    for (const blockBytes of [1 << 20, 4096, 64]) {
+      const { text, starts, bytes } = await written(results, blockBytes);
+      expect(text).toBe(all);
+      expect(bytes).toBe(Buffer.byteLength(all));
+      let at = 0;
+      expect(starts).toEqual(expected.map((line) => (at += Buffer.byteLength(line)) - Buffer.byteLength(line)));
     }
   });
 });

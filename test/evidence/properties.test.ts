@@ -7,7 +7,12 @@ import {
   codePointLength,
   findCodePoints,
   codePointOffset,
+  encodeUtf8Strict,
+  groundingCoverage,
+  knowledgeDocument,
+  parseFacts,
   parsePythonJson,
+  sha256Hex,
   sha256OfText,
   sliceCodePoints,
   toPlainJson,
@@ -23,7 +28,27 @@ fc.configureGlobal({ seed: 20261130, numRuns: 200 });
 
 describe("properties", () => {
   it("SHA-256 equals node:crypto for well-formed text", () => {
-    fc.assert(fc.property(unicodeText, (text) => sha256OfText(text) === createHash("sha256").update(text, "utf8").digest("hex")));
+    fc.assert(
+      fc.property(unicodeText, (text) => {
+        const expected = createHash("sha256").update(text, "utf8").digest("hex");
+        // The TypeScript digest (used for text node:crypto would encode differently) and the one used.
+        expect(sha256Hex(encodeUtf8Strict(text))).toBe(expected);
+        expect(sha256OfText(text)).toBe(expected);
+      }),
+    );
+  });
+  it("a parsed fact's grounding is groundingCoverage of its claim and quotes", () => {
+    // Claims that NFKC changes (ﬁ, ①), whose casefold is longer (ß) or has "_", and astral ones.
+    const piece = fc.oneof(unicodeText, fc.constantFrom("Straße", "ﬁnance", "①", "İstanbul", "a_b", "😀", " ", "x1"));
+    const claimText = fc.array(piece, { maxLength: 8 }).map((parts) => `Claim ${parts.join("")}`);
+    const document = knowledgeDocument({ source_id: "s", external_id: "d", revision: "1", body: "Straße ﬁnance 1 a_b x1 😀 İstanbul" });
+    fc.assert(
+      fc.property(claimText, fc.constantFrom("Straße", "ﬁnance 1", "a_b x1", "😀 İstanbul"), (claim, quote) => {
+        const output = { facts: [{ claim, evidence: [{ document_id: document.document_id, quote }] }] };
+        const facts = parseFacts([document], output);
+        for (const fact of facts) expect(fact.grounding).toBe(groundingCoverage(fact.claim, fact.evidence));
+      }),
+    );
   });
   it("code-point slicing and lengths agree with Array.from", () => {
     fc.assert(

@@ -58,6 +58,20 @@ export function evidence(input: {
 
 export const QUALIFIER_KEYS = ["atomic_claims", "subject", "relation", "object", "scopes", "valid_from", "valid_to", "conditions"] as const;
 
+const QUALIFIER_NAMES: ReadonlySet<string> = new Set(QUALIFIER_KEYS);
+
+/** A row's qualifiers in QUALIFIER_KEYS order (null values kept). */
+function qualifiersOf(row: PyMapping): Record<string, unknown> {
+  const qualifiers: Record<string, unknown> = {};
+  // Most rows have none: the names are looked up only when one of the row's keys is one.
+  for (const key of row instanceof Map ? row.keys() : Object.getOwnPropertyNames(row)) {
+    if (!QUALIFIER_NAMES.has(key)) continue;
+    for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
+    break;
+  }
+  return qualifiers;
+}
+
 export interface FactCandidate {
   /** Index of the row in the model's `facts` array that produced this fact (not in the reference). */
   readonly row: number;
@@ -73,20 +87,21 @@ export interface FactCandidate {
  * become one space, trimmed. "" means the claim has no words (such rows are skipped).
  */
 export function normalizeClaim(claim: string): string {
-  return claimWords(claim).key;
+  return claimWords(claim).runs.join(" ");
 }
 
 /**
- * normalizeClaim's key and, when one scan gives them too, the claim's grounding tokens
- * (`wordTokens(claim)`): for an ASCII claim without "_", casefolding is lower-casing, NFKC changes
- * nothing, and the runs with and without "_" are the same.
+ * The runs that normalizeClaim joins, and whether they are also the claim's grounding tokens
+ * (`wordTokens(claim)`): they are when NFKC leaves the claim as it is (always for ASCII) and its
+ * casefold has no "_" (then the runs with and without "_" are the same). For ASCII, casefolding is
+ * lower-casing.
  */
-function claimWords(claim: string): { key: string; tokens: Set<string> | null } {
+function claimWords(claim: string): { runs: string[]; areTokens: boolean } {
+  const ascii = isAscii(claim);
   // ASCII is its own NFKC form.
-  if (!isAscii(claim)) return { key: wordRuns(pythonCasefold(claim.normalize("NFKC")), false).join(" "), tokens: null };
-  const folded = claim.toLowerCase();
-  const runs = wordRuns(folded, false);
-  return { key: runs.join(" "), tokens: folded.includes("_") ? null : new Set(runs) };
+  const normal = ascii ? claim : claim.normalize("NFKC");
+  const folded = ascii ? claim.toLowerCase() : pythonCasefold(normal);
+  return { runs: wordRuns(folded, false), areTokens: normal === claim && !folded.includes("_") };
 }
 
 function sameDocument(a: KnowledgeDocument, b: KnowledgeDocument): boolean {
@@ -264,18 +279,22 @@ export function parseFacts(
     const claim = stripPythonWhitespace(textOrEmpty(mappingGet(row, "claim")));
     if (claim === "") throw new MalformedModelOutput("missing_claim", "fact claim is required");
     // Duplicates (by normalised claim) are skipped before their evidence is looked at.
-    const { key, tokens } = claimWords(claim);
-    if (key === "" || seen.has(key)) continue;
-    seen.add(key);
+    const { runs, areTokens } = claimWords(claim);
+    // No words: the key is "". With one row there is nothing to de-duplicate against.
+    if (runs.length === 0) continue;
+    if (rows.length > 1) {
+      const key = runs.join(" ");
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     const cited = resolveEvidence(row, allowed, recipe);
-    const qualifiers: Record<string, unknown> = {};
-    for (const name of QUALIFIER_KEYS) if (mappingHas(row, name)) qualifiers[name] = mappingGet(row, name) ?? null;
+    const qualifiers = qualifiersOf(row);
     facts.push(
       Object.freeze({
         row: index,
         claim,
         evidence: Object.freeze(cited),
-        grounding: tokens !== null ? groundingOfTokens(tokens, cited) : groundingCoverage(claim, cited),
+        grounding: areTokens ? groundingOfTokens(new Set(runs), cited) : groundingCoverage(claim, cited),
         qualifiers: Object.freeze(qualifiers),
       }),
     );

@@ -142,6 +142,13 @@ function splitsSurrogatePair(text: string, i: number): boolean {
   return i > 0 && i < text.length && isHighSurrogate(text.charCodeAt(i - 1)) && isLowSurrogate(text.charCodeAt(i));
 }
 
+const WELL_FORMED = (String.prototype as unknown as { isWellFormed: (this: string) => boolean }).isWellFormed;
+
+/** String.prototype.isWellFormed (ES2024, in Node 20): no lone surrogate. */
+export function isWellFormed(text: string): boolean {
+  return WELL_FORMED.call(text);
+}
+
 /** Python's `len(text)`: code points (a lone surrogate counts as one). */
 export function codePointLength(text: string): number {
   let pairs = 0;

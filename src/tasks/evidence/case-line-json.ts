@@ -5,6 +5,7 @@ import type { FactsCaseResult } from "./facts-score.js";
 import { factQualifiers } from "./facts-score.js";
 import type { LocatedCaseResult } from "./located-score.js";
 import { BySection, type SectionFields } from "./by-section.js";
+import type { LineBlocks } from "./case-lines.js";
 
 const json = JSON.stringify;
 
@@ -14,18 +15,19 @@ function jsonNumber(n: number | null): string {
 }
 
 interface SectionFragments {
-  /** An evidence item's JSON up to its quote, and from its end offset on. */
-  readonly head: string;
-  readonly tail: string;
-  /** The dependency's JSON. */
-  readonly dependency: string;
+  /** An evidence item's JSON up to its quote, and from its end offset on (UTF-8). */
+  readonly head: Buffer;
+  readonly tail: Buffer;
+  /** The dependency's JSON (UTF-8). */
+  readonly dependency: Buffer;
 }
 
 /**
- * Writes the cases.jsonl line of a facts case (the issue's shape, plus state, dependencies and gold;
- * without its newline): exactly `JSON.stringify` of { case_id, line, accepted, error, facts: [{ claim,
- * grounding, state, evidence, qualifiers? }], dependencies, dependency_error, freshness?, gold? },
- * with the JSON of the fields each section repeats (ids and revisions) built once per section.
+ * Writes the cases.jsonl line of a facts case (the issue's shape, plus state, dependencies and gold):
+ * exactly `JSON.stringify` of { case_id, line, accepted, error, facts: [{ claim, grounding, state,
+ * evidence, qualifiers? }], dependencies, dependency_error, freshness?, gold? }, written piece by
+ * piece into the output block, with the JSON of the fields each section repeats (ids and
+ * revisions) encoded once per section.
  */
 export class FactsCaseLines {
   private readonly sections = new BySection<SectionFragments>();
@@ -34,31 +36,71 @@ export class FactsCaseLines {
     return this.sections.get(item, () => {
       const ids = `{"document_id":${json(item.document_id)},"revision":${json(item.revision)}`;
       const section = `"section_id":${json(item.section_id)},"section_revision":${json(item.section_revision)}}`;
-      return { head: `${ids},"quote":`, tail: `,${section}`, dependency: `${ids},${section}` };
+      return { head: Buffer.from(`${ids},"quote":`), tail: Buffer.from(`,${section}`), dependency: Buffer.from(`${ids},${section}`) };
     });
   }
 
-  line(result: FactsCaseResult, line: number): string {
-    let out = `{"case_id":${json(result.caseId)},"line":${jsonNumber(line)},"accepted":${result.accepted},"error":${result.error === null ? "null" : json(result.error)},"facts":[`;
+  /** Writes the line and its newline; returns a promise only when a full block is being written. */
+  write(result: FactsCaseResult, line: number, out: LineBlocks): Promise<void> | undefined {
+    out.begin();
+    out.ascii('{"case_id":');
+    out.jsonString(result.caseId);
+    out.ascii(`,"line":${jsonNumber(line)},"accepted":${result.accepted},"error":`);
+    if (result.error === null) out.ascii("null");
+    else {
+      out.ascii('{"code":');
+      out.jsonString(result.error.code);
+      out.ascii(',"message":');
+      out.jsonString(result.error.message);
+      out.ascii("}");
+    }
+    out.ascii(',"facts":[');
     for (let f = 0; f < result.facts.length; f++) {
       const fact = result.facts[f]!;
-      out += `${f > 0 ? "," : ""}{"claim":${json(fact.claim)},"grounding":${jsonNumber(fact.grounding)},"state":${json(fact.state)},"evidence":[`;
+      out.ascii(f > 0 ? ',{"claim":' : '{"claim":');
+      out.jsonString(fact.claim);
+      out.ascii(`,"grounding":${jsonNumber(fact.grounding)},"state":`);
+      out.jsonString(fact.state);
+      out.ascii(',"evidence":[');
       for (let e = 0; e < fact.evidence.length; e++) {
         const item = fact.evidence[e]!;
         const parts = this.fragments(item);
-        out += `${e > 0 ? "," : ""}${parts.head}${json(item.quote)},"start":${jsonNumber(item.start)},"end":${jsonNumber(item.end)}${parts.tail}`;
+        if (e > 0) out.ascii(",");
+        out.raw(parts.head);
+        out.jsonString(item.quote);
+        out.ascii(`,"start":${jsonNumber(item.start)},"end":${jsonNumber(item.end)}`);
+        out.raw(parts.tail);
       }
-      out += "]";
+      out.ascii("]");
       const qualifiers = factQualifiers(fact);
-      if (qualifiers !== null) out += `,"qualifiers":${json(qualifiers)}`;
-      out += "}";
+      if (qualifiers !== null) {
+        out.ascii(',"qualifiers":');
+        out.json(qualifiers);
+      }
+      out.ascii("}");
     }
-    out += '],"dependencies":[';
-    for (let d = 0; d < result.dependencies.length; d++) out += `${d > 0 ? "," : ""}${this.fragments(result.dependencies[d]!).dependency}`;
-    out += `],"dependency_error":${result.dependencyError === null ? "null" : json(result.dependencyError)}`;
-    if (result.freshness !== null) out += `,"freshness":${json(result.freshness)}`;
-    if (result.gold.length > 0) out += `,"gold":${json(result.gold)}`;
-    return `${out}}`;
+    out.ascii('],"dependencies":[');
+    for (let d = 0; d < result.dependencies.length; d++) {
+      if (d > 0) out.ascii(",");
+      out.raw(this.fragments(result.dependencies[d]!).dependency);
+    }
+    out.ascii('],"dependency_error":');
+    if (result.dependencyError === null) out.ascii("null");
+    else out.jsonString(result.dependencyError);
+    if (result.freshness !== null) {
+      out.ascii(',"freshness":');
+      out.jsonString(result.freshness);
+    }
+    for (let g = 0; g < result.gold.length; g++) {
+      const { claim, gold, predicted } = result.gold[g]!;
+      out.ascii(g > 0 ? ',{"claim":' : ',"gold":[{"claim":');
+      if (claim === null) out.ascii("null");
+      else out.jsonString(claim);
+      out.ascii(`,"gold":"${gold}","predicted":"${predicted}"}`);
+    }
+    if (result.gold.length > 0) out.ascii("]");
+    out.ascii("}");
+    return out.end();
   }
 }
 

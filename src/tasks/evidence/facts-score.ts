@@ -179,7 +179,7 @@ export function scoreFactsCase(
     dependencies,
     dependencyError,
     freshness,
-    gold: compareGold(input.gold, new Map(scored.map((fact) => [fact.claim, fact.state]))),
+    gold: input.gold === null ? [] : compareGold(input.gold, new Map(scored.map((fact) => [fact.claim, fact.state]))),
   };
 }
 

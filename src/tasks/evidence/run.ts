@@ -413,9 +413,16 @@ async function readDocumentSet(run: EvidenceRun): Promise<DocumentSet> {
   }
   const lookupOf = (ids: readonly string[] | null): ReadonlyMap<string, KnowledgeDocument> | readonly KnowledgeDocument[] => {
     if (ids === null) return allLookup;
-    const seen: KnowledgeDocument[] = [];
-    for (const id of ids) for (const document of versions.get(id) ?? []) seen.push(document);
-    return seen;
+    // With one version of each id the lookup is built here, as documentLookup would build it
+    // (first listing first; an id listed twice is one document).
+    const lookup = new Map<string, KnowledgeDocument>();
+    for (const id of ids) {
+      const list = versions.get(id);
+      if (list === undefined) continue;
+      if (list.length > 1) return ids.flatMap((listed) => versions.get(listed) ?? []);
+      lookup.set(id, list[0]!);
+    }
+    return lookup;
   };
   return { documents, versions, lookupOf };
 }
@@ -474,7 +481,7 @@ async function scoreFactsFile(
         output.explorerTally.add(explorerFields(result), result.caseId);
         output.explorerLines.push(output.lines.starts.length);
       }
-      const full = output.lines.push(caseLines.line(result, input.line));
+      const full = caseLines.write(result, input.line, output.lines);
       if (full !== undefined) await full;
     }
   }
