@@ -55,21 +55,27 @@ export interface EarlyDocumentPool {
 /** Starts `workers` (> 1) scoring threads now; they wait for `start` to give them the slice. */
 export function startDocumentPool(workers: number): EarlyDocumentPool {
   let provide!: (init: ScoreInit) => void;
+  let provideHere!: (state: ScoreState) => void;
   let cancel!: (err: Error) => void;
   const initData = new Promise<ScoreInit>((resolve, reject) => {
     provide = resolve;
     cancel = reject;
   });
+  // This thread's share of the work scores from the slice itself, as one worker does.
+  const state = new Promise<ScoreState>((resolve) => (provideHere = resolve));
   const pool = createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
     workers,
     taskModule: DOCUMENT_TASK_MODULE,
     initData,
+    state,
+    shareThread: true,
     workerHeapMb: WORKER_HEAP_MB,
   });
   pool.catch(() => {});
   return {
     workers,
     start: (slice, options) => {
+      provideHere({ slice, options });
       provide(scoreInit(slice, options));
       return pool;
     },
@@ -262,6 +268,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
             // Compiled for worker threads only: in process the state is the slice itself.
             initData: workers > 1 ? scoreInit(slice, scoreOptions) : undefined,
             state: { slice, options: scoreOptions },
+            shareThread: true,
             workerHeapMb: WORKER_HEAP_MB,
           });
     pool = ready;
@@ -548,6 +555,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
       taskModule: DOCUMENT_TASK_MODULE,
       initData: input.workers > 1 ? scoreInit(slice, options) : undefined,
       state: { slice, options },
+      shareThread: true,
       workerHeapMb: WORKER_HEAP_MB,
     }));
   let aggregate: Aggregate;
