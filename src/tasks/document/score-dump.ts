@@ -228,13 +228,13 @@ async function scoreWhileThreadsStart(pool: ChunkPool<DocumentTaskPayload, Docum
  * workers faster); docs/eval.md, "Performance".
  */
 export const SECONDS_PER_WORKER = 8;
-/** The most worker threads `auto` starts. */
+/** The most workers `auto` chooses (the main thread and three threads). */
 export const AUTO_WORKERS_MAX = 4;
 
 /**
- * `--workers auto`: one thread per SECONDS_PER_WORKER of predicted scoring, at most one per core
- * not already busy (the 1-minute load average, this process counted as one) and AUTO_WORKERS_MAX;
- * 1 (in process) when threads would not pay.
+ * `--workers auto`: one worker (the main thread one of them) per SECONDS_PER_WORKER of predicted
+ * scoring, at most one per core not already busy (the 1-minute load average, this process counted
+ * as one) and AUTO_WORKERS_MAX; 1 (in process) when threads would not pay.
  */
 export function autoWorkerCount(predictedSeconds: number, cores: number, load: number): number {
   const idleCores = Math.floor(cores - Math.max(0, load - 1) + 0.5);
