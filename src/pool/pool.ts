@@ -2,8 +2,9 @@
 //   init(initData) → state            (once per worker, e.g. read the slice)
 //   processChunk(state, chunk) → result
 // `createChunkPool` runs it on piscina workers, or in-process when workers = 1 (no threads, same
-// code path). `mapInOrder` feeds chunks with bounded in-flight work and yields results in input
-// order, so whatever the worker count or chunk size, the consumer sees the same sequence.
+// code path); with `shareThread` the calling thread is one of the workers. `mapInOrder` feeds
+// chunks with bounded in-flight work and yields results in input order, so whatever the worker
+// count or chunk size, the consumer sees the same sequence.
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { MAX_WORKERS } from "../core/limits.js";
 import { InputError } from "../io/errors.js";
@@ -21,6 +22,12 @@ export interface ChunkPool<I, O> {
   /** Several chunks as one task (one message each way), their results in order. */
   runBatch(chunks: readonly I[], transfer?: readonly ArrayBuffer[]): Promise<O[]>;
   close(): Promise<void>;
+  /**
+   * Set when the calling thread is one of the workers (`shareThread`): how many threads were
+   * started (workers − 1), and chunks run here, in a row, for `mapInOrder` to use while every
+   * thread has its fill.
+   */
+  readonly here?: { readonly threads: number; runBatch(chunks: readonly I[]): Promise<O[]> };
 }
 
 /** What a worker thread is sent: one or more chunks, processed in a row (worker.ts). */
@@ -49,8 +56,17 @@ export interface ChunkPoolOptions<S> {
    * it settles; a rejection fails every task.
    */
   initData: unknown;
-  /** In-process only: a ready state (skips `init`, e.g. the slice the caller already read). */
-  state?: S;
+  /**
+   * In process (one worker, or this thread's share): a ready state, or its promise (skips `init`,
+   * e.g. the slice the caller already read).
+   */
+  state?: S | Promise<S>;
+  /**
+   * This thread counts as one of the `workers`: workers − 1 threads start, and `mapInOrder` runs
+   * chunks here whenever every thread has two tasks. One thread fewer to start, to hand the
+   * initData and to keep fed, and no third thread competing for two cores while this one merges.
+   */
+  shareThread?: boolean;
   /**
    * Old-generation heap cap per worker (MB). V8 otherwise lets a busy worker's heap grow far
    * beyond its live data before collecting, and peak RSS is what users budget for.
@@ -71,21 +87,9 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   if (!Number.isInteger(options.workers) || options.workers < 1 || options.workers > MAX_WORKERS) {
     throw new InputError(`workers ${options.workers}: expected an integer from 1 to ${MAX_WORKERS}`);
   }
-  if (options.workers === 1) {
-    const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
-    const state = options.state ?? (await task.init(await options.initData));
-    const run = async (chunk: I): Promise<O> => task.processChunk(state, chunk);
-    return {
-      workers: 1,
-      run,
-      runBatch: async (chunks) => {
-        const results: O[] = [];
-        for (const chunk of chunks) results.push(await run(chunk));
-        return results;
-      },
-      close: async () => {},
-    };
-  }
+  if (options.workers === 1) return inProcess(options);
+  const here = options.shareThread ? await inProcess<S, I, O>(options) : undefined;
+  const threads = here ? options.workers - 1 : options.workers;
   // Under tsx/vitest this module is src/pool/pool.ts; workers still need the compiled worker.
   const workerUrl = import.meta.url.endsWith(".ts") ? compiledModuleUrl(new URL("./worker.ts", import.meta.url)) : new URL("./worker.js", import.meta.url);
   const deferred = options.initData instanceof Promise ? (options.initData as Promise<unknown>) : undefined;
@@ -95,8 +99,8 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   const { Piscina } = await import("piscina");
   const piscina = new Piscina({
     filename: workerUrl.href,
-    minThreads: options.workers,
-    maxThreads: options.workers,
+    minThreads: threads,
+    maxThreads: threads,
     // A second task waits in the worker's own queue, so a worker that finishes one starts the next
     // without waiting for the main thread (often busy merging results) to dispatch it.
     concurrentTasksPerWorker: 2,
@@ -139,6 +143,26 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
     run: async (chunk, transfer) => (await runBatch([chunk], transfer))[0]!,
     runBatch,
     close: () => piscina.destroy(),
+    ...(here ? { here: { threads, runBatch: here.runBatch } } : {}),
+  };
+}
+
+/** The task on this thread: its state given (or awaited), else from `init`. */
+async function inProcess<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
+  const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
+  // A promised state is awaited by the first chunk, not here: the pool is wanted before it settles.
+  const given = options.state;
+  let state: S | Promise<S> = given instanceof Promise ? given : (given ?? (await task.init(await options.initData)));
+  const run = async (chunk: I): Promise<O> => task.processChunk(state instanceof Promise ? (state = await state) : state, chunk);
+  return {
+    workers: 1,
+    run,
+    runBatch: async (chunks) => {
+      const results: O[] = [];
+      for (const chunk of chunks) results.push(await run(chunk));
+      return results;
+    },
+    close: async () => {},
   };
 }
 
@@ -166,13 +190,27 @@ export async function* mapInOrder<I, O>(
   const inFlight: Promise<O[]>[] = [];
   // In process there is no message to save: every chunk is its own task.
   const batching = pool.workers > 1 && transferOf !== undefined;
+  // Tasks on the threads not yet answered; with a shared thread, a batch is run here instead while
+  // each thread has two (piscina's concurrentTasksPerWorker): the threads never wait for work, and
+  // this thread works rather than waits. Where a chunk runs changes nothing in its result.
+  const here = pool.here;
+  let remote = 0;
+  const answered = (): void => {
+    remote--;
+  };
   let batch: I[] = [];
   // A set: a buffer named twice in one message's transfer list is an error.
   let transfer = new Set<ArrayBuffer>();
   let bytes = 0;
   const send = (): void => {
     const list = [...transfer];
-    const pending = batch.length === 1 ? pool.run(batch[0]!, list).then((result) => [result]) : pool.runBatch(batch, list);
+    let pending: Promise<O[]>;
+    if (here !== undefined && remote >= 2 * here.threads) pending = here.runBatch(batch);
+    else {
+      pending = batch.length === 1 ? pool.run(batch[0]!, list).then((result) => [result]) : pool.runBatch(batch, list);
+      remote++;
+      pending.then(answered, answered);
+    }
     // Avoid unhandled rejections while the promise waits its turn in the queue.
     pending.catch(() => {});
     inFlight.push(pending);

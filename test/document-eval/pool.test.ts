@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { compiledModuleUrl, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
 import { bootstrapMacroF1Values } from "../../src/core/metrics/bootstrap.js";
 import { ROOT } from "../support/cli.js";
-import { readDocumentSlice } from "../../src/io/slice.js";
+import { readDocumentSlice, sliceHashOf } from "../../src/io/slice.js";
 import { init, scoreInit } from "../../src/tasks/document/score.js";
 
 describe("mapInOrder", () => {
@@ -69,6 +69,27 @@ describe("createChunkPool", () => {
       const values: number[] = [];
       for await (const result of mapInOrder(pool, blocks)) values.push(...result.values);
       expect(values).toEqual(Array.from(expected));
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("the slice hash", () => {
+  it("a worker thread computes the same slice hash as this thread, from the slice it decoded", async () => {
+    const slice = await readDocumentSlice(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), { sentences: "punkt" });
+    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
+    const pool = await createChunkPool<unknown, { kind: "slice-hash" }, { hash: string }>({
+      workers: 2,
+      taskModule,
+      initData: scoreInit(slice, { lenientIds: false }),
+      state: { slice, options: { lenientIds: false } },
+      shareThread: true,
+    });
+    try {
+      // The sentence rule is part of the hash: the worker must carry it too.
+      expect((await pool.run({ kind: "slice-hash" })).hash).toBe(sliceHashOf(slice));
+      expect(sliceHashOf(slice)).not.toBe(sliceHashOf(await readDocumentSlice(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"))));
     } finally {
       await pool.close();
     }

@@ -3,6 +3,7 @@
 // Real piscina threads running test/support/pool-tasks/sum-bytes.mjs.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { threadId } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { BATCH_BYTES, BATCH_MAX, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
 import { ROOT } from "../support/cli.js";
@@ -66,6 +67,24 @@ describe("chunk pool batches", () => {
       expect(batches).toEqual([]);
     } finally {
       await threads.close();
+    }
+  });
+
+  it("a pool that shares this thread starts one thread fewer and runs batches here while the thread is full", async () => {
+    const shared = await createChunkPool<unknown, Chunk, Result>({ workers: 2, taskModule: TASK, initData: {}, state: {}, shareThread: true });
+    try {
+      expect(shared.here?.threads).toBe(1);
+      const chunks = chunksOf(400, 100);
+      const results = await collect(shared, chunks);
+      expect(results.map((r) => [r.index, r.sum])).toEqual(chunksOf(400, 100).map((c) => [c.index, 100 * ((c.index % 7) + 1)]));
+      // The first two batches fill the one thread; the third finds it full and runs on this thread.
+      expect(results[0]!.thread).not.toBe(threadId);
+      expect(results[2 * BATCH_MAX]!.thread).toBe(threadId);
+      // Chunks run here keep their buffers; the ones sent were moved.
+      expect(chunks[2 * BATCH_MAX]!.bytes.byteLength).toBe(100);
+      expect(chunks[0]!.bytes.byteLength).toBe(0);
+    } finally {
+      await shared.close();
     }
   });
 

@@ -6,7 +6,7 @@ import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstra
 import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
-import type { SliceCase } from "../../io/slice.js";
+import { sliceHashOf, type SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -113,11 +113,21 @@ export interface BootstrapResult {
   values: Float64Array;
 }
 
+/** The slice's hash for the report (`sliceHashOf`), computed by a thread that holds the slice while this one aggregates. */
+export interface SliceHashPayload {
+  kind: "slice-hash";
+}
+
+export interface SliceHashResult {
+  kind: "slice-hash";
+  hash: string;
+}
+
 export type AggregatePayload = RangePayload | BootstrapPayload;
 export type AggregateResult = RangeResult | BootstrapResult;
-/** Everything the document pool runs: dump blocks (scoring), case ranges, bootstrap blocks. */
-export type DocumentTaskPayload = LineBlock | AggregatePayload;
-export type DocumentTaskResult = ChunkResult | AggregateResult;
+/** Everything the document pool runs: dump blocks (scoring), case ranges, bootstrap blocks, the slice hash. */
+export type DocumentTaskPayload = LineBlock | AggregatePayload | SliceHashPayload;
+export type DocumentTaskResult = ChunkResult | AggregateResult | SliceHashResult;
 
 function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | readonly string[] | null {
   return dim === "scope" ? c.scope : dim === "doc_type" ? c.docType : c.contraType;
@@ -328,6 +338,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
 
 export function processChunk(state: ScoreState, payload: DocumentTaskPayload): DocumentTaskResult {
   if (!("kind" in payload)) return scoreChunk(state, payload);
+  if (payload.kind === "slice-hash") return { kind: "slice-hash", hash: sliceHashOf(state.slice) };
   if (payload.kind === "bootstrap") {
     return {
       kind: "bootstrap",
