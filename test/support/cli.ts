@@ -1,6 +1,6 @@
 // Runs the real, built CLI in a child process (tests exercise what users run).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -45,8 +45,22 @@ export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.Pr
   });
 }
 
-/** A fresh temporary directory, removed by the returned cleanup function. */
-export function tempDir(prefix = "mari-test-"): { dir: string; cleanup: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+/** A fresh temporary directory (under `parent`), removed by the returned cleanup function. */
+export function tempDir(prefix = "mari-test-", parent = tmpdir()): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(parent, prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A tmpfs directory where the system has a writable one, else the temporary directory: reading the
+ * holes of a big sparse file there costs no zero-filled page cache (1.4 s of system time less per
+ * 256 MiB on ext4).
+ */
+export function memoryTempParent(): string {
+  try {
+    accessSync("/dev/shm", constants.W_OK);
+    return "/dev/shm";
+  } catch {
+    return tmpdir();
+  }
 }
