@@ -48,8 +48,8 @@ function randomGates(metrics: readonly string[]): string[] {
 function evalArgs(input: ShardInput): string[] {
   if (input.task === "pairs") return ["eval", input.pairs];
   if (input.task === "evidence") {
-    const { documents, facts, located, materials, current } = input;
-    return ["evidence", documents, "--facts", facts, "--located", located, "--materials", materials, "--current", current];
+    const files = (["facts", "located", "materials", "current"] as const).flatMap((name) => (input[name] !== undefined ? [`--${name}`, input[name]] : []));
+    return ["evidence", input.documents, ...files];
   }
   const bootstrap = input.bootstrap !== undefined ? ["--bootstrap", String(input.bootstrap)] : [];
   return ["eval", input.slicePath, ...(input.dumpPath !== undefined ? ["--predictions", input.dumpPath] : []), ...bootstrap];

@@ -10,7 +10,11 @@ import {
   type GateSpec,
   parseGateFlag,
   parseMaxInvalidRate,
+  type DocumentEvalSettings,
+  type EvidenceOptions,
+  type PairEvalOptions,
   type Shard,
+  sniffSliceTask,
 } from "../../src/index.js";
 import type { ReportFormat } from "../../src/report/types.js";
 
@@ -26,31 +30,30 @@ export function gatesOf(flags: readonly string[]): GateSpec[] {
   return gates;
 }
 
-/** What a shard run reads: a document slice (and dump), a pair corpus, or the evidence inputs. */
+/** What a shard run reads, and the task's settings that are not the defaults: a document slice, a pair corpus, the evidence inputs. */
 export type ShardInput =
-  | { task: "documents"; slicePath: string; dumpPath?: string; bootstrap?: number; formats?: ReportFormat[] }
-  | { task: "pairs"; pairs: string; formats?: ReportFormat[] }
-  | { task: "evidence"; documents: string; facts: string; located: string; materials: string; current: string };
+  | ({ task: "documents" } & Omit<DocumentEvalSettings, "outDir" | "gates" | "shard">)
+  | ({ task: "pairs" } & Omit<PairEvalOptions, "out" | "gates" | "shard">)
+  | ({ task: "evidence" } & Omit<EvidenceOptions, "out" | "gates" | "shard">);
+
+/** A slice of either task as `mari eval` reads it (it tells them apart by their records). */
+export async function sliceInput(path: string, formats?: ReportFormat[]): Promise<ShardInput> {
+  const task = await sniffSliceTask(path);
+  const settings = formats ? { formats } : {};
+  return task === "pairs" ? { task, pairs: path, ...settings } : { task, slicePath: path, ...settings };
+}
 
 /** `mari eval|evidence INPUT --shard i/count --out OUT` with these gates, in this process. */
 export async function runShard(input: ShardInput, gates: readonly GateSpec[], shard: Shard, out: string): Promise<void> {
   if (input.task === "documents") {
     const { task: _, ...settings } = input;
-    await evaluateDocuments({ ...settings, outDir: out, gates, shard, workers: 1, configPath: null });
+    await evaluateDocuments({ workers: 1, configPath: null, ...settings, outDir: out, gates, shard });
   } else if (input.task === "pairs") {
-    await evaluatePairs({
-      pairs: input.pairs,
-      ...(input.formats ? { formats: input.formats } : {}),
-      out,
-      classifierConfig: classifierConfigFromFlags([]),
-      gates,
-      shard,
-      workers: 1,
-      recordConfig: {},
-    });
+    const { task: _, ...settings } = input;
+    await evaluatePairs({ classifierConfig: classifierConfigFromFlags([]), workers: 1, recordConfig: {}, ...settings, out, gates, shard });
   } else {
-    const { task: _, ...files } = input;
-    await evaluateEvidence({ ...files, out, gates, shard, recordConfig: {} });
+    const { task: _, ...settings } = input;
+    await evaluateEvidence({ recordConfig: {}, ...settings, out, gates, shard });
   }
 }
 
