@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, memoryTempParent, runMari, tempDir } from "../support/cli.js";
+import { childEnv, memoryTempParent, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { DOC_SLICE, expectInputError, expectNoCrash, firstLines, PAIRS, write } from "./helpers.js";
 
 const tmp = tempDir("mari-crash-kinds-");
@@ -19,7 +19,7 @@ afterAll(() => {
 it("classify - with UTF-16 on stdin: exit 2 with the fix, no stack trace", async () => {
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${firstLines(PAIRS, 3).join("\n")}\n`, "utf16le")]);
   const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [MARI_BIN, "classify", "-", "--progress", "none"], { env: childEnv({ NO_COLOR: "1" }) });
+    const child = spawn(process.execPath, [...MARI_COMMAND, "classify", "-", "--progress", "none"], { env: childEnv({ NO_COLOR: "1" }) });
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
