@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { runShard } from "../support/in-process.js";
+import { runTask } from "../support/in-process.js";
 
 const tmp = tempDir("mari-eval-progress-");
 afterAll(() => tmp.cleanup());
@@ -68,7 +68,7 @@ describe("mari merge --progress plain", () => {
     const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
     for (const i of [0, 1]) {
       // The shards are inputs here: run in this process.
-      await runShard({ task: "documents", slicePath: slice }, [], { index: i, count: 2 }, join(tmp.dir, `shard${i}`));
+      await runTask({ task: "documents", slicePath: slice }, join(tmp.dir, `shard${i}`), [], { index: i, count: 2 });
     }
     const r = await runMari([
       "merge",

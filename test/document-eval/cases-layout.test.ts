@@ -6,7 +6,7 @@ import { DOCUMENT_CASES_JSON_SCHEMA, documentCaseLineSchema, documentCasesLineSc
 import { scoreCase } from "../../src/tasks/document/score.js";
 import { asPreviousLayout as previousLayoutCopy, documentCaseRecords } from "../support/cases.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { runShard } from "../support/in-process.js";
+import { runTask } from "../support/in-process.js";
 import { writeJsonl } from "./helpers.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -190,7 +190,7 @@ describe("--baseline, mari diff and mari merge on either layout", () => {
     for (const i of [0, 1]) {
       const dir = out(`shard-${i}`);
       // The shards are inputs here: run in this process.
-      await runShard({ task: "documents", slicePath: SLICE, dumpPath: newDump, bootstrap: 200 }, [], { index: i, count: 2 }, dir);
+      await runTask({ task: "documents", slicePath: SLICE, dumpPath: newDump, bootstrap: 200 }, dir, [], { index: i, count: 2 });
       shards.push(dir);
     }
     const previous = await asPreviousLayout(shards[1]!, "shard-1-previous");

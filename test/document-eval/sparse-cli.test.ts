@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentCaseLineSchema, documentRunLineSchema, documentRunsLineSchema } from "../../src/report/cases-schema.js";
 import { asPreviousLayout, documentCaseRecords } from "../support/cases.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { runShard } from "../support/in-process.js";
+import { runTask } from "../support/in-process.js";
 import { writeJsonl } from "./helpers.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -123,7 +123,7 @@ describe("a sparse eval", () => {
     const shards: string[] = [];
     for (const i of [0, 1]) {
       // The shards are inputs here: run in this process.
-      await runShard({ task: "documents", slicePath: SLICE, dumpPath: newDump, bootstrap: 200 }, [], { index: i, count: 2 }, out(`shard-${i}`));
+      await runTask({ task: "documents", slicePath: SLICE, dumpPath: newDump, bootstrap: 200 }, out(`shard-${i}`), [], { index: i, count: 2 });
       shards.push(join(out(`shard-${i}`), "report.json"));
     }
     const r = await runMari(["merge", ...shards, "--out", out("merged"), "--quiet"]);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
-import { gatesOf, runShard, runShards, type ShardInput } from "../support/in-process.js";
+import { gatesOf, runTask, runShards, type TaskInput } from "../support/in-process.js";
 
 const tmp = tempDir("mari-merge-gates-");
 afterAll(() => tmp.cleanup());
@@ -45,7 +45,7 @@ function randomGates(metrics: readonly string[]): string[] {
 }
 
 /** `input` as `mari eval` arguments, for the single run. */
-function evalArgs(input: ShardInput): string[] {
+function evalArgs(input: TaskInput): string[] {
   if (input.task === "pairs") return ["eval", input.pairs];
   if (input.task === "evidence") {
     const files = (["facts", "located", "materials", "current"] as const).flatMap((name) => (input[name] !== undefined ? [`--${name}`, input[name]] : []));
@@ -56,13 +56,13 @@ function evalArgs(input: ShardInput): string[] {
 }
 
 /** The single run (a child process), `shards` shard runs (in process) and their merge (a child process). */
-async function splitAndMerge(name: string, input: ShardInput, gates: string[], shards: number, mergeArgs: string[] = [], shardGates = gates) {
+async function splitAndMerge(name: string, input: TaskInput, gates: string[], shards: number, mergeArgs: string[] = [], shardGates = gates) {
   const single = await runMari([...evalArgs(input), ...gates, "--out", join(tmp.dir, name, "single"), ...QUIET]);
   const reports = await runShards(input, gatesOf(shardGates), shards, join(tmp.dir, name));
   const merged = await runMari(["merge", ...reports.reverse(), ...mergeArgs, "--out", join(tmp.dir, name, "merged"), "--quiet"]);
   return { single, merged, dirs: [join(tmp.dir, name, "single"), join(tmp.dir, name, "merged")] as const };
 }
-const documents = (bootstrap: number): ShardInput => ({ task: "documents", slicePath: SLICE, dumpPath: dump, bootstrap });
+const documents = (bootstrap: number): TaskInput => ({ task: "documents", slicePath: SLICE, dumpPath: dump, bootstrap });
 
 describe("merge gates the merged result as the single run", () => {
   it("documents: random shard counts 1–5 and random gates", async () => {
@@ -95,7 +95,7 @@ describe("merge gates the merged result as the single run", () => {
 
   it("evidence: --shard and merge, random shard counts 1–5 and random gates", async () => {
     const E = join(ROOT, "datasets/evidence-example");
-    const input: ShardInput = {
+    const input: TaskInput = {
       task: "evidence",
       documents: join(E, "docs.jsonl"),
       facts: join(E, "facts.jsonl"),
@@ -135,8 +135,8 @@ describe("merge gates the merged result as the single run", () => {
 
   it("shards run with different gates are refused (exit 2)", async () => {
     const dirs = [0, 1].map((i) => join(tmp.dir, "differ", `shard-${i}`));
-    await runShard(documents(1000), gatesOf(["--gate", "accuracy>=0.5"]), { index: 0, count: 2 }, dirs[0]!);
-    await runShard(documents(1000), gatesOf(["--gate", "accuracy>=0.6"]), { index: 1, count: 2 }, dirs[1]!);
+    await runTask(documents(1000), dirs[0]!, gatesOf(["--gate", "accuracy>=0.5"]), { index: 0, count: 2 });
+    await runTask(documents(1000), dirs[1]!, gatesOf(["--gate", "accuracy>=0.6"]), { index: 1, count: 2 });
     const r = await runMari(["merge", ...dirs.map((d) => join(d, "report.json")), "--out", join(tmp.dir, "differ", "m"), "--quiet"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/other gates.*accuracy>=0\.6 vs accuracy>=0\.5/);

@@ -1,6 +1,7 @@
-// Shard runs in this process, for tests whose subject is what `mari merge` makes of the shard
-// reports, not how the shards were started: the tasks with the settings `mari eval` and `mari
-// evidence` give them when no config file is found (a child process costs about 0.2 s of CPU).
+// Evaluations in this process, for tests whose subject is what is done with their reports (merged,
+// compared, trended, shown in a browser), not how the run was started: the tasks with the settings
+// `mari eval` and `mari evidence` give them when no config file is found (a child process costs
+// about 0.2 s of CPU).
 import { join } from "node:path";
 import {
   classifierConfigFromFlags,
@@ -30,39 +31,40 @@ export function gatesOf(flags: readonly string[]): GateSpec[] {
   return gates;
 }
 
-/** What a shard run reads, and the task's settings that are not the defaults: a document slice, a pair corpus, the evidence inputs. */
-export type ShardInput =
+/** What a run reads, and the task's settings that are not the defaults: a document slice, a pair corpus, the evidence inputs. */
+export type TaskInput =
   | ({ task: "documents" } & Omit<DocumentEvalSettings, "outDir" | "gates" | "shard">)
   | ({ task: "pairs" } & Omit<PairEvalOptions, "out" | "gates" | "shard">)
   | ({ task: "evidence" } & Omit<EvidenceOptions, "out" | "gates" | "shard">);
 
 /** A slice of either task as `mari eval` reads it (it tells them apart by their records). */
-export async function sliceInput(path: string, formats?: ReportFormat[]): Promise<ShardInput> {
+export async function sliceInput(path: string, formats?: ReportFormat[]): Promise<TaskInput> {
   const task = await sniffSliceTask(path);
   const settings = formats ? { formats } : {};
   return task === "pairs" ? { task, pairs: path, ...settings } : { task, slicePath: path, ...settings };
 }
 
-/** `mari eval|evidence INPUT --shard i/count --out OUT` with these gates, in this process. */
-export async function runShard(input: ShardInput, gates: readonly GateSpec[], shard: Shard, out: string): Promise<void> {
+/** `mari eval|evidence INPUT --out OUT` with these gates (and `--shard`), in this process. */
+export async function runTask(input: TaskInput, out: string, gates: readonly GateSpec[] = [], shard?: Shard): Promise<void> {
+  const sharded = shard ? { shard } : {};
   if (input.task === "documents") {
     const { task: _, ...settings } = input;
-    await evaluateDocuments({ workers: 1, configPath: null, ...settings, outDir: out, gates, shard });
+    await evaluateDocuments({ workers: 1, configPath: null, ...settings, outDir: out, gates, ...sharded });
   } else if (input.task === "pairs") {
     const { task: _, ...settings } = input;
-    await evaluatePairs({ classifierConfig: classifierConfigFromFlags([]), workers: 1, recordConfig: {}, ...settings, out, gates, shard });
+    await evaluatePairs({ classifierConfig: classifierConfigFromFlags([]), workers: 1, recordConfig: {}, ...settings, out, gates, ...sharded });
   } else {
     const { task: _, ...settings } = input;
-    await evaluateEvidence({ recordConfig: {}, ...settings, out, gates, shard });
+    await evaluateEvidence({ recordConfig: {}, ...settings, out, gates, ...sharded });
   }
 }
 
 /** `count` shard runs into DIR/shard-I; returns their report.json paths in shard order. */
-export async function runShards(input: ShardInput, gates: readonly GateSpec[], count: number, dir: string): Promise<string[]> {
+export async function runShards(input: TaskInput, gates: readonly GateSpec[], count: number, dir: string): Promise<string[]> {
   const reports: string[] = [];
   for (let index = 0; index < count; index++) {
     const out = join(dir, `shard-${index}`);
-    await runShard(input, gates, { index, count }, out);
+    await runTask(input, out, gates, { index, count });
     reports.push(join(out, "report.json"));
   }
   return reports;
