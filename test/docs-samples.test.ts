@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "./support/cli.js";
+import { childEnv, ROOT, runMari, tempDir, MARI_SHELL } from "./support/cli.js";
 
 interface Sample {
   file: string;
@@ -46,7 +46,7 @@ const { dir, cleanup } = tempDir("mari-docs-samples-");
 afterAll(cleanup);
 const bin = join(dir, "bin");
 mkdirSync(bin);
-writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec "${process.execPath}" "${MARI_BIN}" "$@"\n`);
+writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec ${MARI_SHELL} "$@"\n`);
 chmodSync(join(bin, "mari"), 0o755);
 
 describe("documented output samples", () => {

@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, tempDir } from "./support/cli.js";
+import { childEnv, ROOT, tempDir, MARI_COMMAND, MARI_SHELL } from "./support/cli.js";
 
 const SKIPPED: { pattern: RegExp; why: string }[] = [
   { pattern: /^npm /, why: "npm itself (the suite is what it runs)" },
@@ -44,12 +44,12 @@ beforeAll(() => {
   mkdirSync(bin);
   symlinkSync(join(ROOT, "datasets"), join(cwd, "datasets"));
   // `mari` and `npx mari` both mean the built CLI of this checkout.
-  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec "${process.execPath}" "${MARI_BIN}" "$@"\n`);
-  writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = mari ] && shift\nexec "${process.execPath}" "${MARI_BIN}" "$@"\n`);
+  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec ${MARI_SHELL} "$@"\n`);
+  writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = mari ] && shift\nexec ${MARI_SHELL} "$@"\n`);
   chmodSync(join(bin, "mari"), 0o755);
   chmodSync(join(bin, "npx"), 0o755);
   // The files the examples take as the user's: a model's dump, a baseline report, costs, a CSV.
-  const run = (args: string[]) => execFileSync(process.execPath, [MARI_BIN, ...args], { cwd, env: childEnv({ NO_COLOR: "1" }) });
+  const run = (args: string[]) => execFileSync(process.execPath, [...MARI_COMMAND, ...args], { cwd, env: childEnv({ NO_COLOR: "1" }) });
   run(["predict", "datasets/contradoc/contradoc-160.jsonl", "--judge", "lexical", "--out", "my-model.jsonl", "--quiet"]);
   // The full example gates on SetCons, which needs several runs: the lexical answers as runs 0 and 1.
   const answers = readFileSync(join(cwd, "my-model.jsonl"), "utf8").trim().split("\n");

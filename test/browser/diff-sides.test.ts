@@ -1,6 +1,6 @@
 // diff.html shows a changed case's OLD and NEW runs side by side: each side's table holds that
 // side's outcomes (from its own cases.jsonl), and a format-invalid OLD run is explained with OLD's
-// dump line. Real CLI, real Chromium.
+// dump line. Real mari diff (the reports it compares written in this process), real Chromium.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -8,19 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openFile } from "../support/browser.js";
 import { documentCaseRecords } from "../support/cases.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const { dir, cleanup } = tempDir("mari-diff-sides-");
 let browser: Browser;
 
 async function mari(args: string[]): Promise<void> {
-  const r = await runMari([...args, "--quiet", ...(args[0] === "eval" ? ["--progress", "none"] : [])]);
+  const r = await runMari([...args, "--quiet"]);
   if (r.code !== 0 && r.code !== 1) throw new Error(`mari ${args.join(" ")}: exit ${r.code}\n${r.stderr}`);
 }
 
 beforeAll(async () => {
   const launched = launchBrowser();
-  await mari(["eval", SLICE, "--out", join(dir, "lexical")]);
+  // The reports are diff's inputs: the runs are in this process.
+  await runTask({ task: "documents", slicePath: SLICE }, join(dir, "lexical"));
   const lexical = readFileSync(join(dir, "lexical", "lexical.predictions.jsonl"), "utf8")
     .split("\n")
     .filter(Boolean)
@@ -48,8 +50,8 @@ beforeAll(async () => {
       if (i < 6) Object.assign(l, { judgment: !l["judgment"], evidence_sentence_ids: l["judgment"] ? [] : [1] });
     }),
   );
-  await mari(["eval", SLICE, "--predictions", join(dir, "old.jsonl"), "--out", join(dir, "old")]);
-  await mari(["eval", SLICE, "--predictions", join(dir, "new.jsonl"), "--out", join(dir, "new")]);
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "old.jsonl") }, join(dir, "old"));
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "new.jsonl") }, join(dir, "new"));
   await mari(["diff", join(dir, "old"), join(dir, "new"), "--out", join(dir, "diff")]);
   browser = await launched;
 }, 120_000);

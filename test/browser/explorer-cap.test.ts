@@ -1,7 +1,7 @@
 // The case explorer's bounds and counts: the page's cap bounds (case, run) entries, not only cases
 // (many runs of few cases stay a small page), the filter buttons count every case of the report and
 // say how many the page carries, `--explorer-cases N` moves the cap, and "flipped across runs" is
-// SetCons' flipped_count. Real CLI, real Chromium.
+// SetCons' flipped_count. Real reports (written by the task in this process), real Chromium.
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
@@ -9,18 +9,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXPLORER_UNIT_CAP } from "../../src/report/explorer.js";
 import { launchBrowser, openFile } from "../support/browser.js";
 import { documentCaseRecords } from "../support/cases.js";
-import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { ROOT, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const { dir, cleanup } = tempDir("mari-explorer-cap-");
 let browser: Browser;
 const sliceLines = readFileSync(SLICE, "utf8").split("\n").filter(Boolean);
 const ids = sliceLines.map((l) => (JSON.parse(l) as { id: string }).id);
-
-async function mari(args: string[]): Promise<void> {
-  const r = await runMari([...args, "--quiet", "--progress", "none"]);
-  if (r.code !== 0 && r.code !== 1) throw new Error(`mari ${args.join(" ")}: exit ${r.code}\n${r.stderr}`);
-}
 
 function embedded(html: string): { cases: Array<{ doc: { runs: unknown[] }; runs_total?: number }>; counts: { tags: Record<string, number> } } {
   const m = /<script type="application\/json" id="mari-explorer-data">(.*?)<\/script>/s.exec(html);
@@ -36,10 +32,11 @@ beforeAll(async () => {
     many.push(JSON.stringify({ case_id: ids[0], run: r, judgment: r % 3 === 0, evidence_sentence_ids: r % 3 === 0 ? [1] : [], reasoning: `run ${r}` }));
   }
   writeFileSync(join(dir, "many.jsonl"), `${many.join("\n")}\n`);
-  await mari(["eval", join(dir, "slice10.jsonl"), "--predictions", join(dir, "many.jsonl"), "--out", join(dir, "many")]);
+  // The reports are the pages under test, not how they were made: the runs are in this process.
+  await runTask({ task: "documents", slicePath: join(dir, "slice10.jsonl"), dumpPath: join(dir, "many.jsonl") }, join(dir, "many"));
   // Two runs of the 160 documents: run 1 answers "maybe" on the first five (format-invalid, scored
   // negative), so those cases flip for SetCons when run 0 said yes.
-  await mari(["eval", SLICE, "--out", join(dir, "lexical")]);
+  await runTask({ task: "documents", slicePath: SLICE }, join(dir, "lexical"));
   const lexical = readFileSync(join(dir, "lexical", "lexical.predictions.jsonl"), "utf8")
     .split("\n")
     .filter(Boolean);
@@ -52,8 +49,8 @@ beforeAll(async () => {
     }),
   );
   writeFileSync(join(dir, "two.jsonl"), `${two.join("\n")}\n`);
-  await mari(["eval", SLICE, "--predictions", join(dir, "two.jsonl"), "--out", join(dir, "two")]);
-  await mari(["eval", SLICE, "--predictions", join(dir, "two.jsonl"), "--out", join(dir, "two-capped"), "--explorer-cases", "20"]);
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "two.jsonl") }, join(dir, "two"));
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "two.jsonl"), explorerCases: 20 }, join(dir, "two-capped"));
   browser = await launched;
 }, 120_000);
 

@@ -1,12 +1,13 @@
 // Every kind of page read on a 400 px screen: nothing makes the page wider than the screen (wide
 // tables scroll in their own box, charts scale down), the bars of a column start at the same x,
 // and only proportions get a bar (not revision_cost, not a reward mean that runs from -1 to 2).
-// Real CLI, real Chromium.
+// Real reports, real Chromium.
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openFile } from "../support/browser.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
@@ -22,15 +23,12 @@ const pages = {
 
 beforeAll(async () => {
   const launched = launchBrowser();
-  for (const args of [
-    ["eval", SLICE, "--out", join(dir, "documents")],
-    ["eval", PAIRS, "--out", join(dir, "pairs")],
-    ["sweep", PAIRS, "--out", join(dir, "sweep")],
-    ["evidence", join(EV, "docs.jsonl"), "--facts", join(EV, "facts.jsonl"), "--out", join(dir, "evidence")],
-  ]) {
-    const r = await runMari([...args, "--quiet", "--progress", "none"]);
-    expect([0, 1]).toContain(r.code);
-  }
+  // The pages are under test, not how they were made: the evaluations run in this process.
+  await runTask({ task: "documents", slicePath: SLICE }, join(dir, "documents"));
+  await runTask({ task: "pairs", pairs: PAIRS }, join(dir, "pairs"));
+  await runTask({ task: "evidence", documents: join(EV, "docs.jsonl"), facts: join(EV, "facts.jsonl") }, join(dir, "evidence"));
+  const r = await runMari(["sweep", PAIRS, "--out", join(dir, "sweep"), "--quiet", "--progress", "none"]);
+  expect([0, 1]).toContain(r.code);
   browser = await launched;
 });
 

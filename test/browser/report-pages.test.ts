@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { readJsonl, type JsonLine } from "../support/jsonl.js";
 import { launchBrowser, openFile, tableAlignment } from "../support/browser.js";
 import { documentCaseRecords } from "../support/cases.js";
@@ -29,7 +30,8 @@ async function mari(args: string[]): Promise<void> {
 
 beforeAll(async () => {
   const launched = launchBrowser();
-  await mari(["eval", SLICE, "--out", out("single")]);
+  // The reports are the pages under test, not how they were made: the runs are in this process.
+  await runTask({ task: "documents", slicePath: SLICE }, out("single"));
   // Three runs; the baseline has the lexical answer in every run, the current run flips some.
   const lexical = jsonl(join(out("single"), "lexical.predictions.jsonl"));
   const runs = (edit: (line: Line, i: number, run: number) => Line) =>
@@ -48,11 +50,11 @@ beforeAll(async () => {
           : l,
     ),
   );
-  await mari(["eval", SLICE, "--predictions", out("base.jsonl"), "--out", out("base")]);
-  await mari(["eval", SLICE, "--predictions", out("current.jsonl"), "--baseline", out("base"), "--out", out("multi")]);
-  await mari(["eval", PAIRS, "--out", out("pairs")]);
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("base.jsonl") }, out("base"));
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("current.jsonl"), baselinePath: out("base") }, out("multi"));
+  await runTask({ task: "pairs", pairs: PAIRS }, out("pairs"));
   await mari(["sweep", PAIRS, "--grid", "full", "--out", out("sweep"), "--progress", "none"]);
-  await mari(["evidence", join(EV, "docs.jsonl"), "--facts", join(EV, "facts.jsonl"), "--current", join(EV, "current.jsonl"), "--out", out("evidence")]);
+  await runTask({ task: "evidence", documents: join(EV, "docs.jsonl"), facts: join(EV, "facts.jsonl"), current: join(EV, "current.jsonl") }, out("evidence"));
   // The injection corpus: hostile ids, sentences and reasoning.
   const hostile = [
     { id: `<script>__mariInjected("id")</script>`, text: `First <img src=x onerror="__mariInjected('img')">. Second sentence here.`, label: false },
@@ -75,7 +77,7 @@ beforeAll(async () => {
       }),
     ].join("\n") + "\n",
   );
-  await mari(["eval", out("hostile.jsonl"), "--predictions", out("hostile.predictions.jsonl"), "--out", out("hostile")]);
+  await runTask({ task: "documents", slicePath: out("hostile.jsonl"), dumpPath: out("hostile.predictions.jsonl") }, out("hostile"));
   await mari(["diff", out("base"), out("multi"), "--out", out("diff")]);
   browser = await launched;
 }, 120_000);

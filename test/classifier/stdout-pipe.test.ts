@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { preloadFault } from "../support/fault-preload.js";
 
 const { dir, cleanup } = tempDir("mari-classify-pipe-");
@@ -25,7 +25,7 @@ function classify(
   onStdout: (child: ReturnType<typeof spawn>, stderrText: (wanted: string) => Promise<void>) => Promise<string>,
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [MARI_BIN, "classify", pairsPath], {
+  const child = spawn(process.execPath, [...MARI_COMMAND, "classify", pairsPath], {
     cwd: ROOT,
     env: childEnv({ NO_COLOR: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createProgress } from "../../src/cli/progress.js";
-import { childEnv, MARI_BIN, ROOT, tempDir } from "../support/cli.js";
+import { childEnv, ROOT, tempDir, MARI_COMMAND } from "../support/cli.js";
 
 const { dir, cleanup } = tempDir("mari-interrupt-");
 afterAll(cleanup);
@@ -21,10 +21,14 @@ describe("interrupts", () => {
     for (let r = 0; r < 150_000; r++) dump.push(JSON.stringify({ case_id: id, run: r, judgment: false, evidence_sentence_ids: [] }));
     writeFileSync(join(dir, "dump.jsonl"), `${dump.join("\n")}\n`);
     const out = join(dir, "out");
-    const child = spawn(process.execPath, [MARI_BIN, "eval", join(dir, "slice.jsonl"), "--predictions", join(dir, "dump.jsonl"), "--out", out, "--quiet"], {
-      env: childEnv({ NO_COLOR: "1" }),
-      stdio: "ignore",
-    });
+    const child = spawn(
+      process.execPath,
+      [...MARI_COMMAND, "eval", join(dir, "slice.jsonl"), "--predictions", join(dir, "dump.jsonl"), "--out", out, "--quiet"],
+      {
+        env: childEnv({ NO_COLOR: "1" }),
+        stdio: "ignore",
+      },
+    );
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     // Wait for the lock, then interrupt.
     const started = Date.now();

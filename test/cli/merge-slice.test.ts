@@ -4,6 +4,7 @@ import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { evalShards } from "../support/shards.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
@@ -26,13 +27,7 @@ async function shardsThenMove(
   // The first 40 records are enough for two shards and keep the four runs short.
   const original = join(dir, `${kind}-slice${source.slice(source.lastIndexOf("."))}`);
   writeFileSync(original, readFileSync(source, "utf8").split("\n").slice(0, 40).join("\n") + "\n");
-  const reports: string[] = [];
-  for (const index of [0, 1]) {
-    const out = join(dir, `${kind}-shard${index}`);
-    const r = await runMari(["eval", original, "--out", out, "--shard", `${index}/2`, "--quiet", "--report", "json"]);
-    expect([0, 1], r.stderr).toContain(r.code);
-    reports.push(join(out, "report.json"));
-  }
+  const reports = (await evalShards(dir, `${kind}-shard`, original)).map((out) => join(out, "report.json"));
   const wholeOut = join(dir, `${kind}-whole`);
   const whole = await runMari(["eval", original, "--out", wholeOut, "--quiet", "--report", "json"]);
   expect([0, 1], whole.stderr).toContain(whole.code);

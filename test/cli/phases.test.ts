@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { evalShards } from "../support/shards.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -158,10 +158,14 @@ describe("a run cut short says stopped, never done", () => {
     for (let r = 0; r < 150_000; r++) dump.push(JSON.stringify({ case_id: id, run: r, judgment: false, evidence_sentence_ids: [] }));
     writeFileSync(join(tmp.dir, "big-dump.jsonl"), `${dump.join("\n")}\n`);
     const outDir = join(tmp.dir, "interrupted");
-    const child = spawn(process.execPath, [MARI_BIN, "eval", slice, "--predictions", join(tmp.dir, "big-dump.jsonl"), "--out", outDir, "--progress", "plain"], {
-      env: childEnv({ NO_COLOR: "1" }),
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...MARI_COMMAND, "eval", slice, "--predictions", join(tmp.dir, "big-dump.jsonl"), "--out", outDir, "--progress", "plain"],
+      {
+        env: childEnv({ NO_COLOR: "1" }),
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));

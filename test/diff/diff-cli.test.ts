@@ -5,6 +5,8 @@ import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
+import { classifierConfigFromFlags } from "../../src/index.js";
 import { readJsonl, type JsonLine } from "../support/jsonl.js";
 import { oracleMacroF1 } from "../core/metrics/bootstrap-oracle.js";
 
@@ -16,13 +18,14 @@ const { dir, cleanup } = tempDir("mari-diff-");
 const out = (name: string) => join(dir, name);
 
 beforeAll(async () => {
-  expect((await runMari(["eval", SLICE, "--out", out("old"), "--quiet"])).code).toBe(0);
+  // The reports are diff's inputs: the evaluations run in this process.
+  await runTask({ task: "documents", slicePath: SLICE }, out("old"));
   // NEW answers the opposite of OLD on the first 20 cases (with evidence when it says yes).
   const lexical = jsonl(join(out("old"), "lexical.predictions.jsonl"));
   const flipped = lexical.map((l, i) => (i < 20 ? { ...l, judgment: !l["judgment"], evidence_sentence_ids: l["judgment"] ? [] : [1] } : l));
   writeFileSync(out("new.jsonl"), flipped.map((l) => JSON.stringify(l)).join("\n") + "\n");
-  expect((await runMari(["eval", SLICE, "--predictions", out("new.jsonl"), "--out", out("new"), "--quiet"])).code).toBe(0);
-  expect((await runMari(["eval", SLICE, "--predictions", out("new.jsonl"), "--baseline", out("old"), "--out", out("with-baseline"), "--quiet"])).code).toBe(0);
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("new.jsonl") }, out("new"));
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("new.jsonl"), baselinePath: out("old") }, out("with-baseline"));
 }, 60_000);
 
 afterAll(cleanup);
@@ -82,8 +85,8 @@ describe("mari diff", () => {
 
   it("pairs: another classifier setting's verdicts, case by case", async () => {
     const pairs = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
-    expect([0, 1]).toContain((await runMari(["eval", pairs, "--out", out("p-old"), "--quiet"])).code);
-    expect([0, 1]).toContain((await runMari(["eval", pairs, "--classifier", "overlapFloor=0.6", "--out", out("p-new"), "--quiet"])).code);
+    await runTask({ task: "pairs", pairs }, out("p-old"));
+    await runTask({ task: "pairs", pairs, classifierConfig: classifierConfigFromFlags(["overlapFloor=0.6"]) }, out("p-new"));
     const r = await runMari(["diff", out("p-old"), out("p-new"), "--out", out("p-diff"), "--quiet"]);
     expect(r.code).toBe(0);
     const old = new Map(jsonl(join(out("p-old"), "cases.jsonl")).map((l) => [l["id"], l]));
@@ -99,7 +102,7 @@ describe("mari diff", () => {
   it("refuses different slices (exit 2, saying so) unless --allow-different-slice, and different tasks", async () => {
     const lines = readFileSync(SLICE, "utf8").split("\n").filter(Boolean);
     writeFileSync(out("part.jsonl"), lines.slice(0, 100).join("\n") + "\n");
-    expect((await runMari(["eval", out("part.jsonl"), "--out", out("part"), "--quiet"])).code).toBe(0);
+    await runTask({ task: "documents", slicePath: out("part.jsonl") }, out("part"));
     const refused = await runMari(["diff", out("old"), out("part"), "--out", out("x")]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("different slices");
@@ -108,8 +111,8 @@ describe("mari diff", () => {
     expect(allowed.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out("y"), "diff.json"), "utf8")).shared_cases).toBe(100);
     expect(allowed.stdout).toContain("different slices: 100 shared case ids");
-    // The pairs corpus fails its default gates (exit 1) but still writes its report.
-    expect([0, 1]).toContain((await runMari(["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", out("pairs"), "--quiet"])).code);
+    // The pairs corpus fails its default gates but still writes its report.
+    await runTask({ task: "pairs", pairs: join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl") }, out("pairs"));
     const tasks = await runMari(["diff", out("old"), out("pairs"), "--out", out("z")]);
     expect(tasks.code).toBe(2);
     expect(tasks.stderr).toMatch(/different tasks: OLD .* is a documents report, NEW .* is a pairs report/);

@@ -1,9 +1,11 @@
-// Through the built CLI (run `npm run build` first): real files, real child processes.
+// Through the built CLI: real files, real child processes; the tests whose subject is the output
+// for any worker count and chunk size run the task in this process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { validateReport } from "../../src/report/schema.js";
 import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
 import { documentCaseRecords } from "../support/cases.js";
@@ -205,19 +207,16 @@ describe("determinism across workers and chunk sizes", () => {
     rows.push("not json", { case_id: "orphan-1", judgment: true });
     const dump = writeJsonl(tmp.dir, "det-dump.jsonl", rows);
     const outputs: string[] = [];
+    // The task in this process, as `--workers W --chunk-size C` give it (the output is the subject).
     for (const [workers, chunk] of [
-      ["1", undefined],
-      ["2", undefined],
-      ["2", "7"],
-      ["1", "1"],
+      [1, undefined],
+      [2, undefined],
+      [2, 7],
+      [1, 1],
       ["auto", undefined],
     ] as const) {
       const out = join(tmp.dir, `det-${workers}-${chunk ?? "d"}`);
-      const args = ["eval", slicePath, "--predictions", dump, "--out", out, "--quiet", "--progress", "none", "--bootstrap", "200"];
-      if (workers !== "auto") args.push("--workers", workers);
-      if (chunk) args.push("--chunk-size", chunk);
-      const r = await runMari(args);
-      expect(r.code, r.stderr).toBe(0);
+      await runTask({ task: "documents", slicePath, dumpPath: dump, bootstrap: 200, workers, ...(chunk ? { chunkLines: chunk } : {}) }, out);
       outputs.push(out);
     }
     const strip = (dir: string) => {
@@ -255,26 +254,9 @@ describe("ranges large enough for written buffers to be reused", () => {
     }
     const dump = writeJsonl(tmp.dir, "reuse-dump.jsonl", rows);
     const texts: string[] = [];
-    for (const workers of ["1", "2"]) {
+    for (const workers of [1, 2]) {
       const out = join(tmp.dir, `reuse-${workers}`);
-      const r = await runMari([
-        "eval",
-        slicePath,
-        "--predictions",
-        dump,
-        "--out",
-        out,
-        "--workers",
-        workers,
-        "--quiet",
-        "--progress",
-        "none",
-        "--bootstrap",
-        "0",
-        "--report",
-        "json",
-      ]);
-      expect(r.code, r.stderr).toBe(0);
+      await runTask({ task: "documents", slicePath, dumpPath: dump, workers, bootstrap: 0, formats: ["json"] }, out);
       texts.push(readFileSync(join(out, "cases.jsonl"), "utf8"));
     }
     expect(texts[1]).toBe(texts[0]);
@@ -298,29 +280,12 @@ describe("dump hash", () => {
     const text = "\ufeff" + TINY_DUMP.map((row) => JSON.stringify(row)).join("\r\n");
     writeFileSync(dump, text);
     const expected = createHash("sha256").update(readFileSync(dump)).digest("hex");
-    for (const [workers, chunk] of [
-      ["1", "3"],
-      ["2", "2"],
+    for (const [workers, chunkLines] of [
+      [1, 3],
+      [2, 2],
     ] as const) {
       const out = join(tmp.dir, `hash-${workers}`);
-      const r = await runMari([
-        "eval",
-        slice,
-        "--predictions",
-        dump,
-        "--out",
-        out,
-        "--workers",
-        workers,
-        "--chunk-size",
-        chunk!,
-        "--quiet",
-        "--progress",
-        "none",
-        "--report",
-        "json",
-      ]);
-      expect(r.code, r.stderr).toBe(0);
+      await runTask({ task: "documents", slicePath: slice, dumpPath: dump, workers, chunkLines, formats: ["json"] }, out);
       expect(readJson(join(out, "report.json")).predictions.sha256).toBe(expected);
     }
   });

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { HAVE_ZSTD } from "../support/parquet.js";
 import { writeZip, type ZipMethod } from "../support/zip.js";
 // The twin dump says what the live judge would have written for the same answers.
@@ -125,10 +126,10 @@ function comparable(dir: string): unknown {
 }
 
 let n = 0;
-async function evalDump(dump: string, ...extra: string[]) {
+/** `mari eval SLICE --predictions DUMP [--id-field F]`, in this process: the reports are compared. */
+async function evalDump(dump: string, idField?: string) {
   const out = join(tmp.dir, `out-${n++}`);
-  const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--quiet", "--report", "json,html", "--workers", "1", ...extra]);
-  expect(r.code, r.stderr).toBe(0);
+  await runTask({ task: "documents", slicePath: slice, dumpPath: dump, formats: ["json", "html"], ...(idField ? { idField } : {}) }, out);
   return out;
 }
 
@@ -168,7 +169,7 @@ describe("inspect_ai logs as dumps", () => {
   it(".json (pretty-printed EvalLog): the same, and --id-field reads the id from the sample's metadata", async () => {
     const path = join(tmp.dir, "log.json");
     writeFileSync(path, JSON.stringify({ ...header, samples: samples.map(({ name: _name, ...s }) => ({ ...s, id: `sample-${String(s.id)}` })) }, null, 2));
-    const out = await evalDump(path, "--id-field", "doc_id");
+    const out = await evalDump(path, "doc_id");
     expect(comparable(out)).toEqual(comparable(await twinOf(lines)));
     expect(JSON.parse(readFileSync(join(out, "report.json"), "utf8")).system.config.id_field).toBe("doc_id");
   });
@@ -226,7 +227,7 @@ describe("promptfoo outputs as dumps", () => {
       path,
       JSON.stringify({ evalId: "eval-1", results: { version: 3, timestamp: "2026-11-30", prompts: [], results: rs, stats: {} }, config: {} }, null, 2),
     );
-    const out = await evalDump(path, "--id-field", "doc_id");
+    const out = await evalDump(path, "doc_id");
     expect(comparable(out)).toEqual(comparable(await twinOf(lines)));
     expect(JSON.parse(readFileSync(join(out, "report.json"), "utf8")).predictions.runs).toEqual(["0", "1"]);
   });

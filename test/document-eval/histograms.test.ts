@@ -1,12 +1,13 @@
-// Reward histograms of a document eval (report.histograms): the bins, hand-computed counts through
-// the built CLI (run `npm run build` first), the same counts for any --workers / --chunk-size, and
-// their rendering in report.md and report.html.
+// Reward histograms of a document eval (report.histograms): the bins, hand-computed counts from the
+// eval task, the same counts for any worker count and chunk size, and their rendering in report.md
+// and report.html.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentCaseRecords } from "../support/cases.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { countRewards, REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../src/core/metrics/reward-histograms.js";
-import { runMari, tempDir } from "../support/cli.js";
+import { tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
 
 const tmp = tempDir("mari-doc-hist-");
@@ -93,8 +94,7 @@ describe("report.histograms of mari eval", () => {
 
   it("hand-computed counts over all (case, run) predictions, missing ones included", async () => {
     const out = join(tmp.dir, "bins-out");
-    const r = await runMari(["eval", slice, "--predictions", dump, "--out", out, "--quiet", "--progress", "none", "--workers", "1"]);
-    expect(r.code, r.stderr).toBe(0);
+    await runTask({ task: "documents", slicePath: slice, dumpPath: dump, workers: 1 }, out);
     const report = readJson(join(out, "report.json"));
     expect(report.rejections).toEqual({ missing_prediction: 1 });
     expect(report.histograms).toEqual(EXPECTED_BINS);
@@ -114,24 +114,7 @@ describe("report.histograms of mari eval", () => {
 
   it("the same counts for 2 workers and one-line chunks", async () => {
     const out = join(tmp.dir, "bins-out-2");
-    const r = await runMari([
-      "eval",
-      slice,
-      "--predictions",
-      dump,
-      "--out",
-      out,
-      "--quiet",
-      "--progress",
-      "none",
-      "--workers",
-      "2",
-      "--chunk-size",
-      "1",
-      "--report",
-      "json",
-    ]);
-    expect(r.code, r.stderr).toBe(0);
+    await runTask({ task: "documents", slicePath: slice, dumpPath: dump, workers: 2, chunkLines: 1, formats: ["json"] }, out);
     expect(readJson(join(out, "report.json")).histograms).toEqual(EXPECTED_BINS);
   });
 
@@ -139,8 +122,7 @@ describe("report.histograms of mari eval", () => {
     const out = join(tmp.dir, "tiny-out");
     const tinySlice = writeJsonl(tmp.dir, "tiny.jsonl", TINY_SLICE);
     const tinyDump = writeJsonl(tmp.dir, "tiny-dump.jsonl", TINY_DUMP);
-    const r = await runMari(["eval", tinySlice, "--predictions", tinyDump, "--out", out, "--quiet", "--progress", "none"]);
-    expect(r.code, r.stderr).toBe(0);
+    await runTask({ task: "documents", slicePath: tinySlice, dumpPath: tinyDump, workers: "auto" }, out);
     const report = readJson(join(out, "report.json"));
     // Rewards per run (A, B, C): run 0 (2, 1, 2), run 1 (2, 0, 0: C missing), run 2 (0, 1, 2).
     expect(report.histograms.reward_accuracy.map((b: any) => b.count)).toEqual([0, 3, 2, 0, 4]);

@@ -1,5 +1,5 @@
-// More runs than report.json lists (RUN_ROWS_CAP): through the built CLI (run `npm run
-// build` first), a dump of 2 cases × (cap + 37) runs. The listed rows must be the first runs' rows
+// More runs than report.json lists (RUN_ROWS_CAP): the eval task (in this process) and the built
+// CLI's merge and diff, a dump of 2 cases × (cap + 37) runs. The listed rows must be the first runs' rows
 // of an uncapped computation, `runs_summary` must count the rest, `metrics` and `spread` must cover
 // every run, and the report must not depend on --workers / --chunk-size; `mari merge` of shards
 // and `mari diff` read the summarised form, and report.md / report.html say where the runs are.
@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
+import type { Shard } from "../../src/index.js";
 import { writeJsonl } from "./helpers.js";
 import { documentCaseRecords } from "../support/cases.js";
 import { validateReport } from "../../src/report/schema.js";
@@ -60,22 +62,9 @@ const stripped = (dir: string) => {
   return JSON.stringify(r, null, 1);
 };
 
-async function evalInto(dir: string, dump: string, extra: string[]): Promise<void> {
-  const r = await runMari([
-    "eval",
-    slicePath(),
-    "--predictions",
-    dump,
-    "--out",
-    join(tmp.dir, dir),
-    "--quiet",
-    "--progress",
-    "none",
-    "--bootstrap",
-    "50",
-    ...extra,
-  ]);
-  expect(r.code, r.stderr).toBe(0);
+/** `mari eval SLICE --predictions DUMP --bootstrap 50` with these workers (and shard), in this process: the reports are the subject. */
+async function evalInto(dir: string, dump: string, settings: { workers: number; chunkLines?: number }, shard?: Shard): Promise<void> {
+  await runTask({ task: "documents", slicePath: slicePath(), dumpPath: dump, bootstrap: 50, ...settings }, join(tmp.dir, dir), [], shard);
 }
 
 /** Per run (by first appearance), the confusion counts scored in the test from the dump alone. */
@@ -109,7 +98,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
       "first-runs.jsonl",
       LINES.filter((line) => listedRuns.has(String(line.run))),
     );
-    await evalInto("w1", join(tmp.dir, "dump.jsonl"), ["--workers", "1"]);
+    await evalInto("w1", join(tmp.dir, "dump.jsonl"), { workers: 1 });
   }, 60_000);
 
   it("lists the first runs' rows as an uncapped eval of those runs gives them, and counts the rest", async () => {
@@ -121,7 +110,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     expect(r.runs_summary).toEqual({ runs: RUNS, listed: RUN_ROWS_CAP, omitted: RUNS - RUN_ROWS_CAP });
     expect(Object.keys(r.runs).sort()).toEqual(keys.slice(0, RUN_ROWS_CAP).sort());
     // Exactly the cap: nothing summarised, and each run's row is the same.
-    await evalInto("first", join(tmp.dir, "first-runs.jsonl"), ["--workers", "1"]);
+    await evalInto("first", join(tmp.dir, "first-runs.jsonl"), { workers: 1 });
     const uncapped = report("first");
     expect(uncapped.runs_summary).toBeUndefined();
     expect(uncapped.schema_version).toBe("1.1.0");
@@ -151,7 +140,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
   });
 
   it("is the same report with --workers 2 and another chunk size", async () => {
-    await evalInto("w2", join(tmp.dir, "dump.jsonl"), ["--workers", "2", "--chunk-size", "97"]);
+    await evalInto("w2", join(tmp.dir, "dump.jsonl"), { workers: 2, chunkLines: 97 });
     expect(stripped("w2")).toBe(stripped("w1"));
     expect(readFileSync(join(tmp.dir, "w2", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "w1", "cases.jsonl"), "utf8"));
   }, 60_000);
@@ -169,7 +158,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     expect(LINES.filter((line) => line.case_id === "B").length).toBeGreaterThan(RUN_ROWS_CAP);
     const shards: string[] = [];
     for (const i of [0, 1]) {
-      await evalInto(`shard-${i}`, join(tmp.dir, "dump.jsonl"), ["--shard", `${i}/2`, "--workers", String(1 + i)]);
+      await evalInto(`shard-${i}`, join(tmp.dir, "dump.jsonl"), { workers: 1 + i }, { index: i, count: 2 });
       // Case A hashes to shard 0, B to shard 1; a shard has the runs present on its case, which
       // is under the cap for A (runs lacking A are not in shard 0) and over it for B.
       const id = shardOfCaseId("A", 2) === i ? "A" : "B";
@@ -204,25 +193,11 @@ describe("more runs than one aggregation range holds (rangeRuns: a case's runs c
     expect(rangeRuns(BLOCK)).toBe(BLOCK);
     writeJsonl(tmp.dir, "slice-b.jsonl", [SLICE[1]]);
     const dump = writeJsonl(tmp.dir, "blocks.jsonl", lines);
-    for (const workers of ["1", "2"]) {
-      const r = await runMari([
-        "eval",
-        join(tmp.dir, "slice-b.jsonl"),
-        "--predictions",
-        dump,
-        "--out",
+    for (const workers of [1, 2]) {
+      await runTask(
+        { task: "documents", slicePath: join(tmp.dir, "slice-b.jsonl"), dumpPath: dump, formats: ["json"], bootstrap: 20, workers },
         join(tmp.dir, `blocks-${workers}`),
-        "--quiet",
-        "--progress",
-        "none",
-        "--report",
-        "json",
-        "--bootstrap",
-        "20",
-        "--workers",
-        workers,
-      ]);
-      expect(r.code, r.stderr).toBe(0);
+      );
     }
     expect(stripped("blocks-2")).toBe(stripped("blocks-1"));
     expect(readFileSync(join(tmp.dir, "blocks-2", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "blocks-1", "cases.jsonl"), "utf8"));

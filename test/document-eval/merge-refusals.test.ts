@@ -6,6 +6,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { evalShards } from "../support/shards.js";
 
 const tmp = tempDir("mari-merge-refusals-");
 afterAll(() => tmp.cleanup());
@@ -18,14 +19,7 @@ let variant = 0;
 
 beforeAll(async () => {
   writeFileSync(SLICE, readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8").split("\n").slice(0, 40).join("\n") + "\n");
-  const dirs: string[] = [];
-  for (const i of [0, 1]) {
-    const out = join(tmp.dir, `shard-${i}`);
-    const r = await runMari(["eval", SLICE, "--shard", `${i}/2`, "--out", out, "--quiet", "--report", "json"]);
-    expect([0, 1], r.stderr).toContain(r.code);
-    dirs.push(out);
-  }
-  [shard0, shard1] = dirs as [string, string];
+  [shard0, shard1] = await evalShards(tmp.dir, "shard", SLICE);
 });
 
 /** A copy of shard 1 with its report and/or cases.jsonl changed; returns its report path. */

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 
 const EXAMPLE = join(ROOT, "datasets/evidence-example");
 const DOCS = join(EXAMPLE, "docs.jsonl");
@@ -194,7 +195,8 @@ describe("mari evidence input handling", () => {
       { case_id: "c-only", documents: ["kb/c"], output: { facts: [{ claim: "solo", evidence: ["solo"] }] } },
     ]);
     const out = join(dir, "out");
-    expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
+    // cases.jsonl is the subject: the task in this process.
+    await runTask({ task: "evidence", documents: docs, facts }, out);
     const cases = jsonl(join(out, "cases.jsonl"));
     expect(cases[0].error).toEqual({
       code: "conflicting_documents",
@@ -208,7 +210,7 @@ describe("mari evidence input handling", () => {
     const docs = write("docs.jsonl", [doc]);
     const facts = write("facts.jsonl", [{ case_id: "c", output: { facts: [{ claim: "two and three", evidence: ["two", "three"] }] } }]);
     const out = join(dir, "out");
-    expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
+    await runTask({ task: "evidence", documents: docs, facts }, out);
     const [line] = jsonl(join(out, "cases.jsonl"));
     expect(line.accepted).toBe(true);
     expect(line.facts[0].evidence.map((e: { section_id: string }) => e.section_id)).toEqual(["a-2", "a-2"]);
@@ -223,7 +225,7 @@ describe("mari evidence input handling", () => {
       { case_id: "c", output: { facts: [{ claim: "open", evidence: [{ document_id: "kb/Stra%C3%9Fe", quote: "Open daily." }] }] } },
     ]);
     const out = join(dir, "out");
-    expect((await runMari(["evidence", docs, "--facts", facts, "--out", out, "--quiet"])).code).toBe(0);
+    await runTask({ task: "evidence", documents: docs, facts }, out);
     expect(jsonl(join(out, "cases.jsonl"))[0].facts[0].evidence[0]).toMatchObject({ section_id: "strasse", start: 9, end: 20 });
   });
 

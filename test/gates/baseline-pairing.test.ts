@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 
 const tmp = tempDir("mari-pairing-");
 afterAll(() => tmp.cleanup());
@@ -31,8 +32,8 @@ beforeAll(async () => {
   const rows = ["0", "1", "2", "3", "4"].flatMap((run) => cases.map((c) => line(c, run === "0" ? c.label : !c.label, run)));
   writeFileSync(fiveRuns, rows.join("\n") + "\n");
   baselineDir = join(tmp.dir, "base");
-  const r = await runMari(["eval", SLICE, "--predictions", baselineDump, "--out", baselineDir, ...QUIET]);
-  expect(r.code, r.stderr).toBe(0);
+  // The baselines are inputs here: written in this process.
+  await runTask({ task: "documents", slicePath: SLICE, dumpPath: baselineDump, bootstrap: 50 }, baselineDir);
 });
 
 describe("baseline pairing on cases", () => {
@@ -77,7 +78,7 @@ describe("baseline pairing on cases", () => {
     const smallSlice = join(tmp.dir, "small-slice.jsonl");
     writeFileSync(smallSlice, readFileSync(SLICE, "utf8").trim().split("\n").slice(0, 100).join("\n") + "\n");
     writeFileSync(smallDump, readFileSync(join(tmp.dir, "baseline.jsonl"), "utf8"));
-    await runMari(["eval", smallSlice, "--predictions", smallDump, "--out", smallBase, ...QUIET]);
+    await runTask({ task: "documents", slicePath: smallSlice, dumpPath: smallDump, bootstrap: 50 }, smallBase);
     const r2 = await runMari([
       "eval",
       SLICE,
@@ -102,7 +103,7 @@ describe("baseline pairing on cases", () => {
     const otherDump = join(tmp.dir, "other.jsonl");
     writeFileSync(otherDump, JSON.stringify({ case_id: "elsewhere-1", judgment: false }) + "\n");
     const otherBase = join(tmp.dir, "other-base");
-    expect((await runMari(["eval", otherSlice, "--predictions", otherDump, "--out", otherBase, ...QUIET])).code).toBe(0);
+    await runTask({ task: "documents", slicePath: otherSlice, dumpPath: otherDump, bootstrap: 50 }, otherBase);
     const r = await runMari([
       "eval",
       SLICE,

@@ -1,11 +1,13 @@
 // `mari merge` keeps the gates. For random shard counts 1–5 and random gates the
 // merged result is the single run's report.json (minus timing and system), report.junit.xml and
 // exit code; shards with different gates are refused; merge takes its own gate flags; --shard auto
-// reads Kubernetes Indexed Job and Slurm array variables. Real child processes, real files.
+// reads Kubernetes Indexed Job and Slurm array variables. The single runs and the merges are real
+// child processes (their exit codes are compared); the shards are run in this process, by the tasks.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { gatesOf, runTask, runShards, type TaskInput } from "../support/in-process.js";
 
 const tmp = tempDir("mari-merge-gates-");
 afterAll(() => tmp.cleanup());
@@ -42,18 +44,25 @@ function randomGates(metrics: readonly string[]): string[] {
   return args;
 }
 
-async function splitAndMerge(name: string, input: string[], gates: string[], shards: number, mergeArgs: string[] = [], shardGates = gates) {
-  const single = await runMari(["eval", ...input, ...gates, "--out", join(tmp.dir, name, "single"), ...QUIET]);
-  const reports: string[] = [];
-  for (let i = 0; i < shards; i++) {
-    const out = join(tmp.dir, name, `shard-${i}`);
-    const r = await runMari(["eval", ...input, ...shardGates, "--shard", `${i}/${shards}`, "--out", out, ...QUIET]);
-    expect(r.code, r.stderr).not.toBe(3);
-    reports.push(join(out, "report.json"));
+/** `input` as `mari eval` arguments, for the single run. */
+function evalArgs(input: TaskInput): string[] {
+  if (input.task === "pairs") return ["eval", input.pairs];
+  if (input.task === "evidence") {
+    const files = (["facts", "located", "materials", "current"] as const).flatMap((name) => (input[name] !== undefined ? [`--${name}`, input[name]] : []));
+    return ["evidence", input.documents, ...files];
   }
+  const bootstrap = input.bootstrap !== undefined ? ["--bootstrap", String(input.bootstrap)] : [];
+  return ["eval", input.slicePath, ...(input.dumpPath !== undefined ? ["--predictions", input.dumpPath] : []), ...bootstrap];
+}
+
+/** The single run (a child process), `shards` shard runs (in process) and their merge (a child process). */
+async function splitAndMerge(name: string, input: TaskInput, gates: string[], shards: number, mergeArgs: string[] = [], shardGates = gates) {
+  const single = await runMari([...evalArgs(input), ...gates, "--out", join(tmp.dir, name, "single"), ...QUIET]);
+  const reports = await runShards(input, gatesOf(shardGates), shards, join(tmp.dir, name));
   const merged = await runMari(["merge", ...reports.reverse(), ...mergeArgs, "--out", join(tmp.dir, name, "merged"), "--quiet"]);
   return { single, merged, dirs: [join(tmp.dir, name, "single"), join(tmp.dir, name, "merged")] as const };
 }
+const documents = (bootstrap: number): TaskInput => ({ task: "documents", slicePath: SLICE, dumpPath: dump, bootstrap });
 
 describe("merge gates the merged result as the single run", () => {
   it("documents: random shard counts 1–5 and random gates", async () => {
@@ -63,7 +72,7 @@ describe("merge gates the merged result as the single run", () => {
       const shards = 1 + Math.floor(rand() * 5);
       // Round 0 always has a failing gate: the old merge wrote gates: [] and exited 0 there.
       const gates = [...randomGates(metrics), ...(round === 0 ? ["--gate", "accuracy>=0.99"] : [])];
-      const { single, merged, dirs } = await splitAndMerge(`doc-${round}`, [SLICE, "--predictions", dump, "--bootstrap", "30"], gates, shards);
+      const { single, merged, dirs } = await splitAndMerge(`doc-${round}`, documents(30), gates, shards);
       expect(merged.code, `${gates.join(" ")} over ${shards} shards: ${merged.stderr}`).toBe(single.code);
       expect(reportOf(dirs[1])).toEqual(reportOf(dirs[0]));
       expect(junitOf(dirs[1])).toBe(junitOf(dirs[0]));
@@ -77,7 +86,7 @@ describe("merge gates the merged result as the single run", () => {
     for (let round = 0; round < 2; round++) {
       const shards = 1 + Math.floor(rand() * 5);
       const gates = randomGates(metrics);
-      const { single, merged, dirs } = await splitAndMerge(`pairs-${round}`, [PAIRS], gates, shards);
+      const { single, merged, dirs } = await splitAndMerge(`pairs-${round}`, { task: "pairs", pairs: PAIRS }, gates, shards);
       expect(merged.code, merged.stderr).toBe(single.code);
       expect(reportOf(dirs[1])).toEqual(reportOf(dirs[0]));
       expect(junitOf(dirs[1])).toBe(junitOf(dirs[0]));
@@ -86,42 +95,29 @@ describe("merge gates the merged result as the single run", () => {
 
   it("evidence: --shard and merge, random shard counts 1–5 and random gates", async () => {
     const E = join(ROOT, "datasets/evidence-example");
-    const input = [
-      "evidence",
-      join(E, "docs.jsonl"),
-      "--facts",
-      join(E, "facts.jsonl"),
-      "--located",
-      join(E, "located.jsonl"),
-      "--materials",
-      join(E, "materials.jsonl"),
-      "--current",
-      join(E, "current.jsonl"),
-    ];
+    const input: TaskInput = {
+      task: "evidence",
+      documents: join(E, "docs.jsonl"),
+      facts: join(E, "facts.jsonl"),
+      located: join(E, "located.jsonl"),
+      materials: join(E, "materials.jsonl"),
+      current: join(E, "current.jsonl"),
+    };
     const metrics = ["accepted_rate", "located_accepted_rate", "grounding_mean", "claim_state_accuracy"];
     for (let round = 0; round < 2; round++) {
       const shards = 2 + Math.floor(rand() * 4);
       const gates = [...randomGates(metrics), ...(round === 0 ? ["--gate", "accepted_rate>=0.5"] : [])];
-      const dir = join(tmp.dir, `evidence-${round}`);
-      const single = await runMari([...input, ...gates, "--out", join(dir, "single"), ...QUIET]);
-      const reports: string[] = [];
-      for (let i = 0; i < shards; i++) {
-        const r = await runMari([...input, ...gates, "--shard", `${i}/${shards}`, "--out", join(dir, `shard-${i}`), ...QUIET]);
-        expect(r.code, r.stderr).not.toBe(2);
-        reports.push(join(dir, `shard-${i}`, "report.json"));
-      }
-      const merged = await runMari(["merge", ...reports.reverse(), "--out", join(dir, "merged"), "--quiet"]);
+      const { single, merged, dirs } = await splitAndMerge(`evidence-${round}`, input, gates, shards);
       expect(merged.code, `${gates.join(" ")} over ${shards} shards: ${merged.stderr}`).toBe(single.code);
       if (round === 0) expect(single.code).toBe(1);
-      expect(reportOf(join(dir, "merged"))).toEqual(reportOf(join(dir, "single")));
-      expect(junitOf(join(dir, "merged"))).toBe(junitOf(join(dir, "single")));
-      for (const name of ["cases.jsonl", "located.jsonl"])
-        expect(readFileSync(join(dir, "merged", name), "utf8")).toBe(readFileSync(join(dir, "single", name), "utf8"));
+      expect(reportOf(dirs[1])).toEqual(reportOf(dirs[0]));
+      expect(junitOf(dirs[1])).toBe(junitOf(dirs[0]));
+      for (const name of ["cases.jsonl", "located.jsonl"]) expect(readFileSync(join(dirs[1], name), "utf8")).toBe(readFileSync(join(dirs[0], name), "utf8"));
     }
   });
 
   it("the gate failing on one shard fails the merge with exit 1, as the single run", async () => {
-    const { single, merged, dirs } = await splitAndMerge("fixed", [SLICE, "--predictions", dump, "--bootstrap", "50"], ["--gate", "accuracy>=0.99"], 2);
+    const { single, merged, dirs } = await splitAndMerge("fixed", documents(50), ["--gate", "accuracy>=0.99"], 2);
     expect(single.code).toBe(1);
     expect(merged.code).toBe(1);
     const gates = (reportOf(dirs[1]) as { gates: { name: string; passed: boolean }[] }).gates;
@@ -131,7 +127,7 @@ describe("merge gates the merged result as the single run", () => {
   it("merge takes --gate and --max-drop with --baseline itself", async () => {
     const base = join(tmp.dir, "fixed", "single", "report.json");
     const gates = ["--gate", "macro_f1>=0.3", "--max-drop", "accuracy=0.001", "--baseline", base];
-    const { single, merged, dirs } = await splitAndMerge("flags", [SLICE, "--predictions", dump, "--bootstrap", "50"], gates, 3, gates, []);
+    const { single, merged, dirs } = await splitAndMerge("flags", documents(50), gates, 3, gates, []);
     expect(merged.code, merged.stderr).toBe(single.code);
     expect(reportOf(dirs[1])).toEqual(reportOf(dirs[0]));
     expect(junitOf(dirs[1])).toBe(junitOf(dirs[0]));
@@ -139,8 +135,8 @@ describe("merge gates the merged result as the single run", () => {
 
   it("shards run with different gates are refused (exit 2)", async () => {
     const dirs = [0, 1].map((i) => join(tmp.dir, "differ", `shard-${i}`));
-    await runMari(["eval", SLICE, "--predictions", dump, "--shard", "0/2", "--gate", "accuracy>=0.5", "--out", dirs[0]!, ...QUIET]);
-    await runMari(["eval", SLICE, "--predictions", dump, "--shard", "1/2", "--gate", "accuracy>=0.6", "--out", dirs[1]!, ...QUIET]);
+    await runTask(documents(1000), dirs[0]!, gatesOf(["--gate", "accuracy>=0.5"]), { index: 0, count: 2 });
+    await runTask(documents(1000), dirs[1]!, gatesOf(["--gate", "accuracy>=0.6"]), { index: 1, count: 2 });
     const r = await runMari(["merge", ...dirs.map((d) => join(d, "report.json")), "--out", join(tmp.dir, "differ", "m"), "--quiet"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/other gates.*accuracy>=0\.6 vs accuracy>=0\.5/);

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { ROOT, runMari, tempDir, MARI_SHELL } from "../support/cli.js";
 
 const tmp = tempDir("mari-scheduler-");
 afterAll(() => tmp.cleanup());
@@ -32,7 +32,7 @@ async function workDir(name: string): Promise<string> {
 beforeAll(() => {
   bin = join(tmp.dir, "bin");
   mkdirSync(bin);
-  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec "${process.execPath}" "${MARI_BIN}" "$@"\n`);
+  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec ${MARI_SHELL} "$@"\n`);
   chmodSync(join(bin, "mari"), 0o755);
 });
 

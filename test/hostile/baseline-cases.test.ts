@@ -7,6 +7,7 @@ import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { evalShards } from "../support/shards.js";
 import { DOC_SLICE, expectInputError, firstLines, PAIRS, write } from "./helpers.js";
 
@@ -31,8 +32,8 @@ function variant(editCases: (text: string) => string, editReport: (r: any) => vo
 const evalWith = (baseline: string) => runMari(["eval", slice, "--baseline", baseline, "--out", join(tmp.dir, `o-${n++}`), ...q]);
 
 beforeAll(async () => {
-  const r = await runMari(["eval", slice, "--out", base, ...q]);
-  expect(r.code, r.stderr).toBe(0);
+  // The baseline is an input here: written in this process.
+  await runTask({ task: "documents", slicePath: slice, formats: ["json"] }, base);
 });
 
 describe("a baseline's cases.jsonl and report", () => {
@@ -81,7 +82,7 @@ describe("a baseline's cases.jsonl and report", () => {
 
   it("a pair-task baseline for a document eval is refused", async () => {
     const pairsOut = join(tmp.dir, "pairs-base");
-    expect((await runMari(["eval", PAIRS, "--out", pairsOut, ...q])).code).toBeLessThan(2);
+    await runTask({ task: "pairs", pairs: PAIRS, formats: ["json"] }, pairsOut);
     expectInputError(await evalWith(pairsOut), /--baseline is a pairs report; a document eval compares only with a documents report/);
   });
 

@@ -5,14 +5,15 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { DOC_SLICE, expectInputError } from "./helpers.js";
 
 const tmp = tempDir("mari-diff-inputs-");
 const report = join(tmp.dir, "old");
 const fifo = join(tmp.dir, "fifo");
 beforeAll(async () => {
-  const r = await runMari(["eval", DOC_SLICE, "--out", report, "--progress", "none", "--quiet", "--report", "json"]);
-  expect(r.code, r.stderr).toBe(0);
+  // OLD is an input here: written in this process.
+  await runTask({ task: "documents", slicePath: DOC_SLICE, formats: ["json"] }, report);
   execFileSync("mkfifo", [fifo]);
 });
 afterAll(() => tmp.cleanup());

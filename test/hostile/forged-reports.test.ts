@@ -8,6 +8,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
 import { evalShards } from "../support/shards.js";
 import { DOC_SLICE, expectInputError } from "./helpers.js";
 
@@ -36,8 +37,8 @@ function forged(dir: string, edit: (copy: string) => void): string {
 describe("mari diff checks report.json's metrics against its cases.jsonl", () => {
   const old = join(tmp.dir, "old");
   beforeAll(async () => {
-    const r = await runMari(["eval", DOC_SLICE, "--out", old, "--progress", "none", "--quiet", "--report", "json"]);
-    expect(r.code, r.stderr).toBe(0);
+    // OLD is an input here: written in this process.
+    await runTask({ task: "documents", slicePath: DOC_SLICE, formats: ["json"] }, old);
   });
   const diff = (now: string, ...flags: string[]) => runMari(["diff", old, now, "--out", join(tmp.dir, `diff-${n++}`), "--quiet", ...flags]);
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { childEnv, MARI_BIN, ROOT, runMari, tempDir } from "../support/cli.js";
+import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { preloadFault } from "../support/fault-preload.js";
 import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
 
@@ -61,7 +61,7 @@ describe("temp files", () => {
     const out = join(tmp.dir, `sig-${signal}`);
     mkdirSync(out);
     const args = ["predict", DOC_SLICE, "--judge", "openai", "--model", "m", "--batch-requests", join(out, "requests.jsonl"), "--quiet"];
-    const child = spawn(process.execPath, [MARI_BIN, ...args], {
+    const child = spawn(process.execPath, [...MARI_COMMAND, ...args], {
       cwd: ROOT,
       env: childEnv({ NODE_OPTIONS: preloadFault("hold-temp-write.mjs") }),
       stdio: ["ignore", "ignore", "pipe"],

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { childEnv, MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { childEnv, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
 
 const API_KEY = "sk-live-TOPSECRET-0123456789";
@@ -145,7 +145,7 @@ describe("mari predict --judge openai", () => {
     const dump = join(work.dir, "resume.jsonl");
     killAt = s.requests.length + 5;
     await new Promise<void>((resolve) => {
-      child = spawn(process.execPath, [MARI_BIN, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
+      child = spawn(process.execPath, [...MARI_COMMAND, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
         env: childEnv(KEY_ENV),
         stdio: "ignore",
       });

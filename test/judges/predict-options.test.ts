@@ -7,7 +7,7 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MARI_BIN, runMari, tempDir } from "../support/cli.js";
+import { runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
 
 const KEY = "sk-options-test-7777";
@@ -180,7 +180,7 @@ describe("mari predict options", () => {
         server = s;
         child = spawn(
           process.execPath,
-          [MARI_BIN, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", String(concurrency), "--cache", cache, "--out", out],
+          [...MARI_COMMAND, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", String(concurrency), "--cache", cache, "--out", out],
           {
             env: { ...process.env, ...env(s.baseUrl) },
             stdio: ["ignore", "ignore", "pipe"],

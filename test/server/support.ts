@@ -1,7 +1,7 @@
 // Starts the real `mari serve` CLI in a child process on 127.0.0.1 (a free port chosen by the OS,
 // read from the start line), and small HTTP helpers for the server tests.
 import { spawn, type ChildProcess } from "node:child_process";
-import { childEnv, MARI_BIN, ROOT } from "../support/cli.js";
+import { childEnv, ROOT, MARI_COMMAND } from "../support/cli.js";
 import type { DocumentSlice } from "../../src/io/slice.js";
 import { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "../../src/server/rewards-server.js";
 import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
@@ -21,7 +21,7 @@ export interface ServeProcess {
 
 /** Spawns `mari serve ARGS --port 0`; rejects with its stderr when it exits before listening. */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [MARI_BIN, "serve", ...args, "--port", "0"], {
+  const child = spawn(process.execPath, [...MARI_COMMAND, "serve", ...args, "--port", "0"], {
     cwd: ROOT,
     env: childEnv({ NO_COLOR: "1", ...env }),
     stdio: ["ignore", "pipe", "pipe"],

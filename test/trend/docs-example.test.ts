@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice } from "../../src/io/slice.js";
-import { childEnv, MARI_BIN, ROOT, tempDir } from "../support/cli.js";
+import { childEnv, ROOT, tempDir, MARI_COMMAND, MARI_SHELL } from "../support/cli.js";
 
 const tmp = tempDir("mari-trend-docs-");
 const cwd = join(tmp.dir, "work");
@@ -25,9 +25,9 @@ beforeAll(async () => {
   mkdirSync(join(cwd, "dumps"), { recursive: true });
   mkdirSync(bin);
   symlinkSync(join(ROOT, "datasets"), join(cwd, "datasets"));
-  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec "${process.execPath}" "${MARI_BIN}" "$@"\n`);
+  writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec ${MARI_SHELL} "$@"\n`);
   chmodSync(join(bin, "mari"), 0o755);
-  execFileSync(process.execPath, [MARI_BIN, "predict", SLICE, "--judge", "lexical", "--out", join(tmp.dir, "lexical.jsonl"), "--quiet"]);
+  execFileSync(process.execPath, [...MARI_COMMAND, "predict", SLICE, "--judge", "lexical", "--out", join(tmp.dir, "lexical.jsonl"), "--quiet"]);
   const lexical = readFileSync(join(tmp.dir, "lexical.jsonl"), "utf8")
     .trim()
     .split("\n")

@@ -5,6 +5,8 @@ import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { runTask } from "../support/in-process.js";
+import { classifierConfigFromFlags } from "../../src/index.js";
 import { checkpoint, RUN, writeRun, writeSlice } from "./fixture.js";
 
 const { dir, cleanup } = tempDir("mari-trend-cli-");
@@ -96,9 +98,10 @@ describe("mari trend", () => {
 
   it("trends pairs and evidence reports, paired the way mari diff pairs them", async () => {
     const pairs = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
-    // Two classifier configs as two checkpoints (the default gates may fail: exit 1, reports written).
-    expect((await runMari(["eval", pairs, "--out", join(dir, "pairs-run/step100"), "--quiet"])).code).toBeLessThan(2);
-    expect((await runMari(["eval", pairs, "--classifier", "overlapFloor=0.6", "--out", join(dir, "pairs-run/step200"), "--quiet"])).code).toBeLessThan(2);
+    // Two classifier configs as two checkpoints (the default gates may fail, reports written), run in
+    // this process: the reports are the trend's inputs.
+    await runTask({ task: "pairs", pairs }, join(dir, "pairs-run/step100"));
+    await runTask({ task: "pairs", pairs, classifierConfig: classifierConfigFromFlags(["overlapFloor=0.6"]) }, join(dir, "pairs-run/step200"));
     const p = await runMari(["trend", join(dir, "pairs-run"), "--out", join(dir, "pairs-trend"), "--max-drop-from-best", "revision_cost=0", "--quiet"]);
     expect(p.stderr).toBe("");
     expect(p.code).toBe(0);
@@ -119,7 +122,7 @@ describe("mari trend", () => {
     const docs = join(ROOT, "datasets/evidence-example/docs.jsonl");
     const facts = join(ROOT, "datasets/evidence-example/facts.jsonl");
     for (const step of ["step1", "step2"]) {
-      expect((await runMari(["evidence", docs, "--facts", facts, "--out", join(dir, "evidence-run", step), "--quiet", "--progress", "none"])).code).toBe(0);
+      await runTask({ task: "evidence", documents: docs, facts }, join(dir, "evidence-run", step));
     }
     const e = await runMari(["trend", join(dir, "evidence-run"), "--out", join(dir, "evidence-trend"), "--max-drop-from-best", "accepted_rate=0", "--quiet"]);
     expect(e.stderr).toBe("");
@@ -131,8 +134,8 @@ describe("mari trend", () => {
 
   it("refuses another task, a broken report and a missing step, each with exit 2 and the file", async () => {
     const pairs = join(dir, "pairs", "ckpt-700");
-    // The pairs task's default gates may fail (exit 1); the report is written either way.
-    expect((await runMari(["eval", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--out", pairs, "--quiet"])).code).toBeLessThan(2);
+    // The pairs task's default gates may fail; the report is written either way.
+    await runTask({ task: "pairs", pairs: join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl") }, pairs);
     const mixed = await runMari(["trend", reports, pairs, "--out", join(dir, "x")]);
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toMatch(/trend: .*ckpt-700\/report\.json is a pairs report, .*ckpt-100\/report\.json a documents report/);
