@@ -5,8 +5,8 @@
 import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
-import type { parse as ParseCsv } from "csv-parse";
-import type { parse as ParseCsvSync } from "csv-parse/sync";
+import { parse as parseCsv } from "csv-parse";
+import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
 import { readInputBytes, readInputText, wholeFileTooLarge } from "./input-file.js";
@@ -219,21 +219,9 @@ function formatOfWhole(bytes: Buffer): RecordFormat {
   }
 }
 
-// csv-parse is loaded the first time a CSV is read: it adds about 2 MB to every process that
-// imports this module (mari classify on JSONL among them), and most inputs are JSONL.
-let csvParse: Promise<{ parseCsv: typeof ParseCsv; parseCsvSync: typeof ParseCsvSync }> | undefined;
-function csvParseLibrary(): Promise<{ parseCsv: typeof ParseCsv; parseCsvSync: typeof ParseCsvSync }> {
-  csvParse ??= Promise.all([import("csv-parse"), import("csv-parse/sync")]).then(([stream, sync]) => ({
-    parseCsv: stream.parse,
-    parseCsvSync: sync.parse,
-  }));
-  return csvParse;
-}
-
 /** A CSV file's column names, from its first record; undefined when that record cannot be read. */
 export async function csvColumns(path: string): Promise<string[] | undefined> {
   const head = (await readHead(path)).replace(/^\uFEFF/, "");
-  const { parseCsvSync } = await csvParseLibrary();
   try {
     const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true }) as string[][];
     return rows[0];
@@ -408,7 +396,7 @@ class CsvSegmentParse {
 }
 
 /** csv-parse over the segment's bytes: the replayed ones, then the source's, each admitted to the tape. */
-function openCsvParser(parseCsv: typeof ParseCsv, parse: CsvSegmentParse, base: AsyncIterator<Buffer>, tape: CsvTape) {
+function openCsvParser(parse: CsvSegmentParse, base: AsyncIterator<Buffer>, tape: CsvTape) {
   const segment = parse.segment;
   async function* feed(): AsyncGenerator<Buffer> {
     if (segment.replay !== undefined && segment.replay.length > 0) yield tape.admit(segment.replay);
@@ -450,7 +438,7 @@ async function* readCsvSegment(
   mayRestart: boolean,
 ): AsyncGenerator<RecordItem, CsvSegment | undefined> {
   const parse = new CsvSegmentParse(path, segment);
-  const parser = openCsvParser((await csvParseLibrary()).parseCsv, parse, base, tape);
+  const parser = openCsvParser(parse, base, tape);
   try {
     for await (const item of parser as AsyncIterable<{ record: JsonObject; info: { lines: number } }>) {
       yield* parse.skippedBefore(parse.offset + item.info.lines);
