@@ -255,6 +255,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
  * all throws, naming the first rejected record. `options` may be just the record format.
  */
 export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
+  refuseStdinSlice(path);
   const { format, sentences = "mari", strict = false, progress, onBytes } = typeof options === "string" ? { format: options } : options;
   const cases: SliceCase[] = [];
   const byId = new Map<string, number>();
@@ -399,7 +400,16 @@ export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[]
 /** Which task a slice belongs to, from its first records (or a CSV's header): pairs (`new`/`old`) or documents. */
 const SNIFF_RECORDS = 100;
 
+/**
+ * A slice is a file: it is sniffed, then read, and its bytes hashed for the report, so "-" (which
+ * other inputs take as standard input) is refused by name rather than looked up as a file.
+ */
+export function refuseStdinSlice(path: string): void {
+  if (path === "-") throw new InputError("-: a slice cannot be read from standard input; save it to a file and give that path");
+}
+
 export async function sniffSliceTask(path: string): Promise<"documents" | "pairs"> {
+  refuseStdinSlice(path);
   const format = await detectRecordFormat(path);
   if (format === "csv") {
     // Every CSV record has the header's columns, so the header decides even when the first data

@@ -16,6 +16,20 @@ describe("mari CLI basics", () => {
     expect(r.stdout).toContain("Usage: mari");
   });
 
+  it("refuses '-' as a slice by name (exit 2), for eval, predict and serve alike", async () => {
+    const slice = readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8").split("\n").slice(0, 3).join("\n");
+    const runs = await Promise.all([
+      runMari(["eval", "-", "--predictions", "dump.jsonl", "--out", "never-written"], { input: slice }),
+      runMari(["predict", "-", "--judge", "lexical", "--out", "never-written.jsonl"], { input: slice }),
+      runMari(["serve", "-"], { input: slice }),
+    ]);
+    for (const r of runs) {
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("mari: -: a slice cannot be read from standard input; save it to a file and give that path");
+      expect(r.stderr).not.toContain("ENOENT");
+    }
+  });
+
   it("exits 2 on an unknown command", async () => {
     const r = await runMari(["no-such-command"]);
     expect(r.code).toBe(2);

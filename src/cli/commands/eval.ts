@@ -18,7 +18,7 @@ import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
 import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
 import { resolveShard } from "../shard.js";
-import { sniffSliceTask } from "../../io/slice.js";
+import { refuseStdinSlice, sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 import { parseReportFormats } from "../../report/write.js";
 import type { Report } from "../../report/types.js";
@@ -119,6 +119,7 @@ a gate naming no metric, zero cases scored, --strict violations); 3 internal err
 async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number> {
   const started = process.hrtime.bigint();
   let task: "documents" | "pairs";
+  refuseStdinSlice(slicePath);
   try {
     task = await sniffSliceTask(slicePath);
   } catch (err) {
