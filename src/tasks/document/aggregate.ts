@@ -371,9 +371,11 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
 
 /**
  * The bootstrap resamples of macro-F1 on the pool while SetCons runs on this thread (it only needs
- * the judgments): one block per worker, since a worker that finishes a block waits for this thread
- * to hand it the next one, and this thread is busy with SetCons. (Each resample depends only on
- * the seed and its index, so the blocks' sizes change no value.)
+ * the judgments): one block per worker thread, since a worker that finishes a block waits for this
+ * thread to hand it the next one, and this thread is busy with SetCons; and each block pays for
+ * grouping the cases again (on the GRPO-shaped bench, a second block on the one thread cost more
+ * than it saved). (Each resample depends only on the seed and its index, so the blocks' sizes
+ * change no value.)
  */
 async function resampleWithSetCons(
   cases: readonly SliceCase[],
@@ -387,7 +389,8 @@ async function resampleWithSetCons(
   const runCount = table.keys.length;
   const blocks: AggregatePayload[] = [];
   if (runCount > 0 && cases.length > 0 && options.bootstrap > 0) {
-    const size = Math.ceil(options.bootstrap / pool.workers);
+    // With this thread one of the workers (busy with SetCons), the threads alone share the blocks.
+    const size = Math.ceil(options.bootstrap / (pool.here?.threads ?? pool.workers));
     for (let from = 0; from < options.bootstrap; from += size) {
       blocks.push({
         kind: "bootstrap",
