@@ -154,6 +154,21 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   };
 }
 
+/**
+ * The calling thread's share of a pool that shares it (`shareThread`), as a one-worker pool (every
+ * chunk run here); any other pool as it is. For work too fine-grained to pay for messages.
+ */
+export function thisThreadOf<I, O>(pool: ChunkPool<I, O>): ChunkPool<I, O> {
+  const here = pool.here;
+  if (here === undefined) return pool;
+  return {
+    workers: 1,
+    run: async (chunk) => (await here.runBatch([chunk]))[0]!,
+    runBatch: (chunks) => here.runBatch(chunks),
+    close: async () => {},
+  };
+}
+
 /** The task on this thread: its state given (or awaited), else from `init`. */
 async function inProcess<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
   const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
@@ -260,4 +275,3 @@ export async function* mapInOrder<I, O>(
     await Promise.allSettled(inFlight.map((entry) => entry.result));
   }
 }
-
