@@ -136,14 +136,36 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
         },
       );
     });
-  const runBatch = async (chunks: readonly I[], transfer?: readonly ArrayBuffer[]): Promise<O[]> =>
-    deferred ? post({ chunks, init: await deferred }, transfer) : post({ chunks }, transfer);
+  // Once the deferred initData has settled, a task is posted at once, not after a microtask turn:
+  // a caller that goes on with synchronous work (SetCons beside the bootstrap, a chunk run here)
+  // would otherwise hold the task back until that work is done, and the thread would wait idle.
+  let init: { value: unknown } | undefined;
+  deferred?.then((value) => (init = { value }));
+  const runBatch = async (chunks: readonly I[], transfer?: readonly ArrayBuffer[]): Promise<O[]> => {
+    if (deferred === undefined) return post({ chunks }, transfer);
+    return post({ chunks, init: init === undefined ? await deferred : init.value }, transfer);
+  };
   return {
     workers: options.workers,
     run: async (chunk, transfer) => (await runBatch([chunk], transfer))[0]!,
     runBatch,
     close: () => piscina.destroy(),
     ...(here ? { here: { threads, runBatch: here.runBatch } } : {}),
+  };
+}
+
+/**
+ * The calling thread's share of a pool that shares it (`shareThread`), as a one-worker pool (every
+ * chunk run here); any other pool as it is. For work too fine-grained to pay for messages.
+ */
+export function thisThreadOf<I, O>(pool: ChunkPool<I, O>): ChunkPool<I, O> {
+  const here = pool.here;
+  if (here === undefined) return pool;
+  return {
+    workers: 1,
+    run: async (chunk) => (await here.runBatch([chunk]))[0]!,
+    runBatch: (chunks) => here.runBatch(chunks),
+    close: async () => {},
   };
 }
 
@@ -177,6 +199,12 @@ export const BATCH_BYTES = 256 << 10;
 export const BATCH_MAX = 64;
 
 /**
+ * With a shared thread, how many more tasks than `maxInFlight` may wait in the queue while this
+ * thread runs chunks itself instead of waiting for a slower thread's answer (see mapInOrder).
+ */
+export const HERE_AHEAD = 16;
+
+/**
  * Runs `pool` over `chunks`, at most `maxInFlight` tasks at a time, and yields each result in
  * input order. `transferOf` may name buffers to move (not copy) to the worker; with it, small
  * chunks are sent in batches (BATCH_BYTES), which changes nothing but how many messages carry them.
@@ -187,7 +215,7 @@ export async function* mapInOrder<I, O>(
   maxInFlight = Math.max(2, pool.workers * 2),
   transferOf?: (chunk: I) => readonly ArrayBuffer[] | undefined,
 ): AsyncGenerator<O> {
-  const inFlight: Promise<O[]>[] = [];
+  const inFlight: { result: Promise<O[]>; settled: boolean }[] = [];
   // In process there is no message to save: every chunk is its own task.
   const batching = pool.workers > 1 && transferOf !== undefined;
   // Tasks on the threads not yet answered; with a shared thread, a batch is run here instead while
@@ -195,28 +223,39 @@ export async function* mapInOrder<I, O>(
   // this thread works rather than waits. Where a chunk runs changes nothing in its result.
   const here = pool.here;
   let remote = 0;
-  const answered = (): void => {
-    remote--;
-  };
   let batch: I[] = [];
   // A set: a buffer named twice in one message's transfer list is an error.
   let transfer = new Set<ArrayBuffer>();
   let bytes = 0;
   const send = (): void => {
     const list = [...transfer];
-    let pending: Promise<O[]>;
-    if (here !== undefined && remote >= 2 * here.threads) pending = here.runBatch(batch);
+    let entry: { result: Promise<O[]>; settled: boolean };
+    if (here !== undefined && remote >= 2 * here.threads) entry = { result: here.runBatch(batch), settled: true };
     else {
-      pending = batch.length === 1 ? pool.run(batch[0]!, list).then((result) => [result]) : pool.runBatch(batch, list);
+      const result = batch.length === 1 ? pool.run(batch[0]!, list).then((one) => [one]) : pool.runBatch(batch, list);
+      entry = { result, settled: false };
       remote++;
-      pending.then(answered, answered);
+      const answered = (): void => {
+        remote--;
+        entry.settled = true;
+      };
+      result.then(answered, answered);
     }
     // Avoid unhandled rejections while the promise waits its turn in the queue.
-    pending.catch(() => {});
-    inFlight.push(pending);
+    entry.result.catch(() => {});
+    inFlight.push(entry);
     batch = [];
     transfer = new Set();
     bytes = 0;
+  };
+  // Whether to read on instead of waiting for the oldest task: with a shared thread, while that task
+  // is a thread's and not answered yet, this thread runs the next chunks itself (a thread slowed by
+  // a busy machine, or still starting, then takes fewer chunks instead of stalling this one). The
+  // event loop gets a turn first, so a thread's answer that has arrived is seen.
+  const readOn = async (): Promise<boolean> => {
+    if (here === undefined || inFlight.length >= maxInFlight + HERE_AHEAD || inFlight[0]!.settled) return false;
+    await new Promise((resolve) => setImmediate(resolve));
+    return !inFlight[0]!.settled;
   };
   try {
     for await (const chunk of chunks) {
@@ -228,11 +267,11 @@ export async function* mapInOrder<I, O>(
         bytes += buffer.byteLength;
       }
       if (!batching || bytes >= BATCH_BYTES || batch.length >= BATCH_MAX) send();
-      if (inFlight.length >= maxInFlight) yield* await inFlight.shift()!;
+      while (inFlight.length >= maxInFlight && !(await readOn())) yield* await inFlight.shift()!.result;
     }
     if (batch.length > 0) send();
-    while (inFlight.length > 0) yield* await inFlight.shift()!;
+    while (inFlight.length > 0) yield* await inFlight.shift()!.result;
   } finally {
-    await Promise.allSettled(inFlight);
+    await Promise.allSettled(inFlight.map((entry) => entry.result));
   }
 }

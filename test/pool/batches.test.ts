@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { threadId } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { BATCH_BYTES, BATCH_MAX, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
+import { BATCH_BYTES, BATCH_MAX, createChunkPool, mapInOrder, thisThreadOf, type ChunkPool } from "../../src/pool/pool.js";
 import { ROOT } from "../support/cli.js";
 
 const TASK = pathToFileURL(join(ROOT, "test/support/pool-tasks/sum-bytes.mjs"));
-type Chunk = { index: number; bytes: Uint8Array };
+type Chunk = { index: number; bytes: Uint8Array; gate?: Int32Array };
 type Result = { index: number; sum: number; thread: number; out: Uint8Array };
 
 function chunksOf(count: number, size: number): Chunk[] {
@@ -83,6 +83,44 @@ describe("chunk pool batches", () => {
       // Chunks run here keep their buffers; the ones sent were moved.
       expect(chunks[2 * BATCH_MAX]!.bytes.byteLength).toBe(100);
       expect(chunks[0]!.bytes.byteLength).toBe(0);
+    } finally {
+      await shared.close();
+    }
+  });
+
+  it("while the thread's oldest task is unanswered, this thread runs the next chunks itself, in order", async () => {
+    const shared = await createChunkPool<unknown, Chunk, Result>({ workers: 2, taskModule: TASK, initData: {}, state: {}, shareThread: true });
+    const gate = new Int32Array(new SharedArrayBuffer(4));
+    const chunks = chunksOf(12, 10);
+    chunks[0]!.gate = gate;
+    // The thread holds chunk 0 until every chunk has been read: a pool that waited for the oldest
+    // task after maxInFlight (4) tasks would never read the last ones, and the test would time out.
+    async function* gated(): AsyncGenerator<Chunk> {
+      yield* chunks;
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+    }
+    try {
+      const results: Result[] = [];
+      for await (const r of mapInOrder(shared, gated())) results.push(r);
+      expect(results.map((r) => [r.index, r.sum])).toEqual(chunksOf(12, 10).map((c) => [c.index, 10 * ((c.index % 7) + 1)]));
+      expect(results.slice(0, 2).map((r) => r.thread === threadId)).toEqual([false, false]);
+      expect(results.slice(2).every((r) => r.thread === threadId)).toBe(true);
+    } finally {
+      Atomics.store(gate, 0, 1);
+      Atomics.notify(gate, 0);
+      await shared.close();
+    }
+  });
+
+  it("thisThreadOf runs every chunk of a shared pool here, one task each", async () => {
+    const shared = await createChunkPool<unknown, Chunk, Result>({ workers: 2, taskModule: TASK, initData: {}, state: {}, shareThread: true });
+    try {
+      const here = thisThreadOf(shared);
+      expect(here.workers).toBe(1);
+      const results = await collect(here, chunksOf(100, 10));
+      expect(results.map((r) => [r.index, r.sum, r.thread])).toEqual(chunksOf(100, 10).map((c) => [c.index, 10 * ((c.index % 7) + 1), threadId]));
+      expect(thisThreadOf(here)).toBe(here);
     } finally {
       await shared.close();
     }

@@ -22,7 +22,7 @@ import { spreadsOf } from "../../core/metrics/spread.js";
 import { wilsonConfidence } from "../../report/wilson-ci.js";
 import { computeSetCons, majorityVote, type SetConsOutcome } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
-import { mapInOrder, type ChunkPool } from "../../pool/pool.js";
+import { mapInOrder, thisThreadOf, type ChunkPool } from "../../pool/pool.js";
 import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js";
 import {
@@ -93,6 +93,13 @@ const REUSE_MIN_BYTES = 1 << 20;
 
 /** Range bytes below this size are copied into blocks of WRITE_BLOCK_BYTES and written a block at a time. */
 const GATHER_BELOW_BYTES = 64 << 10;
+
+/**
+ * Ranges of fewer (case, run) cells than this are not sent to threads: on the GRPO-shaped bench
+ * (8 cases × 8 runs a range) sharing them with a thread made the pass 0.1–0.2 s slower than
+ * running them all on this thread; the 1M bench's ranges (8 cases × 1,000+ runs) pay.
+ */
+const THREAD_RANGE_CELLS = 1024;
 const WRITE_BLOCK_BYTES = 1 << 20;
 
 interface EncodedRunKeys {
@@ -318,7 +325,12 @@ async function aggregateRanges(
   };
   // Range payloads are built for one task each: their buffers move to the worker.
   const spares: Uint8Array[] = [];
-  for await (const result of mapInOrder(pool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
+  // Ranges of few (case, run) cells cost a thread more to receive and answer than to compute, and
+  // this thread more to send and merge than to run: they stay on this thread (the scoring's
+  // threads go on with nothing; a thread sharing nothing here is idle, not slower).
+  const cells = rangeCases(table.keys.length) * Math.max(1, rangeRuns(table.keys.length));
+  const rangePool = cells < THREAD_RANGE_CELLS ? thisThreadOf(pool) : pool;
+  for await (const result of mapInOrder(rangePool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
     const range = result as RangeResult;
     const bytes = range.bytes;
     if (bytes.length < GATHER_BELOW_BYTES) {
@@ -371,9 +383,11 @@ function addRange(totals: CellTotals, range: RangeResult, runCount: number, case
 
 /**
  * The bootstrap resamples of macro-F1 on the pool while SetCons runs on this thread (it only needs
- * the judgments): one block per worker, since a worker that finishes a block waits for this thread
- * to hand it the next one, and this thread is busy with SetCons. (Each resample depends only on
- * the seed and its index, so the blocks' sizes change no value.)
+ * the judgments): one block per worker thread, since a worker that finishes a block waits for this
+ * thread to hand it the next one, and this thread is busy with SetCons; and each block pays for
+ * grouping the cases again (on the GRPO-shaped bench, a second block on the one thread cost more
+ * than it saved). (Each resample depends only on the seed and its index, so the blocks' sizes
+ * change no value.)
  */
 async function resampleWithSetCons(
   cases: readonly SliceCase[],
@@ -387,7 +401,8 @@ async function resampleWithSetCons(
   const runCount = table.keys.length;
   const blocks: AggregatePayload[] = [];
   if (runCount > 0 && cases.length > 0 && options.bootstrap > 0) {
-    const size = Math.ceil(options.bootstrap / pool.workers);
+    // With this thread one of the workers (busy with SetCons), the threads alone share the blocks.
+    const size = Math.ceil(options.bootstrap / (pool.here?.threads ?? pool.workers));
     for (let from = 0; from < options.bootstrap; from += size) {
       blocks.push({
         kind: "bootstrap",
