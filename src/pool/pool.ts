@@ -140,7 +140,11 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   // a caller that goes on with synchronous work (SetCons beside the bootstrap, a chunk run here)
   // would otherwise hold the task back until that work is done, and the thread would wait idle.
   let init: { value: unknown } | undefined;
-  deferred?.then((value) => (init = { value }));
+  // A rejected initData fails the tasks that await it; this watcher must not be an unhandled rejection.
+  deferred?.then(
+    (value) => (init = { value }),
+    () => {},
+  );
   const runBatch = async (chunks: readonly I[], transfer?: readonly ArrayBuffer[]): Promise<O[]> => {
     if (deferred === undefined) return post({ chunks }, transfer);
     return post({ chunks, init: init === undefined ? await deferred : init.value }, transfer);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT, runMari } from "../support/cli.js";
 import { MARI_VERSION } from "../../src/version.js";
@@ -27,6 +28,20 @@ describe("mari CLI basics", () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("mari: -: a slice cannot be read from standard input; save it to a file and give that path");
       expect(r.stderr).not.toContain("ENOENT");
+    }
+  });
+
+  it("a slice with no usable case is exit 2 with --workers 2 too (threads started early, then closed)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mari-noslice-"));
+    try {
+      writeFileSync(join(dir, "slice.jsonl"), '{"id":"a"}\n{"id":"b"}\n');
+      writeFileSync(join(dir, "dump.jsonl"), '{"case_id":"a","judgment":"no"}\n');
+      const r = await runMari(["eval", "slice.jsonl", "--predictions", "dump.jsonl", "--out", "out", "--workers", "2"], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("slice error: the slice has no cases");
+      expect(r.stderr).not.toMatch(/^\s+at |Node\.js v|Error: the scoring pool/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
