@@ -119,6 +119,7 @@ a gate naming no metric, zero cases scored, --strict violations); 3 internal err
 async function evalCommand(slicePath: string, flags: EvalFlags): Promise<number> {
   const started = process.hrtime.bigint();
   let task: "documents" | "pairs";
+  // Before the try: its message is whole as it is, not one to wrap in "cannot read slice".
   refuseStdinSlice(slicePath);
   try {
     task = await sniffSliceTask(slicePath);
