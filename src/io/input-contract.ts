@@ -1,0 +1,64 @@
+// The bounded-input contract every reader follows (Parquet, zip, eval-tool logs, trend inputs,
+// serve bodies): a size, count or offset that a file declares is checked against the file's real
+// size and a documented bound before anything is allocated for it; decompression spends from a
+// byte budget derived from the line bound; a third-party decoder runs inside mari's error
+// boundary, so whatever it throws becomes a located input error (exit 2), never a crash.
+import { MAX_LINE_BYTES } from "../core/limits.js";
+import { InputError, located } from "./errors.js";
+
+/** What one record (a line, a row, a zip member's entry) may decode to, in bytes. */
+export const MAX_DECODED_RECORD_BYTES = MAX_LINE_BYTES;
+
+/**
+ * A count, size or offset read from a file, as a safe integer in [0, limit]; anything else (a
+ * negative, fractional or huge value, a bigint past 2^53) is the file's error, named by `what`.
+ */
+export function declaredWithin(file: string, what: string, declared: number | bigint, limit: number, line?: number): number {
+  const value = typeof declared === "bigint" ? Number(declared) : declared;
+  if (!Number.isSafeInteger(value) || value < 0 || value > limit) {
+    throw new InputError(located(file, line, `${what} is ${String(declared)}, outside 0…${limit}`));
+  }
+  return value;
+}
+
+/** Runs a third-party decoder: an input error passes through, anything else it throws is the file's error. */
+export function decoderBoundary<T>(file: string, what: string, decode: () => T): T {
+  try {
+    return decode();
+  } catch (err) {
+    throw asDecodeError(file, what, err);
+  }
+}
+
+/** `decoderBoundary` for a decoder that returns a promise. */
+export async function decoderBoundaryAsync<T>(file: string, what: string, decode: () => Promise<T>): Promise<T> {
+  try {
+    return await decode();
+  } catch (err) {
+    throw asDecodeError(file, what, err);
+  }
+}
+
+function asDecodeError(file: string, what: string, err: unknown): InputError {
+  if (err instanceof InputError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new InputError(located(file, undefined, `cannot read ${what}: ${message}`));
+}
+
+/** Bytes a reader may still decompress; spending past it is the file's error. */
+export class DecodeBudget {
+  private left: number;
+  constructor(
+    private readonly file: string,
+    readonly limit: number,
+  ) {
+    this.left = limit;
+  }
+
+  spend(bytes: number, what: string): void {
+    this.left -= bytes;
+    if (this.left < 0) {
+      throw new InputError(located(this.file, undefined, `${what} decodes to more than ${this.limit} bytes`));
+    }
+  }
+}
