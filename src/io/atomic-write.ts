@@ -1,7 +1,7 @@
 // Reports are written to a temp file beside the target and renamed into place, so a reader (or a
 // CI job that is killed half-way) never sees a truncated report.
 import { releaseTemp, removeStaleTemps, trackTemp } from "./temp-files.js";
-import { outputKind } from "./output-guard.js";
+import { outputKind, refusePseudoFileSystem } from "./output-guard.js";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
@@ -24,6 +24,7 @@ function writeError(target: string, err: unknown): unknown {
 }
 
 async function makeParent(target: string): Promise<void> {
+  refusePseudoFileSystem(target);
   try {
     await mkdir(dirname(target), { recursive: true });
   } catch (err) {

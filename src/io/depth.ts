@@ -40,3 +40,12 @@ export function parseBoundedJson(text: string): unknown {
   if (exceedsDepth(value)) throw new SyntaxError(`nested deeper than ${MAX_JSON_DEPTH} levels (the documented limit)`);
   return value;
 }
+
+/**
+ * A dump line standing for a record too deep to carry (an eval-tool log's sample or result): its
+ * `case_id` nests MAX_JSON_DEPTH levels inside the line, so the dump reader rejects it as
+ * malformed_json with TOO_DEEP_MESSAGE, counted and located like any other line.
+ */
+export function tooDeepLine(): string {
+  return `{"case_id":${"[".repeat(MAX_JSON_DEPTH)}${"]".repeat(MAX_JSON_DEPTH)}}`;
+}

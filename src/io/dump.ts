@@ -223,7 +223,8 @@ export function lenientId(value: unknown): unknown {
 const THINK_OPEN = "<think>\n";
 const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
 const ANSWER_CLOSE = "\n</answer>";
-const TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
+/** The four tags of the completion layout (what `--special-token` may not name). */
+export const LAYOUT_TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
 const JUDGMENT_PREFIX = "Judgment: ";
 const EVIDENCE_PREFIX = "Evidence: ";
 
@@ -231,9 +232,9 @@ const EVIDENCE_PREFIX = "Evidence: ";
 function tagAt(text: string, at: number): boolean {
   // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
   const next = text.charCodeAt(at + 1);
-  if (next === 0x74 /* t */) return text.startsWith(TAGS[0]!, at);
-  if (next === 0x61 /* a */) return text.startsWith(TAGS[2]!, at);
-  return next === 0x2f /* / */ && (text.startsWith(TAGS[1]!, at) || text.startsWith(TAGS[3]!, at));
+  if (next === 0x74 /* t */) return text.startsWith(LAYOUT_TAGS[0]!, at);
+  if (next === 0x61 /* a */) return text.startsWith(LAYOUT_TAGS[2]!, at);
+  return next === 0x2f /* / */ && (text.startsWith(LAYOUT_TAGS[1]!, at) || text.startsWith(LAYOUT_TAGS[3]!, at));
 }
 
 /**

@@ -2,12 +2,33 @@
 // serve bodies): a size, count or offset that a file declares is checked against the file's real
 // size and a documented bound before anything is allocated for it; decompression spends from a
 // byte budget derived from the line bound; a third-party decoder runs inside mari's error
-// boundary, so whatever it throws becomes a located input error (exit 2), never a crash.
-import { MAX_LINE_BYTES } from "../core/limits.js";
+// boundary, so whatever it throws becomes a located input error (exit 2), never a crash; a value
+// read from a file nests at most MAX_VALUE_DEPTH levels (JSON.stringify and every recursive walk
+// stay far from the stack's end), one nested deeper is its record's error; a checksum a format
+// carries (a zip member's CRC-32) is checked. docs/hostile-input.md tabulates the bounds.
+import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
+import { exceedsDepth } from "./depth.js";
 import { InputError, located } from "./errors.js";
 
 /** What one record (a line, a row, a zip member's entry) may decode to, in bytes. */
 export const MAX_DECODED_RECORD_BYTES = MAX_LINE_BYTES;
+
+/**
+ * What all the records of one compressed file (a zip's members) may decode to together: the
+ * budget that keeps a small archive from costing gigabytes.
+ */
+export const MAX_DECODED_FILE_BYTES = 4 * MAX_DECODED_RECORD_BYTES;
+
+/** A file read whole (a JSON document: a report, a config, an inspect `.json` log) is under this many bytes. */
+export const MAX_WHOLE_FILE_BYTES = MAX_LINE_BYTES;
+
+/** How deep a value read from any input may nest (objects and arrays; a scalar is depth 0). */
+export const MAX_VALUE_DEPTH = MAX_JSON_DEPTH;
+
+/** Whether a record's value nests deeper than MAX_VALUE_DEPTH (checked without recursion past the bound). */
+export function tooDeep(value: unknown): boolean {
+  return exceedsDepth(value, MAX_VALUE_DEPTH);
+}
 
 /**
  * A count, size or offset read from a file, as a safe integer in [0, limit]; anything else (a

@@ -6,7 +6,7 @@ import { noteInput } from "./output-guard.js";
 import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
-import { MAX_LINE_BYTES } from "../core/limits.js";
+import { MAX_WHOLE_FILE_BYTES } from "./input-contract.js";
 
 function kindOf(info: import("node:fs").Stats): string {
   if (info.isDirectory()) return "a directory";
@@ -77,9 +77,9 @@ export async function fileStartsWith(path: string, magic: string): Promise<boole
   }
 }
 
-/** The error for a whole-file input of MAX_LINE_BYTES or more. */
+/** The error for a whole-file input of MAX_WHOLE_FILE_BYTES or more. */
 export function wholeFileTooLarge(name: string): InputError {
-  return new InputError(`${name}: ${MAX_LINE_BYTES} bytes or more, above the documented limit for a file read whole (use JSONL, read line by line)`);
+  return new InputError(`${name}: ${MAX_WHOLE_FILE_BYTES} bytes or more, above the documented limit for a file read whole (use JSONL, read line by line)`);
 }
 
 /** A whole small file's bytes, after the regular-file rule; refuses UTF-16 and a file too large to be one string. */
@@ -89,7 +89,7 @@ export async function readInputBytes(path: string): Promise<Buffer> {
     (info) => info.size,
     () => 0,
   );
-  if (size >= MAX_LINE_BYTES) throw wholeFileTooLarge(path);
+  if (size >= MAX_WHOLE_FILE_BYTES) throw wholeFileTooLarge(path);
   const bytes = await readFile(path);
   if (isUtf16Bom(bytes)) throw utf16Error(path);
   return bytes;

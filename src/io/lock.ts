@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { InputError } from "./errors.js";
+import { refusePseudoFileSystem } from "./output-guard.js";
 import { onProcessEnd, processAlive } from "./temp-files.js";
 
 export const LOCK_NAME = ".mari.lock";
@@ -12,6 +13,7 @@ export const LOCK_NAME = ".mari.lock";
 export function lockOutputDir(outDir: string): void {
   const path = join(outDir, LOCK_NAME);
   let created: string | undefined;
+  refusePseudoFileSystem(outDir);
   try {
     created = mkdirSync(outDir, { recursive: true });
   } catch {

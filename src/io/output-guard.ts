@@ -5,9 +5,65 @@
 // - a character device or a FIFO (/dev/stdout, /dev/null, a named pipe): written directly;
 // - a regular file that is an input of this run (same device and inode: symlinks and hard links
 //   included), a directory, a socket or a block device: refused, exit 2.
-import type { Stats } from "node:fs";
+import { type Stats, statfsSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { InputError } from "./errors.js";
+
+/**
+ * Kernel pseudo file systems, by statfs magic number. Nothing can be created in them, and Node 20's
+ * recursive mkdir loops forever on one (`--out /proc/x` hung with no output), so an output whose
+ * nearest existing directory is on one is refused before anything is created.
+ */
+const PSEUDO_FILE_SYSTEMS = new Map<number, string>([
+  [0x9fa0, "proc"],
+  [0x62656572, "sysfs"],
+  [0x64626720, "debugfs"],
+  [0x74726163, "tracefs"],
+  [0x73636673, "securityfs"],
+  [0x27e0eb, "cgroup"],
+  [0x63677270, "cgroup2"],
+  [0x1cd1, "devpts"],
+  [0x6165676c, "pstore"],
+  [0xcafe4a11, "bpf"],
+  [0x62656570, "configfs"],
+  [0xde5e81e4, "efivarfs"],
+  [0x42494e4d, "binfmt_misc"],
+  [0x65735543, "fusectl"],
+  [0x19800202, "mqueue"],
+]);
+
+/**
+ * Throws an InputError when `target` (an output file or directory still to be created) lies on a
+ * pseudo file system. A target that exists as a device or FIFO (`/proc/self/fd/1`) is written
+ * directly and passes.
+ */
+export function refusePseudoFileSystem(target: string): void {
+  let current = resolve(target);
+  for (;;) {
+    let info: Stats | undefined;
+    try {
+      info = statSync(current);
+    } catch {
+      info = undefined;
+    }
+    if (info !== undefined) {
+      if (current === resolve(target) && (info.isCharacterDevice() || info.isFIFO())) return;
+      let type: number;
+      try {
+        type = statfsSync(current).type;
+      } catch {
+        return; // the write itself will say why
+      }
+      const name = PSEUDO_FILE_SYSTEMS.get(type);
+      if (name !== undefined) throw new InputError(`${target}: is on the ${name} pseudo file system, where outputs cannot be created; choose a path on a real file system`);
+      return;
+    }
+    const parent = dirname(current);
+    if (parent === current) return;
+    current = parent;
+  }
+}
 
 /**
  * The inputs the runs in progress have opened, by device and inode (filled by

@@ -7,10 +7,12 @@
 // model's answer read by the judges' own answer parser (a JSON answer), or kept as a completion
 // when it is in the `<think>…</think><answer>…</answer>` layout. Line N of the result stands for
 // the Nth sample or result, so every message points at it.
-import { readFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
+import { tooDeepLine } from "../io/depth.js";
 import { parseCompletionLayout } from "../io/dump.js";
 import { InputError } from "../io/errors.js";
-import { fileStartsWith, readInputText } from "../io/input-file.js";
+import { MAX_VALUE_DEPTH, MAX_WHOLE_FILE_BYTES, tooDeep } from "../io/input-contract.js";
+import { fileStartsWith, readInputText, wholeFileTooLarge } from "../io/input-file.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
 import { ZIP_MAGIC, ZipError, ZipReader } from "../io/zip.js";
@@ -76,6 +78,7 @@ export async function detectEvalLog(path: string): Promise<EvalLogKind | undefin
   // A JSON document over several lines, as both tools write .json (indented: `{` alone on the first
   // line). Anything else, such as a JSONL dump with a malformed first line, is not read whole here.
   if (trimmed.trimEnd() !== "{") return undefined;
+  if ((await stat(path)).size >= MAX_WHOLE_FILE_BYTES) throw wholeFileTooLarge(path);
   const text = await readInputText(path).catch(() => undefined);
   const whole = text === undefined ? undefined : parseJson(text.replace(/^\uFEFF/, ""));
   if (isInspectLog(whole)) return "inspect-json";
@@ -124,6 +127,7 @@ function idText(value: unknown): unknown {
 
 /** One inspect_ai sample (EvalSample) → its dump line. */
 function inspectLine(sample: unknown, options: EvalLogOptions): string {
+  if (tooDeep(sample)) return tooDeepLine();
   if (!isJsonObject(sample)) return JSON.stringify(sample ?? null);
   const metadata = isJsonObject(sample.metadata) ? sample.metadata : {};
   const caseId = idText(options.idField !== undefined ? metadata[options.idField] : sample.id);
@@ -153,11 +157,17 @@ function inspectLine(sample: unknown, options: EvalLogOptions): string {
 function promptfooLines(results: readonly unknown[], options: EvalLogOptions, raw: readonly (string | null)[] = []): (string | null)[] {
   const seen = new Map<string, number>();
   const pairs = new Set<string>();
-  for (const r of results) if (isPromptfooResult(r)) pairs.add(pairOf(r));
+  // A result nested too deep is never walked (String() and JSON.stringify recurse).
+  const deep = results.map(tooDeep);
+  for (const [i, r] of results.entries()) if (!deep[i] && isPromptfooResult(r)) pairs.add(pairOf(r));
   // In test order, so the repeats of a case count up as promptfoo ran them.
   const order = results.map((r, i) => ({ r, i })).sort((a, b) => testIdxOf(a.r) - testIdxOf(b.r) || a.i - b.i);
   const lines = new Array<string | null>(results.length);
   for (const { r, i } of order) {
+    if (deep[i]) {
+      lines[i] = tooDeepLine();
+      continue;
+    }
     if (!isPromptfooResult(r)) {
       lines[i] = raw[i] !== undefined ? raw[i]! : JSON.stringify(r ?? null);
       continue;
@@ -224,7 +234,9 @@ async function inspectEvalLines(path: string, options: EvalLogOptions): Promise<
         continue;
       }
       const sample = parseJson(text);
-      lines.push(sample === undefined ? unreadableSample(e.name, "is not JSON") : inspectLine(sample, options));
+      if (sample === undefined) lines.push(unreadableSample(e.name, "is not JSON"));
+      else if (tooDeep(sample)) lines.push(unreadableSample(e.name, `nests deeper than ${MAX_VALUE_DEPTH} levels (the documented limit)`));
+      else lines.push(inspectLine(sample, options));
     }
     return lines;
   } finally {
@@ -244,7 +256,8 @@ export async function evalLogLines(path: string, kind: EvalLogKind, options: Eva
     }
     return promptfooLines(results, options, raw);
   }
-  const whole = parseJson((await readFile(path, "utf8")).replace(/^\uFEFF/, ""));
+  // Bounded (MAX_WHOLE_FILE_BYTES) and strict UTF-8: a log too large to be one string is refused.
+  const whole = parseJson((await readInputText(path)).replace(/^\uFEFF/, ""));
   if (kind === "inspect-json") {
     const samples = isJsonObject(whole) && Array.isArray(whole.samples) ? whole.samples : [];
     return samples.map((s) => inspectLine(s, options));

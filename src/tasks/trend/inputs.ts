@@ -61,7 +61,12 @@ function segmentPattern(segment: string): RegExp {
       }
     } else source += c.replace(/[.+^${}()|\\\]]/g, "\\$&");
   }
-  return new RegExp(`^${source}$`);
+  try {
+    return new RegExp(`^${source}$`);
+  } catch {
+    // A bracket expression the shell would not accept either, such as a reversed range `[z-a]`.
+    throw new InputError(`trend: the glob segment '${segment}' is not a valid pattern (a range such as [a-z] must run from low to high)`);
+  }
 }
 
 /** Paths matching a shell-style pattern (`*`, `?`, `[…]` within one path segment), sorted. */
