@@ -15,6 +15,11 @@ function compress(data: Buffer, method: ZipMethod): Buffer {
 }
 
 export function writeZip(path: string, members: { name: string; text: string }[], method: ZipMethod): void {
+  writeFileSync(path, zipBytes(members, method));
+}
+
+/** A zip archive's bytes: the members in order, then the central directory and its end record. */
+export function zipBytes(members: { name: string; text: string }[], method: ZipMethod): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -54,5 +59,5 @@ export function writeZip(path: string, members: { name: string; text: string }[]
   end.writeUInt16LE(members.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
-  writeFileSync(path, Buffer.concat([...locals, directory, end]));
+  return Buffer.concat([...locals, directory, end]);
 }

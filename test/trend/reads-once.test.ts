@@ -33,9 +33,10 @@ describe("trendReports reads", () => {
     });
     const paths = read.mock.calls.map(([path]) => path);
     expect(new Set(paths).size).toBe(paths.length);
-    // ckpt-100 is the first point: nothing before it to pair. The gates pair the last with ckpt-300.
+    // ckpt-100 is the first point: nothing before it to pair, but as the keep's best it is checked
+    // against its cases. The gates pair the last with ckpt-300.
     expect(trend.keep!.comparisons).toEqual([]);
-    expect(paths.map((p) => p.split("/").at(-2)).sort()).toEqual(["ckpt-300", "ckpt-500"]);
+    expect(paths.map((p) => p.split("/").at(-2)).sort()).toEqual(["ckpt-100", "ckpt-300", "ckpt-500"]);
     expect(trend.drop_comparisons.map((d) => d.best.name)).toEqual(["ckpt-300", "ckpt-300", "ckpt-300"]);
   }, 60_000);
 });

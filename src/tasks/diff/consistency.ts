@@ -15,7 +15,7 @@ const TOLERANCE = 1e-9;
  * per-case value metrics when every case has every run, macro-F1 too for a one-run documents report
  * (with several runs or open label sets the paired macro-F1 is defined differently).
  */
-export function checkMetricsMatchCases(b: Baseline, which: "OLD" | "NEW"): void {
+export function checkMetricsMatchCases(b: Baseline, label: string): void {
   const documents = b.report.task === "documents";
   const self = pairedSideComparison(b.side, b.side, { seed: 0, resamples: 0, ...(documents ? { classes: DOCUMENT_CLASSES } : {}) });
   const runs = self.runs.current.length;
@@ -27,7 +27,7 @@ export function checkMetricsMatchCases(b: Baseline, which: "OLD" | "NEW"): void 
     if (typeof stated !== "number" || !Number.isFinite(computed)) continue;
     if (Math.abs(stated - computed) > TOLERANCE * Math.max(1, Math.abs(computed))) {
       throw new InputError(
-        `diff ${which} ${b.path}: its ${name} (${stated}) does not match its cases.jsonl (${computed}): ` +
+        `${label} ${b.path}: its ${name} (${stated}) does not match its cases.jsonl (${computed}): ` +
           "report.json or cases.jsonl was changed after the run; rerun it",
       );
     }

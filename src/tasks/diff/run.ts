@@ -147,8 +147,8 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
     }
     return sides as [Baseline, Baseline];
   });
-  checkMetricsMatchCases(old, "OLD");
-  checkMetricsMatchCases(now, "NEW");
+  checkMetricsMatchCases(old, "diff OLD");
+  checkMetricsMatchCases(now, "diff NEW");
   if (old.report.task !== now.report.task) {
     throw new InputError(`diff: different tasks: OLD ${old.path} is a ${old.report.task} report, NEW ${now.path} is a ${now.report.task} report`);
   }

@@ -14,6 +14,7 @@ import { inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js
 import { oneRunEach } from "../../io/output-guard.js";
 import type { BaselineComparison, ConfidenceInterval, GateResult, MetricValue, Report, TaskName } from "../../report/types.js";
 import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
+import { checkMetricsMatchCases } from "../diff/consistency.js";
 import { EVIDENCE_COMPARED, loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
 
@@ -323,8 +324,15 @@ class PointPairs {
     readonly resamples: number,
   ) {}
 
-  load(p: TrendPoint): Promise<Baseline> {
-    return loadComparable(p.path, `trend ${p.name}`, this.task === "evidence");
+  /**
+   * A point's report with its cases: the cases must match the report's cases_sha256 and the
+   * headline metrics they determine must match report.json's (as `mari diff` checks), so a
+   * report.json edited after its run cannot pass a gate or become the best point.
+   */
+  async load(p: TrendPoint): Promise<Baseline> {
+    const loaded = await loadComparable(p.path, `trend ${p.name}`, this.task === "evidence");
+    checkMetricsMatchCases(loaded, "trend");
+    return loaded;
   }
 
   loadHeld(p: TrendPoint): Promise<Baseline> {
@@ -358,6 +366,8 @@ async function chooseKeep(
   if (keepBy === "") return { keep: null, keepNote: "no metric to choose a checkpoint by" };
   if (!pairedMetrics(task).includes(keepBy)) return { keep: null, keepNote: `"${keepBy}" is not compared case by case, so no checkpoint is chosen by it` };
   if (keepBest === null) return { keep: null, keepNote: `no report has a value for "${keepBy}"` };
+  // The best is checked against its cases even when no earlier checkpoint is compared with it.
+  await pairs.loadHeld(points[keepBest.index]!);
   // The best's cases stay loaded; earlier checkpoints are read one at a time.
   const comparisons: KeepComparison[] = [];
   let kept: PointRef = keepBest;
@@ -414,6 +424,8 @@ async function decideTrendGates(
     lastReport,
     gates.filter((g) => g.kind !== "max_drop"),
   );
+  // The gated report is checked against its cases before a gate reads its metrics.
+  if (gates.length > 0) await pairs.loadHeld(points.at(-1)!);
   const results: GateResult[] = [];
   const dropComparisons: TrendResult["drop_comparisons"] = [];
   for (const gate of gates) {
