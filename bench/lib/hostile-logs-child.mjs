@@ -11,6 +11,8 @@ const { evaluateDocuments, InputError } = await import(join(ROOT, "dist/index.js
 const { detectEvalLog, evalLogLines } = await import(join(ROOT, "dist/judges/eval-logs.js"));
 const api = { detectEvalLog, evalLogLines, evaluateDocuments, InputError };
 
+// Loaded: the parent's per-mutant watchdog starts now, not while a loaded machine starts node.
+process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 const manifest = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const honest = new Set(JSON.parse(readFileSync(manifest.honest, "utf8")));
 for (const path of manifest.files) {

@@ -100,7 +100,7 @@ export function mutateZip(zip, random) {
 const DEEP = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
 const HOSTILE_VALUES = [
   () => DEEP,
-  () => `{"a":${"{\"a\":".repeat(5_000)}1${"}".repeat(5_000)}}`,
+  () => `{"a":${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}}`,
   () => `"${"x".repeat(100_000)}"`,
   () => "null",
   () => "[]",
@@ -114,7 +114,21 @@ const HOSTILE_VALUES = [
   () => '""',
   () => '[{"type":"text","text":7}]',
 ];
-const HOSTILE_KEYS = ["__proto__", "constructor", "id", "epoch", "case_id", "vars", "output", "testIdx", "promptIdx", "provider", "error", "samples", "results"];
+const HOSTILE_KEYS = [
+  "__proto__",
+  "constructor",
+  "id",
+  "epoch",
+  "case_id",
+  "vars",
+  "output",
+  "testIdx",
+  "promptIdx",
+  "provider",
+  "error",
+  "samples",
+  "results",
+];
 
 /** One mutant of a JSON text (a whole log, or one JSONL line): text-level, so any byte can appear. */
 export function mutateJsonText(text, random) {
@@ -148,7 +162,15 @@ export function mutateJsonText(text, random) {
       return bytes;
     }
     case 6: // a BOM, or a UTF-16 BOM
-      return Buffer.concat([Buffer.from(pick(random, [[0xef, 0xbb, 0xbf], [0xff, 0xfe]])), Buffer.from(text)]);
+      return Buffer.concat([
+        Buffer.from(
+          pick(random, [
+            [0xef, 0xbb, 0xbf],
+            [0xff, 0xfe],
+          ]),
+        ),
+        Buffer.from(text),
+      ]);
     case 7: {
       // a structural value (an object or array) replaced by a hostile one
       const opens = [...text.matchAll(/: ?[[{]/g)];
@@ -214,7 +236,8 @@ export async function checkMutant(api, { path, bytes, family, honest, slicePath,
         // U+FFFD only where the file has it (none of the honest logs does).
         if (!bytes.includes(Buffer.from("\uFFFD"))) throw new FuzzFailure("silent-change", `a line holds U+FFFD the file does not: ${line.slice(0, 200)}`);
       }
-      if (line.includes("\uFFFD") && !validUtf8(bytes) && family !== "zip") throw new FuzzFailure("silent-change", `invalid UTF-8 became U+FFFD: ${line.slice(0, 200)}`);
+      if (line.includes("\uFFFD") && !validUtf8(bytes) && family !== "zip")
+        throw new FuzzFailure("silent-change", `invalid UTF-8 became U+FFFD: ${line.slice(0, 200)}`);
       if (family === "zip" && !honest.has(line)) {
         const parsed = JSON.parse(line);
         const failed = parsed.error && parsed.error.code === "request_failed" && typeof parsed.error.message === "string";

@@ -7,10 +7,10 @@ import { crc32, deflateRawSync } from "node:zlib";
 
 /** @typedef {0 | 8 | 93} ZipMethod */
 
-/** @param {Buffer} data @param {ZipMethod} method */
-function compress(data, method) {
+/** @param {Buffer} data @param {ZipMethod} method @param {string[]} zstdFlags */
+function compress(data, method, zstdFlags) {
   if (method === 8) return deflateRawSync(data);
-  if (method === 93) return execFileSync("zstd", ["-q", "-c"], { input: data });
+  if (method === 93) return execFileSync("zstd", ["-q", "-c", ...zstdFlags], { input: data });
   return data;
 }
 
@@ -18,15 +18,16 @@ function compress(data, method) {
  * A zip archive's bytes: the members in order, then the central directory and its end record.
  * @param {{ name: string; text: string }[]} members
  * @param {ZipMethod} method
+ * @param {string[]} [zstdFlags] further flags of the zstd program (e.g. a window size)
  * @returns {Buffer}
  */
-export function zipBytes(members, method) {
+export function zipBytes(members, method, zstdFlags = []) {
   const locals = [];
   const centrals = [];
   let offset = 0;
   for (const { name, text } of members) {
     const data = Buffer.from(text, "utf8");
-    const packed = compress(data, method);
+    const packed = compress(data, method, zstdFlags);
     const nameBytes = Buffer.from(name, "utf8");
     const crc = crc32(data);
     const local = Buffer.alloc(30);

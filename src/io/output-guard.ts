@@ -56,7 +56,8 @@ export function refusePseudoFileSystem(target: string): void {
         return; // the write itself will say why
       }
       const name = PSEUDO_FILE_SYSTEMS.get(type);
-      if (name !== undefined) throw new InputError(`${target}: is on the ${name} pseudo file system, where outputs cannot be created; choose a path on a real file system`);
+      if (name !== undefined)
+        throw new InputError(`${target}: is on the ${name} pseudo file system, where outputs cannot be created; choose a path on a real file system`);
       return;
     }
     const parent = dirname(current);

@@ -99,7 +99,8 @@ export class ZipReader {
     if (start + entry.compressedSize > entry.end) throw new ZipError(`${entry.name}: its bytes run into the next member or the directory`);
     const data = await readExactly(this.handle, entry.compressedSize, start, entry.name);
     const bytes = decode(entry, data);
-    if (bytes.length !== entry.size) throw new ZipError(`${entry.name} decompresses to ${bytes.length} bytes, not the ${entry.size} its directory entry declares`);
+    if (bytes.length !== entry.size)
+      throw new ZipError(`${entry.name} decompresses to ${bytes.length} bytes, not the ${entry.size} its directory entry declares`);
     if (crc32(bytes) !== entry.crc32) throw new ZipError(`${entry.name} fails its CRC-32 check (the member was changed or damaged)`);
     return bytes;
   }
@@ -146,7 +147,8 @@ async function readDirectory(handle: Handle): Promise<ZipEntry[]> {
     directoryOffset = u64(record, 48);
   }
   if (directoryOffset + directorySize > size) throw new ZipError("the central directory lies beyond the end of the file");
-  if (count * CENTRAL_HEADER_BYTES > directorySize) throw new ZipError(`the directory declares ${count} members, more than its ${directorySize} bytes can hold`);
+  if (count * CENTRAL_HEADER_BYTES > directorySize)
+    throw new ZipError(`the directory declares ${count} members, more than its ${directorySize} bytes can hold`);
   const directory = await readExactly(handle, directorySize, directoryOffset, "the central directory");
   const entries: ZipEntry[] = [];
   let p = 0;
@@ -183,7 +185,9 @@ async function readDirectory(handle: Handle): Promise<ZipEntry[]> {
     }
     // Checked here, before a byte is allocated for the member.
     if (offset32 + LOCAL_HEADER_BYTES + compressed32 > directoryOffset) {
-      throw new ZipError(`${name}: its ${compressed32} compressed bytes at offset ${offset32} lie beyond the members' part of the file (${directoryOffset} bytes)`);
+      throw new ZipError(
+        `${name}: its ${compressed32} compressed bytes at offset ${offset32} lie beyond the members' part of the file (${directoryOffset} bytes)`,
+      );
     }
     entries.push({
       name,

@@ -108,9 +108,9 @@ describe("a .eval member's CRC-32 is checked", () => {
   it("finding 18: a member edited after the log was written is that sample's error, not scored", async () => {
     const zip = inspectEvalBytes(cases, 0);
     // In the first sample's stored JSON, its evidence [1] becomes [2]: valid JSON, same length.
-    const at = zip.indexOf("evidence_sentence_ids\\\":[1]");
+    const at = zip.indexOf('evidence_sentence_ids\\":[1]');
     expect(at).toBeGreaterThan(0);
-    zip.write("2", at + "evidence_sentence_ids\\\":[".length, "latin1");
+    zip.write("2", at + 'evidence_sentence_ids\\":['.length, "latin1");
     const path = writeEval("edited.eval", zip);
     const line = await lineOfCase(path, cases[0]!.id);
     expect(JSON.stringify(line.error)).toContain("fails its CRC-32 check");

@@ -52,10 +52,14 @@ describe(`fuzz: ${MUTANTS} mutants per log kind, no crash and no silent change`,
   it.each([
     ["deflate", 8],
     ["stored", 0],
-  ] as const)("inspect .eval zips, %s members", async (label, method) => {
-    const zip = inspectEvalBytes(cases, method);
-    await fuzz("zip", `log-${label}.eval`, zip, (random) => mutateZip(zip, random), 41 + method);
-  }, 300_000);
+  ] as const)(
+    "inspect .eval zips, %s members",
+    async (label, method) => {
+      const zip = inspectEvalBytes(cases, method);
+      await fuzz("zip", `log-${label}.eval`, zip, (random) => mutateZip(zip, random), 41 + method);
+    },
+    300_000,
+  );
 
   it("inspect .json logs", async () => {
     const text = JSON.stringify(inspectJsonLog(cases), null, 1);
