@@ -83,3 +83,14 @@ export class DecodeBudget {
     }
   }
 }
+
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A record's bytes as text, or null when they are not valid UTF-8 (never U+FFFD in their place). */
+export function strictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}

@@ -11,7 +11,7 @@ import { stat } from "node:fs/promises";
 import { tooDeepLine } from "../io/depth.js";
 import { parseCompletionLayout } from "../io/dump.js";
 import { InputError } from "../io/errors.js";
-import { MAX_VALUE_DEPTH, MAX_WHOLE_FILE_BYTES, tooDeep } from "../io/input-contract.js";
+import { MAX_VALUE_DEPTH, MAX_WHOLE_FILE_BYTES, strictUtf8, tooDeep } from "../io/input-contract.js";
 import { fileStartsWith, readInputText, wholeFileTooLarge } from "../io/input-file.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
@@ -225,12 +225,16 @@ async function inspectEvalLines(path: string, options: EvalLogOptions): Promise<
       .sort((a, b) => a.epoch - b.epoch || (a.e.name < b.e.name ? -1 : a.e.name > b.e.name ? 1 : 0));
     const lines: string[] = [];
     for (const { e } of samples) {
-      let text: string;
+      let text: string | null;
       try {
-        text = (await zip.read(e)).toString("utf8");
+        text = strictUtf8(await zip.read(e));
       } catch (err) {
         const why = err instanceof ZipError ? err.message : `cannot be decompressed (${(err as Error).message})`;
         lines.push(unreadableSample(e.name, why));
+        continue;
+      }
+      if (text === null) {
+        lines.push(unreadableSample(e.name, "is not valid UTF-8"));
         continue;
       }
       const sample = parseJson(text);

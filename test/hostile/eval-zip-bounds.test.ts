@@ -3,7 +3,7 @@
 // member decompresses to its declared size, within the record bound; its CRC-32 is checked.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { deflateRawSync } from "node:zlib";
+import { crc32, deflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { evalLogLines } from "../../src/judges/eval-logs.js";
 import { MAX_DECODED_RECORD_BYTES } from "../../src/io/input-contract.js";
@@ -116,5 +116,24 @@ describe("a .eval member's CRC-32 is checked", () => {
     expect(JSON.stringify(line.error)).toContain("fails its CRC-32 check");
     const r = await runMari(["eval", slicePath, "--predictions", path, "--out", join(tmp.dir, "o18"), ...q]);
     expectNoCrash(r);
+  });
+});
+
+describe("a .eval member's text is strict UTF-8", () => {
+  it("a member holding invalid UTF-8 (its CRC-32 right) is that sample's error, not decoded to U+FFFD", async () => {
+    const zip = inspectEvalBytes(cases, 0);
+    const central = centralEntries(zip)[1]!;
+    const local = zip.readUInt32LE(central + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26);
+    const size = zip.readUInt32LE(central + 20);
+    // A byte of the stored sample's reasoning ("Compare …") becomes 0xFF; the CRC-32 is made to match.
+    const at = zip.indexOf("Compare", start);
+    expect(at).toBeGreaterThan(start);
+    zip[at] = 0xff;
+    const crc = crc32(zip.subarray(start, start + size));
+    zip.writeUInt32LE(crc, local + 14);
+    zip.writeUInt32LE(crc, central + 16);
+    const line = await lineOfCase(writeEval("invalid-utf8.eval", zip), cases[0]!.id);
+    expect(JSON.stringify(line.error)).toContain("is not valid UTF-8");
   });
 });

@@ -1,7 +1,8 @@
 // `mari trend`: a training run's checkpoint reports as series over their steps, the best point of
 // each metric, and the checkpoint to keep. Each report.json is read once and reduced to the chosen
-// metrics (cases are never read for that); only the paired comparisons read cases.jsonl, two
-// reports at a time, with the same loadBaseline / compareWithBaseline as `--baseline` and `mari diff`.
+// metrics (cases are never read for that); the paired comparisons read cases.jsonl, two reports at
+// a time, with the same loadBaseline / compareWithBaseline as `--baseline` and `mari diff`, and so
+// do the checks of the reports a decision rests on (the gated last, each best), as `mari diff` checks.
 import { stat } from "node:fs/promises";
 import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
 import { evaluateGates, GATE_TOLERANCE, LOWER_IS_BETTER, lookupMetric } from "../../gates/evaluate.js";
