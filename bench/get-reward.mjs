@@ -9,6 +9,8 @@
 // JSON.parse runs in this process. Measured in interleaved rounds (on a shared machine the load
 // moves; each round's ratio compares requests sent within the same second) and reported as medians:
 //   ratio = server CPU of /get_reward ÷ (JSON.parse of its body + server CPU of /v1/rewards)
+// JSON.parse is timed on the body's text; `_with_decode` also counts decoding the bytes into it
+// (`JSON.parse(buffer.toString())`, what a plain Node server does with a body it received).
 //   node bench/get-reward.mjs [--rounds R] [--requests N]
 //   (default 15 rounds, each N = 4 requests per kind, the CPU divided by N)
 // Writes bench/results/get-reward.json. Needs a build (`npm run build`).
@@ -95,13 +97,17 @@ async function serverMs(port, kind) {
   return ((await serverCpu(port)) - before) * 1000 / REQUESTS;
 }
 
-/** This process's CPU milliseconds for JSON.parse of the body, per parse. */
-function parseMs(body) {
+/** This process's CPU milliseconds for `parse(body)`, per call. */
+function cpuMs(parse, body) {
   const before = process.cpuUsage();
-  for (let k = 0; k < REQUESTS; k++) JSON.parse(body);
+  for (let k = 0; k < REQUESTS; k++) parse(body);
   const used = process.cpuUsage(before);
   return (used.user + used.system) / 1000 / REQUESTS;
 }
+const parseText = (text) => JSON.parse(text);
+// What a plain Node server does with the bytes it received: decode them, then parse.
+const parseBytes = (bytes) => JSON.parse(bytes.toString());
+const bodyBytes = Object.fromEntries(Object.entries(bodies).map(([kind, text]) => [kind, Buffer.from(text)]));
 
 const server = await startServeChild(SLICE, ["--workers", "1"]);
 const rounds = [];
@@ -121,14 +127,16 @@ try {
     const order = kinds.slice(round % 3).concat(kinds.slice(0, round % 3));
     const ms = {};
     for (const kind of order) ms[kind] = await serverMs(server.port, kind);
-    ms.json_parse_labels = parseMs(bodies.get_reward_labels);
-    ms.json_parse_no_labels = parseMs(bodies.get_reward_no_labels);
-    const floorLabels = ms.json_parse_labels + ms.v1_rewards;
-    const floorNoLabels = ms.json_parse_no_labels + ms.v1_rewards;
+    ms.json_parse_labels = cpuMs(parseText, bodies.get_reward_labels);
+    ms.json_parse_no_labels = cpuMs(parseText, bodies.get_reward_no_labels);
+    ms.decode_and_parse_labels = cpuMs(parseBytes, bodyBytes.get_reward_labels);
+    ms.decode_and_parse_no_labels = cpuMs(parseBytes, bodyBytes.get_reward_no_labels);
     const row = {
       ...Object.fromEntries(Object.entries(ms).map(([k, v]) => [`${k}_ms`, +v.toFixed(2)])),
-      ratio_labels: +(ms.get_reward_labels / floorLabels).toFixed(3),
-      ratio_no_labels: +(ms.get_reward_no_labels / floorNoLabels).toFixed(3),
+      ratio_labels: +(ms.get_reward_labels / (ms.json_parse_labels + ms.v1_rewards)).toFixed(3),
+      ratio_no_labels: +(ms.get_reward_no_labels / (ms.json_parse_no_labels + ms.v1_rewards)).toFixed(3),
+      ratio_labels_with_decode: +(ms.get_reward_labels / (ms.decode_and_parse_labels + ms.v1_rewards)).toFixed(3),
+      ratio_no_labels_with_decode: +(ms.get_reward_no_labels / (ms.decode_and_parse_no_labels + ms.v1_rewards)).toFixed(3),
       load_average_1m: +loadavg()[0].toFixed(2),
     };
     console.log(JSON.stringify(row));
@@ -155,8 +163,12 @@ const result = {
     v1_rewards_ms: med("v1_rewards_ms"),
     json_parse_labels_ms: med("json_parse_labels_ms"),
     json_parse_no_labels_ms: med("json_parse_no_labels_ms"),
+    decode_and_parse_labels_ms: med("decode_and_parse_labels_ms"),
+    decode_and_parse_no_labels_ms: med("decode_and_parse_no_labels_ms"),
     ratio_labels: med("ratio_labels"),
     ratio_no_labels: med("ratio_no_labels"),
+    ratio_labels_with_decode: med("ratio_labels_with_decode"),
+    ratio_no_labels_with_decode: med("ratio_no_labels_with_decode"),
   },
   rounds,
 };

@@ -90,7 +90,8 @@ function tooLarge(maxBytes: number): RequestError {
  */
 function bodyText(bytes: Uint8Array): string {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isAscii(buffer)) return buffer.toString("ascii");
+  // ASCII is Latin-1: decoded as such, the bytes are copied without a second look.
+  if (isAscii(buffer)) return buffer.toString("latin1");
   if (!isUtf8(buffer)) throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
   const text = buffer.toString("utf8");
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
