@@ -77,7 +77,11 @@ function post(port, path, body) {
       (res) => {
         const chunks = [];
         res.on("data", (d) => chunks.push(d));
-        res.on("end", () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString())) : reject(new Error(`${path}: status ${res.statusCode}: ${Buffer.concat(chunks)}`))));
+        res.on("end", () =>
+          res.statusCode === 200
+            ? resolve(JSON.parse(Buffer.concat(chunks).toString()))
+            : reject(new Error(`${path}: status ${res.statusCode}: ${Buffer.concat(chunks)}`)),
+        );
       },
     );
     req.on("error", reject);
@@ -94,7 +98,7 @@ async function serverMs(port, kind) {
   const path = kind === "v1_rewards" ? "/v1/rewards" : "/get_reward";
   const before = await serverCpu(port);
   for (let k = 0; k < REQUESTS; k++) await post(port, path, bodies[kind]);
-  return ((await serverCpu(port)) - before) * 1000 / REQUESTS;
+  return (((await serverCpu(port)) - before) * 1000) / REQUESTS;
 }
 
 /** This process's CPU milliseconds for `parse(body)`, per call. */

@@ -22,13 +22,21 @@ const SLICE = "datasets/contradoc/contradoc-160.jsonl";
 const { readDocumentSlice } = await import(join(ROOT, "dist/io/slice.js"));
 const slice = await readDocumentSlice(join(ROOT, SLICE));
 const ANSWER = "<think>\nSee [1].\n</think>\n<answer>\nJudgment: no\nEvidence: []\n</answer>";
-const itemsBody = (n) => JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ case_id: slice.cases[i % slice.cases.length].id, completion: ANSWER })) });
+const itemsBody = (n) =>
+  JSON.stringify({ items: Array.from({ length: n }, (_, i) => ({ case_id: slice.cases[i % slice.cases.length].id, completion: ANSWER })) });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function post(port, body, agent) {
   return new Promise((resolve) => {
     const req = request(
-      { port, host: "127.0.0.1", path: "/v1/rewards", method: "POST", agent, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      {
+        port,
+        host: "127.0.0.1",
+        path: "/v1/rewards",
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
       (res) => {
         res.resume();
         res.on("end", () => resolve(res.statusCode));
@@ -163,7 +171,14 @@ try {
     const outcome = await probe(server.port);
     const tally = await steady.stop();
     const rss = await healthy(server.port);
-    probes[name] = { ...outcome, seconds: +((Date.now() - started) / 1000).toFixed(1), steady_requests: tally.requests, steady_failed: tally.failed, alive_after: rss !== undefined, rss_mb_after: rss ?? null };
+    probes[name] = {
+      ...outcome,
+      seconds: +((Date.now() - started) / 1000).toFixed(1),
+      steady_requests: tally.requests,
+      steady_failed: tally.failed,
+      alive_after: rss !== undefined,
+      rss_mb_after: rss ?? null,
+    };
     console.log(name, JSON.stringify(probes[name]));
   }
 } finally {

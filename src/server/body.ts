@@ -18,7 +18,6 @@ export class RequestError extends Error {
   }
 }
 
-
 /**
  * A body over the limit is still read to its end (up to DRAIN_BYTES) before the 413 is answered: a
  * client that is still sending when the server answers and closes gets a broken pipe instead of the

@@ -34,7 +34,8 @@ describe("findableText", () => {
   });
 });
 
-const long = (tag: string, n: number): string[] => Array.from({ length: n }, (_, i) => `Sentence ${i + 1} of the ${tag} document, written out at some length here.`);
+const long = (tag: string, n: number): string[] =>
+  Array.from({ length: n }, (_, i) => `Sentence ${i + 1} of the ${tag} document, written out at some length here.`);
 
 describe("which document a prompt is about", () => {
   const cases: TestCase[] = [
@@ -123,7 +124,11 @@ describe("the finder against the rule read plainly", () => {
         const kind = pick(4);
         const base = cases.length > 0 && kind === 0 ? cases[pick(cases.length)]! : undefined;
         // A case that begins another (more sentences), a white space twin, or a new one.
-        const sentences = base ? [...base.sentences, sentence()] : kind === 1 && cases.length > 0 ? cases[pick(cases.length)]!.sentences.map((s) => s.replace(" ", "\t ")) : Array.from({ length: 1 + pick(4) }, sentence);
+        const sentences = base
+          ? [...base.sentences, sentence()]
+          : kind === 1 && cases.length > 0
+            ? cases[pick(cases.length)]!.sentences.map((s) => s.replace(" ", "\t "))
+            : Array.from({ length: 1 + pick(4) }, sentence);
         cases.push({ id: `c${k}`, sentences });
       }
       const finder = new DocumentFinder(cases);

@@ -17,11 +17,15 @@ const ANSWER = "<think>\nSee [1].\n</think>\n<answer>\nJudgment: no\nEvidence: [
 
 function post(url: string, body: string, sent: () => void): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${url}/get_reward`, { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString()) }));
-    });
+    const req = request(
+      `${url}/get_reward`,
+      { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (d: Buffer) => chunks.push(d));
+        res.on("end", () => resolve({ status: res.statusCode!, json: JSON.parse(Buffer.concat(chunks).toString()) }));
+      },
+    );
     req.on("error", reject);
     req.on("finish", sent);
     req.end(body);
@@ -35,7 +39,10 @@ describe("2,000 short cases and an 8 MB unlabelled request", () => {
   beforeAll(async () => {
     work = tempDir("mari-finder-load-");
     const slice = join(work.dir, "short.jsonl");
-    writeFileSync(slice, Array.from({ length: CASES }, (_, k) => JSON.stringify({ id: `s${k}`, sentences: [`Fact ${k} holds.`], label: false })).join("\n") + "\n");
+    writeFileSync(
+      slice,
+      Array.from({ length: CASES }, (_, k) => JSON.stringify({ id: `s${k}`, sentences: [`Fact ${k} holds.`], label: false })).join("\n") + "\n",
+    );
     server = await startServe([slice, "--workers", "2"]);
   });
 
@@ -46,7 +53,10 @@ describe("2,000 short cases and an 8 MB unlabelled request", () => {
 
   it("is answered, each query against the last document of its prompt, and /health answers meanwhile", { timeout: 240_000 }, async () => {
     const stray = "[1] ".repeat(900);
-    const prompts = Array.from({ length: QUERIES }, (_, i) => `Example: [1] Fact ${(i + 1) % CASES}. holds.\n[1] Fact ${(i + 7) % CASES} holds.\nCite as ${stray}\nNow: [1] Fact ${i} holds.\n`);
+    const prompts = Array.from(
+      { length: QUERIES },
+      (_, i) => `Example: [1] Fact ${(i + 1) % CASES}. holds.\n[1] Fact ${(i + 7) % CASES} holds.\nCite as ${stray}\nNow: [1] Fact ${i} holds.\n`,
+    );
     const body = JSON.stringify({ query: prompts.map((p) => p + ANSWER), prompts, labels: prompts.map(() => "") });
     expect(body.length).toBeGreaterThan(7_000_000);
     let health: Promise<Response> | undefined;
