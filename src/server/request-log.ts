@@ -188,10 +188,7 @@ export class RequestLog {
       const info = await statFd(log.fd);
       log.regular = info.isFile();
       log.size = info.size;
-      if (tail === "torn") {
-        await writeAll(log.fd, Buffer.from("\n"));
-        log.size += 1;
-      }
+      if (tail === "torn") await log.append(Buffer.from("\n")).catch(() => {}); // a failure is the log's error, refusing every request
       return log;
     } catch (err) {
       await log.close();
