@@ -29,13 +29,30 @@ export function lockOutputDir(outDir: string): void {
     // A directory this run created and left empty (it failed before writing) goes too.
     if (created !== undefined) removeEmpty(outDir, created);
   });
-  for (let attempt = 0; attempt < 2; attempt++) {
+  let holder: number | undefined;
+  try {
+    holder = claimPidFile(path, false);
+  } catch {
+    return; // the write itself reports an unwritable --out
+  }
+  if (holder !== undefined) {
+    throw new InputError(`${outDir}: another mari run (pid ${holder}) is writing this output directory (${path}); wait for it, or choose another --out`);
+  }
+  taken = true;
+}
+
+/**
+ * Writes this process's pid into `path`, which must not exist, unless a live process's pid is
+ * there: then returns that pid. A file whose process is gone (a killed run) is taken over, and so
+ * is one with this process's own pid unless `ownIsHeld`. Other file errors are thrown.
+ */
+export function claimPidFile(path: string, ownIsHeld: boolean): number | undefined {
+  for (let attempt = 0; attempt < 3; attempt++) {
     try {
       writeFileSync(path, `${process.pid}\n`, { flag: "wx" });
-      taken = true;
-      return;
+      return undefined;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") return;
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     let pid = Number.NaN;
     try {
@@ -43,11 +60,11 @@ export function lockOutputDir(outDir: string): void {
     } catch {
       // removed meanwhile: try again
     }
-    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
-      throw new InputError(`${outDir}: another mari run (pid ${pid}) is writing this output directory (${path}); wait for it, or choose another --out`);
-    }
+    const own = pid === process.pid;
+    if (Number.isSafeInteger(pid) && pid > 0 && (own ? ownIsHeld : processAlive(pid))) return pid;
     rmSync(path, { force: true }); // stale: its process is gone
   }
+  throw new Error(`${path}: taken again each time it was freed`);
 }
 
 /** Removes `dir` and its parents up to `top` (the first directory mkdir created) while they are empty. */

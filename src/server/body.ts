@@ -1,5 +1,6 @@
 // Reads and parses one request body for `mari serve`: a byte limit (413), strict UTF-8 and the dump's
 // JSON reader (so that `2.0` as an evidence ID is a float here exactly as in a dump line).
+import { isAscii, isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { withFloatMarks } from "../io/dump.js";
 import { parseJsonLine, type JsonObject } from "../io/records.js";
@@ -16,8 +17,6 @@ export class RequestError extends Error {
     this.name = "RequestError";
   }
 }
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
  * A body over the limit is still read to its end (up to DRAIN_BYTES) before the 413 is answered: a
@@ -59,14 +58,14 @@ export function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer
         return;
       }
       // In a buffer of its own (not a view into a socket's chunk or Buffer's pool), so that it can
-      // be moved to a scoring thread.
-      const body = new Uint8Array(size);
+      // be moved to a scoring thread; not zeroed first, since every byte is written.
+      const body = Buffer.allocUnsafeSlow(size);
       let at = 0;
       for (const chunk of chunks) {
         body.set(chunk, at);
         at += chunk.length;
       }
-      resolve(Buffer.from(body.buffer, 0, size));
+      resolve(body);
     });
     // A client that goes away mid-body: nothing to answer, but the promise must settle.
     const aborted = (): void => {
@@ -84,17 +83,27 @@ function tooLarge(maxBytes: number): RequestError {
 }
 
 /**
+ * The body as text: strict UTF-8, a leading byte order mark dropped. Checked, then decoded, by
+ * Node's own routines: a body of megabytes decodes in half the time a fatal TextDecoder takes, and
+ * in a quarter of it when it is ASCII (Python's json, hence `requests`, escapes everything else).
+ */
+function bodyText(bytes: Uint8Array): string {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // ASCII is Latin-1: decoded as such, the bytes are copied without a second look.
+  if (isAscii(buffer)) return buffer.toString("latin1");
+  if (!isUtf8(buffer)) throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
+  const text = buffer.toString("utf8");
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
  * The body as a JSON object; RequestError 400 naming the problem otherwise. `check` sees the body
  * before its float tokens are marked (which costs memory in proportion to them), so a request with
- * too many items is refused before that work.
+ * too many items is refused before that work. `floats: false` skips the marking, for a body whose
+ * numbers nobody reads as ids (OpenRLHF's: lists of text).
  */
-export function parseBodyObject(bytes: Uint8Array, check?: (body: JsonObject) => void): JsonObject {
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new RequestError(400, "invalid_utf8", "request body is not valid UTF-8");
-  }
+export function parseBodyObject(bytes: Uint8Array, check?: (body: JsonObject) => void, floats = true): JsonObject {
+  const text = bodyText(bytes);
   // No depth bound on the whole body: a too-deep item is that item's problem (score-items.ts), not the batch's.
   const parsed = parseJsonLine(text, Number.POSITIVE_INFINITY);
   if ("error" in parsed) {
@@ -104,7 +113,7 @@ export function parseBodyObject(bytes: Uint8Array, check?: (body: JsonObject) =>
     throw new RequestError(400, code, message);
   }
   check?.(parsed.record);
-  return withFloatMarks(text, parsed.record);
+  return floats ? withFloatMarks(text, parsed.record) : parsed.record;
 }
 
 /** A required array field of the body. */

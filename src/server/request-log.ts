@@ -2,9 +2,14 @@
 // scoring thread builds each line around its run key (`logLineParts`); the main thread gives the
 // run keys and appends the lines in the order the requests' bodies arrived (`RequestLog`), so the
 // file is the same whichever thread finished first, and the same as with no scoring threads.
-import { createWriteStream, type WriteStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
-import { once } from "node:events";
+// One server writes a log (`LOG.lock` holds its pid), and the log holds only answered items: a
+// request whose lines cannot all be written is refused, and what of them got to the file is cut off.
+import { close, fstat, ftruncate, open as openFile, read, rmSync, write } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { InputError } from "../io/errors.js";
+import { claimPidFile } from "../io/lock.js";
 import { readLines } from "../io/lines.js";
 import { RequestError } from "./body.js";
 import { LogRunKeys } from "./log-run-keys.js";
@@ -82,14 +87,69 @@ async function readPreviousLog(path: string, runKeys: LogRunKeys): Promise<"clea
       // A torn or foreign line: mari eval reports it; it takes no run key.
     }
   }
-  const handle = await open(path, "r");
+  const fd = await openFd(path, "r");
   try {
     const last = Buffer.alloc(1);
-    await handle.read(last, 0, 1, size - 1);
+    await readFd(fd, last, 0, 1, size - 1);
     return last[0] === 0x0a ? "clean" : "torn";
   } finally {
-    await handle.close();
+    await closeFd(fd);
   }
+}
+
+// File descriptors, not a stream: a write says how much of it got to the file.
+const openFd = promisify(openFile);
+const closeFd = promisify(close);
+const statFd = promisify(fstat);
+const truncateFd = promisify(ftruncate);
+const readFd = promisify(read);
+
+function writeSome(fd: number, bytes: Buffer, at: number): Promise<number> {
+  return new Promise((resolve, reject) => write(fd, bytes, at, bytes.length - at, null, (err, written) => (err ? reject(err) : resolve(written))));
+}
+
+/** Writes all of `bytes` (a full disk may take part of a write, and refuse the rest). */
+async function writeAll(fd: number, bytes: Buffer): Promise<void> {
+  for (let at = 0; at < bytes.length; ) at += await writeSome(fd, bytes, at);
+}
+
+/** The locks of the logs this process writes, removed when it exits. */
+const heldLocks = new Set<string>();
+let exitHandler = false;
+
+/**
+ * Takes `LOG.lock` beside the log (the log's real path: a link to it shares its lock), or throws an
+ * InputError naming the server that holds it. A lock whose process is gone (a killed server) is
+ * taken over. A log that is not a regular file (`/dev/null`) has none: nothing is kept in it.
+ */
+async function lockLog(path: string): Promise<string | undefined> {
+  let real: string;
+  try {
+    if (!(await stat(path)).isFile()) return undefined;
+    real = await realpath(path);
+  } catch {
+    real = join(await realpath(dirname(path)), basename(path));
+  }
+  const lock = `${real}.lock`;
+  const holder = claimPidFile(lock, heldLocks.has(lock));
+  if (holder !== undefined) {
+    throw new InputError(
+      `--log ${path}: another mari serve (pid ${holder}) is writing this log (${lock}); stop it, or give this server another --log (a lock whose process is gone is taken over)`,
+    );
+  }
+  heldLocks.add(lock);
+  if (!exitHandler) {
+    exitHandler = true;
+    process.on("exit", () => {
+      for (const held of heldLocks) rmSync(held, { force: true });
+    });
+  }
+  return lock;
+}
+
+function unlockLog(lock: string | undefined): void {
+  if (lock === undefined || !heldLocks.delete(lock)) return;
+  rmSync(lock, { force: true });
 }
 
 /** A request's place in the log's order: `turn` resolves when every earlier place is released. */
@@ -103,25 +163,37 @@ export class RequestLog {
   // A log that cannot be written (disk full, say): nothing more is scored, rather than scored unlogged.
   private failure: string | undefined;
   private queue: Promise<void> = Promise.resolve();
-  private stream: WriteStream | undefined;
+  /** The writes, one after another: each starts when the one before it has ended. */
+  private writing: Promise<void> = Promise.resolve();
+  private fd: number | undefined;
+  /** Where the next request's lines go: the end of the last request whose lines were all written. */
+  private size = 0;
+  /** A regular file, which can be cut back to `size`. */
+  private regular = false;
 
-  private constructor(private readonly path: string) {}
+  private constructor(
+    private readonly path: string,
+    private readonly lock: string | undefined,
+  ) {}
 
   /**
-   * Opens a log to append to: the run keys already in it are taken, and a torn last line (a killed
-   * server) is left on a line of its own, where `mari eval` counts it as malformed.
+   * Takes the log's lock and opens it to append to: the run keys already in it are taken, and a torn
+   * last line (a killed server) is left on a line of its own, where `mari eval` counts it as malformed.
    */
   static async open(path: string): Promise<RequestLog> {
-    const log = new RequestLog(path);
-    const tail = await readPreviousLog(path, log.runKeys);
-    const stream = createWriteStream(path, { flags: "a" });
-    await once(stream, "open");
-    stream.on("error", (err: NodeJS.ErrnoException) => {
-      log.failure = `cannot write --log ${path} (${err.code ?? err.message})`;
-    });
-    if (tail === "torn") stream.write("\n");
-    log.stream = stream;
-    return log;
+    const log = new RequestLog(path, await lockLog(path));
+    try {
+      const tail = await readPreviousLog(path, log.runKeys);
+      log.fd = await openFd(path, "a");
+      const info = await statFd(log.fd);
+      log.regular = info.isFile();
+      log.size = info.size;
+      if (tail === "torn") await log.append(Buffer.from("\n")).catch(() => {}); // a failure is the log's error, refusing every request
+      return log;
+    } catch (err) {
+      await log.close();
+      throw err;
+    }
   }
 
   /** Why the log could not be written, or undefined. */
@@ -142,28 +214,49 @@ export class RequestLog {
 
   /**
    * Appends a request's lines (call it in the request's turn: the run keys are given here, and the
-   * text is handed to the file before it returns); resolves once they are written.
+   * write is queued behind the earlier ones); resolves once they are all written. When they cannot
+   * all be (503), the part that was written is cut off, so that the log never holds an item that
+   * was not answered.
    */
-  async write(parts: ItemLogParts): Promise<void> {
-    if (this.failure) throw new RequestError(503, "log_unwritable", this.failure);
+  write(parts: ItemLogParts): Promise<void> {
+    if (this.failure) return Promise.reject(new RequestError(503, "log_unwritable", this.failure));
     let text = "";
     for (let i = 0; i < parts.heads.length; i++) {
       const run = this.runKeys.next(parts.caseIds[i]!, parts.runs[i] ?? null, parts.samples[i] ?? null);
       text += `${parts.heads[i]!}${JSON.stringify(run)}${parts.tails[i]!}\n`;
     }
-    const stream = this.stream!;
-    const failed = await new Promise<Error | null | undefined>((resolve) => stream.write(text, resolve));
-    if (failed) {
-      this.failure ??= `cannot write --log ${this.path} (${(failed as NodeJS.ErrnoException).code ?? failed.message})`;
+    const done = this.writing.then(() => this.append(Buffer.from(text)));
+    this.writing = done.catch(() => {});
+    return done;
+  }
+
+  private async append(bytes: Buffer): Promise<void> {
+    if (this.failure) throw new RequestError(503, "log_unwritable", this.failure);
+    try {
+      await writeAll(this.fd!, bytes);
+      this.size += bytes.length;
+    } catch (err) {
+      this.failure = `cannot write --log ${this.path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+      if (this.regular) {
+        try {
+          await truncateFd(this.fd!, this.size);
+        } catch (cut) {
+          this.failure += `; the refused request's lines could not be cut off (${(cut as NodeJS.ErrnoException).code ?? (cut as Error).message})`;
+        }
+      }
       throw new RequestError(503, "log_unwritable", this.failure);
     }
   }
 
-  /** Ends the file (unless it failed). */
+  /** Closes the file and removes the lock. */
   async close(): Promise<void> {
-    const stream = this.stream;
-    if (!stream || this.failure) return;
-    stream.end();
-    await Promise.race([once(stream, "finish"), once(stream, "error")]);
+    await this.writing;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      if (fd !== undefined) await closeFd(fd);
+    } finally {
+      unlockLog(this.lock);
+    }
   }
 }

@@ -106,7 +106,8 @@ function rewards(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredItem
 }
 
 function getReward(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredItem[]; answer: unknown } {
-  const body = parseBodyObject(bytes, (plain) => checkCount(state, arrayField(plain, "query")));
+  // Lists of text (a label that is a number is refused as not a string either way): no float marks.
+  const body = parseBodyObject(bytes, (plain) => checkCount(state, arrayField(plain, "query")), false);
   const queries = arrayField(body, "query");
   const prompts = arrayField(body, "prompts");
   // Labels are optional: without --label_key OpenRLHF sends "" for each; the prompt's document names the case.

@@ -6,6 +6,7 @@
 // templates. Padding a left-padded batch leaves before the prompt is skipped first. docs/serve.md
 // lists the rules.
 import { withoutLeadingMarkers } from "../core/document/completion-end.js";
+import { holdsAt } from "./text-at.js";
 
 /** Which rule found the response; anything but `prompt_prefix` is reported with the result. */
 export type ResponseRule = "prompt_prefix" | "prompt_prefix_cleaned" | "assistant_turn";
@@ -65,10 +66,11 @@ function withOpenerFromPrompt(response: string, prompt: string): { response: str
 
 /** The response part of `query`, the rule that found it, and whether its think opener came from the prompt. */
 export function responseOfQuery(sent: string, prompt: string): { response: string; rule: ResponseRule; thinkFromPrompt: boolean } | undefined {
-  const query = sent.startsWith(prompt) ? sent : withoutLeadingMarkers(sent);
-  if (query.startsWith(prompt)) return { ...withOpenerFromPrompt(query.slice(prompt.length), prompt), rule: "prompt_prefix" };
+  const exact = holdsAt(sent, prompt);
+  const query = exact ? sent : withoutLeadingMarkers(sent);
+  if (exact || holdsAt(query, prompt)) return { ...withOpenerFromPrompt(query.slice(prompt.length), prompt), rule: "prompt_prefix" };
   const cleaned = cleanUpTokenizationSpaces(prompt);
-  if (query.startsWith(cleaned)) return { ...withOpenerFromPrompt(query.slice(cleaned.length), prompt), rule: "prompt_prefix_cleaned" };
+  if (holdsAt(query, cleaned)) return { ...withOpenerFromPrompt(query.slice(cleaned.length), prompt), rule: "prompt_prefix_cleaned" };
   const turn = afterLastAssistantTurn(query);
   return turn === undefined ? undefined : { response: turn, rule: "assistant_turn", thinkFromPrompt: false };
 }

@@ -149,9 +149,10 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   const say = (text: string): void => {
     process.stderr.write(`mari serve: ${text}\n`);
   };
-  say(`listening on ${server.url} (${slice.cases.length} cases, slice ${server.sliceHash.slice(0, 12)}, token ${token === undefined ? "off" : "on"})`);
   // The first signal stops the server gracefully; a second one (no handler left) ends the process.
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // The handlers are in before the start line is out: a client that stops the server as soon as it
+  // reads that line must not meet the default action.
+  const signalled = new Promise<NodeJS.Signals>((resolve) => {
     const stop = (name: NodeJS.Signals): void => {
       process.removeListener("SIGTERM", stop);
       process.removeListener("SIGINT", stop);
@@ -160,6 +161,8 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  say(`listening on ${server.url} (${slice.cases.length} cases, slice ${server.sliceHash.slice(0, 12)}, token ${token === undefined ? "off" : "on"})`);
+  const signal = await signalled;
   // close() stops listening before its first await, so by the time this line is out no new
   // connection can be accepted.
   const stopped = server.close();
