@@ -549,7 +549,9 @@ async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
   for await (const group of parquetRowGroups(source)) {
     for (let i = 0; i < group.rows.length; i++) {
       const line = group.firstRow + i;
-      yield { where: `${source}:${line}`, line, record: group.rows[i]! };
+      const record = group.rows[i]!;
+      if (record === null) yield { where: `${source}:${line}`, line, error: { code: "invalid_utf8", message: "row holds a string that is not valid UTF-8" } };
+      else yield { where: `${source}:${line}`, line, record };
     }
   }
 }
