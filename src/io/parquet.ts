@@ -239,7 +239,8 @@ class PageCursor {
         headerLength = reader.offset;
         break;
       }
-      if (window >= left || window >= MAX_HEADER_BYTES) throw new InputError(located(this.path, undefined, `${this.where}: a page header runs past its column chunk`));
+      if (window >= left || window >= MAX_HEADER_BYTES)
+        throw new InputError(located(this.path, undefined, `${this.where}: a page header runs past its column chunk`));
       window = Math.min(window * 4, left, MAX_HEADER_BYTES);
     }
     const compressed = declaredWithin(this.path, `${this.where}: a page's compressed size`, header.compressed_page_size, left - headerLength);
@@ -340,7 +341,12 @@ async function* rowGroupBatches(
   const cursors = group.columns.map((chunk, c) => {
     const meta = chunk.meta_data;
     if (meta === undefined) throw new InputError(located(path, undefined, `${where}: column chunk ${c} has no metadata`));
-    const start = declaredWithin(path, `${where}: column ${meta.path_in_schema.join(".")}'s offset`, meta.dictionary_page_offset || meta.data_page_offset, fileSize);
+    const start = declaredWithin(
+      path,
+      `${where}: column ${meta.path_in_schema.join(".")}'s offset`,
+      meta.dictionary_page_offset || meta.data_page_offset,
+      fileSize,
+    );
     const size = declaredWithin(path, `${where}: column ${meta.path_in_schema.join(".")}'s size`, meta.total_compressed_size, fileSize - start);
     const schemaPath = decoderBoundary(path, `${where}'s columns`, () => lib.schema.getTreePath(schema, meta.path_in_schema));
     const decoder: ColumnDecoder = {
@@ -357,7 +363,13 @@ async function* rowGroupBatches(
   });
   const tops: TopColumn[] = schema.children.map((tree) => {
     const leaves = cursors.flatMap((c, i) => (c.decoder.pathInSchema[0] === tree.element.name ? [i] : []));
-    return { name: tree.element.name, key: `${JSON.stringify(tree.element.name)}:`, tree, leaves, leafPaths: leaves.map((i) => cursors[i]!.decoder.pathInSchema.join(".")) };
+    return {
+      name: tree.element.name,
+      key: `${JSON.stringify(tree.element.name)}:`,
+      tree,
+      leaves,
+      leafPaths: leaves.map((i) => cursors[i]!.decoder.pathInSchema.join(".")),
+    };
   });
   const groupBytes = Number(group.total_compressed_size ?? group.total_byte_size);
   let done = 0;
@@ -372,7 +384,11 @@ async function* rowGroupBatches(
       const short = cursors.find((c) => c.ready > 0);
       if (short !== undefined || done !== declared) {
         throw new InputError(
-          located(path, undefined, `${where} declares ${declared} rows but its columns hold ${short === undefined ? done : "different numbers of rows"}; the rest of the file is not read`),
+          located(
+            path,
+            undefined,
+            `${where} declares ${declared} rows but its columns hold ${short === undefined ? done : "different numbers of rows"}; the rest of the file is not read`,
+          ),
         );
       }
       return done;
