@@ -10,10 +10,10 @@
 // The bounded-input contract (input-contract.ts): every declared offset and size is checked against
 // the file's size before it is read; a page decompresses to at most MAX_DECODED_RECORD_BYTES (and
 // no more than its codec can expand); the schema nests at most MAX_JSON_DEPTH levels; a row group's
-// `num_rows` must be the number of rows its columns hold; hyparquet runs inside the decoder boundary;
+// `num_rows` must be the number of rows its columns hold; a page's CRC-32, when written, is checked; hyparquet runs inside the decoder boundary;
 // a string that is not valid UTF-8 makes its row an invalid-UTF-8 line, never U+FFFD.
 import { open, type FileHandle } from "node:fs/promises";
-import { gunzipSync } from "node:zlib";
+import { crc32, gunzipSync } from "node:zlib";
 import type { Compressors, DecodedArray, FileMetaData, PageHeader, ParquetParsers, SchemaTree } from "hyparquet";
 import type { ColumnDecoder } from "hyparquet/src/types.js";
 import { dict } from "../core/dict.js";
@@ -246,10 +246,13 @@ class PageCursor {
     const compressed = declaredWithin(this.path, `${this.where}: a page's compressed size`, header.compressed_page_size, left - headerLength);
     const limit = Math.min(MAX_DECODED_RECORD_BYTES, maxExpansion(this.decoder.codec, compressed));
     declaredWithin(this.path, `${this.where}: a page's uncompressed size`, header.uncompressed_page_size, limit);
-    const values = header.data_page_header?.num_values ?? header.data_page_header_v2?.num_values ?? header.dictionary_page_header?.num_values ?? 0;
-    declaredWithin(this.path, `${this.where}: a page's value count`, values, MAX_PAGE_VALUES);
+    checkPageHeader(this.path, this.where, header, compressed);
     const pageEnd = headerLength + compressed;
     if (pageEnd > bytes.length) bytes = await this.bytes(this.position, pageEnd);
+    // A page that carries a CRC-32 (pyarrow's write_page_checksum) is checked before it is decoded.
+    if (header.crc !== undefined && (crc32(bytes.subarray(headerLength, pageEnd)) | 0) !== (header.crc | 0)) {
+      throw new InputError(located(this.path, undefined, `${this.where}: a page's bytes do not match its CRC-32`));
+    }
     this.position += pageEnd;
     if (header.type === "INDEX_PAGE") return;
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, pageEnd), offset: headerLength };
@@ -261,6 +264,35 @@ class PageCursor {
     }
     if (result.data === undefined || result.data === previous) return;
     this.rows = this.rows.length === 0 ? result.data : concatRows(this.rows, result.data);
+  }
+}
+
+/**
+ * The header fields hyparquet's page decoders take as given: a missing or out-of-range one (a
+ * damaged header) would otherwise become a NaN offset or count inside the decoder, where it loops.
+ */
+function checkPageHeader(path: string, where: string, header: PageHeader, compressed: number): void {
+  const field = (what: string, value: unknown, limit: number) => {
+    if (typeof value !== "number" && typeof value !== "bigint") throw new InputError(located(path, undefined, `${where}: a page header has no ${what}`));
+    declaredWithin(path, `${where}: a page's ${what}`, value, limit);
+  };
+  const v1 = header.data_page_header;
+  const v2 = header.data_page_header_v2;
+  if (header.type === "DATA_PAGE") {
+    if (v1 === undefined || v1.encoding === undefined) throw new InputError(located(path, undefined, `${where}: a data page header is incomplete`));
+    field("value count", v1.num_values, MAX_PAGE_VALUES);
+  } else if (header.type === "DATA_PAGE_V2") {
+    if (v2 === undefined || v2.encoding === undefined) throw new InputError(located(path, undefined, `${where}: a data page header is incomplete`));
+    field("value count", v2.num_values, MAX_PAGE_VALUES);
+    field("null count", v2.num_nulls, v2.num_values);
+    field("row count", v2.num_rows, v2.num_values);
+    field("repetition levels' length", v2.repetition_levels_byte_length, compressed);
+    field("definition levels' length", v2.definition_levels_byte_length, compressed - v2.repetition_levels_byte_length);
+  } else if (header.type === "DICTIONARY_PAGE") {
+    if (header.dictionary_page_header === undefined) throw new InputError(located(path, undefined, `${where}: a dictionary page header is incomplete`));
+    field("dictionary size", header.dictionary_page_header.num_values, MAX_PAGE_VALUES);
+  } else if (header.type !== "INDEX_PAGE") {
+    throw new InputError(located(path, undefined, `${where}: a page of unknown type`));
   }
 }
 
