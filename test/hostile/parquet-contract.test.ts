@@ -25,7 +25,7 @@ function withFooter(bytes: Uint8Array, edit: (metadata: ReturnType<typeof parque
   const metadata = parquetMetadata(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer);
   edit(metadata);
   const writer = new ByteWriter();
-  writeMetadata(writer, metadata);
+  writeMetadata(writer, metadata as never);
   const footer = new Uint8Array(writer.getBuffer());
   const end = footerStart(bytes);
   const out = new Uint8Array(end + footer.length + 8);
