@@ -115,6 +115,9 @@ const comparable = (format) => {
   for (const key of ["path", "sha256"]) delete r.predictions[key];
   delete r.system.config.predictions;
   delete r.system.config_hash;
+  // A commit made while the bench runs changes these, not the numbers.
+  delete r.system.git_commit;
+  delete r.system.git_dirty;
   delete r.elapsed_seconds;
   r.rejection_examples = r.rejection_examples.map((e) => ({ ...e, where: e.where.replace(/^.*:/, "") }));
   return JSON.stringify(r);
