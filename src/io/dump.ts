@@ -6,7 +6,7 @@ import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { stripPythonWhitespace } from "../core/document/index.js";
 import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
-import { isJsonObject, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
+import { isJsonObject, nullAsAbsent, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
 /** Line-level rejections, in the order they are checked (a rejected line's code in the pool's results is its index here). */
 export const LINE_REJECTIONS = ["invalid_utf8", "blank_line", "malformed_json", "not_an_object", "bad_case_id", "bad_run_key", "duplicate_prediction"] as const;
@@ -116,10 +116,15 @@ const READ_FIELDS = [
 ] as const;
 const READ_FIELD_SET: ReadonlySet<string> = new Set(READ_FIELDS);
 
-/** A dump line parsed as `parseDumpJson` does, with the depth bound applied to the fields read only. */
+/**
+ * A dump line parsed as `parseDumpJson` does, with the depth bound applied to the fields read only,
+ * and a `null` field taken as absent (the one null rule, `nullAsAbsent` in io/records.ts). Any faster
+ * reader of dump lines hands a line holding `null` to this function.
+ */
 export function parseDumpLine(text: string | null): { record: JsonObject } | { error: { code: LineRejection; message: string } } {
-  const parsed = parseDumpJson(text, Number.POSITIVE_INFINITY);
-  if ("error" in parsed) return parsed;
+  const parsedAsWritten = parseDumpJson(text, Number.POSITIVE_INFINITY);
+  if ("error" in parsedAsWritten) return parsedAsWritten;
+  const parsed = text!.includes("null") ? { record: nullAsAbsent(parsedAsWritten.record) } : parsedAsWritten;
   // Each level of nesting takes an opening and a closing bracket: a line shorter than that for the
   // line's own level plus MAX_JSON_DEPTH cannot hold a field nested too deeply.
   if (text!.length < 2 * (MAX_JSON_DEPTH + 1)) return parsed;
@@ -351,7 +356,11 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
     const judgment = coerceJudgment(source.judgment);
     if (judgment === undefined) {
       const judgeError = isJsonObject(source.error) && typeof source.error.code === "string" ? ` (judge error: ${source.error.code})` : "";
-      return { ok: false, reason: "bad_judgment", message: `judgment ${describe(source.judgment)} is not a boolean or yes/no/true/false${judgeError}` };
+      return {
+        ok: false,
+        reason: "bad_judgment",
+        message: `judgment ${describe(source.judgment)} is not a boolean or yes/no/true/false${judgeError}${numericJudgmentHint(source.judgment)}`,
+      };
     }
     const field = present(source, "evidence_sentence_ids") ? source.evidence_sentence_ids : source.evidence;
     if (field !== undefined && field !== null && !Array.isArray(field)) {
@@ -362,6 +371,16 @@ export function extractPrediction(record: JsonObject, sentences: readonly string
   }
   if (extracted.ok && lenientIds) extracted.prediction.evidence = extracted.prediction.evidence.map(lenientId);
   return extracted;
+}
+
+/**
+ * Where a judgment of 1.0 or 0.0 comes from, and how to avoid it: pandas reads a true/false column
+ * with missing values (a dump mixing shapes) as float64, and writes it back so.
+ */
+function numericJudgmentHint(value: unknown): string {
+  const number = isFloatMarker(value) ? Number(value[FLOAT_MARKER]) : value;
+  if (number !== 0 && number !== 1) return "";
+  return " (pandas writes 1.0/0.0 for a true/false column with missing values, e.g. after read_json of a dump mixing shapes: read it with dtype={'judgment': object} or write the column with .astype('boolean') before to_json)";
 }
 
 const FLOAT_MARKER_JSON = new RegExp(`\\{"\\${FLOAT_MARKER}":"([^"]*)"\\}`, "g");

@@ -37,6 +37,34 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * THE null rule, for every format and every optional field of a slice record or a dump line: a
+ * field whose value is `null` is absent. pandas and HF datasets (`to_json(lines=True)`) write every
+ * column on every row, nulls included, and Parquet cannot tell a null from a missing field, so a
+ * dump mixing shapes carries `"prediction": null` on its structured rows and `"judgment": null` on
+ * its raw completions. Applied once per record as it is read: here for the record readers
+ * (`readRecords`), and by `parseDumpLine` (io/dump.ts) right after a dump line is parsed. It reaches
+ * one level into a nested `prediction` object (the cache shape), whose fields are a dump line's.
+ * Returns `record` itself when it holds no null.
+ */
+export function nullAsAbsent(record: JsonObject): JsonObject {
+  let out: JsonObject | undefined;
+  for (const key in record) {
+    const value = record[key];
+    if (value === null) {
+      out ??= { ...record };
+      delete out[key];
+    } else if (key === "prediction" && isJsonObject(value)) {
+      const inner = nullAsAbsent(value);
+      if (inner !== value) {
+        out ??= { ...record };
+        out[key] = inner;
+      }
+    }
+  }
+  return out ?? record;
+}
+
+/**
  * Parses one JSONL line. JSON.parse already rejects NaN/Infinity (not JSON) and keeps a
  * `__proto__` key as an own data property, so no prototype can be polluted here.
  */
@@ -549,13 +577,26 @@ async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
   for await (const group of parquetRowGroups(source)) {
     for (let i = 0; i < group.rows.length; i++) {
       const line = group.firstRow + i;
-      yield { where: `${source}:${line}`, line, record: group.rows[i]! };
+      const record = group.rows[i]!;
+      if (record === null) yield { where: `${source}:${line}`, line, error: { code: "invalid_utf8", message: "row holds a string that is not valid UTF-8" } };
+      else yield { where: `${source}:${line}`, line, record };
     }
   }
 }
 
-/** Records from a path or a stream (`-` on the command line); a stream is sniffed from its head, then replayed. */
+/** Records from a path or a stream (`-` on the command line), each under the null rule (`nullAsAbsent`). */
 export async function* readRecords(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
+  for await (const item of readRecordsAsWritten(source, format)) {
+    if (item.record === undefined) yield item;
+    else {
+      const record = nullAsAbsent(item.record);
+      yield record === item.record ? item : { ...item, record };
+    }
+  }
+}
+
+/** Records as the file holds them; a stream is sniffed from its head, then replayed. */
+async function* readRecordsAsWritten(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
   let input = source;
   let detected = format;
   if (detected === undefined) {

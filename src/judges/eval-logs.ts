@@ -110,7 +110,7 @@ function answerOf(content: unknown, attachments: JsonObject): { text: string | u
 }
 
 /** The dump line of one answer: a completion in the tagged layout, else the parsed JSON answer. */
-function lineOf(caseId: unknown, run: string, answer: { text: string | undefined; reasoning: string | undefined } | PredictionBody): string {
+export function lineOf(caseId: unknown, run: string, answer: { text: string | undefined; reasoning: string | undefined } | PredictionBody): string {
   const head = { case_id: caseId, run };
   if ("judgment" in answer) return JSON.stringify({ ...head, ...answer });
   if (answer.text !== undefined && parseCompletionLayout(answer.text) !== undefined) return JSON.stringify({ ...head, completion: answer.text });
@@ -121,7 +121,7 @@ function lineOf(caseId: unknown, run: string, answer: { text: string | undefined
   return JSON.stringify({ ...head, ...body });
 }
 
-function idText(value: unknown): unknown {
+export function idText(value: unknown): unknown {
   return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
 }
 

@@ -5,7 +5,7 @@
 // /get_reward, to the response inside its query; an item that cannot be resolved makes the request
 // fail with every such item listed, so a trainer never trains on a silent 0.
 import { dumpCaseId, dumpRunKey, readFieldTooDeep, runKeyProblem } from "../io/dump.js";
-import { isJsonObject, type JsonObject } from "../io/records.js";
+import { isJsonObject, nullAsAbsent, type JsonObject } from "../io/records.js";
 import type { ScoringSlice } from "../io/compiled-slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
 import type { DocumentFinder } from "./document-finder.js";
@@ -99,8 +99,10 @@ function runOf(item: JsonObject): { run: string | null; sample: string | null } 
  * A /v1/rewards item: a dump line's shape (structured, cache or raw completion) with `case_id` (or
  * `id`); without one, a `prompt` string whose tagged document names the case.
  */
-export function resolveRewardsItem(slice: ScoringSlice, finder: DocumentFinder, item: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
-  if (!isJsonObject(item)) return { reason: "not_an_object", message: "the item is not a JSON object" };
+export function resolveRewardsItem(slice: ScoringSlice, finder: DocumentFinder, given: unknown): ResolvedItem | { reason: ItemProblem; message: string } {
+  if (!isJsonObject(given)) return { reason: "not_an_object", message: "the item is not a JSON object" };
+  // The null rule of every dump line (io/records.ts), so an item scores as its line does.
+  const item = nullAsAbsent(given);
   // The bound a dump line has: an item with a field mari reads nested too deeply is refused as that line would be.
   if (readFieldTooDeep(item)) return { reason: "malformed_json", message: "a field of the item is nested too deeply" };
   const id = Object.hasOwn(item, "case_id") && item.case_id !== undefined ? item.case_id : item.id;

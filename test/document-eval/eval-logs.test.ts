@@ -279,6 +279,6 @@ it("--id-field on a JSONL dump or without --predictions is refused, not ignored"
   for (const extra of [["--predictions", dump], []]) {
     const r = await runMari(["eval", slice, ...extra, "--id-field", "doc_id", "--out", join(tmp.dir, `refused-${extra.length}`), "--quiet"]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("--id-field applies to an inspect_ai log or a promptfoo output");
+    expect(r.stderr).toContain("--id-field applies to an inspect_ai log, a promptfoo output or an lm-eval samples file");
   }
 });

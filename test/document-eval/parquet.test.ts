@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { asyncBufferFromFile, parquetMetadataAsync } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { comparableReport } from "../support/comparable-report.js";
 import { runTask } from "../support/in-process.js";
 import { type Codec, HAVE_ZSTD, writeParquet } from "../support/parquet.js";
 
@@ -49,20 +50,7 @@ function dumpRows(): Row[] {
 
 const jsonl = (rows: Row[]) => rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).filter(([, v]) => v !== null)))).join("\n") + "\n";
 
-/** report.json without what names or hashes the input files. */
-function comparable(dir: string): unknown {
-  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
-  for (const key of ["path", "sha256"]) {
-    delete report.dataset[key];
-    delete report.predictions[key];
-  }
-  delete report.system.config.slice;
-  delete report.system.config.predictions;
-  delete report.system.config_hash;
-  delete report.elapsed_seconds;
-  report.rejection_examples = report.rejection_examples.map((e: { where: string }) => ({ ...e, where: e.where.replace(/^.*[\\/](dump|slice)[^:]*/, "$1") }));
-  return report;
-}
+const comparable = comparableReport;
 
 /**
  * The eval both sides of a comparison run: report.json and the explorer, two workers; in this

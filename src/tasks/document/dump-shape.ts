@@ -7,7 +7,7 @@
 //   the first line looks like a slice case, "did you swap the arguments?".
 // The scan stops at the first line with a prediction field (the first line of any real dump), so a
 // dump is read once more only as far as that line.
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import { InputError, located } from "../../io/errors.js";
 import { dumpLines, type DumpSourceOptions } from "./dump-source.js";
 import { isBatchOutputLine, parseDumpLine, PREDICTION_FIELDS } from "../../io/dump.js";
@@ -33,7 +33,49 @@ function holds(record: Record<string, unknown>): string {
         .join(", ")}${keys.length > 8 ? ", …" : ""}`;
 }
 
+/** Bytes of a dump's head that its form is told from. */
+const FORM_HEAD_BYTES = 1 << 16;
+const JSON_FLAGS = "-o out.json or -o out.jsonl";
+
+/**
+ * A form mari does not read as a dump, told from the file's head: promptfoo's YAML, text, CSV, HTML
+ * and XML outputs (each named with the flag that writes a readable one), and any other YAML, CSV,
+ * HTML or XML file. Undefined for anything else (JSONL, Parquet, a zip, a JSON log).
+ */
+export function unreadableForm(head: string): string | undefined {
+  const text = head.replace(/^\uFEFF/, "").trimStart();
+  const firstLine = text.slice(0, text.indexOf("\n") === -1 ? text.length : text.indexOf("\n")).replace(/\r$/, "");
+  const promptfoo = (form: string, flag: string) =>
+    `a promptfoo output in ${form} (${flag}), which mari does not read: write it with ${JSON_FLAGS} (promptfoo eval -o FILE takes several)`;
+  if (/^evalId: /.test(firstLine) && /^results:\s*$/m.test(text)) return promptfoo("YAML or text", "-o out.yaml / out.txt");
+  if (/^<promptfoo>/.test(firstLine)) return promptfoo("XML", "-o out.xml");
+  if (/,Status,Score,Named Scores,Grader Reason,Comment(,|$)/.test(firstLine)) return promptfoo("CSV", "-o out.csv");
+  if (/^<(!doctype html|html)[\s>]/i.test(text)) {
+    return /promptfoo|<title>Eval Output<\/title>/i.test(text) ? promptfoo("HTML", "-o out.html") : "an HTML page, not a dump";
+  }
+  if (/^<\?xml[\s?]/.test(text) || /^<[A-Za-z][\w.-]*>\s*$/.test(firstLine)) return "an XML document, not a dump";
+  if (/^---\s*$/.test(firstLine) || /^[A-Za-z_][\w.-]*:( |$)/.test(firstLine)) return "a YAML or text document, not a dump";
+  return undefined;
+}
+
+async function headOf(path: string): Promise<string> {
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(FORM_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, FORM_HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function assertPredictionDump(dumpPath: string, source: DumpSourceOptions = {}): Promise<void> {
+  // Sniffed before any line is read as JSONL: a file in another form is refused whole, never scored line by line.
+  const form = unreadableForm(await headOf(dumpPath));
+  if (form !== undefined) {
+    const what = form.startsWith("a promptfoo output") ? "" : `; a dump is JSONL, one prediction per line (${EXAMPLE}), Parquet or an eval-tool log`;
+    throw new InputError(`${dumpPath}: ${form}${what}`);
+  }
   let first: { text: string; lineNo: number } | null = null;
   let firstRecord: Record<string, unknown> | null = null;
   let sawObject = false;

@@ -25,8 +25,7 @@ import { buildDocumentReport, documentReportOutline, strictViolations } from "./
 import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
-import { isConvertedDump, type DumpSourceOptions } from "./dump-source.js";
-import { detectEvalLog } from "../../judges/eval-logs.js";
+import { isConvertedDump, isToolLog, type DumpSourceOptions } from "./dump-source.js";
 import { runDocumentEval, startDocumentPool, type DocumentEvalResult, type EarlyDocumentPool, type Shard } from "./score-dump.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
@@ -193,8 +192,10 @@ async function checkedDumpBytes(dumpPath: string, settings: Resolved): Promise<n
     throw new InputError(`--predictions ${dumpPath}: cannot read the dump (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
   // A flag that would change nothing is refused, not ignored: the lines of a dump name their case.
-  if (settings.idField !== undefined && (await detectEvalLog(dumpPath)) === undefined) {
-    throw new InputError(`--id-field applies to an inspect_ai log or a promptfoo output; ${dumpPath} is a dump whose lines name their case in case_id`);
+  if (settings.idField !== undefined && !(await isToolLog(dumpPath))) {
+    throw new InputError(
+      `--id-field applies to an inspect_ai log, a promptfoo output or an lm-eval samples file; ${dumpPath} is a dump whose lines name their case in case_id`,
+    );
   }
   await assertPredictionDump(dumpPath, dumpSourceOf(settings));
   return dumpBytes;

@@ -51,7 +51,9 @@ function judgeErrorOf(line: Record<string, unknown>): { code: JudgeErrorCode; me
   const nested = line["prediction"];
   const record = nested !== null && typeof nested === "object" && !Array.isArray(nested) ? (nested as Record<string, unknown>) : line;
   const error = record["error"];
-  if (record["judgment"] !== null || error === null || typeof error !== "object" || Array.isArray(error)) return undefined;
+  // A judge writes `judgment: null`, which the null rule (io/records.ts) has made absent.
+  if ((record["judgment"] !== undefined && record["judgment"] !== null) || error === null || typeof error !== "object" || Array.isArray(error))
+    return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== "string" || !(JUDGE_ERROR_CODES as readonly string[]).includes(code)) return undefined;
   return { code: code as JudgeErrorCode, message: typeof message === "string" ? message : code };
