@@ -1,7 +1,7 @@
 // The short summary printed on stdout after a run: headline metrics with intervals, problems with
-// the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
-// honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
-import { styleText } from "node:util";
+// the input, gate verdicts and where the files are. Colour comes from chalk (colour.ts), which
+// honours FORCE_COLOR, NO_COLOR and whether the stream is a terminal.
+import { chalkFor } from "./colour.js";
 import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, gatesVerdict, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
@@ -96,7 +96,8 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
 export function printSummary(report: Report, opts: SummaryOptions): void {
   if (opts.quiet) return;
   const stream = opts.stream ?? process.stdout;
-  const color = (style: Style, text: string) => styleText(style, text, { stream: stream as NodeJS.WriteStream });
+  const chalk = chalkFor(stream);
+  const color = (style: Style, text: string) => chalk[style](text);
   stream.write(renderSummary(report, opts, color));
 }
 
