@@ -150,7 +150,7 @@ function baseline(report: Report): string {
 
 /** Metrics drawn per run: the headline ones (those with an interval), else the first few. */
 function plottedRunMetrics(report: Report, names: readonly string[]): string[] {
-  const headline = names.filter((name) => report.ci[name] !== undefined);
+  const headline = Object.keys(report.ci).filter((name) => names.includes(name));
   return (headline.length > 0 ? headline : names).slice(0, 4);
 }
 
@@ -407,7 +407,49 @@ th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;f
 .scroll{overflow-x:auto;max-width:100%}svg{max-width:none}.plot svg{max-width:100%;height:auto}
 .barred{white-space:nowrap}.num{display:inline-block;min-width:4.5em;margin-right:.3em}
 .runplots{display:flex;flex-wrap:wrap;gap:.5em 1.5em}.runplot{margin:0;max-width:480px;width:100%}.runplot figcaption{font-size:12px;color:#555}.runplot svg{width:100%;height:auto;max-width:480px}
-.subject{margin:.2em 0 0;color:#555}details summary{cursor:pointer;margin:.4em 0}`;
+.subject{margin:.2em 0 0;color:#555}details summary{cursor:pointer;margin:.4em 0}.deltas{max-width:100%;height:auto}
+@media (max-width:500px){body{padding:0 .5em}th,td{padding:2px 4px}}`;
+
+/** One metric's paired difference and its interval, for deltaChart. */
+export interface DeltaRow {
+  name: string;
+  difference: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The paired differences as a chart (inline SVG, no script): one row per metric, its 95% interval as
+ * a line, the difference as a dot, zero marked; green when the interval is above zero, red below.
+ * Drawn in a 400-unit viewBox, so it fits a phone's width.
+ */
+export function deltaChart(rows: readonly DeltaRow[]): string {
+  if (rows.length === 0) return "";
+  const W = 400;
+  const LABEL = 150;
+  const ROW = 22;
+  const TOP = 18;
+  const span = Math.max(0.01, ...rows.flatMap((r) => [Math.abs(r.low), Math.abs(r.high), Math.abs(r.difference)])) * 1.1;
+  const x = (v: number) => LABEL + ((v + span) / (2 * span)) * (W - LABEL - 8);
+  const f = (n: number) => n.toFixed(1);
+  const H = TOP + rows.length * ROW + 4;
+  const parts = [
+    `<line x1="${f(x(0))}" x2="${f(x(0))}" y1="${TOP - 4}" y2="${H - 2}" stroke="#999"/>`,
+    `<text x="${f(x(-span))}" y="11">${e(formatSigned(-span))}</text><text x="${f(x(0))}" y="11" text-anchor="middle">0</text><text x="${f(x(span))}" y="11" text-anchor="end">${e(formatSigned(span))}</text>`,
+  ];
+  rows.forEach((r, i) => {
+    const y = TOP + i * ROW + ROW / 2;
+    const colour = r.low > 0 ? "#1a7f37" : r.high < 0 ? "#cf222e" : "#4a78c2";
+    const label = `${r.name}: ${formatSigned(r.difference)} [${formatSigned(r.low)}, ${formatSigned(r.high)}]`;
+    parts.push(
+      `<g class="delta" data-metric="${e(r.name)}" data-difference="${r.difference}"><title>${e(label)}</title>` +
+        `<text x="${LABEL - 6}" y="${f(y + 4)}" text-anchor="end">${e(r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name)}</text>` +
+        `<line x1="${f(x(r.low))}" x2="${f(x(r.high))}" y1="${f(y)}" y2="${f(y)}" stroke="${colour}" stroke-width="3"/>` +
+        `<circle cx="${f(x(r.difference))}" cy="${f(y)}" r="4" fill="${colour}"/></g>`,
+    );
+  });
+  return `<div class="plot"><svg class="deltas" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="paired differences with 95% intervals" font-size="11">${parts.join("")}</svg></div>`;
+}
 
 /** The eval page's style, for other pages (the sweep's) to look the same. */
 export const REPORT_STYLE = STYLE;
