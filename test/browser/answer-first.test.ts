@@ -58,12 +58,15 @@ afterAll(async () => {
   cleanup();
 });
 
-/** The page's text without its scripts (the explorer's embedded data) and style. */
+/** The page's text nodes, each apart (cells do not run together), without scripts (the explorer's embedded data). */
 function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
-    const body = document.body.cloneNode(true) as HTMLElement;
-    for (const node of body.querySelectorAll("script, style")) node.remove();
-    return body.textContent ?? "";
+    const parts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+      if (node.parentElement?.closest("script, style") == null) parts.push(node.nodeValue ?? "");
+    }
+    return parts.join(" ");
   });
 }
 
