@@ -1,4 +1,7 @@
 // Library entry point: the pure core, for users who score inside their own training loop.
+// The task entry points' types name Node's (Buffer, streams, http): the reference below makes a
+// consumer's compiler load @types/node (a dependency of this package) whatever its `types` says.
+/// <reference types="node" preserve="true" />
 export { MARI_VERSION } from "./version.js";
 export * from "./core/classifier/index.js";
 export * from "./core/document/index.js";

@@ -16,6 +16,7 @@ const SKIPPED: { pattern: RegExp; why: string }[] = [
   { pattern: /^python -m vllm/, why: "vLLM is not installed here (test/judges/batch-roundtrip.test.ts plays its part)" },
   { pattern: /--predictions output\.jsonl/, why: "reads vLLM's output (the batch round trip test covers it)" },
   { pattern: /^mari serve|^curl |^"completion": |^kill |^# /, why: "the serve example is a session (test/server/ runs the server for real)" },
+  { pattern: /--predictions rewards-served\.jsonl/, why: "replays the serve session's log (test/cli/error-next-step.test.ts runs that session as written)" },
 ];
 
 /** Shell lines of the README's sh blocks, with `\` continuations joined and comments dropped. */

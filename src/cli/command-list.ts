@@ -44,6 +44,10 @@ export const COMMANDS = {
     summary: "a training run's checkpoint reports on one page: each metric over the steps, its best point, the checkpoint to keep, gates on the last",
     load: async () => (await import("./commands/trend.js")).registerTrend,
   },
+  view: {
+    summary: "every report under the folders given on one offline page, newest first: model, slice, headline metrics, gates; filter and sort in the page",
+    load: async () => (await import("./commands/view.js")).registerView,
+  },
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -1,6 +1,7 @@
-// Progress on stderr (docs/reports.md, "Output files", docs/reports.md, "Progress and summary"): a cli-progress bar on a terminal, plain periodic
-// lines elsewhere (CI logs; cli-progress prints nothing off a TTY), nothing with `none`. Never on
-// stdout, which carries the summary (and, for some commands, data).
+// Progress on stderr (docs/reports.md, "Progress and summary"): a cli-progress bar on a terminal,
+// plain lines elsewhere (CI logs; cli-progress prints nothing off a TTY): one line per phase, when it
+// ends, and one on the way only for a phase still running after PLAIN_INTERVAL_MS; nothing with
+// `none`. Never on stdout, which carries the summary (and, for some commands, data).
 import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
 import { InputError } from "../io/errors.js";
@@ -17,10 +18,8 @@ export interface Progress {
   log(line: string): void;
 }
 
-/** Plain mode prints at most this often… */
-const PLAIN_INTERVAL_MS = 2000;
-/** …or whenever another tenth of a known total is done. */
-const PLAIN_STEP_FRACTION = 0.1;
+/** Plain mode: a phase prints when it ends, and on the way at most this often (a long CI step shows it is alive). */
+const PLAIN_INTERVAL_MS = 30_000;
 
 export interface ProgressOptions {
   mode: ProgressMode;
@@ -51,7 +50,6 @@ function pace(count: number, total: number | undefined, elapsedMs: number): { ra
 function plainProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream, now: () => number): Progress {
   let count = 0;
   let lastPrintedAt = now();
-  let nextStep = total !== undefined && total > 0 ? Math.ceil(total * PLAIN_STEP_FRACTION) : Infinity;
   let finished = false;
   const start = lastPrintedAt;
   const line = (): string => {
@@ -69,12 +67,9 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
       if (finished) return;
       count += n;
       const t = now();
-      if (count >= nextStep || t - lastPrintedAt >= PLAIN_INTERVAL_MS) {
+      if (t - lastPrintedAt >= PLAIN_INTERVAL_MS) {
         stream.write(progressLine());
         lastPrintedAt = t;
-        if (total !== undefined && total > 0) {
-          while (nextStep <= count) nextStep += Math.ceil(total * PLAIN_STEP_FRACTION);
-        }
       }
     },
     done(completed = true) {
@@ -88,17 +83,24 @@ function plainProgress(label: string, total: number | undefined, stream: NodeJS.
   };
 }
 
+/** DECAWM: the terminal's automatic line wrapping on and off. */
+const WRAP_ON = "\u001b[?7h";
+const WRAP_OFF = "\u001b[?7l";
+
 function barProgress(label: string, total: number | undefined, stream: NodeJS.WritableStream): Progress {
   // Loaded on first use (it is CommonJS, so synchronously): most runs, and `mari --help`, never draw a bar.
   const cliProgress = createRequire(import.meta.url)("cli-progress") as typeof CliProgress;
   const format = total !== undefined ? `${label} [{bar}] {percentage}% {value}/{total} {speed}/s eta {left}` : `${label} {value} {speed}/s`;
-  const bar = new cliProgress.SingleBar(
+  // cli-progress's MultiBar, with one bar: unlike its SingleBar it never saves and restores the
+  // cursor (a restore after lines were written under the bar put later output over old lines), and
+  // its log() writes a line above the bar and redraws the bar under it.
+  const display = new cliProgress.MultiBar(
     { format, stream: stream as NodeJS.WritableStream & NodeJS.WriteStream, hideCursor: true, clearOnComplete: false, etaBuffer: 50, fps: 10 },
     cliProgress.Presets.shades_classic,
   );
   const start = Date.now();
   let count = 0;
-  bar.start(total ?? 0, 0, { speed: "0", left: "?" });
+  const bar = display.create(total ?? 0, 0, { speed: "0", left: "?" });
   let finished = false;
   return {
     tick(n = 1) {
@@ -110,7 +112,7 @@ function barProgress(label: string, total: number | undefined, stream: NodeJS.Wr
     done(completed = true) {
       if (finished) return;
       finished = true;
-      bar.stop();
+      display.stop();
       if (!completed) stream.write(`${label}: stopped\n`);
     },
     log(text) {
@@ -118,9 +120,14 @@ function barProgress(label: string, total: number | undefined, stream: NodeJS.Wr
         stream.write(`${text}\n`);
         return;
       }
-      // Carriage return + erase line, the message on its own line, then the bar again under it.
-      stream.write(`\r\u001b[2K${text}\n`);
-      (bar as unknown as { render(force: boolean): void }).render(true);
+      if (!(stream as { isTTY?: boolean }).isTTY) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      // The bar is drawn with the terminal's line wrapping off (a wrapped bar could not be redrawn
+      // in place); a message is written with it on, so a long one wraps instead of being cut.
+      display.log(`${WRAP_ON}${text}\n${WRAP_OFF}`);
+      display.update();
     },
   };
 }

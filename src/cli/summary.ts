@@ -1,7 +1,7 @@
 // The short summary printed on stdout after a run: headline metrics with intervals, problems with
-// the input, gate verdicts and where the files are. Colour comes from node:util styleText, which
-// honours NO_COLOR, FORCE_COLOR and whether the stream is a terminal.
-import { styleText } from "node:util";
+// the input, gate verdicts and where the files are. Colour comes from chalk (colour.ts), which
+// honours FORCE_COLOR, NO_COLOR and whether the stream is a terminal.
+import { chalkFor } from "./colour.js";
 import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, gatesVerdict, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
@@ -19,6 +19,10 @@ export interface SummaryOptions {
   outDir: string;
   /** Files written (from writeReportFiles); listed when given. */
   files?: readonly string[];
+  /** One line saying what to do next (e.g. how to evaluate your own model), printed before the verdict. */
+  next?: string;
+  /** Input errors of the run (printed above the summary): the verdict then says the run failed on input. */
+  inputErrors?: number;
   stream?: NodeJS.WritableStream;
 }
 
@@ -74,13 +78,17 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
     lines.push(`  ${mark} ${gate.name} (value ${formatNumber(gate.value)})${!gate.passed && gate.detail ? color("dim", ` ${gate.detail}`) : ""}`);
   }
   if (report.gates.length > MAX_GATES_LISTED) lines.push(`  … ${report.gates.length - MAX_GATES_LISTED} more gates in the report`);
-  if (report.gates.length > 0) {
+  const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;
+  lines.push(color("cyan", `report: ${files}`));
+  if (opts.next !== undefined) lines.push(`next: ${opts.next}`);
+  // The verdict last, so it is the line left on the screen above the prompt.
+  if (opts.inputErrors !== undefined && opts.inputErrors > 0) {
+    lines.push(color("red", `input errors: ${opts.inputErrors} (above); exit 2`));
+  } else if (report.gates.length > 0) {
     lines.push(
       gatesPassed(report) ? color("green", `gates: ${gatesVerdict(report)}`) : color("red", `gates: ${gatesVerdict(report).replace("failed", "FAILED")}`),
     );
-  }
-  const files = opts.files && opts.files.length > 0 ? opts.files.join(", ") : opts.outDir;
-  lines.push(color("cyan", `report: ${files}`));
+  } else lines.push("gates: none set");
   return `${lines.join("\n")}\n`;
 }
 
@@ -88,19 +96,27 @@ export function renderSummary(report: Report, opts: Omit<SummaryOptions, "quiet"
 export function printSummary(report: Report, opts: SummaryOptions): void {
   if (opts.quiet) return;
   const stream = opts.stream ?? process.stdout;
-  const color = (style: Style, text: string) => styleText(style, text, { stream: stream as NodeJS.WriteStream });
+  const chalk = chalkFor(stream);
+  const color = (style: Style, text: string) => chalk[style](text);
   stream.write(renderSummary(report, opts, color));
 }
 
 /**
- * The end of every report-writing command: the summary on stdout, then `notes` (lines for stderr,
- * e.g. rejected records) and the run's input errors on stderr; returns the exit code (the exit codes in README.md, "Commands"):
- * 2 when the run had input errors, else 1 when a gate failed, else 0.
+ * The end of every report-writing command: `notes` (lines for stderr, e.g. rejected records) and
+ * the run's input errors on stderr, then the summary on stdout, its verdict last; returns the exit
+ * code (the exit codes in README.md, "Commands"): 2 when the run had input errors, else 1 when a
+ * gate failed, else 0.
  */
-export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: readonly string[] = []): number {
-  printSummary(outcome.report, { quiet, outDir: outcome.outDir, files: outcome.files });
+export function finishReportRun(outcome: ReportOutcome, quiet: boolean, notes: readonly string[] = [], next?: string): number {
   for (const line of notes) process.stderr.write(`${line}\n`);
   for (const message of outcome.inputErrors) process.stderr.write(`mari: ${message}\n`);
+  printSummary(outcome.report, {
+    quiet,
+    outDir: outcome.outDir,
+    files: outcome.files,
+    inputErrors: outcome.inputErrors.length,
+    ...(next !== undefined ? { next } : {}),
+  });
   return exitCodeOf(outcome);
 }
 

@@ -33,3 +33,9 @@ export const MAX_RETRIES = 100;
 export const MAX_TIMER_MS = 2_147_483_647;
 /** Completion tokens per request (predict --max-tokens). */
 export const MAX_COMPLETION_TOKENS = 10_000_000;
+/** `mari view`: bytes of one report.json / diff.json / trend.json read; a larger file is listed as unreadable. */
+export const MAX_VIEW_FILE_BYTES = 64 * 1024 * 1024;
+/** `mari view`: report files listed on one page; the walk stops there and the page says so. */
+export const MAX_VIEW_REPORTS = 20_000;
+/** `mari view`: directory levels searched below each folder given. */
+export const MAX_VIEW_DEPTH = 12;

@@ -9,6 +9,7 @@
 // disappear); gates naming a metric the task does not have are errors when the task runs
 // (src/gates/decide.ts), naming the file and key. The JSON Schema is published at
 // schema/config.schema.json (scripts/write-schema.mjs).
+import { didYouMean } from "./suggest.js";
 import { readInputText } from "../io/input-file.js";
 import { parseJsonDocument } from "../io/json-file.js";
 import { dirname, isAbsolute, resolve } from "node:path";
@@ -103,14 +104,27 @@ const SECTION_KEYS = new Set([
   "grid",
 ]);
 
-function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[]): string {
+/** The keys the config schema knows at `path` (the top, or a task section). */
+function knownKeysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  type Node = { shape?: Record<string, unknown>; unwrap?: () => unknown };
+  const unwrap = (node: unknown): Node => {
+    let current = node as Node;
+    while (current?.shape === undefined && typeof current?.unwrap === "function") current = current.unwrap() as Node;
+    return current;
+  };
+  let node = unwrap(schema);
+  for (const key of path) node = unwrap(node?.shape?.[String(key)]);
+  return Object.keys(node?.shape ?? {});
+}
+
+function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[], known: readonly string[]): string {
   return keys
     .map((key) => {
       if (path.length === 0 && SECTION_KEYS.has(key)) {
         return `"${key}" belongs in a task section: put it under "documents", "pairs" or "evidence" (e.g. {"documents": {"${key}": …}})`;
       }
       const where = path.length === 0 ? "at the top" : `in "${path.join(".")}"`;
-      return `unknown key "${key}" ${where}`;
+      return `unknown key "${key}" ${where};${didYouMean(key, known) || ` known keys: ${known.join(", ")}`}`;
     })
     .join("; ");
 }
@@ -139,10 +153,11 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
     throw new InputError(`config ${file}: not valid JSON: ${(err as Error).message}`);
   }
   const { z } = await import("zod");
-  const parsed = buildConfigSchema(z).safeParse(raw);
+  const schema = buildConfigSchema(z);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
-      if (issue.code === "unrecognized_keys") return unknownKeyMessage(issue.keys, issue.path);
+      if (issue.code === "unrecognized_keys") return unknownKeyMessage(issue.keys, issue.path, knownKeysAt(schema, issue.path));
       return `${issue.path.length ? issue.path.join(".") : "(top level)"}: ${issue.message}`;
     });
     throw new InputError(`config ${file}: ${problems.join("; ")}`);

@@ -16,7 +16,11 @@ export function lockOutputDir(outDir: string): void {
   refusePseudoFileSystem(outDir);
   try {
     created = mkdirSync(outDir, { recursive: true });
-  } catch {
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A file where the folder (or one of its parents) should be: say so, not EEXIST / ENOTDIR.
+    if (code === "EEXIST" || code === "ENOTDIR")
+      throw new InputError(`--out ${outDir}: a file is in the way (--out names a folder for the reports); remove it or choose another --out`);
     return; // the write itself reports an unwritable --out
   }
   // The signal handlers go in before the lock file exists: a Ctrl-C right after the file is

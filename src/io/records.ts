@@ -247,11 +247,28 @@ function formatOfWhole(bytes: Buffer): RecordFormat {
   }
 }
 
+/**
+ * The field delimiter of a CSV file, from its header line: a comma when the line has one outside
+ * quotes, else a tab or a semicolon (spreadsheet exports in many locales), else a comma.
+ */
+export function sniffCsvDelimiter(head: string): "," | ";" | "\t" {
+  let quoted = false;
+  const count = { ",": 0, ";": 0, "\t": 0 };
+  for (const c of head) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "\n" || c === "\r")) break;
+    else if (!quoted && (c === "," || c === ";" || c === "\t")) count[c]++;
+  }
+  if (count[","] > 0) return ",";
+  if (count["\t"] > 0 && count["\t"] >= count[";"]) return "\t";
+  return count[";"] > 0 ? ";" : ",";
+}
+
 /** A CSV file's column names, from its first record; undefined when that record cannot be read. */
 export async function csvColumns(path: string): Promise<string[] | undefined> {
   const head = (await readHead(path)).replace(/^\uFEFF/, "");
   try {
-    const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true }) as string[][];
+    const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true, delimiter: sniffCsvDelimiter(head) }) as string[][];
     return rows[0];
   } catch {
     return undefined;
@@ -347,7 +364,23 @@ async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
   const invalidLines = new Set<number>();
   const base = noteInvalidUtf8Lines(sourceChunks(source), invalidLines)[Symbol.asyncIterator]();
   const tape = new CsvTape();
-  let segment: CsvSegment = { firstLine: 1, replay: undefined, header: undefined };
+  // The header line is read ahead for its delimiter, then parsed with the rest.
+  const ahead: Buffer[] = [];
+  let aheadBytes = 0;
+  while (aheadBytes < CSV_SNIFF_BYTES && !ahead.some((chunk) => chunk.includes(0x0a))) {
+    const next = await base.next();
+    if (next.done === true) break;
+    ahead.push(next.value);
+    aheadBytes += next.value.length;
+  }
+  const replay = Buffer.concat(ahead);
+  const delimiter = sniffCsvDelimiter(
+    replay
+      .subarray(0, CSV_SNIFF_BYTES)
+      .toString("utf8")
+      .replace(/^\uFEFF/, ""),
+  );
+  let segment: CsvSegment = { firstLine: 1, replay, header: undefined, delimiter };
   try {
     for (let restarts = 0; ; restarts++) {
       const next = yield* readCsvSegment(path, base, tape, invalidLines, segment, restarts < MAX_CSV_RESTARTS);
@@ -366,7 +399,14 @@ interface CsvSegment {
   replay: Buffer | undefined;
   /** The file's columns, once read (a restarted segment has no header line). */
   header: string[] | undefined;
+  /** The field delimiter, sniffed from the header line (sniffCsvDelimiter). */
+  delimiter: string;
 }
+
+const DELIMITER_NAMES: Readonly<Record<string, string>> = { ",": "comma-separated", ";": "semicolon-separated", "\t": "tab-separated" };
+
+/** Bytes of a CSV file read ahead to find its header line's delimiter. */
+const CSV_SNIFF_BYTES = 64 * 1024;
 
 /** The state of one parse of a CSV segment, shared by the parser's callbacks and the record loop. */
 class CsvSegmentParse {
@@ -440,6 +480,7 @@ function openCsvParser(parse: CsvSegmentParse, base: AsyncIterator<Buffer>, tape
   const parser = bytes.pipe(
     parseCsv({
       columns: segment.header ?? parse.columns,
+      delimiter: segment.delimiter,
       bom: true,
       skip_empty_lines: true,
       info: true,
@@ -493,7 +534,9 @@ async function* readCsvSegment(
       yield { where: `${path}:1`, line: 1, error: { code: "malformed_csv", message: `malformed CSV: ${parse.headerProblem}; the file is not read` } };
       return undefined;
     }
-    parse.stop = { message: parse.fileLines((err as Error).message) };
+    parse.stop = {
+      message: `${parse.fileLines((err as Error).message)} (fields read as ${DELIMITER_NAMES[parse.segment.delimiter] ?? "delimited"}, as the header line has them)`,
+    };
   } finally {
     parser.destroy();
   }
@@ -515,7 +558,7 @@ async function* stoppedAt(parse: CsvSegmentParse, tape: CsvTape, mayRestart: boo
     return undefined;
   }
   yield { where: `${path}:${bad}`, line: bad, error: { code: "malformed_csv", message: `malformed CSV: ${stop.message}; reading goes on at line ${bad + 1}` } };
-  return { firstLine: bad + 1, replay: tape.takeFrom(bad + 1), header };
+  return { firstLine: bad + 1, replay: tape.takeFrom(bad + 1), header, delimiter: parse.segment.delimiter };
 }
 
 /** Whole-file JSON: an array of records, or a ContraDoc container whose keys become ids. */

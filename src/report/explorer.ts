@@ -222,20 +222,27 @@ mark{background:#ffe58a}.pairtext{white-space:pre-wrap}
 .run-failure{border-left:3px solid #e5533d;padding:2px 8px;margin:.5em 0}.run-failure h4{margin:.2em 0}ul.given{margin:.2em 0}ul.given mark,ul.given code{font-family:monospace;overflow-wrap:anywhere}
 .sides{display:flex;flex-wrap:wrap;gap:1em}.sides>.side{flex:1 1 320px;min-width:0}`;
 
-let script: string | undefined;
+const scripts = new Map<string, string>();
 
 /**
- * The page's inline script (allowed by its hash): src/report/browser/explorer.js, a file of its own
- * so that the linter and the type checker read it. The build copies it beside this module; its
- * leading `//` comment lines (what the file is) are not shipped.
+ * A page's inline script (allowed by its hash): a file of src/report/browser/ of its own, so that
+ * the linter and the type checker read it. The build copies it beside this module; its leading `//`
+ * comment lines (what the file is) are not shipped.
  */
-export function explorerScript(): string {
+export function browserScript(file: string): string {
+  let script = scripts.get(file);
   if (script === undefined) {
-    const source = readFileSync(new URL("./browser/explorer.js", import.meta.url), "utf8");
+    const source = readFileSync(new URL(`./browser/${file}`, import.meta.url), "utf8");
     const lines = source.split("\n");
     let first = 0;
     while (first < lines.length && lines[first]?.startsWith("//")) first++;
     script = lines.slice(first).join("\n").trimEnd();
+    scripts.set(file, script);
   }
   return script;
+}
+
+/** The case explorer's script: src/report/browser/explorer.js. */
+export function explorerScript(): string {
+  return browserScript("explorer.js");
 }

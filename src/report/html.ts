@@ -26,6 +26,7 @@ import {
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
 import { explorerScript, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
+import { subjectLine } from "./subject.js";
 import type { Report } from "./types.js";
 
 const MAX_EXAMPLES = 50;
@@ -94,7 +95,8 @@ function bar(value: number | null | undefined): string {
 }
 
 function gates(report: Report): string {
-  if (report.gates.length === 0) return section("Gates", "<p>No gates were set.</p>");
+  // No gates: the verdict line under the heading says so, once.
+  if (report.gates.length === 0) return "";
   const rows = report.gates.map((gate) => [
     gate.passed ? `<span class="pass">pass</span>` : `<span class="fail">FAIL</span>`,
     e(gate.name),
@@ -146,15 +148,63 @@ function baseline(report: Report): string {
   );
 }
 
+/** Metrics drawn per run: the headline ones (those with an interval), else the first few. */
+function plottedRunMetrics(report: Report, names: readonly string[]): string[] {
+  const headline = Object.keys(report.ci).filter((name) => names.includes(name));
+  return (headline.length > 0 ? headline : names).slice(0, 4);
+}
+
+// A per-run plot's drawing area in SVG units; it scales down to the page width (viewBox).
+const RUN_PLOT = { width: 480, height: 110, left: 46, right: 8, top: 8, bottom: 20 };
+
+/** One metric over the listed runs as dots (run order left to right), its mean as a dashed line: SVG, no script. */
+function runPlot(report: Report, name: string, keys: readonly string[]): string {
+  const { width: W, height: H, left: L, right: R, top: T, bottom: B } = RUN_PLOT;
+  const points: Array<[number, number]> = [];
+  keys.forEach((key, i) => {
+    const v = report.runs[key]?.[name];
+    if (typeof v === "number" && Number.isFinite(v)) points.push([i, v]);
+  });
+  if (points.length === 0) return "";
+  const values = points.map(([, v]) => v);
+  let lo = Math.min(...values);
+  let hi = Math.max(...values);
+  if (hi - lo < 1e-9) {
+    lo -= 0.05;
+    hi += 0.05;
+  }
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  const y = (v: number) => T + ((hi - v) / (hi - lo)) * (H - T - B);
+  const x = (i: number) => L + (keys.length === 1 ? (W - L - R) / 2 : (i / (keys.length - 1)) * (W - L - R));
+  const f = (n: number) => n.toFixed(1);
+  const radius = keys.length > 300 ? 1.3 : 2.5;
+  const dots = points.map(([i, v]) => `<circle cx="${f(x(i))}" cy="${f(y(v))}" r="${radius}"/>`).join("");
+  const label = `${name} over ${keys.length} runs: min ${formatNumber(Math.min(...values))}, mean ${formatNumber(mean)}, max ${formatNumber(Math.max(...values))}`;
+  return (
+    `<figure class="runplot"><figcaption>${e(label)}</figcaption>` +
+    `<svg class="runs" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${e(label)}" font-size="10">` +
+    `<line x1="${L}" x2="${W - R}" y1="${f(y(hi))}" y2="${f(y(hi))}" stroke="#e4e4e4"/><line x1="${L}" x2="${W - R}" y1="${f(y(lo))}" y2="${f(y(lo))}" stroke="#e4e4e4"/>` +
+    `<text x="${L - 4}" y="${f(y(hi) + 4)}" text-anchor="end">${e(formatNumber(hi))}</text><text x="${L - 4}" y="${f(y(lo) + 4)}" text-anchor="end">${e(formatNumber(lo))}</text>` +
+    `<line class="mean" x1="${L}" x2="${W - R}" y1="${f(y(mean))}" y2="${f(y(mean))}" stroke="#cf222e" stroke-dasharray="4 3"/>` +
+    `<g fill="#4a78c2">${dots}</g>` +
+    `<text x="${L}" y="${H - 4}">run ${e(keys[0]!)}</text><text x="${W - R}" y="${H - 4}" text-anchor="end">run ${e(keys.at(-1)!)}</text>` +
+    `</svg></figure>`
+  );
+}
+
 function runs(report: Report): string {
   const keys = runKeys(report);
   if (keys.length < 2) return "";
+  const names = [...new Set(keys.slice(0, MAX_RUN_COLUMNS).flatMap((key) => Object.keys(report.runs[key] ?? {})))];
+  const plots = plottedRunMetrics(report, names)
+    .map((name) => runPlot(report, name, keys))
+    .join("\n");
   const shown = keys.slice(0, MAX_RUN_COLUMNS);
-  const names = [...new Set(shown.flatMap((key) => Object.keys(report.runs[key] ?? {})))];
   const rows = names.map((name) => [e(name), ...shown.map((key) => e(formatNumber(report.runs[key]?.[name])))]);
   const note = moreRunsNote(report, shown.length);
   const more = note ? `<p class="note">${e(note)}</p>` : "";
-  return section("Runs", table(["metric", ...shown.map((key) => `run ${e(key)}`)], rows) + more);
+  const folded = `<details><summary>Every metric per run (table of the first ${shown.length} runs)</summary>\n${table(["metric", ...shown.map((key) => `run ${e(key)}`)], rows)}${more}</details>`;
+  return section("Runs", `<div class="runplots">${plots}</div>\n${folded}`);
 }
 
 function breakdowns(report: Report): string {
@@ -227,7 +277,7 @@ function confusionTable(matrix: Record<string, Record<string, number>>): string 
     ...predicted.map((p) => {
       const count = matrix[g]?.[p] ?? 0;
       const shade = Math.round(255 - (count / max) * 140);
-      return `<span class="cell" style="background:rgb(${shade},${shade},255)">${count}</span>`;
+      return `<span class="cell" style="background:rgb(${shade},${shade},255)">${e(formatNumber(count))}</span>`;
     }),
   ]);
   return table(["gold \\ predicted", ...predicted.map(e)], rows, "confusion");
@@ -355,7 +405,51 @@ th{background:#f4f4f4}.pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;f
 .note{color:#555;font-size:12px}.verdict{font-size:18px}.banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em}.warning{background:#ffebe9;border-color:#cf222e;font-size:16px}
 .confusion td{text-align:right}.cell{display:inline-block;min-width:3em;padding:2px 4px}code{font-size:12px}
 .scroll{overflow-x:auto;max-width:100%}svg{max-width:none}.plot svg{max-width:100%;height:auto}
-.barred{white-space:nowrap}.num{display:inline-block;min-width:4.5em;margin-right:.3em}`;
+.barred{white-space:nowrap}.num{display:inline-block;min-width:4.5em;margin-right:.3em}
+.runplots{display:flex;flex-wrap:wrap;gap:.5em 1.5em}.runplot{margin:0;max-width:480px;width:100%}.runplot figcaption{font-size:12px;color:#555}.runplot svg{width:100%;height:auto;max-width:480px}
+.subject{margin:.2em 0 0;color:#555}details summary{cursor:pointer;margin:.4em 0}.deltas{max-width:100%;height:auto}
+@media (max-width:500px){body{padding:0 .5em}th,td{padding:2px 4px}}`;
+
+/** One metric's paired difference and its interval, for deltaChart. */
+export interface DeltaRow {
+  name: string;
+  difference: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * The paired differences as a chart (inline SVG, no script): one row per metric, its 95% interval as
+ * a line, the difference as a dot, zero marked; green when the interval is above zero, red below.
+ * Drawn in a 400-unit viewBox, so it fits a phone's width.
+ */
+export function deltaChart(rows: readonly DeltaRow[]): string {
+  if (rows.length === 0) return "";
+  const W = 400;
+  const LABEL = 150;
+  const ROW = 22;
+  const TOP = 18;
+  const span = Math.max(0.01, ...rows.flatMap((r) => [Math.abs(r.low), Math.abs(r.high), Math.abs(r.difference)])) * 1.1;
+  const x = (v: number) => LABEL + ((v + span) / (2 * span)) * (W - LABEL - 8);
+  const f = (n: number) => n.toFixed(1);
+  const H = TOP + rows.length * ROW + 4;
+  const parts = [
+    `<line x1="${f(x(0))}" x2="${f(x(0))}" y1="${TOP - 4}" y2="${H - 2}" stroke="#999"/>`,
+    `<text x="${f(x(-span))}" y="11">${e(formatSigned(-span))}</text><text x="${f(x(0))}" y="11" text-anchor="middle">0</text><text x="${f(x(span))}" y="11" text-anchor="end">${e(formatSigned(span))}</text>`,
+  ];
+  rows.forEach((r, i) => {
+    const y = TOP + i * ROW + ROW / 2;
+    const colour = r.low > 0 ? "#1a7f37" : r.high < 0 ? "#cf222e" : "#4a78c2";
+    const label = `${r.name}: ${formatSigned(r.difference)} [${formatSigned(r.low)}, ${formatSigned(r.high)}]`;
+    parts.push(
+      `<g class="delta" data-metric="${e(r.name)}" data-difference="${r.difference}"><title>${e(label)}</title>` +
+        `<text x="${LABEL - 6}" y="${f(y + 4)}" text-anchor="end">${e(r.name.length > 24 ? `${r.name.slice(0, 23)}…` : r.name)}</text>` +
+        `<line x1="${f(x(r.low))}" x2="${f(x(r.high))}" y1="${f(y)}" y2="${f(y)}" stroke="${colour}" stroke-width="3"/>` +
+        `<circle cx="${f(x(r.difference))}" cy="${f(y)}" r="4" fill="${colour}"/></g>`,
+    );
+  });
+  return `<div class="plot"><svg class="deltas" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="paired differences with 95% intervals" font-size="11">${parts.join("")}</svg></div>`;
+}
 
 /** The eval page's style, for other pages (the sweep's) to look the same. */
 export const REPORT_STYLE = STYLE;
@@ -376,9 +470,12 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     ...(report.system.judge_note ? [`<p class="banner">${e(report.system.judge_note)}</p>`] : []),
     ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),
   ].join("\n");
+  // The answer first: verdict, the gates, headline metrics, rejections; the detail after.
   const body = [
     gates(report),
     metrics(report),
+    rejections(report),
+    orphans(report),
     baseline(report),
     runs(report),
     breakdowns(report),
@@ -391,17 +488,18 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     errorCodes(report),
     dependencies(report),
     freshness(report),
-    rejections(report),
-    orphans(report),
     provenance(report),
   ]
     .filter((part) => part !== "")
     .join("\n");
+  const subject = subjectLine(report);
+  const heading = subject === "" ? `mari report: ${report.task}` : subject;
   return htmlPage({
-    title: `mari report: ${report.task}`,
+    title: `${heading} · mari ${report.task}`,
     style: explorer ? `${STYLE}\n${EXPLORER_STYLE}` : STYLE,
     ...(explorer ? { script: explorerScript() } : {}),
-    body: `<h1>mari report: ${e(report.task)}</h1>
+    body: `<h1>${e(heading)}</h1>
+<p class="subject">mari report: ${e(report.task)}</p>
 <p class="verdict">${verdict}</p>${explorer ? `\n<p><a href="#cases">Cases: ${explorer.shown} of ${explorer.total}</a></p>` : ""}
 ${note}
 ${body}`,

@@ -2,6 +2,7 @@
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
 import { sha256Written } from "../io/hashing.js";
+import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
@@ -75,8 +76,57 @@ function render(format: ReportFormat, report: Report, inputErrors: readonly stri
   }
 }
 
+/** How each format's file begins when mari wrote it: only such a file is ever removed. */
+const WRITTEN_BY_MARI: Readonly<Record<Exclude<ReportFormat, "json">, RegExp>> = {
+  md: /^# mari /,
+  html: /^<!DOCTYPE html>[\s\S]*Content-Security-Policy[\s\S]*<title>[^<]*mari [^<]*<\/title>/,
+  junit: /^<\?xml[^>]*\?>\s*<testsuites name="mari"/,
+};
+
+/** The first bytes of a file, or null when there is no such file. */
+async function headOf(path: string): Promise<string | null> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    handle = await open(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
- * Writes the report files into `outDir` and returns their paths (json first). `inputErrors` go
+ * A run's report files replace the previous run's set: the files of formats not asked for this time
+ * are found before anything is written. Those a mari run wrote are returned, to be removed once the
+ * new set is in place; any other file under one of those names makes the run refuse, naming it, so a
+ * user's own file is never deleted and `--out` never holds a mix of two runs.
+ */
+export async function staleReportFiles(outDir: string, formats: readonly ReportFormat[]): Promise<string[]> {
+  const stale: string[] = [];
+  const foreign: string[] = [];
+  for (const format of REPORT_FORMATS) {
+    if (format === "json" || formats.includes(format)) continue;
+    const path = join(outDir, REPORT_FILE_NAMES[format]);
+    const head = await headOf(path);
+    if (head === null) continue;
+    (WRITTEN_BY_MARI[format].test(head) ? stale : foreign).push(path);
+  }
+  if (foreign.length > 0)
+    throw new InputError(
+      `--out ${outDir} holds ${foreign.join(", ")}, which this run would leave beside its new report.json (not asked for by --report) and which mari did not write: move or delete ${foreign.length === 1 ? "it" : "them"}, add ${foreign.length === 1 ? "its format" : "their formats"} to --report, or choose another --out`,
+    );
+  return stale;
+}
+
+/**
+ * Writes the report files into `outDir` and returns their paths (json first). Report files of an
+ * earlier run in formats not asked for now are removed (staleReportFiles), so the folder holds one
+ * run's set. `inputErrors` go
  * into the JUnit file as <error> cases. With `casesFile` (the cases.jsonl just committed), the
  * report records its sha256 (`cases_sha256`), which every reader checks: a run killed between the
  * two renames leaves a pair that does not match, never one that silently disagrees. report.json
@@ -88,6 +138,7 @@ export async function writeReportFiles(
   formats: readonly ReportFormat[],
   options: { inputErrors?: readonly string[]; explorer?: ExplorerData; casesFile?: string } = {},
 ): Promise<string[]> {
+  const stale = await staleReportFiles(outDir, formats);
   const secrets = secretEnvValues();
   if (options.casesFile !== undefined) report.cases_sha256 = await sha256Written(options.casesFile);
   // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
@@ -100,5 +151,6 @@ export async function writeReportFiles(
     await writeFileAtomic(path, redactSecrets(render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
     written.push(path);
   }
+  for (const path of stale) await unlink(path).catch(() => {});
   return [written[written.length - 1]!, ...written.slice(0, -1)];
 }

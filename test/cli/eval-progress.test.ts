@@ -25,7 +25,7 @@ describe("mari eval --progress plain", () => {
     expect(r.stderr).not.toContain("0/1 (0%)");
   });
 
-  it("shows every phase of the run, each to its end: the slice, scoring, aggregation, bootstrap, the report", async () => {
+  it("shows every phase of the run, each once, at its end: the slice, scoring, aggregation, bootstrap, the report", async () => {
     const r = await runMari(["eval", join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "--out", join(tmp.dir, "phases"), "--progress", "plain", "--quiet"]);
     expect(r.code, r.stderr).toBe(0);
     const finished = r.stderr
@@ -42,8 +42,8 @@ describe("mari eval --progress plain", () => {
       "bootstrap blocks + SetCons",
       "report (steps)",
     ]);
-    // Lines on the way carry the rate and the time left (m:ss).
-    expect(r.stderr).toMatch(/^aggregate \(case × run\): \d+\/160 \(\d+%\) [\d.]+s, [\d.]+\/s, eta \d+:\d\d$/m);
+    // A short run off a terminal: one line per phase, nothing on the way.
+    expect(r.stderr.trimEnd().split("\n")).toHaveLength(finished.length);
   });
 });
 

@@ -60,9 +60,11 @@ describe("mari.config.json", () => {
   });
 
   it.each([
-    ["unknown key", { documents: { gates: ["accuracy>=0.6"] } }, /unknown key "gates" in "documents"/],
+    ["unknown key", { documents: { gates: ["accuracy>=0.6"] } }, /unknown key "gates" in "documents"; did you mean "gate"\?/],
+    ["misspelt key", { documents: { bootstrp: 10 } }, /unknown key "bootstrp" in "documents"; did you mean "bootstrap"\?/],
+    ["key far from any", { evidence: { zzzzzzzz: 1 } }, /unknown key "zzzzzzzz" in "evidence"; known keys: .*gate, max_invalid_rate/],
     ["gate at the top", { gate: ["accuracy>=0.6"] }, /"gate" belongs in a task section: put it under "documents", "pairs" or "evidence"/],
-    ["unknown section", { document: {} }, /unknown key "document" at the top/],
+    ["unknown section", { document: {} }, /unknown key "document" at the top; did you mean "documents"\?/],
     ["documents key in pairs", { pairs: { seed: 1 } }, /unknown key "seed" in "pairs"/],
     ["bad gate", { documents: { gate: ["accuracy>0.6"] } }, /config .*mari\.config\.json: documents\.gate: config gate "accuracy>0\.6"/],
     ["bad gate in another section", { evidence: { gate: ["accepted_rate>0.6"] } }, /evidence\.gate: config gate/],

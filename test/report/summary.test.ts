@@ -27,8 +27,8 @@ describe("summary", () => {
     expect(text).toContain("  orphans: 1 predictions for unknown case ids\n");
     expect(text).toContain("  pass accuracy>=0.6 (value 0.7500)\n");
     expect(text).toContain("  FAIL macro_f1>=0.8 (value 0.7333) below <threshold> & falling\n");
-    expect(text).toContain("gates: 1 of 2 gates FAILED\n");
-    expect(lines.at(-1)).toBe("report: out/report.json, out/report.md");
+    // The files, then the verdict as the last line.
+    expect(lines.slice(-2)).toEqual(["report: out/report.json, out/report.md", "gates: 1 of 2 gates FAILED"]);
   });
 
   it("prints nothing when quiet, and no colour codes on a non-terminal stream", () => {
@@ -54,6 +54,31 @@ describe("summary", () => {
       if (saved === undefined) delete process.env.FORCE_COLOR;
       else process.env.FORCE_COLOR = saved;
       if (savedNo !== undefined) process.env.NO_COLOR = savedNo;
+    }
+  });
+
+  it.each([
+    ["a terminal, no variables", { isTTY: true }, {}, true],
+    ["a terminal under NO_COLOR", { isTTY: true }, { NO_COLOR: "1" }, false],
+    ["a terminal with FORCE_COLOR=0", { isTTY: true }, { FORCE_COLOR: "0" }, false],
+    ["a pipe", { isTTY: false }, {}, false],
+    ["a pipe with FORCE_COLOR=1, NO_COLOR too", { isTTY: false }, { FORCE_COLOR: "1", NO_COLOR: "1" }, true],
+    ["a dumb terminal", { isTTY: true }, { TERM: "dumb" }, false],
+  ] as const)("colour through chalk on %s", (_name, stream, env, coloured) => {
+    const names = ["FORCE_COLOR", "NO_COLOR", "NODE_DISABLE_COLORS", "TERM"] as const;
+    const saved = Object.fromEntries(names.map((n) => [n, process.env[n]]));
+    for (const n of names) delete process.env[n];
+    Object.assign(process.env, env);
+    try {
+      const out = Object.assign(sink(), stream);
+      printSummary(fixtureReport(), { quiet: false, outDir: "out", stream: out });
+      expect(out.text.includes("\u001b["), out.text).toBe(coloured);
+      expect(out.text.replace(/\u001b\[\d+m/g, "")).toContain("gates: 1 of 2 gates FAILED");
+    } finally {
+      for (const n of names) {
+        if (saved[n] === undefined) delete process.env[n];
+        else process.env[n] = saved[n];
+      }
     }
   });
 });

@@ -1,9 +1,9 @@
 // `mari diff OLD NEW`: two finished reports (report.json or its directory, cases.jsonl beside it)
 // compared without re-scoring; the deltas, changed cases and gates on stdout and in
 // diff.json / diff.md / diff.html. Exit codes as eval: 0 ok, 1 a gate failed, 2 input error.
-import { styleText } from "node:util";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
+import { chalkFor } from "../colour.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { diffReports } from "../../tasks/diff/run.js";
@@ -106,7 +106,7 @@ async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): 
       `  McNemar p = ${c.mcnemar.p_value.toPrecision(4)}; regressed ${diff.regressed.length}, fixed ${diff.fixed.length}${diff.mixed.length ? `, mixed ${diff.mixed.length}` : ""}`,
     );
     out.push(...caseLines("regressed", diff.regressed), ...caseLines("fixed", diff.fixed));
-    for (const g of diff.gates) out.push(`${g.passed ? styleText("green", "pass") : styleText("red", "FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
+    for (const g of diff.gates) out.push(`${g.passed ? chalkFor().green("pass") : chalkFor().red("FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
     out.push(`diff: ${files.join(", ")}`);
     process.stdout.write(`${out.join("\n")}\n`);
   }

@@ -20,7 +20,7 @@ import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
 import { resolveShard } from "../shard.js";
 import { refuseStdinSlice, sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
-import { parseReportFormats } from "../../report/write.js";
+import { parseReportFormats, staleReportFiles } from "../../report/write.js";
 import type { Report } from "../../report/types.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
 import type { Shard } from "../../tasks/document/score-dump.js";
@@ -178,6 +178,8 @@ async function evalPairs(slicePath: string, flags: EvalFlags, config: EvalConfig
     );
   }
   lockOutputDir(outDir);
+  // Files of formats not asked for that mari did not write: refused now, not after the run.
+  await staleReportFiles(outDir, formats);
   // Each task's modules are loaded only when the slice is of that task (start-up time).
   const { classifierConfigFromFlags, runPairEval } = await import("../../tasks/pairs/run.js");
   const outcome = await runPairEval({
@@ -212,6 +214,8 @@ async function evalDocuments(slicePath: string, flags: EvalFlags, config: EvalCo
   checkDocumentGatesEarly({ gates, bootstrap, ...(baselinePath !== undefined ? { baselinePath } : {}) });
   // After every flag and gate is checked: a usage error leaves no output directory behind.
   lockOutputDir(outDir);
+  // Files of formats not asked for that mari did not write: refused now, not after the run.
+  await staleReportFiles(outDir, formats);
   const outcome = await evaluateDocuments({
     slicePath,
     ...(flags.predictions !== undefined ? { dumpPath: flags.predictions } : {}),
@@ -237,10 +241,15 @@ async function evalDocuments(slicePath: string, flags: EvalFlags, config: EvalCo
     observer: terminalObserver(progressMode, quiet),
     started,
   });
-  return finishReportRun(outcome, quiet, rejectionNotes(outcome.report, outcome.outDir));
+  // The main job (the built-in judge on a slice): say how to put one's own model in its place.
+  const next =
+    flags.predictions === undefined
+      ? `evaluate your own model: mari predict ${slicePath} --judge openai --base-url URL --model NAME --out dump.jsonl, then mari eval ${slicePath} --predictions dump.jsonl`
+      : undefined;
+  return finishReportRun(outcome, quiet, rejectionNotes(outcome.report, outcome.outDir), next);
 }
 
-/** Rejected dump lines after the summary, by the one listing rule (the first ten, then how many more), and the orphans. */
+/** Rejected dump lines, printed before the summary, by the one listing rule (the first ten, then how many more), and the orphans. */
 function rejectionNotes(report: Report, outDir: string): string[] {
   const listed = report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction");
   const total = Object.entries(report.rejections).reduce((sum, [reason, n]) => (reason === "missing_prediction" ? sum : sum + n), 0);

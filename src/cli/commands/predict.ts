@@ -185,6 +185,13 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
     throw err;
   }
   const { cases, summary } = outcome;
+  // The warning first, the summary last: its line is the one left above the prompt.
+  if (summary.failed > 0) {
+    process.stderr.write(
+      `mari predict: warning: ${summary.failed} request(s) failed after retries; they are in the dump as failed predictions ` +
+        `(format-invalid for mari eval)${options.cache ? "; rerun with the same --cache to retry only those" : ""}\n`,
+    );
+  }
   process.stderr.write(
     `mari predict: ${summary.predictions} predictions (${cases} cases × ${judge.runs} run(s)): ` +
       `${summary.fromCache} from cache, ${summary.requested} requested, ${summary.retries} retries, ` +
@@ -192,12 +199,6 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
       `${summary.malformedFromCache > 0 ? ` (${summary.malformedFromCache} of the malformed answers from cache)` : ""}; ` +
       `tokens: ${summary.usage.promptTokens} prompt, ${summary.usage.completionTokens} completion\n`,
   );
-  if (summary.failed > 0) {
-    process.stderr.write(
-      `mari predict: warning: ${summary.failed} request(s) failed after retries; they are in the dump as failed predictions ` +
-        `(format-invalid for mari eval)${options.cache ? "; rerun with the same --cache to retry only those" : ""}\n`,
-    );
-  }
   return EXIT_OK;
 }
 

@@ -1,9 +1,9 @@
 // `mari trend REPORT_OR_DIR…`: a training run's checkpoint reports on one page; the best point of
 // each metric and the checkpoint to keep on stdout and in trend.json / trend.md / trend.html.
 // Exit codes as eval: 0 ok, 1 a gate failed, 2 input error.
-import { styleText } from "node:util";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
+import { chalkFor } from "../colour.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
@@ -118,7 +118,7 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
     }
     out.push(keepSentence(trend));
     for (const w of trend.warnings) out.push(`warning: ${w}`);
-    for (const g of trend.gates) out.push(`${g.passed ? styleText("green", "pass") : styleText("red", "FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
+    for (const g of trend.gates) out.push(`${g.passed ? chalkFor().green("pass") : chalkFor().red("FAIL")} ${g.name}${g.detail ? `: ${g.detail}` : ""}`);
     out.push(`trend: ${files.join(", ")}`);
     process.stdout.write(`${out.join("\n")}\n`);
   }

@@ -1,10 +1,10 @@
 // The files `mari diff` writes: diff.json (the whole result), diff.md (for a CI job summary: the
 // deltas, gates and the changed cases) and diff.html (the same, with the case explorer of NEW).
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { writeFileAtomic } from "../../io/atomic-write.js";
 import { explorerScript, EXPLORER_STYLE, explorerHtml } from "../../report/explorer.js";
 import { describeMcNemar, describePairing, formatNumber, formatSigned } from "../../report/format.js";
-import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
+import { deltaChart, escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, redactStrings, secretEnvValues } from "../../report/redact.js";
 import type { GateResult } from "../../report/types.js";
@@ -123,16 +123,19 @@ export function renderDiffHtml(outcome: DiffOutcome): string {
   const { diff, explorer } = outcome;
   const e = escapeHtml;
   const gates = diff.gates.length === 0 ? "" : `<h2>Gates</h2>\n${gatesHtml(diff.gates)}`;
-  const body = `<h1>mari diff: ${e(diff.new.task)}</h1>
+  const heading = `${basename(diff.old.predictions ?? "OLD")} → ${basename(diff.new.predictions ?? "NEW")}`;
+  const body = `<h1>${e(heading)}</h1>
+<p class="subject">mari diff: ${e(diff.new.task)}, ${e(basename(diff.new.dataset))}</p>
 <p class="verdict">${gatesVerdictHtml(diff.gates)}</p>
 ${diffNotes(diff)
   .map((n) => `<p class="note">${e(n)}</p>`)
   .join("\n")}
 ${gates}
 <h2>Metrics (NEW − OLD)</h2>
+${deltaChart(Object.entries(diff.comparison.metrics).map(([name, d]) => ({ name, difference: d.difference, low: d.low, high: d.high })))}
 ${table(
-  ["metric", "OLD", "NEW", "difference", "95% CI"],
-  deltaRows(diff).map((r) => r.map(e)),
+  ["metric", "difference", "95% CI", "OLD", "NEW"],
+  deltaRows(diff).map(([name, old, now, difference, ci]) => [name, difference, ci, old, now].map((cell) => e(cell ?? ""))),
 )}
 <h2>Changed cases</h2>
 ${htmlCases("Regressed", diff.regressed)}
@@ -140,7 +143,7 @@ ${htmlCases("Fixed", diff.fixed)}
 ${diff.mixed.length ? htmlCases("Regressed in some runs, fixed in others", diff.mixed) : ""}
 ${explorer ? explorerHtml(explorer) : `<p class="note">${e(outcome.explorerNote ?? "No case explorer for this task.")}</p>`}`;
   return htmlPage({
-    title: `mari diff: ${diff.new.task}`,
+    title: `${heading} · mari diff`,
     style: explorer ? `${REPORT_STYLE}\n${EXPLORER_STYLE}` : REPORT_STYLE,
     ...(explorer ? { script: explorerScript() } : {}),
     body,

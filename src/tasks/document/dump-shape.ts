@@ -107,10 +107,20 @@ export async function assertPredictionDump(dumpPath: string, source: DumpSourceO
   if (first === null || !sawObject) return;
   const what = firstRecord !== null ? holds(firstRecord) : `"${summarise(first.text)}"`;
   const swapped = firstRecord !== null && SLICE_FIELDS.filter((f) => Object.hasOwn(firstRecord!, f)).length >= 2;
+  // `mari serve --log` lines carry the request, the item and its rewards; the answer only with --log-predictions.
+  const servedLog = firstRecord !== null && SERVE_LOG_FIELDS.every((f) => Object.hasOwn(firstRecord!, f));
+  const hint = swapped
+    ? ". It looks like a document slice: did you swap the arguments? (mari eval SLICE --predictions DUMP)"
+    : servedLog
+      ? ". It looks like a mari serve --log written without --log-predictions: it holds the rewards, not the answers; serve with --log FILE --log-predictions to replay the log with mari eval"
+      : "";
   throw new InputError(
-    `${dumpPath}: not a prediction dump: no line has a ${PREDICTION_FIELDS.map((f) => `"${f}"`).join(", ")} field (expected JSONL, one prediction per line: ${EXAMPLE}); its first line (line ${first.lineNo}) holds ${what}${swapped ? ". It looks like a document slice: did you swap the arguments? (mari eval SLICE --predictions DUMP)" : ""}`,
+    `${dumpPath}: not a prediction dump: no line has a ${PREDICTION_FIELDS.map((f) => `"${f}"`).join(", ")} field (expected JSONL, one prediction per line: ${EXAMPLE}); its first line (line ${first.lineNo}) holds ${what}${hint}`,
   );
 }
+
+/** Fields every `mari serve --log` line has. */
+const SERVE_LOG_FIELDS = ["request", "item", "case_id", "format_valid"];
 
 async function isOneJsonObject(path: string): Promise<boolean> {
   try {

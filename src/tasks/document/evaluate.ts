@@ -375,6 +375,26 @@ async function addJudgeRun(report: Report, dumpPath: string, settings: Resolved)
   }
 }
 
+/** Ids shown of each side when none matched. */
+const IDS_SHOWN = 3;
+
+/** Nothing scored: a few ids of each side side by side, and the flags that reconcile them. */
+function zeroScoredMessage(result: DocumentEvalResult, dumpPath: string): string {
+  const quoted = (ids: readonly string[]) =>
+    ids
+      .slice(0, IDS_SHOWN)
+      .map((id) => JSON.stringify(id))
+      .join(", ");
+  const sliceIds = quoted(result.cases.map((c) => c.id));
+  const dumpIds = result.orphans.examples;
+  const head = `${dumpPath}: zero cases scored (no dump line matched a slice case)`;
+  // --lenient-ids is not offered: it loosens evidence sentence ids, never case ids.
+  const fix =
+    "a dump line names its case in case_id (or id), equal to the slice's id; for an inspect_ai or promptfoo log as --predictions, name the field holding the case id with --id-field FIELD";
+  if (dumpIds.length === 0) return `${head}; no dump line carried a case id (the slice's ids are ${sliceIds}): ${fix}`;
+  return `${head}: the slice's ids are ${sliceIds}${result.cases.length > IDS_SHOWN ? ", …" : ""}, the dump's ${quoted(dumpIds)}${dumpIds.length > IDS_SHOWN ? ", …" : ""}; ${fix}`;
+}
+
 /** The run's input errors: nothing scored (outside an empty shard), and --strict's violations. */
 function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Resolved, dumpPath: string): string[] {
   const { shard, observer } = settings;
@@ -383,7 +403,7 @@ function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Res
   // A shard that holds no slice case has nothing to score; that is not an input error (small
   // slices over many shards), and `mari merge` accepts its empty report.
   const emptyShard = shard !== undefined && result.cases.length === 0;
-  if (scored === 0 && !emptyShard) inputErrors.push(`${dumpPath}: zero cases scored (no dump line matched a slice case)`);
+  if (scored === 0 && !emptyShard) inputErrors.push(zeroScoredMessage(result, dumpPath));
   if (emptyShard) observer.log(`shard ${shard.index}/${shard.count} holds no case of this slice`);
   const violations = settings.strict ? strictViolations(report) : [];
   if (violations.length > 0) inputErrors.push(`--strict: ${violations.join(", ")}`);
