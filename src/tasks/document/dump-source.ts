@@ -1,11 +1,13 @@
 // The lines of a prediction dump, whatever file holds them: a JSONL file as it is; a Parquet file
 // as one JSON line per row (row N where line N would be); an inspect_ai or promptfoo log as one
-// line per sample or result (src/judges/eval-logs.ts). Every dump reader of `mari eval` (shape
+// line per sample or result (src/judges/eval-logs.ts); a `mari serve --log` whose items carried
+// their generation identity as its replay of one phase (serve-replay.ts). Every dump reader of `mari eval` (shape
 // check, scoring, the case explorer's texts) takes its lines from here, so each of these files is
 // scored by exactly the code that scores a JSONL dump.
 import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
 import { detectEvalLog, evalLogLines, type EvalLogOptions } from "../../judges/eval-logs.js";
+import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
 
 export interface DumpBlock {
   /** Number of the block's first line (Parquet: its first row; an eval log: its first sample or result). */
@@ -18,7 +20,10 @@ export interface DumpBlock {
   raw: boolean;
 }
 
-export type DumpSourceOptions = EvalLogOptions;
+export interface DumpSourceOptions extends EvalLogOptions {
+  /** A serve log with generation identities: the phase replayed (default train). */
+  phase?: ReplayPhase;
+}
 
 /** Whether the dump's lines are made from another format (no line offsets in the file). */
 export async function isConvertedDump(path: string): Promise<boolean> {
@@ -40,6 +45,11 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
       const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
       yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
     }
+    return;
+  }
+  if (await isIdentifiedServeLog(path)) {
+    const { blocks } = await serveReplay(path, options.phase ?? "train");
+    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
     return;
   }
   for await (const b of readLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };
