@@ -6,11 +6,13 @@
 // Counts the two mismatch classes (the served completion is not the text written; the served
 // rewards are not mari eval's on it), the rewards TRL trained on that differ from the served ones,
 // and what the replay of the log gives.
-//   node bench/trl-run.mjs [--steps 100] [--template qwen3|chatml|r1] [--cases 16] [--keep DIR]
+//   node bench/trl-run.mjs [--steps 100] [--template qwen3|chatml|r1] [--cases 16] [--prompts-per-step 1]
+//     [--max-completion-length 32] [--keep DIR]   (--keep: work there, and reuse a policy built there before)
+//   node bench/trl-run.mjs --keep DIR --compare-only   (only the checks, on what a run in DIR left: a stopped run's steps)
 //   (qwen3 runs with --response-template: TRL hands over parsed messages)
 // Writes bench/results/trl-run.json. Needs a build and the Python virtualenv (.venv).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { flag, ROOT } from "./lib/measure.mjs";
@@ -18,6 +20,8 @@ import { startServeChild } from "./lib/serve-child.mjs";
 
 const STEPS = flag("--steps", 100);
 const CASES = flag("--cases", 16);
+const PROMPTS = flag("--prompts-per-step", 1);
+const LENGTH = flag("--max-completion-length", 32);
 const G = 4;
 const at = process.argv.indexOf("--template");
 const TEMPLATE = at >= 0 ? process.argv[at + 1] : "qwen3";
@@ -51,46 +55,59 @@ const jsonl = (path) =>
 
 // The slice: the contradoc-160 cases with the shortest documents (short prompts keep CPU steps short).
 const slicePath = join(WORK, "slice.jsonl");
-const lines = readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8").split("\n").filter((l) => l !== "");
-const shortest = lines.map((l) => ({ l, n: JSON.parse(l).text.length })).sort((a, b) => a.n - b.n).slice(0, CASES);
+const decodedSteps = () => new Set(jsonl(served).map((l) => l.step)).size;
+const lines = readFileSync(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l !== "");
+const shortest = lines
+  .map((l) => ({ l, n: JSON.parse(l).text.length }))
+  .sort((a, b) => a.n - b.n)
+  .slice(0, CASES);
 writeFileSync(slicePath, `${shortest.map((x) => x.l).join("\n")}\n`);
 
+const COMPARE_ONLY = process.argv.includes("--compare-only");
 const started = Date.now();
 const models = join(WORK, "models");
-run(PYTHON, ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", models]);
+if (!existsSync(join(models, TEMPLATE, "config.json"))) run(PYTHON, ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", models]);
 const model = join(models, TEMPLATE);
 const served = join(WORK, "served.jsonl");
 const record = join(WORK, "record");
-rmSync(served, { force: true });
-for (const f of readdirSync(WORK)) if (f.startsWith("record.rank")) rmSync(join(WORK, f));
-const server = await startServeChild(slicePath, ["--log", served, "--log-predictions"]);
-try {
-  await runAsync(
-    PYTHON,
-    [
-      "examples/trl_grpo.py",
-      "--model",
-      model,
-      "--slice",
-      slicePath,
-      "--out",
-      join(WORK, "out"),
-      "--max-steps",
-      String(STEPS),
-      "--num-generations",
-      String(G),
-      "--max-completion-length",
-      "48",
-      "--record",
-      record,
-      ...(TEMPLATE === "qwen3" ? ["--response-template"] : []),
-    ],
-    { MARI_URL: `http://127.0.0.1:${server.port}`, MARI: MARI.join(" ") },
-  );
-} finally {
-  await server.stop();
-}
+if (!COMPARE_ONLY) await train();
 const trainSeconds = (Date.now() - started) / 1000;
+
+async function train() {
+  rmSync(served, { force: true });
+  for (const f of readdirSync(WORK)) if (f.startsWith("record.rank")) rmSync(join(WORK, f));
+  const server = await startServeChild(slicePath, ["--log", served, "--log-predictions"]);
+  try {
+    await runAsync(
+      PYTHON,
+      [
+        "examples/trl_grpo.py",
+        "--model",
+        model,
+        "--slice",
+        slicePath,
+        "--out",
+        join(WORK, "out"),
+        "--max-steps",
+        String(STEPS),
+        "--num-generations",
+        String(G),
+        "--prompts-per-step",
+        String(PROMPTS),
+        "--max-completion-length",
+        String(LENGTH),
+        "--record",
+        record,
+        ...(TEMPLATE === "qwen3" ? ["--response-template"] : []),
+      ],
+      { MARI_URL: `http://127.0.0.1:${server.port}`, MARI: MARI.join(" ") },
+    );
+  } finally {
+    await server.stop();
+  }
+}
 
 // The text the model wrote, and mari eval's rewards on it.
 const opener = TEMPLATE === "r1" ? "<think>\n" : "";
@@ -104,7 +121,20 @@ const decoded = run(PYTHON, ["test/trainers/decode_record.py", model, opener, ..
 const dump = join(WORK, "decoded.jsonl");
 writeFileSync(dump, decoded.map((d, i) => JSON.stringify({ case_id: d.case_id, run: String(i), completion: d.completion })).join("\n") + "\n");
 const rewardsPath = join(WORK, "decoded-rewards.jsonl");
-run(MARI[0], [MARI[1], "eval", slicePath, "--predictions", dump, "--rewards", rewardsPath, "--out", join(WORK, "decoded-report"), "--report", "json", "--quiet"]);
+run(MARI[0], [
+  MARI[1],
+  "eval",
+  slicePath,
+  "--predictions",
+  dump,
+  "--rewards",
+  rewardsPath,
+  "--out",
+  join(WORK, "decoded-report"),
+  "--report",
+  "json",
+  "--quiet",
+]);
 const evalRewards = jsonl(rewardsPath);
 
 const key = (phase, step, batch, prompt, generation) => `${phase}/${step}/${batch}/${prompt}/${generation}`;
@@ -132,14 +162,17 @@ run(MARI[0], [MARI[1], "eval", slicePath, "--predictions", served, "--out", repl
 const report = JSON.parse(readFileSync(join(replayOut, "report.json"), "utf8"));
 
 const result = {
-  command: `node bench/trl-run.mjs --steps ${STEPS} --template ${TEMPLATE} --cases ${CASES}`,
+  command: `node bench/trl-run.mjs --steps ${STEPS} --template ${TEMPLATE} --cases ${CASES} --prompts-per-step ${PROMPTS} --max-completion-length ${LENGTH}`,
   date: new Date().toISOString().slice(0, 10),
   load_average: loadavg().map((x) => Math.round(x * 10) / 10),
-  steps: STEPS,
+  steps: COMPARE_ONLY ? decodedSteps() : STEPS,
+  ...(COMPARE_ONLY ? { stopped_early: true } : {}),
   template: TEMPLATE,
   response_template: TEMPLATE === "qwen3",
   num_generations: G,
-  wall_seconds: Math.round(trainSeconds),
+  prompts_per_step: PROMPTS,
+  max_completion_length: LENGTH,
+  ...(COMPARE_ONLY ? {} : { wall_seconds: Math.round(trainSeconds) }),
   counts,
   replay: {
     runs: Object.keys(report.runs).length,

@@ -26,7 +26,8 @@ import time
 
 import requests
 
-MARI_URL = os.environ.get("MARI_URL", "http://127.0.0.1:8000") + "/v1/rewards"
+# One server, or several (comma-separated): process p sends to the (p mod n)-th, each with its own --log.
+MARI_URLS = [url.strip() + "/v1/rewards" for url in os.environ.get("MARI_URL", "http://127.0.0.1:8000").split(",")]
 THINK_OPENERS = ("<think>\n", "<think>")
 session = requests.Session()
 
@@ -124,7 +125,8 @@ def _score(prompts, completion_ids, case_id, trainer_state, kwargs):
         else:
             item["prompt"] = prompt_text(prompts[i])
         items.append(item)
-    response = session.post(MARI_URL, json={"items": items}, timeout=120)
+    url = MARI_URLS[trainer.accelerator.process_index % len(MARI_URLS)]
+    response = session.post(url, json={"items": items}, timeout=120)
     if response.status_code >= 400:
         raise RuntimeError(f"mari serve answered {response.status_code}: {response.text[:2000]}")
     results = response.json()["results"]

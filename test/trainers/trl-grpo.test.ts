@@ -12,9 +12,11 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
 import { realToolsRequired, VENV_DIR, venvPython } from "../support/python.js";
-import { CONTRADOC_160, startServe } from "../server/support.js";
+import { CONTRADOC_160, startServe, type ServeProcess } from "../server/support.js";
 
 const TIMEOUT = 600_000;
+/** Building the policy: most of it is importing torch and transformers, slow on a loaded machine. */
+const BUILD_TIMEOUT = 900_000;
 const G = 4;
 const CASES = 12;
 const OFFLINE = { HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", TOKENIZERS_PARALLELISM: "false", OMP_NUM_THREADS: "1" };
@@ -39,14 +41,14 @@ function readJsonl(path: string): any[] {
 }
 
 /** Runs a program to its end (killed after the test's time), rejecting with its stderr's tail on failure. */
-function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv = {}, budget = TIMEOUT): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-6000)));
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT - 30_000);
+    const timer = setTimeout(() => child.kill("SIGKILL"), budget - 30_000);
     child.on("close", (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(stdout);
@@ -71,8 +73,8 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
       .slice(0, CASES);
     slicePath = join(work.dir, "slice.jsonl");
     writeFileSync(slicePath, `${shortest.map((x) => x.l).join("\n")}\n`);
-    await runProgram(venvPython(), ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", join(work.dir, "models")]);
-  }, TIMEOUT);
+    await runProgram(venvPython(), ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", join(work.dir, "models")], {}, BUILD_TIMEOUT);
+  }, BUILD_TIMEOUT);
 
   afterAll(() => work?.cleanup());
 
@@ -84,19 +86,22 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
     name: string,
     template: "chatml" | "r1" | "qwen3",
     runs: string[][],
-    options: { processes?: number; between?: () => void } = {},
+    options: { processes?: number; servers?: number; between?: () => void } = {},
   ): Promise<{ log: any[]; logPath: string; decoded: Decoded[]; dir: string }> {
     const dir = join(work.dir, name);
     const logPath = join(dir, "served.jsonl");
     const record = join(dir, "record");
     const model = join(work.dir, "models", template);
-    const server = await startServe([slicePath, "--log", logPath, "--log-predictions", "--workers", "1"]);
+    // Several servers: one --log each, the process p sending to server p mod n; the logs replay together.
+    const logs = Array.from({ length: options.servers ?? 1 }, (_, i) => join(dir, `served-${i}.jsonl`));
+    const servers: ServeProcess[] = [];
     try {
+      for (const log of logs) servers.push(await startServe([slicePath, "--log", log, "--log-predictions", "--workers", "1"]));
       for (const [n, extra] of runs.entries()) {
         if (n > 0) options.between?.();
         const script = ["examples/trl_grpo.py", "--model", model, "--slice", slicePath, "--out", join(dir, "out"), "--num-generations", String(G)];
         const args = [...script, "--max-completion-length", "40", "--record", record, ...extra];
-        const env = { MARI_URL: server.url, MARI: MARI_SHELL };
+        const env = { MARI_URL: servers.map((s) => s.url).join(","), MARI: MARI_SHELL };
         if (options.processes === undefined) await runProgram(venvPython(), args, env);
         else {
           const torchrun = join(VENV_DIR, "bin", "torchrun");
@@ -104,8 +109,9 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
         }
       }
     } finally {
-      expect(await server.stop()).toBe(0);
+      for (const server of servers) expect(await server.stop()).toBe(0);
     }
+    writeFileSync(logPath, logs.map((log) => readFileSync(log, "utf8")).join(""));
     const records = readdirSync(dir)
       .filter((f) => f.startsWith("record.rank"))
       .sort()
@@ -178,7 +184,13 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
       const report = await replay(run, "replay");
       expect(runKeys(report)).toEqual(generations);
       // 3 steps x 2 prompts: 6 of the 12 cases, each once; only those are scored.
-      expect(report.system.config.serve_replay).toMatchObject({ phase: "train", covered_cases: 6, superseded_lines: 0, other_phase_lines: 0, scored_cases: "covered" });
+      expect(report.system.config.serve_replay).toMatchObject({
+        phase: "train",
+        covered_cases: 6,
+        superseded_lines: 0,
+        other_phase_lines: 0,
+        scored_cases: "covered",
+      });
       for (const r of Object.values<any>(report.runs)) expect(r.cases).toBe(6);
       expect(report.rejections.missing_prediction).toBeUndefined();
     },
@@ -235,10 +247,11 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   );
 
   it(
-    "two processes (torchrun, gloo): a group split over processes replays as runs 0..G-1",
+    "two processes (torchrun, gloo), one mari serve each: a group split over processes replays as runs 0..G-1",
     async () => {
-      // 2 completions per process: each prompt's group of 4 spans both processes.
-      const run = await train("torchrun", "chatml", [["--max-steps", "2", "--per-device-batch", "2"]], { processes: 2 });
+      // 2 completions per process: each prompt's group of 4 spans both processes, and both servers.
+      const run = await train("torchrun", "chatml", [["--max-steps", "2", "--per-device-batch", "2"]], { processes: 2, servers: 2 });
+      for (const i of [0, 1]) expect(readFileSync(join(run.dir, `served-${i}.jsonl`), "utf8")).not.toBe("");
       await expectServedAsWritten(run);
       expect(new Set(run.decoded.map((d) => d.rank))).toEqual(new Set([0, 1]));
       const report = await replay(run, "replay");

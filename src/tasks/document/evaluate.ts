@@ -220,7 +220,10 @@ async function serveReplayOf(
   settings: Resolved,
 ): Promise<{ summary: ServeReplaySummary & { scored_cases: string }; onlyCases: ReadonlySet<string> | undefined } | undefined> {
   if (!(await isIdentifiedServeLog(dumpPath))) {
-    if (settings.phase !== undefined) throw new InputError(`--phase applies to a mari serve --log whose items carry their generation identity (phase, step, generation); ${dumpPath} is not one`);
+    if (settings.phase !== undefined)
+      throw new InputError(
+        `--phase applies to a mari serve --log whose items carry their generation identity (phase, step, generation); ${dumpPath} is not one`,
+      );
     return undefined;
   }
   const { summary, covered } = await serveReplay(dumpPath, settings.phase ?? "train");
