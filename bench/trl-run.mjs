@@ -162,7 +162,9 @@ run(MARI[0], [MARI[1], "eval", slicePath, "--predictions", served, "--out", repl
 const report = JSON.parse(readFileSync(join(replayOut, "report.json"), "utf8"));
 
 const result = {
-  command: `node bench/trl-run.mjs --steps ${STEPS} --template ${TEMPLATE} --cases ${CASES} --prompts-per-step ${PROMPTS} --max-completion-length ${LENGTH}`,
+  command: COMPARE_ONLY
+    ? `node bench/trl-run.mjs --keep DIR --compare-only (after a run in DIR stopped before its last step)`
+    : `node bench/trl-run.mjs --steps ${STEPS} --template ${TEMPLATE} --cases ${CASES} --prompts-per-step ${PROMPTS} --max-completion-length ${LENGTH}`,
   date: new Date().toISOString().slice(0, 10),
   load_average: loadavg().map((x) => Math.round(x * 10) / 10),
   steps: COMPARE_ONLY ? decodedSteps() : STEPS,

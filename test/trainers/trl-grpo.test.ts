@@ -8,7 +8,7 @@
 // table says. Skips without the Python virtualenv locally (fails under CI).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
 import { realToolsRequired, VENV_DIR, venvPython } from "../support/python.js";
@@ -60,6 +60,7 @@ function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv = {}
 describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (skipped without .venv)", () => {
   let work: { dir: string; cleanup: () => void };
   let slicePath: string;
+  let models: string;
 
   beforeAll(async () => {
     work = tempDir("mari-trl-");
@@ -73,7 +74,12 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
       .slice(0, CASES);
     slicePath = join(work.dir, "slice.jsonl");
     writeFileSync(slicePath, `${shortest.map((x) => x.l).join("\n")}\n`);
-    await runProgram(venvPython(), ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", join(work.dir, "models")], {}, BUILD_TIMEOUT);
+    // MARI_TINY_MODELS names a directory make_tiny_model.py wrote before (any slice: its byte-level
+    // tokenizer encodes any text), to skip the build while iterating locally; CI builds it here.
+    models = process.env.MARI_TINY_MODELS ?? join(work.dir, "models");
+    if (process.env.MARI_TINY_MODELS === undefined) {
+      await runProgram(venvPython(), ["test/trainers/make_tiny_model.py", "--slice", slicePath, "--out", models], {}, BUILD_TIMEOUT);
+    }
   }, BUILD_TIMEOUT);
 
   afterAll(() => work?.cleanup());
@@ -89,9 +95,10 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
     options: { processes?: number; servers?: number; between?: () => void } = {},
   ): Promise<{ log: any[]; logPath: string; decoded: Decoded[]; dir: string }> {
     const dir = join(work.dir, name);
+    mkdirSync(dir, { recursive: true });
     const logPath = join(dir, "served.jsonl");
     const record = join(dir, "record");
-    const model = join(work.dir, "models", template);
+    const model = join(models, template);
     // Several servers: one --log each, the process p sending to server p mod n; the logs replay together.
     const logs = Array.from({ length: options.servers ?? 1 }, (_, i) => join(dir, `served-${i}.jsonl`));
     const servers: ServeProcess[] = [];
