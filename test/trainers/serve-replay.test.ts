@@ -112,4 +112,33 @@ describe("mari eval replays a serve log by generation identity", () => {
       work.cleanup();
     }
   }, 120_000);
+
+  it("an item with a malformed identity is refused (422 bad_generation_identity), naming the field", async () => {
+    const server = await startServe([CONTRADOC_160, "--workers", "1"]);
+    try {
+      const cases = (await readDocumentSlice(CONTRADOC_160)).cases;
+      const good = steps(cases, 0, 1, 1)[0]!;
+      const bad = [
+        { ...good, phase: "test" },
+        { ...good, generation: -1 },
+        { ...good, attempt: 1.5 },
+        { ...good, prompt_index: "0" },
+      ];
+      const response = await fetch(`${server.url}/v1/rewards`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ items: [good, ...bad] }),
+      });
+      expect(response.status).toBe(422);
+      const error = (await response.json()).error;
+      expect(error.items.map((x: any) => [x.index, x.reason, x.message])).toEqual([
+        [1, "bad_generation_identity", 'phase is neither "train" nor "eval"'],
+        [2, "bad_generation_identity", "generation is not a non-negative integer"],
+        [3, "bad_generation_identity", "attempt is not a non-negative integer"],
+        [4, "bad_generation_identity", "prompt_index is not a non-negative integer"],
+      ]);
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 60_000);
 });
