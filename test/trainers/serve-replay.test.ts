@@ -102,6 +102,19 @@ describe("mari eval replays a serve log by generation identity", () => {
       expect(limited.runs["0"].cases).toBe(12);
       expect(limited.rejections.missing_prediction).toBe(8 * G + 2 * 2 * G);
 
+      // A phase the log does not hold is said as such.
+      const trainOnly = join(work.dir, "train-only.jsonl");
+      writeFileSync(
+        trainOnly,
+        readFileSync(log, "utf8")
+          .split("\n")
+          .filter((l) => !l.includes('"phase":"eval"'))
+          .join("\n"),
+      );
+      const none = await runMari(["eval", CONTRADOC_160, "--predictions", trainOnly, "--out", join(work.dir, "none"), "--phase", "eval", "--quiet"]);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain("a mari serve log with no eval line");
+
       // --phase on a dump without identities is refused, not ignored.
       const plain = join(work.dir, "plain.jsonl");
       writeFileSync(plain, `${JSON.stringify({ case_id: cases[0]!.id, completion: completion(cases[0]!, 0) })}\n`);

@@ -227,6 +227,11 @@ async function serveReplayOf(
     return undefined;
   }
   const { summary, covered } = await serveReplay(dumpPath, settings.phase ?? "train");
+  if (summary.covered_cases === 0 && summary.other_phase_lines > 0) {
+    throw new InputError(
+      `--predictions ${dumpPath}: a mari serve log with no ${summary.phase} line (${summary.other_phase_lines} of the other phase; see --phase)`,
+    );
+  }
   const { observer } = settings;
   observer.note(
     `${dumpPath}: a mari serve log replayed by generation identity: phase ${summary.phase}; ${summary.other_phase_lines} line(s) of the other phase and ${summary.superseded_lines} superseded by a newer attempt left out`,
