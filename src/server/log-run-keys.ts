@@ -1,10 +1,12 @@
 // Run keys for the `--log` lines, so that `mari eval` on the log counts no duplicates while keeping
 // repeated samples apart. A trainer sends the same case many times: several samples of one prompt
 // (a GRPO group) and the same prompt again in later steps or epochs. The k-th time (counted from 0) a
-// case comes without a sample number, its run is "k"; the k-th time it comes with sample s, its run is
-// "s" the first time and "s~k" after. One pass over the slice with G samples per prompt thus replays
-// as G complete runs. An item's own `run` is logged as given, and a key it took is not handed out
-// again. docs/serve.md states the rule.
+// case comes without a sample number, its run is "k"; the k-th time it comes with sample s (an item's
+// `sample`, else its `generation`), its run is "s" the first time and "s~k" after. One pass over
+// the slice with G samples per prompt thus replays as G complete runs. An item's own `run` is logged as given, and a key it took is not handed out
+// again. docs/serve.md states the rule. These keys follow the order items reached this server; `mari
+// eval` replays a log whose items carry their generation identity from the identity instead
+// (src/tasks/document/serve-replay.ts), which holds across resumes and several servers.
 
 export class LogRunKeys {
   private readonly seen = new Map<string, number>();

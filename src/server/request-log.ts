@@ -45,10 +45,11 @@ export function logLineParts(requestId: string, scored: readonly ScoredItem[], w
     const s = scored[i]!;
     const r = s.resolved;
     const line: Record<string, unknown> = { request: requestId, item: i, case_id: s.caseId, run: "" };
-    if (r.sample !== null) line.sample = r.sample;
+    if (r.sample !== null && r.record.sample !== undefined && r.record.sample !== null) line.sample = r.sample;
     // A trainer's own step number, when its items carry one (the TRL example sends global_step).
     const step = r.record.step;
     if (typeof step === "number" || typeof step === "string") line.step = step;
+    if (r.identity !== undefined) Object.assign(line, r.identity);
     if (r.caseRule !== "case_id") line.case_from = r.caseRule;
     if (r.responseRule !== undefined && r.responseRule !== "prompt_prefix") line.response_from = r.responseRule;
     if (r.thinkFromPrompt) line.think_from_prompt = true;

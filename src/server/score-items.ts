@@ -18,6 +18,7 @@ export type ItemProblem =
   | "bad_case_id"
   | "unknown_case_id"
   | "bad_run_key"
+  | "bad_generation_identity"
   | "no_document_in_prompt"
   | "ambiguous_document"
   | "response_not_found";
@@ -42,9 +43,28 @@ export interface ResolvedItem {
   thinkFromPrompt?: boolean;
   /** The item's own `run`, null when it gives none. */
   run: string | null;
-  /** The item's `sample` when it gives one and no `run` (the log numbers repeated passes from it). */
+  /** The item's `sample` (else its `generation`) when it gives one and no `run` (the log numbers repeated passes from it). */
   sample: string | null;
+  /** Where the trainer generated it, when the item says (docs/serve.md, "Runs"): logged with its line. */
+  identity?: GenerationIdentity;
 }
+
+/**
+ * What identifies a generation across a whole training run, whichever process or server scored it:
+ * the phase, the step, which evaluation batch of that step, the prompt's index within the global
+ * batch, the generation's index within the prompt's group, and the attempt (a later value for a
+ * run resumed from a checkpoint). `mari eval` replays a log's runs from these.
+ */
+export interface GenerationIdentity {
+  phase?: "train" | "eval";
+  attempt?: number;
+  batch?: number;
+  prompt_index?: number;
+  generation?: number;
+}
+
+/** The identity fields an item may carry, each a non-negative integer but `phase`. */
+export const IDENTITY_COUNTS = ["attempt", "batch", "prompt_index", "generation"] as const;
 
 /** One item's rewards: the fields (and values) of a `mari eval --rewards` line. */
 export interface ItemRewards {
@@ -87,12 +107,32 @@ function resolveCase(slice: ScoringSlice, finder: DocumentFinder, id: unknown, p
   return "index" in found ? { caseIndex: found.index, caseRule: "document" } : { reason: found.problem, message: found.message };
 }
 
-/** The item's own `run`, else its `sample` (validated as a dump's run key is); null for what it does not give. */
-function runOf(item: JsonObject): { run: string | null; sample: string | null } | { reason: ItemProblem; message: string } {
+/** The item's generation identity (empty when it gives none), or why a field of it is refused. */
+function identityOf(item: JsonObject): GenerationIdentity | { reason: ItemProblem; message: string } {
+  const identity: GenerationIdentity = {};
+  const phase = item.phase;
+  if (phase !== undefined && phase !== null) {
+    if (phase !== "train" && phase !== "eval") return { reason: "bad_generation_identity", message: 'phase is neither "train" nor "eval"' };
+    identity.phase = phase;
+  }
+  for (const field of IDENTITY_COUNTS) {
+    const value = item[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+      return { reason: "bad_generation_identity", message: `${field} is not a non-negative integer` };
+    }
+    identity[field] = value;
+  }
+  return identity;
+}
+
+/** The item's own `run`, else its `sample` or `generation` (validated as a dump's run key is); null for what it does not give. */
+function runOf(item: JsonObject, identity: GenerationIdentity): { run: string | null; sample: string | null } | { reason: ItemProblem; message: string } {
   const key = dumpRunKey(item);
   if (key === undefined) return { reason: "bad_run_key", message: runKeyProblem(item) };
   if (item.run !== undefined && item.run !== null) return { run: key, sample: null };
-  return { run: null, sample: item.sample !== undefined && item.sample !== null ? key : null };
+  if (item.sample !== undefined && item.sample !== null) return { run: null, sample: key };
+  return { run: null, sample: identity.generation !== undefined ? String(identity.generation) : null };
 }
 
 /**
@@ -109,9 +149,11 @@ export function resolveRewardsItem(slice: ScoringSlice, finder: DocumentFinder, 
   if (!hasNoId(id) && dumpCaseId(item) === undefined) return { reason: "bad_case_id", message: "case_id (or id) is not a string" };
   const found = resolveCase(slice, finder, id, item.prompt, "case_id", false);
   if ("reason" in found) return found;
-  const run = runOf(item);
+  const identity = identityOf(item);
+  if ("reason" in identity) return identity;
+  const run = runOf(item, identity);
   if ("reason" in run) return run;
-  return { ...found, ...run, record: item };
+  return { ...found, ...run, record: item, ...(Object.keys(identity).length > 0 ? { identity } : {}) };
 }
 
 /**

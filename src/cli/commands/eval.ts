@@ -24,6 +24,7 @@ import { parseReportFormats, staleReportFiles } from "../../report/write.js";
 import type { Report } from "../../report/types.js";
 import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES, UNITS_PER_CASE } from "../../report/explorer.js";
 import type { Shard } from "../../tasks/document/score-dump.js";
+import { REPLAY_PHASES, type ReplayPhase } from "../../tasks/document/serve-replay.js";
 
 interface EvalFlags extends CompletionEndFlags {
   predictions?: string;
@@ -45,6 +46,7 @@ interface EvalFlags extends CompletionEndFlags {
   lenientIds?: boolean;
   limit?: string;
   idField?: string;
+  phase?: string;
   config?: string;
   chunkSize?: string;
   costs?: string;
@@ -85,6 +87,7 @@ export function registerEval(program: Command, wrap: ActionWrapper, summary: str
     .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
     .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs')
     .option("--id-field <name>", "an inspect_ai or promptfoo log as --predictions: the sample metadata field or test var holding the case id")
+    .option("--phase <phase>", "a mari serve --log whose items carry their generation identity: replay the train (default) or eval phase")
     .option("--limit <n>", "score only the first N cases of the slice, in slice order (as mari predict --limit N judges them)")
     .option(
       "--explorer-cases <n>",
@@ -151,6 +154,12 @@ function commonSettings(flags: EvalFlags, config: EvalConfig) {
 
 type CommonSettings = ReturnType<typeof commonSettings>;
 
+function replayPhaseOf(value: string): ReplayPhase {
+  const phase = REPLAY_PHASES.find((p) => p === value);
+  if (phase === undefined) throw new InputError(`--phase ${JSON.stringify(value)}: give ${REPLAY_PHASES.join(" or ")}`);
+  return phase;
+}
+
 /**
  * Pair corpora (docs/pairs.md) are evaluated by the pair task with the built-in classifier. Flags that
  * only mean something for documents are refused rather than ignored: a silently ignored
@@ -171,6 +180,7 @@ async function evalPairs(slicePath: string, flags: EvalFlags, config: EvalConfig
     ["--sentences", flags.sentences],
     ["--limit", flags.limit],
     ["--id-field", flags.idField],
+    ["--phase", flags.phase],
   ].filter(([, value]) => value !== undefined && value !== false);
   if (documentOnly.length > 0) {
     throw new InputError(
@@ -231,6 +241,7 @@ async function evalDocuments(slicePath: string, flags: EvalFlags, config: EvalCo
     ...(shard ? { shard } : {}),
     ...(limit !== undefined ? { limit } : {}),
     ...(flags.idField !== undefined ? { idField: flags.idField } : {}),
+    ...(flags.phase !== undefined ? { phase: replayPhaseOf(flags.phase) } : {}),
     lenientIds: pickOption(flags.lenientIds, config.lenient_ids, false),
     ...(completionEnd ? { completionEnd } : {}),
     ...(rewardsPath !== undefined ? { rewardsPath } : {}),

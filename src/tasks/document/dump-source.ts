@@ -1,7 +1,8 @@
 // The lines of a prediction dump, whatever file holds them: a JSONL file as it is; a Parquet file
 // as one JSON line per row (row N where line N would be); an inspect_ai or promptfoo log as one
 // line per sample or result (src/judges/eval-logs.ts); an lm-evaluation-harness samples file as one
-// line per response (src/judges/lm-eval-samples.ts). Every dump reader of `mari eval` (shape
+// line per response (src/judges/lm-eval-samples.ts); a `mari serve --log` whose items carried their
+// generation identity as its replay of one phase (serve-replay.ts). Every dump reader of `mari eval` (shape
 // check, scoring, the case explorer's texts) takes its lines from here, so each of these files is
 // scored by exactly the code that scores a JSONL dump.
 import { stat } from "node:fs/promises";
@@ -9,6 +10,7 @@ import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
 import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
 import { detectLmEvalSamples, lmEvalSampleLines } from "../../judges/lm-eval-samples.js";
+import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
 
 export interface DumpBlock {
   /** Number of the block's first line (Parquet: its first row; an eval log: its first sample or result). */
@@ -21,26 +23,32 @@ export interface DumpBlock {
   raw: boolean;
 }
 
-export type DumpSourceOptions = EvalLogOptions;
+export interface DumpSourceOptions extends EvalLogOptions {
+  /** A serve log with generation identities: the phase replayed (default train). */
+  phase?: ReplayPhase;
+}
 
-type DumpKind = "parquet" | "lm-eval-samples" | EvalLogKind | "jsonl";
+type DumpKind = "parquet" | "lm-eval-samples" | EvalLogKind | "serve-replay" | "jsonl";
 
 /** What holds the dump's lines, told from the content (lm-eval's results file is refused here). */
 async function dumpKind(path: string): Promise<DumpKind> {
   if (await isParquetFile(path)) return "parquet";
   if (await detectLmEvalSamples(path, (await stat(path)).size)) return "lm-eval-samples";
-  return (await detectEvalLog(path)) ?? "jsonl";
+  const log = await detectEvalLog(path);
+  if (log !== undefined) return log;
+  return (await isIdentifiedServeLog(path)) ? "serve-replay" : "jsonl";
 }
 
 /** Whether the dump's lines are made from another format (no line offsets in the file). */
 export async function isConvertedDump(path: string): Promise<boolean> {
-  return (await dumpKind(path)) !== "jsonl";
+  const kind = await dumpKind(path);
+  return kind !== "jsonl" && kind !== "serve-replay";
 }
 
 /** Whether the dump is another tool's log, whose case ids `--id-field` may point at. */
 export async function isToolLog(path: string): Promise<boolean> {
   const kind = await dumpKind(path);
-  return kind !== "jsonl" && kind !== "parquet";
+  return kind !== "jsonl" && kind !== "parquet" && kind !== "serve-replay";
 }
 
 const LOG_BLOCK_LINES = 4096;
@@ -52,12 +60,22 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
     for await (const b of parquetLineBlocks(path)) yield { ...b, raw: false };
     return;
   }
+  if (kind === "serve-replay") {
+    const { blocks } = await serveReplay(path, options.phase ?? "train");
+    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
+    return;
+  }
   if (kind !== "jsonl") {
     const lines = kind === "lm-eval-samples" ? await lmEvalSampleLines(path, options) : await evalLogLines(path, kind, options);
     for (let first = 0; first < lines.length; first += LOG_BLOCK_LINES) {
       const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
       yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
     }
+    return;
+  }
+  if (await isIdentifiedServeLog(path)) {
+    const { blocks } = await serveReplay(path, options.phase ?? "train");
+    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
     return;
   }
   for await (const b of readLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };

@@ -26,6 +26,7 @@ import { checkGates } from "../../gates/decide.js";
 import { decideDocumentReport } from "./decide.js";
 import { assertPredictionDump } from "./dump-shape.js";
 import { isConvertedDump, isToolLog, type DumpSourceOptions } from "./dump-source.js";
+import { isIdentifiedServeLog, serveReplay, type ReplayPhase, type ServeReplaySummary } from "./serve-replay.js";
 import { runDocumentEval, startDocumentPool, type DocumentEvalResult, type EarlyDocumentPool, type Shard } from "./score-dump.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
@@ -57,6 +58,8 @@ export interface DocumentEvalSettings {
   limit?: number;
   /** An inspect_ai or promptfoo log as the dump: the sample metadata field or test var holding the case id. */
   idField?: string;
+  /** A serve log whose items carry their generation identity: the phase replayed (default train). */
+  phase?: ReplayPhase;
   lenientIds?: boolean;
   /** What is removed from a raw completion's end (default: the chat templates' end markers). */
   completionEnd?: CompletionEndRule;
@@ -142,11 +145,13 @@ async function evaluate(
     );
   }
   const dumpBytes = await checkedDumpBytes(dumpPath, settings);
+  const replay = await serveReplayOf(dumpPath, settings);
   const formats = settings.formats ?? DEFAULT_REPORT_FORMATS;
   // The case explorer's texts: line offsets recorded during the dump pass, only for report.html.
   // A Parquet dump or an eval-tool log has no line offsets: its explorer texts come from a second pass.
   const explore = formats.includes("html");
-  const offsets = explore && !(await isConvertedDump(dumpPath)) ? new LineOffsets() : undefined;
+  // A replayed serve log's blocks are not the file's bytes (its run keys are rewritten): no offsets.
+  const offsets = explore && !(await isConvertedDump(dumpPath)) && !(await isIdentifiedServeLog(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
   // Threads asked for start now: their start-up runs while this thread reads the slice.
   const earlyPool = sliceRead === undefined && typeof settings.workers === "number" && settings.workers > 1 ? startDocumentPool(settings.workers) : undefined;
@@ -158,10 +163,11 @@ async function evaluate(
     await earlyPool?.close();
     throw err;
   }
-  const result = await scoreDump(settings, slice, dumpPath, dumpBytes, offsets, earlyPool);
+  const result = await scoreDump(settings, slice, dumpPath, dumpBytes, offsets, earlyPool, replay?.onlyCases);
   try {
     return await reportOn(result, settings, {
       dumpPath,
+      serveReplay: replay?.summary,
       judge,
       formats,
       explore,
@@ -202,7 +208,38 @@ async function checkedDumpBytes(dumpPath: string, settings: Resolved): Promise<n
 }
 
 function dumpSourceOf(settings: Resolved): DumpSourceOptions {
-  return settings.idField !== undefined ? { idField: settings.idField } : {};
+  return { ...(settings.idField !== undefined ? { idField: settings.idField } : {}), ...(settings.phase !== undefined ? { phase: settings.phase } : {}) };
+}
+
+/**
+ * A serve log whose items carry their generation identity is replayed (serve-replay.ts): what the
+ * replay left out, said in the report, and the cases it covers, the only ones scored unless --limit
+ * chooses. `--phase` on any other dump is refused: it would change nothing.
+ */
+async function serveReplayOf(
+  dumpPath: string,
+  settings: Resolved,
+): Promise<{ summary: ServeReplaySummary & { scored_cases: string }; onlyCases: ReadonlySet<string> | undefined } | undefined> {
+  if (!(await isIdentifiedServeLog(dumpPath))) {
+    if (settings.phase !== undefined)
+      throw new InputError(
+        `--phase applies to a mari serve --log whose items carry their generation identity (phase, step, generation); ${dumpPath} is not one`,
+      );
+    return undefined;
+  }
+  const { summary, covered } = await serveReplay(dumpPath, settings.phase ?? "train");
+  if (summary.covered_cases === 0 && summary.other_phase_lines > 0) {
+    throw new InputError(
+      `--predictions ${dumpPath}: a mari serve log with no ${summary.phase} line (${summary.other_phase_lines} of the other phase; see --phase)`,
+    );
+  }
+  const { observer } = settings;
+  observer.note(
+    `${dumpPath}: a mari serve log replayed by generation identity: phase ${summary.phase}; ${summary.other_phase_lines} line(s) of the other phase and ${summary.superseded_lines} superseded by a newer attempt left out`,
+  );
+  if (settings.limit !== undefined) return { summary: { ...summary, scored_cases: "limit" }, onlyCases: undefined };
+  observer.note(`only the ${summary.covered_cases} case(s) the log covers are scored (--limit N scores the slice's first N instead)`);
+  return { summary: { ...summary, scored_cases: "covered" }, onlyCases: covered };
 }
 
 /** The dump pass (runDocumentEval), its progress shown in whole megabytes scored. */
@@ -213,6 +250,7 @@ async function scoreDump(
   dumpBytes: number,
   offsets: LineOffsets | undefined,
   earlyPool: EarlyDocumentPool | undefined,
+  onlyCases: ReadonlySet<string> | undefined,
 ): Promise<DocumentEvalResult> {
   const { slicePath, outDir, observer, shard, limit, rewardsPath } = settings;
   const totalMb = Math.max(1, Math.ceil(dumpBytes / 1e6));
@@ -244,6 +282,7 @@ async function scoreDump(
       ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
       ...(shard ? { shard } : {}),
       ...(limit !== undefined ? { limit } : {}),
+      ...(onlyCases !== undefined ? { onlyCases } : {}),
       dumpSource: dumpSourceOf(settings),
       ...(rewardsPath !== undefined ? { rewardsPath } : {}),
       ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer) => offsets.add(firstLineNo, block) } : {}),
@@ -261,6 +300,8 @@ async function scoreDump(
 /** What reportOn needs of the run besides its result and settings. */
 interface ReportRun {
   dumpPath: string;
+  /** A replayed serve log: what the replay did (report.json's config.serve_replay). */
+  serveReplay: (ServeReplaySummary & { scored_cases: string }) | undefined;
   judge: { name: string; note?: string } | null;
   formats: readonly ReportFormat[];
   /** report.html is written: the case explorer is built (from offsets when the dump pass recorded them). */
@@ -345,6 +386,7 @@ function documentReportOf(result: DocumentEvalResult, settings: Resolved, run: R
       shard: shard ? `${shard.index}/${shard.count}` : null,
       ...(limit !== undefined ? { limit } : {}),
       ...(settings.idField !== undefined ? { id_field: settings.idField } : {}),
+      ...(run.serveReplay !== undefined ? { serve_replay: run.serveReplay } : {}),
       config_file: settings.configPath ?? null,
     },
     elapsedSeconds: 0,

@@ -106,7 +106,9 @@ export interface DocumentEvalOptions extends ScoreOptions {
   shard?: Shard | undefined;
   /** Score only the first `limit` cases of the slice (the cases `mari predict --limit` judges). */
   limit?: number | undefined;
-  /** How an eval-tool log names its cases (`--id-field`). */
+  /** Score only these cases (a replayed serve log's: the cases it covers). */
+  onlyCases?: ReadonlySet<string> | undefined;
+  /** How an eval-tool log names its cases (`--id-field`), a serve log's replayed phase. */
   dumpSource?: DumpSourceOptions | undefined;
   rewardsPath?: string | undefined;
   /** Called with bytes of the dump scored so far and the total. */
@@ -363,13 +365,14 @@ async function chooseWorkers(
   return { workers, first };
 }
 
-/** Which cases this run scores: the shard's (all without --shard), cut at --limit. */
+/** Which cases this run scores: the shard's (all without --shard), cut at --limit, of `onlyCases` when given. */
 function casesInShard(slice: DocumentSlice, opts: DocumentEvalOptions): Uint8Array {
   const caseCount = slice.cases.length;
   const inShard = new Uint8Array(caseCount).fill(1);
   if (opts.shard) for (const c of slice.cases) inShard[c.index] = shardOfCaseId(c.id, opts.shard.count) === opts.shard.index ? 1 : 0;
   // Lines for cases beyond the limit are read and skipped like another shard's: not scored, not orphans.
   if (opts.limit !== undefined) inShard.fill(0, Math.min(opts.limit, caseCount));
+  if (opts.onlyCases !== undefined) for (const c of slice.cases) if (!opts.onlyCases.has(c.id)) inShard[c.index] = 0;
   return inShard;
 }
 

@@ -4,8 +4,7 @@ fields and batching) and reads the answer as the client does.
 
     python3 emulate.py CLIENT < job.json > answer.json
 
-job.json: {"base" (the server), "url" (its /get_reward), "template", "labels" (bool), "rows": [{"case_id", "content", "completions": [..]}],
-"group_size", "prompts_per_step"}. The answer is what the trainer ended up with per response.
+job.json: {"base" (the server), "url" (its /get_reward), "template", "labels" (bool), "rows": [{"case_id", "content", "completions": [..]}]}. The answer is what the trainer ended up with per response.
 
 A tokenizer is emulated by its chat template and what its decode does: special tokens kept or
 skipped, and Hugging Face's clean_up_tokenization_spaces (on for Llama 3).
@@ -13,7 +12,6 @@ skipped, and Hugging Face's clean_up_tokenization_spaces (on for Llama 3).
 import importlib.util
 import json
 import os
-import re
 import sys
 
 import requests
@@ -165,47 +163,6 @@ def load(path, name, base_url):
     return module
 
 
-# Qwen3's response schema regex as TRL ships it for transformers >= 5 (reasoning outside content).
-RESPONSE_SCHEMA = re.compile(r"^(?:<think>\n?(?:(?P<reasoning_content>.*?\S.*?)\n?|[\s]*)</think>\s*)?(?P<content>[\s\S]*?)\s*(?:<\|im_end\|>|$)$", re.S)
-
-
-class TrainerState:
-    def __init__(self, step):
-        self.global_step = step
-
-
-def trl_grpo(job):
-    """GRPOTrainer._calculate_rewards: reward_func(prompts=, completions=, completion_ids=, every
-    other column, trainer_state=, log_extra=, log_metric=); prompts repeated group_size times in a
-    row (RepeatSampler); completions decoded with skip_special_tokens=True as chat messages, or
-    parsed by the response schema (reasoning_content apart) when job["response_schema"]."""
-    module = load("examples/trl_reward.py", "trl_reward", job["base"])
-    template = TEMPLATES[job["template"]]
-    rows = list(responses(job))
-    group = job["group_size"]
-    per_step = job["prompts_per_step"] * group
-    out = []
-    for step, start in enumerate(range(0, len(rows), per_step)):
-        part = rows[start : start + per_step]
-        prompts = [[{"role": "user", "content": row["content"]}] for row, _, _, _ in part]
-        completions = []
-        for _, _, _, completion in part:
-            if job.get("response_schema"):
-                m = RESPONSE_SCHEMA.match(completion + template["eos"])
-                message = {"role": "assistant", "content": m.group("content")}
-                if m.group("reasoning_content") is not None:
-                    message["reasoning_content"] = m.group("reasoning_content")
-                completions.append([message])
-            else:
-                completions.append([{"role": "assistant", "content": decode(template, completion + template["eos"], True)}])
-        kwargs = {"trainer_state": TrainerState(step + 1), "log_extra": lambda *a, **k: None, "log_metric": lambda *a, **k: None}
-        if job["labels"]:
-            kwargs["case_id"] = [row["case_id"] for row, _, _, _ in part]
-        rewards = module.mari_rewards(prompts=prompts, completions=completions, completion_ids=[[0]] * len(part), **kwargs)
-        out.extend({"reward": r} for r in as_tensor(rewards))
-    return out
-
-
 def verl_naive(job):
     """NaiveRewardManager: per response, decode(valid_response_ids, skip_special_tokens=True) and
     compute_score(data_source=, solution_str=, ground_truth=, extra_info=); a dict's "score" is the reward."""
@@ -215,6 +172,9 @@ def verl_naive(job):
     for i, (row, _, _, completion) in enumerate(responses(job)):
         response_str = decode(template, completion + template["eos"], True)
         extra_info = {"index": i, "num_turns": None, "rollout_reward_scores": {}}
+        # The dataset row says which opener its rendered prompt ends with (examples/verl_reward.py).
+        if template.get("prefills_think"):
+            extra_info["think_opener"] = "<think>\n"
         score = module.compute_score(data_source="contradoc", solution_str=response_str, ground_truth=row["case_id"], extra_info=extra_info)
         out.append({"reward": score["score"] if isinstance(score, dict) else score, "extra": score})
     return out
@@ -224,7 +184,6 @@ CLIENTS = {
     "openrlhf-v0.6": openrlhf_v06,
     "openrlhf-v0.9": openrlhf_v09,
     "openrlhf-agent": openrlhf_agent,
-    "trl-grpo": trl_grpo,
     "verl-naive": verl_naive,
 }
 
