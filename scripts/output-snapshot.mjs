@@ -3,9 +3,13 @@
 // bad input) with the built CLI and writes every output into one directory, with report.json's
 // timing and system fields removed. Two snapshots taken before and after a refactor must be
 // identical (`diff -r A B`): that is how "behaviour unchanged" is checked.
-//   node scripts/output-snapshot.mjs OUT_DIR
+// The commands keep their compiled-slice cache in CACHE_HOME (XDG_CACHE_HOME of the children;
+// default a temporary directory removed at the end): give the same one twice to compare a cold run
+// with a warm one.
+//   node scripts/output-snapshot.mjs OUT_DIR [--cache-home CACHE_HOME]
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -16,6 +20,10 @@ const D891 = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
 const EV = join(ROOT, "datasets/evidence-example");
 
+const cacheFlag = process.argv.indexOf("--cache-home");
+const cacheHome = cacheFlag > 0 ? resolve(process.argv[cacheFlag + 1]) : mkdtempSync(join(tmpdir(), "mari-snapshot-cache-"));
+process.env.XDG_CACHE_HOME = cacheHome;
+if (cacheFlag < 0) process.on("exit", () => rmSync(cacheHome, { recursive: true, force: true }));
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const work = join(OUT, "_inputs");

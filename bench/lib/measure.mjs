@@ -7,6 +7,13 @@ import { loadavg } from "node:os";
 import { resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
+
+/**
+ * Every mari a bench starts keeps its compiled-slice cache here (children inherit the environment),
+ * never in the user's cache: a bench empties it for a cold run and leaves it for a warm one.
+ */
+export const BENCH_CACHE_HOME = resolve(ROOT, "bench/out/cache-home");
+process.env.XDG_CACHE_HOME = BENCH_CACHE_HOME;
 const TIME = "/usr/bin/time";
 
 /** Which timer `measureChild` uses on this machine (recorded in the results). */

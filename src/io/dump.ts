@@ -99,7 +99,7 @@ export function withFloatMarks(text: string, record: JsonObject): JsonObject {
  * completion, batch output). Only these are bounded to MAX_JSON_DEPTH: a field nobody reads may nest
  * as deep as it likes, as in the reference, which scores such a line.
  */
-const READ_FIELDS = [
+export const READ_FIELDS = [
   "case_id",
   "id",
   "run",

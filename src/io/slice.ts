@@ -343,7 +343,7 @@ export function sliceFileSha256(slice: DocumentSlice): string | undefined {
  * Slices are not changed once read, so sharing one between runs is safe.
  */
 export async function readDocumentSliceCached(path: string, options: SliceReadOptions = {}): Promise<DocumentSlice> {
-  const key = JSON.stringify([path, options.format ?? null, options.sentences ?? "mari", options.strict ?? false]);
+  const key = sliceKey(path, options);
   if (sliceCache.some((c) => c.key === key)) {
     // A file that cannot be hashed is left to the reader, whose errors name it.
     const content = await sha256File(path).catch(() => undefined);
@@ -378,6 +378,34 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
   sliceCache.push({ key, slice, records });
   if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
   return slice;
+}
+
+/** What a slice kept in this process is found by: the path as given and the read options. */
+function sliceKey(path: string, options: SliceReadOptions): string {
+  return JSON.stringify([path, options.format ?? null, options.sentences ?? "mari", options.strict ?? false]);
+}
+
+/** Whether this process keeps a slice read from `path` with `options` (its file may have changed since). */
+export function sliceKeptInProcess(path: string, options: SliceReadOptions = {}): boolean {
+  const key = sliceKey(path, options);
+  return sliceCache.some((c) => c.key === key);
+}
+
+/**
+ * Keeps a slice made some other way (loaded from the compiled-slice cache on disk) as if
+ * `readDocumentSliceCached` had read it from bytes with sha256 `content`, in `records` records,
+ * with hash `sliceHash` (as `sliceHashOf` computes it).
+ */
+export function keepSlice(path: string, options: SliceReadOptions, slice: DocumentSlice, content: string, records: number, sliceHash: string): void {
+  fileSha256Of.set(slice, content);
+  hashOf.set(slice, sliceHash);
+  sliceCache.push({ key: sliceKey(path, options), slice, records });
+  if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
+}
+
+/** Records the slice's read ticked (its progress count), for a slice kept by `readDocumentSliceCached`. */
+export function recordsRead(slice: DocumentSlice): number | undefined {
+  return sliceCache.find((c) => c.slice === slice)?.records;
 }
 
 /** Forgets every slice `readDocumentSliceCached` keeps. */

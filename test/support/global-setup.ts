@@ -2,6 +2,9 @@
 // dist/, so dist/ must be the build of the sources under test. ensureBuilt() rebuilds whatever
 // changed (see scripts/build.mjs) and throws on a failed build, which stops the run. In watch mode
 // the same happens before every rerun.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuilt } from "../../scripts/build.mjs";
 
@@ -10,7 +13,12 @@ function build(): void {
   if (what !== "current") process.stdout.write(`dist/ rebuilt (${what}) from src/\n`);
 }
 
-export default function setup(project: TestProject): void {
+export default function setup(project: TestProject): () => void {
   build();
   project.onTestsRerun(() => build());
+  // The compiled-slice cache of every mari the suite runs (children inherit the environment) goes
+  // into a directory of the run's own, never into the user's cache.
+  const cacheHome = mkdtempSync(join(tmpdir(), "mari-test-cache-"));
+  process.env["XDG_CACHE_HOME"] = cacheHome;
+  return () => rmSync(cacheHome, { recursive: true, force: true });
 }

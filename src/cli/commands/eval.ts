@@ -16,7 +16,7 @@ import { listRejections } from "../../report/format.js";
 import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
-import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
+import { sentenceRuleOf, sentencesOption, sliceCacheDirOf, addSliceCacheOptions } from "../slice-flags.js";
 import { resolveShard } from "../shard.js";
 import { refuseStdinSlice, sniffSliceTask } from "../../io/slice.js";
 import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
@@ -52,6 +52,8 @@ interface EvalFlags extends CompletionEndFlags {
   costs?: string;
   classifier: string[];
   sentences?: string;
+  cache?: boolean;
+  cacheDir?: string;
   explorerCases?: string;
 }
 
@@ -99,6 +101,7 @@ export function registerEval(program: Command, wrap: ActionWrapper, summary: str
     .addOption(new Option("--chunk-size <lines>", "lines per worker chunk (testing)").hideHelp());
   addCompletionEndOptions(command);
   command.addOption(sentencesOption());
+  addSliceCacheOptions(command);
   addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
   command.addHelpText(
     "after",
@@ -233,6 +236,7 @@ async function evalDocuments(slicePath: string, flags: EvalFlags, config: EvalCo
     formats,
     strict,
     sentences: pickOption(flags.sentences === undefined ? undefined : sentenceRuleOf(flags), config.sentences, "mari"),
+    sliceCacheDir: sliceCacheDirOf(flags),
     // Unset: chosen from the measured cost of scoring the dump's first block.
     workers: workersAsked ?? "auto",
     gates,

@@ -6,7 +6,7 @@ import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_COMPLETION_TOKENS, MAX_CONCURRENCY, MAX_JUDGE_RUNS, MAX_RETRIES, MAX_SEED, MAX_TIMER_MS } from "../../core/limits.js";
 import { EXIT_OK } from "../exit-codes.js";
-import { sentenceRuleOf, sentencesOption } from "../slice-flags.js";
+import { sentenceRuleOf, sentencesOption, sliceCacheDirOf, addSliceCacheOptions } from "../slice-flags.js";
 import { isClosedPipe } from "../../judges/dump-writer.js";
 import { MAX_TOKENS_FIELDS, type MaxTokensField } from "../../judges/chat-request.js";
 import { progressModeFor } from "../progress.js";
@@ -26,7 +26,9 @@ interface PredictOptions {
   model?: string;
   apiKeyEnv?: string;
   runs: string;
-  cache?: string;
+  /** The answer cache file (`--cache FILE`); otherwise true, or false under `--no-cache` (no cache of any kind). */
+  cache?: string | boolean;
+  cacheDir?: string;
   concurrency: string;
   timeoutMs: string;
   maxRetries: string;
@@ -45,6 +47,11 @@ interface PredictOptions {
   batchRequests?: string;
   batchResults?: string;
   sentences?: string;
+}
+
+/** `--cache FILE`, the answer cache (`--no-cache`, defined for the slice cache, gives the flag a boolean otherwise). */
+function answerCacheOf(options: PredictOptions): string | undefined {
+  return typeof options.cache === "string" ? options.cache : undefined;
 }
 
 /** `--limit N`: judge only the first N cases of the slice (a cheap smoke test). */
@@ -105,6 +112,7 @@ async function predictLexical(slicePath: string, options: PredictOptions): Promi
   const outcome = await judgeLexically({
     slicePath,
     sentences: sentenceRuleOf(options),
+    sliceCacheDir: sliceCacheDirOf(options),
     ...limitFlag(options.limit),
     out: options.out,
     observer: predictObserver(options),
@@ -121,7 +129,13 @@ async function predictBatch(slicePath: string, options: PredictOptions): Promise
     throw new InputError("--batch-requests writes a request file and --batch-results reads an output file: give one of them");
   }
   const runs = boundedInteger("--runs", options.runs, 1, MAX_JUDGE_RUNS);
-  const slice = { slicePath, sentences: sentenceRuleOf(options), ...limitFlag(options.limit), observer: predictObserver(options) };
+  const slice = {
+    slicePath,
+    sentences: sentenceRuleOf(options),
+    sliceCacheDir: sliceCacheDirOf(options),
+    ...limitFlag(options.limit),
+    observer: predictObserver(options),
+  };
   if (options.batchRequests !== undefined) {
     if (!options.model) throw new InputError("--batch-requests needs --model M (it goes into every request body)");
     const prompt = await loadPromptFlag(options.prompt, options.jsonMode);
@@ -172,14 +186,22 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
       seed: boundedInteger("--seed", options.seed, 0, MAX_SEED),
     },
     jsonMode: options.jsonMode,
-    cachePath: options.cache,
+    cachePath: answerCacheOf(options),
     prompt,
   };
   const limit = limitFlag(options.limit);
-  const observer = interruptibleJudging(predictObserver(options), options.cache);
+  const observer = interruptibleJudging(predictObserver(options), answerCacheOf(options));
   let outcome: Awaited<ReturnType<typeof judgeLive>>;
   try {
-    outcome = await judgeLive({ slicePath, sentences: sentenceRuleOf(options), ...limit, judge, out: options.out, observer });
+    outcome = await judgeLive({
+      slicePath,
+      sentences: sentenceRuleOf(options),
+      sliceCacheDir: sliceCacheDirOf(options),
+      ...limit,
+      judge,
+      out: options.out,
+      observer,
+    });
   } catch (err) {
     if (isClosedPipe(err)) return EXIT_OK;
     throw err;
@@ -189,7 +211,7 @@ async function predictOpenAI(slicePath: string, options: PredictOptions): Promis
   if (summary.failed > 0) {
     process.stderr.write(
       `mari predict: warning: ${summary.failed} request(s) failed after retries; they are in the dump as failed predictions ` +
-        `(format-invalid for mari eval)${options.cache ? "; rerun with the same --cache to retry only those" : ""}\n`,
+        `(format-invalid for mari eval)${answerCacheOf(options) !== undefined ? "; rerun with the same --cache to retry only those" : ""}\n`,
     );
   }
   process.stderr.write(
@@ -236,8 +258,7 @@ function interruptibleJudging(observer: RunObserver, cache: string | undefined):
 }
 
 export function registerPredict(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
-    .command("predict")
+  addSliceCacheOptions(program.command("predict"))
     .description(summary)
     .argument("<slice>", "document slice (JSONL, CSV or ContraDoc JSON)")
     .addOption(new Option("--judge <name>", "which judge").choices(["lexical", "openai"]).makeOptionMandatory())

@@ -6,13 +6,13 @@ import type { ActionWrapper } from "../command.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
-import { readDocumentSliceCached } from "../../io/slice.js";
+import { readDocumentSliceStored } from "../../io/slice-store.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { MAX_WORKERS } from "../../core/limits.js";
 import { integerFlag } from "../flags.js";
-import { sentenceRuleOf, sentencesOption, warnRejectedSliceRecords } from "../slice-flags.js";
+import { sentenceRuleOf, sentencesOption, sliceCacheDirOf, addSliceCacheOptions, warnRejectedSliceRecords } from "../slice-flags.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
@@ -29,6 +29,8 @@ interface ServeFlags extends CompletionEndFlags {
   logPredictions?: boolean;
   lenientIds?: boolean;
   sentences?: string;
+  cache?: boolean;
+  cacheDir?: string;
   workers?: string;
 }
 
@@ -67,8 +69,7 @@ async function checkLogTarget(path: string): Promise<void> {
 }
 
 export function registerServe(program: Command, wrap: ActionWrapper, summary: string): void {
-  const command = program
-    .command("serve")
+  const command = addSliceCacheOptions(program.command("serve"))
     .description(summary)
     .argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)")
     .option("--host <host>", "interface to listen on (default 127.0.0.1); anything but loopback needs --token-env")
@@ -119,7 +120,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
   const workers = integerFlag("--workers", flags.workers, 1, MAX_WORKERS) ?? defaultServeWorkers();
   const completionEnd = completionEndFromFlags(flags);
-  const slice = await readDocumentSliceCached(slicePath, { sentences: sentenceRuleOf(flags) });
+  const slice = await readDocumentSliceStored(slicePath, { sentences: sentenceRuleOf(flags) }, sliceCacheDirOf(flags));
   warnRejectedSliceRecords(slice);
   if (flags.log) await checkLogTarget(flags.log);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;

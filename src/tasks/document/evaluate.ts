@@ -11,7 +11,8 @@ import { readDocumentSide } from "../../gates/side-reader.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
-import { readDocumentSliceObserved, sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice.js";
+import { readDocumentSliceStoredObserved } from "../../io/slice-store.js";
+import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice.js";
 import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js";
 import { judgeLexically } from "../predict/lexical.js";
@@ -47,6 +48,8 @@ export interface DocumentEvalSettings {
   strict?: boolean;
   /** How slice texts become numbered sentences (default mari's rule). */
   sentences?: SentenceRule;
+  /** Where the compiled slice is kept between runs (`--cache-dir`; default: none, the slice is read every run). */
+  sliceCacheDir?: string | undefined;
   /** Worker threads (1 = in-process, the default), or `auto`: chosen from the measured cost of scoring the dump's first block. */
   workers?: number | "auto";
   gates?: readonly GateSpec[];
@@ -107,7 +110,7 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
   const slice = await asInputErrors(async () => {
-    const read = await readDocumentSliceObserved(settings.slicePath, sliceReadOptions(settings), observer);
+    const read = await readDocumentSliceStoredObserved(settings.slicePath, sliceReadOptions(settings), settings.sliceCacheDir, observer);
     await judgeLexically(read.cases.slice(0, settings.limit), dumpPath, observer);
     return read;
   });
@@ -158,7 +161,7 @@ async function evaluate(
   let slice: DocumentSlice;
   try {
     // The slice is read after every check of the dump above, so a bad dump is said before a bad slice.
-    slice = sliceRead ?? (await readDocumentSliceObserved(slicePath, sliceReadOptions(settings), observer));
+    slice = sliceRead ?? (await readDocumentSliceStoredObserved(slicePath, sliceReadOptions(settings), settings.sliceCacheDir, observer));
   } catch (err) {
     await earlyPool?.close();
     throw err;

@@ -16,6 +16,7 @@ import {
   runKeyProblem,
   type DumpLineRejection,
 } from "../../io/dump.js";
+import { scanDumpLine } from "../../io/dump-scan.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -240,12 +241,17 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
   };
   for (let i = 0; i < count; i++) {
     r.evStart[i] = evidence.length;
-    const parsed = parseDumpLine(lines[i]!.text);
-    if ("error" in parsed) {
-      reject(i, parsed.error.code, parsed.error.message);
-      continue;
+    const text = lines[i]!.text;
+    // The scanner reads the shapes judges write; any other line takes the full parser.
+    let record = scanDumpLine(text);
+    if (record === undefined) {
+      const parsed = parseDumpLine(text);
+      if ("error" in parsed) {
+        reject(i, parsed.error.code, parsed.error.message);
+        continue;
+      }
+      record = parsed.record;
     }
-    let record = parsed.record;
     if (isBatchOutputLine(record)) {
       const converted = batchOutputRecord(record);
       if ("orphan" in converted) {

@@ -1,7 +1,8 @@
 // The cases a judge is asked about: the slice read as the first phase of a `predict` run (records
 // left out are said as warnings), cut to the first `limit` cases for a smoke test.
 import type { Progress, RunObserver } from "../../io/observer.js";
-import { readDocumentSliceObserved, sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice.js";
+import { readDocumentSliceStoredObserved } from "../../io/slice-store.js";
+import { sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice.js";
 
 /** What every predict task reads. */
 export interface JudgeSliceSettings {
@@ -9,6 +10,8 @@ export interface JudgeSliceSettings {
   slicePath: string;
   /** How texts become numbered sentences in the prompts (default mari's rule). */
   sentences?: SentenceRule | undefined;
+  /** Where the compiled slice is kept between runs (`--cache-dir`; default: none). */
+  sliceCacheDir?: string | undefined;
   /** Judge only the first N cases of the slice, in slice order. */
   limit?: number | undefined;
   /** Phases, warnings and notes (default: silent). */
@@ -16,7 +19,7 @@ export interface JudgeSliceSettings {
 }
 
 export async function readJudgeCases(settings: JudgeSliceSettings, observer: RunObserver): Promise<SliceCase[]> {
-  const slice = await readDocumentSliceObserved(settings.slicePath, { sentences: settings.sentences ?? "mari" }, observer);
+  const slice = await readDocumentSliceStoredObserved(settings.slicePath, { sentences: settings.sentences ?? "mari" }, settings.sliceCacheDir, observer);
   for (const warning of sliceRejectionWarnings(slice)) observer.log(`warning: ${warning}`);
   return settings.limit === undefined ? slice.cases : slice.cases.slice(0, settings.limit);
 }
