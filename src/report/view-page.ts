@@ -178,7 +178,7 @@ const KINDS: readonly (ViewKind | "unreadable")[] = ["eval", "pairs", "evidence"
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}
 h1{font-size:22px;margin:.2em 0}.note{color:#555;font-size:12px}
 .controls{display:flex;flex-wrap:wrap;gap:.5em;align-items:center;margin:.8em 0}.controls input{min-width:16em}
-table{border-collapse:collapse;width:100%;table-layout:fixed}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%;table-layout:fixed}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:#f4f4f4;position:sticky;top:0}small{color:#555}
 .pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}.none{color:#777}
 .kind{display:inline-block;padding:0 .4em;border-radius:3px;background:#eef;font-size:12px}.k-unreadable{background:#ffebe9}.k-diff{background:#fff3d6}.k-trend{background:#e6f4ea}
@@ -204,7 +204,7 @@ export function renderViewHtml(page: ViewPage): string {
 <span id="view-shown" class="note"></span>
 </div>`);
   body.push(
-    `<table id="view-runs">\n<colgroup><col style="width:7em"><col style="width:6em"><col style="width:14%"><col style="width:7em"><col style="width:12%"><col style="width:10%"><col><col style="width:6em"><col style="width:6em"></colgroup>\n<thead><tr><th>date (UTC)</th><th>kind</th><th>report</th><th>task</th><th>model / dump</th><th>slice</th><th>headline metrics (95% CI)</th><th>gates</th><th>invalid</th></tr></thead>`,
+    `<table id="view-runs">\n<colgroup><col style="width:10.5em"><col style="width:6em"><col style="width:14%"><col style="width:7em"><col style="width:12%"><col style="width:10%"><col><col style="width:6em"><col style="width:6em"></colgroup>\n<thead><tr><th>date (UTC)</th><th>kind</th><th>report</th><th>task</th><th>model / dump</th><th>slice</th><th>headline metrics (95% CI)</th><th>gates</th><th>invalid</th></tr></thead>`,
   );
   for (const unit of units(page)) body.push(unitHtml(page, unit));
   body.push(`</table>`);

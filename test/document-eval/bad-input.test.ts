@@ -154,12 +154,12 @@ describe("slice errors name file:line; a bad record is left out alone unless --s
     expect([a.code, b.code, c.code]).toEqual([2, 2, 2]);
   });
 
-  it("an unwritable --out is an input error", async () => {
+  it("an unwritable --out is an input error: a file in the way of its folder says so", async () => {
     const file = join(tmp.dir, "a-file");
     writeFileSync(file, "");
     const r = await runMari(["eval", join(tmp.dir, "slice.jsonl"), "--predictions", join(tmp.dir, "ok-dump.jsonl"), "--out", join(file, "sub"), "--quiet"]);
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toContain("cannot write");
+    expect(r.stderr).toContain(`--out ${join(file, "sub")}: a file is in the way (--out names a folder for the reports)`);
   });
 
   it("a missing dump is an input error", async () => {
