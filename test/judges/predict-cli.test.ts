@@ -5,6 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { childEnv, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
+import { endWithTest } from "../support/children.js";
 
 const API_KEY = "sk-live-TOPSECRET-0123456789";
 const KEY_ENV = { MARI_TEST_JUDGE_KEY: API_KEY };
@@ -145,10 +146,12 @@ describe("mari predict --judge openai", () => {
     const dump = join(work.dir, "resume.jsonl");
     killAt = s.requests.length + 5;
     await new Promise<void>((resolve) => {
-      child = spawn(process.execPath, [...MARI_COMMAND, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
-        env: childEnv(KEY_ENV),
-        stdio: "ignore",
-      });
+      child = endWithTest(
+        spawn(process.execPath, [...MARI_COMMAND, ...openaiArgs(s.baseUrl, ["--runs", "2", "--concurrency", "1", "--cache", cache, "--out", dump])], {
+          env: childEnv(KEY_ENV),
+          stdio: "ignore",
+        }),
+      );
       child.on("exit", () => resolve());
     });
     expect(child!.signalCode).toBe("SIGKILL");
