@@ -1,6 +1,5 @@
 // The document finder folds white space as `\s+` → one space would, without replacing every single space.
 import { describe, expect, it } from "vitest";
-import { tagSentences } from "../../src/core/document/sentences.js";
 import { DocumentFinder, findableText } from "../../src/server/document-finder.js";
 
 const WHITE = [" ", "\t", "\n", "\r", "\v", "\f", "\u00a0", "\u1680", "\u2000", "\u200a", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000", "\ufeff"];
@@ -13,7 +12,9 @@ describe("findableText", () => {
       const b = WHITE[(i * 7 + 3) % WHITE.length]!;
       sentences.push(`${a}word${a}${b}next  ${b}end${a}`, `x${a}y`, `${b}${b}${b}`);
     }
-    expect(findableText(sentences)).toBe(tagSentences(sentences).replace(/\s+/g, " "));
+    // The tagged text as the prompt builder writes it: "[i] sentence", joined by spaces.
+    const tagged = sentences.map((sentence, i) => `[${i + 1}] ${sentence}`).join(" ");
+    expect(findableText(sentences)).toBe(tagged.replace(/\s+/g, " "));
     expect(findableText(["a\u200bb", "c \u0085 d"])).toBe("[1] a\u200bb [2] c \u0085 d");
   });
 
