@@ -18,12 +18,12 @@ function sourceFiles(dir: string): string[] {
 function folderSections(map: string): Map<string, string> {
   const sections = new Map<string, string>();
   const headings = [...map.matchAll(/^### `(src(?:\/[^`]*)?)\/?`$/gm)];
-  headings.forEach((heading, i) => {
+  for (const heading of headings) {
     const start = heading.index! + heading[0].length;
     const rest = map.slice(start);
     const next = rest.search(/^##/m);
     sections.set(heading[1]!.replace(/\/$/, ""), next === -1 ? rest : rest.slice(0, next));
-  });
+  }
   return sections;
 }
 
