@@ -92,10 +92,14 @@ describe("mari predict --judge openai", () => {
     const cache = join(work.dir, "faults.cache.jsonl");
     const r = await runMari(openaiArgs(server.baseUrl, ["--timeout-ms", "1500", "--out", dump, "--cache", cache, "--concurrency", "3"]), { env: KEY_ENV });
     expect(r.code).toBe(0);
-    // Every request but each case's last is a retry: counted from the server's log, so a healthy
-    // answer that misses the timeout on a loaded machine (and is retried) cannot break the check.
+    // The 500, the 429 and the hang are each retried. On a loaded machine a healthy request may
+    // also miss the 1.5 s timeout and be retried, even before the server has logged it, so the
+    // count is checked against the retries the run reported one by one, not against a constant.
     expect(server.requests.filter((q) => ["doc-1", "doc-2", "doc-3"].includes(q.caseId)).length).toBeGreaterThanOrEqual(6);
-    expect(r.stderr).toContain(`${server.requests.length - CASE_IDS.length} retries, 2 malformed answers, 0 failed requests`);
+    const retries = Number(/(\d+) retries, 2 malformed answers, 0 failed requests/.exec(r.stderr)?.[1]);
+    expect(retries).toBeGreaterThanOrEqual(3);
+    expect(r.stderr.match(/: retry \d+ for case /g)).toHaveLength(retries);
+    expect(server.requests.length).toBeLessThanOrEqual(CASE_IDS.length + retries);
     expect(r.stderr).toContain("timed out after 1500 ms");
     const lines = readFileSync(dump, "utf8")
       .trim()
