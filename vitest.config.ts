@@ -6,6 +6,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // Builds dist/ from src/ when it is not the build of the current sources (scripts/build.mjs).
     globalSetup: ["./test/support/global-setup.ts"],
+    // Every child process a test starts ends with the test, passed or not (test/support/children.ts).
+    setupFiles: ["./test/support/end-children.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
     // Most of the suite's time is CLI child processes; one worker thread per core with no per-file
     // isolation saves the per-file start-up (about 50 s -> 40 s on 2 cores). A test that needs a
@@ -15,7 +17,10 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, and the
     // children it spawns leave the second core idle (about 190 s -> 95 s here).
     maxWorkers: Math.max(2, availableParallelism()),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Sized for a loaded CI machine, not an idle one: a CLI test that takes 2 s idle took over 30 s
+    // at load 20 on 2 cores. No test asserts on elapsed time; a test that needs longer (a real
+    // Python tool) says so itself.
+    testTimeout: 180_000,
+    hookTimeout: 300_000,
   },
 });

@@ -1,4 +1,5 @@
-// The README's library example, run against the package entry point: if this fails, the README lies.
+// The library's examples (docs/library.md), run against the package entry point, and its export
+// list: what docs/library.md names is what the entry point exports, no more, no less.
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
@@ -7,8 +8,8 @@ import { pathToFileURL } from "node:url";
 import * as mari from "../src/index.js";
 import { ROOT, runMari, tempDir } from "./support/cli.js";
 
-describe("package entry point (README example)", () => {
-  it("splits, tags, aligns, validates and rewards as the README shows", () => {
+describe("package entry point (docs/library.md example)", () => {
+  it("splits, tags, aligns, validates and rewards as docs/library.md shows", () => {
     const sentences = mari.splitSentences("The plant opened in 2001. It closed in 1999. Workers were paid well.");
     expect(mari.tagSentences(sentences)).toBe("[1] The plant opened in 2001. [2] It closed in 1999. [3] Workers were paid well.");
     const gold = mari.alignEvidence(sentences, ["It closed in 1999."]);
@@ -24,7 +25,7 @@ describe("package entry point (README example)", () => {
     expect(() => mari.validateDocumentContradiction(3, false, [1], "")).toThrow(mari.DocumentContradictionError);
   });
 
-  it("classifies the README's pair and exposes the evidence functions", () => {
+  it("classifies the example's pair and exposes the evidence functions", () => {
     expect(mari.classify("Cache entries expire after a 30 minute TTL.", "Cache entries expire after a 10 minute TTL.", mari.DEFAULT_CONFIG)).toEqual({
       class: "update",
       reason: 'value swap: "10" -> "30"',
@@ -108,9 +109,9 @@ describe("one process, many runs (a training loop calling the library)", () => {
   });
 });
 
-describe("README: the task-function example", () => {
+describe("docs/library.md: the task-function example", () => {
   it("runs as written (against the built package) and prints the accuracy, the gate and the files", async () => {
-    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const readme = readFileSync(join(ROOT, "docs/library.md"), "utf8");
     const block = /```ts\n(import \{ evaluateDocuments[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const { dir, cleanup } = tempDir();
@@ -127,5 +128,21 @@ describe("README: the task-function example", () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe("the export list", () => {
+  it("is the names docs/library.md lists, each once", async () => {
+    const page = readFileSync(join(ROOT, "docs/library.md"), "utf8");
+    const table = page.slice(page.indexOf("## What is exported"));
+    const listed = table
+      .split("\n")
+      .filter((line) => line.startsWith("| ") && !line.startsWith("| area"))
+      .flatMap((line) => [...line.split("|")[2]!.matchAll(/`([A-Za-z_][A-Za-z0-9_]*)`/g)].map((m) => m[1]!));
+    expect(new Set(listed).size, "a name listed twice").toBe(listed.length);
+    // The built package, as a user imports it (types are not values: they are not counted here).
+    const built = await import(pathToFileURL(join(ROOT, "dist/index.js")).href);
+    expect(Object.keys(built).sort()).toEqual([...listed].sort());
+    expect(Object.keys(mari).sort()).toEqual([...listed].sort());
   });
 });

@@ -1,22 +1,18 @@
-// The README's command examples, run as written (each shell line through `sh -c`, `mari` on PATH
-// as a shim for bin/mari.js, in a directory holding the shipped datasets and the files the
-// examples name). Lines that need what this machine has not got are left out, each for a reason
-// stated in SKIPPED; a README line matching none of those is run, so a new example is tested
-// unless someone decides otherwise here.
-import { execFileSync, spawnSync } from "node:child_process";
+// The README's command examples, run as written and in order (each shell line through `sh -c`,
+// `mari` on PATH as a shim for bin/mari.js, in a directory holding the shipped datasets and nothing
+// else: the examples make what the later ones read), and the main job's summary as the README
+// shows it. A line is left out only by a pattern in SKIPPED, with its reason; a README line
+// matching none of those is run, so a new example is tested unless someone decides otherwise here.
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { childEnv, ROOT, tempDir, MARI_COMMAND, MARI_SHELL } from "./support/cli.js";
+import { childEnv, ROOT, tempDir, MARI_SHELL } from "./support/cli.js";
 
 const SKIPPED: { pattern: RegExp; why: string }[] = [
   { pattern: /^npm /, why: "npm itself (the suite is what it runs)" },
-  { pattern: /--judge openai --base-url https:/, why: "a live judge endpoint on the internet" },
-  { pattern: /^export /, why: "sets a key for the live judge line" },
-  { pattern: /^python -m vllm/, why: "vLLM is not installed here (test/judges/batch-roundtrip.test.ts plays its part)" },
-  { pattern: /--predictions output\.jsonl/, why: "reads vLLM's output (the batch round trip test covers it)" },
-  { pattern: /^mari serve|^curl |^"completion": |^kill |^# /, why: "the serve example is a session (test/server/ runs the server for real)" },
-  { pattern: /--predictions rewards-served\.jsonl/, why: "replays the serve session's log (test/cli/error-next-step.test.ts runs that session as written)" },
+  { pattern: /^mari serve |^curl |^"completion": |^kill /, why: "the serve session (test/cli/error-next-step.test.ts runs it as written)" },
+  { pattern: /--predictions rewards-served\.jsonl/, why: "replays the serve session's log (test/cli/error-next-step.test.ts)" },
 ];
 
 /** Shell lines of the README's sh blocks, with `\` continuations joined and comments dropped. */
@@ -49,22 +45,6 @@ beforeAll(() => {
   writeFileSync(join(bin, "npx"), `#!/bin/sh\n[ "$1" = mari ] && shift\nexec ${MARI_SHELL} "$@"\n`);
   chmodSync(join(bin, "mari"), 0o755);
   chmodSync(join(bin, "npx"), 0o755);
-  // The files the examples take as the user's: a model's dump, a baseline report, costs, a CSV.
-  const run = (args: string[]) => execFileSync(process.execPath, [...MARI_COMMAND, ...args], { cwd, env: childEnv({ NO_COLOR: "1" }) });
-  run(["predict", "datasets/contradoc/contradoc-160.jsonl", "--judge", "lexical", "--out", "my-model.jsonl", "--quiet"]);
-  // The full example gates on SetCons, which needs several runs: the lexical answers as runs 0 and 1.
-  const answers = readFileSync(join(cwd, "my-model.jsonl"), "utf8").trim().split("\n");
-  const asRun = (run: string) => answers.map((l) => JSON.stringify({ ...JSON.parse(l), run }));
-  writeFileSync(join(cwd, "dump.jsonl"), `${[...asRun("0"), ...asRun("1")].join("\n")}\n`);
-  run(["eval", "datasets/contradoc/contradoc-160.jsonl", "--predictions", "dump.jsonl", "--out", "reports/ckpt-30", "--quiet", "--progress", "none"]);
-  writeFileSync(join(cwd, "costs.json"), JSON.stringify({ downrank_live: 5 }));
-  const pairs = readFileSync(join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .slice(0, 20)
-    .map((l) => JSON.parse(l) as { id: string; new: string; old: string });
-  const csvField = (text: string) => `"${text.replace(/"/g, '""')}"`;
-  writeFileSync(join(cwd, "pairs.csv"), `id,new,old\n${pairs.map((p) => [p.id, p.new, p.old].map(csvField).join(",")).join("\n")}\n`);
 });
 
 describe("README examples run as written", () => {
@@ -73,6 +53,21 @@ describe("README examples run as written", () => {
   it("finds the examples (the README's main job among them)", () => {
     expect(commands).toContain("npx mari eval datasets/contradoc/contradoc-160.jsonl");
     expect(commands.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it("the main job prints the summary the README shows", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const shown = /```text\n([\s\S]*?)```/.exec(readme)![1]!;
+    const fresh = join(tmp.dir, "fresh");
+    mkdirSync(fresh);
+    symlinkSync(join(ROOT, "datasets"), join(fresh, "datasets"));
+    const r = spawnSync("sh", ["-c", "npx mari eval datasets/contradoc/contradoc-160.jsonl"], {
+      cwd: fresh,
+      env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }),
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(shown);
   });
 
   it.each(commands)("%s", (command) => {

@@ -54,7 +54,7 @@ beforeAll(async () => {
   await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "new.jsonl") }, join(dir, "new"));
   await mari(["diff", join(dir, "old"), join(dir, "new"), "--out", join(dir, "diff")]);
   browser = await launched;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

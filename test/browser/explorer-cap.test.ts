@@ -52,7 +52,7 @@ beforeAll(async () => {
   await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "two.jsonl") }, join(dir, "two"));
   await runTask({ task: "documents", slicePath: SLICE, dumpPath: join(dir, "two.jsonl"), explorerCases: 20 }, join(dir, "two-capped"));
   browser = await launched;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -15,7 +15,7 @@ const { dir, cleanup } = tempDir("mari-cells-");
 
 beforeAll(async () => {
   browser = await launchBrowser();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   cleanup();

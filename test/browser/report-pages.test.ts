@@ -80,7 +80,7 @@ beforeAll(async () => {
   await runTask({ task: "documents", slicePath: out("hostile.jsonl"), dumpPath: out("hostile.predictions.jsonl") }, out("hostile"));
   await mari(["diff", out("base"), out("multi"), "--out", out("diff")]);
   browser = await launched;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

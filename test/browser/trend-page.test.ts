@@ -29,7 +29,7 @@ beforeAll(async () => {
   // The same points by name: the x labels are names, the hostile one long.
   expect((await runMari(["trend", join(dir, "reports"), "--x", "name", "--out", join(dir, "t-name"), "--quiet"])).code).toBe(0);
   browser = await launchBrowser();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

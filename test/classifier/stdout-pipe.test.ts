@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { preloadFault } from "../support/fault-preload.js";
+import { endWithTest } from "../support/children.js";
 
 const { dir, cleanup } = tempDir("mari-classify-pipe-");
 afterAll(cleanup);
@@ -25,11 +26,13 @@ function classify(
   onStdout: (child: ReturnType<typeof spawn>, stderrText: (wanted: string) => Promise<void>) => Promise<string>,
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [...MARI_COMMAND, "classify", pairsPath], {
-    cwd: ROOT,
-    env: childEnv({ NO_COLOR: "1", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = endWithTest(
+    spawn(process.execPath, [...MARI_COMMAND, "classify", pairsPath], {
+      cwd: ROOT,
+      env: childEnv({ NO_COLOR: "1", ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let stderr = "";
   const waiting: { wanted: string; resolve: () => void }[] = [];
   child.stderr!.setEncoding("utf8").on("data", (d) => {

@@ -27,13 +27,11 @@ describe("mari eval: gates checked before the dump is read", () => {
   for (const [flags, message] of cases) {
     it(`refuses ${flags.join(" ")} at once`, async () => {
       const out = join(dir, `out-${flags.join("_").replace(/[^a-z0-9_]/gi, "")}`);
-      const started = Date.now();
       const r = await runMari(["eval", SLICE, "--predictions", join(dir, "missing.jsonl"), "--out", out, ...flags]);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toContain("missing.jsonl");
       expect(existsSync(out)).toBe(false);
-      expect(Date.now() - started).toBeLessThan(5000);
     });
   }
 

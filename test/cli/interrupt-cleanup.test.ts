@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createProgress } from "../../src/cli/progress.js";
 import { childEnv, ROOT, tempDir, MARI_COMMAND } from "../support/cli.js";
+import { endWithTest } from "../support/children.js";
 
 const { dir, cleanup } = tempDir("mari-interrupt-");
 afterAll(cleanup);
@@ -21,18 +22,16 @@ describe("interrupts", () => {
     for (let r = 0; r < 150_000; r++) dump.push(JSON.stringify({ case_id: id, run: r, judgment: false, evidence_sentence_ids: [] }));
     writeFileSync(join(dir, "dump.jsonl"), `${dump.join("\n")}\n`);
     const out = join(dir, "out");
-    const child = spawn(
-      process.execPath,
-      [...MARI_COMMAND, "eval", join(dir, "slice.jsonl"), "--predictions", join(dir, "dump.jsonl"), "--out", out, "--quiet"],
-      {
+    const child = endWithTest(
+      spawn(process.execPath, [...MARI_COMMAND, "eval", join(dir, "slice.jsonl"), "--predictions", join(dir, "dump.jsonl"), "--out", out, "--quiet"], {
         env: childEnv({ NO_COLOR: "1" }),
         stdio: "ignore",
-      },
+      }),
     );
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    // Wait for the lock, then interrupt.
-    const started = Date.now();
-    while (!existsSync(join(out, ".mari.lock")) && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 20));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => ((ended = true), resolve(code))));
+    // Wait for the lock (however loaded the machine: the test's timeout bounds it), then interrupt.
+    while (!existsSync(join(out, ".mari.lock")) && !ended) await new Promise((r) => setTimeout(r, 20));
     expect(existsSync(join(out, ".mari.lock"))).toBe(true);
     child.kill("SIGINT");
     expect(await exited).toBe(130);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { evalShards } from "../support/shards.js";
+import { endWithTest } from "../support/children.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
@@ -158,20 +159,19 @@ describe("a run cut short says stopped, never done", () => {
     for (let r = 0; r < 150_000; r++) dump.push(JSON.stringify({ case_id: id, run: r, judgment: false, evidence_sentence_ids: [] }));
     writeFileSync(join(tmp.dir, "big-dump.jsonl"), `${dump.join("\n")}\n`);
     const outDir = join(tmp.dir, "interrupted");
-    const child = spawn(
-      process.execPath,
-      [...MARI_COMMAND, "eval", slice, "--predictions", join(tmp.dir, "big-dump.jsonl"), "--out", outDir, "--progress", "plain"],
-      {
+    const child = endWithTest(
+      spawn(process.execPath, [...MARI_COMMAND, "eval", slice, "--predictions", join(tmp.dir, "big-dump.jsonl"), "--out", outDir, "--progress", "plain"], {
         env: childEnv({ NO_COLOR: "1" }),
         stdio: ["ignore", "ignore", "pipe"],
-      },
+      }),
     );
     let stderr = "";
     child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    // The slice phase is over (said "done") when the scoring starts: interrupt then.
-    const started = Date.now();
-    while (!stderr.includes("read slice (records)") && Date.now() - started < 20_000) await new Promise((r) => setTimeout(r, 10));
+    let ended = false;
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => ((ended = true), resolve(code))));
+    // The slice phase is over (said "done") when the scoring starts: interrupt then (the test's
+    // timeout bounds the wait, however loaded the machine).
+    while (!stderr.includes("read slice (records)") && !ended) await new Promise((r) => setTimeout(r, 10));
     child.kill("SIGINT");
     expect(await exited).toBe(130);
     await new Promise((r) => setImmediate(r));

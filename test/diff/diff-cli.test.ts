@@ -26,7 +26,7 @@ beforeAll(async () => {
   writeFileSync(out("new.jsonl"), flipped.map((l) => JSON.stringify(l)).join("\n") + "\n");
   await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("new.jsonl") }, out("new"));
   await runTask({ task: "documents", slicePath: SLICE, dumpPath: out("new.jsonl"), baselinePath: out("old") }, out("with-baseline"));
-}, 60_000);
+});
 
 afterAll(cleanup);
 

@@ -111,7 +111,7 @@ beforeAll(async () => {
   expect(base.code, base.stderr).toBeLessThan(2);
   const now = await runMari(["eval", SLICE, "--predictions", newDump, "--out", out("new"), "--workers", "2", "--chunk-size", "7", ...q]);
   expect(now.code, now.stderr).toBeLessThan(2);
-}, 60_000);
+});
 
 describe("cases.jsonl of a document eval", () => {
   it("round-trips to exactly the previous layout's per-(case, run) records, computed from the slice and the dump", async () => {

@@ -99,7 +99,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
       LINES.filter((line) => listedRuns.has(String(line.run))),
     );
     await evalInto("w1", join(tmp.dir, "dump.jsonl"), { workers: 1 });
-  }, 60_000);
+  });
 
   it("lists the first runs' rows as an uncapped eval of those runs gives them, and counts the rest", async () => {
     const r = report("w1");
@@ -143,7 +143,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     await evalInto("w2", join(tmp.dir, "dump.jsonl"), { workers: 2, chunkLines: 97 });
     expect(stripped("w2")).toBe(stripped("w1"));
     expect(readFileSync(join(tmp.dir, "w2", "cases.jsonl"), "utf8")).toBe(readFileSync(join(tmp.dir, "w1", "cases.jsonl"), "utf8"));
-  }, 60_000);
+  });
 
   it("report.md and report.html say where the runs not shown are", () => {
     const note = `${RUNS - 12} more runs: report.json lists the first ${RUN_ROWS_CAP} of ${RUNS}, and its spread covers all of them.`;
@@ -178,7 +178,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     expect(d.shared_cases).toBe(2);
     expect(d.comparison.runs.current).toHaveLength(RUNS);
     expect(d.comparison.runs.baseline).toHaveLength(RUN_ROWS_CAP);
-  }, 60_000);
+  });
 });
 
 describe("more runs than one aggregation range holds (rangeRuns: a case's runs cut into blocks)", () => {
@@ -218,5 +218,5 @@ describe("more runs than one aggregation range holds (rangeRuns: a case's runs c
     expect(r.spread.accuracy.std).toBeCloseTo(Math.sqrt(q * (1 - q)), 12);
     // Run pairs agree when both judge alike: (C(fp, 2) + C(n − fp, 2)) / C(n, 2).
     expect(r.setcons.judgment).toBeCloseTo((fp * (fp - 1) + (n - fp) * (n - fp - 1)) / (n * (n - 1)), 12);
-  }, 60_000);
+  });
 });

@@ -61,7 +61,7 @@ beforeAll(async () => {
     const r = await runMari(["eval", SLICE, "--predictions", dump, "--out", out(name), ...extra, ...q]);
     expect(r.code, r.stderr).toBeLessThan(2);
   }
-}, 120_000);
+});
 
 describe("a sparse eval", () => {
   it("writes a runs line, then per case its case line and the run lines of its kept lines; the same for any --workers", async () => {
@@ -117,7 +117,7 @@ describe("a sparse eval", () => {
     }
     expect(diffs[0]!.regressed.length + diffs[0]!.fixed.length + diffs[0]!.mixed.length).toBeGreaterThan(0);
     expect(diffs[1]).toEqual(diffs[0]);
-  }, 60_000);
+  });
 
   it("mari merge: two shards merge to the single run's cases.jsonl and report", async () => {
     const shards: string[] = [];
@@ -133,5 +133,5 @@ describe("a sparse eval", () => {
     const single = readJson(join(out("new"), "report.json"));
     expect(merged.metrics).toEqual(single.metrics);
     expect(merged.rejections).toEqual(single.rejections);
-  }, 60_000);
+  });
 });

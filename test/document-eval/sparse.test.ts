@@ -118,36 +118,32 @@ describe("sparse aggregation", () => {
     [40, 20, 0.9],
     [4100, 9, 0.03],
     [33_000, 2, 0.002],
-  ])(
-    "%i runs × %i cases, %f of the cells kept: the same report numbers, cases.jsonl records and explorer as the dense path",
-    async (runs, cases, share) => {
-      const s = await slice(cases);
-      const t = table(s, runs, share, runs);
-      expect(isSparse(s.cases, t, OPTIONS)).toBe(share < 0.5);
-      const denseFile = join(tmp.dir, `dense-${runs}-${share}.jsonl`);
-      const sparseFile = join(tmp.dir, `sparse-${runs}-${share}.jsonl`);
-      const dense = await aggregate(s, t, "dense", denseFile);
-      const sparse = await aggregate(s, t, "sparse", sparseFile);
-      expect(numberDifferences(dense, sparse)).toEqual([]);
-      expect(dense.reasons.get("missing_prediction")).toBeGreaterThan(0);
+  ])("%i runs × %i cases, %f of the cells kept: the same report numbers, cases.jsonl records and explorer as the dense path", async (runs, cases, share) => {
+    const s = await slice(cases);
+    const t = table(s, runs, share, runs);
+    expect(isSparse(s.cases, t, OPTIONS)).toBe(share < 0.5);
+    const denseFile = join(tmp.dir, `dense-${runs}-${share}.jsonl`);
+    const sparseFile = join(tmp.dir, `sparse-${runs}-${share}.jsonl`);
+    const dense = await aggregate(s, t, "dense", denseFile);
+    const sparse = await aggregate(s, t, "sparse", sparseFile);
+    expect(numberDifferences(dense, sparse)).toEqual([]);
+    expect(dense.reasons.get("missing_prediction")).toBeGreaterThan(0);
 
-      const sparseText = readFileSync(sparseFile, "utf8");
-      expect(sparseText.startsWith(`{"runs":[${Array.from({ length: runs }, (_, r) => `"${r}"`).join(",")}]}\n`)).toBe(true);
-      // Run lines for kept lines only: the runs line, a case line per case, a run line per kept line.
-      expect(sparseText.split("\n").length - 1).toBe(1 + cases + t.entries);
-      const records = await documentCaseRecords(denseFile);
-      expect(records.length).toBe(runs * cases);
-      expect(JSON.stringify(await documentCaseRecords(sparseFile)) === JSON.stringify(records)).toBe(true);
+    const sparseText = readFileSync(sparseFile, "utf8");
+    expect(sparseText.startsWith(`{"runs":[${Array.from({ length: runs }, (_, r) => `"${r}"`).join(",")}]}\n`)).toBe(true);
+    // Run lines for kept lines only: the runs line, a case line per case, a run line per kept line.
+    expect(sparseText.split("\n").length - 1).toBe(1 + cases + t.entries);
+    const records = await documentCaseRecords(denseFile);
+    expect(records.length).toBe(runs * cases);
+    expect(JSON.stringify(await documentCaseRecords(sparseFile)) === JSON.stringify(records)).toBe(true);
 
-      const explorer = (records: Parameters<typeof buildDocumentExplorer>[0]["records"]) =>
-        buildDocumentExplorer({ records, slice: s, dumpPath: null, runs: t.keys, seed: 3, caseCap: 8 });
-      const fromTable = await explorer(tableRecords(s.cases, t));
-      expect(fromTable.shown).toBeGreaterThan(0);
-      expect(JSON.stringify(await explorer(denseFile))).toBe(JSON.stringify(fromTable));
-      expect(JSON.stringify(await explorer(sparseFile))).toBe(JSON.stringify(fromTable));
-    },
-    60_000,
-  );
+    const explorer = (records: Parameters<typeof buildDocumentExplorer>[0]["records"]) =>
+      buildDocumentExplorer({ records, slice: s, dumpPath: null, runs: t.keys, seed: 3, caseCap: 8 });
+    const fromTable = await explorer(tableRecords(s.cases, t));
+    expect(fromTable.shown).toBeGreaterThan(0);
+    expect(JSON.stringify(await explorer(denseFile))).toBe(JSON.stringify(fromTable));
+    expect(JSON.stringify(await explorer(sparseFile))).toBe(JSON.stringify(fromTable));
+  });
 });
 
 describe("run keys in cases.jsonl", () => {

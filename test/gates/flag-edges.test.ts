@@ -75,7 +75,7 @@ describe("a baseline compared with --bootstrap 0, and with itself", () => {
   beforeAll(async () => {
     basePath = join(dir, "base");
     await evaluateDocuments({ slicePath, dumpPath: dumpOf("base.jsonl", (i) => i % 2 === 0), outDir: basePath, workers: 1, formats: ["json"] });
-  }, 60_000);
+  });
   afterAll(cleanup);
 
   it("--bootstrap 0: every paired interval is [difference, difference], the difference not 0", async () => {

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, memoryTempParent, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { DOC_SLICE, expectInputError, expectNoCrash, firstLines, PAIRS, write } from "./helpers.js";
+import { endWithTest } from "../support/children.js";
 
 const tmp = tempDir("mari-crash-kinds-");
 const memory = tempDir("mari-crash-kinds-", memoryTempParent());
@@ -19,7 +20,7 @@ afterAll(() => {
 it("classify - with UTF-16 on stdin: exit 2 with the fix, no stack trace", async () => {
   const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`${firstLines(PAIRS, 3).join("\n")}\n`, "utf16le")]);
   const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [...MARI_COMMAND, "classify", "-", "--progress", "none"], { env: childEnv({ NO_COLOR: "1" }) });
+    const child = endWithTest(spawn(process.execPath, [...MARI_COMMAND, "classify", "-", "--progress", "none"], { env: childEnv({ NO_COLOR: "1" }) }));
     let stderr = "";
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
@@ -43,13 +44,13 @@ describe("a line of 256 MiB or more", () => {
     const dump = sparse("dump.jsonl", [JSON.stringify({ case_id: "x", judgment: "no", evidence_sentence_ids: [] })]);
     const r = await runMari(["eval", DOC_SLICE, "--predictions", dump, "--out", join(tmp.dir, "o"), "--quiet", "--progress", "none"]);
     expectInputError(r, /dump\.jsonl:2: a line of 268435456 bytes or more \(the documented limit\)/);
-  }, 30_000);
+  });
 
   it("in a slice: exit 2 at its line", async () => {
     const slice = sparse("pairs.jsonl", firstLines(PAIRS, 2));
     const r = await runMari(["eval", slice, "--out", join(tmp.dir, "p"), "--quiet", "--progress", "none"]);
     expectInputError(r, /pairs\.jsonl:3: a line of 268435456 bytes or more/);
-  }, 30_000);
+  });
 });
 
 it("classify under ulimit -v 4 GB classifies every pair and finds the duplicate", async () => {
@@ -63,4 +64,4 @@ it("classify under ulimit -v 4 GB classifies every pair and finds the duplicate"
   expect(r.code, r.stderr).toBe(0);
   expect(r.stdout.trim().split("\n")).toHaveLength(n);
   expect(r.stderr).toMatch(/many\.jsonl:56001: duplicate_id: duplicate id "p7"/);
-}, 60_000);
+});

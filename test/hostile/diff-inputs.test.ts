@@ -3,7 +3,7 @@
 // read to 630 MB before the regular-file rule refused it.
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
 import { DOC_SLICE, expectInputError } from "./helpers.js";
@@ -32,14 +32,10 @@ describe("mari diff bounds", () => {
     ["a FIFO as NEW", () => [report, fifo], /diff NEW .*fifo: is a FIFO \(named pipe\), not a regular file/],
     ["a FIFO as OLD", () => [fifo, report], /diff OLD .*fifo: is a FIFO \(named pipe\), not a regular file/],
     ["/dev/zero as NEW", () => [report, "/dev/zero"], /diff NEW \/dev\/zero: is a character device, not a regular file/],
-  ])(
-    "%s is refused before it is read",
-    async (_name, paths, pattern) => {
-      const started = Date.now();
-      const r = await runMari(["diff", ...paths(), "--out", join(tmp.dir, "d")]);
-      expectInputError(r, pattern);
-      expect(Date.now() - started).toBeLessThan(10_000);
-    },
-    20_000,
-  );
+  ])("%s is refused before it is read", async (_name, paths, pattern) => {
+    // Read, a FIFO without a writer would block and /dev/zero would never end: the exit itself
+    // shows the type was checked first.
+    const r = await runMari(["diff", ...paths(), "--out", join(tmp.dir, "d")]);
+    expectInputError(r, pattern);
+  });
 });

@@ -5,6 +5,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { childEnv, ROOT, type CliResult, MARI_COMMAND } from "../support/cli.js";
+import { endWithTest } from "../support/children.js";
 
 export const DOC_SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 export const PAIRS = join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl");
@@ -58,7 +59,7 @@ export function runWithBrokenStream(
   return new Promise((resolve, reject) => {
     const fd = mode === "full" ? openSync("/dev/full", "w") : "pipe";
     const stdio: ["ignore", number | "pipe", number | "pipe"] = stream === "stdout" ? ["ignore", fd, "pipe"] : ["ignore", "pipe", fd];
-    const child = spawn(process.execPath, [...MARI_COMMAND, ...args], { stdio, env: childEnv({ NO_COLOR: "1" }) });
+    const child = endWithTest(spawn(process.execPath, [...MARI_COMMAND, ...args], { stdio, env: childEnv({ NO_COLOR: "1" }) }));
     if (typeof fd === "number") closeSync(fd);
     else child[stream]!.destroy();
     const captured = { stdout: "", stderr: "" };

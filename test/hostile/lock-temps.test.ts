@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { preloadFault } from "../support/fault-preload.js";
 import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
+import { endWithTest } from "../support/children.js";
 
 const tmp = tempDir("mari-lock-temps-");
 afterAll(() => tmp.cleanup());
@@ -61,11 +62,13 @@ describe("temp files", () => {
     const out = join(tmp.dir, `sig-${signal}`);
     mkdirSync(out);
     const args = ["predict", DOC_SLICE, "--judge", "openai", "--model", "m", "--batch-requests", join(out, "requests.jsonl"), "--quiet"];
-    const child = spawn(process.execPath, [...MARI_COMMAND, ...args], {
-      cwd: ROOT,
-      env: childEnv({ NODE_OPTIONS: preloadFault("hold-temp-write.mjs") }),
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const child = endWithTest(
+      spawn(process.execPath, [...MARI_COMMAND, ...args], {
+        cwd: ROOT,
+        env: childEnv({ NODE_OPTIONS: preloadFault("hold-temp-write.mjs") }),
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
     const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     let stderr = "";
     await new Promise<void>((resolve) => {

@@ -296,7 +296,7 @@ describe("batch output vs live judge", () => {
     expect(evalConverted.code).toBe(evalLive.code);
     expect(comparable(join(work.dir, "eval-converted/report.json"), converted)).toEqual(liveReport);
     expect(readOutput(join(work.dir, "eval-converted/cases.jsonl"), converted)).toBe(liveCases);
-  }, 60_000);
+  });
 
   it("counts a custom_id that names no slice case as an orphan, never as a prediction", async () => {
     const output = join(work.dir, "orphans.jsonl");

@@ -128,10 +128,12 @@ describe("openai judge against a real HTTP server", () => {
     const s = await serve((info) => (info.caseId === "c" && info.previousAttempts === 0 ? "hang" : { content: honestAnswer(info.caseId) }));
     const { predictions, summary } = await judge(CASES, options(s.baseUrl, { timeoutMs: 1000 }));
     expect(predictions).toEqual(CASES.map((c) => expected(c.id, 0)));
-    // Counted from the server's log, not assumed: on a loaded machine a healthy answer may also
-    // miss the timeout, and is then retried too. Every request but each case's last is a retry.
+    // The hang is retried. On a loaded machine a healthy answer may also miss the timeout and be
+    // retried, even before the server has logged the request: the server sees at most one request
+    // per case plus one per retry.
     expect(s.requests.filter((r) => r.caseId === "c").length).toBeGreaterThanOrEqual(2);
-    expect(summary.retries).toBe(s.requests.length - CASES.length);
+    expect(summary.retries).toBeGreaterThanOrEqual(1);
+    expect(s.requests.length).toBeLessThanOrEqual(CASES.length + summary.retries);
   });
 
   it("records malformed and wrong-case answers as failed predictions and goes on", async () => {

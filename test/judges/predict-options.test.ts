@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { honestAnswer, startFakeChatServer, type FakeChatServer } from "./support/fake-chat-server.js";
+import { endWithTest } from "../support/children.js";
 
 const KEY = "sk-options-test-7777";
 const CASE_IDS = ["c-1", "c-2", "c-3", "c-4", "c-5"];
@@ -178,13 +179,29 @@ describe("mari predict options", () => {
         return { content: honestAnswer(info.caseId) };
       }).then((s) => {
         server = s;
-        child = spawn(
-          process.execPath,
-          [...MARI_COMMAND, "predict", slicePath, "--judge", "openai", "--model", "m-1", "--concurrency", String(concurrency), "--cache", cache, "--out", out],
-          {
-            env: { ...process.env, ...env(s.baseUrl) },
-            stdio: ["ignore", "ignore", "pipe"],
-          },
+        child = endWithTest(
+          spawn(
+            process.execPath,
+            [
+              ...MARI_COMMAND,
+              "predict",
+              slicePath,
+              "--judge",
+              "openai",
+              "--model",
+              "m-1",
+              "--concurrency",
+              String(concurrency),
+              "--cache",
+              cache,
+              "--out",
+              out,
+            ],
+            {
+              env: { ...process.env, ...env(s.baseUrl) },
+              stdio: ["ignore", "ignore", "pipe"],
+            },
+          ),
         );
         child.stderr!.setEncoding("utf8").on("data", (d) => (stderr += d));
         child.on("exit", (code) => resolve(code));

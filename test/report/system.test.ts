@@ -50,7 +50,9 @@ describe("provenance", () => {
       judge_note: "baseline",
     });
     expect(info.config).toEqual({ seed: 1, judge: { api_key: "[redacted]", api_key_env: "OPENAI_API_KEY" } });
-    expect(info.config_hash).toBe(createHash("sha256").update(canonicalJson(info.config)).digest("hex"));
+    // The hash of the redacted config written with sorted keys and no spaces.
+    const canonical = '{"judge":{"api_key":"[redacted]","api_key_env":"OPENAI_API_KEY"},"seed":1}';
+    expect(info.config_hash).toBe(createHash("sha256").update(canonical).digest("hex"));
     const reordered = await collectSystemInfo({
       config: { judge: { api_key_env: "OPENAI_API_KEY", api_key: "other" }, seed: 1 },
       seed: 1,

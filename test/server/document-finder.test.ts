@@ -20,7 +20,9 @@ describe("findableText", () => {
       const b = WHITE[(i * 7 + 3) % WHITE.length]!;
       sentences.push(`${a}word${a}${b}next  ${b}end${a}`, `x${a}y`, `${b}${b}${b}`);
     }
-    expect(findableText(sentences)).toBe(tagSentences(sentences).replace(/\s+/g, " "));
+    // The tagged text as the prompt builder writes it: "[i] sentence", joined by spaces.
+    const tagged = sentences.map((sentence, i) => `[${i + 1}] ${sentence}`).join(" ");
+    expect(findableText(sentences)).toBe(tagged.replace(/\s+/g, " "));
     expect(findableText(["a\u200bb", "c \u0085 d"])).toBe("[1] a\u200bb [2] c \u0085 d");
   });
 

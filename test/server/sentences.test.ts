@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { RewardsServer } from "../../src/server/rewards-server.js";
-import { sliceHashOf } from "../../src/io/slice.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runMari, tempDir } from "../support/cli.js";
 import { CONTRADOC_160, postJson, startTestServer } from "./support.js";
 
 let punkt: DocumentSlice;
@@ -20,10 +22,21 @@ afterAll(async () => {
 });
 
 describe("serve with Punkt numbering", () => {
-  it("/health gives the Punkt slice hash", async () => {
+  it("/health gives the slice hash `mari eval --sentences punkt` records, not the mari numbering's", async () => {
     const health = (await (await fetch(`${server.url}/health`)).json()) as { slice: { hash: string } };
-    expect(health.slice.hash).toBe(sliceHashOf(punkt));
-    expect(health.slice.hash).not.toBe(sliceHashOf(mari));
+    const work = tempDir("mari-serve-punkt-");
+    try {
+      const recorded = async (numbering: string) => {
+        const out = join(work.dir, numbering);
+        const r = await runMari(["eval", CONTRADOC_160, "--sentences", numbering, "--out", out, "--report", "json", "--quiet", "--progress", "none"]);
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(readFileSync(join(out, "report.json"), "utf8")).dataset.slice_hash as string;
+      };
+      expect(health.slice.hash).toBe(await recorded("punkt"));
+      expect(health.slice.hash).not.toBe(await recorded("mari"));
+    } finally {
+      work.cleanup();
+    }
   });
 
   it("a prediction citing the Punkt gold sentence earns the full accuracy reward", async () => {

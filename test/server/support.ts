@@ -5,6 +5,7 @@ import { childEnv, ROOT, MARI_COMMAND } from "../support/cli.js";
 import type { DocumentSlice } from "../../src/io/slice.js";
 import { startRewardsServer, type RewardsServer, type RewardsServerOptions } from "../../src/server/rewards-server.js";
 import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
+import { endWithTest } from "../support/children.js";
 
 export const CONTRADOC_160 = "datasets/contradoc/contradoc-160.jsonl";
 
@@ -19,19 +20,22 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns `mari serve ARGS --port 0`; rejects with its stderr when it exits before listening. */
+/**
+ * Spawns `mari serve ARGS --port 0`; rejects with its stderr when it exits before listening. The
+ * child ends with the test that started it (or with the file, started in a beforeAll), passed or not.
+ */
 export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [...MARI_COMMAND, "serve", ...args, "--port", "0"], {
-    cwd: ROOT,
-    env: childEnv({ NO_COLOR: "1", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = endWithTest(
+    spawn(process.execPath, [...MARI_COMMAND, "serve", ...args, "--port", "0"], {
+      cwd: ROOT,
+      env: childEnv({ NO_COLOR: "1", ...env }),
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
   let stderr = "";
   const waiters: Array<{ text: string; resolve: () => void }> = [];
   const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    // Never leave a server behind: one that has not said where it listens after 20 s is killed.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {
       stderr += d;
       for (let i = waiters.length - 1; i >= 0; i--) {
@@ -39,7 +43,6 @@ export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise
       }
       const m = /listening on (http:\/\/\S+)/.exec(stderr);
       if (m) {
-        clearTimeout(timer);
         resolve({
           url: m[1]!,
           child,

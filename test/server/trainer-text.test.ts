@@ -81,6 +81,31 @@ describe("responseOfQuery", () => {
   });
 });
 
+describe("responseOfQuery: the rules one by one", () => {
+  it("a decode that joined n't to its word still finds the prompt (the clean-up's n't rule)", () => {
+    // No assistant header: only the cleaned prompt can find the response.
+    const prompt = "Is it so ? I do n't know .\n";
+    expect(cleanUpTokenizationSpaces(prompt)).toBe("Is it so? I don't know.\n");
+    expect(responseOfQuery(`Is it so? I don't know.\n${ANSWER}`, prompt)).toEqual({ response: ANSWER, rule: "prompt_prefix_cleaned", thinkFromPrompt: false });
+  });
+
+  it("the assistant header that comes last in the query wins, whichever template it is from", () => {
+    const chatml = "<|im_start|>assistant\n";
+    const llama2 = "[/INST]";
+    // A few-shot turn of one template quoted before the real turn of another, in both orders.
+    expect(responseOfQuery(`${chatml}example answer ${llama2}${ANSWER}`, "other prompt")).toEqual({
+      response: ANSWER,
+      rule: "assistant_turn",
+      thinkFromPrompt: false,
+    });
+    expect(responseOfQuery(`${llama2}example answer ${chatml}${ANSWER}`, "other prompt")).toEqual({
+      response: ANSWER,
+      rule: "assistant_turn",
+      thinkFromPrompt: false,
+    });
+  });
+});
+
 function fakeCase(index: number, id: string, sentences: string[]): SliceCase {
   return { index, id, where: `t:${index + 1}`, sentences, label: false, gold: [], scope: null, docType: null, contraType: null, extra: {} };
 }

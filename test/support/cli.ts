@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { endWithTest } from "./children.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const MARI_BIN = join(ROOT, "bin/mari.js");
@@ -39,11 +40,13 @@ export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.Pr
       limit === undefined
         ? [process.execPath, [...MARI_COMMAND, ...args]]
         : ["sh", ["-c", `ulimit -v ${limit} && exec "$0" "$@"`, process.execPath, ...MARI_COMMAND, ...args]];
-    const child = spawn(command, argv, {
-      cwd: options.cwd ?? ROOT,
-      env: childEnv({ NO_COLOR: "1", ...options.env }),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = endWithTest(
+      spawn(command, argv, {
+        cwd: options.cwd ?? ROOT,
+        env: childEnv({ NO_COLOR: "1", ...options.env }),
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import {
   classifierConfigFromFlags,
   evaluateDocuments,
-  evaluateEvidence,
-  evaluatePairs,
+  runEvidence,
+  runPairEval,
   type GateSpec,
   parseGateFlag,
   parseMaxInvalidRate,
@@ -52,10 +52,10 @@ export async function runTask(input: TaskInput, out: string, gates: readonly Gat
     await evaluateDocuments({ workers: 1, configPath: null, ...settings, outDir: out, gates, ...sharded });
   } else if (input.task === "pairs") {
     const { task: _, ...settings } = input;
-    await evaluatePairs({ classifierConfig: classifierConfigFromFlags([]), workers: 1, recordConfig: {}, ...settings, out, gates, ...sharded });
+    await runPairEval({ classifierConfig: classifierConfigFromFlags([]), workers: 1, recordConfig: {}, ...settings, out, gates, ...sharded });
   } else {
     const { task: _, ...settings } = input;
-    await evaluateEvidence({ recordConfig: {}, ...settings, out, gates, ...sharded });
+    await runEvidence({ recordConfig: {}, ...settings, out, gates, ...sharded });
   }
 }
 

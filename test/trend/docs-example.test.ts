@@ -41,7 +41,7 @@ beforeAll(async () => {
     });
     writeFileSync(join(cwd, "dumps", `step-${step}.jsonl`), `${lines.join("\n")}\n`);
   }
-}, 60_000);
+});
 
 afterAll(() => tmp.cleanup());
 

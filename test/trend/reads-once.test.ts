@@ -14,7 +14,7 @@ vi.mock("../../src/gates/side-reader.js", async (original) => {
 const { dir, cleanup } = tempDir("mari-trend-once-");
 beforeAll(async () => {
   await writeRun(dir);
-}, 60_000);
+});
 afterAll(cleanup);
 
 describe("trendReports reads", () => {
@@ -38,5 +38,5 @@ describe("trendReports reads", () => {
     expect(trend.keep!.comparisons).toEqual([]);
     expect(paths.map((p) => p.split("/").at(-2)).sort()).toEqual(["ckpt-100", "ckpt-300", "ckpt-500"]);
     expect(trend.drop_comparisons.map((d) => d.best.name)).toEqual(["ckpt-300", "ckpt-300", "ckpt-300"]);
-  }, 60_000);
+  });
 });

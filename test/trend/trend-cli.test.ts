@@ -14,7 +14,7 @@ const reports = join(dir, "reports");
 
 beforeAll(async () => {
   await writeRun(dir);
-}, 60_000);
+});
 
 afterAll(cleanup);
 
@@ -130,7 +130,7 @@ describe("mari trend", () => {
     const et = json(join(dir, "evidence-trend/trend.json"));
     expect(et.keep.metric).toBe("accepted_rate");
     expect(et.gates[0]).toMatchObject({ name: "max_drop_from_best accepted_rate=0", value: 0, passed: true });
-  }, 60_000);
+  });
 
   it("refuses another task, a broken report and a missing step, each with exit 2 and the file", async () => {
     const pairs = join(dir, "pairs", "ckpt-700");
@@ -167,5 +167,5 @@ describe("mari trend", () => {
     expect(keepBy.code).toBe(2);
     expect(keepBy.stderr).toMatch(/--keep-by macro-f1: not a metric compared case by case for documents reports;.*macro_f1/);
     for (const r of [mixed, bad, step, none, typo, keepBy]) expect(r.stderr).not.toContain("internal error");
-  }, 60_000);
+  });
 });

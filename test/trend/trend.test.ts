@@ -15,7 +15,7 @@ const reports = join(dir, "reports");
 
 beforeAll(async () => {
   await writeRun(dir);
-}, 60_000);
+});
 
 afterAll(cleanup);
 
@@ -127,7 +127,7 @@ describe("trendReports", () => {
     } finally {
       copy.cleanup();
     }
-  }, 60_000);
+  });
 
   it("compares the last point with the best, paired, for --max-drop-from-best", async () => {
     const { trend } = await trendReports({ inputs: [reports], gates: [parseMaxDropFlag("accuracy=0.02"), parseMaxDropFlag("accuracy=0.3")] });

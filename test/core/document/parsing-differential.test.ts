@@ -2,14 +2,7 @@
 // pass over a completion's tags). This file keeps the straightforward earlier versions as oracles
 // and checks that the fast ones agree with them on many seeded random and hostile strings.
 import { describe, expect, it } from "vitest";
-import {
-  completionAsWritten,
-  decimalDigitValue,
-  DocumentContradictionError,
-  END_MARKERS,
-  parseReasoningReferences,
-  pythonTruthy,
-} from "../../../src/core/document/index.js";
+import { completionAsWritten, decimalDigitValue, DocumentContradictionError, END_MARKERS, parseReasoningReferences } from "../../../src/core/document/index.js";
 import type { CompletionEndRule } from "../../../src/core/document/completion-end.js";
 import { reasoningReferenceCount } from "../../../src/core/document/references.js";
 import { checkedGold, sortedOverlap } from "../../../src/core/document/rewards.js";
@@ -321,9 +314,12 @@ describe("the fast per-prediction parsers agree with their plain versions", () =
   it("validation: the returning check agrees with the throwing one, and coverage with the IDs", () => {
     const r = prng(31);
     const judgments: unknown[] = [true, false, "false", "", 0, 1, null, [], {}];
+    // bool(x) in Python for each: a non-empty string is true whatever it says.
+    const truthy = [true, false, true, false, false, true, false, false, false];
     for (let k = 0; k < 10_000; k++) {
       const n = SENTENCE_COUNTS[r(SENTENCE_COUNTS.length)]!;
-      const judgment = judgments[r(judgments.length)];
+      const pick = r(judgments.length);
+      const judgment = judgments[pick];
       const ids = randomIds(r) as unknown[];
       const reasoning = randomReasoning(r);
       const expected = outcome(() => validateDocumentContradiction(n, judgment, ids, reasoning));
@@ -335,7 +331,7 @@ describe("the fast per-prediction parsers agree with their plain versions", () =
           evidenceSentenceIds: expected.value.evidenceSentenceIds,
           referenceCount: expected.value.reasoningSentenceIds.length,
         });
-        expect(expected.value.judgment).toBe(pythonTruthy(judgment));
+        expect(expected.value.judgment).toBe(truthy[pick]);
       }
     }
   });
