@@ -181,7 +181,7 @@ h1{font-size:22px;margin:.2em 0}.note{color:#555;font-size:12px}
 table{border-collapse:collapse;width:100%;table-layout:fixed}th,td{border-bottom:1px solid #ddd;padding:4px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 th{background:#f4f4f4;position:sticky;top:0}small{color:#555}
 .pass{color:#1a7f37;font-weight:bold}.fail{color:#cf222e;font-weight:bold}.none{color:#777}
-.kind{display:inline-block;padding:0 .4em;border-radius:3px;background:#eef;font-size:12px}.k-unreadable{background:#ffebe9}.k-diff{background:#fff3d6}.k-trend{background:#e6f4ea}
+.kind{display:inline-block;white-space:nowrap;overflow-wrap:normal;padding:0 .4em;border-radius:3px;background:#eef;font-size:12px}.k-unreadable{background:#ffebe9}.k-diff{background:#fff3d6}.k-trend{background:#e6f4ea}
 .m{display:inline-block;margin-right:.8em;white-space:nowrap}.mn{color:#555}.problem{color:#cf222e}
 tbody.group{border-left:3px solid #4a78c2}tr.member td:first-child{padding-left:1.2em}tr.group-head td{background:#f7f9fc;color:#333;font-size:12px}
 .name small{word-break:break-all}time{white-space:nowrap}
@@ -204,7 +204,7 @@ export function renderViewHtml(page: ViewPage): string {
 <span id="view-shown" class="note"></span>
 </div>`);
   body.push(
-    `<table id="view-runs">\n<colgroup><col style="width:10.5em"><col style="width:6em"><col style="width:14%"><col style="width:7em"><col style="width:12%"><col style="width:10%"><col><col style="width:6em"><col style="width:6em"></colgroup>\n<thead><tr><th>date (UTC)</th><th>kind</th><th>report</th><th>task</th><th>model / dump</th><th>slice</th><th>headline metrics (95% CI)</th><th>gates</th><th>invalid</th></tr></thead>`,
+    `<table id="view-runs">\n<colgroup><col style="width:10.5em"><col style="width:7em"><col style="width:14%"><col style="width:7em"><col style="width:12%"><col style="width:10%"><col><col style="width:6em"><col style="width:6em"></colgroup>\n<thead><tr><th>date (UTC)</th><th>kind</th><th>report</th><th>task</th><th>model / dump</th><th>slice</th><th>headline metrics (95% CI)</th><th>gates</th><th>invalid</th></tr></thead>`,
   );
   for (const unit of units(page)) body.push(unitHtml(page, unit));
   body.push(`</table>`);
