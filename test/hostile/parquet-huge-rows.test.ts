@@ -1,0 +1,125 @@
+// Small Parquet files whose rows decode to hundreds of megabytes (issue 33, findings 2 and 12),
+// written by the real pyarrow and read through the built CLI under /usr/bin/time -v. A row under
+// the line bound (MAX_LINE_BYTES) is read and judged like any other; a row or page that would
+// reach it is `FILE…: … 268435456 …`, exit 2, never exit 3 or a stack trace, and a page over the
+// bound is refused before it is inflated (the child's peak memory stays far below the row's size).
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_LINE_BYTES } from "../../src/core/limits.js";
+import { endWithTest } from "../support/children.js";
+import { childEnv, MARI_COMMAND, ROOT, tempDir } from "../support/cli.js";
+import { realToolsRequired, venvPython } from "../support/python.js";
+
+const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+const IDS = ["3489738220_3", "3489825764_3", "3488771834_m"];
+const MB = 1_000_000;
+/** Far below the 400 MB a row of finding 12 decodes to: the page is refused, not inflated. */
+const PEAK_BELOW_KB = 1024 * 1024;
+
+// Writes the rows (each string built alone) in one row group or one row group per row, every column
+// a large_string; a number in a row stands for that many repeated "a" (compresses to almost nothing).
+const WRITER = `
+import json, sys
+import pyarrow as pa, pyarrow.parquet as pq
+path, codec, columns, rows, one_group = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), sys.argv[5] == "one"
+schema = pa.schema([(name, pa.large_string()) for name in columns])
+def row_table(row):
+    return pa.table([pa.array([v if isinstance(v, str) else "a" * v], type=pa.large_string()) for v in row], schema=schema)
+# write_batch_size=1: a page per value, so no page holds more than one huge string.
+with pq.ParquetWriter(path, schema, compression=codec, write_batch_size=1, data_page_size=1 << 20) as writer:
+    if one_group:
+        writer.write_table(pa.concat_tables([row_table(row) for row in rows]), row_group_size=len(rows))
+    else:
+        for row in rows:
+            writer.write_table(row_table(row), row_group_size=1)
+`;
+
+const tmp = tempDir("mari-parquet-huge-rows-");
+afterAll(() => tmp.cleanup());
+const file = (name: string) => join(tmp.dir, name);
+
+function writeParquet(name: string, codec: string, columns: string[], rows: (string | number)[][], groups: "one" | "each" = "each"): void {
+  const python = spawnSync(venvPython(), ["-c", WRITER, file(name), codec, JSON.stringify(columns), JSON.stringify(rows), groups], {
+    encoding: "utf8",
+    timeout: 300_000,
+  });
+  if (python.status !== 0) throw new Error(`pyarrow could not write ${name}: ${python.stderr}`);
+}
+
+/** The built CLI under /usr/bin/time -v: its exit code, its stderr without time's report, and its peak RSS. */
+function mariMeasured(args: string[]): Promise<{ code: number; stderr: string; peakKb: number }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = endWithTest(
+      spawn("/usr/bin/time", ["-v", process.execPath, ...MARI_COMMAND, ...args], {
+        cwd: ROOT,
+        env: childEnv({ NO_COLOR: "1" }),
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const peak = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      const own = stderr.split(/\n(?:Command exited with non-zero status \d+\n)?\tCommand being timed:/)[0]!;
+      resolvePromise({ code: code ?? -1, stderr: own, peakKb: peak ? Number(peak[1]) : Number.NaN });
+    });
+  });
+}
+
+const evalArgs = (slice: string, dump: string, out: string) => ["eval", slice, "--predictions", dump, "--out", file(out), "--quiet", "--report", "json"];
+
+describe.runIf(realToolsRequired())("Parquet files whose rows decode to hundreds of MB (real pyarrow)", () => {
+  beforeAll(() => {
+    // Finding 2: tens of KB of zstd, one row group of three rows of 200 MB each (every row under the bound).
+    writeParquet(
+      "zstd-rows.parquet",
+      "zstd",
+      ["case_id", "completion"],
+      IDS.map((id) => [id, 200 * MB]),
+      "one",
+    );
+    // Finding 2 in one row: three 200 MB strings that together would pass the bound.
+    writeParquet("zstd-one-row.parquet", "zstd", ["case_id", "completion", "reasoning", "notes"], [[IDS[0]!, 200 * MB, 200 * MB, 200 * MB]]);
+    // Finding 12: ~390 KB of gzip, one 400 MB row, as a dump and as a slice.
+    writeParquet("gzip-row.parquet", "gzip", ["case_id", "completion"], [[IDS[0]!, 400 * MB]]);
+    writeParquet("gzip-slice.parquet", "gzip", ["id", "text"], [[IDS[0]!, 400 * MB]]);
+    writeFileSync(file("one.jsonl"), `${JSON.stringify({ case_id: IDS[0], run: 0, judgment: true })}\n`);
+  }, 600_000);
+
+  it("three 200 MB rows in a small zstd file are read and each judged: a counted rejection, exit 0", { timeout: 600_000 }, async () => {
+    const dump = file("zstd-rows.parquet");
+    const r = await mariMeasured(evalArgs(SLICE, dump, "zstd-rows"));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/Invalid string length|\n\s+at /);
+    for (const line of [1, 2, 3]) expect(r.stderr).toContain(`${dump}:${line}: bad_completion_format`);
+    const report = JSON.parse(readFileSync(file("zstd-rows/report.json"), "utf8"));
+    expect(report.predictions.lines).toBe(3);
+    expect(report.rejections.bad_completion_format).toBe(3);
+  });
+
+  it("a zstd row whose three 200 MB strings reach the line bound stops the read, exit 2", { timeout: 600_000 }, async () => {
+    const dump = file("zstd-one-row.parquet");
+    const r = await mariMeasured(evalArgs(SLICE, dump, "zstd-one-row"));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${dump}:1: a line of ${MAX_LINE_BYTES} bytes or more`);
+    expect(r.stderr).not.toMatch(/Invalid string length|\n\s+at /);
+  });
+
+  for (const [role, name] of [
+    ["dump", "gzip-row.parquet"],
+    ["slice", "gzip-slice.parquet"],
+  ] as const) {
+    it(`a 400 MB gzip row (as a ${role}) is refused by its page's size, not read whole, exit 2`, { timeout: 600_000 }, async () => {
+      const path = file(name);
+      const r = await mariMeasured(role === "dump" ? evalArgs(SLICE, path, `gzip-${role}`) : evalArgs(path, file("one.jsonl"), `gzip-${role}`));
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${path}: row group 0, column ${role === "dump" ? "completion" : "text"}: a page's uncompressed size is`);
+      expect(r.stderr).toContain(`outside 0…${MAX_LINE_BYTES}`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(r.peakKb).toBeLessThan(PEAK_BELOW_KB);
+    });
+  }
+});
