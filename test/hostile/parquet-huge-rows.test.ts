@@ -1,4 +1,4 @@
-// Small Parquet files whose rows decode to hundreds of megabytes (issue 33, findings 2 and 12),
+// Small Parquet files whose rows decode to hundreds of megabytes,
 // written by the real pyarrow and read through the built CLI under /usr/bin/time -v. A row under
 // the line bound (MAX_LINE_BYTES) is read and judged like any other; a row or page that would
 // reach it is `FILE…: … 268435456 …`, exit 2, never exit 3 or a stack trace, and a page over the
