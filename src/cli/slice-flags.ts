@@ -1,17 +1,10 @@
-// `--sentences`, spelt and read the same way by every command that reads a document slice
-// (eval, predict, serve, merge).
-import { Option } from "commander";
-import { SENTENCE_RULES, sliceRejectionWarnings, type DocumentSlice, type SentenceRule } from "../io/slice.js";
-
-export function sentencesOption(): Option {
-  return new Option(
-    "--sentences <rule>",
-    "how slice texts become numbered sentences: mari (default, mari's own split) or punkt (nltk 3.8 sent_tokenize, as RRC-built prompts number them)",
-  ).choices(SENTENCE_RULES);
-}
+// `--sentences` (declared in src/core/options/documents.ts), read the same way by every command
+// that reads a document slice (eval, predict, serve).
+import { OPTIONS } from "../core/options/index.js";
+import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule } from "../io/slice.js";
 
 export function sentenceRuleOf(flags: { sentences?: string }): SentenceRule {
-  return (flags.sentences as SentenceRule | undefined) ?? "mari";
+  return (flags.sentences as SentenceRule | undefined) ?? OPTIONS.sentences.default;
 }
 
 /** Warns on stderr about slice records left out (commands that write no report). */

@@ -33,3 +33,7 @@ export const MAX_RETRIES = 100;
 export const MAX_TIMER_MS = 2_147_483_647;
 /** Completion tokens per request (predict --max-tokens). */
 export const MAX_COMPLETION_TOKENS = 10_000_000;
+/** Cases in the case explorer of report.html and diff.html (--explorer-cases). */
+export const MAX_EXPLORER_CASES = 100_000;
+/** (case, run) entries the case explorer carries per case it may show: the page's size follows the cases, not the runs. */
+export const UNITS_PER_CASE = 10;

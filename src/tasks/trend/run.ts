@@ -2,6 +2,7 @@
 // each metric, and the checkpoint to keep. Each report.json is read once and reduced to the chosen
 // metrics (cases are never read for that); only the paired comparisons read cases.jsonl, two
 // reports at a time, with the same loadBaseline / compareWithBaseline as `--baseline` and `mari diff`.
+import { OPTIONS } from "../../core/options/index.js";
 import { stat } from "node:fs/promises";
 import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
 import { evaluateGates, GATE_TOLERANCE, LOWER_IS_BETTER, lookupMetric } from "../../gates/evaluate.js";
@@ -66,7 +67,8 @@ export interface TrendSettings {
    */
   pairedScan?: boolean;
   seed?: number;
-  resamples?: number;
+  /** Bootstrap resamples of the paired comparisons (`--bootstrap`). */
+  bootstrap?: number;
   /** Phases (default: silent). */
   observer?: RunObserver;
 }
@@ -229,7 +231,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
       last_minus_best: best === null || lastValue === null || lastValue === undefined ? null : lastValue - best.value,
     };
   });
-  const pairs = new PointPairs(task, settings.seed ?? 0, settings.resamples ?? 1000);
+  const pairs = new PointPairs(task, settings.seed ?? OPTIONS.seed.default, settings.bootstrap ?? OPTIONS.bootstrap.default);
   const { keep, keepNote } = await chooseKeep(settings, points, read.keepBy, pairs);
   const { results, dropComparisons } = await decideTrendGates(settings.gates ?? [], read.last, points, pairs);
   const trend: TrendResult = {

@@ -1,0 +1,59 @@
+// Where a run's files go, what it prints, and the config file it reads.
+import type { OptionSpec } from "./option.js";
+
+/** The displays `--progress` chooses from (validated by the CLI, which words its own message). */
+export const PROGRESS_MODES = ["auto", "bar", "plain", "none"] as const;
+
+const QUIET_REPORT = "no summary on stdout, no notes, and no progress display unless --progress asks for one";
+
+export const OUTPUT_OPTIONS = {
+  out: {
+    flag: "--out",
+    value: "<dir>",
+    help: "output directory",
+    default: "mari-report",
+    defaultText: "./mari-report",
+    config: { key: "out", place: "top", value: "path", describe: "output directory, as --out" },
+  },
+  sweepOut: { flag: "--out", value: "<dir>", help: "output directory", default: "mari-sweep", defaultText: "./mari-sweep" },
+  diffOut: { flag: "--out", value: "<dir>", help: "where diff.json, diff.md and diff.html go", default: "mari-diff", defaultText: "./mari-diff" },
+  trendOut: { flag: "--out", value: "<dir>", help: "where trend.json, trend.md and trend.html go", default: "mari-trend", defaultText: "./mari-trend" },
+  dumpOut: { flag: "--out", value: "<file>", help: "write the dump to FILE (atomically) instead of stdout" },
+  report: {
+    flag: "--report",
+    value: "<formats>",
+    help: "report formats: json,md,html,junit",
+    defaultText: "all",
+    config: { key: "report", place: "top", value: "string-list", describe: 'report formats, as --report: "json,md" or ["json", "junit"]' },
+  },
+  trendReport: { flag: "--report", value: "<formats>", help: "json,md,html (default) and junit" },
+  config: { flag: "--config", value: "<file>", help: "config file", defaultText: "./mari.config.json when present" },
+  progress: {
+    flag: "--progress",
+    value: "<mode>",
+    help: { "*": "auto|bar|plain|none (stderr)", sweep: "auto|bar|plain|none (on stderr)" },
+    config: { key: "progress", place: "top", value: "choice", choices: PROGRESS_MODES },
+  },
+  quiet: {
+    flag: "--quiet",
+    help: {
+      "*": QUIET_REPORT,
+      predict: "no notes or diagnostics, and no progress display unless --progress asks for one (errors and the summary line stay)",
+      classify: "no closing count on stderr, and no progress display unless --progress asks for one",
+      diff: "no summary on stdout, and no progress display unless --progress asks for one",
+      trend: "no summary on stdout, and no progress display unless --progress asks for one",
+    },
+    default: false,
+    config: { key: "quiet", place: "top", value: "boolean" },
+  },
+  strict: {
+    flag: "--strict",
+    help: {
+      eval: "exit 2 when any slice record or dump line is rejected or any prediction is format-invalid",
+      classify: "exit 2 if any record was rejected",
+      evidence: "exit 2 when any input record is rejected",
+    },
+    default: false,
+    config: { key: "strict", place: "top", value: "boolean" },
+  },
+} as const satisfies Record<string, OptionSpec>;
