@@ -14,7 +14,7 @@ export const DOCUMENT_OPTIONS = {
     flag: "--rewards",
     value: "<file>",
     help: "write one JSONL reward line per scored prediction, in input order",
-    config: { key: "rewards", place: "documents", value: "path" },
+    config: { key: "rewards", value: "path" },
   },
   baseline: {
     flag: "--baseline",
@@ -23,7 +23,7 @@ export const DOCUMENT_OPTIONS = {
       eval: "a previous report.json (with its cases.jsonl) for --max-drop gates",
       merge: "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)",
     },
-    config: { key: "baseline", place: "documents", value: "path", describe: "a previous report.json (or its directory), as --baseline" },
+    config: { key: "baseline", value: "path", describe: "a previous report.json (or its directory), as --baseline" },
   },
   lenientIds: {
     flag: "--lenient-ids",
@@ -32,7 +32,7 @@ export const DOCUMENT_OPTIONS = {
       serve: 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)',
     },
     default: false,
-    config: { key: "lenient_ids", place: "documents", value: "boolean" },
+    config: { key: "lenient_ids", value: "boolean" },
   },
   idField: {
     flag: "--id-field",
@@ -46,7 +46,7 @@ export const DOCUMENT_OPTIONS = {
     default: "mari",
     showDefault: false,
     choices: SENTENCE_RULES,
-    config: { key: "sentences", place: "documents", value: "choice", choices: SENTENCE_RULES, describe: "sentence numbering of the slice, as --sentences" },
+    config: { key: "sentences", value: "choice", choices: SENTENCE_RULES, describe: "sentence numbering of the slice, as --sentences" },
   },
   keepSpecialTokens: {
     flag: "--keep-special-tokens",

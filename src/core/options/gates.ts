@@ -18,7 +18,7 @@ export const GATE_OPTIONS = {
       trend: "gate on the last checkpoint, e.g. --gate 'accuracy>=0.6' (repeatable)",
     },
     repeatable: true,
-    config: { key: "gate", place: "every-section", value: "string-list", describe: '["accuracy>=0.6"], as --gate' },
+    config: { key: "gate", value: "string-list", describe: '["accuracy>=0.6"], as --gate' },
   },
   maxDrop: {
     flag: "--max-drop",
@@ -28,7 +28,7 @@ export const GATE_OPTIONS = {
       diff: "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)",
     },
     repeatable: true,
-    config: { key: "max_drop", place: "documents", value: "drops", describe: '{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop' },
+    config: { key: "max_drop", value: "drops", describe: '{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop' },
   },
   maxInvalidRate: {
     flag: "--max-invalid-rate",
@@ -39,7 +39,6 @@ export const GATE_OPTIONS = {
     },
     config: {
       key: "max_invalid_rate",
-      place: "every-section",
       value: "rate",
       describe: '0.05, "5%", 5 (a count) or "count:1", as --max-invalid-rate',
     },

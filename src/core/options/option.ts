@@ -1,10 +1,7 @@
 // What one command-line option is, declared once: its flag, value name, help, default, bound and
-// config-file key. The commander options (src/cli/options/), the mari.config.json schema
+// config-file key (where the key may stand is the config file's layout: src/gates/run-config.ts). The commander options (src/cli/options/), the mari.config.json schema
 // (src/gates/run-config.ts), the defaults the tasks fall back to and the docs' flag tables
 // (scripts/write-option-tables.mjs) are all read from these declarations.
-
-/** Where a config-file key may stand: at the top (and in any task section) or in task sections. */
-export type ConfigPlace = "top" | "every-section" | "documents" | "pairs";
 
 /** How a config key's value is written in mari.config.json. */
 export type ConfigValue =
@@ -24,7 +21,6 @@ export type ConfigValue =
 
 export interface ConfigKey {
   readonly key: string;
-  readonly place: ConfigPlace;
   readonly value: ConfigValue;
   /** The values a "choice" key takes. */
   readonly choices?: readonly string[];

@@ -13,7 +13,7 @@ export const OUTPUT_OPTIONS = {
     help: "output directory",
     default: "mari-report",
     defaultText: "./mari-report",
-    config: { key: "out", place: "top", value: "path", describe: "output directory, as --out" },
+    config: { key: "out", value: "path", describe: "output directory, as --out" },
   },
   sweepOut: { flag: "--out", value: "<dir>", help: "output directory", default: "mari-sweep", defaultText: "./mari-sweep" },
   diffOut: { flag: "--out", value: "<dir>", help: "where diff.json, diff.md and diff.html go", default: "mari-diff", defaultText: "./mari-diff" },
@@ -24,7 +24,7 @@ export const OUTPUT_OPTIONS = {
     value: "<formats>",
     help: "report formats: json,md,html,junit",
     defaultText: "all",
-    config: { key: "report", place: "top", value: "string-list", describe: 'report formats, as --report: "json,md" or ["json", "junit"]' },
+    config: { key: "report", value: "string-list", describe: 'report formats, as --report: "json,md" or ["json", "junit"]' },
   },
   trendReport: { flag: "--report", value: "<formats>", help: "json,md,html (default) and junit" },
   config: { flag: "--config", value: "<file>", help: "config file", defaultText: "./mari.config.json when present" },
@@ -32,7 +32,7 @@ export const OUTPUT_OPTIONS = {
     flag: "--progress",
     value: "<mode>",
     help: { "*": "auto|bar|plain|none (stderr)", sweep: "auto|bar|plain|none (on stderr)" },
-    config: { key: "progress", place: "top", value: "choice", choices: PROGRESS_MODES },
+    config: { key: "progress", value: "choice", choices: PROGRESS_MODES },
   },
   quiet: {
     flag: "--quiet",
@@ -44,7 +44,7 @@ export const OUTPUT_OPTIONS = {
       trend: "no summary on stdout, and no progress display unless --progress asks for one",
     },
     default: false,
-    config: { key: "quiet", place: "top", value: "boolean" },
+    config: { key: "quiet", value: "boolean" },
   },
   strict: {
     flag: "--strict",
@@ -54,6 +54,6 @@ export const OUTPUT_OPTIONS = {
       evidence: "exit 2 when any input record is rejected",
     },
     default: false,
-    config: { key: "strict", place: "top", value: "boolean" },
+    config: { key: "strict", value: "boolean" },
   },
 } as const satisfies Record<string, OptionSpec>;

@@ -11,7 +11,7 @@ export const PAIR_OPTIONS = {
     flag: "--costs",
     value: "<file>",
     help: { eval: `pairs: ${COSTS}`, sweep: COSTS },
-    config: { key: "costs", place: "pairs", value: "path" },
+    config: { key: "costs", value: "path" },
   },
   classifier: {
     flag: "--classifier",
@@ -28,6 +28,6 @@ export const PAIR_OPTIONS = {
     value: "<grid>",
     help: "default (one field at a time), full (cartesian product) or a JSON file of value lists per field",
     default: "default",
-    config: { key: "grid", place: "pairs", value: "path-or-choice", choices: BUILT_IN_GRIDS, describe: 'sweep grid: "default", "full" or a JSON file' },
+    config: { key: "grid", value: "path-or-choice", choices: BUILT_IN_GRIDS, describe: 'sweep grid: "default", "full" or a JSON file' },
   },
 } as const satisfies Record<string, OptionSpec>;

@@ -14,7 +14,7 @@ export const RUN_OPTIONS = {
     },
     min: 1,
     max: MAX_WORKERS,
-    config: { key: "workers", place: "top", value: "integer" },
+    config: { key: "workers", value: "integer" },
   },
   shard: {
     flag: "--shard",

@@ -10,7 +10,7 @@ export const STATISTICS_OPTIONS = {
     default: 0,
     min: 0,
     max: MAX_SEED,
-    config: { key: "seed", place: "documents", value: "integer" },
+    config: { key: "seed", value: "integer" },
     doc: { usage: "`--seed S`", example: "`--seed 7`" },
   },
   bootstrap: {
@@ -24,7 +24,7 @@ export const STATISTICS_OPTIONS = {
     default: 1000,
     min: 0,
     max: MAX_BOOTSTRAP,
-    config: { key: "bootstrap", place: "documents", value: "integer" },
+    config: { key: "bootstrap", value: "integer" },
     doc: {
       usage: "`--bootstrap B`",
       example: "`--bootstrap 2000`",
