@@ -9,12 +9,21 @@ export const DOCUMENT_OPTIONS = {
     flag: "--predictions",
     value: "<dump>",
     help: "prediction dump (JSONL: structured, cache or raw-completion lines); without it, the built-in lexical judge (a baseline) produces one",
+    doc: {
+      eval: {
+        usage: "`--predictions DUMP`",
+        example: "`--predictions run.jsonl`",
+        meaning:
+          "the prediction dump (JSONL). Without it, the built-in lexical judge (a baseline, docs/judges.md) writes `lexical.predictions.jsonl` into `--out` and that is scored; the report says so (`system.judge`).",
+      },
+    },
   },
   rewards: {
     flag: "--rewards",
     value: "<file>",
     help: "write one JSONL reward line per scored prediction, in input order",
     config: { key: "rewards", value: "path" },
+    doc: { eval: { usage: "`--rewards FILE`", example: "`--rewards rewards.jsonl`", meaning: "one JSONL line per scored prediction, in dump order (§1.6)" } },
   },
   baseline: {
     flag: "--baseline",
@@ -24,6 +33,13 @@ export const DOCUMENT_OPTIONS = {
       merge: "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)",
     },
     config: { key: "baseline", value: "path", describe: "a previous report.json (or its directory), as --baseline" },
+    doc: {
+      eval: {
+        usage: "`--baseline REPORT`",
+        example: "`--baseline old/report.json`",
+        meaning: "a previous report (its `cases.jsonl` must sit beside it) for `--max-drop`",
+      },
+    },
   },
   lenientIds: {
     flag: "--lenient-ids",
@@ -33,11 +49,20 @@ export const DOCUMENT_OPTIONS = {
     },
     default: false,
     config: { key: "lenient_ids", value: "boolean" },
+    doc: { eval: { usage: "`--lenient-ids`", meaning: 'accept `"3"`, `"[3]"` and `3.0` as evidence IDs (otherwise `non_integer_evidence`)' } },
   },
   idField: {
     flag: "--id-field",
     value: "<name>",
     help: "an inspect_ai or promptfoo log as --predictions: the sample metadata field or test var holding the case id",
+    doc: {
+      eval: {
+        usage: "`--id-field NAME`",
+        example: "`--id-field doc_id`",
+        meaning:
+          "an inspect_ai log or promptfoo output as `--predictions`: the sample-metadata field (inspect_ai) or test var (promptfoo) that holds the case id (see *Logs of other evaluation tools*)",
+      },
+    },
   },
   sentences: {
     flag: "--sentences",
@@ -47,16 +72,43 @@ export const DOCUMENT_OPTIONS = {
     showDefault: false,
     choices: SENTENCE_RULES,
     config: { key: "sentences", value: "choice", choices: SENTENCE_RULES, describe: "sentence numbering of the slice, as --sentences" },
+    doc: {
+      eval: {
+        usage: "`--sentences RULE`",
+        example: "`--sentences punkt`",
+        meaning:
+          "how slice texts become numbered sentences: `mari` (default) or `punkt` (nltk 3.8 `sent_tokenize`, as RRC-built prompts number them; [core-document.md](core-document.md#two-sentence-numberings-mari-and-punkt))",
+      },
+      predict: {
+        usage: "`--sentences RULE`",
+        default: "`mari`",
+        meaning:
+          "number the slice's sentences in the prompt with mari's rule or `punkt` (nltk 3.8 `sent_tokenize`, [core-document.md](core-document.md#two-sentence-numberings-mari-and-punkt)); score the dump with the same `mari eval --sentences`",
+      },
+    },
   },
   keepSpecialTokens: {
     flag: "--keep-special-tokens",
     help: "score raw completions exactly as sent: no trailing end-of-turn/end-of-text marker or whitespace is removed",
+    doc: {
+      eval: {
+        usage: "`--keep-special-tokens`",
+        meaning: "score raw completions exactly as written: no trailing end marker or whitespace is removed (the reference's behaviour)",
+      },
+    },
   },
   specialToken: {
     flag: "--special-token",
     value: "<tok>",
     help: "a further trailing marker to remove from raw completions, besides the built-in list (repeatable)",
     repeatable: true,
+    doc: {
+      eval: {
+        usage: "`--special-token TOK`",
+        example: "`--special-token '<|my_end|>'`",
+        meaning: "one more trailing marker to remove from raw completions (repeatable)",
+      },
+    },
   },
   slice: { flag: "--slice", value: "<path>", help: "the slice, when it is not at the path recorded in the reports" },
 } as const satisfies Record<string, OptionSpec>;

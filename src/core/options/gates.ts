@@ -19,6 +19,13 @@ export const GATE_OPTIONS = {
     },
     repeatable: true,
     config: { key: "gate", value: "string-list", describe: '["accuracy>=0.6"], as --gate' },
+    doc: {
+      eval: {
+        usage: "`--gate M>=V`",
+        example: "`--gate macro_f1>=0.6`, `--gate setcons.judgment>=0.7`",
+        meaning: "a bound on a headline metric or a dotted report path (repeatable)",
+      },
+    },
   },
   maxDrop: {
     flag: "--max-drop",
@@ -29,6 +36,9 @@ export const GATE_OPTIONS = {
     },
     repeatable: true,
     config: { key: "max_drop", value: "drops", describe: '{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop' },
+    doc: {
+      eval: { usage: "`--max-drop M=D`", example: "`--max-drop accuracy=0.02`", meaning: "fail when the paired drop vs the baseline exceeds D (repeatable)" },
+    },
   },
   maxInvalidRate: {
     flag: "--max-invalid-rate",
@@ -41,6 +51,13 @@ export const GATE_OPTIONS = {
       key: "max_invalid_rate",
       value: "rate",
       describe: '0.05, "5%", 5 (a count) or "count:1", as --max-invalid-rate',
+    },
+    doc: {
+      eval: {
+        usage: "`--max-invalid-rate R`",
+        example: "`--max-invalid-rate 0.05`, `5%`, `3`",
+        meaning: "largest share (or count, when > 1) of format-invalid (case, run) predictions, `missing_prediction` included (`invalid` in report.json)",
+      },
     },
   },
   maxDropFromBest: {

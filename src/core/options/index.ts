@@ -27,4 +27,4 @@ export const OPTIONS = {
 
 export type OptionName = keyof typeof OPTIONS;
 
-export { optionHelp, type ConfigKey, type ConfigValue, type OptionDoc, type OptionSpec } from "./option.js";
+export { defaultShown, optionHelp, withDefault, type ConfigKey, type ConfigValue, type OptionDoc, type OptionSpec } from "./option.js";

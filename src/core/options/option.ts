@@ -54,18 +54,19 @@ export interface OptionSpec {
   readonly hidden?: boolean;
   /** The mari.config.json key that sets the same thing, if any. */
   readonly config?: ConfigKey;
-  /** The docs' flag tables: how the value is written there, an example, and the longer meaning. */
-  readonly doc?: OptionDoc;
+  /** The docs' flag tables, per command ("*": every other command): scripts/write-option-tables.mjs. */
+  readonly doc?: Readonly<Record<string, OptionDoc>>;
 }
 
+/** One row of a docs flag table. */
 export interface OptionDoc {
   /** The flag as the docs write it, e.g. "`--bootstrap B`". */
-  readonly usage?: string;
+  readonly usage: string;
   readonly example?: string;
-  /** The meaning column; by default the help text (with its default). */
-  readonly meaning?: string | Readonly<Record<string, string>>;
-  /** The default column of tables that have one. */
+  /** The default column of tables that have one, when not the option's default as help writes it. */
   readonly default?: string;
+  /** `{default}` stands for the option's default, as in help texts. */
+  readonly meaning: string;
 }
 
 /**
@@ -76,12 +77,17 @@ export function optionHelp(spec: OptionSpec, command: string): string {
   const text = typeof spec.help === "string" ? spec.help : (spec.help[command] ?? spec.help["*"]);
   if (text === undefined) throw new Error(`${spec.flag}: no help text for command ${command}`);
   const shown = defaultShown(spec);
-  if (text.includes("{default}")) return text.replace("{default}", shown ?? "");
+  if (text.includes("{default}")) return withDefault(spec, text);
   return shown === undefined ? text : `${text} (default ${shown})`;
 }
 
+/** `text` with `{default}` replaced by the option's default as help writes it. */
+export function withDefault(spec: OptionSpec, text: string): string {
+  return text.replace("{default}", defaultShown(spec) ?? "");
+}
+
 /** The default as help writes it, or undefined when help does not write it. */
-function defaultShown(spec: OptionSpec): string | undefined {
+export function defaultShown(spec: OptionSpec): string | undefined {
   if (spec.showDefault === false || typeof spec.default === "boolean") return undefined;
   return spec.defaultText ?? (spec.default === undefined ? undefined : String(spec.default));
 }

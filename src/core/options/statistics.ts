@@ -11,7 +11,7 @@ export const STATISTICS_OPTIONS = {
     min: 0,
     max: MAX_SEED,
     config: { key: "seed", value: "integer" },
-    doc: { usage: "`--seed S`", example: "`--seed 7`" },
+    doc: { eval: { usage: "`--seed S`", example: "`--seed 7`", meaning: "bootstrap seed (default {default})" } },
   },
   bootstrap: {
     flag: "--bootstrap",
@@ -26,9 +26,11 @@ export const STATISTICS_OPTIONS = {
     max: MAX_BOOTSTRAP,
     config: { key: "bootstrap", value: "integer" },
     doc: {
-      usage: "`--bootstrap B`",
-      example: "`--bootstrap 2000`",
-      meaning: { eval: "bootstrap resamples (default 1000; 0 skips it, and report.json then has no `ci.macro_f1`)" },
+      eval: {
+        usage: "`--bootstrap B`",
+        example: "`--bootstrap 2000`",
+        meaning: "bootstrap resamples (default {default}; 0 skips it, and report.json then has no `ci.macro_f1`)",
+      },
     },
   },
 } as const satisfies Record<string, OptionSpec>;
