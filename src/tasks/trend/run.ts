@@ -5,7 +5,8 @@
 import { OPTIONS } from "../../core/options/index.js";
 import { stat } from "node:fs/promises";
 import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
-import { evaluateGates, GATE_TOLERANCE, LOWER_IS_BETTER, lookupMetric } from "../../gates/evaluate.js";
+import { evaluateGates, GATE_TOLERANCE, lookupMetric } from "../../gates/evaluate.js";
+import { lowerIsBetter, metricsWith } from "../../core/metrics/descriptors/index.js";
 import { checkGates, comparableMetrics } from "../../gates/decide.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { didYouMean } from "../../gates/suggest.js";
@@ -18,24 +19,19 @@ import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
 import { EVIDENCE_COMPARED, loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
 
-/** The metrics drawn when no --metric is given, per task (those a report lacks are left out). */
+/** The metrics drawn when no --metric is given, per task (those a report lacks are left out): the declared ones. */
 export const DEFAULT_TREND_METRICS: Readonly<Record<string, readonly string[]>> = {
-  documents: [
-    "accuracy",
-    "macro_f1",
-    "localization_recall",
-    "format_valid_rate",
-    "setcons.judgment",
-    "reward_accuracy_mean",
-    "reference_coverage_mean",
-    "reward_format_mean",
-  ],
-  pairs: ["accuracy", "macro_f1", "revision_cost", "update_recall", "restatement_to_update_rate", "distinct_to_update_rate"],
-  evidence: ["accepted_rate", "grounding_mean", "claim_state_accuracy"],
+  documents: metricsWith("documents", "trend"),
+  pairs: metricsWith("pairs", "trend"),
+  evidence: metricsWith("evidence", "trend"),
 };
 
 /** The metric the checkpoint to keep is chosen by when no --keep-by is given. */
-export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = { documents: "macro_f1", pairs: "macro_f1", evidence: "accepted_rate" };
+export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = {
+  documents: metricsWith("documents", "keepBy")[0]!,
+  pairs: metricsWith("pairs", "keepBy")[0]!,
+  evidence: metricsWith("evidence", "keepBy")[0]!,
+};
 
 /** Metrics the paired comparison computes per case for a task (what --keep-by and --max-drop-from-best may name). */
 export function pairedMetrics(task: TaskName): readonly string[] {
@@ -156,7 +152,7 @@ export interface TrendOutcome {
 }
 
 function better(metric: string): (a: number, b: number) => boolean {
-  return LOWER_IS_BETTER.has(metric) ? (a, b) => a < b : (a, b) => a > b;
+  return lowerIsBetter(metric) ? (a, b) => a < b : (a, b) => a > b;
 }
 
 /** The best point of a metric: highest (lowest when lower is better), the earliest on a tie. */
@@ -173,7 +169,7 @@ export function bestPoint(points: readonly TrendPoint[], metric: string): PointR
 
 /** Whether a paired difference (checkpoint − best) is significantly worse: its interval lies wholly on the worse side of 0. */
 export function significantlyWorse(metric: string, d: { low: number; high: number }): boolean {
-  return LOWER_IS_BETTER.has(metric) ? d.low > GATE_TOLERANCE : d.high < -GATE_TOLERANCE;
+  return lowerIsBetter(metric) ? d.low > GATE_TOLERANCE : d.high < -GATE_TOLERANCE;
 }
 
 function checkPaired(task: TaskName, metric: string, flag: string): void {
@@ -226,7 +222,7 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
     const lastValue = points.at(-1)!.values[metric];
     return {
       metric,
-      higher_is_better: !LOWER_IS_BETTER.has(metric),
+      higher_is_better: !lowerIsBetter(metric),
       best,
       last_minus_best: best === null || lastValue === null || lastValue === undefined ? null : lastValue - best.value,
     };
@@ -366,7 +362,7 @@ async function chooseKeep(
   // The screen reads no cases: a checkpoint outside the best's own interval is not paired.
   const ci = settings.pairedScan === true ? undefined : points[keepBest.index]!.ci[keepBy];
   const interval = ci === undefined ? null : { low: ci.low, high: ci.high };
-  const higher = !LOWER_IS_BETTER.has(keepBy);
+  const higher = !lowerIsBetter(keepBy);
   const inside = (v: MetricValue | undefined): boolean =>
     interval === null || (v !== null && v !== undefined && (higher ? v >= interval.low - GATE_TOLERANCE : v <= interval.high + GATE_TOLERANCE));
   let skipped = 0;
