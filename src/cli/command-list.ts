@@ -1,6 +1,7 @@
 // The commands `mari` knows, with their one-line summaries. main.ts loads only the module of the
 // command being run (each pulls in a whole task), which keeps `mari --help` fast (docs/eval.md, "Performance").
 import type { Register } from "./command.js";
+import { COMMAND_OPTIONS, type OptionCommand } from "./options/command-options.js";
 
 export interface CommandEntry {
   summary: string;
@@ -51,6 +52,10 @@ export const COMMANDS = {
 } satisfies Record<string, CommandEntry>;
 
 export type CommandName = keyof typeof COMMANDS;
+
+// Every command lists the options it takes, and only commands do (a type error otherwise).
+COMMANDS satisfies Record<OptionCommand, CommandEntry>;
+COMMAND_OPTIONS satisfies Record<CommandName, unknown>;
 
 export function isCommandName(name: string | undefined): name is CommandName {
   return name !== undefined && Object.hasOwn(COMMANDS, name);

@@ -1,6 +1,5 @@
 // `--keep-special-tokens` and `--special-token TOK`: the two flags that set how a raw completion's end
 // is read, shared by `mari eval` and `mari serve` so both read a completion alike.
-import type { Command } from "commander";
 import type { CompletionEndRule } from "../core/document/completion-end.js";
 import { LAYOUT_TAGS } from "../io/dump.js";
 import { InputError } from "../io/errors.js";
@@ -8,17 +7,6 @@ import { InputError } from "../io/errors.js";
 export interface CompletionEndFlags {
   keepSpecialTokens?: boolean;
   specialToken?: string[];
-}
-
-export function addCompletionEndOptions(command: Command): Command {
-  return command
-    .option("--keep-special-tokens", "score raw completions exactly as sent: no trailing end-of-turn/end-of-text marker or whitespace is removed")
-    .option(
-      "--special-token <tok>",
-      "a further trailing marker to remove from raw completions, besides the built-in list (repeatable)",
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    );
 }
 
 /** The rule the flags ask for; undefined for the default (the built-in marker list). */

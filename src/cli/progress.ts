@@ -5,10 +5,10 @@
 import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
 import { InputError } from "../io/errors.js";
+import { PROGRESS_MODES } from "../core/options/output.js";
 
-export type ProgressMode = "auto" | "bar" | "plain" | "none";
-
-export const PROGRESS_MODES: readonly ProgressMode[] = ["auto", "bar", "plain", "none"];
+export type ProgressMode = (typeof PROGRESS_MODES)[number];
+export { PROGRESS_MODES };
 
 export interface Progress {
   tick(n?: number): void;

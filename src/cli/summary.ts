@@ -2,13 +2,14 @@
 // the input, gate verdicts and where the files are. Colour comes from chalk (colour.ts), which
 // honours FORCE_COLOR, NO_COLOR and whether the stream is a terminal.
 import { chalkFor } from "./colour.js";
+import { METRICS } from "../core/metrics/descriptors/index.js";
 import { describePairing, formatInterval, formatNumber, formatSigned, gatesPassed, gatesVerdict, runCount, sortedRejections } from "../report/format.js";
 import type { Report } from "../report/types.js";
 import type { ReportOutcome } from "../tasks/outcome.js";
 import { EXIT_GATE_FAILED, EXIT_INPUT_ERROR, EXIT_OK } from "./exit-codes.js";
 
-/** Metrics shown first when a report has them; others fill up to MAX_METRICS in report order. */
-const PREFERRED = ["accuracy", "macro_f1", "localization_recall", "format_valid_rate", "revision_cost", "update_precision", "update_recall", "acceptance_rate"];
+/** Metrics shown first when a report has them (declared `summary`); others fill up to MAX_METRICS in report order. */
+const PREFERRED = METRICS.filter((m) => m.summary).map((m) => m.name);
 const MAX_METRICS = 6;
 const MAX_GATES_LISTED = 10;
 

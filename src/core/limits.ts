@@ -39,3 +39,7 @@ export const MAX_VIEW_FILE_BYTES = 64 * 1024 * 1024;
 export const MAX_VIEW_REPORTS = 20_000;
 /** `mari view`: directory levels searched below each folder given. */
 export const MAX_VIEW_DEPTH = 12;
+/** Cases in the case explorer of report.html and diff.html (--explorer-cases). */
+export const MAX_EXPLORER_CASES = 100_000;
+/** (case, run) entries the case explorer carries per case it may show: the page's size follows the cases, not the runs. */
+export const UNITS_PER_CASE = 10;

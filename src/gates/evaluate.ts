@@ -1,5 +1,6 @@
 // Evaluates gates against a finished report (docs/reports.md, "Gates"). A gate on a value that does not exist
 // fails with a detail saying why: a CI gate that silently passes on a typo is worse than none.
+import { lowerIsBetter } from "../core/metrics/descriptors/index.js";
 import { describePairing, formatNumber, formatSigned } from "../report/format.js";
 import type { BaselineComparison, GateResult, MetricValue, Report } from "../report/types.js";
 import { gateName, type GateSpec } from "./spec.js";
@@ -49,20 +50,6 @@ function evaluateBound(report: Report, gate: GateSpec): GateResult {
   return result(gate, value, passed);
 }
 
-/**
- * Metrics where a smaller value is better: for these a "drop" (getting worse) is an increase.
- * Everything else (accuracy, F1, recall, rates of good outcomes) is better when larger.
- */
-export const LOWER_IS_BETTER: ReadonlySet<string> = new Set([
-  "revision_cost",
-  "revision_cost_total",
-  "restatement_to_update",
-  "restatement_to_update_rate",
-  "distinct_to_update",
-  "distinct_to_update_rate",
-  "format_invalid",
-]);
-
 function evaluateDrop(gate: GateSpec, baseline: BaselineComparison | undefined | null): GateResult {
   if (!baseline) return result(gate, null, false, "needs --baseline REPORT.json to compare against");
   const diff = baseline.metrics[gate.metric];
@@ -73,7 +60,8 @@ function evaluateDrop(gate: GateSpec, baseline: BaselineComparison | undefined |
   if (baseline.matched_cases === 0) return result(gate, null, false, "no case is scored in both the current run and the baseline");
   // The gate's value is how much worse the current run is (baseline − current, or the reverse
   // for lower-is-better metrics); a negative value is an improvement.
-  const drop = LOWER_IS_BETTER.has(gate.metric) ? diff.current - diff.baseline : diff.baseline - diff.current;
+  // Where lower is better (the metric declarations say), getting worse is a rise.
+  const drop = lowerIsBetter(gate.metric) ? diff.current - diff.baseline : diff.baseline - diff.current;
   const passed = drop <= gate.threshold + GATE_TOLERANCE;
   let detail = `${formatNumber(diff.baseline)} → ${formatNumber(diff.current)} (difference ${formatSigned(diff.difference)}, 95% CI [${formatSigned(diff.low)}, ${formatSigned(diff.high)}]); ${describePairing(baseline)}`;
   // Decided on fewer cases than the two sides hold: said first, so nobody misreads the verdict.

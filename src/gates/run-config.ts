@@ -16,7 +16,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
 import { InputError } from "../io/errors.js";
 import { parseReportFormats } from "../report/write.js";
-import { MAX_BOOTSTRAP, MAX_SEED, MAX_WORKERS } from "../core/limits.js";
+import { OPTIONS, type ConfigKey, type OptionName, type OptionSpec } from "../core/options/index.js";
 import { parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate, type GateSpec } from "./spec.js";
 
 export const DEFAULT_CONFIG_FILE = "mari.config.json";
@@ -25,42 +25,72 @@ export const DEFAULT_CONFIG_FILE = "mari.config.json";
 export const CONFIG_TASKS = ["documents", "pairs", "evidence"] as const;
 export type ConfigTask = (typeof CONFIG_TASKS)[number];
 
+/**
+ * The file's layout: which options may be set where, by name; each key's name, type, bounds and
+ * description are the option's own (src/core/options/). The top's keys may be set in any task
+ * section too, to override.
+ */
+const TOP_KEYS = ["out", "report", "workers", "progress", "strict", "quiet"] as const satisfies readonly OptionName[];
+const GATE_KEYS = ["gate", "maxInvalidRate"] as const satisfies readonly OptionName[];
+const DOCUMENT_KEYS = ["maxDrop", "baseline", "rewards", "seed", "bootstrap", "lenientIds"] as const satisfies readonly OptionName[];
+/** After `sentencer`, a key of the file alone (no flag sets it). */
+const DOCUMENT_KEYS_LAST = ["sentences"] as const satisfies readonly OptionName[];
+const PAIR_KEYS = ["costs", "grid"] as const satisfies readonly OptionName[];
+
+type ConfigOptionName = (typeof TOP_KEYS | typeof GATE_KEYS | typeof DOCUMENT_KEYS | typeof DOCUMENT_KEYS_LAST | typeof PAIR_KEYS)[number];
+type KeyOf<N extends ConfigOptionName> = (typeof OPTIONS)[N]["config"]["key"];
+
+/** The zod schema of one option's config key, from its declaration. */
+function keySchema(z: typeof Zod, spec: OptionSpec) {
+  const config = spec.config!;
+  const stringList = z.union([z.string(), z.array(z.string())]);
+  const base = (() => {
+    switch (config.value) {
+      case "integer": {
+        const integer = z.number().int();
+        // An integer ≥ 1 is written positive(), as the published schema has always said it.
+        const low = spec.min === 1 ? integer.positive() : integer.min(spec.min!);
+        return low.max(spec.max!);
+      }
+      case "boolean":
+        return z.boolean();
+      case "choice":
+        return z.enum(config.choices as [string, ...string[]]);
+      case "string-list":
+        return stringList;
+      case "rate":
+        return z.union([z.number(), z.string()]);
+      case "drops":
+        return z.union([z.record(z.string(), z.number()), stringList]);
+      default:
+        return z.string();
+    }
+  })();
+  const optional = base.optional();
+  return config.describe === undefined ? optional : optional.describe(config.describe);
+}
+
+function keys<const L extends readonly ConfigOptionName[]>(z: typeof Zod, names: L) {
+  return Object.fromEntries(names.map((name) => [OPTIONS[name].config.key, keySchema(z, OPTIONS[name])])) as {
+    [N in L[number] as KeyOf<N>]: ReturnType<typeof keySchema>;
+  };
+}
+
 // zod is loaded only when a config is read: `mari --help` should not pay for it.
 function buildConfigSchema(z: typeof Zod) {
-  const stringList = z.union([z.string(), z.array(z.string())]);
-  const shared = {
-    out: z.string().optional().describe("output directory, as --out"),
-    report: stringList.optional().describe('report formats, as --report: "json,md" or ["json", "junit"]'),
-    workers: z.number().int().positive().max(MAX_WORKERS).optional(),
-    progress: z.enum(["auto", "bar", "plain", "none"]).optional(),
-    strict: z.boolean().optional(),
-    quiet: z.boolean().optional(),
-  };
-  const gates = {
-    gate: stringList.optional().describe('["accuracy>=0.6"], as --gate'),
-    max_invalid_rate: z.union([z.number(), z.string()]).optional().describe('0.05, "5%", 5 (a count) or "count:1", as --max-invalid-rate'),
-  };
+  const shared = keys(z, TOP_KEYS);
+  const gates = keys(z, GATE_KEYS);
   const documents = z
     .object({
       ...shared,
       ...gates,
-      max_drop: z
-        .union([z.record(z.string(), z.number()), stringList])
-        .optional()
-        .describe('{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop'),
-      baseline: z.string().optional().describe("a previous report.json (or its directory), as --baseline"),
-      rewards: z.string().optional(),
-      seed: z.number().int().min(0).max(MAX_SEED).optional(),
-      bootstrap: z.number().int().nonnegative().max(MAX_BOOTSTRAP).optional(),
-      lenient_ids: z.boolean().optional(),
+      ...keys(z, DOCUMENT_KEYS),
       /** Only the canonical splitter exists (docs/eval.md, "Inputs" makes `intl` optional; it is not built), so any other value is refused rather than silently ignored. */
       sentencer: z.literal("canonical").optional(),
-      sentences: z.enum(["mari", "punkt"]).optional().describe("sentence numbering of the slice, as --sentences"),
+      ...keys(z, DOCUMENT_KEYS_LAST),
     })
     .strict();
-  const pairs = z
-    .object({ ...shared, ...gates, costs: z.string().optional(), grid: z.string().optional().describe('sweep grid: "default", "full" or a JSON file') })
-    .strict();
+  const pairs = z.object({ ...shared, ...gates, ...keys(z, PAIR_KEYS) }).strict();
   const evidence = z.object({ ...shared, ...gates }).strict();
   return z
     .object({ $schema: z.string().optional(), ...shared, documents: documents.optional(), pairs: pairs.optional(), evidence: evidence.optional() })
@@ -68,10 +98,29 @@ function buildConfigSchema(z: typeof Zod) {
     .meta({ title: "mari.config.json", description: "Shared settings at the top; gates and task settings in the documents, pairs and evidence sections." });
 }
 
-type ConfigFile = Zod.infer<ReturnType<typeof buildConfigSchema>>;
-type Section = NonNullable<ConfigFile["documents"]> & NonNullable<ConfigFile["pairs"]>;
+/** A config key's value as the file writes it. */
+type ValueOf<N extends ConfigOptionName> = (typeof OPTIONS)[N]["config"] extends { value: infer V; choices?: infer C }
+  ? V extends "integer"
+    ? number
+    : V extends "boolean"
+      ? boolean
+      : V extends "choice"
+        ? C extends readonly string[]
+          ? C[number]
+          : string
+        : V extends "string-list"
+          ? string | string[]
+          : V extends "rate"
+            ? number | string
+            : V extends "drops"
+              ? Record<string, number> | string | string[]
+              : string
+  : never;
 
-export interface MariConfig extends Omit<Partial<Section>, "gate" | "max_drop" | "max_invalid_rate"> {
+type Section = { [N in ConfigOptionName as KeyOf<N>]?: ValueOf<N> | undefined } & { sentencer?: "canonical" | undefined };
+type ConfigFile = Section & { $schema?: string | undefined; documents?: Section | undefined; pairs?: Section | undefined; evidence?: Section | undefined };
+
+export interface MariConfig extends Omit<Section, "gate" | "max_drop" | "max_invalid_rate"> {
   /** The file read, or null when there was none (all defaults). */
   path: string | null;
   /** The task section's gate, max_drop and max_invalid_rate parsed, with source "config". */
@@ -89,19 +138,10 @@ function list(value: string | string[] | undefined): string[] {
 }
 
 /** Keys that exist only inside a task section, for the message when one is put at the top. */
-const SECTION_KEYS = new Set([
-  "gate",
-  "max_drop",
-  "max_invalid_rate",
-  "baseline",
-  "rewards",
-  "seed",
-  "bootstrap",
-  "lenient_ids",
+const SECTION_KEYS = new Set<string>([
+  ...[...GATE_KEYS, ...DOCUMENT_KEYS].map((name) => OPTIONS[name].config.key),
   "sentencer",
-  "sentences",
-  "costs",
-  "grid",
+  ...[...DOCUMENT_KEYS_LAST, ...PAIR_KEYS].map((name) => OPTIONS[name].config.key),
 ]);
 
 /** The keys the config schema knows at `path` (the top, or a task section). */
@@ -154,7 +194,7 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
   }
   const { z } = await import("zod");
   const schema = buildConfigSchema(z);
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw) as { success: true; data: ConfigFile } | { success: false; error: Zod.ZodError };
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       if (issue.code === "unrecognized_keys") return unknownKeyMessage(issue.keys, issue.path, knownKeysAt(schema, issue.path));
@@ -209,11 +249,14 @@ export async function loadMariConfig(path?: string, cwd: string = process.cwd(),
   const base = dirname(file);
   const near = (p: string | undefined) => (p === undefined || isAbsolute(p) ? p : resolve(base, p));
   const config: MariConfig = { ...top, ...sectionOptions, path: file, gates: task === undefined ? [] : allGates[task] };
-  for (const key of ["baseline", "out", "rewards", "costs"] as const) {
-    if (config[key] !== undefined) config[key] = near(config[key]);
+  const settings = config as unknown as Record<string, unknown>;
+  for (const name of [...TOP_KEYS, ...DOCUMENT_KEYS, ...PAIR_KEYS]) {
+    const { key, value, choices } = OPTIONS[name].config as ConfigKey;
+    const given = settings[key];
+    if (typeof given !== "string") continue;
+    // A path, unless it names one of the built-in values (`grid`: default, full).
+    if (value === "path" || (value === "path-or-choice" && !choices?.includes(given))) settings[key] = near(given);
   }
-  // `grid` is a file path unless it names a built-in grid.
-  if (config.grid !== undefined && config.grid !== "default" && config.grid !== "full") config.grid = near(config.grid);
   return config;
 }
 

@@ -3,6 +3,7 @@
 // nltk's Punkt) and gold alignment. A bad record is rejected on its own, named by file and line
 // (or record index), and reported; with `strict` the first one stops the read (exit 2). A slice
 // with no usable case is always an error: there would be nothing to score.
+import { SENTENCE_RULES } from "../core/options/documents.js";
 import { dict } from "../core/dict.js";
 import { parseBoundedJson } from "./depth.js";
 import { alignEvidence, splitSentences } from "../core/document/index.js";
@@ -34,8 +35,8 @@ export interface SliceCase {
 }
 
 /** How a `text` becomes numbered sentences: mari's own rule (the default) or nltk's Punkt. */
-export type SentenceRule = "mari" | "punkt";
-export const SENTENCE_RULES: readonly SentenceRule[] = ["mari", "punkt"];
+export type SentenceRule = (typeof SENTENCE_RULES)[number];
+export { SENTENCE_RULES };
 
 export interface SliceReadOptions {
   format?: RecordFormat;

@@ -5,6 +5,8 @@
 // only, never as HTML, and the page's Content-Security-Policy allows that script by its hash.
 import { readFileSync } from "node:fs";
 import { createPrng } from "../core/metrics/prng.js";
+import { UNITS_PER_CASE } from "../core/limits.js";
+import { RUN_OPTIONS } from "../core/options/run.js";
 
 /** What one run said about a document case. */
 export interface ExplorerRun {
@@ -94,9 +96,7 @@ export interface ExplorerData {
  * EXPLORER_TEXT_CHARS characters of model text (each text at most EXPLORER_TEXT_CHARS_EACH):
  * so a page stays a few megabytes whatever the numbers of cases and runs.
  */
-export const EXPLORER_CASE_CAP = 2000;
-export const MAX_EXPLORER_CASES = 100_000;
-export const UNITS_PER_CASE = 10;
+export const EXPLORER_CASE_CAP: number = RUN_OPTIONS.explorerCases.default;
 export const EXPLORER_UNIT_CAP = UNITS_PER_CASE * EXPLORER_CASE_CAP;
 export const EXPLORER_TEXT_CHARS = 8_000_000;
 export const EXPLORER_TEXT_CHARS_EACH = 20_000;

@@ -2,6 +2,7 @@
 // --baseline): they are untrusted input like any other file. A report must satisfy the published
 // schema (schema/report.schema.json) and every case line the shape the merge reads, or the merge
 // stops with exit 2 naming the file and line, before a wrong-typed value can reach a typed array.
+import { REWARD_RANGES } from "../core/document/rewards.js";
 import { z } from "zod";
 import { InputError, located } from "../io/errors.js";
 import { readJsonFile } from "../io/json-file.js";
@@ -39,7 +40,7 @@ const documentCaseLine = z.object({
   evidence_sentence_ids: z.array(int32),
   reference_coverage: share,
   /** docs/core-document.md: −1, 0, 1 or 1 + matched/|gold| ∈ (1, 2]. */
-  reward_accuracy: z.number().min(-1).max(2),
+  reward_accuracy: z.number().min(REWARD_RANGES.accuracy[0]).max(REWARD_RANGES.accuracy[1]),
   matched_evidence_count: z.number().int().min(0).max(INT32_MAX),
 });
 

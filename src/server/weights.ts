@@ -1,5 +1,6 @@
 // The scalar reward of /get_reward: a weighted sum of the three reward components. The components
 // themselves are never changed; only their combination is configurable.
+import { REWARD_RANGES } from "../core/document/rewards.js";
 import type { ItemRewards } from "./score-items.js";
 
 export interface RewardWeights {
@@ -47,11 +48,11 @@ export function weightedReward(r: ItemRewards, w: RewardWeights): number {
   return w.accuracy * r.accuracy + w.format * r.format + w.coverage * r.reference_coverage;
 }
 
-/** The components' ranges: accuracy −1 (right "yes", no gold sentence cited) … 2, format and coverage 0 … 1. */
+/** The components' ranges (core/document/rewards.ts). */
 const COMPONENT_RANGES: Readonly<Record<keyof RewardWeights, readonly [number, number]>> = {
-  accuracy: [-1, 2],
-  format: [0, 1],
-  coverage: [0, 1],
+  accuracy: REWARD_RANGES.accuracy,
+  format: REWARD_RANGES.format,
+  coverage: REWARD_RANGES.referenceCoverage,
 };
 
 /** The least and the greatest weighted reward the weights allow. */

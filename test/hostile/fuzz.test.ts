@@ -311,7 +311,7 @@ describe("fuzz: batch output, config, diff inputs and forged shards", () => {
         const mutatedCases = random() < 0.5 ? cases.map((l) => (random() < 0.05 ? mutate(l, random).toString("latin1") : l)) : cases;
         writeFileSync(join(dir, "cases.jsonl"), `${mutatedCases.join("\n")}\n`);
         writeFileSync(join(dir, "report.json"), random() < 0.6 ? mutateFile(report, random) : JSON.stringify(report));
-        await reportOrInputError(() => diffReports({ oldPath: whole, newPath: dir, resamples: 10, explorer: false }));
+        await reportOrInputError(() => diffReports({ oldPath: whole, newPath: dir, bootstrap: 10, explorer: false }));
       }
     });
 

@@ -58,8 +58,8 @@ describe("trendReports", () => {
   });
 
   it("keeps the earliest checkpoint not significantly worse than the best, as computed by hand", async () => {
-    const screened = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, resamples: 1000 })).trend.keep!;
-    const everyOne = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, resamples: 1000, pairedScan: true })).trend.keep!;
+    const screened = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, bootstrap: 1000 })).trend.keep!;
+    const everyOne = (await trendReports({ inputs: [reports], keepBy: "accuracy", seed: 0, bootstrap: 1000, pairedScan: true })).trend.keep!;
     // Best by hand: the highest accuracy, the earliest on a tie.
     const values = RUN.map(([, right]) => accuracy(right));
     const bestIndex = values.indexOf(Math.max(...values));

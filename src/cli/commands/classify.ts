@@ -1,9 +1,9 @@
 // `mari classify PAIRS [--classifier key=value ...]`: one JSON line `{id, class, reason}` per pair on
 // stdout, streamed in input order; rejected records are reported on stderr with their location.
 import { setFlagsFromString } from "node:v8";
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
-import { collect } from "../flags.js";
+import { addOptions } from "../options/add-options.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { listRejections } from "../../report/format.js";
@@ -31,7 +31,7 @@ function configFrom(assignments: string[]): ClassifierConfig {
 }
 
 async function runClassify(pairsPath: string, options: ClassifyOptions): Promise<number> {
-  if (options.config !== undefined) {
+  if (options.config !== undefined && options.config.length > 0) {
     process.stderr.write("mari classify: --config key=value is deprecated, use --classifier key=value (--config names a config file in every other command)\n");
   }
   const config = configFrom([...(options.classifier ?? []), ...(options.config ?? [])]);
@@ -67,20 +67,11 @@ function finish(outcome: ClassifyOutcome, options: ClassifyOptions): number {
 }
 
 export function registerClassify(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
+  const command = program
     .command("classify")
     .description(summary)
-    .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored); - reads stdin")
-    .option(
-      "--classifier <key=value>",
-      "classifier threshold, repeatable: overlapFloor, residueMax, negOverlapFloor, aliasPrefixMin (as mari eval --classifier)",
-      collect,
-    )
-    // The old spelling: --config means a config file in every other command, so it was renamed.
-    .addOption(new Option("--config <key=value>", "deprecated spelling of --classifier").argParser(collect).hideHelp())
-    .option("--strict", "exit 2 if any record was rejected")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--quiet", "no closing count on stderr, and no progress display unless --progress asks for one")
+    .argument("<pairs>", "pairs file: JSONL or CSV with id, new, old (other fields are ignored); - reads stdin");
+  addOptions(command, "classify")
     .addHelpText(
       "after",
       '\nOutput lines: {"id": ..., "class": "distinct|restatement|update", "reason": ...}, in input order.\n' +

@@ -9,12 +9,11 @@ import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { diffReports } from "../../tasks/diff/run.js";
 import { deltaRows, writeDiffFiles } from "../../tasks/diff/render.js";
 import type { CaseChange } from "../../gates/changes.js";
-import { collect, integerFlag } from "../flags.js";
+import { addOptions, integerOption } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { inOneStep } from "../../io/observer.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
-import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
-import { EXPLORER_CASE_CAP, MAX_EXPLORER_CASES } from "../../report/explorer.js";
 
 interface DiffFlags {
   out?: string;
@@ -32,20 +31,12 @@ interface DiffFlags {
 const LISTED = 10;
 
 export function registerDiff(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
+  const command = program
     .command("diff")
     .description(summary)
     .argument("<old>", "the older report.json (or its directory)")
-    .argument("<new>", "the newer report.json (or its directory)")
-    .option("--out <dir>", "where diff.json, diff.md and diff.html go (default ./mari-diff)")
-    .option("--max-drop <metric=delta>", "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)", collect, [])
-    .option("--gate <condition>", "METRIC>=VALUE or METRIC<=VALUE on NEW, in quotes, e.g. --gate 'accuracy>=0.6' (repeatable)", collect, [])
-    .option("--allow-different-slice", "compare reports of different slices on the case ids they share")
-    .option("--seed <s>", "bootstrap seed (default 0)")
-    .option("--bootstrap <b>", "bootstrap resamples for the paired intervals (default 1000)")
-    .option("--explorer-cases <n>", `most cases diff.html's case explorer carries (default ${EXPLORER_CASE_CAP})`)
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--quiet", "no summary on stdout, and no progress display unless --progress asks for one")
+    .argument("<new>", "the newer report.json (or its directory)");
+  addOptions(command, "diff")
     .addHelpText(
       "after",
       `
@@ -74,17 +65,17 @@ function caseLines(title: string, list: readonly CaseChange[]): string[] {
 
 async function diffCommand(oldPath: string, newPath: string, flags: DiffFlags): Promise<number> {
   const gates = [...flags.maxDrop.map((text) => parseMaxDropFlag(text)), ...flags.gate.map((text) => parseGateFlag(text))];
-  const seed = integerFlag("--seed", flags.seed, 0, MAX_SEED) ?? 0;
-  const resamples = integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000;
-  const outDir = flags.out ?? "mari-diff";
-  const explorerCases = integerFlag("--explorer-cases", flags.explorerCases, 1, MAX_EXPLORER_CASES);
+  const seed = integerOption("seed", flags.seed) ?? OPTIONS.seed.default;
+  const bootstrap = integerOption("bootstrap", flags.bootstrap) ?? OPTIONS.bootstrap.default;
+  const outDir = flags.out ?? OPTIONS.diffOut.default;
+  const explorerCases = integerOption("explorerCases", flags.explorerCases);
   const observer = terminalObserver(progressModeFor(flags.progress, flags.quiet === true), flags.quiet === true);
   const outcome = await diffReports({
     oldPath,
     newPath,
     gates,
     seed,
-    resamples,
+    bootstrap,
     allowDifferentSlice: flags.allowDifferentSlice ?? false,
     ...(explorerCases !== undefined ? { explorerCases } : {}),
     observer,

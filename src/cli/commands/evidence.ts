@@ -4,13 +4,15 @@
 import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
+import { addOptions } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { InputError } from "../../io/errors.js";
 import { progressModeFor } from "../progress.js";
 import { terminalObserver } from "../observer.js";
 import { finishReportRun } from "../summary.js";
 import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
-import { addGateOptions, gatesFromFlags } from "../gate-flags.js";
+import { gatesFromFlags } from "../gate-flags.js";
 import { resolveShard } from "../shard.js";
 import { parseReportFormats } from "../../report/write.js";
 import { runEvidence } from "../../tasks/evidence/run.js";
@@ -44,26 +46,10 @@ export function registerEvidence(program: Command, wrap: ActionWrapper, summary:
   const command = program
     .command("evidence")
     .description(summary)
-    .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}")
-    .option("--facts <file>", "model outputs, JSONL: {case_id, documents?, output: {facts: [...]}, gold_state?}")
-    .option("--located <file>", "structured citations, JSONL: {case_id, visible?, evidence: [{ref, locator?, quote?}]}")
-    .option("--materials <file>", "materials for --located, JSONL: {ref, material}")
-    .option("--current <docs>", "documents at their present revisions: report each case's dependency freshness")
-    .option("--out <dir>", "output directory (default ./mari-report)")
-    .option("--report <formats>", "report formats: json,md,html,junit (default all)")
-    .option("--threshold <p>", "score from which a caller's entailment/contradiction score counts (default 0.5)")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--strict", "exit 2 when any input record is rejected")
-    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
-    .option("--config <file>", "config file (default ./mari.config.json when present)")
-    .option(
-      "--shard <i/n|auto>",
-      "score only the cases whose id hashes to shard I of N (0-based), then `mari merge`; auto: from a Kubernetes Indexed Job or Slurm array",
-    )
-    .option("--shard-count <n>", "with --shard auto: N (required under Kubernetes)")
-    .addHelpText(
-      "after",
-      `
+    .argument("<docs>", "documents: JSONL, CSV or JSON array of {source_id, external_id | document_id, revision, body, title?}");
+  addOptions(command, "evidence").addHelpText(
+    "after",
+    `
 Writes cases.jsonl (one line per facts case), located.jsonl (one per located case) and the report
 files into --out. One bad citation fails its case, never the run.
 
@@ -74,8 +60,7 @@ Examples:
 
 Exit codes: 0 every gate passed; 1 a gate failed; 2 usage or input error (unreadable inputs, zero
 cases, --strict with rejected records); 3 internal error.`,
-    );
-  addGateOptions(command, { maxDrop: false, example: "accepted_rate>=0.9", invalid: "largest share (0.05, 5%) or count (3) of rejected cases" });
+  );
   command.action(wrap(async (docs: string, flags: EvidenceFlags) => evidenceCommand(docs, flags)));
 }
 
@@ -85,7 +70,7 @@ async function evidenceCommand(docs: string, flags: EvidenceFlags): Promise<numb
   const shard = resolveShard(flags.shard, flags.shardCount);
   const threshold = thresholdFlag(flags.threshold);
   const quiet = pickOption(flags.quiet, config.quiet, false);
-  const out = pickOption(flags.out, config.out, "mari-report");
+  const out = pickOption(flags.out, config.out, OPTIONS.out.default);
   lockOutputDir(out);
   const outcome = await runEvidence({
     documents: docs,

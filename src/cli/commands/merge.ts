@@ -5,13 +5,15 @@ import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
+import { addOptions } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { InputError } from "../../io/errors.js";
 import { boundedInteger } from "../../io/bounded-flag.js";
 import { MAX_WORKERS } from "../../core/limits.js";
 import { finishReportRun } from "../summary.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
-import { addGateOptions, gatesFromFlags, type GateFlags } from "../gate-flags.js";
+import { gatesFromFlags, type GateFlags } from "../gate-flags.js";
 import { loadMariConfig } from "../../gates/run-config.js";
 import { combineGates } from "../../gates/spec.js";
 import { parseReportFormats } from "../../report/write.js";
@@ -33,19 +35,8 @@ interface MergeFlags extends GateFlags {
 }
 
 export function registerMerge(program: Command, wrap: ActionWrapper, summary: string): void {
-  const command = program
-    .command("merge")
-    .description(summary)
-    .argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)")
-    .option("--out <dir>", "output directory (default ./mari-report)")
-    .option("--report <formats>", "report formats: json,md,html,junit (default all)")
-    .option("--slice <path>", "the slice, when it is not at the path recorded in the reports")
-    .option("--workers <n>", "worker threads for the aggregation (default 1)")
-    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
-    .option("--baseline <report>", "documents: a previous report.json (with its cases.jsonl) for --max-drop (default the shards' baseline)")
-    .option("--config <file>", "config file (default ./mari.config.json when present)")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)");
-  addGateOptions(command, { maxDrop: true, example: "accuracy>=0.6", invalid: "largest share (0.05, 5%) or count (3) of format-invalid predictions" });
+  const command = program.command("merge").description(summary).argument("<reports...>", "the shards' report.json files (cases.jsonl must sit beside each)");
+  addOptions(command, "merge");
   command.addHelpText(
     "after",
     `
@@ -72,7 +63,7 @@ mismatched shards, shards with different gates); 3 internal error.`,
       if (!evidence) await assertCasesBeside(reports);
       const config = await loadMariConfig(flags.config, undefined, evidence ? "evidence" : pairs ? "pairs" : "documents");
       const gates = combineGates(gatesFromFlags(flags), config.gates);
-      const outDir = flags.out ?? config.out ?? "mari-report";
+      const outDir = flags.out ?? config.out ?? OPTIONS.out.default;
       lockOutputDir(outDir);
       const formats = parseReportFormats(flags.report ?? config.report);
       const quiet = flags.quiet ?? config.quiet ?? false;

@@ -3,6 +3,8 @@
 // SIGTERM/SIGINT (in-flight requests finish), then exits 0.
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
+import { addOptions, integerOption } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
@@ -10,13 +12,11 @@ import { readDocumentSliceStored } from "../../io/slice-store.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { MAX_WORKERS } from "../../core/limits.js";
-import { integerFlag } from "../flags.js";
-import { sentenceRuleOf, sentencesOption, sliceCacheDirOf, addSliceCacheOptions, warnRejectedSliceRecords } from "../slice-flags.js";
+import { sentenceRuleOf, sliceCacheDirOf, warnRejectedSliceRecords } from "../slice-flags.js";
 import { bearerTokenCheck, isLoopbackHost } from "../../server/auth.js";
 import { startRewardsServer } from "../../server/rewards-server.js";
 import { DEFAULT_WEIGHTS, parseWeights } from "../../server/weights.js";
-import { addCompletionEndOptions, completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
+import { completionEndFromFlags, type CompletionEndFlags } from "../completion-end-flags.js";
 
 interface ServeFlags extends CompletionEndFlags {
   host?: string;
@@ -43,8 +43,6 @@ export function defaultServeWorkers(): number {
   return cores <= 1 ? 1 : Math.min(cores, 8);
 }
 
-export const DEFAULT_MAX_BODY = "8mb";
-export const DEFAULT_MAX_ITEMS = "100000";
 const SIZE_UNITS: Readonly<Record<string, number>> = { "": 1, b: 1, kb: 1024, mb: 1024 ** 2 };
 
 /** `8mb`, `512kb`, `100000`: a byte count ≥ 1. */
@@ -69,23 +67,10 @@ async function checkLogTarget(path: string): Promise<void> {
 }
 
 export function registerServe(program: Command, wrap: ActionWrapper, summary: string): void {
-  const command = addSliceCacheOptions(program.command("serve"))
-    .description(summary)
-    .argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)")
-    .option("--host <host>", "interface to listen on (default 127.0.0.1); anything but loopback needs --token-env")
-    .option("--port <port>", "port (default 8000; 0 = any free port, printed at start)")
-    .option("--token-env <var>", "require `Authorization: Bearer <token>`, the token read from this environment variable")
-    .option("--weights <w>", "scalar reward of /get_reward (default accuracy=1,format=1,coverage=1)")
-    .option("--max-body <size>", `largest request body (default ${DEFAULT_MAX_BODY}); larger ones get 413`)
-    .option("--max-items <n>", `most items (or queries) in one request (default ${DEFAULT_MAX_ITEMS}); more get 413`)
-    .option("--log <file>", "append one JSONL line per scored item (request id, case id, run, rewards)")
-    .option("--log-predictions", "with --log: also log each prediction (model text), so `mari eval --predictions LOG` can score the log")
-    .option("--workers <n>", "scoring threads sharing the slice (default one per core, at most 8; 1 = score on the server's thread)")
-    .option("--lenient-ids", 'accept "3", "[3]" and 3.0 as evidence sentence IDs (as mari eval --lenient-ids)')
-    .addOption(sentencesOption())
-    .addHelpText(
-      "after",
-      `
+  const command = program.command("serve").description(summary).argument("<slice>", "document slice: JSONL, CSV or ContraDoc JSON (read once at start)");
+  addOptions(command, "serve").addHelpText(
+    "after",
+    `
 Serves rewards for an RL trainer: POST /v1/rewards (mari's items), POST /get_reward (OpenRLHF's
 remote reward model), GET /health. Each item is scored exactly as mari eval scores a dump line.
 Runs until SIGINT or SIGTERM; requests in flight finish first.
@@ -97,28 +82,27 @@ Examples:
 
 Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage or input error (bad flag, unreadable slice,
 port in use, no token for a non-loopback --host, a --log that became unwritable); 3 internal error.`,
-    );
-  addCompletionEndOptions(command);
+  );
   command.action(wrap(async (slicePath: string, flags: ServeFlags) => serveCommand(slicePath, flags)));
 }
 
 async function serveCommand(slicePath: string, flags: ServeFlags): Promise<number> {
-  const port = parsePort(flags.port ?? "8000");
-  const maxBodyBytes = parseByteSize(flags.maxBody ?? DEFAULT_MAX_BODY, "--max-body");
-  const maxItemsText = flags.maxItems ?? DEFAULT_MAX_ITEMS;
+  const port = parsePort(flags.port ?? OPTIONS.port.default);
+  const maxBodyBytes = parseByteSize(flags.maxBody ?? OPTIONS.maxBody.default, "--max-body");
+  const maxItemsText = flags.maxItems ?? OPTIONS.maxItems.default;
   const maxItems = /^\d+$/.test(maxItemsText.trim()) ? Number(maxItemsText) : 0;
   if (!Number.isSafeInteger(maxItems) || maxItems < 1) throw new InputError(`--max-items "${maxItemsText}": expected an integer ≥ 1`);
   const weights = flags.weights === undefined ? { ...DEFAULT_WEIGHTS } : parseWeights(flags.weights);
   if ("error" in weights) throw new InputError(weights.error);
   if (flags.logPredictions && !flags.log) throw new InputError("--log-predictions needs --log FILE");
-  const host = (flags.host ?? "127.0.0.1").trim();
+  const host = (flags.host ?? OPTIONS.host.default).trim();
   if (!isLoopbackHost(host) && flags.tokenEnv === undefined) {
     throw new InputError(`--host ${host} is not a loopback interface: refusing to serve it without a bearer token (--token-env VAR)`);
   }
   const token = flags.tokenEnv === undefined ? undefined : readSecretEnv(flags.tokenEnv, "--token-env");
   // `Authorization: Bearer <token>` cannot carry white space: such a token could never be matched.
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
-  const workers = integerFlag("--workers", flags.workers, 1, MAX_WORKERS) ?? defaultServeWorkers();
+  const workers = integerOption("workers", flags.workers) ?? defaultServeWorkers();
   const completionEnd = completionEndFromFlags(flags);
   const slice = await readDocumentSliceStored(slicePath, { sentences: sentenceRuleOf(flags) }, sliceCacheDirOf(flags));
   warnRejectedSliceRecords(slice);

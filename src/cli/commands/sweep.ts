@@ -4,9 +4,8 @@
 import { lockOutputDir } from "../../io/lock.js";
 import type { Command } from "commander";
 import type { ActionWrapper } from "../command.js";
-import { collect } from "../flags.js";
-import { boundedInteger } from "../../io/bounded-flag.js";
-import { MAX_WORKERS } from "../../core/limits.js";
+import { addOptions, integerOption } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { progressModeFor } from "../progress.js";
 import { loadMariConfig, pickOption } from "../../gates/run-config.js";
 import { combineGates, parseGateFlag } from "../../gates/spec.js";
@@ -25,29 +24,9 @@ interface SweepFlags {
   config?: string;
 }
 
-function parseWorkers(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  return boundedInteger("--workers", text, 1, MAX_WORKERS);
-}
-
 export function registerSweep(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
-    .command("sweep")
-    .description(summary)
-    .argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)")
-    .option("--grid <grid>", "default (one field at a time), full (cartesian product) or a JSON file of value lists per field (default default)")
-    .option("--costs <file>", "JSON unit prices for RevisionCost (downrank_live, lost_corroboration, stale_kept, false_corroboration)")
-    .option("--out <dir>", "output directory (default ./mari-sweep)")
-    .option("--workers <n>", "worker threads (1 = in-process; default cores − 1)")
-    .option(
-      "--gate <condition>",
-      "METRIC>=VALUE or METRIC<=VALUE every config must pass, in quotes, e.g. --gate 'update_recall>=0.7' (replaces the default gate on that metric; repeatable)",
-      collect,
-      [],
-    )
-    .option("--progress <mode>", "auto|bar|plain|none (on stderr)")
-    .option("--quiet", "no summary on stdout, no notes, and no progress display unless --progress asks for one")
-    .option("--config <file>", "config file (default ./mari.config.json when present)")
+  const command = program.command("sweep").description(summary).argument("<pairs>", "labelled pairs (JSONL or CSV: id, new, old, gold, kind)");
+  addOptions(command, "sweep")
     .addHelpText(
       "after",
       `
@@ -65,14 +44,14 @@ corpus, bad grid or costs); 3 internal error.`,
       wrap(async (pairs: string, flags: SweepFlags) => {
         const config = await loadMariConfig(flags.config, undefined, "pairs");
         const quiet = pickOption(flags.quiet, config.quiet, false);
-        const out = pickOption(flags.out, config.out, "mari-sweep");
+        const out = pickOption(flags.out, config.out, OPTIONS.sweepOut.default);
         lockOutputDir(out);
         const outcome = await runSweep({
           pairs,
           grid: flags.grid ?? config.grid,
           costs: flags.costs ?? config.costs,
           out,
-          workers: pickOption(parseWorkers(flags.workers), config.workers, defaultWorkerCount()),
+          workers: pickOption(integerOption("workers", flags.workers), config.workers, defaultWorkerCount()),
           // Only bound gates apply to a sweep row (no baseline, no invalid-prediction count).
           gates: combineGates(
             flags.gate.map((g) => parseGateFlag(g)),

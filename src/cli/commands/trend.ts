@@ -7,13 +7,14 @@ import { chalkFor } from "../colour.js";
 import { EXIT_GATE_FAILED, EXIT_OK } from "../exit-codes.js";
 import { parseGateFlag, parseMaxDropFlag } from "../../gates/spec.js";
 import { InputError } from "../../io/errors.js";
-import { MAX_BOOTSTRAP, MAX_SEED } from "../../core/limits.js";
 import { formatNumber } from "../../report/format.js";
 import { parseReportFormats } from "../../report/write.js";
 import type { TrendAxis } from "../../tasks/trend/inputs.js";
 import { checkpointSpan, keepSentence, writeTrendFiles } from "../../tasks/trend/render.js";
 import { trendReports } from "../../tasks/trend/run.js";
-import { collect, integerFlag } from "../flags.js";
+import { addOptions, integerOption } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
+import { TREND_AXES } from "../../core/options/comparison.js";
 import { inOneStep } from "../../io/observer.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
@@ -34,42 +35,12 @@ interface TrendFlags {
   progress?: string;
 }
 
-const AXES: readonly TrendAxis[] = ["step", "name", "time"];
-
 export function registerTrend(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
+  const command = program
     .command("trend")
     .description(summary)
-    .argument("<reports...>", "report.json files, their directories, a directory of them, or a quoted glob such as 'reports/ckpt-*'")
-    .option("--out <dir>", "where trend.json, trend.md and trend.html go (default ./mari-trend)")
-    .option(
-      "--metric <name>",
-      "a metric to draw (repeatable; default: accuracy, macro-F1, localization, format-valid rate, SetCons, reward means)",
-      collect,
-      [],
-    )
-    .option("--keep-by <metric>", "the metric the checkpoint to keep is chosen by (default macro_f1; accepted_rate for evidence)")
-    .option(
-      "--x <axis>",
-      "order of the points: step (the number in ckpt-400, global_step_400, step400), name or time (default: step when every name has one, else name)",
-    )
-    .option("--gate <condition>", "gate on the last checkpoint, e.g. --gate 'accuracy>=0.6' (repeatable)", collect, [])
-    .option(
-      "--max-drop-from-best <metric=delta>",
-      "largest allowed paired drop of the last checkpoint from the best, e.g. macro_f1=0.02 (repeatable)",
-      collect,
-      [],
-    )
-    .option("--report <formats>", "json,md,html (default) and junit")
-    .option(
-      "--paired-scan",
-      "pair every earlier checkpoint with the best when choosing the one to keep, not only those inside the best's interval (slow on long runs)",
-    )
-    .option("--allow-different-slice", "draw reports of different slices; checkpoints are then compared on the case ids they share")
-    .option("--seed <s>", "bootstrap seed (default 0)")
-    .option("--bootstrap <b>", "bootstrap resamples of the paired comparisons (default 1000)")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--quiet", "no summary on stdout, and no progress display unless --progress asks for one")
+    .argument("<reports...>", "report.json files, their directories, a directory of them, or a quoted glob such as 'reports/ckpt-*'");
+  addOptions(command, "trend")
     .addHelpText(
       "after",
       `
@@ -90,7 +61,7 @@ function maxDropFromBest(text: string) {
 }
 
 async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number> {
-  if (flags.x !== undefined && !(AXES as readonly string[]).includes(flags.x)) throw new InputError(`--x ${flags.x}: choose step, name or time`);
+  if (flags.x !== undefined && !(TREND_AXES as readonly string[]).includes(flags.x)) throw new InputError(`--x ${flags.x}: choose step, name or time`);
   const gates = [...flags.gate.map((text) => parseGateFlag(text)), ...flags.maxDropFromBest.map(maxDropFromBest)];
   const formats = flags.report === undefined ? (["json", "md", "html"] as const) : parseReportFormats(flags.report);
   const observer = terminalObserver(progressModeFor(flags.progress, flags.quiet === true), flags.quiet === true);
@@ -98,15 +69,15 @@ async function trendCommand(inputs: string[], flags: TrendFlags): Promise<number
     inputs,
     metrics: flags.metric,
     gates,
-    seed: integerFlag("--seed", flags.seed, 0, MAX_SEED) ?? 0,
-    resamples: integerFlag("--bootstrap", flags.bootstrap, 0, MAX_BOOTSTRAP) ?? 1000,
+    seed: integerOption("seed", flags.seed) ?? OPTIONS.seed.default,
+    bootstrap: integerOption("bootstrap", flags.bootstrap) ?? OPTIONS.bootstrap.default,
     allowDifferentSlice: flags.allowDifferentSlice ?? false,
     pairedScan: flags.pairedScan ?? false,
     ...(flags.keepBy !== undefined ? { keepBy: flags.keepBy } : {}),
     ...(flags.x !== undefined ? { x: flags.x as TrendAxis } : {}),
     observer,
   });
-  const files = await inOneStep(observer, "report (steps)", () => writeTrendFiles(flags.out ?? "mari-trend", outcome, formats));
+  const files = await inOneStep(observer, "report (steps)", () => writeTrendFiles(flags.out ?? OPTIONS.trendOut.default, outcome, formats));
   const { trend } = outcome;
   if (!flags.quiet) {
     const out = [`mari trend ${trend.task}: ${checkpointSpan(trend)}, by ${trend.x}`];

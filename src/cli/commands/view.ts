@@ -8,7 +8,8 @@ import { InputError } from "../../io/errors.js";
 import { verdictOf } from "../../report/view-page.js";
 import { startViewServer, type ViewServer } from "../../server/view-server.js";
 import { viewReports } from "../../tasks/view/run.js";
-import { integerFlag } from "../flags.js";
+import { addOptions, integerOption } from "../options/add-options.js";
+import { OPTIONS } from "../../core/options/index.js";
 import { terminalObserver } from "../observer.js";
 import { progressModeFor } from "../progress.js";
 
@@ -21,15 +22,11 @@ interface ViewFlags {
 }
 
 export function registerView(program: Command, wrap: ActionWrapper, summary: string): void {
-  program
+  const command = program
     .command("view")
     .description(summary)
-    .argument("[dirs...]", "folders to search for report.json, diff.json and trend.json (default: the current folder)")
-    .option("--out <dir>", "where view.html goes (default ./mari-view)")
-    .option("--serve", "also serve view.html and the pages it links to on 127.0.0.1 until Ctrl-C")
-    .option("--port <n>", "port for --serve (default 8001; 0 picks a free one)")
-    .option("--progress <mode>", "auto|bar|plain|none (stderr)")
-    .option("--quiet", "no summary on stdout, and no progress display unless --progress asks for one")
+    .argument("[dirs...]", "folders to search for report.json, diff.json and trend.json (default: the current folder)");
+  addOptions(command, "view")
     .addHelpText(
       "after",
       `
@@ -47,10 +44,10 @@ Examples:
 }
 
 async function viewCommand(dirs: string[], flags: ViewFlags): Promise<number> {
-  const port = flags.serve === true ? (integerFlag("--port", flags.port, 0, 65_535) ?? 8001) : undefined;
+  const port = flags.serve === true ? (integerOption("viewPort", flags.port) ?? OPTIONS.viewPort.default) : undefined;
   if (flags.port !== undefined && flags.serve !== true) throw new InputError("--port needs --serve");
   const observer = terminalObserver(progressModeFor(flags.progress, flags.quiet === true), flags.quiet === true);
-  const outcome = await viewReports({ roots: dirs.length === 0 ? ["."] : dirs, outDir: flags.out ?? "mari-view", observer });
+  const outcome = await viewReports({ roots: dirs.length === 0 ? ["."] : dirs, outDir: flags.out ?? OPTIONS.viewOut.default, observer });
   const { entries } = outcome.page;
   if (!flags.quiet) {
     const unreadable = entries.filter((x) => x.kind === "unreadable").length;

@@ -1,5 +1,6 @@
 // Claim states (docs/evidence.md). mari never judges meaning: whether a span entails or contradicts a claim
 // is a score the caller supplies; mari only combines it with whether the span resolved.
+import { EVIDENCE_OPTIONS } from "../options/evidence.js";
 
 export const CLAIM_STATES = ["supported", "contradicted", "uncertain", "insufficient_evidence"] as const;
 export type ClaimState = (typeof CLAIM_STATES)[number];
@@ -22,7 +23,10 @@ export interface ClaimStateThresholds {
   readonly contradiction: number;
 }
 
-export const DEFAULT_CLAIM_STATE_THRESHOLDS: ClaimStateThresholds = Object.freeze({ entailment: 0.5, contradiction: 0.5 });
+export const DEFAULT_CLAIM_STATE_THRESHOLDS: ClaimStateThresholds = Object.freeze({
+  entailment: EVIDENCE_OPTIONS.threshold.default,
+  contradiction: EVIDENCE_OPTIONS.threshold.default,
+});
 
 /**
  * supported: some resolvable span entails (score ≥ threshold) and none contradicts; contradicted:

@@ -2,17 +2,19 @@
 // (docs/reports.md, "Output files"). The bins are fixed, so counts from ranges, workers and shards merge by adding them
 // slot by slot. All histograms share one flat count array: histogram h owns HISTOGRAMS[h].offset …
 // offset + labels.length.
+import { REWARD_RANGES } from "../document/rewards.js";
 
-/** The accuracy reward takes exactly −1, 0, 1, or a value in (1, 2] (1 + matched / |gold|). */
-const ACCURACY_LABELS = ["-1", "0", "1", "(1, 1.5]", "(1.5, 2]"];
+/** The accuracy reward takes exactly −1 (its least), 0, 1, or a value in (1, 2] (1 + matched / |gold|, up to its greatest). */
+const [ACCURACY_LEAST, ACCURACY_GREATEST] = REWARD_RANGES.accuracy;
+const ACCURACY_LABELS = [String(ACCURACY_LEAST), "0", "1", "(1, 1.5]", `(1.5, ${ACCURACY_GREATEST}]`];
 
 function accuracyBin(value: number): number {
-  if (value === -1) return 0;
+  if (value === ACCURACY_LEAST) return 0;
   if (value === 0) return 1;
   if (value === 1) return 2;
   if (value > 1 && value <= 1.5) return 3;
-  if (value > 1.5 && value <= 2) return 4;
-  throw new RangeError(`accuracy reward ${value} is none of -1, 0, 1 or (1, 2]`);
+  if (value > 1.5 && value <= ACCURACY_GREATEST) return 4;
+  throw new RangeError(`accuracy reward ${value} is none of ${ACCURACY_LEAST}, 0, 1 or (1, ${ACCURACY_GREATEST}]`);
 }
 
 /** Reference coverage is in [0, 1]: ten bins [k/10, (k+1)/10), the last one closed. */
@@ -31,7 +33,8 @@ const COVERAGE_LABELS = [
 ];
 
 function coverageBin(value: number): number {
-  if (!(value >= 0 && value <= 1)) throw new RangeError(`reference coverage ${value} is outside [0, 1]`);
+  const [least, greatest] = REWARD_RANGES.referenceCoverage;
+  if (!(value >= least && value <= greatest)) throw new RangeError(`reference coverage ${value} is outside [${least}, ${greatest}]`);
   // Compared with the edges as written (not floor(10·v), whose rounding can move a value across one).
   let bin = 0;
   while (bin < COVERAGE_EDGES.length && value >= COVERAGE_EDGES[bin]!) bin++;

@@ -2,6 +2,7 @@
 // read as `--baseline` reads a report (report.json + the cases.jsonl beside it), the metric deltas,
 // paired intervals and McNemar come from the same compareWithBaseline, the gates from the same
 // evaluateGates; on top, the cases that regressed and that were fixed.
+import { OPTIONS } from "../../core/options/index.js";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -34,8 +35,8 @@ export interface DiffSettings {
   /** Compare reports of different slices on the case ids they share. */
   allowDifferentSlice?: boolean;
   seed?: number;
-  /** Bootstrap resamples for the paired intervals. */
-  resamples?: number;
+  /** Bootstrap resamples for the paired intervals (`--bootstrap`). */
+  bootstrap?: number;
   /** Build the case explorer for diff.html (reads the NEW slice and dump when they are still there). */
   explorer?: boolean;
   /** The most cases diff.html's explorer carries (default EXPLORER_CASE_CAP). */
@@ -161,11 +162,11 @@ export async function diffReports(settings: DiffSettings): Promise<DiffOutcome> 
         `--allow-different-slice compares the ${shared} case ids they share`,
     );
   }
-  const seed = settings.seed ?? 0;
+  const seed = settings.seed ?? OPTIONS.seed.default;
   const { comparison, changes } = await inOneStep(observer, "compare (steps)", () => ({
     comparison: compareWithBaseline(now.side, old, {
       seed,
-      resamples: settings.resamples ?? 1000,
+      resamples: settings.bootstrap ?? OPTIONS.bootstrap.default,
       ...(now.report.task === "documents" ? { classes: DOCUMENT_CLASSES } : {}),
       currentSliceHash: now.report.dataset.slice_hash,
     }),
@@ -198,7 +199,7 @@ async function diffExplorer(
   changes: CaseChange[],
   observer: RunObserver,
 ): Promise<Omit<DiffOutcome, "diff">> {
-  const seed = settings.seed ?? 0;
+  const seed = settings.seed ?? OPTIONS.seed.default;
   const sameSlice = old.report.dataset.slice_hash === now.report.dataset.slice_hash;
   const rest = `${now.casesPath} (NEW's cases.jsonl)`;
   if (now.report.task === "pairs" || now.report.task === "evidence") {

@@ -1,6 +1,7 @@
 // `evaluateDocuments`: a document slice and a prediction dump (or, without one, the built-in
 // lexical judge's) in; report files, the case stream and the report object out. Everything `mari
 // eval` does for documents except reading flags, printing and choosing the exit code.
+import { OPTIONS } from "../../core/options/index.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
@@ -97,7 +98,9 @@ export const evaluateDocuments = oneRunEach(evaluateDocumentsInRun);
  * unknown metric or path, `--max-drop` without a baseline): known before any input is read.
  */
 export function checkDocumentGatesEarly(settings: Pick<DocumentEvalSettings, "gates" | "bootstrap" | "baselinePath">): void {
-  checkGates(documentReportOutline(settings.bootstrap ?? 1000), settings.gates ?? [], { beforeRun: { baseline: settings.baselinePath !== undefined } });
+  checkGates(documentReportOutline(settings.bootstrap ?? OPTIONS.bootstrap.default), settings.gates ?? [], {
+    beforeRun: { baseline: settings.baselinePath !== undefined },
+  });
 }
 
 async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<ReportOutcome> {
@@ -137,8 +140,8 @@ async function evaluate(
 ): Promise<ReportOutcome> {
   const { slicePath, observer, shard, limit, baselinePath } = settings;
   checkLimitAndShard(limit, shard);
-  const seed = settings.seed ?? 0;
-  const bootstrap = settings.bootstrap ?? 1000;
+  const seed = settings.seed ?? OPTIONS.seed.default;
+  const bootstrap = settings.bootstrap ?? OPTIONS.bootstrap.default;
   const lenientIds = settings.lenientIds ?? false;
   // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
   const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
@@ -279,8 +282,8 @@ async function scoreDump(
       workers: settings.workers ?? 1,
       earlyPool,
       chunkLines: settings.chunkLines,
-      seed: settings.seed ?? 0,
-      bootstrap: settings.bootstrap ?? 1000,
+      seed: settings.seed ?? OPTIONS.seed.default,
+      bootstrap: settings.bootstrap ?? OPTIONS.bootstrap.default,
       lenientIds: settings.lenientIds ?? false,
       ...(settings.completionEnd ? { completionEnd: settings.completionEnd } : {}),
       ...(shard ? { shard } : {}),

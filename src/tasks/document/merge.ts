@@ -2,6 +2,7 @@
 // shards' cases.jsonl, restores the global run order and line-level counts from each shard report's
 // `shard` key, and aggregates with the same code as a single run, so the merged report equals the
 // report one process would have written (apart from `system` and timing).
+import { OPTIONS } from "../../core/options/index.js";
 import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
 import { checkCasesHash } from "../../report/cases-hash.js";
@@ -87,7 +88,7 @@ export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutpu
   const counts = mergedLineCounts(shards, first, kept);
   const config = first.system.config as Record<string, unknown>;
   const seed = first.system.seed;
-  const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? 1000);
+  const bootstrap = typeof config.bootstrap === "number" ? config.bootstrap : (first.ci.macro_f1?.resamples ?? OPTIONS.bootstrap.default);
   const result = await finishDocumentEval({
     slice,
     cases: slice.cases,

@@ -1,5 +1,6 @@
 // Assembles report.json for a document eval from the eval result; and its outline before the run
 // (the keys known from the flags alone), against which gates are checked before the dump is read.
+import { metricsWithInterval } from "../../core/metrics/descriptors/index.js";
 import { emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
@@ -160,7 +161,7 @@ export function invalidMajorityWarning(report: Report): string | undefined {
  */
 export function documentReportOutline(bootstrap: number): Report {
   const table = Object.fromEntries(Object.keys(runMetrics(emptyRunSums())).map((name) => [name, 0]));
-  const ci = ["accuracy", "localization_recall", "format_valid_rate", ...(bootstrap > 0 ? ["macro_f1"] : [])];
+  const ci = [...metricsWithInterval("documents", "wilson"), ...(bootstrap > 0 ? metricsWithInterval("documents", "bootstrap") : [])];
   const outline: Record<string, unknown> = {
     schema_version: LATER,
     task: "documents",

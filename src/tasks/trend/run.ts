@@ -3,9 +3,11 @@
 // metrics (cases are never read for that); the paired comparisons read cases.jsonl, two reports at
 // a time, with the same loadBaseline / compareWithBaseline as `--baseline` and `mari diff`, and so
 // do the checks of the reports a decision rests on (the gated last, each best), as `mari diff` checks.
+import { OPTIONS } from "../../core/options/index.js";
 import { stat } from "node:fs/promises";
 import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
-import { evaluateGates, GATE_TOLERANCE, LOWER_IS_BETTER, lookupMetric } from "../../gates/evaluate.js";
+import { evaluateGates, GATE_TOLERANCE, lookupMetric } from "../../gates/evaluate.js";
+import { lowerIsBetter, metricsWith } from "../../core/metrics/descriptors/index.js";
 import { checkGates, comparableMetrics } from "../../gates/decide.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { didYouMean } from "../../gates/suggest.js";
@@ -19,24 +21,19 @@ import { checkMetricsMatchCases } from "../diff/consistency.js";
 import { EVIDENCE_COMPARED, loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
 
-/** The metrics drawn when no --metric is given, per task (those a report lacks are left out). */
+/** The metrics drawn when no --metric is given, per task (those a report lacks are left out): the declared ones. */
 export const DEFAULT_TREND_METRICS: Readonly<Record<string, readonly string[]>> = {
-  documents: [
-    "accuracy",
-    "macro_f1",
-    "localization_recall",
-    "format_valid_rate",
-    "setcons.judgment",
-    "reward_accuracy_mean",
-    "reference_coverage_mean",
-    "reward_format_mean",
-  ],
-  pairs: ["accuracy", "macro_f1", "revision_cost", "update_recall", "restatement_to_update_rate", "distinct_to_update_rate"],
-  evidence: ["accepted_rate", "grounding_mean", "claim_state_accuracy"],
+  documents: metricsWith("documents", "trend"),
+  pairs: metricsWith("pairs", "trend"),
+  evidence: metricsWith("evidence", "trend"),
 };
 
 /** The metric the checkpoint to keep is chosen by when no --keep-by is given. */
-export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = { documents: "macro_f1", pairs: "macro_f1", evidence: "accepted_rate" };
+export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = {
+  documents: metricsWith("documents", "keepBy")[0]!,
+  pairs: metricsWith("pairs", "keepBy")[0]!,
+  evidence: metricsWith("evidence", "keepBy")[0]!,
+};
 
 /** Metrics the paired comparison computes per case for a task (what --keep-by and --max-drop-from-best may name). */
 export function pairedMetrics(task: TaskName): readonly string[] {
@@ -68,7 +65,8 @@ export interface TrendSettings {
    */
   pairedScan?: boolean;
   seed?: number;
-  resamples?: number;
+  /** Bootstrap resamples of the paired comparisons (`--bootstrap`). */
+  bootstrap?: number;
   /** Phases (default: silent). */
   observer?: RunObserver;
 }
@@ -156,7 +154,7 @@ export interface TrendOutcome {
 }
 
 function better(metric: string): (a: number, b: number) => boolean {
-  return LOWER_IS_BETTER.has(metric) ? (a, b) => a < b : (a, b) => a > b;
+  return lowerIsBetter(metric) ? (a, b) => a < b : (a, b) => a > b;
 }
 
 /** The best point of a metric: highest (lowest when lower is better), the earliest on a tie. */
@@ -173,7 +171,7 @@ export function bestPoint(points: readonly TrendPoint[], metric: string): PointR
 
 /** Whether a paired difference (checkpoint − best) is significantly worse: its interval lies wholly on the worse side of 0. */
 export function significantlyWorse(metric: string, d: { low: number; high: number }): boolean {
-  return LOWER_IS_BETTER.has(metric) ? d.low > GATE_TOLERANCE : d.high < -GATE_TOLERANCE;
+  return lowerIsBetter(metric) ? d.low > GATE_TOLERANCE : d.high < -GATE_TOLERANCE;
 }
 
 function checkPaired(task: TaskName, metric: string, flag: string): void {
@@ -226,12 +224,12 @@ async function trendReportsInRun(settings: TrendSettings): Promise<TrendOutcome>
     const lastValue = points.at(-1)!.values[metric];
     return {
       metric,
-      higher_is_better: !LOWER_IS_BETTER.has(metric),
+      higher_is_better: !lowerIsBetter(metric),
       best,
       last_minus_best: best === null || lastValue === null || lastValue === undefined ? null : lastValue - best.value,
     };
   });
-  const pairs = new PointPairs(task, settings.seed ?? 0, settings.resamples ?? 1000);
+  const pairs = new PointPairs(task, settings.seed ?? OPTIONS.seed.default, settings.bootstrap ?? OPTIONS.bootstrap.default);
   const { keep, keepNote } = await chooseKeep(settings, points, read.keepBy, pairs);
   const { results, dropComparisons } = await decideTrendGates(settings.gates ?? [], read.last, points, pairs);
   const trend: TrendResult = {
@@ -375,7 +373,7 @@ async function chooseKeep(
   // The screen reads no cases: a checkpoint outside the best's own interval is not paired.
   const ci = settings.pairedScan === true ? undefined : points[keepBest.index]!.ci[keepBy];
   const interval = ci === undefined ? null : { low: ci.low, high: ci.high };
-  const higher = !LOWER_IS_BETTER.has(keepBy);
+  const higher = !lowerIsBetter(keepBy);
   const inside = (v: MetricValue | undefined): boolean =>
     interval === null || (v !== null && v !== undefined && (higher ? v >= interval.low - GATE_TOLERANCE : v <= interval.high + GATE_TOLERANCE));
   let skipped = 0;

@@ -1,0 +1,4 @@
+// Share of distinct pairs classified as updates.
+import type { MetricDescriptor } from "./metric.js";
+
+export const DISTINCT_TO_UPDATE_RATE: MetricDescriptor = { name: "distinct_to_update_rate", tasks: ["pairs"], direction: "lower", trend: ["pairs"] };

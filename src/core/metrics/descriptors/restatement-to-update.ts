@@ -1,0 +1,4 @@
+// Restatements classified as updates (count).
+import type { MetricDescriptor } from "./metric.js";
+
+export const RESTATEMENT_TO_UPDATE: MetricDescriptor = { name: "restatement_to_update", tasks: ["pairs"], direction: "lower" };

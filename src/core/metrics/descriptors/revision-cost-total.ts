@@ -1,0 +1,4 @@
+// RevisionCost summed over the pairs.
+import type { MetricDescriptor } from "./metric.js";
+
+export const REVISION_COST_TOTAL: MetricDescriptor = { name: "revision_cost_total", tasks: ["pairs"], direction: "lower" };

@@ -1,0 +1,69 @@
+// The conditions a run must meet (src/gates/spec.ts parses them).
+import type { OptionSpec } from "./option.js";
+
+const gateHelp = (example: string) =>
+  `METRIC>=VALUE or METRIC<=VALUE, in quotes (the shell reads a bare > as a redirect), e.g. --gate '${example}' (repeatable)`;
+
+export const GATE_OPTIONS = {
+  gate: {
+    flag: "--gate",
+    value: "<condition>",
+    help: {
+      eval: gateHelp("accuracy>=0.6"),
+      merge: gateHelp("accuracy>=0.6"),
+      evidence: gateHelp("accepted_rate>=0.9"),
+      sweep:
+        "METRIC>=VALUE or METRIC<=VALUE every config must pass, in quotes, e.g. --gate 'update_recall>=0.7' (replaces the default gate on that metric; repeatable)",
+      diff: "METRIC>=VALUE or METRIC<=VALUE on NEW, in quotes, e.g. --gate 'accuracy>=0.6' (repeatable)",
+      trend: "gate on the last checkpoint, e.g. --gate 'accuracy>=0.6' (repeatable)",
+    },
+    repeatable: true,
+    config: { key: "gate", value: "string-list", describe: '["accuracy>=0.6"], as --gate' },
+    doc: {
+      eval: {
+        usage: "`--gate M>=V`",
+        example: "`--gate macro_f1>=0.6`, `--gate setcons.judgment>=0.7`",
+        meaning: "a bound on a headline metric or a dotted report path (repeatable)",
+      },
+    },
+  },
+  maxDrop: {
+    flag: "--max-drop",
+    value: "<metric=delta>",
+    help: {
+      "*": "largest allowed drop vs --baseline, e.g. macro_f1=0.02 (repeatable)",
+      diff: "largest allowed drop from OLD to NEW, e.g. macro_f1=0.02 (repeatable)",
+    },
+    repeatable: true,
+    config: { key: "max_drop", value: "drops", describe: '{"macro_f1": 0.02} or ["macro_f1=0.02"], as --max-drop' },
+    doc: {
+      eval: { usage: "`--max-drop M=D`", example: "`--max-drop accuracy=0.02`", meaning: "fail when the paired drop vs the baseline exceeds D (repeatable)" },
+    },
+  },
+  maxInvalidRate: {
+    flag: "--max-invalid-rate",
+    value: "<r>",
+    help: {
+      "*": "largest share (0.05, 5%) or count (3) of format-invalid predictions",
+      evidence: "largest share (0.05, 5%) or count (3) of rejected cases",
+    },
+    config: {
+      key: "max_invalid_rate",
+      value: "rate",
+      describe: '0.05, "5%", 5 (a count) or "count:1", as --max-invalid-rate',
+    },
+    doc: {
+      eval: {
+        usage: "`--max-invalid-rate R`",
+        example: "`--max-invalid-rate 0.05`, `5%`, `3`",
+        meaning: "largest share (or count, when > 1) of format-invalid (case, run) predictions, `missing_prediction` included (`invalid` in report.json)",
+      },
+    },
+  },
+  maxDropFromBest: {
+    flag: "--max-drop-from-best",
+    value: "<metric=delta>",
+    help: "largest allowed paired drop of the last checkpoint from the best, e.g. macro_f1=0.02 (repeatable)",
+    repeatable: true,
+  },
+} as const satisfies Record<string, OptionSpec>;
