@@ -60,8 +60,7 @@ export const DOCUMENT_OPTIONS = {
       eval: {
         usage: "`--phase PHASE`",
         example: "`--phase eval`",
-        meaning:
-          "a `mari serve --log` whose items carried their generation identity: replay the `train` (default) or `eval` phase ([serve.md](serve.md))",
+        meaning: "a `mari serve --log` whose items carried their generation identity: replay the `train` (default) or `eval` phase ([serve.md](serve.md))",
       },
     },
   },
