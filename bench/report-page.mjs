@@ -8,22 +8,18 @@
 // median of 5 loads (fresh page each). Results in bench/results/report-page.json.
 // Needs `npm run build` and Chromium (Debian's chromium, or MARI_CHROMIUM=/path).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumOrExit, ROOT } from "./lib/measure.mjs";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/mari.js");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
 const CONFIGS = [5, 200];
 const LOADS = 5;
-const executablePath = [process.env.MARI_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p));
-if (!executablePath) {
-  console.error("report-page: no Chromium (apt-get install chromium, or set MARI_CHROMIUM)");
-  process.exit(2);
-}
+const executablePath = chromiumOrExit("report-page");
 
 function mari(args) {
   const start = process.hrtime.bigint();

@@ -6,23 +6,19 @@
 // one filter keystroke and one re-sort, each the median of 5 fresh pages (target: load < 2 s).
 // Results in bench/results/view.json. Needs `npm run build` and Chromium (Debian's, or MARI_CHROMIUM).
 import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { chromiumOrExit, ROOT } from "./lib/measure.mjs";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/mari.js");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const RUNS = 50;
 const CHECKPOINTS = 20;
 const LOADS = 5;
-const executablePath = [process.env.MARI_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p));
-if (!executablePath) {
-  console.error("view: no Chromium (apt-get install chromium, or set MARI_CHROMIUM)");
-  process.exit(2);
-}
+const executablePath = chromiumOrExit("view");
 
 function mari(args) {
   const start = process.hrtime.bigint();

@@ -102,3 +102,13 @@ export function median(samples) {
     load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
   };
 }
+
+/** Debian's Chromium (or $MARI_CHROMIUM) for the page benches; without one the bench says so and exits 2. */
+export function chromiumOrExit(bench) {
+  const found = [process.env.MARI_CHROMIUM, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p && existsSync(p));
+  if (!found) {
+    console.error(`${bench}: no Chromium (apt-get install chromium, or set MARI_CHROMIUM)`);
+    process.exit(2);
+  }
+  return found;
+}

@@ -8,6 +8,7 @@ import { documentCaseRecords } from "../support/cases.js";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
+import { prng } from "../../bench/lib/log-fuzz.mjs";
 import { DOC_SLICE, dumpLine, EVIDENCE_DOCS, EVIDENCE_FACTS, expectNoCrash, firstLines, PAIRS } from "./helpers.js";
 import { evaluateDocuments, InputError, runDocumentMerge } from "../../src/index.js";
 import { loadMariConfig } from "../../src/gates/run-config.js";
@@ -15,18 +16,6 @@ import { diffReports } from "../../src/tasks/diff/run.js";
 
 const tmp = tempDir("mari-fuzz-");
 afterAll(() => tmp.cleanup());
-
-/** Mulberry32: a small seeded generator, so every run of the suite sees the same mutants. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const HOSTILE_VALUES = [
   "NaN",
