@@ -5,16 +5,17 @@
 import { InputError, located } from "../io/errors.js";
 import { canonicalJson } from "../io/hashing.js";
 import type { GateResult, GateSpecRecord, Report } from "../report/types.js";
-import { DOCUMENT_CASE_VALUES, PAIR_CASE_VALUES } from "./side-reader.js";
+import { pairedMetrics } from "../core/metrics/descriptors/index.js";
 import { evaluateGates, lookupMetric } from "./evaluate.js";
 import { gateName, type GateSpec } from "./spec.js";
 import { didYouMean } from "./suggest.js";
 
-/** Metrics a `--max-drop` gate can compare per task: the paired comparison's metrics (paired.ts). */
+/**
+ * Metrics a `--max-drop` gate can compare per task: those the paired comparison computes (declared
+ * with each metric, src/core/metrics/descriptors/). An evidence report is never compared with a baseline.
+ */
 export function comparableMetrics(task: Report["task"]): string[] {
-  if (task === "documents") return ["accuracy", "macro_f1", ...Object.values(DOCUMENT_CASE_VALUES)];
-  if (task === "pairs") return ["accuracy", "macro_f1", ...Object.values(PAIR_CASE_VALUES)];
-  return [];
+  return task === "evidence" ? [] : pairedMetrics(task);
 }
 
 /** How the user wrote the gate: `--max-drop "accuracy=0.1"`, or `CONFIG documents.gate "…"` for config gates. */

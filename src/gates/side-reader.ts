@@ -20,8 +20,10 @@ import {
   newRunDecision,
   readCaseLineItems,
   readDocumentCases,
+  type RunDecision,
 } from "../report/document-cases.js";
 import { type CaseSummary, facetsOf } from "../report/explorer-summary.js";
+import { pairedFields } from "../core/metrics/descriptors/index.js";
 import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
 
@@ -32,23 +34,33 @@ const TURN_BYTES = 32 << 20;
 
 /**
  * Per-case fields of a documents cases.jsonl line that become paired metrics, and the headline
- * metric each one's mean is. Booleans count as 0/1; null leaves the case out (e.g. gold negatives).
+ * metric each one's mean is (declared with the metric: src/core/metrics/descriptors/). Booleans
+ * count as 0/1; null leaves the case out (e.g. gold negatives).
  */
-export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = {
-  localization_hit: "localization_recall",
-  exact_localization: "exact_localization",
-  format_valid: "format_valid_rate",
-  reference_coverage: "reference_coverage_mean",
-  reward_accuracy: "reward_accuracy_mean",
-};
+export const DOCUMENT_CASE_VALUES: Readonly<Record<string, string>> = Object.fromEntries(pairedFields("documents"));
 
-/** The same for a pairs cases.jsonl line: the cost of the verdict, whose mean is revision_cost. */
-export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = {
-  cost: "revision_cost",
-};
+/** The same for a pairs cases.jsonl line (the cost of the verdict, whose mean is revision_cost). */
+export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = Object.fromEntries(pairedFields("pairs"));
 
 /** [field, metric] of every per-case value a line may carry, in the order its values are taken. */
 const CASE_VALUE_FIELDS: readonly (readonly [string, string])[] = [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)];
+
+/** What a document run line in mari's own shape gives for each per-case field, as scanRunLine and decideRun read it. */
+type RunLineValue = (decision: RunDecision, scanned: ScannedRun) => number | undefined;
+const RUN_LINE_VALUES: Readonly<Record<string, RunLineValue>> = {
+  localization_hit: (d) => caseValue(d.localizationHit),
+  exact_localization: (d) => caseValue(d.exactLocalization),
+  format_valid: (_d, s) => caseValue(s.formatValid),
+  reference_coverage: (_d, s) => caseValue(s.coverage),
+  reward_accuracy: (d) => caseValue(d.rewardAccuracy),
+};
+
+/** The run-line reading of each documents field, in CASE_VALUE_FIELDS order (a declared field without one is a programming error). */
+const DOCUMENT_RUN_VALUES: readonly RunLineValue[] = Object.keys(DOCUMENT_CASE_VALUES).map((field) => {
+  const read = RUN_LINE_VALUES[field];
+  if (read === undefined) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
+  return read;
+});
 
 /** A field's value as a paired value: booleans 0/1, finite numbers as they are, else none (undefined). */
 function caseValue(v: unknown): number | undefined {
@@ -78,12 +90,17 @@ export function outcomeFromCaseLine(line: JsonObject): PairedOutcome | null {
   const gold = label(line["gold"] ?? line["label"]);
   const predicted = label(line["predicted"] ?? line["judgment"] ?? line["class"]);
   if (gold === null || predicted === null) return null;
-  const values: Record<string, number | null> = {};
-  for (const [field, metric] of CASE_VALUE_FIELDS) {
+  return { case_id: caseId, run: String(run), gold, predicted, values: caseValues(line, CASE_VALUE_FIELDS) };
+}
+
+/** The per-case values of a cases.jsonl line: for each [field, metric], the field's value as a paired value, when it has one. */
+export function caseValues(line: JsonObject, fields: readonly (readonly [string, string])[]): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const [field, metric] of fields) {
     const v = caseValue(line[field]);
     if (v !== undefined) values[metric] = v;
   }
-  return { case_id: caseId, run: String(run), gold, predicted, values };
+  return values;
 }
 
 /** How a task's cases.jsonl is read: documents through their one reader, other tasks line by line. */
@@ -544,11 +561,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     const d = decideRun(decided, h, scanned.judgment, scanned.formatValid, count, matched, scanned.coverage);
     // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
     taken = 0;
-    takeValue(0, caseValue(d.localizationHit));
-    takeValue(1, caseValue(d.exactLocalization));
-    takeValue(2, caseValue(scanned.formatValid));
-    takeValue(3, caseValue(scanned.coverage));
-    takeValue(4, caseValue(d.rewardAccuracy));
+    for (let k = 0; k < DOCUMENT_RUN_VALUES.length; k++) takeValue(k, DOCUMENT_RUN_VALUES[k]!(d, scanned));
     filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, taken);
     if (summary !== undefined) {
       // With the values the record expandRunLine makes of this line would carry.

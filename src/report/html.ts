@@ -25,6 +25,7 @@ import {
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
+import { isShare } from "../core/metrics/descriptors/index.js";
 import { explorerScript, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
 import { subjectLine } from "./subject.js";
 import type { Report } from "./types.js";
@@ -78,10 +79,6 @@ function section(title: string, body: string): string {
   return body === "" ? "" : `<section>\n<h2>${e(title)}</h2>\n${body}\n</section>`;
 }
 
-// Metrics that are shares of something (0 to 1) by their names; others (revision_cost, a reward
-// mean from -1 to 2, counts) get no bar, whatever value they happen to have.
-const PROPORTION = /(^|_)(accuracy|precision|recall|f1|rate|localization|coverage_mean|format_mean|grounding_mean)$/;
-
 /** A number and its bar, the bars of a column starting at the same x (the number in a fixed-width box). */
 function barred(value: number | null | undefined): string {
   return `<span class="barred"><span class="num">${e(formatNumber(value))}</span>${bar(value)}</span>`;
@@ -116,8 +113,9 @@ function metrics(report: Report): string {
   const rows = names.map((name) => {
     const value = report.metrics[name];
     const ci = report.ci[name];
-    // Bars for proportions only (by name; an interval is only ever given for one).
-    const proportion = ci !== undefined || PROPORTION.test(name);
+    // Bars for shares only (declared with bounds [0, 1]; an interval is only ever given for one):
+    // revision_cost, a reward mean from -1 to 2 and counts get none, whatever value they happen to have.
+    const proportion = ci !== undefined || isShare(name);
     const row = [e(name), e(formatNumber(value)), e(formatInterval(ci)), ci ? String(ci.n) : "", proportion ? bar(value) : ""];
     if (multi) {
       const spread = report.spread?.[name];
@@ -211,10 +209,10 @@ function breakdowns(report: Report): string {
   if (!report.breakdowns) return "";
   const parts = Object.entries(report.breakdowns).map(([dimension, groups]) => {
     const names = [...new Set(Object.values(groups).flatMap((m) => Object.keys(m)))];
-    // A column gets bars when it is a proportion by name and all its values lie in [0, 1].
+    // A column gets bars when it is a declared share and all its values lie in [0, 1].
     const withBars = new Set(
       names.filter(
-        (name) => PROPORTION.test(name) && Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1)),
+        (name) => isShare(name) && Object.values(groups).every((m) => m[name] === null || m[name] === undefined || (m[name]! >= 0 && m[name]! <= 1)),
       ),
     );
     const rows = Object.entries(groups).map(([group, m]) => [

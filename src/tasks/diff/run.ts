@@ -3,6 +3,7 @@
 // paired intervals and McNemar come from the same compareWithBaseline, the gates from the same
 // evaluateGates; on top, the cases that regressed and that were fixed.
 import { OPTIONS } from "../../core/options/index.js";
+import { pairedFields } from "../../core/metrics/descriptors/index.js";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -20,7 +21,7 @@ import type { ExplorerData } from "../../report/explorer.js";
 import type { BaselineComparison, GateResult, Report, TaskName } from "../../report/types.js";
 import { CaseRanges } from "../../report/case-ranges.js";
 import { CaseSummary } from "../../report/explorer-summary.js";
-import type { SideExtras } from "../../gates/side-reader.js";
+import { caseValues, type SideExtras } from "../../gates/side-reader.js";
 import { attachOldRuns, buildDocumentExplorer, segmentRecords } from "../document/explorer.js";
 import { buildRecordExplorer, EVIDENCE_EXPLORER, PAIR_EXPLORER } from "../record-explorer.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
@@ -76,8 +77,8 @@ export interface DiffOutcome {
   explorerNote?: string;
 }
 
-/** What the paired comparison of two evidence reports computes (from evidenceOutcome below). */
-export const EVIDENCE_COMPARED: readonly string[] = ["accuracy", "accepted_rate"];
+/** [cases.jsonl field, metric] of the evidence metrics compared as per-case means (accepted → accepted_rate). */
+const EVIDENCE_FIELDS = pairedFields("evidence");
 
 /**
  * Evidence cases.jsonl lines have no gold class: for a diff, a case is "right" when its citations
@@ -87,7 +88,7 @@ function evidenceOutcome(line: JsonObject): PairedOutcome | null {
   if (typeof line["case_id"] !== "string" || typeof line["accepted"] !== "boolean") return null;
   const error = line["error"] as JsonObject | null | undefined;
   const predicted = line["accepted"] ? "accepted" : `rejected (${typeof error?.["code"] === "string" ? error["code"] : "?"})`;
-  return { case_id: line["case_id"], run: "0", gold: "accepted", predicted, values: { accepted_rate: line["accepted"] ? 1 : 0 } };
+  return { case_id: line["case_id"], run: "0", gold: "accepted", predicted, values: caseValues(line, EVIDENCE_FIELDS) };
 }
 
 /**

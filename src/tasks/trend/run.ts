@@ -7,8 +7,8 @@ import { OPTIONS } from "../../core/options/index.js";
 import { stat } from "node:fs/promises";
 import { type Baseline, compareWithBaseline, readReportFile } from "../../gates/baseline.js";
 import { evaluateGates, GATE_TOLERANCE, lookupMetric } from "../../gates/evaluate.js";
-import { lowerIsBetter, metricsWith } from "../../core/metrics/descriptors/index.js";
-import { checkGates, comparableMetrics } from "../../gates/decide.js";
+import { lowerIsBetter, metricsWith, pairedMetrics } from "../../core/metrics/descriptors/index.js";
+import { checkGates } from "../../gates/decide.js";
 import { DOCUMENT_CLASSES } from "../../gates/paired.js";
 import { didYouMean } from "../../gates/suggest.js";
 import type { GateSpec } from "../../gates/spec.js";
@@ -18,7 +18,7 @@ import { oneRunEach } from "../../io/output-guard.js";
 import type { BaselineComparison, ConfidenceInterval, GateResult, MetricValue, Report, TaskName } from "../../report/types.js";
 import { TREND_SCHEMA_VERSION } from "../../report/trend-schema.js";
 import { checkMetricsMatchCases } from "../diff/consistency.js";
-import { EVIDENCE_COMPARED, loadComparable } from "../diff/run.js";
+import { loadComparable } from "../diff/run.js";
 import { orderInputs, type TrendAxis, trendInputs } from "./inputs.js";
 
 /** The metrics drawn when no --metric is given, per task (those a report lacks are left out): the declared ones. */
@@ -35,10 +35,6 @@ export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = {
   evidence: metricsWith("evidence", "keepBy")[0]!,
 };
 
-/** Metrics the paired comparison computes per case for a task (what --keep-by and --max-drop-from-best may name). */
-export function pairedMetrics(task: TaskName): readonly string[] {
-  return task === "evidence" ? EVIDENCE_COMPARED : comparableMetrics(task);
-}
 
 export const KEEP_RULE =
   "Best: the checkpoint with the highest value of the metric (lowest where lower is better); the earliest wins a tie. " +

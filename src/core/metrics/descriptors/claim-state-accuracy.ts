@@ -1,4 +1,10 @@
 // Share of claim states that match the gold state.
-import type { MetricDescriptor } from "./metric.js";
+import { SHARE, type MetricDescriptor } from "./metric.js";
 
-export const CLAIM_STATE_ACCURACY: MetricDescriptor = { name: "claim_state_accuracy", tasks: ["evidence"], direction: "higher", trend: ["evidence"] };
+export const CLAIM_STATE_ACCURACY: MetricDescriptor = {
+  name: "claim_state_accuracy",
+  tasks: ["evidence"],
+  direction: "higher",
+  bounds: SHARE,
+  trend: ["evidence"],
+};

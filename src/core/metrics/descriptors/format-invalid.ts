@@ -1,4 +1,4 @@
 // Count of format-invalid predictions.
-import type { MetricDescriptor } from "./metric.js";
+import { NOT_NEGATIVE, type MetricDescriptor } from "./metric.js";
 
-export const FORMAT_INVALID: MetricDescriptor = { name: "format_invalid", tasks: ["documents", "pairs"], direction: "lower" };
+export const FORMAT_INVALID: MetricDescriptor = { name: "format_invalid", tasks: ["documents", "pairs"], direction: "lower", bounds: NOT_NEGATIVE };

@@ -1,4 +1,4 @@
 // Mean grounding coverage of the facts.
-import type { MetricDescriptor } from "./metric.js";
+import { SHARE, type MetricDescriptor } from "./metric.js";
 
-export const GROUNDING_MEAN: MetricDescriptor = { name: "grounding_mean", tasks: ["evidence"], direction: "higher", trend: ["evidence"] };
+export const GROUNDING_MEAN: MetricDescriptor = { name: "grounding_mean", tasks: ["evidence"], direction: "higher", bounds: SHARE, trend: ["evidence"] };

@@ -1,4 +1,11 @@
 // Mean reference-coverage reward (Equation 7).
-import type { MetricDescriptor } from "./metric.js";
-
-export const REFERENCE_COVERAGE_MEAN: MetricDescriptor = { name: "reference_coverage_mean", tasks: ["documents"], direction: "higher", trend: ["documents"] };
+import { type MetricDescriptor } from "./metric.js";
+import { REWARD_RANGES } from "../../document/rewards.js";
+export const REFERENCE_COVERAGE_MEAN: MetricDescriptor = {
+  name: "reference_coverage_mean",
+  tasks: ["documents"],
+  direction: "higher",
+  bounds: REWARD_RANGES.referenceCoverage,
+  paired: { documents: { field: "reference_coverage" } },
+  trend: ["documents"],
+};

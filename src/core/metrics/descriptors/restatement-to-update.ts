@@ -1,4 +1,4 @@
 // Restatements classified as updates (count).
-import type { MetricDescriptor } from "./metric.js";
+import { NOT_NEGATIVE, type MetricDescriptor } from "./metric.js";
 
-export const RESTATEMENT_TO_UPDATE: MetricDescriptor = { name: "restatement_to_update", tasks: ["pairs"], direction: "lower" };
+export const RESTATEMENT_TO_UPDATE: MetricDescriptor = { name: "restatement_to_update", tasks: ["pairs"], direction: "lower", bounds: NOT_NEGATIVE };

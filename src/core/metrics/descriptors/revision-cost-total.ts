@@ -1,4 +1,4 @@
 // RevisionCost summed over the pairs.
-import type { MetricDescriptor } from "./metric.js";
+import { NOT_NEGATIVE, type MetricDescriptor } from "./metric.js";
 
-export const REVISION_COST_TOTAL: MetricDescriptor = { name: "revision_cost_total", tasks: ["pairs"], direction: "lower" };
+export const REVISION_COST_TOTAL: MetricDescriptor = { name: "revision_cost_total", tasks: ["pairs"], direction: "lower", bounds: NOT_NEGATIVE };

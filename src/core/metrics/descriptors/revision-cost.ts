@@ -1,4 +1,12 @@
-// RevisionCost per pair: the unit prices of the verdicts' mistakes.
-import type { MetricDescriptor } from "./metric.js";
+// RevisionCost per pair: the unit prices of the mistaken verdicts.
+import { NOT_NEGATIVE, type MetricDescriptor } from "./metric.js";
 
-export const REVISION_COST: MetricDescriptor = { name: "revision_cost", tasks: ["pairs"], direction: "lower", summary: true, trend: ["pairs"] };
+export const REVISION_COST: MetricDescriptor = {
+  name: "revision_cost",
+  tasks: ["pairs"],
+  direction: "lower",
+  bounds: NOT_NEGATIVE,
+  paired: { pairs: { field: "cost" } },
+  summary: true,
+  trend: ["pairs"],
+};

@@ -1,4 +1,10 @@
 // Mean format reward.
-import type { MetricDescriptor } from "./metric.js";
-
-export const REWARD_FORMAT_MEAN: MetricDescriptor = { name: "reward_format_mean", tasks: ["documents"], direction: "higher", trend: ["documents"] };
+import { type MetricDescriptor } from "./metric.js";
+import { REWARD_RANGES } from "../../document/rewards.js";
+export const REWARD_FORMAT_MEAN: MetricDescriptor = {
+  name: "reward_format_mean",
+  tasks: ["documents"],
+  direction: "higher",
+  bounds: REWARD_RANGES.format,
+  trend: ["documents"],
+};

@@ -1,4 +1,4 @@
 // SetCons of the judgments: run-to-run agreement over cases.
-import type { MetricDescriptor } from "./metric.js";
+import { SHARE, type MetricDescriptor } from "./metric.js";
 
-export const SETCONS_JUDGMENT: MetricDescriptor = { name: "setcons.judgment", tasks: ["documents"], direction: "higher", trend: ["documents"] };
+export const SETCONS_JUDGMENT: MetricDescriptor = { name: "setcons.judgment", tasks: ["documents"], direction: "higher", bounds: SHARE, trend: ["documents"] };

@@ -1,4 +1,4 @@
 // Precision of the update class.
-import type { MetricDescriptor } from "./metric.js";
+import { SHARE, type MetricDescriptor } from "./metric.js";
 
-export const UPDATE_PRECISION: MetricDescriptor = { name: "update_precision", tasks: ["pairs"], direction: "higher", summary: true };
+export const UPDATE_PRECISION: MetricDescriptor = { name: "update_precision", tasks: ["pairs"], direction: "higher", bounds: SHARE, summary: true };

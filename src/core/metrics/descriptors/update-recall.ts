@@ -1,4 +1,4 @@
 // Recall of the update class.
-import type { MetricDescriptor } from "./metric.js";
+import { SHARE, type MetricDescriptor } from "./metric.js";
 
-export const UPDATE_RECALL: MetricDescriptor = { name: "update_recall", tasks: ["pairs"], direction: "higher", summary: true, trend: ["pairs"] };
+export const UPDATE_RECALL: MetricDescriptor = { name: "update_recall", tasks: ["pairs"], direction: "higher", bounds: SHARE, summary: true, trend: ["pairs"] };
