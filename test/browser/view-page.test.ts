@@ -87,6 +87,8 @@ interface Row {
   hidden: boolean;
   href: string | null;
   metrics: string;
+  /** The names of the metrics the row shows, in its order. */
+  metricNames: string[];
 }
 
 function rows(page: import("playwright-core").Page): Promise<Row[]> {
@@ -102,6 +104,7 @@ function rows(page: import("playwright-core").Page): Promise<Row[]> {
         hidden: tr.hidden === true || (tr.parentElement as HTMLElement).hidden === true,
         href: a === null ? null : a.href,
         metrics: tr.querySelector("td.metrics")?.textContent ?? "",
+        metricNames: [...tr.querySelectorAll("td.metrics .mn")].map((n) => n.textContent ?? ""),
       };
     }),
   );
@@ -124,6 +127,13 @@ describe("view.html in Chromium", () => {
     expect(kindOf("trend.json").kind).toBe("trend");
     expect(kindOf("ckpt-100/report.json").verdict).toBe("failed");
     expect(kindOf("ckpt-300/report.json").verdict).toBe("passed");
+    // Eval, trend and diff rows show their metrics in one order, the declared one (not each file's own:
+    // report.json's ci lists macro_f1 last, a trend its series first).
+    const declared = ["accuracy", "macro_f1", "localization_recall", "format_valid_rate"];
+    expect(kindOf("ckpt-300/report.json").metricNames).toEqual(declared);
+    expect(kindOf("trend.json").metricNames).toEqual(declared.map((name) => `last ${name}`));
+    // A diff's are those compared case by case, exact_localization among them.
+    expect(kindOf("diff.json").metricNames).toEqual(["accuracy", "macro_f1", "localization_recall", "exact_localization"].map((name) => `Δ ${name}`));
     for (const junk of ["bad", "deep", "foreign", "huge"]) expect(kindOf(`${junk}/report.json`).kind, junk).toBe("unreadable");
     expect(kindOf("bad/report.json").metrics).toContain("not valid JSON");
     expect(kindOf("deep/report.json").metrics).toContain("nested deeper");

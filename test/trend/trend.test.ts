@@ -37,8 +37,8 @@ describe("trendReports", () => {
       "macro_f1",
       "localization_recall",
       "format_valid_rate",
-      "reward_accuracy_mean",
       "reference_coverage_mean",
+      "reward_accuracy_mean",
       "reward_format_mean",
     ]);
     for (const [i, [name, right]] of RUN.entries()) {

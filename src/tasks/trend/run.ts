@@ -35,7 +35,6 @@ export const DEFAULT_KEEP_BY: Readonly<Record<string, string>> = {
   evidence: metricsWith("evidence", "keepBy")[0]!,
 };
 
-
 export const KEEP_RULE =
   "Best: the checkpoint with the highest value of the metric (lowest where lower is better); the earliest wins a tie. " +
   "Kept: the earliest checkpoint before the best whose value lies inside the best's own 95% interval (every earlier checkpoint when the best " +

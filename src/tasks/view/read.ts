@@ -1,10 +1,12 @@
 // One report file → one row of `mari view`. Report files are untrusted (a folder may hold anything
 // named report.json): a file too large, not JSON, nested too deep or not shaped like a mari report
 // becomes an "unreadable" row saying why, never an exception. Only the few fields a row shows are
-// read, each checked for its type, and the parsed value is dropped as soon as the row is made.
+// read, each checked for its type, and the parsed value is dropped as soon as the row is made. A
+// row's metrics follow the declared order (src/core/metrics/descriptors/), whatever file it came from.
 import { readFile, stat } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { MAX_VIEW_FILE_BYTES } from "../../core/limits.js";
+import { inDeclaredOrder } from "../../core/metrics/descriptors/index.js";
 import { parseJsonDocument } from "../../io/json-file.js";
 import { modelName, sliceName } from "../../report/subject.js";
 import type { Report } from "../../report/types.js";
@@ -47,12 +49,13 @@ function gateCounts(value: unknown): { passed: number; failed: number } {
   return { passed, failed };
 }
 
-/** Headline metrics: those the report gives an interval for, in its order, then nothing else. */
+/** Headline metrics: those the report gives an interval for, in the declared order (as a trend's series), then nothing else. */
 function headline(metrics: Json, ci: Json | null): ViewMetric[] {
   const out: ViewMetric[] = [];
-  for (const [name, interval] of Object.entries(ci ?? {})) {
+  const intervals = ci ?? {};
+  for (const name of inDeclaredOrder(Object.keys(intervals))) {
     if (!Object.hasOwn(metrics, name)) continue;
-    const c = obj(interval);
+    const c = obj(intervals[name]);
     const low = num(c?.["low"]);
     const high = num(c?.["high"]);
     out.push({ name: name.slice(0, MAX_TEXT), value: num(metrics[name]), ...(low !== null && high !== null ? { low, high } : {}) });
@@ -100,8 +103,9 @@ function fromDiff(json: Json, base: Omit<ViewEntry, "kind" | "task" | "model" | 
   const comparison = obj(json["comparison"]);
   if (oldSide === null || newSide === null || comparison === null) return "not a mari diff (no old, new and comparison)";
   const metrics: ViewMetric[] = [];
-  for (const [name, value] of Object.entries(obj(comparison["metrics"]) ?? {})) {
-    const d = obj(value);
+  const compared = obj(comparison["metrics"]) ?? {};
+  for (const name of inDeclaredOrder(Object.keys(compared))) {
+    const d = obj(compared[name]);
     const low = num(d?.["low"]);
     const high = num(d?.["high"]);
     metrics.push({
@@ -133,9 +137,8 @@ function fromTrend(json: Json, base: Omit<ViewEntry, "kind" | "task" | "model" |
   const keep = obj(json["keep"]);
   const kept = obj(keep?.["kept"]);
   const metrics: ViewMetric[] = [];
-  for (const s of json["series"]) {
-    const name = str(obj(s)?.["metric"]);
-    if (name === null) continue;
+  const names = json["series"].map((s) => str(obj(s)?.["metric"])).filter((name): name is string => name !== null);
+  for (const name of inDeclaredOrder(names)) {
     const c = obj(obj(last["ci"])?.[name]);
     const low = num(c?.["low"]);
     const high = num(c?.["high"]);
