@@ -49,7 +49,10 @@ export const DOCUMENT_OPTIONS = {
     },
     default: false,
     config: { key: "lenient_ids", value: "boolean" },
-    doc: { eval: { usage: "`--lenient-ids`", meaning: 'accept `"3"`, `"[3]"` and `3.0` as evidence IDs (otherwise `non_integer_evidence`)' } },
+    doc: {
+      eval: { usage: "`--lenient-ids`", meaning: 'accept `"3"`, `"[3]"` and `3.0` as evidence IDs (otherwise `non_integer_evidence`)' },
+      serve: { usage: "`--lenient-ids`", default: "—", meaning: 'as `mari eval --lenient-ids`: `"3"`, `"[3]"`, `3.0` count as evidence IDs' },
+    },
   },
   phase: {
     flag: "--phase",
@@ -78,6 +81,11 @@ export const DOCUMENT_OPTIONS = {
         default: "`$XDG_CACHE_HOME/mari`",
         meaning: "where the compiled slice is kept between runs; it changes no output byte",
       },
+      serve: {
+        usage: "`--cache-dir DIR`",
+        default: "`$XDG_CACHE_HOME/mari`, else `~/.cache/mari`",
+        meaning: "where the compiled slice is kept between runs (as `mari eval --cache-dir`, [eval.md](eval.md#performance))",
+      },
     },
   },
   noCache: {
@@ -86,6 +94,7 @@ export const DOCUMENT_OPTIONS = {
     doc: {
       eval: { usage: "`--no-cache`", meaning: "read the slice afresh and keep nothing on disk" },
       predict: { usage: "`--no-cache`", default: "off", meaning: "read the slice afresh and keep nothing on disk" },
+      serve: { usage: "`--no-cache`", default: "", meaning: "read the slice afresh and keep nothing on disk" },
     },
   },
   idField: {
@@ -122,6 +131,12 @@ export const DOCUMENT_OPTIONS = {
         meaning:
           "number the slice's sentences in the prompt with mari's rule or `punkt` (nltk 3.8 `sent_tokenize`, [core-document.md](core-document.md#two-sentence-numberings-mari-and-punkt)); score the dump with the same `mari eval --sentences`",
       },
+      serve: {
+        usage: "`--sentences RULE`",
+        default: "`mari`",
+        meaning:
+          "number the slice's sentences with mari's rule or `punkt` (nltk 3.8 `sent_tokenize`; [core-document.md](core-document.md#two-sentence-numberings-mari-and-punkt)); the slice hash `/health` reports includes the rule",
+      },
     },
   },
   keepSpecialTokens: {
@@ -132,6 +147,7 @@ export const DOCUMENT_OPTIONS = {
         usage: "`--keep-special-tokens`",
         meaning: "score raw completions exactly as written: no trailing end marker or whitespace is removed (the reference's behaviour)",
       },
+      serve: { usage: "`--keep-special-tokens`", default: "—", meaning: 'score raw completions exactly as sent (see "What the model wrote")' },
     },
   },
   specialToken: {
@@ -145,6 +161,7 @@ export const DOCUMENT_OPTIONS = {
         example: "`--special-token '<|my_end|>'`",
         meaning: "one more trailing marker to remove from raw completions (repeatable)",
       },
+      serve: { usage: "`--special-token TOK`", default: "—", meaning: "one more end marker to remove (repeatable)" },
     },
   },
   slice: { flag: "--slice", value: "<path>", help: "the slice, when it is not at the path recorded in the reports" },

@@ -25,6 +25,18 @@ export const GATE_OPTIONS = {
         example: "`--gate macro_f1>=0.6`, `--gate setcons.judgment>=0.7`",
         meaning: "a bound on a headline metric or a dotted report path (repeatable)",
       },
+      evidence: {
+        usage: "`--gate M>=V` / `M<=V`",
+        example: "`--gate accepted_rate>=0.9`, `--gate located_not_visible<=0`",
+        meaning: "a bound on a metric (repeatable)",
+      },
+      "eval/pairs": { usage: "`--gate M>=V` / `M<=V`", example: "`--gate revision_cost<=0.3`", meaning: "extra or replacing gate (repeatable)" },
+      sweep: {
+        usage: "`--gate M>=V`",
+        example: "`--gate update_recall>=0.75`",
+        meaning:
+          "gate every row must pass; replaces the default gate on that metric and direction (repeatable). Config-file `gate`s apply too; `max_drop`/`max_invalid_rate` do not apply to sweeps",
+      },
     },
   },
   maxDrop: {
@@ -58,6 +70,12 @@ export const GATE_OPTIONS = {
         example: "`--max-invalid-rate 0.05`, `5%`, `3`",
         meaning: "largest share (or count, when > 1) of format-invalid (case, run) predictions, `missing_prediction` included (`invalid` in report.json)",
       },
+      evidence: {
+        usage: "`--max-invalid-rate R`",
+        example: "`--max-invalid-rate 5%`",
+        meaning: "largest share (or count) of rejected cases (facts + located)",
+      },
+      "eval/pairs": { usage: "`--max-invalid-rate R`", example: "`--max-invalid-rate 0`", meaning: "rejected records / records read" },
     },
   },
   maxDropFromBest: {

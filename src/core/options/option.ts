@@ -54,8 +54,12 @@ export interface OptionSpec {
   readonly hidden?: boolean;
   /** The mari.config.json key that sets the same thing, if any. */
   readonly config?: ConfigKey;
-  /** The docs' flag tables, per command ("*": every other command): scripts/write-option-tables.mjs. */
-  readonly doc?: Readonly<Record<string, OptionDoc>>;
+  /**
+   * The docs' flag tables, per table ("*": every other): a command (`eval`) or a command as one
+   * page describes it (`eval/pairs`); several rows where the option's values differ much
+   * (scripts/write-option-tables.mjs).
+   */
+  readonly doc?: Readonly<Record<string, OptionDoc | readonly OptionDoc[]>>;
 }
 
 /** One row of a docs flag table. */

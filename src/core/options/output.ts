@@ -14,9 +14,26 @@ export const OUTPUT_OPTIONS = {
     default: "mari-report",
     defaultText: "./mari-report",
     config: { key: "out", value: "path", describe: "output directory, as --out" },
-    doc: { eval: { usage: "`--out DIR`", example: "`--out reports/ckpt-40`", meaning: "output directory (default `./mari-report/`)" } },
+    doc: {
+      eval: { usage: "`--out DIR`", example: "`--out reports/ckpt-40`", meaning: "output directory (default `./mari-report/`)" },
+      evidence: { usage: "`--out DIR`", example: "`--out reports/evidence`", meaning: "output directory (default `./mari-report/`)" },
+      "eval/pairs": { usage: "`--out DIR`", example: "`--out mari-report`", meaning: "output directory (default `./mari-report/`)" },
+    },
   },
-  sweepOut: { flag: "--out", value: "<dir>", help: "output directory", default: "mari-sweep", defaultText: "./mari-sweep" },
+  sweepOut: {
+    flag: "--out",
+    value: "<dir>",
+    help: "output directory",
+    default: "mari-sweep",
+    defaultText: "./mari-sweep",
+    doc: {
+      sweep: {
+        usage: "`--out DIR`",
+        example: "`--out sweep-out`",
+        meaning: "output directory (default `./mari-sweep/`, not `./mari-report/`, so that a sweep does not overwrite an eval's `report.md`)",
+      },
+    },
+  },
   diffOut: { flag: "--out", value: "<dir>", help: "where diff.json, diff.md and diff.html go", default: "mari-diff", defaultText: "./mari-diff" },
   trendOut: { flag: "--out", value: "<dir>", help: "where trend.json, trend.md and trend.html go", default: "mari-trend", defaultText: "./mari-trend" },
   dumpOut: {
@@ -37,7 +54,11 @@ export const OUTPUT_OPTIONS = {
     help: "report formats: json,md,html,junit",
     defaultText: "all",
     config: { key: "report", value: "string-list", describe: 'report formats, as --report: "json,md" or ["json", "junit"]' },
-    doc: { eval: { usage: "`--report LIST`", example: "`--report json,md`", meaning: "report formats among `json,md,html,junit` (default all; json always)" } },
+    doc: {
+      eval: { usage: "`--report LIST`", example: "`--report json,md`", meaning: "report formats among `json,md,html,junit` (default all; json always)" },
+      evidence: { usage: "`--report LIST`", example: "`--report json,md`", meaning: "report formats among `json,md,html,junit` (default all; json always)" },
+      "eval/pairs": { usage: "`--report LIST`", example: "`--report json,md`", meaning: "among `json,md,html,junit` (default all)" },
+    },
   },
   trendReport: { flag: "--report", value: "<formats>", help: "json,md,html (default) and junit" },
   config: {
@@ -50,6 +71,17 @@ export const OUTPUT_OPTIONS = {
         usage: "`--config FILE`",
         example: "`--config ci/mari.config.json`",
         meaning: "config file (default `./mari.config.json` when present): its top and its `documents` (or `pairs`) section; flags win",
+      },
+      evidence: {
+        usage: "`--config FILE`",
+        example: "`--config mari.config.json`",
+        meaning: "the top of a config file and its `evidence` section (gates); flags win",
+      },
+      "eval/pairs": { usage: "`--config FILE`", meaning: "as for documents" },
+      sweep: {
+        usage: "`--config FILE`",
+        meaning:
+          "the top of `mari.config.json` and its `pairs` section (`grid`, `costs`, `gate`; see [reports.md](reports.md#config-file-mariconfigjson)); flags win",
       },
     },
   },
@@ -73,6 +105,13 @@ export const OUTPUT_OPTIONS = {
         meaning:
           "the phases on stderr (a bar on a terminal, periodic lines otherwise): `read slice (records)`, then `judge (cases)` + `write dump (predictions)` (lexical), `judge (answers)` (openai), `write requests (lines)` or `read batch results (lines)` + `write dump (predictions)` (batch files); see [reports.md](reports.md#progress-and-summary)",
       },
+      evidence: {
+        usage: "`--progress MODE`",
+        example: "`--progress plain`",
+        meaning: "`auto` (bar on a TTY, plain lines otherwise), `bar`, `plain`, `none`; stderr only",
+      },
+      "eval/pairs": { usage: "`--progress MODE`", meaning: "as for documents" },
+      sweep: { usage: "`--progress MODE`", example: "`--progress plain`", meaning: "progress on stderr" },
     },
   },
   quiet: {
@@ -95,6 +134,9 @@ export const OUTPUT_OPTIONS = {
         meaning:
           "no progress display unless `--progress` asks for one, no per-retry / per-malformed-answer lines on stderr (the summary line of an openai run stays)",
       },
+      evidence: { usage: "`--quiet`", meaning: "no summary on stdout" },
+      "eval/pairs": { usage: "`--quiet`", meaning: "as for documents" },
+      sweep: { usage: "`--quiet`", meaning: "no summary on stdout" },
     },
   },
   strict: {
@@ -112,6 +154,8 @@ export const OUTPUT_OPTIONS = {
         meaning:
           "exit 2 when any dump line is rejected, is an orphan, or a kept prediction is format-invalid (reports are still written); a bad slice record stops the run before scoring",
       },
+      evidence: { usage: "`--strict`", meaning: "exit 2 when any input record is rejected (reports are still written)" },
+      "eval/pairs": { usage: "`--strict`", meaning: "as for documents" },
     },
   },
 } as const satisfies Record<string, OptionSpec>;

@@ -22,6 +22,18 @@ export const RUN_OPTIONS = {
         meaning:
           "threads scoring and aggregating, the main thread counted as one: N − 1 worker threads start and the main thread takes its share; 1 = in-process (default: chosen per run from the measured cost of scoring the dump's first block: one worker (the main thread one of them) per 8 s of predicted scoring, at most 4 and at most the cores the load average leaves idle, else in-process; `report.json` `system.workers` says which; see Performance)",
       },
+      serve: {
+        usage: "`--workers N`",
+        default: "one per core, at most 8 (1 on a single core)",
+        meaning:
+          'scoring threads sharing the slice (below, "Scoring threads"); `1` scores on the server\'s own thread. The answers and the `--log` are the same for any `N`',
+      },
+      sweep: {
+        usage: "`--workers N`",
+        example: "`--workers 2`",
+        meaning:
+          "1 = in-process; more = a piscina pool (`src/pool`) running `dist/tasks/pairs/sweep-worker.js`, at most one thread per chunk (so a corpus of up to 256 labelled pairs, one chunk, always runs in-process). Default: cores − 1, at most 8. stderr says what ran: `(in-process)` or `(N worker threads)`",
+      },
     },
   },
   shard: {
@@ -37,6 +49,17 @@ export const RUN_OPTIONS = {
         example: "`--shard 0/4`",
         meaning: "score only cases whose id hashes to shard I of N (0-based); `auto`: I and N from a Kubernetes Indexed Job or a Slurm array (below)",
       },
+      evidence: {
+        usage: "`--shard I/N`",
+        example: "`--shard 0/4`, `--shard auto`",
+        meaning:
+          "score only the cases whose id hashes to shard I of N, as `mari eval --shard` (`auto`: Kubernetes Indexed Job or Slurm array, see [eval.md](eval.md#scale-determinism-sharding))",
+      },
+      "eval/pairs": {
+        usage: "`--shard I/N`",
+        example: "`--shard 0/4`",
+        meaning: "classify only the pairs whose id hashes to shard I of N (same hash as documents)",
+      },
     },
   },
   shardCount: {
@@ -48,6 +71,7 @@ export const RUN_OPTIONS = {
     },
     doc: {
       eval: { usage: "`--shard-count N`", example: "`--shard-count 4`", meaning: "with `--shard auto`: N (required under Kubernetes, optional under Slurm)" },
+      evidence: { usage: "`--shard-count N`", example: "`--shard-count 4`", meaning: "with `--shard auto`: N" },
     },
   },
   limit: {
