@@ -55,7 +55,8 @@ export function parseByteSize(text: string, flag: string): number {
 
 function parsePort(text: string): number {
   const port = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
-  if (!Number.isInteger(port) || port > 65535) throw new InputError(`--port "${text}": expected 0..65535 (0 = any free port)`);
+  const { min, max } = OPTIONS.port;
+  if (!Number.isInteger(port) || port < min || port > max) throw new InputError(`--port "${text}": expected ${min}..${max} (0 = any free port)`);
   return port;
 }
 

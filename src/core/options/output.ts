@@ -1,5 +1,6 @@
 // Where a run's files go, what it prints, and the config file it reads.
 import type { OptionSpec } from "./option.js";
+import { PORT_RANGE } from "./serve.js";
 
 /** The displays `--progress` chooses from (validated by the CLI, which words its own message). */
 export const PROGRESS_MODES = ["auto", "bar", "plain", "none"] as const;
@@ -87,7 +88,7 @@ export const OUTPUT_OPTIONS = {
   },
   viewOut: { flag: "--out", value: "<dir>", help: "where view.html goes", default: "mari-view", defaultText: "./mari-view" },
   viewServe: { flag: "--serve", help: "also serve view.html and the pages it links to on 127.0.0.1 until Ctrl-C" },
-  viewPort: { flag: "--port", value: "<n>", help: "port for --serve (default {default}; 0 picks a free one)", default: 8001, min: 0, max: 65_535 },
+  viewPort: { flag: "--port", value: "<n>", help: "port for --serve (default {default}; 0 picks a free one)", default: 8001, ...PORT_RANGE },
   progress: {
     flag: "--progress",
     value: "<mode>",

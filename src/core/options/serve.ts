@@ -1,6 +1,9 @@
 // `mari serve`: where it listens, who may call it, how much one request may carry, what it logs.
 import type { OptionSpec } from "./option.js";
 
+/** The ports a server of mari may listen on (`mari serve --port`, `mari view --port`); 0 asks the system for a free one. */
+export const PORT_RANGE = { min: 0, max: 65_535 } as const;
+
 export const SERVE_OPTIONS = {
   host: {
     flag: "--host",
@@ -20,6 +23,7 @@ export const SERVE_OPTIONS = {
     value: "<port>",
     help: "port (default {default}; 0 = any free port, printed at start)",
     default: "8000",
+    ...PORT_RANGE,
     doc: { serve: { usage: "`--port N`", meaning: "port; `0` = any free port (read it from the start line)" } },
   },
   tokenEnv: {
