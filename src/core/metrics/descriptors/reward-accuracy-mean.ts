@@ -1,6 +1,7 @@
 // Mean accuracy reward (Equation 5).
-import { type MetricDescriptor } from "./metric.js";
+import type { MetricDescriptor } from "./metric.js";
 import { REWARD_RANGES } from "../../document/rewards.js";
+
 export const REWARD_ACCURACY_MEAN: MetricDescriptor = {
   name: "reward_accuracy_mean",
   tasks: ["documents"],

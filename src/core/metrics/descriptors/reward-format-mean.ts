@@ -1,6 +1,7 @@
 // Mean format reward.
-import { type MetricDescriptor } from "./metric.js";
+import type { MetricDescriptor } from "./metric.js";
 import { REWARD_RANGES } from "../../document/rewards.js";
+
 export const REWARD_FORMAT_MEAN: MetricDescriptor = {
   name: "reward_format_mean",
   tasks: ["documents"],
