@@ -13,8 +13,7 @@ import { sliceHashOf } from "../io/slice.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { readBody, RequestError } from "./body.js";
-import { compileSlice, packStrings } from "../io/compiled-slice.js";
-import { DocumentFinder, findableText } from "./document-finder.js";
+import { compileSlice } from "../io/compiled-slice.js";
 import { RequestLog } from "./request-log.js";
 import {
   SCORE_TASK_MODULE,
@@ -111,12 +110,11 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
   };
   const workers = opts.workers ?? 1;
   if (workers === 1) {
-    const state = scoreTaskState(opts.slice, new DocumentFinder(opts.slice.cases), config);
+    const state = scoreTaskState(opts.slice, config);
     return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }
   const initData: ScoreTaskInit = {
     compiled: compileSlice(opts.slice),
-    findable: packStrings(opts.slice.cases.map((c) => findableText(c.sentences))),
     config,
   };
   const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
