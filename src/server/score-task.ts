@@ -12,9 +12,6 @@ import { logLineParts, type ItemLogParts } from "./request-log.js";
 import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
 import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./weights.js";
 
-/** This module's URL: the pool's task module. */
-export const SCORE_TASK_MODULE = new URL(import.meta.url);
-
 const UTF8 = new TextEncoder();
 
 /** How many unresolved items a 422 lists (the message counts them all). */
