@@ -65,8 +65,9 @@ interface LetterToken {
 // first LETTER_TOKEN_CACHE_MAX words met are kept and no others: a stream whose texts keep bringing
 // new words (names, codes) would otherwise refill it again and again, and each word kept lives long
 // enough to be promoted to V8's old generation, which then fills with dropped entries until a full
-// collection (89 MB peak RSS on a 1M-pair mixed stream with the cache cleared when full at 50,000
-// words; 64 MB kept at 4,096). A word not kept is only worked out again.
+// collection (bench/classify.mjs's mixed 1M-pair stream: 85–90 MB peak RSS when the memo was
+// cleared at 50,000 words, 62.5–63 MB with the first 4,096 kept). A word not kept is only worked
+// out again.
 const LETTER_TOKEN_CACHE = new Map<string, LetterToken>();
 const LETTER_TOKEN_CACHE_MAX = 4096;
 
