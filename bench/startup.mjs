@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Start-up time of `mari --help` (docs/eval.md, "Performance" target: under 150 ms) and of
 // `mari serve` on contradoc-891 (docs/serve.md, target: under 1 s), each run in child processes;
-// records medians and the slowest, in bench/results/startup.json. For `mari serve`: the time to its
-// "listening" line, and to the answers of one empty /v1/rewards request per scoring thread (sent
-// together, so every thread has loaded the scorer and mapped the slice), for --workers 1 and 2.
+// records medians and the slowest, in bench/results/startup.json. For `mari serve` (the compiled
+// slice cache warm: the first, unmeasured start writes it): the wall time to its "listening" line
+// and the server's CPU time then (read from the /health asked at once, so its own answer is
+// counted too), and both again once one empty /v1/rewards request per scoring thread has been
+// answered (sent together, so every thread has loaded the scorer and mapped the slice), for
+// --workers 1 and 2. The start-up target (< 150 ms, docs/performance.md) is met when both the wall
+// and the CPU medians to the listening line are under it.
 //   node bench/startup.mjs [--serve-runs N]   (default 7)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,6 +33,8 @@ async function serveOnce(workers) {
   const { port, stop } = await startServeChild(SERVE_SLICE, ["--workers", String(workers)]);
   try {
     const listening = ms();
+    const cpuNow = async () => (await (await fetch(`http://127.0.0.1:${port}/health`)).json()).process.cpu_seconds * 1000;
+    const listeningCpu = await cpuNow();
     const post = () =>
       fetch(`http://127.0.0.1:${port}/v1/rewards`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"items":[]}' }).then((r) => {
         if (r.status !== 200) throw new Error(`status ${r.status}`);
@@ -37,8 +43,7 @@ async function serveOnce(workers) {
     await Promise.all(Array.from({ length: workers }, post));
     const answering = ms();
     // The server's own CPU seconds so far, every thread (less sensitive to other jobs than wall time).
-    const health = await (await fetch(`http://127.0.0.1:${port}/health`)).json();
-    return { listening, answering, cpu: health.process.cpu_seconds * 1000 };
+    return { listening, listeningCpu, answering, cpu: await cpuNow() };
   } finally {
     await stop();
   }
@@ -52,6 +57,7 @@ const median = (xs) => {
   return Number(sorted[Math.floor(sorted.length / 2)].toFixed(1));
 };
 
+const LOAD_AT_START = Number(loadavg()[0].toFixed(2));
 once(); // warm the file cache
 const times = Array.from({ length: RUNS }, once).sort((a, b) => a - b);
 // Workers 1 and 2 interleaved, so that both see the same load from other jobs.
@@ -63,6 +69,7 @@ const serve = Object.fromEntries(
     `workers_${workers}`,
     {
       listening_median_ms: median(runs.map((r) => r.listening)),
+      listening_cpu_median_ms: median(runs.map((r) => r.listeningCpu)),
       answering_median_ms: median(runs.map((r) => r.answering)),
       answering_max_ms: Number(Math.max(...runs.map((r) => r.answering)).toFixed(1)),
       cpu_median_ms: median(runs.map((r) => r.cpu)),
@@ -83,10 +90,12 @@ const result = {
     runs: SERVE_RUNS,
     ...serve,
     target_ms: 1000,
+    listening_target_ms: 150,
+    load_average_1m_at_start: LOAD_AT_START,
     load_average_1m_at_end: Number(loadavg()[0].toFixed(2)),
   },
 };
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 writeFileSync(join(ROOT, "bench/results/startup.json"), JSON.stringify(result, null, 2) + "\n");
 console.log(`mari --help: median ${result.median_ms} ms, slowest ${result.max_ms} ms over ${RUNS} runs (target < 150 ms)`);
-console.log(`mari serve ${SERVE_SLICE}: ${JSON.stringify(serve)} (target < 1000 ms)`);
+console.log(`mari serve ${SERVE_SLICE}: ${JSON.stringify(serve)} (targets: listening < 150 ms, answering < 1000 ms)`);

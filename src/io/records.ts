@@ -5,8 +5,6 @@
 import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
-import { parse as parseCsv } from "csv-parse";
-import { parse as parseCsvSync } from "csv-parse/sync";
 import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
 import { readInputBytes, readInputText, wholeFileTooLarge } from "./input-file.js";
@@ -264,11 +262,17 @@ export function sniffCsvDelimiter(head: string): "," | ";" | "\t" {
   return count[";"] > 0 ? ";" : ",";
 }
 
+// csv-parse is loaded by the first CSV read: JSONL and Parquet inputs, by far the most common, never
+// pay for it (it is a sixth of `mari serve`'s module loading).
+let csvParse: typeof import("csv-parse") | undefined;
+let csvParseSync: typeof import("csv-parse/sync") | undefined;
+
 /** A CSV file's column names, from its first record; undefined when that record cannot be read. */
 export async function csvColumns(path: string): Promise<string[] | undefined> {
   const head = (await readHead(path)).replace(/^\uFEFF/, "");
+  csvParseSync ??= await import("csv-parse/sync");
   try {
-    const rows = parseCsvSync(head, { to_line: 1, relax_column_count: true, delimiter: sniffCsvDelimiter(head) }) as string[][];
+    const rows = csvParseSync.parse(head, { to_line: 1, relax_column_count: true, delimiter: sniffCsvDelimiter(head) }) as string[][];
     return rows[0];
   } catch {
     return undefined;
@@ -361,6 +365,7 @@ class CsvTape {
  */
 async function* readCsv(source: InputSource): AsyncGenerator<RecordItem> {
   const path = sourceName(source);
+  csvParse ??= await import("csv-parse");
   const invalidLines = new Set<number>();
   const base = noteInvalidUtf8Lines(sourceChunks(source), invalidLines)[Symbol.asyncIterator]();
   const tape = new CsvTape();
@@ -478,7 +483,7 @@ function openCsvParser(parse: CsvSegmentParse, base: AsyncIterator<Buffer>, tape
   }
   const bytes = Readable.from(feed(), { objectMode: false });
   const parser = bytes.pipe(
-    parseCsv({
+    csvParse!.parse({
       columns: segment.header ?? parse.columns,
       delimiter: segment.delimiter,
       bom: true,

@@ -13,20 +13,9 @@ import { sliceHashOf } from "../io/slice.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { readBody, RequestError } from "./body.js";
-import { compileSlice, packStrings } from "../io/compiled-slice.js";
-import { DocumentFinder, findableText } from "./document-finder.js";
+import { compileSlice } from "../io/compiled-slice.js";
 import { RequestLog } from "./request-log.js";
-import {
-  SCORE_TASK_MODULE,
-  scoreTaskState,
-  type RequestTally,
-  type ScoredRoute,
-  type ScoreReply,
-  type ScoreRequest,
-  type ScoreTaskConfig,
-  type ScoreTaskInit,
-  type ScoreTaskState,
-} from "./score-task.js";
+import type { RequestTally, ScoredRoute, ScoreReply, ScoreRequest, ScoreTaskConfig, ScoreTaskInit, ScoreTaskState } from "./score-task.js";
 import { rewardBounds, type RewardWeights } from "./weights.js";
 
 export interface RewardsServerOptions {
@@ -92,6 +81,12 @@ interface ServerContext {
   closing: boolean;
 }
 
+/**
+ * The pool's task module, named without importing it: with scoring threads this thread never runs
+ * it, and loading it (the whole scorer) would only delay the start.
+ */
+const SCORE_TASK_MODULE = new URL(import.meta.url.endsWith(".ts") ? "./score-task.ts" : "./score-task.js", import.meta.url);
+
 function processUsage(): { cpu_seconds: number; rss_mb: number } {
   const cpu = process.cpuUsage();
   return { cpu_seconds: (cpu.user + cpu.system) / 1e6, rss_mb: Math.round(process.memoryUsage.rss() / 2 ** 20) };
@@ -111,12 +106,12 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
   };
   const workers = opts.workers ?? 1;
   if (workers === 1) {
-    const state = scoreTaskState(opts.slice, new DocumentFinder(opts.slice.cases), config);
+    const { scoreTaskState } = (await import(SCORE_TASK_MODULE.href)) as typeof import("./score-task.js");
+    const state = scoreTaskState(opts.slice, config);
     return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }
   const initData: ScoreTaskInit = {
     compiled: compileSlice(opts.slice),
-    findable: packStrings(opts.slice.cases.map((c) => findableText(c.sentences))),
     config,
   };
   const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });

@@ -2,19 +2,15 @@
 // worker): parse it, resolve and score its items (score-items.ts), and return the answer's JSON
 // text, the request's tally and its log lines cut around their run keys. It is a task module of
 // src/pool (`init` + `processChunk`), so the same code runs in-process and in worker threads, which
-// map the one compiled slice the main thread shares with them (io/compiled-slice.ts), with each
-// case's findable text packed beside it.
+// map the one compiled slice the main thread shares with them (io/compiled-slice.ts).
 import type { CaseReason, ScoreOptions } from "../tasks/document/score.js";
 import { reasonIndex } from "../tasks/document/score.js";
 import { arrayField, parseBodyObject, RequestError } from "./body.js";
-import { openCompiledSlice, unpackStrings, type CompiledSlice, type PackedStrings, type ScoringSlice } from "../io/compiled-slice.js";
+import { openCompiledSlice, type CompiledSlice, type ScoringSlice } from "../io/compiled-slice.js";
 import { DocumentFinder } from "./document-finder.js";
 import { logLineParts, type ItemLogParts } from "./request-log.js";
 import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
 import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./weights.js";
-
-/** This module's URL: the pool's task module. */
-export const SCORE_TASK_MODULE = new URL(import.meta.url);
 
 const UTF8 = new TextEncoder();
 
@@ -33,8 +29,6 @@ export interface ScoreTaskConfig {
 
 export interface ScoreTaskInit {
   compiled: CompiledSlice;
-  /** Each case's `findableText`, in slice order. */
-  findable: PackedStrings;
   config: ScoreTaskConfig;
 }
 
@@ -65,15 +59,26 @@ export type ScoreReply =
   | { ok: true; response: Uint8Array; tally: RequestTally; log: ItemLogParts | undefined }
   | { ok: false; status: number; code: string; message: string; details: Record<string, unknown> };
 
-/** The in-process state, from the slice and finder the main thread already holds. */
-export function scoreTaskState(slice: ScoringSlice, finder: DocumentFinder, config: ScoreTaskConfig): ScoreTaskState {
-  return { slice, finder, config, bounds: rewardBounds(config.weights) };
+/**
+ * The state over `slice`. Its finder is built on the first item that names no case (it indexes
+ * every document, the largest cost of a server's start), so a server starts without it and a
+ * trainer that sends case ids never pays for it.
+ */
+export function scoreTaskState(slice: ScoringSlice, config: ScoreTaskConfig): ScoreTaskState {
+  let finder: DocumentFinder | undefined;
+  return {
+    slice,
+    get finder() {
+      return (finder ??= new DocumentFinder(slice.cases));
+    },
+    config,
+    bounds: rewardBounds(config.weights),
+  };
 }
 
 /** A worker's state: the shared compiled slice, mapped and decoded once. */
 export function init(data: ScoreTaskInit): ScoreTaskState {
-  const slice = openCompiledSlice(data.compiled);
-  return scoreTaskState(slice, new DocumentFinder(slice.cases, unpackStrings(data.findable)), data.config);
+  return scoreTaskState(openCompiledSlice(data.compiled), data.config);
 }
 
 // A body of tiny items (`[1,1,1,…]`) would otherwise ask for millions of results from one request.
