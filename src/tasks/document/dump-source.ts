@@ -8,6 +8,7 @@
 import { stat } from "node:fs/promises";
 import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
+import { parquetDumpRows, type DumpRowBlock } from "../../io/parquet-rows.js";
 import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
 import { detectLmEvalSamples, lmEvalSampleLines } from "../../judges/lm-eval-samples.js";
 import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
@@ -79,6 +80,15 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
     return;
   }
   for await (const b of readLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };
+}
+
+/**
+ * What scoring reads: a Parquet dump's rows as the values of their fields (io/parquet-rows.ts), not
+ * as lines to scan again; any other dump's lines (`dumpLineBlocks`).
+ */
+export async function* dumpScoreBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock | DumpRowBlock> {
+  if (await isParquetFile(path)) yield* parquetDumpRows(path);
+  else yield* dumpLineBlocks(path, options);
 }
 
 export async function* dumpLines(path: string, options: DumpSourceOptions = {}): AsyncGenerator<Line> {
