@@ -2,7 +2,7 @@
 
 python write_parquet_rows.py SLICE.jsonl OUT_DIR
 
-OUT_DIR gets `twin.jsonl` and `twin.parquet`: the same rows, mixing the three shapes and the cases
+OUT_DIR gets `dump.jsonl` and `dump.parquet`: the same rows, mixing the three shapes and the cases
 a reader of columns can get wrong (nulls in every column, null list elements, a cache-shaped
 `prediction` struct with null and extra members, a judge's `error` struct, an `id` fallback, a
 string `sample`, negative and beyond-2^53 run numbers, orphans, strings with escapes, quotes,
@@ -51,12 +51,12 @@ def twin_rows():
                 row["completion"] = (
                     f"<think>\n{TEXTS[k % len(TEXTS)]}\n</think>\n<answer>\n"
                     f"Judgment: {'yes' if judgment else 'no'}\nEvidence: [{', '.join(map(str, ids))}]\n</answer>"
-                )
+                )[: None if k % 2 else -3]
             elif shape == 1:
                 note = None if k % 2 else "extra member"
                 row["prediction"] = {"judgment": judgment, "evidence_sentence_ids": ids if k % 3 else None, "reasoning": TEXTS[k % len(TEXTS)], "note": note}
             elif shape == 2:
-                row["error"] = {"code": "timeout", "message": "the judge timed out"}
+                row["error"] = {"code": "empty_answer", "message": "the server returned no message content"}
             else:
                 row["judgment"] = judgment
                 row["evidence_sentence_ids"] = ids + [None] if k % 17 == 0 else [99] if k % 13 == 0 else ids
@@ -78,10 +78,10 @@ def twin_rows():
 
 
 rows = twin_rows()
-with open(f"{out}/twin.jsonl", "w", encoding="utf-8") as f:
+with open(f"{out}/dump.jsonl", "w", encoding="utf-8") as f:
     for row in rows:
         f.write(json.dumps(row, ensure_ascii=False) + "\n")
-pq.write_table(pa.Table.from_pylist(rows), f"{out}/twin.parquet")
+pq.write_table(pa.Table.from_pylist(rows), f"{out}/dump.parquet")
 
 # Values whose JSON text has rules of its own: read as JSON lines and as columns, they must agree.
 edges = []
