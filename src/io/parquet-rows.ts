@@ -56,8 +56,23 @@ function item(value: unknown): unknown {
   }
 }
 
-/** A list of scalars as its JSON text reads back, or AS_LINE. */
+const SAFE_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A list of scalars as its JSON text reads back, or AS_LINE. A list of INT64 values within 2^53
+ * (evidence ids) is converted where it is, for it is the batch's own and its JSON text, digits, is
+ * the same either way: a million small arrays fewer to allocate and collect.
+ */
 function list(value: unknown[]): unknown[] | AsLine {
+  let exact = true;
+  for (let k = 0; k < value.length && exact; k++) {
+    const v = value[k];
+    exact = typeof v === "bigint" && v <= SAFE_INTEGER && v >= -SAFE_INTEGER;
+  }
+  if (exact) {
+    for (let k = 0; k < value.length; k++) value[k] = Number(value[k]);
+    return value;
+  }
   const out = new Array<unknown>(value.length);
   for (let k = 0; k < value.length; k++) {
     const v = item(value[k]);
