@@ -281,7 +281,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     const early = workers > 1 ? await scoreWhileThreadsStart(ready, dump, { slice, options: scoreOptions }) : [];
     const head = first === undefined ? early : [first, ...early];
     const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) =>
-      chunkTransfers(chunk as ScoreChunk),
+      chunkTransfers(chunk as ScoreChunk, workers > 1),
     );
     let done = 0;
     for await (const result of head.length === 0 ? scored : prepend(head, scored)) {
