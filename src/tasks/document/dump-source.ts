@@ -4,7 +4,8 @@
 // line per response (src/judges/lm-eval-samples.ts); a `mari serve --log` whose items carried their
 // generation identity as its replay of one phase (serve-replay.ts). Every dump reader of `mari eval` (shape
 // check, scoring, the case explorer's texts) takes its lines from here, so each of these files is
-// scored by exactly the code that scores a JSONL dump.
+// scored by exactly the code that scores a JSONL dump. Scoring alone takes a Parquet dump's rows
+// as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
 import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
