@@ -3,11 +3,12 @@
 // the three shapes with nulls in every column give their JSONL twin's report.json and cases.jsonl,
 // whatever the worker count and chunk size; and row by row, what scoring is handed (the fields, or
 // the row's JSON line) reads as that JSON line does, for doubles, NaN, null list items, `custom_id`
-// and bytes that are not UTF-8 too.
+// and bytes that are not UTF-8 too, and on byte-mutated copies of the file.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { prng } from "../../bench/lib/log-fuzz.mjs";
 import { scanDumpLine } from "../../src/io/dump-scan.js";
 import { parseDumpLine, READ_FIELDS } from "../../src/io/dump.js";
 import { parquetBatches } from "../../src/io/parquet.js";
@@ -35,11 +36,13 @@ function readFields(record: Fields): Fields {
   return out;
 }
 
+type Reading = { line: string | null; handed: { record: Fields } | { line: string | null } };
+
 /** Every row of a Parquet dump: its JSON line, and what scoring is handed for it (the fields read from the columns, or the line). */
-async function bothReadings(path: string): Promise<{ line: string | null; handed: { record: Fields } | { line: string | null } }[]> {
+async function bothReadings(path: string): Promise<Reading[]> {
   const lines: (string | null)[] = [];
   for await (const batch of parquetBatches(path)) lines.push(...batch.lines);
-  const rows: { line: string | null; handed: { record: Fields } | { line: string | null } }[] = [];
+  const rows: Reading[] = [];
   for await (const block of parquetDumpRows(path)) {
     const asLine = new Map(block.lines);
     for (let i = 0; i < block.count; i++) {
@@ -49,6 +52,33 @@ async function bothReadings(path: string): Promise<{ line: string | null; handed
   }
   expect(rows.length).toBe(lines.length);
   return rows;
+}
+
+/** Checks that each row handed to scoring reads as its JSON line; returns how many were handed as fields. */
+function expectSameReading(rows: readonly Reading[]): number {
+  let fromColumns = 0;
+  for (const { line, handed } of rows) {
+    if ("line" in handed) {
+      expect(handed.line).toBe(line);
+      continue;
+    }
+    fromColumns++;
+    const parsed = parseDumpLine(line);
+    if (!("record" in parsed)) throw new Error(`a row handed as fields has a line the reader refuses: ${line}`);
+    const read = scanDumpLine(line) ?? parsed.record;
+    expect(readFields(handed.record), line!).toStrictEqual(readFields(read));
+  }
+  return fromColumns;
+}
+
+/** The error message a reading ends with, or undefined. */
+async function failure(read: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await read;
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 const evaluate = (dump: string, out: string, workers: number, chunkLines?: number) =>
@@ -87,22 +117,42 @@ describe.runIf(realToolsRequired())("Parquet rows scored from their columns", ()
   for (const name of ["dump.parquet", "edges.parquet"]) {
     it(`${name}: each row handed to scoring reads as its JSON line`, async () => {
       const rows = await bothReadings(file(name));
-      let fromColumns = 0;
-      for (const { line, handed } of rows) {
-        if ("line" in handed) {
-          expect(handed.line).toBe(line);
-          continue;
-        }
-        fromColumns++;
-        expect(line).not.toBeNull();
-        const parsed = parseDumpLine(line);
-        if (!("record" in parsed)) throw new Error(`a row handed as fields has a line the reader refuses: ${line}`);
-        const read = scanDumpLine(line) ?? parsed.record;
-        expect(readFields(handed.record), line!).toStrictEqual(readFields(read));
-      }
+      const fromColumns = expectSameReading(rows);
       // Both ways are taken: most rows from the columns, the rest (pyarrow's doubles, nulls in lists, `error`…) as lines.
       expect(fromColumns).toBeGreaterThan(rows.length / 3);
       expect(rows.length - fromColumns).toBeGreaterThan(0);
     }, 120_000);
   }
+
+  it("byte-mutated copies of the pyarrow dump: both readings stop with the same error, or agree row by row", async () => {
+    const seed = readFileSync(file("dump.parquet"));
+    const random = prng(32);
+    const outcomes = { read: 0, refused: 0 };
+    for (let m = 0; m < 150; m++) {
+      const bytes = Buffer.from(seed);
+      for (let k = 1 + Math.floor(random() * 8); k > 0; k--) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+      const path = file("mutant.parquet");
+      writeFileSync(path, bytes);
+      const asLines = await failure(
+        (async () => {
+          for await (const _ of parquetBatches(path));
+        })(),
+      );
+      const asRows = await failure(
+        (async () => {
+          for await (const _ of parquetDumpRows(path));
+        })(),
+      );
+      expect(asRows, `mutant ${m}`).toBe(asLines);
+      if (asLines !== undefined) {
+        outcomes.refused++;
+        continue;
+      }
+      outcomes.read++;
+      expectSameReading(await bothReadings(path));
+    }
+    // Mutations that leave the file readable and ones that do not both occur.
+    expect(outcomes.read).toBeGreaterThan(10);
+    expect(outcomes.refused).toBeGreaterThan(10);
+  }, 300_000);
 });
