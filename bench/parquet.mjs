@@ -8,7 +8,8 @@
 // wall time, CPU seconds and peak RSS. With the suite's virtualenv (.venv), the same rows are also
 // written by pyarrow in its defaults (pq.write_table: one row group of every row, as pandas and HF
 // datasets write too), the file whose peak RSS must stay under 512 MB and whose CPU within 1.5× of
-// JSONL now that Parquet is read a page at a time. Needs a build. Writes bench/results/parquet.json.
+// JSONL: Parquet is read a page at a time, and a dump's rows are scored from their decoded columns
+// (no JSON line made of each row and scanned again). Needs a build. Writes bench/results/parquet.json.
 //   node bench/parquet.mjs [--predictions N] [--repeat K]
 import { spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

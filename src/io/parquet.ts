@@ -173,8 +173,9 @@ class PageCursor {
   private position: number;
   private readonly end: number;
   private dictionary: DecodedArray | undefined;
-  /** Rows decoded and not yet taken. */
+  /** Rows decoded; those before `taken` were handed out already (no copy of the rest per batch). */
   private rows: DecodedArray = [];
+  private taken = 0;
   exhausted = false;
   /** Whether a row may span pages (a list column). */
   private readonly repeated: boolean;
@@ -195,13 +196,14 @@ class PageCursor {
 
   /** Rows that are whole: a repeated column's last row may go on in the next page. */
   get ready(): number {
-    return this.repeated && !this.exhausted ? Math.max(0, this.rows.length - 1) : this.rows.length;
+    const left = this.rows.length - this.taken;
+    return this.repeated && !this.exhausted ? Math.max(0, left - 1) : left;
   }
 
   take(count: number): DecodedArray {
-    const taken = this.rows.slice(0, count);
-    this.rows = this.rows.slice(count);
-    return taken;
+    const rows = this.rows.slice(this.taken, this.taken + count);
+    this.taken += count;
+    return rows;
   }
 
   private async bytes(at: number, length: number): Promise<Uint8Array> {
@@ -255,6 +257,11 @@ class PageCursor {
     }
     this.position += pageEnd;
     if (header.type === "INDEX_PAGE") return;
+    // A page is read once the rows are taken but for a repeated column's last one, which it may go on.
+    if (this.taken > 0) {
+      this.rows = this.rows.slice(this.taken);
+      this.taken = 0;
+    }
     const reader = { view: new DataView(bytes.buffer, bytes.byteOffset, pageEnd), offset: headerLength };
     const previous = this.repeated ? this.rows : undefined;
     const result = column.readPage(reader, header, this.decoder, this.dictionary, previous, 0);
@@ -312,9 +319,21 @@ export interface ParquetBatch {
   fileBytes: number;
 }
 
+/** A batch of rows as decoded, column by column (what a row's JSON line is written from). */
+export interface ParquetColumnBatch {
+  /** 1-based number of the batch's first row in the file. */
+  firstRow: number;
+  count: number;
+  /** The top-level columns' names, in schema order. */
+  names: string[];
+  /** Their values for the batch's rows (a struct: objects, a list: arrays, a null: null or undefined); undefined for a column without leaves. */
+  columns: (DecodedArray | undefined)[];
+  /** The part of its row group's compressed size these rows stand for (progress in bytes). */
+  fileBytes: number;
+}
+
 interface TopColumn {
   name: string;
-  key: string;
   tree: SchemaTree;
   /** Indices of its leaves among the row group's column chunks. */
   leaves: number[];
@@ -337,6 +356,16 @@ async function fileMetadata(lib: Library, path: string): Promise<FileMetaData> {
  * a time. Each line is written from the decoded columns directly (no object per row).
  */
 export async function* parquetBatches(path: string): AsyncGenerator<ParquetBatch> {
+  for await (const batch of parquetColumnBatches(path)) {
+    const keys = batch.names.map((name) => `${JSON.stringify(name)}:`);
+    const lines = new Array<string | null>(batch.count);
+    for (let row = 0; row < batch.count; row++) lines[row] = rowLine(path, batch.firstRow + row, keys, batch.columns, row);
+    yield { firstRow: batch.firstRow, lines, fileBytes: batch.fileBytes };
+  }
+}
+
+/** The file's rows in batches of at most BATCH_ROWS rows, column by column, each column read one page at a time. */
+export async function* parquetColumnBatches(path: string): AsyncGenerator<ParquetColumnBatch> {
   const lib = await parquetLibrary();
   const metadata = await fileMetadata(lib, path);
   const handle = await open(path, "r");
@@ -368,7 +397,7 @@ async function* rowGroupBatches(
   group: FileMetaData["row_groups"][number],
   firstRow: number,
   declared: number,
-): AsyncGenerator<ParquetBatch, number> {
+): AsyncGenerator<ParquetColumnBatch, number> {
   const where = `row group ${index}`;
   const cursors = group.columns.map((chunk, c) => {
     const meta = chunk.meta_data;
@@ -397,7 +426,6 @@ async function* rowGroupBatches(
     const leaves = cursors.flatMap((c, i) => (c.decoder.pathInSchema[0] === tree.element.name ? [i] : []));
     return {
       name: tree.element.name,
-      key: `${JSON.stringify(tree.element.name)}:`,
       tree,
       leaves,
       leafPaths: leaves.map((i) => cursors[i]!.decoder.pathInSchema.join(".")),
@@ -430,8 +458,8 @@ async function* rowGroupBatches(
     }
     const leafRows = cursors.map((c) => c.take(count));
     const columns = decoderBoundary(path, `${where}, rows ${firstRow + done}…`, () => tops.map((top) => topColumn(lib, top, leafRows)));
-    const lines = linesOf(path, firstRow + done, tops, columns, count);
-    yield { firstRow: firstRow + done, lines, fileBytes: declared === 0 ? 0 : Math.round((groupBytes * count) / declared) };
+    const fileBytes = declared === 0 ? 0 : Math.round((groupBytes * count) / declared);
+    yield { firstRow: firstRow + done, count, names: tops.map((top) => top.name), columns, fileBytes };
     done += count;
   }
 }
@@ -446,28 +474,27 @@ function topColumn(lib: Library, top: TopColumn, leafRows: DecodedArray[]): Deco
   return sub.get(top.name);
 }
 
-function linesOf(path: string, firstRow: number, tops: TopColumn[], columns: (DecodedArray | undefined)[], count: number): (string | null)[] {
-  const lines = new Array<string | null>(count);
+/**
+ * Row `row` of a batch as its JSON line (`rowNo` its number in the file; `keys` the columns' names
+ * as JSON keys): a null value leaves its field out; null for a row holding a string that is not valid UTF-8.
+ */
+export function rowLine(path: string, rowNo: number, keys: readonly string[], columns: readonly (DecodedArray | undefined)[], row: number): string | null {
   const parts: string[] = [];
-  for (let row = 0; row < count; row++) {
-    parts.length = 0;
-    try {
-      for (let c = 0; c < columns.length; c++) {
-        const column = columns[c];
-        if (column === undefined) continue;
-        const json = jsonOf(column[row]);
-        if (json !== undefined) parts.push(tops[c]!.key + json);
-      }
-      const line = `{${parts.join(",")}}`;
-      if (line.length * 3 >= MAX_DECODED_RECORD_BYTES && Buffer.byteLength(line) >= MAX_DECODED_RECORD_BYTES) throw lineTooLong(path, firstRow + row);
-      lines[row] = line;
-    } catch (err) {
-      if (err instanceof InvalidUtf8Row) lines[row] = null;
-      else if (err instanceof RangeError) throw lineTooLong(path, firstRow + row);
-      else throw err;
+  try {
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c];
+      if (column === undefined) continue;
+      const json = jsonOf(column[row]);
+      if (json !== undefined) parts.push(keys[c]! + json);
     }
+    const line = `{${parts.join(",")}}`;
+    if (line.length * 3 >= MAX_DECODED_RECORD_BYTES && Buffer.byteLength(line) >= MAX_DECODED_RECORD_BYTES) throw lineTooLong(path, rowNo);
+    return line;
+  } catch (err) {
+    if (err instanceof InvalidUtf8Row) return null;
+    if (err instanceof RangeError) throw lineTooLong(path, rowNo);
+    throw err;
   }
-  return lines;
 }
 
 /** The file's rows, a batch at a time, as the JSON objects of their lines (null: a row that is not valid UTF-8). */

@@ -4,10 +4,12 @@
 // line per response (src/judges/lm-eval-samples.ts); a `mari serve --log` whose items carried their
 // generation identity as its replay of one phase (serve-replay.ts). Every dump reader of `mari eval` (shape
 // check, scoring, the case explorer's texts) takes its lines from here, so each of these files is
-// scored by exactly the code that scores a JSONL dump.
+// scored by exactly the code that scores a JSONL dump. Scoring alone takes a Parquet dump's rows
+// as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
 import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
+import { parquetDumpRows, type DumpRowBlock } from "../../io/parquet-rows.js";
 import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
 import { detectLmEvalSamples, lmEvalSampleLines } from "../../judges/lm-eval-samples.js";
 import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
@@ -79,6 +81,15 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
     return;
   }
   for await (const b of readLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };
+}
+
+/**
+ * What scoring reads: a Parquet dump's rows as the values of their fields (io/parquet-rows.ts), not
+ * as lines to scan again; any other dump's lines (`dumpLineBlocks`).
+ */
+export async function* dumpScoreBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock | DumpRowBlock> {
+  if (await isParquetFile(path)) yield* parquetDumpRows(path);
+  else yield* dumpLineBlocks(path, options);
 }
 
 export async function* dumpLines(path: string, options: DumpSourceOptions = {}): AsyncGenerator<Line> {

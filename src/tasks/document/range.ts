@@ -9,6 +9,7 @@ import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS }
 import { sliceHashOf, type SliceCase } from "../../io/slice.js";
 import { ByteSink, utf8 } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
+import { scoreRows, type RowChunk } from "./score-rows.js";
 import type { RejectionExample } from "../../report/types.js";
 import {
   CASE_REASONS,
@@ -126,7 +127,7 @@ export interface SliceHashResult {
 export type AggregatePayload = RangePayload | BootstrapPayload;
 export type AggregateResult = RangeResult | BootstrapResult;
 /** Everything the document pool runs: dump blocks (scoring), case ranges, bootstrap blocks, the slice hash. */
-export type DocumentTaskPayload = LineBlock | AggregatePayload | SliceHashPayload;
+export type DocumentTaskPayload = LineBlock | RowChunk | AggregatePayload | SliceHashPayload;
 export type DocumentTaskResult = ChunkResult | AggregateResult | SliceHashResult;
 
 function dimensionValue(c: SliceCase, dim: (typeof BREAKDOWN_DIMENSIONS)[number]): string | readonly string[] | null {
@@ -338,6 +339,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
 
 export function processChunk(state: ScoreState, payload: DocumentTaskPayload): DocumentTaskResult {
   if (!("kind" in payload)) return scoreChunk(state, payload);
+  if (payload.kind === "rows") return scoreRows(state, payload);
   if (payload.kind === "slice-hash") return { kind: "slice-hash", hash: sliceHashOf(state.slice) };
   if (payload.kind === "bootstrap") {
     return {

@@ -9,7 +9,8 @@ import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
-import { dumpLineBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
+import { dumpScoreBlocks, type DumpBlock, type DumpSourceOptions } from "./dump-source.js";
+import { chunkBytes, chunkTransfers, rowChunks, scoreChunk, type ScoreChunk } from "./score-rows.js";
 import { readDocumentSlice, type DocumentSlice, type SliceCase, type SliceReadOptions } from "../../io/slice.js";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js";
 import { availableParallelism, loadavg } from "node:os";
@@ -24,11 +25,9 @@ import {
   LINE_KIND_PREDICTION,
   WORKER_HEAP_MB,
   type ChunkResult,
-  type LineBlock,
   type ScoreInit,
   type ScoreOptions,
   type ScoreState,
-  processChunk as scoreChunk,
   scoreInit,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
@@ -166,8 +165,14 @@ async function* chunked(
   onBlock: (block: DumpBlock) => void,
   /** The file bytes each chunk yielded stands for, in order (for progress counted as chunks are scored). */
   sizes: number[],
-): AsyncGenerator<LineBlock> {
-  for await (const dumpBlock of dumpLineBlocks(path, source)) {
+): AsyncGenerator<ScoreChunk> {
+  for await (const dumpBlock of dumpScoreBlocks(path, source)) {
+    // A Parquet dump's rows are scored from their fields (score-rows.ts); they are not the file's bytes.
+    if ("fields" in dumpBlock) {
+      onBlock({ firstLineNo: dumpBlock.firstLineNo, block: Buffer.alloc(0), fileBytes: dumpBlock.fileBytes, raw: false });
+      yield* rowChunks(dumpBlock, lines, sizes);
+      continue;
+    }
     onBlock(dumpBlock);
     const { firstLineNo, block } = dumpBlock;
     // A block made from Parquet rows or a log stands for other bytes of the file: its last chunk carries the difference.
@@ -275,9 +280,9 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     pool = ready;
     const early = workers > 1 ? await scoreWhileThreadsStart(ready, dump, { slice, options: scoreOptions }) : [];
     const head = first === undefined ? early : [first, ...early];
-    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) => [
-      (chunk as LineBlock).block.buffer as ArrayBuffer,
-    ]);
+    const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) =>
+      chunkTransfers(chunk as ScoreChunk, workers > 1),
+    );
     let done = 0;
     for await (const result of head.length === 0 ? scored : prepend(head, scored)) {
       done += dump.sizes.shift() ?? 0;
@@ -320,7 +325,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
 
 /** The dump's chunks as read, the file bytes each one stands for, and the dump's hash as its blocks pass. */
 interface DumpChunks {
-  chunks: AsyncGenerator<LineBlock>;
+  chunks: AsyncGenerator<ScoreChunk>;
   /** The file bytes of each chunk, in order: progress counts chunks scored (in order), not read (reading runs ahead). */
   sizes: number[];
   /**
@@ -360,7 +365,7 @@ async function chooseWorkers(
   const before = process.cpuUsage();
   const first = scoreChunk({ slice, options: scoreOptions }, head.value);
   const used = process.cpuUsage(before);
-  const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, head.value.block.length));
+  const seconds = ((used.user + used.system) / 1e6) * (total / Math.max(1, chunkBytes(head.value)));
   const workers = opts.autoWorkers?.(seconds) ?? autoWorkerCount(seconds, availableParallelism(), loadavg()[0] ?? 0);
   return { workers, first };
 }

@@ -17,6 +17,7 @@ import {
   type DumpLineRejection,
 } from "../../io/dump.js";
 import { scanDumpLine } from "../../io/dump-scan.js";
+import type { JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -194,19 +195,20 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
   };
 }
 
-export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[]): ChunkResult {
+/** `records[i]`, when given, is line i's record already read (a Parquet row's, score-rows.ts): its text is not scanned. */
+export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[], records?: readonly (JsonObject | undefined)[]): ChunkResult {
   // Rejected predictions are expected data, not bugs: capturing a stack trace for each of the
   // validator's errors cost more than scoring the line.
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return scoreLinesUnchecked(state, firstLineNo, lines);
+    return scoreLinesUnchecked(state, firstLineNo, lines, records);
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
 }
 
-function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: readonly Line[]): ChunkResult {
+function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: readonly Line[], records?: readonly (JsonObject | undefined)[]): ChunkResult {
   const count = lines.length;
   const r: ChunkResult = {
     firstLineNo,
@@ -243,7 +245,7 @@ function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: read
     r.evStart[i] = evidence.length;
     const text = lines[i]!.text;
     // The scanner reads the shapes judges write; any other line takes the full parser.
-    let record = scanDumpLine(text);
+    let record = records?.[i] ?? scanDumpLine(text);
     if (record === undefined) {
       const parsed = parseDumpLine(text);
       if ("error" in parsed) {
