@@ -1,5 +1,5 @@
 // A dump line's fastest path (docs/eval.md, "Performance"): one pass over the line's UTF-8 bytes,
-// as read, for the two shapes judges write most (structured and raw completion), recording where
+// as read, for the three shapes judges write (structured, cache-shaped, raw completion), recording where
 // the values scoring needs lie in the block and the few numbers it needs, and building no string
 // and no object. It accepts a narrower grammar than the string scanner (dump-scan.ts):
 //   line   = "{" [member ("," member)*] "}" [spaces]     spaces (0x20) only between tokens
@@ -7,13 +7,15 @@
 //   case_id, run: a string without escapes (run: or an integer); judgment: true, false or such a
 //   string; evidence_sentence_ids: a list of integers; reasoning, completion: a string whose
 //   escapes are `\" \\ \/ \b \f \n \r \t` (no `\u`); any other key but `id`, `sample`, `evidence`,
-//   `prediction`, `error`, `custom_id`, `response` and `__proto__`: a string, true, false, an
+//   `error`, `custom_id`, `response` and `__proto__`: a string, true, false, an
 //   integer, a list of those, or an object of those and lists (its value is checked, then unused).
+//   prediction (the cache shape): an object of judgment, evidence_sentence_ids, reasoning, completion
+//   and other keys as above (nested one level less), with none of those four on the line itself.
 //   integer: 0, or 1-9 then digits, at most 15 digits in all.
 // No control byte, no `null`, no number with a sign, fraction or exponent. Any other line is not
 // this scanner's: the caller decodes it and takes the string path, which keeps every rule of the
 // full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
-// test/io/dump-bytes.property.test.ts holds the two paths to the same scores.
+// test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
 
 /** Digits an integer may have here: every such value is exact in a double. */
 const MAX_DIGITS = 15;
@@ -239,6 +241,7 @@ const KEY_EVIDENCE_IDS = 4;
 const KEY_REASONING = 5;
 const KEY_COMPLETION = 6;
 const KEY_LEFT_TO_STRING_PATH = 7;
+const KEY_PREDICTION = 8;
 
 const encoder = new TextEncoder();
 /** Keys by their byte length (the first test), each with its kind. */
@@ -250,7 +253,8 @@ for (const [key, kind] of [
   ["evidence_sentence_ids", KEY_EVIDENCE_IDS],
   ["reasoning", KEY_REASONING],
   ["completion", KEY_COMPLETION],
-  ...["id", "sample", "evidence", "prediction", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
+  ["prediction", KEY_PREDICTION],
+  ...["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
   const word = encoder.encode(key);
   (KEYS_BY_LENGTH[word.length] ??= []).push({ word, kind });
@@ -270,9 +274,54 @@ function setSpan(target: ByteSpan): void {
   target.escaped = stringEscaped;
 }
 
+/** Whether the line has a `prediction` object (the cache shape): its fields are the prediction's, the line's own are not read. */
+let inPrediction = false;
+let predictionSeen = false;
+
+/** Whether one of the prediction's own fields (judgment, evidence, reasoning, completion) was read already. */
+function predictionFieldRead(): boolean {
+  return scanned.judgmentKind !== JUDGMENT_ABSENT || scanned.evidenceCount >= 0 || scanned.reasoning.start >= 0 || scanned.completion.start >= 0;
+}
+
+/**
+ * A `prediction` object at `at`: the position after it, or -1. Its judgment, evidence IDs, reasoning
+ * and completion fill the slots; any other field mari reads inside it, or any of those fields on
+ * the line itself, leaves the line to the string path.
+ */
+function scanPrediction(b: Uint8Array, at: number, limit: number): number {
+  if (predictionSeen || predictionFieldRead()) return -1;
+  predictionSeen = true;
+  inPrediction = true;
+  at = skipSpaces(b, at + 1, limit);
+  if (b[at] === CLOSE_OBJECT) {
+    inPrediction = false;
+    return at + 1;
+  }
+  for (;;) {
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
+    const kind = keyKind(b, stringStart, stringEnd);
+    if (kind !== KEY_OTHER && kind !== KEY_JUDGMENT && kind !== KEY_EVIDENCE_IDS && kind !== KEY_REASONING && kind !== KEY_COMPLETION) return -1;
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== COLON) return -1;
+    at = skipSpaces(b, at + 1, limit);
+    if (at >= limit || (at = kind === KEY_OTHER ? skipValue(b, at, limit, true) : scanField(b, at, limit, kind)) < 0) return -1;
+    at = skipSpaces(b, at, limit);
+    if (at >= limit) return -1;
+    const next = b[at++];
+    if (next === CLOSE_OBJECT) {
+      inPrediction = false;
+      return at;
+    }
+    if (next !== COMMA) return -1;
+  }
+}
+
 /** One member's value at `at`, for a key of kind `kind`: the position after it, or -1. */
 function scanField(b: Uint8Array, at: number, limit: number, kind: number): number {
   const c = b[at];
+  // A line's own prediction fields beside a `prediction` object are not the prediction's.
+  if (predictionSeen && !inPrediction && kind >= KEY_JUDGMENT && kind <= KEY_COMPLETION) return -1;
   switch (kind) {
     case KEY_CASE_ID:
       if (scanned.caseId.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
@@ -317,6 +366,8 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
       setSpan(scanned.completion);
       return at;
+    case KEY_PREDICTION:
+      return c === OPEN_OBJECT ? scanPrediction(b, at, limit) : -1;
     case KEY_OTHER:
       return skipValue(b, at, limit, false);
     default:
@@ -337,6 +388,8 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   scanned.evidenceCount = -1;
   scanned.reasoning.start = -1;
   scanned.completion.start = -1;
+  predictionSeen = false;
+  inPrediction = false;
   let at = skipSpaces(block, start + 1, end);
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
   for (;;) {

@@ -178,7 +178,25 @@ const rawCompletion = fc.record(
   { case_id: knownId, run: fc.nat({ max: 9 }), completion: completionText, reasoning: fc.constant("ignored [99]") },
   { requiredKeys: ["case_id", "completion"] },
 );
-const shaped = fc.tuple(fc.oneof(structured, rawCompletion), fc.constantFrom("", " ")).map(([value, space]) => {
+const cacheShaped = fc.record(
+  {
+    case_id: knownId,
+    run: fc.nat({ max: 9 }),
+    prediction: fc.record(
+      {
+        judgment: fc.oneof(fc.boolean(), fc.constantFrom("yes", "no")),
+        evidence_sentence_ids: inRange,
+        reasoning: reasoningText,
+        completion: completionText,
+        model: fc.constantFrom("m", [1]),
+      },
+      { requiredKeys: ["judgment"] },
+    ),
+    reasoning: fc.constant("the line's own [1], unread"),
+  },
+  { requiredKeys: ["case_id", "prediction"] },
+);
+const shaped = fc.tuple(fc.oneof(structured, rawCompletion, cacheShaped), fc.constantFrom("", " ")).map(([value, space]) => {
   const json = JSON.stringify(value);
   return space === "" ? json : json.replace(/([,:[{])/g, `$1${space}`);
 });
@@ -229,7 +247,7 @@ describe("scoreBlock's byte path", () => {
       { numRuns: 4000 },
     );
     // Many generated values are outside the byte path on purpose (quoted evidence, floats, odd judgments).
-    expect(answered).toBeGreaterThan(runs / 3);
+    expect(answered).toBeGreaterThan(runs / 4);
   });
 
   it("scores mutated lines as the full parser and scoreCase do", () => {
@@ -260,6 +278,7 @@ describe("scoreBlock's byte path", () => {
       '{"case_id":"c0","run":3,"judgment":false,"evidence_sentence_ids":[],"reasoning":"[9]-[2] reversed"}',
       '{"case_id": "caf\u00e9", "run": 7, "completion": "<think>\\nSentence [3] and [1].\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [7, 2]\\n</answer>"}',
       '{"case_id":"nowhere","run":0,"judgment":true}',
+      '{"case_id":"c0","run":2,"prediction":{"judgment":"yes","evidence_sentence_ids":[5],"reasoning":"[1]-[3]"}}',
     ];
     for (const l of lines) {
       const bytes = Buffer.from(l, "utf8");

@@ -166,6 +166,8 @@ async function* chunked(
   onBlock: (block: DumpBlock) => void,
   /** The file bytes each chunk yielded stands for, in order (for progress counted as chunks are scored). */
   sizes: number[],
+  /** Whether a chunk must own its buffer (to move to a worker thread), else it is a view of the block read. */
+  own: () => boolean,
 ): AsyncGenerator<LineBlock> {
   for await (const dumpBlock of dumpLineBlocks(path, source)) {
     onBlock(dumpBlock);
@@ -174,7 +176,7 @@ async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      yield { firstLineNo, block: new Uint8Array(block) };
+      yield { firstLineNo, block: own() ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -188,7 +190,7 @@ async function* chunked(
         taken++;
       }
       sizes.push(end - start + (end === block.length ? extra : 0));
-      yield { firstLineNo: lineNo, block: new Uint8Array(block.subarray(start, end)) };
+      yield { firstLineNo: lineNo, block: own() ? new Uint8Array(block.subarray(start, end)) : block.subarray(start, end) };
       lineNo += taken;
       start = end;
     }
@@ -260,6 +262,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     const tally = new DumpTally(slice, opts, rewards !== undefined);
     const dump = readDumpChunks(opts);
     const { workers, first } = await chooseWorkers(opts, dump, slice, scoreOptions, total);
+    dump.ownBuffers = workers > 1;
     const ready =
       opts.earlyPool !== undefined
         ? await opts.earlyPool.start(slice, scoreOptions)
@@ -330,11 +333,17 @@ interface DumpChunks {
   hash: ReturnType<typeof createHash>;
   /** False for a Parquet dump: its blocks are made from its rows, its hash is the file's, computed later. */
   rawBytes: boolean;
+  /**
+   * Whether chunks are copied into buffers of their own, which can move to a worker thread. Set once
+   * the worker count is known; in process a chunk is scored from the block as read (a million-line
+   * dump's copy was 180 MB of fresh memory to fault in, for nothing).
+   */
+  ownBuffers: boolean;
 }
 
 function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
   // One object: the block callback updates the hash and rawBytes the caller reads at the end.
-  const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true };
+  const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true, ownBuffers: false };
   const onBlock = ({ firstLineNo, block, raw }: DumpBlock): void => {
     dump.rawBytes &&= raw;
     if (raw) {
@@ -342,7 +351,7 @@ function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
       opts.onDumpBlock?.(firstLineNo, block);
     }
   };
-  return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes) });
+  return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes, () => dump.ownBuffers) });
 }
 
 /** `auto`: the first chunk is scored here, in process, and its cost decides the worker count. */
