@@ -69,25 +69,30 @@ class CaseIdIndex {
   private readonly mask: number;
 
   constructor(byId: ReadonlyMap<string, number>) {
-    const encoded: Buffer[] = [];
+    let bytes = Buffer.allocUnsafe(1 << 16);
+    const starts: number[] = [0];
     const cases: number[] = [];
     for (const [id, index] of byId) {
-      const bytes = Buffer.from(id, "utf8");
       // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
       // with a `\u` escape, which the string path reads).
-      if (bytes.toString("utf8") !== id) continue;
-      encoded.push(bytes);
+      if (!isWellFormed(id)) continue;
+      const used = starts[starts.length - 1]!;
+      if (bytes.length - used < 3 * id.length) {
+        const bigger = Buffer.allocUnsafe(2 * bytes.length + 3 * id.length);
+        bytes.copy(bigger, 0, 0, used);
+        bytes = bigger;
+      }
+      starts.push(used + bytes.write(id, used, "utf8"));
       cases.push(index);
     }
-    this.bytes = Buffer.concat(encoded);
-    this.starts = new Int32Array(encoded.length + 1);
-    for (let k = 0; k < encoded.length; k++) this.starts[k + 1] = this.starts[k]! + encoded[k]!.length;
+    this.bytes = bytes;
+    this.starts = Int32Array.from(starts);
     this.caseOf = Int32Array.from(cases);
     let size = 16;
-    while (size < 2 * encoded.length) size *= 2;
+    while (size < 2 * cases.length) size *= 2;
     this.table = new Int32Array(size);
     this.mask = size - 1;
-    for (let k = 0; k < encoded.length; k++) {
+    for (let k = 0; k < cases.length; k++) {
       let slot = hashOf(this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
       while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
       this.table[slot] = k + 1;
@@ -107,6 +112,11 @@ class CaseIdIndex {
       if (k === length) return this.caseOf[entry]!;
     }
   }
+}
+
+/** String.prototype.isWellFormed (Node 20; not in the ES2023 typings): no lone surrogate. */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
 function hashOf(bytes: Uint8Array, start: number, end: number): number {

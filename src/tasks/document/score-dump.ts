@@ -3,7 +3,7 @@
 // workers), keeps the first kept line per (case, run) in a compact table, then aggregates in slice
 // order × run order and writes cases.jsonl. The caller adds provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
-import { sliceHashOf } from "../../io/slice.js";
+import { knownSliceHash, sliceHashOf } from "../../io/slice.js";
 import { LINE_REJECTIONS } from "../../io/dump.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
@@ -570,8 +570,9 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
       workerHeapMb: WORKER_HEAP_MB,
     }));
   // The report's slice hash, from a thread: it is computed there while this thread starts on the
-  // ranges, off the main thread's path (0.1–0.15 s on the GRPO-shaped slice). In process: here.
-  const threadSliceHash = pool.workers > 1 ? pool.run({ kind: "slice-hash" }) : undefined;
+  // ranges, off the main thread's path (0.1–0.15 s on the GRPO-shaped slice). In process, or when
+  // this thread knows it already (a slice loaded from the compiled-slice cache comes with it): here.
+  const threadSliceHash = pool.workers > 1 && knownSliceHash(slice) === undefined ? pool.run({ kind: "slice-hash" }) : undefined;
   threadSliceHash?.catch(() => {});
   let aggregate: Aggregate;
   try {
