@@ -96,25 +96,28 @@ function skipSpaces(b: Uint8Array, at: number, limit: number): number {
   return at;
 }
 
+/** Bytes a string's scan stops at: the quote, the backslash, and control bytes (refused raw in a JSON string). */
+const STOPS = new Uint8Array(256);
+for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
+STOPS[QUOTE] = 1;
+STOPS[BACKSLASH] = 1;
+
 /** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
 function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: boolean): number {
   let i = at + 1;
   let escaped = false;
   for (;;) {
+    while (i < limit && STOPS[b[i]!] === 0) i++;
     if (i >= limit) return -1;
     const c = b[i]!;
     if (c === QUOTE) break;
-    if (c < SPACE) return -1;
-    if (c === BACKSLASH) {
-      if (!allowEscapes) return -1;
-      const e = b[i + 1];
-      // Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen;
-      // `\u` can spell any character, so it is the string path's.
-      if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
-      escaped = true;
-      i++;
-    }
-    i++;
+    if (c !== BACKSLASH || !allowEscapes) return -1;
+    const e = b[i + 1];
+    // Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen;
+    // `\u` can spell any character, so it is the string path's.
+    if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
+    escaped = true;
+    i += 2;
   }
   stringStart = at + 1;
   stringEnd = i;

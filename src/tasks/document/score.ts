@@ -368,11 +368,26 @@ function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: nu
 
 const NEWLINE = 0x0a;
 
-/** Lines of a block as `splitBlock` counts them: one per newline, plus an unfinished last one (an empty block is one blank line). */
-function lineCount(block: Buffer): number {
+/** Where each line of the block last split ends (its newline, or the block's end), reused from block to block. */
+let lineEnds = new Int32Array(1 << 14);
+
+/**
+ * Splits a block as `splitBlock` does, into lineEnds: one line per newline, plus an unfinished last
+ * one (an empty block is one blank line). Returns the count.
+ */
+function splitLines(block: Buffer): number {
   let count = 0;
-  for (let at = block.indexOf(NEWLINE); at !== -1; at = block.indexOf(NEWLINE, at + 1)) count++;
-  return block.length === 0 || block[block.length - 1] !== NEWLINE ? count + 1 : count;
+  for (let at = block.indexOf(NEWLINE); ; at = block.indexOf(NEWLINE, at + 1)) {
+    const end = at === -1 ? block.length : at;
+    if (at === -1 && count > 0 && lineEnds[count - 1] === block.length - 1) return count;
+    if (count === lineEnds.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(lineEnds);
+      lineEnds = grown;
+    }
+    lineEnds[count++] = end;
+    if (at === -1) return count;
+  }
 }
 
 /**
@@ -386,14 +401,13 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const count = lineCount(block);
+    const count = splitLines(block);
     const out = new ChunkColumns(firstLineNo, count);
     const valid = isUtf8(block);
     let start = 0;
     for (let i = 0; i < count; i++) {
       out.startLine(i);
-      let end = block.indexOf(NEWLINE, start);
-      if (end === -1) end = block.length;
+      const end = lineEnds[i]!;
       // The line's text drops one final "\r" (lineText).
       const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
       if (!valid || !scoreLineOfBytes(state, i, block, start, textEnd, out)) {
