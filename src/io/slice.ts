@@ -470,6 +470,11 @@ export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sent
 
 const hashOf = new WeakMap<object, string>();
 
+/** The slice's hash when it is known already (computed, or kept with a slice loaded from the cache), else undefined. */
+export function knownSliceHash(slice: Pick<DocumentSlice, "cases" | "sentences">): string | undefined {
+  return hashOf.get(slice);
+}
+
 /**
  * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
  * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).

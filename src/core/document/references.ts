@@ -12,30 +12,44 @@ const CLOSE = 0x5d; // ]
 const HYPHEN = 0x2d; // -
 
 // The last readDigits result: the number (Infinity beyond 2^53 − 1, outside every document either
-// way) and the UTF-16 index just after its last digit. Module state instead of a result object:
+// way) and the byte index just after its last digit. Module state instead of a result object:
 // the scan is synchronous and never re-entered.
 let digitsValue = 0;
 let digitsEnd = 0;
 
+/** The code point of the UTF-8 sequence whose lead byte `lead` (≥ 0x80) is at `at`, its length in sequenceWidth. */
+let sequenceWidth = 0;
+
+function codePointAt(bytes: Uint8Array, at: number, lead: number): number {
+  if (lead < 0xe0) {
+    sequenceWidth = 2;
+    return ((lead & 0x1f) << 6) | (bytes[at + 1]! & 0x3f);
+  }
+  if (lead < 0xf0) {
+    sequenceWidth = 3;
+    return ((lead & 0x0f) << 12) | ((bytes[at + 1]! & 0x3f) << 6) | (bytes[at + 2]! & 0x3f);
+  }
+  sequenceWidth = 4;
+  return ((lead & 0x07) << 18) | ((bytes[at + 1]! & 0x3f) << 12) | ((bytes[at + 2]! & 0x3f) << 6) | (bytes[at + 3]! & 0x3f);
+}
+
 /**
- * One or more Unicode decimal digits starting at `index`, read as Python's int() does, into
- * digitsValue/digitsEnd; false when there is no digit there.
+ * One or more Unicode decimal digits starting at byte `index` (before `end`) of UTF-8 text, read as
+ * Python's int() does, into digitsValue/digitsEnd; false when there is no digit there.
  */
-function readDigits(text: string, index: number): boolean {
+function readDigits(bytes: Uint8Array, index: number, end: number): boolean {
   let value = 0;
   let position = index;
-  const length = text.length;
-  while (position < length) {
-    const code = text.charCodeAt(position);
+  while (position < end) {
+    const code = bytes[position]!;
     let digit: number;
     let width = 1;
     if (code >= 0x30 && code <= 0x39) digit = code - 0x30;
     else if (code < 0x80) break;
     else {
-      const codePoint = text.codePointAt(position) as number;
-      digit = decimalDigitValue(codePoint);
+      digit = decimalDigitValue(codePointAt(bytes, position, code));
       if (digit < 0) break;
-      if (codePoint > 0xffff) width = 2;
+      width = sequenceWidth;
     }
     value = value * 10 + digit;
     if (value > Number.MAX_SAFE_INTEGER) value = Infinity;
@@ -71,33 +85,42 @@ const SCRATCH_KEPT = 4096;
 /** Above this many references the pairs are sorted with Array#sort rather than by insertion. */
 const INSERTION_SORT_MAX = 16;
 
+/** The index of the next `[` in bytes[from .. end), or -1 (a loop: a Buffer's indexOf is a native call each time). */
+function nextOpen(bytes: Uint8Array, from: number, end: number): number {
+  for (let i = from; i < end; i++) if (bytes[i] === OPEN) return i;
+  return -1;
+}
+
 /**
- * Finds the references of `text` into firsts/lasts (merged into sorted disjoint ranges), or returns
- * the reason it is rejected: a reference starting below 1, a reversed range, or one ending beyond
- * sentenceCount (a year such as `[2023]` included). In `[i-j]-[k]` the compact end j wins.
+ * Finds the references of the UTF-8 text `bytes[start .. end)` into firsts/lasts (merged into
+ * sorted disjoint ranges), or returns the reason it is rejected: a reference starting below 1, a
+ * reversed range, or one ending beyond sentenceCount (a year such as `[2023]` included). In
+ * `[i-j]-[k]` the compact end j wins. Only `[`, `]`, `-` and digits matter: any other character,
+ * whatever its width, only breaks a match, so raw JSON string bytes with escapes other than `\u`
+ * give the result of the text they decode to.
  */
-function scanReferences(text: string, sentenceCount: number): DocumentContradictionErrorCode | undefined {
+function scanReferences(bytes: Uint8Array, start: number, end: number, sentenceCount: number): DocumentContradictionErrorCode | undefined {
   if (firsts.length > SCRATCH_KEPT) {
     // A hostile text's millions of references are not held until the next one.
     firsts.length = 0;
     lasts.length = 0;
   }
   let count = 0;
-  let index = text.indexOf("[");
+  let index = nextOpen(bytes, start, end);
   while (index !== -1) {
-    if (!readDigits(text, index + 1)) {
-      index = text.indexOf("[", index + 1);
+    if (!readDigits(bytes, index + 1, end)) {
+      index = nextOpen(bytes, index + 1, end);
       continue;
     }
     const first = digitsValue;
     let last = first;
     let position = digitsEnd;
     let compactEnd = false;
-    const code = text.charCodeAt(position);
+    const code = position < end ? bytes[position] : -1;
     if (code === HYPHEN) {
       // After "[digits-" only "digits]" can complete a match; the start alone would need "]".
-      if (!readDigits(text, position + 1) || text.charCodeAt(digitsEnd) !== CLOSE) {
-        index = text.indexOf("[", index + 1);
+      if (!readDigits(bytes, position + 1, end) || digitsEnd >= end || bytes[digitsEnd] !== CLOSE) {
+        index = nextOpen(bytes, index + 1, end);
         continue;
       }
       last = digitsValue;
@@ -106,12 +129,12 @@ function scanReferences(text: string, sentenceCount: number): DocumentContradict
     } else if (code === CLOSE) {
       position++;
     } else {
-      index = text.indexOf("[", index + 1);
+      index = nextOpen(bytes, index + 1, end);
       continue;
     }
     // A separated end `-[k]`.
-    if (text.charCodeAt(position) === HYPHEN && text.charCodeAt(position + 1) === OPEN && readDigits(text, position + 2)) {
-      if (text.charCodeAt(digitsEnd) === CLOSE) {
+    if (position + 1 < end && bytes[position] === HYPHEN && bytes[position + 1] === OPEN && readDigits(bytes, position + 2, end)) {
+      if (digitsEnd < end && bytes[digitsEnd] === CLOSE) {
         if (!compactEnd) last = digitsValue;
         position = digitsEnd + 1;
       }
@@ -120,10 +143,23 @@ function scanReferences(text: string, sentenceCount: number): DocumentContradict
     firsts[count] = first;
     lasts[count] = last;
     count++;
-    index = position < text.length ? text.indexOf("[", position) : -1;
+    index = nextOpen(bytes, position, end);
   }
   mergeRanges(count);
   return undefined;
+}
+
+/** Scratch for the UTF-8 bytes of a reasoning given as text, grown as needed. */
+let encoded = new Uint8Array(1 << 12);
+const encoder = new TextEncoder();
+
+/** The references of a reasoning given as a value (scanReferences over its text's UTF-8 bytes). */
+function scanReasoning(reasoning: unknown, sentenceCount: number): DocumentContradictionErrorCode | undefined {
+  const text = reasoningText(reasoning);
+  // At most three bytes per UTF-16 code unit.
+  if (encoded.length < 3 * text.length) encoded = new Uint8Array(3 * text.length);
+  const { written } = encoder.encodeInto(text, encoded);
+  return scanReferences(encoded, 0, written, sentenceCount);
 }
 
 /** Sorts the `count` ranges by their first ID and merges overlapping or adjacent ones, in place. */
@@ -172,11 +208,27 @@ function mergeRanges(count: number): void {
  */
 export function reasoningReferenceCount(reasoning: unknown, sentenceCount: number): number | DocumentContradictionErrorCode {
   if (!(sentenceCount >= 1)) return "sentence_count_not_positive";
-  const rejected = scanReferences(reasoningText(reasoning), sentenceCount);
+  const rejected = scanReasoning(reasoning, sentenceCount);
   if (rejected !== undefined) return rejected;
+  return citedCount();
+}
+
+/** How many distinct IDs the last scan's merged ranges hold. */
+function citedCount(): number {
   let total = 0;
   for (let k = 0; k < mergedCount; k++) total += lasts[k]! - firsts[k]! + 1;
   return total;
+}
+
+/**
+ * `reasoningReferenceCount` of the UTF-8 text `bytes[start .. end)`, given as the raw bytes of a
+ * JSON string (escapes other than `\u` left in) or as decoded text: the scanner reads either alike.
+ * The caller has checked sentenceCount ≥ 1.
+ */
+export function reasoningReferenceCountOfBytes(bytes: Uint8Array, start: number, end: number, sentenceCount: number): number | DocumentContradictionErrorCode {
+  const rejected = scanReferences(bytes, start, end, sentenceCount);
+  if (rejected !== undefined) return rejected;
+  return citedCount();
 }
 
 /**
@@ -188,7 +240,7 @@ export function reasoningReferenceCount(reasoning: unknown, sentenceCount: numbe
  */
 export function parseReasoningReferences(reasoning: unknown, sentenceCount: number): number[] {
   if (!(sentenceCount >= 1)) throw new DocumentContradictionError("sentence_count_not_positive");
-  const rejected = scanReferences(reasoningText(reasoning), sentenceCount);
+  const rejected = scanReasoning(reasoning, sentenceCount);
   if (rejected !== undefined) throw new DocumentContradictionError(rejected);
   const ids: number[] = [];
   for (let k = 0; k < mergedCount; k++) for (let id = firsts[k]!; id <= lasts[k]!; id++) ids.push(id);

@@ -3,7 +3,7 @@
 // workers), keeps the first kept line per (case, run) in a compact table, then aggregates in slice
 // order × run order and writes cases.jsonl. The caller adds provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
-import { sliceHashOf } from "../../io/slice.js";
+import { knownSliceHash, sliceHashOf } from "../../io/slice.js";
 import { LINE_REJECTIONS } from "../../io/dump.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
@@ -165,6 +165,8 @@ async function* chunked(
   onBlock: (block: DumpBlock) => void,
   /** The file bytes each chunk yielded stands for, in order (for progress counted as chunks are scored). */
   sizes: number[],
+  /** Whether a chunk must own its buffer (to move to a worker thread), else it is a view of the block read. */
+  own: () => boolean,
 ): AsyncGenerator<ScoreChunk> {
   for await (const dumpBlock of dumpScoreBlocks(path, source)) {
     // A Parquet dump's rows are scored from their fields (score-rows.ts); they are not the file's bytes.
@@ -179,7 +181,7 @@ async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      yield { firstLineNo, block: new Uint8Array(block) };
+      yield { firstLineNo, block: own() ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -193,7 +195,7 @@ async function* chunked(
         taken++;
       }
       sizes.push(end - start + (end === block.length ? extra : 0));
-      yield { firstLineNo: lineNo, block: new Uint8Array(block.subarray(start, end)) };
+      yield { firstLineNo: lineNo, block: own() ? new Uint8Array(block.subarray(start, end)) : block.subarray(start, end) };
       lineNo += taken;
       start = end;
     }
@@ -265,6 +267,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     const tally = new DumpTally(slice, opts, rewards !== undefined);
     const dump = readDumpChunks(opts);
     const { workers, first } = await chooseWorkers(opts, dump, slice, scoreOptions, total);
+    dump.ownBuffers = workers > 1;
     const ready =
       opts.earlyPool !== undefined
         ? await opts.earlyPool.start(slice, scoreOptions)
@@ -335,11 +338,17 @@ interface DumpChunks {
   hash: ReturnType<typeof createHash>;
   /** False for a Parquet dump: its blocks are made from its rows, its hash is the file's, computed later. */
   rawBytes: boolean;
+  /**
+   * Whether chunks are copied into buffers of their own, which can move to a worker thread. Set once
+   * the worker count is known; in process a chunk is scored from the block as read (a million-line
+   * dump's copy was 180 MB of fresh memory to fault in, for nothing).
+   */
+  ownBuffers: boolean;
 }
 
 function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
   // One object: the block callback updates the hash and rawBytes the caller reads at the end.
-  const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true };
+  const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true, ownBuffers: false };
   const onBlock = ({ firstLineNo, block, raw }: DumpBlock): void => {
     dump.rawBytes &&= raw;
     if (raw) {
@@ -347,7 +356,7 @@ function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
       opts.onDumpBlock?.(firstLineNo, block);
     }
   };
-  return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes) });
+  return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes, () => dump.ownBuffers) });
 }
 
 /** `auto`: the first chunk is scored here, in process, and its cost decides the worker count. */
@@ -566,8 +575,9 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
       workerHeapMb: WORKER_HEAP_MB,
     }));
   // The report's slice hash, from a thread: it is computed there while this thread starts on the
-  // ranges, off the main thread's path (0.1–0.15 s on the GRPO-shaped slice). In process: here.
-  const threadSliceHash = pool.workers > 1 ? pool.run({ kind: "slice-hash" }) : undefined;
+  // ranges, off the main thread's path (0.1–0.15 s on the GRPO-shaped slice). In process, or when
+  // this thread knows it already (a slice loaded from the compiled-slice cache comes with it): here.
+  const threadSliceHash = pool.workers > 1 && knownSliceHash(slice) === undefined ? pool.run({ kind: "slice-hash" }) : undefined;
   threadSliceHash?.catch(() => {});
   let aggregate: Aggregate;
   try {

@@ -1,11 +1,14 @@
 // Scores a block of dump lines against the slice (docs/core-document.md, docs/comparable-reports.md). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
-// arrays so that a million lines cross the worker boundary cheaply.
+// arrays so that a million lines cross the worker boundary cheaply. Each line takes the byte path
+// (score-bytes.ts: read and scored on the block's bytes) when it is in the shapes judges write, else
+// the string path (decoded alone, parsed, `scoreCase`); both write the same columns.
 import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pythonTruthy } from "../../core/document/index.js";
 import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
-import { splitBlock, type Line } from "../../io/lines.js";
+import { lineText, type Line } from "../../io/lines.js";
+import { isUtf8 } from "node:buffer";
 import {
   dumpCaseId,
   dumpRunKey,
@@ -18,6 +21,8 @@ import {
 } from "../../io/dump.js";
 import { scanDumpLine } from "../../io/dump-scan.js";
 import type { JsonObject } from "../../io/records.js";
+import { RUN_ABSENT, RUN_INTEGER } from "../../io/dump-bytes.js";
+import { byteOutcome, scoreLineBytes } from "./score-bytes.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -195,111 +200,248 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
   };
 }
 
-/** `records[i]`, when given, is line i's record already read (a Parquet row's, score-rows.ts): its text is not scanned. */
-export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[], records?: readonly (JsonObject | undefined)[]): ChunkResult {
+/** A chunk's columns, filled line by line (by the byte path or the string path alike). */
+class ChunkColumns {
+  readonly r: ChunkResult;
+  private evidence = new Int32Array(1024);
+  private evidenceCount = 0;
+  private readonly runKeyIndex = new Map<string, number>();
+  /** Chunk run-key index of the integer runs below INTEGER_RUNS_CACHED (-1: not seen yet). */
+  private readonly integerRuns = new Int32Array(INTEGER_RUNS_CACHED).fill(-1);
+  private readonly examplesPerCode = new Map<string, number>();
+
+  constructor(firstLineNo: number, count: number) {
+    this.r = {
+      firstLineNo,
+      count,
+      kind: new Uint8Array(count),
+      code: new Uint8Array(count),
+      caseIndex: new Int32Array(count).fill(-1),
+      runKey: new Int32Array(count),
+      runKeys: [],
+      judgment: new Uint8Array(count),
+      coverage: new Float64Array(count),
+      rewardAccuracy: new Float64Array(count),
+      matched: new Int32Array(count),
+      evStart: new Int32Array(count + 1),
+      evData: new Int32Array(0),
+      messages: [],
+      orphans: [],
+    };
+  }
+
+  /** Line i starts: its evidence (if any) follows the previous lines'. */
+  startLine(i: number): void {
+    this.r.evStart[i] = this.evidenceCount;
+  }
+
+  note(i: number, key: string, message: string): void {
+    const seen = this.examplesPerCode.get(key) ?? 0;
+    if (seen >= EXAMPLES_PER_REASON) return;
+    this.examplesPerCode.set(key, seen + 1);
+    this.r.messages.push([i, message]);
+  }
+
+  reject(i: number, code: DumpLineRejection, message: string): void {
+    this.r.kind[i] = LINE_KIND_REJECTED;
+    this.r.code[i] = LINE_REJECTIONS.indexOf(code);
+    this.note(i, code, message);
+  }
+
+  orphan(i: number, caseId: string): void {
+    this.r.kind[i] = LINE_KIND_ORPHAN;
+    this.r.orphans.push([i, caseId]);
+  }
+
+  runKeyOf(key: string): number {
+    let k = this.runKeyIndex.get(key);
+    if (k === undefined) {
+      k = this.r.runKeys.length;
+      this.runKeyIndex.set(key, k);
+      this.r.runKeys.push(key);
+    }
+    return k;
+  }
+
+  /** The chunk's index of the run key of an integer run (its decimal text, as `dumpRunKey` gives it). */
+  integerRunKeyOf(value: number): number {
+    if (value >= INTEGER_RUNS_CACHED) return this.runKeyOf(String(value));
+    let k = this.integerRuns[value]!;
+    if (k < 0) this.integerRuns[value] = k = this.runKeyOf(String(value));
+    return k;
+  }
+
+  prediction(i: number, caseIndex: number, runKey: number, reason: number, judgment: boolean, coverage: number, rewardAccuracy: number, matched: number): void {
+    const r = this.r;
+    r.kind[i] = LINE_KIND_PREDICTION;
+    r.caseIndex[i] = caseIndex;
+    r.runKey[i] = runKey;
+    r.code[i] = reason;
+    r.judgment[i] = judgment ? 1 : 0;
+    r.coverage[i] = coverage;
+    r.rewardAccuracy[i] = rewardAccuracy;
+    r.matched[i] = matched;
+  }
+
+  pushEvidence(id: number): void {
+    if (this.evidenceCount === this.evidence.length) {
+      const grown = new Int32Array(2 * this.evidence.length);
+      grown.set(this.evidence);
+      this.evidence = grown;
+    }
+    this.evidence[this.evidenceCount++] = id;
+  }
+
+  finish(): ChunkResult {
+    this.r.evStart[this.r.count] = this.evidenceCount;
+    // A copy of its own: the result's buffers move to the main thread whole.
+    this.r.evData = this.evidence.slice(0, this.evidenceCount);
+    return this.r;
+  }
+}
+
+/** Integer runs below this are looked up in an array per chunk, not by their text. */
+const INTEGER_RUNS_CACHED = 256;
+
+/** The string path: line i's text (null: not UTF-8) parsed as a whole (or its record as already read), then scored by `scoreCase`. */
+function scoreLineText(state: ScoreState, i: number, text: string | null, out: ChunkColumns, read?: JsonObject): void {
+  // The string scanner reads the shapes judges write; any other line takes the full parser.
+  let record = read ?? scanDumpLine(text);
+  if (record === undefined) {
+    const parsed = parseDumpLine(text);
+    if ("error" in parsed) {
+      out.reject(i, parsed.error.code, parsed.error.message);
+      return;
+    }
+    record = parsed.record;
+  }
+  if (isBatchOutputLine(record)) {
+    const converted = batchOutputRecord(record);
+    if ("orphan" in converted) {
+      out.orphan(i, converted.orphan);
+      return;
+    }
+    record = converted.record;
+  }
+  const caseId = dumpCaseId(record);
+  if (caseId === undefined) {
+    out.reject(i, "bad_case_id", "case_id (or id) is missing or not a string");
+    return;
+  }
+  const caseIndex = state.slice.byId.get(caseId);
+  if (caseIndex === undefined) {
+    out.orphan(i, caseId);
+    return;
+  }
+  const runKey = dumpRunKey(record);
+  if (runKey === undefined) {
+    out.reject(i, "bad_run_key", runKeyProblem(record));
+    return;
+  }
+  const scored = scoreCase(state.slice.cases[caseIndex]!, record, state.options);
+  out.prediction(
+    i,
+    caseIndex,
+    out.runKeyOf(runKey),
+    reasonIndex(scored.reason),
+    scored.judgment,
+    scored.referenceCoverage,
+    scored.rewardAccuracy,
+    scored.matched,
+  );
+  for (const id of scored.evidence) out.pushEvidence(id);
+  if (scored.reason !== null) out.note(i, scored.reason, scored.message!);
+}
+
+/** The byte path (score-bytes.ts): line i read from `block[start .. end)` into the columns; false to take the string path. */
+function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: number, end: number, out: ChunkColumns): boolean {
+  if (!scoreLineBytes(state.slice, state.options.completionEnd, block, start, end)) return false;
+  const o = byteOutcome;
+  if (o.caseIndex < 0) {
+    out.orphan(i, o.orphanId);
+    return true;
+  }
+  const runKey = o.runKind === RUN_INTEGER ? out.integerRunKeyOf(o.runValue) : out.runKeyOf(o.runKind === RUN_ABSENT ? "0" : o.runKey);
+  const reason = o.reason === null ? 0 : reasonIndex(o.reason as CaseReason);
+  out.prediction(i, o.caseIndex, runKey, reason, o.judgment, o.coverage, o.rewardAccuracy, o.matched);
+  for (let k = 0; k < o.evidenceCount; k++) out.pushEvidence(o.evidence[k]!);
+  if (o.reason !== null) out.note(i, o.reason, DOCUMENT_CONTRADICTION_ERROR_MESSAGES[o.reason]);
+  return true;
+}
+
+const NEWLINE = 0x0a;
+
+/** Where each line of the block last split ends (its newline, or the block's end), reused from block to block. */
+let lineEnds = new Int32Array(1 << 14);
+
+/**
+ * Splits a block as `splitBlock` does, into lineEnds: one line per newline, plus an unfinished last
+ * one (an empty block is one blank line). Returns the count.
+ */
+function splitLines(block: Buffer): number {
+  let count = 0;
+  for (let at = block.indexOf(NEWLINE); ; at = block.indexOf(NEWLINE, at + 1)) {
+    const end = at === -1 ? block.length : at;
+    if (at === -1 && count > 0 && lineEnds[count - 1] === block.length - 1) return count;
+    if (count === lineEnds.length) {
+      const grown = new Int32Array(2 * count);
+      grown.set(lineEnds);
+      lineEnds = grown;
+    }
+    lineEnds[count++] = end;
+    if (at === -1) return count;
+  }
+}
+
+/**
+ * Scores a block of whole lines (as `splitBlock` splits them: same line numbers, same texts). Each
+ * line of a UTF-8 block tries the byte path first; a line it does not take is decoded alone (never
+ * the whole block) and takes the string path.
+ */
+export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer): ChunkResult {
   // Rejected predictions are expected data, not bugs: capturing a stack trace for each of the
   // validator's errors cost more than scoring the line.
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return scoreLinesUnchecked(state, firstLineNo, lines, records);
+    const count = splitLines(block);
+    const out = new ChunkColumns(firstLineNo, count);
+    const valid = isUtf8(block);
+    let start = 0;
+    for (let i = 0; i < count; i++) {
+      out.startLine(i);
+      const end = lineEnds[i]!;
+      // The line's text drops one final "\r" (lineText).
+      const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
+      if (!valid || !scoreLineOfBytes(state, i, block, start, textEnd, out)) {
+        const text = valid || isUtf8(block.subarray(start, end)) ? lineText(block.toString("utf8", start, end), firstLineNo + i) : null;
+        scoreLineText(state, i, text, out);
+      }
+      start = end + 1;
+    }
+    return out.finish();
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
 }
 
-function scoreLinesUnchecked(state: ScoreState, firstLineNo: number, lines: readonly Line[], records?: readonly (JsonObject | undefined)[]): ChunkResult {
-  const count = lines.length;
-  const r: ChunkResult = {
-    firstLineNo,
-    count,
-    kind: new Uint8Array(count),
-    code: new Uint8Array(count),
-    caseIndex: new Int32Array(count).fill(-1),
-    runKey: new Int32Array(count),
-    runKeys: [],
-    judgment: new Uint8Array(count),
-    coverage: new Float64Array(count),
-    rewardAccuracy: new Float64Array(count),
-    matched: new Int32Array(count),
-    evStart: new Int32Array(count + 1),
-    evData: new Int32Array(0),
-    messages: [],
-    orphans: [],
-  };
-  const evidence: number[] = [];
-  const runKeyIndex = new Map<string, number>();
-  const examplesPerCode = new Map<string, number>();
-  const note = (i: number, key: string, message: string): void => {
-    const seen = examplesPerCode.get(key) ?? 0;
-    if (seen >= EXAMPLES_PER_REASON) return;
-    examplesPerCode.set(key, seen + 1);
-    r.messages.push([i, message]);
-  };
-  const reject = (i: number, code: DumpLineRejection, message: string): void => {
-    r.kind[i] = LINE_KIND_REJECTED;
-    r.code[i] = LINE_REJECTIONS.indexOf(code);
-    note(i, code, message);
-  };
-  for (let i = 0; i < count; i++) {
-    r.evStart[i] = evidence.length;
-    const text = lines[i]!.text;
-    // The scanner reads the shapes judges write; any other line takes the full parser.
-    let record = records?.[i] ?? scanDumpLine(text);
-    if (record === undefined) {
-      const parsed = parseDumpLine(text);
-      if ("error" in parsed) {
-        reject(i, parsed.error.code, parsed.error.message);
-        continue;
-      }
-      record = parsed.record;
+/**
+ * Scores lines given as texts, `records[i]` (when given) being line i's record already read (a
+ * Parquet row's, score-rows.ts): its text is then not scanned.
+ */
+export function scoreLines(state: ScoreState, firstLineNo: number, lines: readonly Line[], records?: readonly (JsonObject | undefined)[]): ChunkResult {
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const out = new ChunkColumns(firstLineNo, lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      out.startLine(i);
+      scoreLineText(state, i, lines[i]!.text, out, records?.[i]);
     }
-    if (isBatchOutputLine(record)) {
-      const converted = batchOutputRecord(record);
-      if ("orphan" in converted) {
-        r.kind[i] = LINE_KIND_ORPHAN;
-        r.orphans.push([i, converted.orphan]);
-        continue;
-      }
-      record = converted.record;
-    }
-    const caseId = dumpCaseId(record);
-    if (caseId === undefined) {
-      reject(i, "bad_case_id", "case_id (or id) is missing or not a string");
-      continue;
-    }
-    const caseIndex = state.slice.byId.get(caseId);
-    if (caseIndex === undefined) {
-      r.kind[i] = LINE_KIND_ORPHAN;
-      r.orphans.push([i, caseId]);
-      continue;
-    }
-    const runKey = dumpRunKey(record);
-    if (runKey === undefined) {
-      reject(i, "bad_run_key", runKeyProblem(record));
-      continue;
-    }
-    const scored = scoreCase(state.slice.cases[caseIndex]!, record, state.options);
-    r.kind[i] = LINE_KIND_PREDICTION;
-    r.caseIndex[i] = caseIndex;
-    let k = runKeyIndex.get(runKey);
-    if (k === undefined) {
-      k = r.runKeys.length;
-      runKeyIndex.set(runKey, k);
-      r.runKeys.push(runKey);
-    }
-    r.runKey[i] = k;
-    r.code[i] = reasonIndex(scored.reason);
-    r.judgment[i] = scored.judgment ? 1 : 0;
-    r.coverage[i] = scored.referenceCoverage;
-    r.rewardAccuracy[i] = scored.rewardAccuracy;
-    r.matched[i] = scored.matched;
-    for (const id of scored.evidence) evidence.push(id);
-    if (scored.reason !== null) note(i, scored.reason, scored.message!);
+    return out.finish();
+  } finally {
+    Error.stackTraceLimit = stackLimit;
   }
-  r.evStart[count] = evidence.length;
-  r.evData = Int32Array.from(evidence);
-  return r;
 }
 
 export interface LineBlock {
@@ -307,10 +449,7 @@ export interface LineBlock {
   block: Uint8Array;
 }
 
-/** Pool entry: decode, split and score one raw block of whole lines. */
+/** Pool entry: score one raw block of whole lines. */
 export function processChunk(state: ScoreState, chunk: LineBlock): ChunkResult {
-  const lines: Line[] = [];
-  const buffer = Buffer.from(chunk.block.buffer, chunk.block.byteOffset, chunk.block.byteLength);
-  splitBlock(buffer, chunk.firstLineNo, lines);
-  return scoreLines(state, chunk.firstLineNo, lines);
+  return scoreBlock(state, chunk.firstLineNo, Buffer.from(chunk.block.buffer, chunk.block.byteOffset, chunk.block.byteLength));
 }

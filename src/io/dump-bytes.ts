@@ -1,0 +1,434 @@
+// A dump line's fastest path (docs/eval.md, "Performance"): one pass over the line's UTF-8 bytes,
+// as read, for the three shapes judges write (structured, cache-shaped, raw completion), recording where
+// the values scoring needs lie in the block and the few numbers it needs, and building no string
+// and no object. It accepts a narrower grammar than the string scanner (dump-scan.ts):
+//   line   = "{" [member ("," member)*] "}" [spaces]     spaces (0x20) only between tokens
+//   member = key ":" value     key: a string without escapes, a field below at most once
+//   case_id, run: a string without escapes (run: or an integer); judgment: true, false or such a
+//   string; evidence_sentence_ids: a list of integers; reasoning, completion: a string whose
+//   escapes are `\" \\ \/ \b \f \n \r \t` (no `\u`); any other key but `id`, `sample`, `evidence`,
+//   `error`, `custom_id`, `response` and `__proto__`: a string, true, false, an
+//   integer, a list of those, or an object of those and lists (its value is checked, then unused).
+//   prediction (the cache shape): an object of judgment, evidence_sentence_ids, reasoning, completion
+//   and other keys as above (nested one level less), with none of those four on the line itself.
+//   integer: 0, or 1-9 then digits, at most 15 digits in all.
+// No control byte, no `null`, no number with a sign, fraction or exponent. Any other line is not
+// this scanner's: the caller decodes it and takes the string path, which keeps every rule of the
+// full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
+// test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
+
+/** Digits an integer may have here: every such value is exact in a double. */
+const MAX_DIGITS = 15;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SPACE = 0x20;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN_LIST = 0x5b;
+const CLOSE_LIST = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** Where a scanned string's content lies in the block (quotes excluded), and whether it holds an escape. */
+export interface ByteSpan {
+  start: number;
+  end: number;
+  escaped: boolean;
+}
+
+/** A field's value as scanned: absent, or where it lies. */
+export const RUN_ABSENT = 0;
+export const RUN_INTEGER = 1;
+export const RUN_STRING = 2;
+export const JUDGMENT_ABSENT = 0;
+export const JUDGMENT_TRUE = 1;
+export const JUDGMENT_FALSE = 2;
+export const JUDGMENT_STRING = 3;
+
+/**
+ * The fields of the line scanned last (one object, reused: nothing is allocated per line). Offsets
+ * are into the block given to `scanLineBytes`; a span's start is -1 when the field is absent.
+ */
+export interface ScannedLine {
+  caseId: ByteSpan;
+  runKind: number;
+  /** The integer run (RUN_INTEGER). */
+  runValue: number;
+  /** The string run (RUN_STRING). */
+  run: ByteSpan;
+  judgmentKind: number;
+  /** The string judgment (JUDGMENT_STRING). */
+  judgment: ByteSpan;
+  /** Entries of evidence_sentence_ids in evidence[0 .. evidenceCount); -1 when absent. */
+  evidenceCount: number;
+  evidence: Float64Array;
+  reasoning: ByteSpan;
+  completion: ByteSpan;
+}
+
+const span = (): ByteSpan => ({ start: -1, end: -1, escaped: false });
+
+export const scanned: ScannedLine = {
+  caseId: span(),
+  runKind: RUN_ABSENT,
+  runValue: 0,
+  run: span(),
+  judgmentKind: JUDGMENT_ABSENT,
+  judgment: span(),
+  evidenceCount: -1,
+  evidence: new Float64Array(64),
+  reasoning: span(),
+  completion: span(),
+};
+
+// The last string scanString read: its content's offsets and whether it holds an escape. Module
+// state, not a result object (the scan is synchronous and never re-entered); positions are passed
+// and returned as numbers (-1: the line leaves the grammar), so the loops run on locals.
+let stringStart = 0;
+let stringEnd = 0;
+let stringEscaped = false;
+/** The integer scanScalar or scanInteger read last. */
+let integerValue = 0;
+
+function skipSpaces(b: Uint8Array, at: number, limit: number): number {
+  while (at < limit && b[at] === SPACE) at++;
+  return at;
+}
+
+/** Bytes a string's scan stops at: the quote, the backslash, and control bytes (refused raw in a JSON string). */
+const STOPS = new Uint8Array(256);
+for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
+STOPS[QUOTE] = 1;
+STOPS[BACKSLASH] = 1;
+
+/** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
+function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: boolean): number {
+  let i = at + 1;
+  let escaped = false;
+  for (;;) {
+    while (i < limit && STOPS[b[i]!] === 0) i++;
+    if (i >= limit) return -1;
+    const c = b[i]!;
+    if (c === QUOTE) break;
+    if (c !== BACKSLASH || !allowEscapes) return -1;
+    const e = b[i + 1];
+    // Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen;
+    // `\u` can spell any character, so it is the string path's.
+    if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
+    escaped = true;
+    i += 2;
+  }
+  stringStart = at + 1;
+  stringEnd = i;
+  stringEscaped = escaped;
+  return i + 1;
+}
+
+/** The integer at `at` into integerValue: the position after it, or -1 when it is not one of the grammar's integers. */
+function scanInteger(b: Uint8Array, at: number, limit: number): number {
+  const start = at;
+  let value = 0;
+  while (at < limit) {
+    const c = b[at]!;
+    if (c < 0x30 || c > 0x39) break;
+    value = value * 10 + (c - 0x30);
+    at++;
+  }
+  const digits = at - start;
+  if (digits === 0 || digits > MAX_DIGITS || (digits > 1 && b[start] === 0x30)) return -1;
+  // A fraction or an exponent: the string path's float rule applies.
+  if (at < limit && (b[at] === 0x2e || b[at] === 0x65 || b[at] === 0x45)) return -1;
+  integerValue = value;
+  return at;
+}
+
+/** Whether `word` is at `at` (inside the line). */
+function isAt(b: Uint8Array, at: number, limit: number, word: Uint8Array): boolean {
+  if (at + word.length > limit) return false;
+  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
+  return true;
+}
+
+const TRUE = new Uint8Array([0x74, 0x72, 0x75, 0x65]);
+const FALSE = new Uint8Array([0x66, 0x61, 0x6c, 0x73, 0x65]);
+
+/** Kind of the scalar scanScalar read last. */
+let scalarKind = 0;
+const STRING = 1;
+const INTEGER = 2;
+const BOOLEAN_TRUE = 3;
+const BOOLEAN_FALSE = 4;
+
+/** A scalar at `at` (its kind in scalarKind): the position after it, or -1. */
+function scanScalar(b: Uint8Array, at: number, limit: number): number {
+  const c = b[at];
+  if (c === QUOTE) {
+    scalarKind = STRING;
+    return scanString(b, at, limit, true);
+  }
+  if (c !== undefined && c >= 0x30 && c <= 0x39) {
+    scalarKind = INTEGER;
+    return scanInteger(b, at, limit);
+  }
+  if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+    scalarKind = BOOLEAN_TRUE;
+    return at + 4;
+  }
+  if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+    scalarKind = BOOLEAN_FALSE;
+    return at + 5;
+  }
+  return -1;
+}
+
+/** A list of scalars at `at`; with `ids`, of integers only, kept in scanned.evidence. The position after it, or -1. */
+function scanList(b: Uint8Array, at: number, limit: number, ids: boolean): number {
+  let count = 0;
+  at = skipSpaces(b, at + 1, limit);
+  if (b[at] === CLOSE_LIST) {
+    if (ids) scanned.evidenceCount = 0;
+    return at + 1;
+  }
+  for (;;) {
+    at = scanScalar(b, skipSpaces(b, at, limit), limit);
+    if (at < 0 || (ids && scalarKind !== INTEGER)) return -1;
+    if (ids) {
+      if (count === scanned.evidence.length) {
+        const grown = new Float64Array(count * 2);
+        grown.set(scanned.evidence);
+        scanned.evidence = grown;
+      }
+      scanned.evidence[count++] = integerValue;
+    }
+    at = skipSpaces(b, at, limit);
+    if (at >= limit) return -1;
+    const c = b[at++];
+    if (c === CLOSE_LIST) {
+      if (ids) scanned.evidenceCount = count;
+      return at;
+    }
+    if (c !== COMMA) return -1;
+  }
+}
+
+/** A value nobody reads: checked against the grammar (an object one level deep at most), then dropped. */
+function skipValue(b: Uint8Array, at: number, limit: number, nested: boolean): number {
+  const c = b[at];
+  if (c === OPEN_LIST) return scanList(b, at, limit, false);
+  if (c !== OPEN_OBJECT) return scanScalar(b, at, limit);
+  if (nested) return -1;
+  at = skipSpaces(b, at + 1, limit);
+  if (b[at] === CLOSE_OBJECT) return at + 1;
+  for (;;) {
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== COLON) return -1;
+    at = skipValue(b, skipSpaces(b, at + 1, limit), limit, true);
+    if (at < 0) return -1;
+    at = skipSpaces(b, at, limit);
+    if (at >= limit) return -1;
+    const next = b[at++];
+    if (next === CLOSE_OBJECT) return at;
+    if (next !== COMMA) return -1;
+  }
+}
+
+/** The keys this scanner reads, and those whose presence sends a line to the string path. */
+const KEY_OTHER = 0;
+const KEY_CASE_ID = 1;
+const KEY_RUN = 2;
+const KEY_JUDGMENT = 3;
+const KEY_EVIDENCE_IDS = 4;
+const KEY_REASONING = 5;
+const KEY_COMPLETION = 6;
+const KEY_LEFT_TO_STRING_PATH = 7;
+const KEY_PREDICTION = 8;
+
+const encoder = new TextEncoder();
+/** Keys by their byte length (the first test), each with its kind. */
+const KEYS_BY_LENGTH: { word: Uint8Array; kind: number }[][] = [];
+for (const [key, kind] of [
+  ["case_id", KEY_CASE_ID],
+  ["run", KEY_RUN],
+  ["judgment", KEY_JUDGMENT],
+  ["evidence_sentence_ids", KEY_EVIDENCE_IDS],
+  ["reasoning", KEY_REASONING],
+  ["completion", KEY_COMPLETION],
+  ["prediction", KEY_PREDICTION],
+  ...["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
+] as const) {
+  const word = encoder.encode(key);
+  (KEYS_BY_LENGTH[word.length] ??= []).push({ word, kind });
+}
+
+/** The kind of the key b[start .. end). */
+function keyKind(b: Uint8Array, start: number, end: number): number {
+  const candidates = KEYS_BY_LENGTH[end - start];
+  if (candidates === undefined) return KEY_OTHER;
+  for (let k = 0; k < candidates.length; k++) if (isAt(b, start, end, candidates[k]!.word)) return candidates[k]!.kind;
+  return KEY_OTHER;
+}
+
+function setSpan(target: ByteSpan): void {
+  target.start = stringStart;
+  target.end = stringEnd;
+  target.escaped = stringEscaped;
+}
+
+/** Whether the line has a `prediction` object (the cache shape): its fields are the prediction's, the line's own are not read. */
+let inPrediction = false;
+let predictionSeen = false;
+
+/** Whether one of the prediction's own fields (judgment, evidence, reasoning, completion) was read already. */
+function predictionFieldRead(): boolean {
+  return scanned.judgmentKind !== JUDGMENT_ABSENT || scanned.evidenceCount >= 0 || scanned.reasoning.start >= 0 || scanned.completion.start >= 0;
+}
+
+/**
+ * A `prediction` object at `at`: the position after it, or -1. Its judgment, evidence IDs, reasoning
+ * and completion fill the slots; any other field mari reads inside it, or any of those fields on
+ * the line itself, leaves the line to the string path.
+ */
+function scanPrediction(b: Uint8Array, at: number, limit: number): number {
+  if (predictionSeen || predictionFieldRead()) return -1;
+  predictionSeen = true;
+  inPrediction = true;
+  at = skipSpaces(b, at + 1, limit);
+  if (b[at] === CLOSE_OBJECT) {
+    inPrediction = false;
+    return at + 1;
+  }
+  for (;;) {
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
+    const kind = keyKind(b, stringStart, stringEnd);
+    if (kind !== KEY_OTHER && kind !== KEY_JUDGMENT && kind !== KEY_EVIDENCE_IDS && kind !== KEY_REASONING && kind !== KEY_COMPLETION) return -1;
+    at = skipSpaces(b, at, limit);
+    if (b[at] !== COLON) return -1;
+    at = skipSpaces(b, at + 1, limit);
+    if (at >= limit || (at = kind === KEY_OTHER ? skipValue(b, at, limit, true) : scanField(b, at, limit, kind)) < 0) return -1;
+    at = skipSpaces(b, at, limit);
+    if (at >= limit) return -1;
+    const next = b[at++];
+    if (next === CLOSE_OBJECT) {
+      inPrediction = false;
+      return at;
+    }
+    if (next !== COMMA) return -1;
+  }
+}
+
+/** One member's value at `at`, for a key of kind `kind`: the position after it, or -1. */
+function scanField(b: Uint8Array, at: number, limit: number, kind: number): number {
+  const c = b[at];
+  // A line's own prediction fields beside a `prediction` object are not the prediction's.
+  if (predictionSeen && !inPrediction && kind >= KEY_JUDGMENT && kind <= KEY_COMPLETION) return -1;
+  switch (kind) {
+    case KEY_CASE_ID:
+      if (scanned.caseId.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
+      setSpan(scanned.caseId);
+      return at;
+    case KEY_RUN:
+      if (scanned.runKind !== RUN_ABSENT) return -1;
+      if (c === QUOTE) {
+        if ((at = scanString(b, at, limit, false)) < 0) return -1;
+        setSpan(scanned.run);
+        scanned.runKind = RUN_STRING;
+        return at;
+      }
+      if ((at = scanInteger(b, at, limit)) < 0) return -1;
+      scanned.runValue = integerValue;
+      scanned.runKind = RUN_INTEGER;
+      return at;
+    case KEY_JUDGMENT:
+      if (scanned.judgmentKind !== JUDGMENT_ABSENT) return -1;
+      if (c === QUOTE) {
+        if ((at = scanString(b, at, limit, false)) < 0) return -1;
+        setSpan(scanned.judgment);
+        scanned.judgmentKind = JUDGMENT_STRING;
+        return at;
+      }
+      if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+        scanned.judgmentKind = JUDGMENT_TRUE;
+        return at + 4;
+      }
+      if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+        scanned.judgmentKind = JUDGMENT_FALSE;
+        return at + 5;
+      }
+      return -1;
+    case KEY_EVIDENCE_IDS:
+      return scanned.evidenceCount < 0 && c === OPEN_LIST ? scanList(b, at, limit, true) : -1;
+    case KEY_REASONING:
+      if (scanned.reasoning.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
+      setSpan(scanned.reasoning);
+      return at;
+    case KEY_COMPLETION:
+      if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
+      setSpan(scanned.completion);
+      return at;
+    case KEY_PREDICTION:
+      return c === OPEN_OBJECT ? scanPrediction(b, at, limit) : -1;
+    case KEY_OTHER:
+      return skipValue(b, at, limit, false);
+    default:
+      return -1;
+  }
+}
+
+/**
+ * Scans the line `block[start .. end)` (its newline excluded; a final "\r" is the caller's to drop)
+ * into `scanned`; false when the line is outside the grammar (then nothing in `scanned` holds). The
+ * block must be valid UTF-8.
+ */
+export function scanLineBytes(block: Uint8Array, start: number, end: number): boolean {
+  if (start >= end || block[start] !== OPEN_OBJECT) return false;
+  scanned.caseId.start = -1;
+  scanned.runKind = RUN_ABSENT;
+  scanned.judgmentKind = JUDGMENT_ABSENT;
+  scanned.evidenceCount = -1;
+  scanned.reasoning.start = -1;
+  scanned.completion.start = -1;
+  predictionSeen = false;
+  inPrediction = false;
+  let at = skipSpaces(block, start + 1, end);
+  if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
+  for (;;) {
+    at = skipSpaces(block, at, end);
+    if (block[at] !== QUOTE || (at = scanString(block, at, end, false)) < 0) return false;
+    const kind = keyKind(block, stringStart, stringEnd);
+    at = skipSpaces(block, at, end);
+    if (block[at] !== COLON) return false;
+    at = skipSpaces(block, at + 1, end);
+    if (at >= end || (at = scanField(block, at, end, kind)) < 0) return false;
+    at = skipSpaces(block, at, end);
+    if (at >= end) return false;
+    const next = block[at++];
+    if (next === CLOSE_OBJECT) return skipSpaces(block, at, end) === end;
+    if (next !== COMMA) return false;
+  }
+}
+
+/** Scratch for decoded strings, grown as needed and reused. */
+let scratch = new Uint8Array(1 << 12);
+
+/**
+ * The bytes of the string `s` decodes to, written to a scratch buffer reused by the next call
+ * (valid until then): its escapes (scanString's set) replaced by the bytes they stand for.
+ */
+export function decodedBytes(block: Uint8Array, s: ByteSpan): Uint8Array {
+  if (scratch.length < s.end - s.start) scratch = new Uint8Array(2 * (s.end - s.start));
+  const out = scratch;
+  let n = 0;
+  for (let i = s.start; i < s.end; i++) {
+    let c = block[i]!;
+    if (c === BACKSLASH) {
+      const e = block[++i]!;
+      c = e === 0x6e ? 0x0a : e === 0x74 ? 0x09 : e === 0x72 ? 0x0d : e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e;
+    }
+    out[n++] = c;
+  }
+  return out.subarray(0, n);
+}

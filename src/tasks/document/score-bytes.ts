@@ -1,0 +1,455 @@
+// Scores a dump line from its bytes (docs/eval.md, "Performance"): the line scanned by
+// io/dump-bytes.ts, the case found by its id's bytes, the evidence checked, the reasoning's
+// references counted and a raw completion's layout read, all on the bytes as read, into one reused
+// outcome: no string, no object, no array per line. It answers only where it gives exactly what
+// the string path (score.ts, `scoreLineText`) would: a case the slice reader let through, a
+// judgment the string path accepts, evidence of integers; any other line (a rejected judgment, a
+// quoted evidence sentence, a completion outside the layout …) returns false and takes the string
+// path, whose messages quote the values. test/tasks/score-bytes.property.test.ts holds the two to
+// the same columns.
+import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
+import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
+import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
+import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
+import {
+  decodedBytes,
+  JUDGMENT_ABSENT,
+  JUDGMENT_STRING,
+  JUDGMENT_TRUE,
+  RUN_ABSENT,
+  RUN_STRING,
+  scanLineBytes,
+  scanned,
+  type ByteSpan,
+} from "../../io/dump-bytes.js";
+import type { ScoringSlice } from "../../io/compiled-slice.js";
+
+/** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
+export interface ByteOutcome {
+  /** -1: the line's case id is not in the slice (an orphan; `orphanId` is the id). */
+  caseIndex: number;
+  orphanId: string;
+  /** The run key: RUN_ABSENT ("0"), RUN_INTEGER (`runValue`) or RUN_STRING (`runKey`). */
+  runKind: number;
+  runValue: number;
+  runKey: string;
+  /** The prediction's reason code, or null when format-valid. */
+  reason: DocumentContradictionErrorCode | null;
+  judgment: boolean;
+  coverage: number;
+  rewardAccuracy: number;
+  matched: number;
+  /** Sorted, unique evidence IDs in evidence[0 .. evidenceCount). */
+  evidence: Int32Array;
+  evidenceCount: number;
+}
+
+export const byteOutcome: ByteOutcome = {
+  caseIndex: -1,
+  orphanId: "",
+  runKind: RUN_ABSENT,
+  runValue: 0,
+  runKey: "",
+  reason: null,
+  judgment: false,
+  coverage: 0,
+  rewardAccuracy: 0,
+  matched: 0,
+  evidence: new Int32Array(64),
+  evidenceCount: 0,
+};
+
+/** The slice's case ids by their UTF-8 bytes (open addressing over an FNV-1a hash). */
+class CaseIdIndex {
+  private readonly bytes: Uint8Array;
+  private readonly starts: Int32Array;
+  private readonly caseOf: Int32Array;
+  /** Slot → entry + 1 (0: empty). */
+  private readonly table: Int32Array;
+  private readonly mask: number;
+
+  constructor(byId: ReadonlyMap<string, number>) {
+    let bytes = Buffer.allocUnsafe(1 << 16);
+    const starts: number[] = [0];
+    const cases: number[] = [];
+    for (const [id, index] of byId) {
+      // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
+      // with a `\u` escape, which the string path reads).
+      if (!isWellFormed(id)) continue;
+      const used = starts[starts.length - 1]!;
+      if (bytes.length - used < 3 * id.length) {
+        const bigger = Buffer.allocUnsafe(2 * bytes.length + 3 * id.length);
+        bytes.copy(bigger, 0, 0, used);
+        bytes = bigger;
+      }
+      starts.push(used + bytes.write(id, used, "utf8"));
+      cases.push(index);
+    }
+    this.bytes = bytes;
+    this.starts = Int32Array.from(starts);
+    this.caseOf = Int32Array.from(cases);
+    let size = 16;
+    while (size < 2 * cases.length) size *= 2;
+    this.table = new Int32Array(size);
+    this.mask = size - 1;
+    for (let k = 0; k < cases.length; k++) {
+      let slot = hashOf(this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
+      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.table[slot] = k + 1;
+    }
+  }
+
+  /** The case index of the id `block[start .. end)`, or -1. */
+  find(block: Uint8Array, start: number, end: number): number {
+    const length = end - start;
+    for (let slot = hashOf(block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+      const entry = this.table[slot]! - 1;
+      if (entry < 0) return -1;
+      const from = this.starts[entry]!;
+      if (this.starts[entry + 1]! - from !== length) continue;
+      let k = 0;
+      while (k < length && this.bytes[from + k] === block[start + k]) k++;
+      if (k === length) return this.caseOf[entry]!;
+    }
+  }
+}
+
+/** String.prototype.isWellFormed (Node 20; not in the ES2023 typings): no lone surrogate. */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+function hashOf(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
+  return h >>> 0;
+}
+
+/** What scoring needs of each case, worked out on its first line: sentence count, gold label, gold IDs. */
+class CaseFacts {
+  readonly ids: CaseIdIndex;
+  /** 0: not yet worked out; 1: ready; 2: a case the string path must score (it throws). */
+  private readonly known: Uint8Array;
+  readonly sentenceCount: Int32Array;
+  readonly positive: Uint8Array;
+  readonly gold: (readonly number[])[];
+
+  constructor(private readonly slice: ScoringSlice) {
+    this.ids = new CaseIdIndex(slice.byId);
+    const n = slice.cases.length;
+    this.known = new Uint8Array(n);
+    this.sentenceCount = new Int32Array(n);
+    this.positive = new Uint8Array(n);
+    this.gold = new Array<readonly number[]>(n);
+  }
+
+  /** Whether case `index` can be scored here (as scoreCase does it, without throwing). */
+  ready(index: number): boolean {
+    if (this.known[index] === 0) {
+      const c = this.slice.cases[index]!;
+      const n = c.sentences.length;
+      const positive = pythonTruthy(c.label);
+      const gold = n >= 1 ? checkedGold(c.gold, n, positive) : "sentence_count_not_positive";
+      if (typeof gold === "string") this.known[index] = 2;
+      else {
+        this.known[index] = 1;
+        this.sentenceCount[index] = n;
+        this.positive[index] = positive ? 1 : 0;
+        this.gold[index] = gold;
+      }
+    }
+    return this.known[index] === 1;
+  }
+}
+
+const factsOf = new WeakMap<ScoringSlice, CaseFacts>();
+
+const THINK_OPEN = bytesOf("<think>\n");
+const THINK_TO_ANSWER = bytesOf("\n</think>\n<answer>\n");
+const ANSWER_CLOSE = bytesOf("\n</answer>");
+const JUDGMENT_PREFIX = bytesOf("Judgment: ");
+const EVIDENCE_PREFIX = bytesOf("Evidence: ");
+const TAG_THINK = bytesOf("<think>");
+const TAG_ANSWER = bytesOf("<answer>");
+const TAG_THINK_CLOSE = bytesOf("</think>");
+const TAG_ANSWER_CLOSE = bytesOf("</answer>");
+
+function bytesOf(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+function startsWith(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
+  if (at < 0 || at + word.length > end) return false;
+  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  return true;
+}
+
+/** The first `word` in bytes[from .. end), or -1. */
+function indexOf(bytes: Uint8Array, word: Uint8Array, from: number, end: number): number {
+  const first = word[0];
+  for (let i = from; i + word.length <= end; i++) if (bytes[i] === first && startsWith(bytes, i, end, word)) return i;
+  return -1;
+}
+
+/**
+ * Whether a completion ending in "\n</answer>" is read as written under `rule` (no end marker of
+ * the rule can end there, so `completionAsWritten` returns it unchanged).
+ */
+function answerEndIsFinal(rule: CompletionEndRule | undefined): boolean {
+  if (rule?.keepSpecialTokens) return true;
+  const end = "\n</answer>";
+  const markers = rule?.specialTokens?.length ? [...END_MARKERS, ...rule.specialTokens] : END_MARKERS;
+  return !markers.some((m) => m.length > 0 && (m.length <= end.length ? end.endsWith(m) : m.endsWith(end)));
+}
+const finalEnd = new WeakMap<object, boolean>();
+
+/** A judgment string as `coerceJudgment` reads it (ASCII, at most five characters); undefined to leave it to the string path. */
+function judgmentOfBytes(bytes: Uint8Array, start: number, end: number): boolean | undefined {
+  const length = end - start;
+  if (length < 2 || length > 5) return undefined;
+  let folded = 0;
+  for (let k = start; k < end; k++) {
+    let c = bytes[k]!;
+    if (c >= 0x80) return undefined;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    folded = folded * 128 + c;
+  }
+  if (folded === YES || folded === TRUE_WORD) return true;
+  if (folded === NO || folded === FALSE_WORD) return false;
+  return undefined;
+}
+const packed = (word: string): number => [...word].reduce((n, ch) => n * 128 + ch.charCodeAt(0), 0);
+const YES = packed("yes");
+const NO = packed("no");
+const TRUE_WORD = packed("true");
+const FALSE_WORD = packed("false");
+
+/** Raw evidence as read from the line, before the checks: evidence[0 .. count), doubles as JSON gives them. */
+let rawEvidence: Float64Array = new Float64Array(64);
+let rawCount = 0;
+
+/**
+ * The `Evidence:` list of a completion in the plain form (`[]`, `[3, 12]`: integers of at most
+ * nine digits without a leading zero, joined by ", ") into rawEvidence; false for any other text.
+ */
+function plainIdsOfBytes(bytes: Uint8Array, start: number, end: number): boolean {
+  if (end - start < 2 || bytes[start] !== 0x5b || bytes[end - 1] !== 0x5d) return false;
+  rawCount = 0;
+  if (end - start === 2) return true;
+  let at = start + 1;
+  for (;;) {
+    const from = at;
+    let value = 0;
+    while (at < end && bytes[at]! >= 0x30 && bytes[at]! <= 0x39) value = value * 10 + (bytes[at++]! - 0x30);
+    const digits = at - from;
+    if (digits === 0 || digits > 9 || (digits > 1 && bytes[from] === 0x30)) return false;
+    if (rawCount === rawEvidence.length) rawEvidence = grown(rawEvidence);
+    rawEvidence[rawCount++] = value;
+    if (at === end - 1) return true;
+    if (bytes[at] !== 0x2c || bytes[at + 1] !== 0x20) return false;
+    at += 2;
+  }
+}
+
+function grown(array: Float64Array): Float64Array {
+  const bigger = new Float64Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Where the layout's think text lies (set by `completionLayout`), and the judgment it gives. */
+let thinkStart = 0;
+let thinkEnd = 0;
+let layoutJudgment = false;
+
+/** Whether one of the four tags starts at `at`, where bytes has a `<`. */
+function tagAt(bytes: Uint8Array, at: number, end: number): boolean {
+  const next = bytes[at + 1];
+  if (next === 0x74) return startsWith(bytes, at, end, TAG_THINK);
+  if (next === 0x61) return startsWith(bytes, at, end, TAG_ANSWER);
+  return next === 0x2f && (startsWith(bytes, at, end, TAG_THINK_CLOSE) || startsWith(bytes, at, end, TAG_ANSWER_CLOSE));
+}
+
+/**
+ * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end) (tags and prefixes are
+ * ASCII, so byte positions order as character positions do), with a judgment `coerceJudgment`
+ * accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and rawEvidence.
+ * False for anything else (the string path then says why).
+ */
+function completionLayout(bytes: Uint8Array, start: number, end: number): boolean {
+  // Shorter text cannot hold both ends (they share at most the newline); the check keeps reads inside the text.
+  if (end - start < THINK_OPEN.length + ANSWER_CLOSE.length - 1) return false;
+  if (!startsWith(bytes, start, end, THINK_OPEN) || !startsWith(bytes, end - ANSWER_CLOSE.length, end, ANSWER_CLOSE)) return false;
+  const middle = indexOf(bytes, THINK_TO_ANSWER, start + THINK_OPEN.length - 1, end);
+  if (middle === -1) return false;
+  const answerStart = middle + THINK_TO_ANSWER.length;
+  const answerEnd = end - ANSWER_CLOSE.length;
+  const places0 = start;
+  const places1 = middle + 1;
+  const places2 = answerStart - TAG_ANSWER.length - 1;
+  const places3 = answerEnd + 1;
+  for (let at = start; at < end; at++) {
+    if (bytes[at] !== 0x3c || at === places0 || at === places1 || at === places2 || at === places3) continue;
+    if (tagAt(bytes, at, end)) return false;
+  }
+  if (answerStart > answerEnd) return false;
+  let newline = answerStart;
+  while (newline < end && bytes[newline] !== 0x0a) newline++;
+  if (newline >= answerEnd) return false;
+  let second = newline + 1;
+  while (second < end && bytes[second] !== 0x0a) second++;
+  if (second !== answerEnd) return false;
+  if (!startsWith(bytes, answerStart, end, JUDGMENT_PREFIX) || !startsWith(bytes, newline + 1, end, EVIDENCE_PREFIX)) return false;
+  const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
+  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + 1 + EVIDENCE_PREFIX.length, answerEnd)) return false;
+  layoutJudgment = judgment;
+  thinkStart = start + THINK_OPEN.length;
+  thinkEnd = middle < start + THINK_OPEN.length ? thinkStart : middle;
+  return true;
+}
+
+/**
+ * Scores the line `block[start .. end)` (newline and final "\r" excluded) into `byteOutcome`, as
+ * the string path would; false when the line is not the byte path's (nothing is then set). The
+ * block must be valid UTF-8.
+ */
+export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEndRule | undefined, block: Buffer, start: number, end: number): boolean {
+  if (!scanLineBytes(block, start, end)) return false;
+  const s = scanned;
+  if (s.caseId.start < 0) return false;
+  let facts = factsOf.get(slice);
+  if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
+  const out = byteOutcome;
+  const caseIndex = facts.ids.find(block, s.caseId.start, s.caseId.end);
+  out.caseIndex = caseIndex;
+  out.runKind = s.runKind;
+  out.runValue = s.runValue;
+  if (caseIndex < 0) {
+    out.orphanId = block.toString("utf8", s.caseId.start, s.caseId.end);
+    return true;
+  }
+  if (!facts.ready(caseIndex)) return false;
+  // The prediction's judgment, evidence and reasoning text (bytes[reasonStart .. reasonEnd)).
+  let judgment: boolean;
+  let evidence: Float64Array = rawEvidence;
+  let bytes: Uint8Array = block;
+  let reasonStart = 0;
+  let reasonEnd = 0;
+  if (s.judgmentKind !== JUDGMENT_ABSENT) {
+    if (s.judgmentKind === JUDGMENT_STRING) {
+      const coerced = judgmentOfBytes(block, s.judgment.start, s.judgment.end);
+      if (coerced === undefined) return false;
+      judgment = coerced;
+    } else judgment = s.judgmentKind === JUDGMENT_TRUE;
+    evidence = s.evidence;
+    rawCount = Math.max(0, s.evidenceCount);
+    if (s.reasoning.start >= 0) {
+      reasonStart = s.reasoning.start;
+      reasonEnd = s.reasoning.end;
+    }
+  } else if (s.completion.start >= 0) {
+    const rule = completionEnd ?? finalEnd;
+    let final = finalEnd.get(rule);
+    if (final === undefined) finalEnd.set(rule, (final = answerEndIsFinal(completionEnd)));
+    if (!final) return false;
+    const text: ByteSpan = s.completion;
+    let from = text.start;
+    let to = text.end;
+    if (text.escaped) {
+      bytes = decodedBytes(block, text);
+      from = 0;
+      to = bytes.length;
+    }
+    if (!completionLayout(bytes, from, to)) return false;
+    judgment = layoutJudgment;
+    reasonStart = thinkStart;
+    reasonEnd = thinkEnd;
+  } else return false;
+  scoreChecked(facts, caseIndex, judgment, evidence, bytes, reasonStart, reasonEnd);
+  if (out.runKind === RUN_STRING) out.runKey = block.toString("utf8", s.run.start, s.run.end);
+  return true;
+}
+
+/** `checkDocumentContradiction` and the rewards of `scoreCase`, on the raw evidence and the reasoning's bytes. */
+function scoreChecked(
+  facts: CaseFacts,
+  caseIndex: number,
+  judgment: boolean,
+  evidence: Float64Array,
+  bytes: Uint8Array,
+  reasonStart: number,
+  reasonEnd: number,
+): void {
+  const out = byteOutcome;
+  const n = facts.sentenceCount[caseIndex]!;
+  const expectedPositive = facts.positive[caseIndex] === 1;
+  const gold = facts.gold[caseIndex]!;
+  let reason: DocumentContradictionErrorCode | null = null;
+  let count = 0;
+  if (rawCount > 0) {
+    let low = Infinity;
+    let high = -Infinity;
+    for (let k = 0; k < rawCount; k++) {
+      const id = evidence[k]!;
+      if (id < low) low = id;
+      if (id > high) high = id;
+    }
+    if (low < 1 || high > n) reason = "evidence_out_of_document";
+  }
+  if (reason === null) {
+    if (judgment && rawCount === 0) reason = "positive_without_evidence";
+    else if (!judgment && rawCount > 0) reason = "negative_with_evidence";
+  }
+  let referenceCount = 0;
+  if (reason === null && reasonEnd > reasonStart) {
+    const references = reasoningReferenceCountOfBytes(bytes, reasonStart, reasonEnd, n);
+    if (typeof references === "string") reason = references;
+    else referenceCount = references;
+  }
+  if (reason === null) count = sortedUnique(evidence);
+  out.reason = reason;
+  // A format-invalid prediction scores as a negative judgment without evidence or references.
+  const judged = reason === null && count > 0;
+  let matched = 0;
+  for (let i = 0, j = 0; i < count && j < gold.length; ) {
+    const x = out.evidence[i]!;
+    const y = gold[j]!;
+    if (x === y) {
+      matched++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  out.judgment = judged;
+  out.evidenceCount = count;
+  out.matched = matched;
+  out.coverage = reason === null ? referenceCount / n : 0;
+  out.rewardAccuracy = accuracyReward(expectedPositive, judged === expectedPositive, matched, gold.length);
+}
+
+/** Above this many IDs a list is sorted with the typed array's sort rather than by insertion. */
+const INSERTION_SORT_MAX = 16;
+
+/** The first rawCount entries of `raw` (integers inside the document) sorted and de-duplicated into byteOutcome.evidence; their count. */
+function sortedUnique(raw: Float64Array): number {
+  if (byteOutcome.evidence.length < rawCount) byteOutcome.evidence = new Int32Array(2 * rawCount);
+  const ids = byteOutcome.evidence;
+  let count = 0;
+  if (rawCount > INSERTION_SORT_MAX) {
+    for (let k = 0; k < rawCount; k++) ids[k] = raw[k]!;
+    ids.subarray(0, rawCount).sort();
+    for (let k = 0; k < rawCount; k++) if (count === 0 || ids[k] !== ids[count - 1]) ids[count++] = ids[k]!;
+    return count;
+  }
+  for (let k = 0; k < rawCount; k++) {
+    const id = raw[k]!;
+    let at = count;
+    while (at > 0 && ids[at - 1]! > id) at--;
+    if (at > 0 && ids[at - 1] === id) continue;
+    for (let m = count; m > at; m--) ids[m] = ids[m - 1]!;
+    ids[at] = id;
+    count++;
+  }
+  return count;
+}

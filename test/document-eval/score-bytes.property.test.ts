@@ -1,0 +1,307 @@
+// The byte path of the dump pass (src/tasks/document/score-bytes.ts, reached through `scoreBlock`)
+// against the full parser: for generated dump lines of every shape, and those lines mutated byte
+// by byte, the columns `scoreBlock` writes for a line equal what `parseDumpLine`, `dumpCaseId`,
+// `dumpRunKey` and `scoreCase` give for its text — the oracle never calls the byte scanner or the
+// string scanner. The byte path must also answer for the shapes judges write, or it would agree by
+// never answering.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CASE_REASONS, scoreBlock, scoreCase, type ChunkResult, type ScoreOptions, type ScoreState } from "../../src/tasks/document/score.js";
+import { scoreLineBytes } from "../../src/tasks/document/score-bytes.js";
+import { dumpCaseId, dumpRunKey, isBatchOutputLine, LINE_REJECTIONS, parseDumpLine, runKeyProblem } from "../../src/io/dump.js";
+import { lineText } from "../../src/io/lines.js";
+import { batchOutputRecord } from "../../src/judges/batch-results.js";
+import type { DocumentSlice, SliceCase } from "../../src/io/slice.js";
+
+const SENTENCES = ["One.", "Two is here.", "Three.", "Four is long.", "Five.", "Six.", "Seven.", "Eight.", "Nine.", "Ten.", "Eleven.", "Twelve."];
+
+function sliceCase(index: number, id: string, count: number, label: boolean, gold: number[]): SliceCase {
+  return { index, id, where: `slice:${index + 1}`, sentences: SENTENCES.slice(0, count), label, gold, scope: null, docType: null, contraType: null, extra: {} };
+}
+
+const cases = [
+  sliceCase(0, "c0", 12, true, [2, 5]),
+  sliceCase(1, "c1", 3, false, []),
+  sliceCase(2, "caf\u00e9", 7, true, [7]),
+  sliceCase(3, "3488771835_6", 1, false, []),
+  sliceCase(4, "\ud83d\ude00 id", 10, true, [1, 2, 3]),
+];
+const slice = {
+  path: "slice.jsonl",
+  format: "structured",
+  sentences: "mari",
+  cases,
+  byId: new Map(cases.map((c) => [c.id, c.index])),
+  rejected: [],
+} as unknown as DocumentSlice;
+
+/** What the full parser and `scoreCase` make of one line's text (the string path, written out here without any scanner). */
+function oracle(line: string, options: ScoreOptions): Record<string, unknown> {
+  // The text a reader gets for line 1 of a file holding these bytes.
+  const text = lineText(Buffer.from(line, "utf8").toString("utf8"), 1);
+  const parsed = parseDumpLine(text);
+  if ("error" in parsed) return { kind: "rejected", code: parsed.error.code, message: parsed.error.message };
+  let record = parsed.record;
+  if (isBatchOutputLine(record)) {
+    const converted = batchOutputRecord(record);
+    if ("orphan" in converted) return { kind: "orphan", id: converted.orphan };
+    record = converted.record;
+  }
+  const caseId = dumpCaseId(record);
+  if (caseId === undefined) return { kind: "rejected", code: "bad_case_id", message: "case_id (or id) is missing or not a string" };
+  const caseIndex = slice.byId.get(caseId);
+  if (caseIndex === undefined) return { kind: "orphan", id: caseId };
+  const run = dumpRunKey(record);
+  if (run === undefined) return { kind: "rejected", code: "bad_run_key", message: runKeyProblem(record) };
+  const scored = scoreCase(cases[caseIndex]!, record, options);
+  return {
+    kind: "prediction",
+    caseIndex,
+    run,
+    reason: scored.reason,
+    message: scored.message,
+    judgment: scored.judgment,
+    coverage: scored.referenceCoverage,
+    reward: scored.rewardAccuracy,
+    matched: scored.matched,
+    evidence: scored.evidence,
+  };
+}
+
+/** Line i of a scored chunk, in the oracle's terms. */
+function fromColumns(r: ChunkResult, i: number): Record<string, unknown> {
+  const message = r.messages.find(([at]) => at === i)?.[1];
+  if (r.kind[i] === 0) {
+    return { kind: "rejected", code: LINE_REJECTIONS[r.code[i]!], message };
+  }
+  if (r.kind[i] === 1) return { kind: "orphan", id: r.orphans.find(([at]) => at === i)?.[1] };
+  const reason = CASE_REASONS[r.code[i]!] ?? null;
+  return {
+    kind: "prediction",
+    caseIndex: r.caseIndex[i],
+    run: r.runKeys[r.runKey[i]!],
+    reason,
+    message: message ?? null,
+    judgment: r.judgment[i] === 1,
+    coverage: r.coverage[i],
+    reward: r.rewardAccuracy[i],
+    matched: r.matched[i],
+    evidence: [...r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!)],
+  };
+}
+
+const OPTION_SETS: ScoreOptions[] = [{ lenientIds: false }, { lenientIds: true }, { lenientIds: false, completionEnd: { specialTokens: ["r>"] } }];
+
+/** Each line scored alone (so every rejection keeps its message) equals the oracle, under each option set. */
+function agree(line: string): boolean {
+  for (const options of OPTION_SETS) {
+    const state: ScoreState = { slice, options };
+    const r = scoreBlock(state, 1, Buffer.from(`${line}\n`, "utf8"));
+    expect(r.count).toBe(1);
+    expect(fromColumns(r, 0)).toStrictEqual(oracle(line, options));
+  }
+  return true;
+}
+
+const reasoningText = fc.oneof(
+  fc.string({ maxLength: 10 }),
+  fc.constantFrom(
+    "Sentence [3] says; [1]-[2] agree.",
+    "[2-4] and [5]-[9], [1-2]-[3]",
+    "year [2023]",
+    "[0] and [7-3]",
+    "\u0663 [\u0663] and [\uff12]-[\uff14]",
+    "[\ud835\udfd0] math digit",
+    'a \\ b [4]\n[5]\t"q"',
+    "[[1]] [1a] [-1] [1-] [12",
+  ),
+);
+const idList = fc.array(
+  fc.oneof(fc.integer({ min: 0, max: 14 }), fc.integer({ min: 0, max: 14 }), fc.constantFrom(1e15 - 1, 2 ** 53, "3", "[4]", 2.5, -1, true)),
+  {
+    maxLength: 20,
+  },
+);
+const judgmentValue = fc.oneof(fc.boolean(), fc.constantFrom("yes", "No", "TRUE", "false", "maybe", "", "y\u00e9s", "YES ", 1, 0, null));
+const completionText = fc
+  .tuple(
+    reasoningText,
+    fc.constantFrom("yes", "no", "True", "nO", "maybe", "yes ", ""),
+    fc.constantFrom("[]", "[1, 2]", "[2, 2, 12]", "[1,2]", "[01]", "[13]", '["Two is here."]', "[1.0]", "x"),
+    fc.constantFrom("", "\n", "<|im_end|>", "<think>", "\n</answer>", " "),
+  )
+  .map(([think, judgment, evidence, tail]) => `<think>\n${think}\n</think>\n<answer>\nJudgment: ${judgment}\nEvidence: ${evidence}\n</answer>${tail}`);
+const caseId = fc.oneof(fc.constantFrom("c0", "c1", "caf\u00e9", "3488771835_6", "\ud83d\ude00 id", "c9", "c\\0", 'c"0'), fc.string({ maxLength: 4 }));
+const runValue = fc.oneof(fc.nat({ max: 300 }), fc.constantFrom("0", "a", "7", 1e15 - 1, 2 ** 53, 1.5, -1, null, true));
+const prediction = fc.record(
+  {
+    judgment: judgmentValue,
+    evidence_sentence_ids: fc.oneof(idList, fc.constant(null)),
+    evidence: idList,
+    reasoning: fc.oneof(reasoningText, fc.constant(3)),
+    completion: completionText,
+    error: fc.constant({ code: "timeout", message: "slow" }),
+  },
+  { requiredKeys: [] },
+);
+const line = fc.record(
+  {
+    case_id: caseId,
+    id: caseId,
+    run: runValue,
+    sample: runValue,
+    judgment: judgmentValue,
+    evidence_sentence_ids: fc.oneof(idList, idList, fc.constant(null), fc.constant("1")),
+    reasoning: fc.oneof(reasoningText, reasoningText, fc.constant([1, 2])),
+    completion: fc.oneof(completionText, completionText, fc.constant(7)),
+    prediction: fc.oneof(prediction, fc.constant("x")),
+    model: fc.oneof(fc.string({ maxLength: 5 }), fc.constant({ a: [1, "b"], c: true }), fc.constant({ a: { b: 1 } }), fc.constant([1, [2]])),
+  },
+  { requiredKeys: [] },
+);
+
+/** The shapes judges write, with values mostly in range: the lines the byte path must read. */
+const knownId = fc.constantFrom("c0", "c1", "caf\u00e9", "3488771835_6", "\ud83d\ude00 id");
+const inRange = fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 4 });
+const structured = fc.record(
+  {
+    case_id: knownId,
+    run: fc.oneof(fc.nat({ max: 300 }), fc.constantFrom("0", "r1")),
+    judgment: fc.oneof(fc.boolean(), fc.constantFrom("yes", "no", "True", "FALSE")),
+    evidence_sentence_ids: fc.oneof(inRange, inRange, idList),
+    reasoning: reasoningText,
+    model: fc.constantFrom("m", 3, [1, "x"], { a: [1] }),
+  },
+  { requiredKeys: ["case_id", "judgment"] },
+);
+const rawCompletion = fc.record(
+  { case_id: knownId, run: fc.nat({ max: 9 }), completion: completionText, reasoning: fc.constant("ignored [99]") },
+  { requiredKeys: ["case_id", "completion"] },
+);
+const cacheShaped = fc.record(
+  {
+    case_id: knownId,
+    run: fc.nat({ max: 9 }),
+    prediction: fc.record(
+      {
+        judgment: fc.oneof(fc.boolean(), fc.constantFrom("yes", "no")),
+        evidence_sentence_ids: inRange,
+        reasoning: reasoningText,
+        completion: completionText,
+        model: fc.constantFrom("m", [1]),
+      },
+      { requiredKeys: ["judgment"] },
+    ),
+    reasoning: fc.constant("the line's own [1], unread"),
+  },
+  { requiredKeys: ["case_id", "prediction"] },
+);
+const shaped = fc.tuple(fc.oneof(structured, rawCompletion, cacheShaped), fc.constantFrom("", " ")).map(([value, space]) => {
+  const json = JSON.stringify(value);
+  return space === "" ? json : json.replace(/([,:[{])/g, `$1${space}`);
+});
+
+/** JSON text of a line, with spaces between some tokens, a trailing "\r" or spaces sometimes. */
+const written = fc.tuple(line, fc.constantFrom("", " ", "\t"), fc.constantFrom("", "\r", "  ", " \r")).map(([value, space, tail]) => {
+  let json = JSON.stringify(value);
+  if (space !== "") json = json.replace(/([,:[{])/g, `$1${space}`);
+  return json + tail;
+});
+
+const mutated = fc
+  .tuple(
+    fc.oneof(written, shaped),
+    fc.array(
+      fc.tuple(
+        fc.nat(),
+        fc.nat(2),
+        fc.constantFrom('"', "\\", ",", ":", "{", "}", "[", "]", " ", "0", "1", "-", ".", "e", "n", "u", "\u0001", "\r", "a", "\u00e9", "<"),
+      ),
+      { minLength: 1, maxLength: 4 },
+    ),
+  )
+  .map(([json, edits]) => {
+    let s = json;
+    for (const [where, kind, ch] of edits) {
+      const at = s.length === 0 ? 0 : where % s.length;
+      s = kind === 0 ? s.slice(0, at) + ch + s.slice(at) : kind === 1 ? s.slice(0, at) + s.slice(at + 1) : s.slice(0, at) + ch + s.slice(at + 1);
+    }
+    return s;
+  });
+
+describe("scoreBlock's byte path", () => {
+  it("scores generated lines as the full parser and scoreCase do", () => {
+    fc.assert(fc.property(written, agree), { numRuns: 3000 });
+  });
+
+  it("scores lines of the shapes judges write as the full parser and scoreCase do, many of them on the byte path", () => {
+    let answered = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(shaped, (line) => {
+        const bytes = Buffer.from(line, "utf8");
+        runs++;
+        if (scoreLineBytes(slice, undefined, bytes, 0, bytes.length)) answered++;
+        return agree(line);
+      }),
+      { numRuns: 4000 },
+    );
+    // Many generated values are outside the byte path on purpose (quoted evidence, floats, odd judgments).
+    expect(answered).toBeGreaterThan(runs / 4);
+  });
+
+  it("scores mutated lines as the full parser and scoreCase do", () => {
+    fc.assert(fc.property(mutated, agree), { numRuns: 4000 });
+  });
+
+  it("scores a block of many lines as it scores each line alone", () => {
+    fc.assert(
+      fc.property(fc.array(written, { minLength: 1, maxLength: 30 }), (lines) => {
+        const state: ScoreState = { slice, options: { lenientIds: false } };
+        const whole = scoreBlock(state, 5, Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8"));
+        expect(whole.count).toBe(lines.length);
+        lines.forEach((l, i) => {
+          const alone = fromColumns(scoreBlock(state, 5 + i, Buffer.from(l, "utf8")), 0);
+          const inBlock = fromColumns(whole, i);
+          // Messages are kept for the first few lines of each reason per chunk only.
+          expect({ ...inBlock, message: undefined }).toStrictEqual({ ...alone, message: undefined });
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("answers for the structured and raw completion lines judges write", () => {
+    const lines = [
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2,12],"reasoning":"Sentence [2] and [3]-[5]."}',
+      '{"case_id":"c1","run":"b","judgment":"no","evidence_sentence_ids":[],"reasoning":"fine"}',
+      '{"case_id":"c0","run":3,"judgment":false,"evidence_sentence_ids":[],"reasoning":"[9]-[2] reversed"}',
+      '{"case_id": "caf\u00e9", "run": 7, "completion": "<think>\\nSentence [3] and [1].\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [7, 2]\\n</answer>"}',
+      '{"case_id":"nowhere","run":0,"judgment":true}',
+      '{"case_id":"c0","run":2,"prediction":{"judgment":"yes","evidence_sentence_ids":[5],"reasoning":"[1]-[3]"}}',
+    ];
+    for (const l of lines) {
+      const bytes = Buffer.from(l, "utf8");
+      expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(true);
+      expect(agree(l)).toBe(true);
+    }
+  });
+
+  it("leaves to the string path what it does not read exactly", () => {
+    for (const l of [
+      '{"case_id":"c0","run":2.0,"judgment":true}',
+      '{"case_id":"c0","run":1,"judgment":true,"evidence_sentence_ids":[1e0]}',
+      '{"case_id":"c0","judgment":null}',
+      '{"case_id":"c0","case_id":"c1","judgment":true}',
+      '{"case\\u005fid":"c0","judgment":true}',
+      '{"case_id":"c0","judgment":true,"reasoning":"\\u005b3]"}',
+      '{"case_id":"c0","judgment":"maybe"}',
+      '{"case_id":"c0","completion":"<think>\\nx\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [\\"One.\\"]\\n</answer>"}',
+      '\ufeff{"case_id":"c0","judgment":true}',
+    ]) {
+      const bytes = Buffer.from(l, "utf8");
+      expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(false);
+      expect(agree(l)).toBe(true);
+    }
+  });
+});
