@@ -93,7 +93,14 @@ const BATCH_BYTES = 1 << 15;
 let scratch = Buffer.allocUnsafe(BATCH_BYTES);
 
 /** Spans [from, to) written as a JSON array of string literals (`size` bytes), as text. */
-function asJsonArray(body: Pick<GetRewardBody, "bytes" | "ascii">, starts: readonly number[], ends: readonly number[], from: number, to: number, size: number): string {
+function asJsonArray(
+  body: Pick<GetRewardBody, "bytes" | "ascii">,
+  starts: readonly number[],
+  ends: readonly number[],
+  from: number,
+  to: number,
+  size: number,
+): string {
   if (scratch.length < size) scratch = Buffer.allocUnsafe(size);
   const out = scratch;
   let at = 0;
@@ -143,6 +150,8 @@ const PROMPTS_PER_LENGTH = 16;
 export interface QueryTexts {
   /** Each query's prompt (the queries of a prompt's group share one string). */
   prompt: string[];
+  /** Each query's prompt as a number, equal for prompts known to be equal (the same bytes). */
+  promptKey: number[];
   /** Each query's label, undefined without labels. */
   label: Array<string | undefined>;
   /** The text after the prompt when the query's bytes begin with the prompt's (`afterPrompt`), else the whole query. */
@@ -190,6 +199,7 @@ export function queryTexts(body: GetRewardBody): QueryTexts | undefined {
   if (texts === undefined) return undefined;
   return {
     prompt: promptSlot.map((k) => texts[k]!),
+    promptKey: promptSlot,
     label: labelSlot.length > 0 ? labelSlot.map((k) => texts[k]!) : new Array<undefined>(count).fill(undefined),
     rest: restSlot.map((k) => texts[k]!),
     afterPrompt,

@@ -114,31 +114,22 @@ function scoreFromBytes(state: ScoreTaskState, body: GetRewardBody): ScoredItem[
   if (count > state.config.maxItems || body.prompts.start.length !== count || (labelCount !== 0 && labelCount !== count)) return undefined;
   const texts = queryTexts(body);
   if (texts === undefined) return undefined;
-  const finder = rememberingFinder(state.finder);
+  // The queries of a prompt's group share its document: it is looked for once.
+  const found: FindResult[] = [];
+  let key = 0;
+  const finder: PromptFinder = { find: (prompt) => (found[key] ??= state.finder.find(prompt)) };
   return scoreOrRefuse(
     state,
     count,
     (i) => {
+      key = texts.promptKey[i]!;
       const prompt = texts.prompt[i]!;
       const rest = texts.rest[i]!;
-      const cut = (): QueryCut | undefined =>
-        texts.afterPrompt[i] ? responseAfterPrompt(rest, prompt, "prompt_prefix") : responseOfQuery(rest, prompt);
+      const cut = (): QueryCut | undefined => (texts.afterPrompt[i] ? responseAfterPrompt(rest, prompt, "prompt_prefix") : responseOfQuery(rest, prompt));
       return resolveQueryCut(state.slice, finder, prompt, texts.label[i], cut);
     },
     QUERIES,
   );
-}
-
-/** A finder that answers each prompt once per request (the queries of a group share their prompt's string). */
-function rememberingFinder(finder: DocumentFinder): PromptFinder {
-  const answers = new Map<string, FindResult>();
-  return {
-    find(prompt) {
-      let answer = answers.get(prompt);
-      if (answer === undefined) answers.set(prompt, (answer = finder.find(prompt)));
-      return answer;
-    },
-  };
 }
 
 /** The queries scored from the body as JSON.parse reads it. */
