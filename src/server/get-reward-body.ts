@@ -1,6 +1,6 @@
-// `/get_reward`'s fast path (docs/serve.md, "Performance"): OpenRLHF's body read from its bytes.
+// `/get_reward`'s fast path (docs/serve.md, "Measured"): OpenRLHF's body read from its bytes.
 // Each query repeats its whole prompt, so two thirds of the body is text the server only needs to
-// recognise: the body is never decoded whole nor given to JSON.parse. The scan records where each
+// recognise: the body is never decoded whole nor given whole to JSON.parse. The scan records where each
 // string literal lies; a query whose bytes begin with its prompt's bytes has its response decoded
 // from the bytes that follow (equal literal bytes decode to equal text, and a literal cut where
 // another one ends is cut between two of its characters or escapes); each distinct prompt is decoded
@@ -120,7 +120,7 @@ function asJsonArray(
  * literal), exactly as JSON.parse gives them; undefined when JSON.parse would refuse one. Spans are
  * written as JSON arrays and parsed a batch at a time: one JSON.parse per span costs twice as much.
  */
-export function literalTexts(body: Pick<GetRewardBody, "bytes" | "ascii">, starts: readonly number[], ends: readonly number[]): string[] | undefined {
+function literalTexts(body: Pick<GetRewardBody, "bytes" | "ascii">, starts: readonly number[], ends: readonly number[]): string[] | undefined {
   const texts: string[] = [];
   for (let from = 0; from < starts.length; ) {
     let size = 2 + ends[from]! - starts[from]! + 3;

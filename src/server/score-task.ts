@@ -114,17 +114,16 @@ function scoreFromBytes(state: ScoreTaskState, body: GetRewardBody): ScoredItem[
   if (count > state.config.maxItems || body.prompts.start.length !== count || (labelCount !== 0 && labelCount !== count)) return undefined;
   const texts = queryTexts(body);
   if (texts === undefined) return undefined;
-  // The queries of a prompt's group share its document: it is looked for once.
-  const found: FindResult[] = [];
-  let key = 0;
-  const finder: PromptFinder = { find: (prompt) => (found[key] ??= state.finder.find(prompt)) };
+  // The queries of a prompt's group share its document: it is looked for once, by the prompt's key.
+  const found = new Map<number, FindResult>();
   return scoreOrRefuse(
     state,
     count,
     (i) => {
-      key = texts.promptKey[i]!;
+      const key = texts.promptKey[i]!;
       const prompt = texts.prompt[i]!;
       const rest = texts.rest[i]!;
+      const finder: PromptFinder = { find: (text) => found.get(key) ?? found.set(key, state.finder.find(text)).get(key)! };
       const cut = (): QueryCut | undefined => (texts.afterPrompt[i] ? responseAfterPrompt(rest, prompt, "prompt_prefix") : responseOfQuery(rest, prompt));
       return resolveQueryCut(state.slice, finder, prompt, texts.label[i], cut);
     },
