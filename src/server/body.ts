@@ -86,7 +86,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, buffers?: BodyB
         return;
       }
       // In a buffer of its own (not a view into a socket's chunk or Buffer's pool), so that it can
-      // be moved to a scoring thread; not zeroed first, since every byte is written.
+      // be moved to a scoring thread, or in a kept one when it is scored here; not zeroed first,
+      // since every byte is written.
       const body = buffers ? buffers.take(size) : Buffer.allocUnsafeSlow(size);
       let at = 0;
       for (const chunk of chunks) {

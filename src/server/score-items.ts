@@ -175,7 +175,7 @@ export function resolveQuery(
   return resolveQueryCut(slice, finder, prompt, label, () => responseOfQuery(query, prompt));
 }
 
-/** `resolveQuery` once both texts are known to be strings, with `cut` giving the response (get-reward-body.ts cuts it from bytes). */
+/** `resolveQuery` once both texts are known to be strings, with `cut` giving the response (score-task.ts cuts it from the body's bytes). */
 export function resolveQueryCut(
   slice: ScoringSlice,
   finder: PromptFinder,
@@ -193,7 +193,7 @@ export function resolveQueryCut(
     };
   }
   const caseId = slice.cases[found.caseIndex]!.id;
-  // Built field by field: spreading into a literal costs a microsecond an item.
+  // Built field by field: spreading objects into a literal cost about 2.5 µs an item.
   const resolved: ResolvedItem = {
     caseIndex: found.caseIndex,
     caseRule: found.caseRule,
