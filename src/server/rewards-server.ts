@@ -12,7 +12,7 @@ import type { ScoreOptions } from "../tasks/document/score.js";
 import { sliceHashOf } from "../io/slice.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
-import { readBody, RequestError } from "./body.js";
+import { BodyBuffers, readBody, RequestError } from "./body.js";
 import { compileSlice } from "../io/compiled-slice.js";
 import { RequestLog } from "./request-log.js";
 import type { RequestTally, ScoredRoute, ScoreReply, ScoreRequest, ScoreTaskConfig, ScoreTaskInit, ScoreTaskState } from "./score-task.js";
@@ -77,6 +77,8 @@ interface ServerContext {
   readonly counters: Counters;
   readonly pool: ChunkPool<ScoreRequest, ScoreReply>;
   readonly log: RequestLog | undefined;
+  /** Body buffers reused when the bodies are scored on this thread. */
+  readonly bodies: BodyBuffers;
   requestSeq: number;
   closing: boolean;
 }
@@ -142,6 +144,7 @@ async function createContext(opts: RewardsServerOptions): Promise<ServerContext>
     counters: { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} },
     pool,
     log,
+    bodies: new BodyBuffers(),
     requestSeq: 0,
     closing: false,
   };
@@ -187,13 +190,19 @@ function health(ctx: ServerContext): unknown {
  * would order them), and only then is the answer's text returned.
  */
 async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: ScoredRoute, requestId: string): Promise<Uint8Array> {
-  const body = await readBody(req, ctx.opts.maxBodyBytes);
+  const inProcess = ctx.pool.workers === 1;
+  const body = await readBody(req, ctx.opts.maxBodyBytes, inProcess ? ctx.bodies : undefined);
   const place = ctx.log?.place();
   let reply: ScoreReply;
   let written: Promise<void> | undefined;
   try {
-    if (ctx.pool.workers === 1) {
-      reply = await ctx.pool.run({ route, requestId, body });
+    if (inProcess) {
+      // The reply holds no view of the body (its texts are copies): the buffer is free once it is scored.
+      try {
+        reply = await ctx.pool.run({ route, requestId, body });
+      } finally {
+        ctx.bodies.give(body);
+      }
     } else {
       // The body owns its buffer (readBody): it is moved to the worker, not copied.
       reply = await ctx.pool.run({ route, requestId, body }, [body.buffer as ArrayBuffer]);

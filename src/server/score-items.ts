@@ -9,7 +9,10 @@ import { isJsonObject, nullAsAbsent, type JsonObject } from "../io/records.js";
 import type { ScoringSlice } from "../io/compiled-slice.js";
 import { scoreCase, type ScoreOptions } from "../tasks/document/score.js";
 import type { DocumentFinder } from "./document-finder.js";
-import { responseOfQuery, type ResponseRule } from "./trainer-query.js";
+import { responseOfQuery, type QueryCut, type ResponseRule } from "./trainer-query.js";
+
+/** What finds a case from a prompt's document (a DocumentFinder, or one that remembers its answers). */
+export type PromptFinder = Pick<DocumentFinder, "find">;
 
 /** Why an item could not be scored at all (the request is answered 422 with each of them). */
 export type ItemProblem =
@@ -93,7 +96,7 @@ function hasNoId(value: unknown): boolean {
 }
 
 /** The case of an item: its id when it names a slice case, else the document in `prompt`. */
-function resolveCase(slice: ScoringSlice, finder: DocumentFinder, id: unknown, prompt: unknown, idName: string, fallBack: boolean): Resolution {
+function resolveCase(slice: ScoringSlice, finder: PromptFinder, id: unknown, prompt: unknown, idName: string, fallBack: boolean): Resolution {
   if (typeof id === "string" && id !== "") {
     const index = slice.byId.get(id);
     if (index !== undefined) return { caseIndex: index, caseRule: "case_id" };
@@ -162,31 +165,45 @@ export function resolveRewardsItem(slice: ScoringSlice, finder: DocumentFinder, 
  */
 export function resolveQuery(
   slice: ScoringSlice,
-  finder: DocumentFinder,
+  finder: PromptFinder,
   query: unknown,
   prompt: unknown,
   label: unknown,
 ): ResolvedItem | { reason: ItemProblem; message: string } {
   if (typeof query !== "string") return { reason: "not_an_object", message: "the query is not a string" };
   if (typeof prompt !== "string") return { reason: "response_not_found", message: "the prompt is not a string" };
+  return resolveQueryCut(slice, finder, prompt, label, () => responseOfQuery(query, prompt));
+}
+
+/** `resolveQuery` once both texts are known to be strings, with `cut` giving the response (score-task.ts cuts it from the body's bytes). */
+export function resolveQueryCut(
+  slice: ScoringSlice,
+  finder: PromptFinder,
+  prompt: string,
+  label: unknown,
+  cut: () => QueryCut | undefined,
+): ResolvedItem | { reason: ItemProblem; message: string } {
   const found = resolveCase(slice, finder, label, prompt, "label", true);
   if ("reason" in found) return found;
-  const cut = responseOfQuery(query, prompt);
-  if (cut === undefined) {
+  const response = cut();
+  if (response === undefined) {
     return {
       reason: "response_not_found",
       message: "the query does not start with its prompt (not even as a tokenizer's space clean-up prints it) and holds no assistant-turn header",
     };
   }
   const caseId = slice.cases[found.caseIndex]!.id;
-  return {
-    ...found,
-    responseRule: cut.rule,
-    ...(cut.thinkFromPrompt ? { thinkFromPrompt: true } : {}),
+  // Built field by field: spreading objects into a literal cost about 2.5 µs an item.
+  const resolved: ResolvedItem = {
+    caseIndex: found.caseIndex,
+    caseRule: found.caseRule,
+    responseRule: response.rule,
     run: null,
     sample: null,
-    record: { case_id: caseId, completion: cut.response },
+    record: { case_id: caseId, completion: response.response },
   };
+  if (response.thinkFromPrompt) resolved.thinkFromPrompt = true;
+  return resolved;
 }
 
 /** The prediction fields an item carries (what `--log-predictions` logs). */

@@ -7,9 +7,11 @@ import type { CaseReason, ScoreOptions } from "../tasks/document/score.js";
 import { reasonIndex } from "../tasks/document/score.js";
 import { arrayField, parseBodyObject, RequestError } from "./body.js";
 import { openCompiledSlice, type CompiledSlice, type ScoringSlice } from "../io/compiled-slice.js";
-import { DocumentFinder } from "./document-finder.js";
+import { DocumentFinder, type FindResult } from "./document-finder.js";
+import { queryTexts, readGetRewardBody, type GetRewardBody } from "./get-reward-body.js";
 import { logLineParts, type ItemLogParts } from "./request-log.js";
-import { resolveQuery, resolveRewardsItem, scoreBatch, type ScoredItem } from "./score-items.js";
+import { resolveQuery, resolveQueryCut, resolveRewardsItem, scoreBatch, type PromptFinder, type ScoredItem } from "./score-items.js";
+import { responseAfterPrompt, responseOfQuery, type QueryCut } from "./trainer-query.js";
 import { rewardBounds, unitScore, weightedReward, type RewardWeights } from "./weights.js";
 
 const UTF8 = new TextEncoder();
@@ -110,7 +112,32 @@ function rewards(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredItem
   return { scored, answer: { results: scored.map((s) => s.rewards) } };
 }
 
-function getReward(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredItem[]; answer: unknown } {
+/** The queries scored from the body's bytes; undefined when the body must be read by JSON.parse (its errors are that path's). */
+function scoreFromBytes(state: ScoreTaskState, body: GetRewardBody): ScoredItem[] | undefined {
+  const count = body.query.start.length;
+  const labelCount = body.labels?.start.length ?? 0;
+  if (count > state.config.maxItems || body.prompts.start.length !== count || (labelCount !== 0 && labelCount !== count)) return undefined;
+  const texts = queryTexts(body);
+  if (texts === undefined) return undefined;
+  // The queries of a prompt's group share its document: it is looked for once, by the prompt's key.
+  const found = new Map<number, FindResult>();
+  return scoreOrRefuse(
+    state,
+    count,
+    (i) => {
+      const key = texts.promptKey[i]!;
+      const prompt = texts.prompt[i]!;
+      const rest = texts.rest[i]!;
+      const finder: PromptFinder = { find: (text) => found.get(key) ?? found.set(key, state.finder.find(text)).get(key)! };
+      const cut = (): QueryCut | undefined => (texts.afterPrompt[i] ? responseAfterPrompt(rest, prompt, "prompt_prefix") : responseOfQuery(rest, prompt));
+      return resolveQueryCut(state.slice, finder, prompt, texts.label[i], cut);
+    },
+    QUERIES,
+  );
+}
+
+/** The queries scored from the body as JSON.parse reads it. */
+function scoreParsed(state: ScoreTaskState, bytes: Uint8Array): ScoredItem[] {
   // Lists of text (a label that is a number is refused as not a string either way): no float marks.
   const body = parseBodyObject(bytes, (plain) => checkCount(state, arrayField(plain, "query")), false);
   const queries = arrayField(body, "query");
@@ -124,10 +151,14 @@ function getReward(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredIt
       `"query" (${queries.length}), "prompts" (${prompts.length}) and "labels" (${labels.length}) must have the same length`,
     );
   }
-  const scored = scoreOrRefuse(state, queries.length, (i) => resolveQuery(state.slice, state.finder, queries[i], prompts[i], labels[i]), {
-    one: "query",
-    many: "queries",
-  });
+  return scoreOrRefuse(state, queries.length, (i) => resolveQuery(state.slice, state.finder, queries[i], prompts[i], labels[i]), QUERIES);
+}
+
+const QUERIES = { one: "query", many: "queries" };
+
+function getReward(state: ScoreTaskState, bytes: Uint8Array): { scored: ScoredItem[]; answer: unknown } {
+  const fast = readGetRewardBody(bytes);
+  const scored = (fast && scoreFromBytes(state, fast)) ?? scoreParsed(state, bytes);
   const values = scored.map((s) => weightedReward(s.rewards, state.config.weights));
   const answer = {
     rewards: values,

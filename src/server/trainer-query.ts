@@ -58,19 +58,26 @@ function afterLastAssistantTurn(query: string): string | undefined {
  * so the model's text starts inside the think block. The opener is then the prompt's, given back to
  * the response, so that what is scored is the block as the model continued it.
  */
-function withOpenerFromPrompt(response: string, prompt: string): { response: string; thinkFromPrompt: boolean } {
-  if (response.includes("<think>")) return { response, thinkFromPrompt: false };
+export function responseAfterPrompt(response: string, prompt: string, rule: ResponseRule): QueryCut {
+  if (response.includes("<think>")) return { response, rule, thinkFromPrompt: false };
   const opener = ["<think>\n", "<think>"].find((o) => prompt.endsWith(o));
-  return opener === undefined ? { response, thinkFromPrompt: false } : { response: opener + response, thinkFromPrompt: true };
+  return opener === undefined ? { response, rule, thinkFromPrompt: false } : { response: opener + response, rule, thinkFromPrompt: true };
+}
+
+/** The response cut from a query, the rule that found it, and whether its think opener came from the prompt. */
+export interface QueryCut {
+  response: string;
+  rule: ResponseRule;
+  thinkFromPrompt: boolean;
 }
 
 /** The response part of `query`, the rule that found it, and whether its think opener came from the prompt. */
-export function responseOfQuery(sent: string, prompt: string): { response: string; rule: ResponseRule; thinkFromPrompt: boolean } | undefined {
+export function responseOfQuery(sent: string, prompt: string): QueryCut | undefined {
   const exact = holdsAt(sent, prompt);
   const query = exact ? sent : withoutLeadingMarkers(sent);
-  if (exact || holdsAt(query, prompt)) return { ...withOpenerFromPrompt(query.slice(prompt.length), prompt), rule: "prompt_prefix" };
+  if (exact || holdsAt(query, prompt)) return responseAfterPrompt(query.slice(prompt.length), prompt, "prompt_prefix");
   const cleaned = cleanUpTokenizationSpaces(prompt);
-  if (holdsAt(query, cleaned)) return { ...withOpenerFromPrompt(query.slice(cleaned.length), prompt), rule: "prompt_prefix_cleaned" };
+  if (holdsAt(query, cleaned)) return responseAfterPrompt(query.slice(cleaned.length), prompt, "prompt_prefix_cleaned");
   const turn = afterLastAssistantTurn(query);
   return turn === undefined ? undefined : { response: turn, rule: "assistant_turn", thinkFromPrompt: false };
 }
