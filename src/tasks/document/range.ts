@@ -7,7 +7,7 @@ import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outc
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import { sliceHashOf, type SliceCase } from "../../io/slice.js";
-import { ByteSink, utf8 } from "./line-bytes.js";
+import { ByteSink, NUMBER_BYTES, utf8, writeNumber } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import type { RejectionExample } from "../../report/types.js";
 import {
@@ -172,7 +172,7 @@ const JUDGMENT = [false, true].map((judgment) =>
 );
 const COVERAGE_KEY = utf8(`],"reference_coverage":`);
 const LINE_END = utf8("}\n");
-const COMMA_BYTES = utf8(",");
+const COMMA = 0x2c;
 
 /**
  * One run line: `{"run":KEY` (KEY: keyData[keyFrom .. keyTo), the key's JSON), `"line"` when the
@@ -192,20 +192,32 @@ export function writeRunLine(
   evTo: number,
   coverage: number,
 ): void {
-  out.bytes(RUN_KEY);
-  out.bytesOf(keyData, keyFrom, keyTo);
+  const decided = JUDGMENT[judgment ? 1 : 0]![reasonIdx]!;
+  // One capacity check for the whole line: each number takes at most NUMBER_BYTES, a comma included.
+  const most = RUN_KEY.length + (keyTo - keyFrom) + LINE_KEY.length + decided.length + COVERAGE_KEY.length + LINE_END.length + (evTo - evFrom + 2) * NUMBER_BYTES;
+  const buf = out.room(most);
+  let at = copyInto(buf, out.length, RUN_KEY, 0, RUN_KEY.length);
+  at = copyInto(buf, at, keyData, keyFrom, keyTo);
   if (line !== 0) {
-    out.bytes(LINE_KEY);
-    out.number(line);
+    at = copyInto(buf, at, LINE_KEY, 0, LINE_KEY.length);
+    at = writeNumber(buf, at, line);
   }
-  out.bytes(JUDGMENT[judgment ? 1 : 0]![reasonIdx]!);
+  buf.set(decided, at);
+  at += decided.length;
   for (let e = evFrom; e < evTo; e++) {
-    if (e > evFrom) out.bytes(COMMA_BYTES);
-    out.number(evData[e]!);
+    if (e > evFrom) buf[at++] = COMMA;
+    at = writeNumber(buf, at, evData[e]!);
   }
-  out.bytes(COVERAGE_KEY);
-  out.number(coverage);
-  out.bytes(LINE_END);
+  buf.set(COVERAGE_KEY, at);
+  at += COVERAGE_KEY.length;
+  at = writeNumber(buf, at, coverage);
+  out.advance(copyInto(buf, at, LINE_END, 0, LINE_END.length));
+}
+
+/** Copies from[start … end) to buf[at …] (a byte loop: these fragments are short), returning the end. */
+function copyInto(buf: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
+  for (let k = start; k < end; k++) buf[at++] = from[k]!;
+  return at;
 }
 
 /**
