@@ -18,6 +18,7 @@ import {
   type ChunkResult,
   type LineBlock,
   type ScoredPrediction,
+  type ScoreOptions,
   type ScoreState,
 } from "./score.js";
 
@@ -55,8 +56,20 @@ export function rangeRuns(runCount: number): number {
 export { BREAKDOWN_FIELDS, RUN_SUM_FIELDS };
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
-/** A range of cases × a block of runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
-export interface RangePayload extends SlotColumns {
+/**
+ * Where a range's (case, run) cells are: slot (r, j) (at r · w + j, run r of the block, case j of
+ * the range) has its kept line at entry `entry[slot]` of the columns (−1: none); the entry's
+ * evidence is evData[evStart[e] … evStart[e] + evLength[e]). A payload sent to a thread carries
+ * its own columns; a range run on the thread that holds the run table reads the table's.
+ */
+export interface RangeCells extends SlotColumns {
+  entry: Int32Array;
+  evLength: Int32Array;
+  evData: Int32Array;
+}
+
+/** A range of cases × a block of runs, cut from the (case, run) table, with its cells copied (one entry per slot). */
+export interface RangePayload extends RangeCells {
   kind: "range";
   /** Slice indices of the range's cases, in slice order (w of them). */
   caseIndices: Int32Array;
@@ -68,9 +81,24 @@ export interface RangePayload extends SlotColumns {
   /** Their JSON renderings in UTF-8: run r's at runKeyData[runKeyStart[r] … runKeyStart[r + 1]). */
   runKeyData: Uint8Array;
   runKeyStart: Int32Array;
-  /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
-  evData: Int32Array;
   /** A buffer already written out, to build this range's bytes in (null: allocate one). */
+  spare: Uint8Array | null;
+}
+
+/** A range as `aggregateRangeCells` takes it: its cases and runs, where their cells are, and what to write into. */
+export interface RangeInput {
+  /** The range's w cases, in slice order. */
+  cases: readonly SliceCase[];
+  caseFrom: number;
+  runFrom: number;
+  /** Runs in the block. */
+  runs: number;
+  /** Run r of the block is `runKeys[runKeyBase + r]`, rendered at runKeyData[runKeyStart[runKeyBase + r] … runKeyStart[runKeyBase + r + 1]). */
+  runKeys: readonly string[];
+  runKeyData: Uint8Array;
+  runKeyStart: Int32Array;
+  runKeyBase: number;
+  cells: RangeCells;
   spare: Uint8Array | null;
 }
 
@@ -194,7 +222,8 @@ export function writeRunLine(
 ): void {
   const decided = JUDGMENT[judgment ? 1 : 0]![reasonIdx]!;
   // One capacity check for the whole line: each number takes at most NUMBER_BYTES, a comma included.
-  const most = RUN_KEY.length + (keyTo - keyFrom) + LINE_KEY.length + decided.length + COVERAGE_KEY.length + LINE_END.length + (evTo - evFrom + 2) * NUMBER_BYTES;
+  const most =
+    RUN_KEY.length + (keyTo - keyFrom) + LINE_KEY.length + decided.length + COVERAGE_KEY.length + LINE_END.length + (evTo - evFrom + 2) * NUMBER_BYTES;
   const buf = out.room(most);
   let at = copyInto(buf, out.length, RUN_KEY, 0, RUN_KEY.length);
   at = copyInto(buf, at, keyData, keyFrom, keyTo);
@@ -254,9 +283,32 @@ export function missingExample(c: SliceCase, runKey: string): RejectionExample {
   return { where: c.where, reason: "missing_prediction", message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(runKey)}` };
 }
 
+/** A payload's range, its cases taken from the slice this worker holds. */
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
-  const w = p.caseIndices.length;
-  const R = p.runKeys.length;
+  return aggregateRangeCells(
+    {
+      cases: Array.from(p.caseIndices, (i) => state.slice.cases[i]!),
+      caseFrom: p.caseFrom,
+      runFrom: p.runFrom,
+      runs: p.runKeys.length,
+      runKeys: p.runKeys,
+      runKeyData: p.runKeyData,
+      runKeyStart: p.runKeyStart,
+      runKeyBase: 0,
+      cells: p,
+      spare: p.spare,
+    },
+    state.options,
+  );
+}
+
+/** A range's cases.jsonl bytes and partial sums. */
+export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): RangeResult {
+  const w = p.cases.length;
+  const R = p.runs;
+  const cells = p.cells;
+  const keyStart = p.runKeyStart;
+  const keyBase = p.runKeyBase;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
   // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF): no object per run.
@@ -272,9 +324,9 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   const out = new ByteSink(p.spare ?? undefined);
   const scratch = emptyCaseOutcome();
   for (let j = 0; j < w; j++) {
-    const c = state.slice.cases[p.caseIndices[j]!]!;
+    const c = p.cases[j]!;
     out.bytes(utf8(caseLine(c)));
-    const cells = cellKeysOf(c).map((key) => {
+    const cellsOfCase = cellKeysOf(c).map((key) => {
       let id = cellIndex.get(key);
       if (id === undefined) {
         id = cellSums.length;
@@ -283,48 +335,52 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       }
       return id;
     });
-    const missing = scoreCase(c, null, state.options);
+    const missing = scoreCase(c, null, options);
     for (let r = 0; r < R; r++) {
       const s = r * w + j;
-      const line = p.line[s]!;
+      const e = cells.entry[s]!;
+      const kept = e >= 0;
+      const line = kept ? cells.line[e]! : 0;
       const isPresent = line !== 0;
-      const reasonIdx = isPresent ? p.reason[s]! : 1;
+      const reasonIdx = isPresent ? cells.reason[e]! : 1;
+      const evFrom = kept ? cells.evStart[e]! : 0;
+      const evTo = kept ? evFrom + cells.evLength[e]! : 0;
       const outcome = cellOutcome(
         c,
         missing,
         isPresent,
         reasonIdx,
-        p.judgment[s] === 1,
-        p.evStart[s + 1]! - p.evStart[s]!,
-        p.matched[s]!,
-        p.coverage[s]!,
-        p.rewardAccuracy[s]!,
+        kept && cells.judgment[e] === 1,
+        evTo - evFrom,
+        kept ? cells.matched[e]! : 0,
+        kept ? cells.coverage[e]! : 0,
+        kept ? cells.rewardAccuracy[e]! : 0,
         scratch,
       );
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cells) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
+      for (const cell of cellsOfCase) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
       if (reasonIdx !== 0) {
         reasonCounts[reasonIdx]!++;
         if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push(missingExample(c, p.runKeys[r]!));
+          missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
         }
       }
       writeRunLine(
         out,
         p.runKeyData,
-        p.runKeyStart[r]!,
-        p.runKeyStart[r + 1]!,
+        keyStart[keyBase + r]!,
+        keyStart[keyBase + r + 1]!,
         line,
         judgment,
         reasonIdx,
-        p.evData,
-        p.evStart[s]!,
-        p.evStart[s + 1]!,
+        cells.evData,
+        evFrom,
+        evTo,
         outcome.referenceCoverage,
       );
     }
