@@ -218,7 +218,8 @@ function rangePayload(
 
 /**
  * The ranges' results computed right here from the run table (no payload copied: every range runs
- * on this thread), in the order and with the ranges of `rangePayloads`.
+ * on this thread), in the order and with the ranges of `rangePayloads`. A result's arrays are
+ * reused by the next range: each must be added into the totals before the next is asked for.
  */
 function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, options: ScoreOptions, spares: Uint8Array[]): Generator<RangeResult> {
   const R = table.keys.length;
@@ -237,6 +238,7 @@ function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, option
     evLength: table.evLength,
     evData: table.evidenceIds,
   };
+  let previous: RangeResult | null = null;
   for (let from = 0; from < cases.length; from += caseStep) {
     const range = cases.slice(from, from + caseStep);
     const w = range.length;
@@ -244,7 +246,8 @@ function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, option
       const runs = Math.min(R, r0 + runStep) - r0;
       if (cells.entry.length !== runs * w) cells.entry = new Int32Array(runs * w);
       for (let r = 0; r < runs; r++) for (let j = 0; j < w; j++) cells.entry[r * w + j] = table.entry(r0 + r, range[j]!.index);
-      yield aggregateRangeCells(
+      // The consumer has added the previous result into the totals before it asks for this one.
+      previous = aggregateRangeCells(
         {
           cases: range,
           caseFrom: from,
@@ -256,9 +259,11 @@ function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, option
           runKeyBase: r0,
           cells,
           spare: spares.pop() ?? null,
+          reuse: previous,
         },
         options,
       );
+      yield previous;
     }
   }
 }

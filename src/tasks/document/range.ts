@@ -100,6 +100,8 @@ export interface RangeInput {
   runKeyBase: number;
   cells: RangeCells;
   spare: Uint8Array | null;
+  /** The previous range's result, once added into the totals: its arrays are cleared and reused where their sizes fit (null: new ones). */
+  reuse: RangeResult | null;
 }
 
 export interface BootstrapPayload {
@@ -297,6 +299,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
       runKeyBase: 0,
       cells: p,
       spare: p.spare,
+      reuse: null,
     },
     state.options,
   );
@@ -311,30 +314,33 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
   const keyBase = p.runKeyBase;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF): no object per run.
-  const sums = new Float64Array(R * F);
+  // Sums live in flat arrays (run r's fields at r · F; breakdown cell k's run r at (k · R + r) · BF): no object per run.
+  // The range's cells, numbered in order of first appearance, are known before any sum.
   const cellIndex = new Map<string, number>();
-  const cellSums: Float64Array[] = [];
-  const codes = new Uint8Array(R * w);
-  const present = new Uint8Array(R * w);
-  const judgments = new Uint8Array(R * w);
-  const reasonCounts = new Float64Array(CASE_REASONS.length);
-  const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
+  const cellsOf = p.cases.map((c) =>
+    cellKeysOf(c).map((key) => {
+      let id = cellIndex.get(key);
+      if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
+      return id;
+    }),
+  );
+  const reuse = p.reuse;
+  const fits = (a: { length: number } | undefined, length: number): boolean => a !== undefined && a.length === length;
+  const sums = fits(reuse?.sums, R * F) ? reuse!.sums.fill(0) : new Float64Array(R * F);
+  const cellSums = fits(reuse?.cellSums, cellIndex.size * R * BF) ? reuse!.cellSums.fill(0) : new Float64Array(cellIndex.size * R * BF);
+  // Every slot's code, presence and judgment is written below.
+  const codes = fits(reuse?.codes, R * w) ? reuse!.codes : new Uint8Array(R * w);
+  const present = fits(reuse?.present, R * w) ? reuse!.present : new Uint8Array(R * w);
+  const judgments = fits(reuse?.judgment, R * w) ? reuse!.judgment : new Uint8Array(R * w);
+  const reasonCounts = reuse ? reuse.reasonCounts.fill(0) : new Float64Array(CASE_REASONS.length);
+  const histogramCounts = reuse ? reuse.histogramCounts.fill(0) : new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const out = new ByteSink(p.spare ?? undefined);
   const scratch = emptyCaseOutcome();
   for (let j = 0; j < w; j++) {
     const c = p.cases[j]!;
     out.bytes(utf8(caseLine(c)));
-    const cellsOfCase = cellKeysOf(c).map((key) => {
-      let id = cellIndex.get(key);
-      if (id === undefined) {
-        id = cellSums.length;
-        cellIndex.set(key, id);
-        cellSums.push(new Float64Array(R * BF));
-      }
-      return id;
-    });
+    const cellsOfCase = cellsOf[j]!;
     const missing = scoreCase(c, null, options);
     for (let r = 0; r < R; r++) {
       const s = r * w + j;
@@ -360,7 +366,7 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cellsOfCase) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
+      for (const cell of cellsOfCase) addBreakdownOutcomeAt(cellSums, (cell * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
@@ -385,8 +391,6 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       );
     }
   }
-  const flatCells = new Float64Array(cellSums.length * R * BF);
-  cellSums.forEach((perRun, cell) => flatCells.set(perRun, cell * R * BF));
   return {
     kind: "range",
     caseFrom: p.caseFrom,
@@ -394,7 +398,7 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
     bytes: out.take(),
     sums,
     cellKeys: [...cellIndex.keys()],
-    cellSums: flatCells,
+    cellSums,
     codes,
     present,
     judgment: judgments,
