@@ -41,3 +41,39 @@ describe("ByteSink (cases.jsonl bytes)", () => {
     expect(decode(out.subarray(5_999_990))).toBe("0123456789");
   });
 });
+
+describe("run lines of cases.jsonl", () => {
+  it("are the bytes a plain JSON rendering gives, written one after another into a small buffer", async () => {
+    const { writeRunLine } = await import("../../src/tasks/document/range.js");
+    const { CASE_REASONS } = await import("../../src/tasks/document/score.js");
+    const line = fc.record({
+      key: fc.oneof(fc.string(), fc.nat().map(String)),
+      line: fc.nat({ max: 2 ** 31 - 1 }),
+      judgment: fc.boolean(),
+      reasonIdx: fc.nat({ max: CASE_REASONS.length - 1 }),
+      evidence: fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 12 }),
+      coverage: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1, 1 / 3, -0)),
+    });
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 20 }), (lines) => {
+        // A sink that starts with 8 bytes: the line's one capacity check must grow it.
+        const sink = new ByteSink(new Uint8Array(8));
+        let expected = "";
+        for (const l of lines) {
+          const key = utf8(JSON.stringify(l.key));
+          writeRunLine(sink, key, 0, key.length, l.line, l.judgment, l.reasonIdx, Int32Array.from(l.evidence), 0, l.evidence.length, l.coverage);
+          const reason = CASE_REASONS[l.reasonIdx];
+          const record: Record<string, unknown> = { run: l.key };
+          if (l.line !== 0) record.line = l.line;
+          record.judgment = l.judgment;
+          if (reason !== null) record.reason = reason;
+          record.evidence_sentence_ids = l.evidence;
+          record.reference_coverage = l.coverage;
+          expected += `${JSON.stringify(record)}\n`;
+        }
+        expect(decode(sink.take())).toBe(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

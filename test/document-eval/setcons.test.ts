@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import {
+  caseEvidenceJaccard,
   computeSetCons,
   jaccardSorted,
   judgmentAgreement,
@@ -138,6 +139,64 @@ describe("SetCons counting algorithm equals the naive definition", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+/**
+ * Σ over run pairs of the Jaccard of their evidence sets, written plainly: runs grouped by set (in
+ * order of first appearance), then C(k, 2) for each set of k runs and k_g · k_h · J for each later
+ * set h, with J by the set definition. Those are the additions, in the order, SetCons states.
+ */
+function plainGroupedSum(evidence: readonly number[][]): number {
+  const sets: { ids: number[]; count: number }[] = [];
+  for (const ids of evidence) {
+    const same = sets.find((set) => set.ids.join(",") === ids.join(","));
+    if (same) same.count++;
+    else sets.push({ ids, count: 1 });
+  }
+  let sum = 0;
+  sets.forEach((a, g) => {
+    sum += (a.count * (a.count - 1)) / 2;
+    for (const b of sets.slice(g + 1)) {
+      const j = setJaccard(a.ids, b.ids);
+      if (j > 0) sum += a.count * b.count * j;
+    }
+  });
+  return sum;
+}
+
+describe("evidence Jaccard of one case over many runs", () => {
+  it("equals the plain grouped sum bit for bit, with few and with many distinct sets (pairs found by mask or by ID index)", () => {
+    const evidenceSet = (maxId: number) => fc.uniqueArray(fc.integer({ min: 1, max: maxId }), { maxLength: 4 }).map((ids) => ids.sort((a, b) => a - b));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 70 }).chain((maxId) => fc.array(evidenceSet(maxId), { minLength: 2, maxLength: 300 })),
+        (evidence) => {
+          const got = caseEvidenceJaccard(evidence);
+          expect(got.pairs).toBe((evidence.length * (evidence.length - 1)) / 2);
+          expect(got.sum).toBe(plainGroupedSum(evidence));
+          // And the definition's pairwise sum, up to rounding.
+          let pairwiseSum = 0;
+          for (let r = 0; r < evidence.length; r++) for (let s = r + 1; s < evidence.length; s++) pairwiseSum += setJaccard(evidence[r]!, evidence[s]!);
+          expect(got.sum).toBeCloseTo(pairwiseSum, 8);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("is what SetCons averages over cases and pairs", () => {
+    const rand = createPrng(11, 3);
+    const R = 80;
+    const n = 5;
+    const ev = Array.from({ length: R }, () =>
+      Array.from({ length: n }, () => [...new Set(Array.from({ length: rand.nextBelow(4) }, () => 1 + rand.nextBelow(40)))].sort((a, b) => a - b)),
+    );
+    const runs = Array.from({ length: R }, () => ({ present: new Uint8Array(n).fill(1), judgment: new Uint8Array(n) }));
+    const result = computeSetCons({ caseIds: ["a", "b", "c", "d", "e"], runs, evidenceOf: (r, i) => ev[r]![i]!, flippedCap: 0 }) as SetConsResult;
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += plainGroupedSum(ev.map((run) => run[i]!));
+    expect(result.evidence).toBe(sum / ((n * R * (R - 1)) / 2));
   });
 });
 

@@ -11,7 +11,12 @@ export function bitsKey(count: number, bit: (k: number) => number): number | str
   }
   const units = new Uint16Array(Math.ceil(count / 16));
   for (let k = 0; k < count; k++) if (bit(k)) units[k >> 4]! |= 1 << (k & 15);
+  return unitsKey(units, 0, units.length);
+}
+
+/** The key of a row of bits held as 16-bit units, units[from … to): one UTF-16 code unit each (equal for equal rows only). */
+export function unitsKey(units: Uint16Array, from: number, to: number): string {
   let key = "";
-  for (let u = 0; u < units.length; u += 4096) key += String.fromCharCode(...units.subarray(u, u + 4096));
+  for (let u = from; u < to; u += 4096) key += String.fromCharCode(...units.subarray(u, Math.min(to, u + 4096)));
   return key;
 }

@@ -13,7 +13,7 @@
 // them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { multinomialCounts } from "./binomial.js";
-import { bitsKey } from "./bits-key.js";
+import { bitsKey, unitsKey } from "./bits-key.js";
 import { createPrng } from "./prng.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
@@ -104,7 +104,17 @@ export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number)
   const runWeights = new Float64Array(U);
   for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
   const base = runGroups.first.map((r) => r * n);
-  const caseGroups = groupByKey(n, (i) => bitsKey(U + 1, (k) => (k === 0 ? labels[i]! : codes[base[k - 1]! + i]! & 1)));
+  // Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u) as 16-bit
+  // units, filled run by run: reading the codes case by case jumped n bytes per bit.
+  const width = (U + 16) >>> 4;
+  const signatures = new Uint16Array(n * width);
+  for (let i = 0; i < n; i++) signatures[i * width] = labels[i]!;
+  for (let u = 0; u < U; u++) {
+    const unit = (u + 1) >>> 4;
+    const mask = 1 << ((u + 1) & 15);
+    for (let i = 0, at = base[u]!; i < n; i++) if (codes[at + i]! & 1) signatures[i * width + unit]! |= mask;
+  }
+  const caseGroups = groupByKey(n, (i) => (width === 1 ? signatures[i]! : unitsKey(signatures, i * width, (i + 1) * width)));
   const G = caseGroups.first.length;
   const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
   for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;

@@ -143,42 +143,217 @@ export function jaccardSorted(a: readonly number[], b: readonly number[]): numbe
  * of such pairs. `evidence` lists the present runs' sorted evidence IDs in run order.
  */
 export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): { sum: number; pairs: number } {
-  const groups: EvidenceGroups = new Map();
-  evidence.forEach((ids, k) => addToGroup(groups, ids.join(","), k));
-  return groupedJaccard(groups, evidence.length, (k) => evidence[k]!);
-}
-
-/** Distinct evidence sets by key, in order of first appearance: the first item of each and how many share it. */
-type EvidenceGroups = Map<string | number, { first: number; count: number }>;
-
-function addToGroup(groups: EvidenceGroups, key: string | number, item: number): void {
-  const group = groups.get(key);
-  if (group) group.count++;
-  else groups.set(key, { first: item, count: 1 });
+  const groups = new EvidenceGroups();
+  evidence.forEach((ids, k) => groups.add(ids.join(","), k));
+  const sets = new EvidenceSets();
+  return { sum: sets.load(groups, (k) => evidence[k]!).pairSum(), pairs: (evidence.length * (evidence.length - 1)) / 2 };
 }
 
 /**
- * The same from the groups of `m` present runs by evidence key (equal sets ⇔ equal keys); `idsOf`
- * is asked only for the first item of each group.
+ * A case's distinct evidence sets by key, in order of first appearance: the first item of each and
+ * how many share it (group numbers in a Map, the rest in number lists: no object per group).
  */
-function groupedJaccard(groups: EvidenceGroups, m: number, idsOf: (first: number) => readonly number[]): { sum: number; pairs: number } {
-  const list = [...groups.values()].map((g) => ({ ids: idsOf(g.first), count: g.count }));
-  // Bit (id mod 32) of each set's IDs: two sets whose masks share no bit share no ID, and their
-  // Jaccard of 0 would add nothing (the sum is never −0), so the pair is skipped. (Two empty sets
-  // are one group.) Most pairs of distinct short sets share no ID.
-  const masks = Int32Array.from(list, (g) => g.ids.reduce((mask, id) => mask | (1 << (id & 31)), 0));
-  let sum = 0;
-  for (let g = 0; g < list.length; g++) {
-    const a = list[g]!;
-    const mask = masks[g]!;
-    sum += (a.count * (a.count - 1)) / 2;
-    for (let h = g + 1; h < list.length; h++) {
-      if ((mask & masks[h]!) === 0) continue;
-      const b = list[h]!;
-      sum += a.count * b.count * jaccardSorted(a.ids, b.ids);
+class EvidenceGroups {
+  private readonly index = new Map<string | number, number>();
+  readonly first: number[] = [];
+  readonly count: number[] = [];
+
+  add(key: string | number, item: number): void {
+    const g = this.index.get(key);
+    if (g !== undefined) this.count[g]!++;
+    else {
+      this.index.set(key, this.first.length);
+      this.first.push(item);
+      this.count.push(1);
     }
   }
-  return { sum, pairs: (m * (m - 1)) / 2 };
+
+  clear(): void {
+    this.index.clear();
+    this.first.length = 0;
+    this.count.length = 0;
+  }
+}
+
+/** Above this many distinct sets, pairs sharing an ID are found through an index of the IDs instead of trying every pair. */
+const INDEXED_SETS = 16;
+
+/**
+ * The distinct evidence sets of one case, flat (set g's IDs at ids[start[g] … start[g + 1]), how
+ * many runs gave it in count[g]), and the sum over run pairs of their Jaccard. Buffers are reused
+ * from case to case.
+ */
+export class EvidenceSets {
+  sets = 0;
+  count = new Float64Array(16);
+  start: Int32Array = new Int32Array(17);
+  ids: Int32Array = new Int32Array(64);
+  /** Every set's IDs are strictly increasing (the index counts shared IDs by list membership, which needs unique IDs). */
+  private strictlySorted = true;
+  // The ID index (pairSum above INDEXED_SETS): per distinct ID, the sets holding it, in set order.
+  private readonly slotOf = new Map<number, number>();
+  private lists: Int32Array = new Int32Array(64);
+  private listStart = new Int32Array(64);
+  private cursor = new Int32Array(64);
+  private listed = new Int32Array(64);
+  // Per set, the last set it was met from (stamp) and how many IDs they share; the sets met, as a bitset (or the masks of maskedPairSum).
+  private stamp = new Int32Array(16);
+  private shared = new Int32Array(16);
+  private met = new Int32Array(16);
+
+  /** The sets of `groups`, each set's IDs from `idsOf(first item)`. */
+  load(groups: EvidenceGroups, idsOf: (first: number) => readonly number[]): this {
+    const D = groups.first.length;
+    this.sets = D;
+    if (this.count.length < D) {
+      this.count = new Float64Array(2 * D);
+      this.start = new Int32Array(2 * D + 1);
+    }
+    let used = 0;
+    let strictlySorted = true;
+    for (let g = 0; g < D; g++) {
+      const list = idsOf(groups.first[g]!);
+      if (used + list.length > this.ids.length) this.ids = grown(this.ids, used + list.length);
+      for (let k = 0; k < list.length; k++) {
+        if (k > 0 && !(list[k]! > list[k - 1]!)) strictlySorted = false;
+        this.ids[used++] = list[k]!;
+      }
+      this.count[g] = groups.count[g]!;
+      this.start[g + 1] = used;
+    }
+    this.strictlySorted = strictlySorted;
+    return this;
+  }
+
+  /**
+   * Σ over pairs of runs of the Jaccard of their sets: C(k, 2) pairs of Jaccard 1 within a set of
+   * k runs, and k_g · k_h · J(S_g, S_h) between sets g < h, added in the order g, then h ascending.
+   * Pairs that share no ID add 0 (never −0) and are skipped, so the sum's bits do not depend on
+   * how they are found: every pair's bit of (id mod 32) masks tested below INDEXED_SETS sets, the
+   * sets sharing an ID looked up by ID above it.
+   */
+  pairSum(): number {
+    return this.sets > INDEXED_SETS && this.strictlySorted ? this.indexedPairSum() : this.maskedPairSum();
+  }
+
+  private maskedPairSum(): number {
+    const { sets: D, count, start, ids } = this;
+    if (this.met.length < D) this.met = new Int32Array(2 * D);
+    const masks = this.met;
+    for (let g = 0; g < D; g++) {
+      let mask = 0;
+      for (let k = start[g]!; k < start[g + 1]!; k++) mask |= 1 << (ids[k]! & 31);
+      masks[g] = mask;
+    }
+    let sum = 0;
+    for (let g = 0; g < D; g++) {
+      const cg = count[g]!;
+      sum += (cg * (cg - 1)) / 2;
+      for (let h = g + 1; h < D; h++) {
+        if ((masks[g]! & masks[h]!) === 0) continue;
+        const inter = sortedIntersection(ids, start[g]!, start[g + 1]!, start[h]!, start[h + 1]!);
+        if (inter === 0) continue;
+        sum += cg * count[h]! * (inter / (start[g + 1]! - start[g]! + start[h + 1]! - start[h]! - inter));
+      }
+    }
+    return sum;
+  }
+
+  private indexedPairSum(): number {
+    const { sets: D, count, start, ids } = this;
+    const total = start[D]!;
+    // Number the distinct IDs; each set's IDs are unique, so a set is listed once per ID it holds.
+    const slotOf = this.slotOf;
+    slotOf.clear();
+    if (this.listed.length < total) this.listed = new Int32Array(2 * total);
+    const slotOfId = this.listed;
+    for (let k = 0; k < total; k++) {
+      let slot = slotOf.get(ids[k]!);
+      if (slot === undefined) slotOf.set(ids[k]!, (slot = slotOf.size));
+      slotOfId[k] = slot;
+    }
+    const slots = slotOf.size;
+    if (this.listStart.length < slots + 1) {
+      this.listStart = new Int32Array(2 * slots + 1);
+      this.cursor = new Int32Array(2 * slots + 1);
+    }
+    const listStart = this.listStart;
+    const cursor = this.cursor;
+    listStart.fill(0, 0, slots + 1);
+    for (let k = 0; k < total; k++) listStart[slotOfId[k]! + 1]!++;
+    for (let x = 0; x < slots; x++) listStart[x + 1]! += listStart[x]!;
+    for (let x = 0; x < slots; x++) cursor[x] = listStart[x]!;
+    if (this.lists.length < total) this.lists = new Int32Array(2 * total);
+    const lists = this.lists;
+    for (let g = 0; g < D; g++) for (let k = start[g]!; k < start[g + 1]!; k++) lists[cursor[slotOfId[k]!]!++] = g;
+    for (let x = 0; x < slots; x++) cursor[x] = listStart[x]!;
+    const words = (D + 31) >>> 5;
+    if (this.stamp.length < D) {
+      this.stamp = new Int32Array(2 * D);
+      this.shared = new Int32Array(2 * D);
+      this.met = new Int32Array(2 * D);
+    }
+    const { stamp, shared, met } = this;
+    stamp.fill(-1, 0, D);
+    met.fill(0, 0, words);
+    let sum = 0;
+    for (let g = 0; g < D; g++) {
+      const cg = count[g]!;
+      sum += (cg * (cg - 1)) / 2;
+      // The sets after g sharing one of its IDs (g is at its lists' cursors: sets are visited in
+      // order), marked in a bitset over sets and read back from it in ascending order.
+      for (let k = start[g]!; k < start[g + 1]!; k++) {
+        const x = slotOfId[k]!;
+        const end = listStart[x + 1]!;
+        for (let y = ++cursor[x]!; y < end; y++) {
+          const h = lists[y]!;
+          if (stamp[h] === g) {
+            shared[h]!++;
+            continue;
+          }
+          stamp[h] = g;
+          shared[h] = 1;
+          met[h >>> 5]! |= 1 << (h & 31);
+        }
+      }
+      const lg = start[g + 1]! - start[g]!;
+      for (let w = (g + 1) >>> 5; w < words; w++) {
+        let bits = met[w]!;
+        if (bits === 0) continue;
+        met[w] = 0;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const h = (w << 5) + 31 - Math.clz32(low);
+          bits ^= low;
+          const inter = shared[h]!;
+          sum += cg * count[h]! * (inter / (lg + start[h + 1]! - start[h]! - inter));
+        }
+      }
+    }
+    return sum;
+  }
+}
+
+/** |a ∩ b| of the sorted, de-duplicated runs ids[a0 … a1) and ids[b0 … b1). */
+function sortedIntersection(ids: Int32Array, a0: number, a1: number, b0: number, b1: number): number {
+  let i = a0;
+  let j = b0;
+  let inter = 0;
+  while (i < a1 && j < b1) {
+    if (ids[i] === ids[j]) {
+      inter++;
+      i++;
+      j++;
+    } else if (ids[i]! < ids[j]!) i++;
+    else j++;
+  }
+  return inter;
+}
+
+function grown(a: Int32Array, least: number): Int32Array {
+  const to = new Int32Array(Math.max(2 * a.length, least));
+  to.set(a);
+  return to;
 }
 
 export interface SetConsInput {
@@ -211,7 +386,8 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   // Cases go in blocks, each run's columns read block by block: walking all runs for one case at a
   // time touched a different cache line per run. Each case keeps its distinct evidence sets, not a
   // key per run (at a million runs those lists were the largest transient of the eval).
-  const groupsOf: EvidenceGroups[] = Array.from({ length: CASE_BLOCK }, () => new Map());
+  const groupsOf = Array.from({ length: CASE_BLOCK }, () => new EvidenceGroups());
+  const sets = new EvidenceSets();
   const presentOf = new Int32Array(CASE_BLOCK);
   const positivesOf = new Int32Array(CASE_BLOCK);
   for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
@@ -225,7 +401,7 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
         if (!runs.present[at + i]) continue;
         if (runs.judgment[at + i]) positivesOf[i - i0]!++;
         presentOf[i - i0]!++;
-        addToGroup(groupsOf[i - i0]!, evidenceKey(r, i), r);
+        groupsOf[i - i0]!.add(evidenceKey(r, i), r);
       }
     }
     for (let i = i0; i < i1; i++) {
@@ -233,9 +409,8 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
       const positives = positivesOf[i - i0]!;
       const negatives = present - positives;
       if (present >= 2) {
-        const j = groupedJaccard(groupsOf[i - i0]!, present, (r) => input.evidenceOf(r, i));
-        evidenceSum += j.sum;
-        evidencePairs += j.pairs;
+        evidenceSum += sets.load(groupsOf[i - i0]!, (r) => input.evidenceOf(r, i)).pairSum();
+        evidencePairs += (present * (present - 1)) / 2;
         if (positives > 0 && negatives > 0) {
           flippedCount++;
           if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);

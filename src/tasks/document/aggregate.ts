@@ -26,6 +26,7 @@ import { mapInOrder, thisThreadOf, type ChunkPool } from "../../pool/pool.js";
 import type { ConfidenceInterval, HistogramBin, MetricValue, RejectionExample, RunsSummary } from "../../report/types.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, type ScoreOptions } from "./score.js";
 import {
+  aggregateRangeCells,
   BREAKDOWN_DIMENSIONS,
   BREAKDOWN_FIELDS,
   rangeCases,
@@ -180,13 +181,15 @@ function rangePayload(
     // Copies: a payload's typed arrays move to the worker.
     runKeyData: keys.data.slice(keys.start[r0]!, keys.start[r1]!),
     runKeyStart: keys.start.slice(r0, r1 + 1).map((at) => at - keys.start[r0]!),
+    entry: new Int32Array(R * w).fill(-1),
     line: new Int32Array(R * w),
     judgment: new Uint8Array(R * w),
     reason: new Uint8Array(R * w),
     coverage: new Float64Array(R * w),
     rewardAccuracy: new Float64Array(R * w),
     matched: new Int32Array(R * w),
-    evStart: new Int32Array(R * w + 1),
+    evStart: new Int32Array(R * w),
+    evLength: new Int32Array(R * w),
     evData: new Int32Array(0),
     spare,
   };
@@ -196,8 +199,10 @@ function rangePayload(
       const i = range[j]!.index;
       const s = r * w + j;
       const e = table.entry(r0 + r, i);
-      p.evStart[s] = evidence.length;
       if (e < 0) continue;
+      p.entry[s] = s;
+      p.evStart[s] = evidence.length;
+      p.evLength[s] = table.evLength[e]!;
       p.line[s] = table.line[e]!;
       p.judgment[s] = table.judgment[e]!;
       p.reason[s] = table.reason[e]!;
@@ -207,9 +212,60 @@ function rangePayload(
       table.copyEvidence(r0 + r, i, evidence);
     }
   }
-  p.evStart[R * w] = evidence.length;
   p.evData = evidence.toArray();
   return p;
+}
+
+/**
+ * The ranges' results computed right here from the run table (no payload copied: every range runs
+ * on this thread), in the order and with the ranges of `rangePayloads`. A result's arrays are
+ * reused by the next range: each must be added into the totals before the next is asked for.
+ */
+function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, options: ScoreOptions, spares: Uint8Array[]): Generator<RangeResult> {
+  const R = table.keys.length;
+  const keys = encodeRunKeys(table.keys);
+  const caseStep = rangeCases(R);
+  const runStep = Math.max(1, rangeRuns(R));
+  const cells = {
+    entry: new Int32Array(0),
+    line: table.line,
+    judgment: table.judgment,
+    reason: table.reason,
+    coverage: table.coverage,
+    rewardAccuracy: table.rewardAccuracy,
+    matched: table.matched,
+    evStart: table.evStart,
+    evLength: table.evLength,
+    evData: table.evidenceIds,
+  };
+  let previous: RangeResult | null = null;
+  for (let from = 0; from < cases.length; from += caseStep) {
+    const range = cases.slice(from, from + caseStep);
+    const w = range.length;
+    for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) {
+      const runs = Math.min(R, r0 + runStep) - r0;
+      if (cells.entry.length !== runs * w) cells.entry = new Int32Array(runs * w);
+      for (let r = 0; r < runs; r++) for (let j = 0; j < w; j++) cells.entry[r * w + j] = table.entry(r0 + r, range[j]!.index);
+      // The consumer has added the previous result into the totals before it asks for this one.
+      previous = aggregateRangeCells(
+        {
+          cases: range,
+          caseFrom: from,
+          runFrom: r0,
+          runs,
+          runKeys: table.keys,
+          runKeyData: keys.data,
+          runKeyStart: keys.start,
+          runKeyBase: r0,
+          cells,
+          spare: spares.pop() ?? null,
+          reuse: previous,
+        },
+        options,
+      );
+      yield previous;
+    }
+  }
 }
 
 export async function aggregateDocumentEval(
@@ -287,7 +343,7 @@ async function aggregateCells(
       await aggregateSparse(cases, table, options, writeBytes, totals);
       aggregating.tick(cellCount);
     } else {
-      await aggregateRanges(cases, table, writeBytes, pool, totals, aggregating);
+      await aggregateRanges(cases, table, options, writeBytes, pool, totals, aggregating);
     }
     aggregated = true;
   } finally {
@@ -299,6 +355,7 @@ async function aggregateCells(
 async function aggregateRanges(
   cases: readonly SliceCase[],
   table: RunTable,
+  options: ScoreOptions,
   writeBytes: (bytes: Uint8Array) => Promise<void>,
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
   totals: CellTotals,
@@ -330,7 +387,12 @@ async function aggregateRanges(
   // threads go on with nothing; a thread sharing nothing here is idle, not slower).
   const cells = rangeCases(table.keys.length) * Math.max(1, rangeRuns(table.keys.length));
   const rangePool = cells < THREAD_RANGE_CELLS ? thisThreadOf(pool) : pool;
-  for await (const result of mapInOrder(rangePool, rangePayloads(cases, table, spares), undefined, ownedBuffers)) {
+  // A pool of one worker is this thread: the ranges read the run table where it is.
+  const results =
+    rangePool.workers === 1
+      ? tableRangeResults(cases, table, options, spares)
+      : mapInOrder(rangePool, rangePayloads(cases, table, spares), undefined, ownedBuffers);
+  for await (const result of results) {
     const range = result as RangeResult;
     const bytes = range.bytes;
     if (bytes.length < GATHER_BELOW_BYTES) {

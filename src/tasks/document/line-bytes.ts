@@ -15,6 +15,38 @@ const floatCache = new Map<number, Uint8Array>();
 /** Size of the last buffer taken in this thread: the first guess for a sink without a buffer. */
 let lastTaken = 1 << 16;
 
+/** The most bytes `writeNumber` writes: `String` of a double is at most 24 characters ("-1.2345678901234567e-308"). */
+export const NUMBER_BYTES = 25;
+
+/** Writes `value` as `String(value)` renders it into buf[at …] (room for NUMBER_BYTES), returning the end. */
+export function writeNumber(buf: Uint8Array, at: number, value: number): number {
+  if (value >= 0 && value < 2147483648 && (value | 0) === value) return writeUint(buf, at, value);
+  // Fractions repeat a lot (k / sentence count), and rendering a double is the costly part.
+  let rendered = floatCache.get(value);
+  if (rendered === undefined) {
+    if (floatCache.size >= FLOAT_CACHE_CAP) floatCache.clear();
+    rendered = utf8(String(value));
+    floatCache.set(value, rendered);
+  }
+  for (let k = 0; k < rendered.length; k++) buf[at++] = rendered[k]!;
+  return at;
+}
+
+/** Writes a non-negative 31-bit integer in decimal into buf[at …], returning the end. */
+export function writeUint(buf: Uint8Array, at: number, value: number): number {
+  let digits = 1;
+  for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
+  const end = at + digits;
+  let v = value;
+  let k = end;
+  do {
+    const q = (v / 10) | 0;
+    buf[--k] = 0x30 + v - q * 10;
+    v = q;
+  } while (v > 0);
+  return end;
+}
+
 /**
  * A growable byte buffer. It writes into a buffer it is given when there is one: fresh memory
  * costs page faults on every byte, which on a million-line cases.jsonl was as much as building the
@@ -67,34 +99,22 @@ export class ByteSink {
 
   /** A number exactly as `String(value)` (and hence JSON.stringify) renders it. */
   number(value: number): void {
-    if (value >= 0 && value < 2147483648 && (value | 0) === value) {
-      this.uint(value);
-      return;
-    }
-    // Fractions repeat a lot (k / sentence count), and rendering a double is the costly part.
-    let rendered = floatCache.get(value);
-    if (rendered === undefined) {
-      if (floatCache.size >= FLOAT_CACHE_CAP) floatCache.clear();
-      rendered = utf8(String(value));
-      floatCache.set(value, rendered);
-    }
-    this.bytes(rendered);
+    this.reserve(NUMBER_BYTES);
+    this.used = writeNumber(this.buf, this.used, value);
   }
 
-  /** A non-negative 31-bit integer in decimal. */
-  private uint(value: number): void {
-    let digits = 1;
-    for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
-    this.reserve(digits);
-    const buf = this.buf;
-    let at = this.used + digits;
-    this.used = at;
-    let v = value;
-    do {
-      const q = (v / 10) | 0;
-      buf[--at] = 0x30 + v - q * 10;
-      v = q;
-    } while (v > 0);
+  /**
+   * The buffer with room for `extra` more bytes from `length` on, for a caller that writes a whole
+   * line in one go (one check per line, not per fragment) and then calls `advance`.
+   */
+  room(extra: number): Uint8Array {
+    this.reserve(extra);
+    return this.buf;
+  }
+
+  /** Marks the bytes up to `end` (written through `room`'s buffer) as written. */
+  advance(end: number): void {
+    this.used = end;
   }
 
   /** Bytes written so far. */

@@ -7,7 +7,7 @@ import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outc
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import { sliceHashOf, type SliceCase } from "../../io/slice.js";
-import { ByteSink, utf8 } from "./line-bytes.js";
+import { ByteSink, NUMBER_BYTES, utf8, writeNumber } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import { scoreRows, type RowChunk } from "./score-rows.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -19,6 +19,7 @@ import {
   type ChunkResult,
   type LineBlock,
   type ScoredPrediction,
+  type ScoreOptions,
   type ScoreState,
 } from "./score.js";
 
@@ -56,8 +57,20 @@ export function rangeRuns(runCount: number): number {
 export { BREAKDOWN_FIELDS, RUN_SUM_FIELDS };
 export const BREAKDOWN_DIMENSIONS = ["scope", "doc_type", "contra_type"] as const;
 
-/** A range of cases × a block of runs, cut from the (case, run) table; slot (r, j) is at r · w + j. */
-export interface RangePayload extends SlotColumns {
+/**
+ * Where a range's (case, run) cells are: slot (r, j) (at r · w + j, run r of the block, case j of
+ * the range) has its kept line at entry `entry[slot]` of the columns (−1: none); the entry's
+ * evidence is evData[evStart[e] … evStart[e] + evLength[e]). A payload sent to a thread carries
+ * its own columns; a range run on the thread that holds the run table reads the table's.
+ */
+export interface RangeCells extends SlotColumns {
+  entry: Int32Array;
+  evLength: Int32Array;
+  evData: Int32Array;
+}
+
+/** A range of cases × a block of runs, cut from the (case, run) table, with its cells copied (one entry per slot). */
+export interface RangePayload extends RangeCells {
   kind: "range";
   /** Slice indices of the range's cases, in slice order (w of them). */
   caseIndices: Int32Array;
@@ -69,10 +82,27 @@ export interface RangePayload extends SlotColumns {
   /** Their JSON renderings in UTF-8: run r's at runKeyData[runKeyStart[r] … runKeyStart[r + 1]). */
   runKeyData: Uint8Array;
   runKeyStart: Int32Array;
-  /** Evidence of slot s is evData[evStart[s] .. evStart[s + 1]). */
-  evData: Int32Array;
   /** A buffer already written out, to build this range's bytes in (null: allocate one). */
   spare: Uint8Array | null;
+}
+
+/** A range as `aggregateRangeCells` takes it: its cases and runs, where their cells are, and what to write into. */
+export interface RangeInput {
+  /** The range's w cases, in slice order. */
+  cases: readonly SliceCase[];
+  caseFrom: number;
+  runFrom: number;
+  /** Runs in the block. */
+  runs: number;
+  /** Run r of the block is `runKeys[runKeyBase + r]`, rendered at runKeyData[runKeyStart[runKeyBase + r] … runKeyStart[runKeyBase + r + 1]). */
+  runKeys: readonly string[];
+  runKeyData: Uint8Array;
+  runKeyStart: Int32Array;
+  runKeyBase: number;
+  cells: RangeCells;
+  spare: Uint8Array | null;
+  /** The previous range's result, once added into the totals: its arrays are cleared and reused where their sizes fit (null: new ones). */
+  reuse: RangeResult | null;
 }
 
 export interface BootstrapPayload {
@@ -173,7 +203,7 @@ const JUDGMENT = [false, true].map((judgment) =>
 );
 const COVERAGE_KEY = utf8(`],"reference_coverage":`);
 const LINE_END = utf8("}\n");
-const COMMA_BYTES = utf8(",");
+const COMMA = 0x2c;
 
 /**
  * One run line: `{"run":KEY` (KEY: keyData[keyFrom .. keyTo), the key's JSON), `"line"` when the
@@ -193,20 +223,33 @@ export function writeRunLine(
   evTo: number,
   coverage: number,
 ): void {
-  out.bytes(RUN_KEY);
-  out.bytesOf(keyData, keyFrom, keyTo);
+  const decided = JUDGMENT[judgment ? 1 : 0]![reasonIdx]!;
+  // One capacity check for the whole line: each number takes at most NUMBER_BYTES, a comma included.
+  const most =
+    RUN_KEY.length + (keyTo - keyFrom) + LINE_KEY.length + decided.length + COVERAGE_KEY.length + LINE_END.length + (evTo - evFrom + 2) * NUMBER_BYTES;
+  const buf = out.room(most);
+  let at = copyInto(buf, out.length, RUN_KEY, 0, RUN_KEY.length);
+  at = copyInto(buf, at, keyData, keyFrom, keyTo);
   if (line !== 0) {
-    out.bytes(LINE_KEY);
-    out.number(line);
+    at = copyInto(buf, at, LINE_KEY, 0, LINE_KEY.length);
+    at = writeNumber(buf, at, line);
   }
-  out.bytes(JUDGMENT[judgment ? 1 : 0]![reasonIdx]!);
+  buf.set(decided, at);
+  at += decided.length;
   for (let e = evFrom; e < evTo; e++) {
-    if (e > evFrom) out.bytes(COMMA_BYTES);
-    out.number(evData[e]!);
+    if (e > evFrom) buf[at++] = COMMA;
+    at = writeNumber(buf, at, evData[e]!);
   }
-  out.bytes(COVERAGE_KEY);
-  out.number(coverage);
-  out.bytes(LINE_END);
+  buf.set(COVERAGE_KEY, at);
+  at += COVERAGE_KEY.length;
+  at = writeNumber(buf, at, coverage);
+  out.advance(copyInto(buf, at, LINE_END, 0, LINE_END.length));
+}
+
+/** Copies from[start … end) to buf[at …] (a byte loop: these fragments are short), returning the end. */
+function copyInto(buf: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
+  for (let k = start; k < end; k++) buf[at++] = from[k]!;
+  return at;
 }
 
 /**
@@ -243,83 +286,112 @@ export function missingExample(c: SliceCase, runKey: string): RejectionExample {
   return { where: c.where, reason: "missing_prediction", message: `no prediction for case ${JSON.stringify(c.id)} in run ${JSON.stringify(runKey)}` };
 }
 
+/** A payload's range, its cases taken from the slice this worker holds. */
 export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult {
-  const w = p.caseIndices.length;
-  const R = p.runKeys.length;
+  return aggregateRangeCells(
+    {
+      cases: Array.from(p.caseIndices, (i) => state.slice.cases[i]!),
+      caseFrom: p.caseFrom,
+      runFrom: p.runFrom,
+      runs: p.runKeys.length,
+      runKeys: p.runKeys,
+      runKeyData: p.runKeyData,
+      runKeyStart: p.runKeyStart,
+      runKeyBase: 0,
+      cells: p,
+      spare: p.spare,
+      reuse: null,
+    },
+    state.options,
+  );
+}
+
+/** A range's cases.jsonl bytes and partial sums. */
+export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): RangeResult {
+  const w = p.cases.length;
+  const R = p.runs;
+  const cells = p.cells;
+  const keyStart = p.runKeyStart;
+  const keyBase = p.runKeyBase;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
-  // Sums live in flat arrays (run r's fields at r · F; a cell's per-run fields at r · BF): no object per run.
-  const sums = new Float64Array(R * F);
+  // Sums live in flat arrays (run r's fields at r · F; breakdown cell k's run r at (k · R + r) · BF): no object per run.
+  // The range's cells, numbered in order of first appearance, are known before any sum.
   const cellIndex = new Map<string, number>();
-  const cellSums: Float64Array[] = [];
-  const codes = new Uint8Array(R * w);
-  const present = new Uint8Array(R * w);
-  const judgments = new Uint8Array(R * w);
-  const reasonCounts = new Float64Array(CASE_REASONS.length);
-  const histogramCounts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
+  const cellsOf = p.cases.map((c) =>
+    cellKeysOf(c).map((key) => {
+      let id = cellIndex.get(key);
+      if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
+      return id;
+    }),
+  );
+  const reuse = p.reuse;
+  const fits = (a: { length: number } | undefined, length: number): boolean => a !== undefined && a.length === length;
+  const sums = fits(reuse?.sums, R * F) ? reuse!.sums.fill(0) : new Float64Array(R * F);
+  const cellSums = fits(reuse?.cellSums, cellIndex.size * R * BF) ? reuse!.cellSums.fill(0) : new Float64Array(cellIndex.size * R * BF);
+  // Every slot's code, presence and judgment is written below.
+  const codes = fits(reuse?.codes, R * w) ? reuse!.codes : new Uint8Array(R * w);
+  const present = fits(reuse?.present, R * w) ? reuse!.present : new Uint8Array(R * w);
+  const judgments = fits(reuse?.judgment, R * w) ? reuse!.judgment : new Uint8Array(R * w);
+  const reasonCounts = reuse ? reuse.reasonCounts.fill(0) : new Float64Array(CASE_REASONS.length);
+  const histogramCounts = reuse ? reuse.histogramCounts.fill(0) : new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
   const out = new ByteSink(p.spare ?? undefined);
   const scratch = emptyCaseOutcome();
   for (let j = 0; j < w; j++) {
-    const c = state.slice.cases[p.caseIndices[j]!]!;
+    const c = p.cases[j]!;
     out.bytes(utf8(caseLine(c)));
-    const cells = cellKeysOf(c).map((key) => {
-      let id = cellIndex.get(key);
-      if (id === undefined) {
-        id = cellSums.length;
-        cellIndex.set(key, id);
-        cellSums.push(new Float64Array(R * BF));
-      }
-      return id;
-    });
-    const missing = scoreCase(c, null, state.options);
+    const cellsOfCase = cellsOf[j]!;
+    const missing = scoreCase(c, null, options);
     for (let r = 0; r < R; r++) {
       const s = r * w + j;
-      const line = p.line[s]!;
+      const e = cells.entry[s]!;
+      const kept = e >= 0;
+      const line = kept ? cells.line[e]! : 0;
       const isPresent = line !== 0;
-      const reasonIdx = isPresent ? p.reason[s]! : 1;
+      const reasonIdx = isPresent ? cells.reason[e]! : 1;
+      const evFrom = kept ? cells.evStart[e]! : 0;
+      const evTo = kept ? evFrom + cells.evLength[e]! : 0;
       const outcome = cellOutcome(
         c,
         missing,
         isPresent,
         reasonIdx,
-        p.judgment[s] === 1,
-        p.evStart[s + 1]! - p.evStart[s]!,
-        p.matched[s]!,
-        p.coverage[s]!,
-        p.rewardAccuracy[s]!,
+        kept && cells.judgment[e] === 1,
+        evTo - evFrom,
+        kept ? cells.matched[e]! : 0,
+        kept ? cells.coverage[e]! : 0,
+        kept ? cells.rewardAccuracy[e]! : 0,
         scratch,
       );
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cells) addBreakdownOutcomeAt(cellSums[cell]!, r * BF, outcome);
+      for (const cell of cellsOfCase) addBreakdownOutcomeAt(cellSums, (cell * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
       if (reasonIdx !== 0) {
         reasonCounts[reasonIdx]!++;
         if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push(missingExample(c, p.runKeys[r]!));
+          missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
         }
       }
       writeRunLine(
         out,
         p.runKeyData,
-        p.runKeyStart[r]!,
-        p.runKeyStart[r + 1]!,
+        keyStart[keyBase + r]!,
+        keyStart[keyBase + r + 1]!,
         line,
         judgment,
         reasonIdx,
-        p.evData,
-        p.evStart[s]!,
-        p.evStart[s + 1]!,
+        cells.evData,
+        evFrom,
+        evTo,
         outcome.referenceCoverage,
       );
     }
   }
-  const flatCells = new Float64Array(cellSums.length * R * BF);
-  cellSums.forEach((perRun, cell) => flatCells.set(perRun, cell * R * BF));
   return {
     kind: "range",
     caseFrom: p.caseFrom,
@@ -327,7 +399,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
     bytes: out.take(),
     sums,
     cellKeys: [...cellIndex.keys()],
-    cellSums: flatCells,
+    cellSums,
     codes,
     present,
     judgment: judgments,
