@@ -11,7 +11,6 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tagSentences } from "../../src/core/document/sentences.js";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
-import { DocumentFinder } from "../../src/server/document-finder.js";
 import { queryTexts, readGetRewardBody } from "../../src/server/get-reward-body.js";
 import { processChunk, scoreTaskState, type ScoreReply, type ScoreTaskState } from "../../src/server/score-task.js";
 import { DEFAULT_WEIGHTS } from "../../src/server/weights.js";
@@ -192,7 +191,7 @@ describe("/get_reward answered from the bytes and through JSON.parse", () => {
   beforeAll(async () => {
     slice = await readDocumentSlice(CONTRADOC_160);
     const config = { weights: DEFAULT_WEIGHTS, maxItems: 1000, score: { lenientIds: false }, log: true, logPredictions: true };
-    state = scoreTaskState(slice, new DocumentFinder(slice.cases), config);
+    state = scoreTaskState(slice, config);
   });
 
   const answer = (body: Buffer): ScoreReply => processChunk(state, { route: "/get_reward", requestId: "r", body });
@@ -235,7 +234,7 @@ describe("/get_reward answered from the bytes and through JSON.parse", () => {
     // A slice where two cases have one text: a prompt holding it names neither.
     const twin = { ...slice.cases[0]!, index: slice.cases.length, id: "twin-of-the-first" };
     const twinned = { cases: [...slice.cases, twin], byId: new Map([...slice.byId, [twin.id, twin.index]]) };
-    const twinState = scoreTaskState(twinned, new DocumentFinder(twinned.cases), state.config);
+    const twinState = scoreTaskState(twinned, state.config);
     const doc = tagSentences(twin.sentences);
     const ambiguous: Body = { query: [`${doc}<answer>`], prompts: [doc], labels: [""] };
     const ambiguousReply = processChunk(twinState, { route: "/get_reward", requestId: "r", body: Buffer.from(JSON.stringify(ambiguous)) });
