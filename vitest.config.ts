@@ -1,5 +1,30 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/**
+ * The files that take longest, slowest first. A file runs on one worker, so one started last
+ * leaves the other worker idle until it ends; vitest orders by the durations of the previous run,
+ * which a fresh clone (CI) does not have, and otherwise by file size.
+ */
+const LONGEST_FILES = [
+  "test/trainers/trl-grpo.test.ts",
+  "test/hostile/parquet-huge-rows.test.ts",
+  "test/hostile/log-fuzz.test.ts",
+  "test/real-tools/lm-eval.test.ts",
+  "test/gates/merge-gates.test.ts",
+  "test/hostile/fuzz.test.ts",
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const i = LONGEST_FILES.findIndex((name) => file.moduleId.endsWith(name));
+      return i === -1 ? LONGEST_FILES.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
@@ -9,6 +34,7 @@ export default defineConfig({
     // Every child process a test starts ends with the test, passed or not (test/support/children.ts).
     setupFiles: ["./test/support/end-children.ts"],
     reporters: ["default", "./test/support/summary-reporter.ts"],
+    sequence: { sequencer: LongestFirst },
     // Most of the suite's time is CLI child processes; one worker thread per core with no per-file
     // isolation saves the per-file start-up (about 50 s -> 40 s on 2 cores). A test that needs a
     // fresh module or environment must set it up itself.

@@ -203,9 +203,12 @@ describe("view.html in Chromium", () => {
   it("serves the page and the pages it links to on 127.0.0.1 with --serve, nothing else", async () => {
     const { spawn } = await import("node:child_process");
     const { MARI_COMMAND } = await import("../support/cli.js");
-    const child = spawn(process.execPath, [...MARI_COMMAND, "view", runs, "--out", join(dir, "served"), "--quiet", "--serve", "--port", "0"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    const { endWithTest } = await import("../support/children.js");
+    const child = endWithTest(
+      spawn(process.execPath, [...MARI_COMMAND, "view", runs, "--out", join(dir, "served"), "--quiet", "--serve", "--port", "0"], {
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
     try {
       const url = await new Promise<string>((done, fail) => {
         let text = "";

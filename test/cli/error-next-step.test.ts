@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
+import { endWithTest } from "../support/children.js";
 
 const { dir, cleanup } = tempDir("mari-next-step-");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -106,7 +107,8 @@ describe("errors with the next step", () => {
     const onPort = (line: string) => line.replace("--port 8000", `--port ${port}`).replace("127.0.0.1:8000", `127.0.0.1:${port}`);
     symlinkSync(join(ROOT, "datasets"), join(dir, "datasets"));
     const sh = (line: string) => line.replace(/^mari /, `${MARI_SHELL} `);
-    const server = spawn("sh", ["-c", `exec ${sh(onPort(serveLine))}`], { cwd: dir, env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    const server = endWithTest(spawn("sh", ["-c", `exec ${sh(onPort(serveLine))}`], { cwd: dir, env: childEnv(), stdio: ["ignore", "ignore", "pipe"] }));
+    const exited = new Promise((r) => server.once("exit", r));
     try {
       await new Promise<void>((ready, fail) => {
         let text = "";
@@ -120,7 +122,7 @@ describe("errors with the next step", () => {
       expect(JSON.parse(answer.stdout).results[0].accuracy).toBe(-1);
     } finally {
       server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
+      await exited;
     }
     const replay = spawnSync("sh", ["-c", sh(replayLine)], { cwd: dir, encoding: "utf8", env: childEnv() });
     expect(replay.status, replay.stderr).toBe(0);
@@ -137,5 +139,5 @@ describe("errors with the next step", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("It looks like a mari serve --log written without --log-predictions");
     expect(r.stderr).toContain("serve with --log FILE --log-predictions to replay the log with mari eval");
-  }, 120_000);
+  });
 });

@@ -18,34 +18,44 @@ const MB = 1_000_000;
 /** Far below the 400 MB a row of finding 12 decodes to: the page is refused, not inflated. */
 const PEAK_BELOW_KB = 1024 * 1024;
 
-// Writes the rows (each string built alone) in one row group or one row group per row, every column
-// a large_string; a number in a row stands for that many repeated "a" (compresses to almost nothing).
+// Writes each file of a JSON list [path, codec, level, columns, rows, groups] (one Python process
+// for all: pyarrow's import once), its rows (each string built alone) in one row group or one row
+// group per row, every column a large_string; a number in a row stands for that many repeated "a"
+// (compresses to almost nothing). level null: the codec's default.
 const WRITER = `
 import json, sys
 import pyarrow as pa, pyarrow.parquet as pq
-path, codec, columns, rows, one_group = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4]), sys.argv[5] == "one"
-schema = pa.schema([(name, pa.large_string()) for name in columns])
-def row_table(row):
-    return pa.table([pa.array([v if isinstance(v, str) else "a" * v], type=pa.large_string()) for v in row], schema=schema)
-# write_batch_size=1: a page per value, so no page holds more than one huge string.
-with pq.ParquetWriter(path, schema, compression=codec, write_batch_size=1, data_page_size=1 << 20) as writer:
-    if one_group:
-        writer.write_table(pa.concat_tables([row_table(row) for row in rows]), row_group_size=len(rows))
-    else:
-        for row in rows:
-            writer.write_table(row_table(row), row_group_size=1)
+for path, codec, level, columns, rows, groups in json.loads(sys.stdin.read()):
+    schema = pa.schema([(name, pa.large_string()) for name in columns])
+    def row_table(row):
+        return pa.table([pa.array([v if isinstance(v, str) else "a" * v], type=pa.large_string()) for v in row], schema=schema)
+    # write_batch_size=1: a page per value, so no page holds more than one huge string.
+    with pq.ParquetWriter(path, schema, compression=codec, compression_level=level, write_batch_size=1, data_page_size=1 << 20) as writer:
+        if groups == "one":
+            writer.write_table(pa.concat_tables([row_table(row) for row in rows]), row_group_size=len(rows))
+        else:
+            for row in rows:
+                writer.write_table(row_table(row), row_group_size=1)
 `;
 
 const tmp = tempDir("mari-parquet-huge-rows-");
 afterAll(() => tmp.cleanup());
 const file = (name: string) => join(tmp.dir, name);
 
-function writeParquet(name: string, codec: string, columns: string[], rows: (string | number)[][], groups: "one" | "each" = "each"): void {
-  const python = spawnSync(venvPython(), ["-c", WRITER, file(name), codec, JSON.stringify(columns), JSON.stringify(rows), groups], {
-    encoding: "utf8",
-    timeout: 300_000,
-  });
-  if (python.status !== 0) throw new Error(`pyarrow could not write ${name}: ${python.stderr}`);
+interface ParquetSpec {
+  name: string;
+  codec: "zstd" | "gzip";
+  /** The codec's level; null for its default. */
+  level: number | null;
+  columns: string[];
+  rows: (string | number)[][];
+  groups: "one" | "each";
+}
+
+function writeParquets(specs: ParquetSpec[]): void {
+  const input = JSON.stringify(specs.map((s) => [file(s.name), s.codec, s.level, s.columns, s.rows, s.groups]));
+  const python = spawnSync(venvPython(), ["-c", WRITER], { input, encoding: "utf8", timeout: 500_000 });
+  if (python.status !== 0) throw new Error(`pyarrow could not write ${specs.map((s) => s.name).join(", ")}: ${python.error ?? python.stderr}`);
 }
 
 /** The built CLI under /usr/bin/time -v: its exit code, its stderr without time's report, and its peak RSS. */
@@ -73,19 +83,25 @@ const evalArgs = (slice: string, dump: string, out: string) => ["eval", slice, "
 
 describe.runIf(realToolsRequired())("Parquet files whose rows decode to hundreds of MB (real pyarrow)", () => {
   beforeAll(() => {
-    // Finding 2: tens of KB of zstd, one row group of three rows of 200 MB each (every row under the bound).
-    writeParquet(
-      "zstd-rows.parquet",
-      "zstd",
-      ["case_id", "completion"],
-      IDS.map((id) => [id, 200 * MB]),
-      "one",
-    );
-    // Finding 2 in one row: three 200 MB strings that together would pass the bound.
-    writeParquet("zstd-one-row.parquet", "zstd", ["case_id", "completion", "reasoning", "notes"], [[IDS[0]!, 200 * MB, 200 * MB, 200 * MB]]);
-    // Finding 12: ~390 KB of gzip, one 400 MB row, as a dump and as a slice.
-    writeParquet("gzip-row.parquet", "gzip", ["case_id", "completion"], [[IDS[0]!, 400 * MB]]);
-    writeParquet("gzip-slice.parquet", "gzip", ["id", "text"], [[IDS[0]!, 400 * MB]]);
+    // gzip at level 1: ~1.7 MB instead of the default level's ~390 KB, a third of the CPU to write,
+    // and still a small file whose row decodes to 400 MB.
+    const gzipRow = (name: string, columns: string[]): ParquetSpec => ({ name, codec: "gzip", level: 1, columns, rows: [[IDS[0]!, 400 * MB]], groups: "each" });
+    writeParquets([
+      // Finding 2: tens of KB of zstd, one row group of three rows of 200 MB each (every row under the bound).
+      { name: "zstd-rows.parquet", codec: "zstd", level: null, columns: ["case_id", "completion"], rows: IDS.map((id) => [id, 200 * MB]), groups: "one" },
+      // Finding 2 in one row: three 200 MB strings that together would pass the bound.
+      {
+        name: "zstd-one-row.parquet",
+        codec: "zstd",
+        level: null,
+        columns: ["case_id", "completion", "reasoning", "notes"],
+        rows: [[IDS[0]!, 200 * MB, 200 * MB, 200 * MB]],
+        groups: "each",
+      },
+      // Finding 12: one 400 MB row, as a dump and as a slice.
+      gzipRow("gzip-row.parquet", ["case_id", "completion"]),
+      gzipRow("gzip-slice.parquet", ["id", "text"]),
+    ]);
     writeFileSync(file("one.jsonl"), `${JSON.stringify({ case_id: IDS[0], run: 0, judgment: true })}\n`);
   }, 600_000);
 

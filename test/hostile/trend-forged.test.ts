@@ -12,7 +12,7 @@ const tmp = tempDir("mari-trend-forged-");
 afterAll(() => tmp.cleanup());
 beforeAll(async () => {
   await writeRun(tmp.dir);
-}, 120_000);
+});
 
 /** A copy of the run's reports with one report.json's metrics edited. */
 function forged(name: string, checkpoint: string, metrics: Record<string, number>): string {
@@ -30,17 +30,17 @@ describe("finding 19: trend refuses a report whose metrics its cases contradict"
     const r = await runMari(["trend", join(tmp.dir, "reports"), "--gate", "accuracy>=0.9", "--out", join(tmp.dir, "t-honest"), "--quiet"]);
     expectNoCrash(r);
     expect(r.code, r.stderr).toBe(1);
-  }, 120_000);
+  });
 
   it("--gate on the last checkpoint: accuracy edited to 0.95 does not pass, it is refused", async () => {
     const dir = forged("gate", "ckpt-500", { accuracy: 0.95 });
     const r = await runMari(["trend", dir, "--gate", "accuracy>=0.9", "--out", join(tmp.dir, "t-gate"), "--quiet"]);
     expectInputError(r, /trend .*ckpt-500.*report\.json: its accuracy \(0\.95\) does not match its cases\.jsonl \(0\.75\)/);
-  }, 120_000);
+  });
 
   it("the best point: macro_f1 edited to 5 does not become the checkpoint to keep, it is refused", async () => {
     const dir = forged("best", "ckpt-100", { macro_f1: 5 });
     const r = await runMari(["trend", dir, "--out", join(tmp.dir, "t-best"), "--quiet"]);
     expectInputError(r, /trend .*ckpt-100.*report\.json: its macro_f1 \(5\) does not match its cases\.jsonl/);
-  }, 120_000);
+  });
 });

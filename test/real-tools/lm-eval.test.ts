@@ -108,7 +108,7 @@ describe.runIf(realToolsRequired())("an lm-evaluation-harness --log_samples file
         task === "mari_contradoc" ? ["0", "1", "2"] : ["again/0", "again/1", "again/2", "strip/0", "strip/1", "strip/2"],
       );
       expect(report.dataset.cases).toBe(24);
-    }, 120_000);
+    }, 600_000);
   }
 
   it("its results_*.json is refused, naming the samples files beside it", async () => {

@@ -6,6 +6,8 @@ import type { ChildProcess } from "node:child_process";
 
 const duringTest = new Set<ChildProcess>();
 const duringFile = new Set<ChildProcess>();
+/** Children started `detached` as the leader of their own process group: the whole group is ended. */
+const groupLeaders = new WeakSet<ChildProcess>();
 let inTest = false;
 
 /** Marks whether a test (its beforeEach hooks included) is running; set by the setup file. */
@@ -13,12 +15,30 @@ export function setInTest(running: boolean): void {
   inTest = running;
 }
 
-/** Registers `child` to be ended after the current test (or, started outside a test, after the file). */
-export function endWithTest<T extends ChildProcess>(child: T): T {
+/**
+ * Registers `child` to be ended after the current test (or, started outside a test, after the file).
+ * `group`: the child was spawned `detached` and leads its own process group, which is ended with it
+ * (a launcher such as torchrun, whose workers would outlive a killed launcher).
+ */
+export function endWithTest<T extends ChildProcess>(child: T, options: { group?: boolean } = {}): T {
   const set = inTest ? duringTest : duringFile;
   set.add(child);
+  if (options.group) groupLeaders.add(child);
   child.once("exit", () => set.delete(child));
   return child;
+}
+
+/** SIGKILL to `child`, or to its whole process group when it leads one; false when nothing was signalled. */
+export function killChild(child: ChildProcess): boolean {
+  if (groupLeaders.has(child) && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return child.kill("SIGKILL");
 }
 
 async function endAll(set: Set<ChildProcess>): Promise<void> {
@@ -29,7 +49,7 @@ async function endAll(set: Set<ChildProcess>): Promise<void> {
       (child) =>
         new Promise<void>((resolve) => {
           child.once("exit", () => resolve());
-          if (!child.kill("SIGKILL")) resolve();
+          if (!killChild(child)) resolve();
         }),
     ),
   );

@@ -124,7 +124,7 @@ describe("mari eval replays a serve log by generation identity", () => {
     } finally {
       work.cleanup();
     }
-  }, 120_000);
+  });
 
   it("an item with a malformed identity is refused (422 bad_generation_identity), naming the field", async () => {
     const server = await startServe([CONTRADOC_160, "--workers", "1"]);
@@ -153,5 +153,5 @@ describe("mari eval replays a serve log by generation identity", () => {
     } finally {
       expect(await server.stop()).toBe(0);
     }
-  }, 60_000);
+  });
 });

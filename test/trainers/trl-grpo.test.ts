@@ -6,10 +6,15 @@
 // generation prompt ends with it), its rewards those `mari eval --rewards` gives that text, and the
 // rewards TRL trained on the served ones; the replay of the log must give the runs docs/serve.md's
 // table says. Skips without the Python virtualenv locally (fails under CI).
+//
+// Each trainer process spends seconds of CPU importing torch and TRL, so one run serves several
+// settings where one run can show them: the three component functions and evaluation during
+// training are one run, and the resume continues the ChatML run from its checkpoint-2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { endWithTest, killChild } from "../support/children.js";
 import { MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
 import { realToolsRequired, VENV_DIR, venvPython } from "../support/python.js";
 import { CONTRADOC_160, startServe, type ServeProcess } from "../server/support.js";
@@ -40,15 +45,21 @@ function readJsonl(path: string): any[] {
     .map((l) => JSON.parse(l));
 }
 
-/** Runs a program to its end (killed after the test's time), rejecting with its stderr's tail on failure. */
+/**
+ * Runs a program to its end, rejecting with its stderr's tail on failure. It leads its own process
+ * group (torchrun's workers with it), ended with the test whatever its outcome, or after `budget`.
+ */
 function runProgram(program: string, args: string[], env: NodeJS.ProcessEnv = {}, budget = TIMEOUT): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = endWithTest(
+      spawn(program, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true }),
+      { group: true },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-6000)));
-    const timer = setTimeout(() => child.kill("SIGKILL"), budget - 30_000);
+    const timer = setTimeout(() => killChild(child), budget - 30_000);
     child.on("close", (code) => {
       clearTimeout(timer);
       if (code === 0) resolve(stdout);
@@ -84,41 +95,52 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
 
   afterAll(() => work?.cleanup());
 
+  interface Trained {
+    log: any[];
+    logPath: string;
+    decoded: Decoded[];
+    dir: string;
+  }
+
   /**
-   * One training run (or several, for a resume) against one mari serve: the served log, and every
-   * completion TRL scored, decoded with the run's tokenizer.
+   * One training process against one mari serve (or one per process): the served log, and every
+   * completion TRL scored, decoded with the run's tokenizer. `resume`: start from a copy of an
+   * earlier run's checkpoint, its served log and records kept in front of this attempt's.
    */
   async function train(
     name: string,
     template: "chatml" | "r1" | "qwen3",
-    runs: string[][],
-    options: { processes?: number; servers?: number; between?: () => void } = {},
-  ): Promise<{ log: any[]; logPath: string; decoded: Decoded[]; dir: string }> {
+    extra: string[],
+    options: { processes?: number; servers?: number; resume?: { from: Trained; checkpoint: string } } = {},
+  ): Promise<Trained> {
     const dir = join(work.dir, name);
     mkdirSync(dir, { recursive: true });
     const logPath = join(dir, "served.jsonl");
     const record = join(dir, "record");
     const model = join(models, template);
+    const earlier = options.resume;
+    if (earlier !== undefined) {
+      cpSync(join(earlier.from.dir, "out", earlier.checkpoint), join(dir, "out", earlier.checkpoint), { recursive: true });
+      for (const f of readdirSync(earlier.from.dir).filter((f) => f.startsWith("record.rank"))) cpSync(join(earlier.from.dir, f), join(dir, f));
+    }
     // Several servers: one --log each, the process p sending to server p mod n; the logs replay together.
     const logs = Array.from({ length: options.servers ?? 1 }, (_, i) => join(dir, `served-${i}.jsonl`));
     const servers: ServeProcess[] = [];
     try {
       for (const log of logs) servers.push(await startServe([slicePath, "--log", log, "--log-predictions", "--workers", "1"]));
-      for (const [n, extra] of runs.entries()) {
-        if (n > 0) options.between?.();
-        const script = ["examples/trl_grpo.py", "--model", model, "--slice", slicePath, "--out", join(dir, "out"), "--num-generations", String(G)];
-        const args = [...script, "--max-completion-length", "40", "--record", record, ...extra];
-        const env = { MARI_URL: servers.map((s) => s.url).join(","), MARI: MARI_SHELL };
-        if (options.processes === undefined) await runProgram(venvPython(), args, env);
-        else {
-          const torchrun = join(VENV_DIR, "bin", "torchrun");
-          await runProgram(torchrun, ["--standalone", "--nproc_per_node", String(options.processes), ...args], env);
-        }
+      const script = ["examples/trl_grpo.py", "--model", model, "--slice", slicePath, "--out", join(dir, "out"), "--num-generations", String(G)];
+      const args = [...script, "--max-completion-length", "40", "--record", record, ...extra];
+      const env = { MARI_URL: servers.map((s) => s.url).join(","), MARI: MARI_SHELL };
+      if (options.processes === undefined) await runProgram(venvPython(), args, env);
+      else {
+        const torchrun = join(VENV_DIR, "bin", "torchrun");
+        await runProgram(torchrun, ["--standalone", "--nproc_per_node", String(options.processes), ...args], env);
       }
     } finally {
       for (const server of servers) expect(await server.stop()).toBe(0);
     }
-    writeFileSync(logPath, logs.map((log) => readFileSync(log, "utf8")).join(""));
+    const before = earlier === undefined ? "" : readFileSync(earlier.from.logPath, "utf8");
+    writeFileSync(logPath, before + logs.map((log) => readFileSync(log, "utf8")).join(""));
     const records = readdirSync(dir)
       .filter((f) => f.startsWith("record.rank"))
       .sort()
@@ -131,12 +153,23 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
     return { log: readJsonl(logPath), logPath, decoded, dir };
   }
 
+  /** A run that several tests check, trained once, by whichever of them runs first. */
+  function shared(start: () => Promise<Trained>): () => Promise<Trained> {
+    let run: Promise<Trained> | undefined;
+    return () => (run ??= start());
+  }
+
+  // First attempt of the resume test as well: 4 steps, checkpoints at 2 and 4.
+  const chatml = shared(() => train("chatml", "chatml", ["--max-steps", "4", "--save-steps", "2"]));
+  // Three component functions, and 4 held-out cases evaluated at step 2.
+  const componentsWithEval = shared(() => train("components-eval", "chatml", ["--max-steps", "2", "--components", "--eval-cases", "4", "--eval-steps", "2"]));
+
   /**
    * Every served line is the text the model wrote, with mari eval's rewards on it, and TRL trained
    * on them (`components`: one reward function per component). A resumed run's records of a step
    * that was generated again are matched to the served lines by attempt.
    */
-  async function expectServedAsWritten(run: { log: any[]; decoded: Decoded[]; dir: string }, components = false): Promise<void> {
+  async function expectServedAsWritten(run: Trained, components = false): Promise<void> {
     const dump = join(run.dir, "decoded.jsonl");
     writeFileSync(dump, run.decoded.map((d, i) => JSON.stringify({ case_id: d.case_id, run: String(i), completion: d.completion })).join("\n") + "\n");
     const rewards = join(run.dir, "decoded-rewards.jsonl");
@@ -172,7 +205,7 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   }
 
   /** `mari eval` on the served log: report.json, and the rewards lines it replayed. */
-  async function replay(run: { logPath: string; dir: string }, name: string, extra: string[] = []): Promise<any> {
+  async function replay(run: Trained, name: string, extra: string[] = []): Promise<any> {
     const out = join(run.dir, name);
     const r = await runMari(["eval", slicePath, "--predictions", run.logPath, "--out", out, "--report", "json", "--quiet", ...extra]);
     expect(r.code, r.stderr).toBe(0);
@@ -185,20 +218,20 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "ChatML: the tokens as written (no think opener added), runs 0..G-1 over the cases trained on",
     async () => {
-      const run = await train("chatml", "chatml", [["--max-steps", "3"]]);
+      const run = await chatml();
       await expectServedAsWritten(run);
       // A completion that closes a think block it never opened is scored as written.
       const report = await replay(run, "replay");
       expect(runKeys(report)).toEqual(generations);
-      // 3 steps x 2 prompts: 6 of the 12 cases, each once; only those are scored.
+      // 4 steps x 2 prompts: 8 of the 12 cases, each once; only those are scored.
       expect(report.system.config.serve_replay).toMatchObject({
         phase: "train",
-        covered_cases: 6,
+        covered_cases: 8,
         superseded_lines: 0,
         other_phase_lines: 0,
         scored_cases: "covered",
       });
-      for (const r of Object.values<any>(report.runs)) expect(r.cases).toBe(6);
+      for (const r of Object.values<any>(report.runs)) expect(r.cases).toBe(8);
       expect(report.rejections.missing_prediction).toBeUndefined();
     },
     TIMEOUT,
@@ -207,7 +240,7 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "an R1-style template (the generation prompt ends with the opener): the opener is the prompt's, given back",
     async () => {
-      const run = await train("r1", "r1", [["--max-steps", "2"]]);
+      const run = await train("r1", "r1", ["--max-steps", "2"]);
       await expectServedAsWritten(run);
       expect(run.log.every((l) => l.completion.includes("<think>"))).toBe(true);
       expect(runKeys(await replay(run, "replay"))).toEqual(generations);
@@ -218,7 +251,7 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "the response-template path (TRL hands over parsed messages): the tokens are scored, not a rebuilt text",
     async () => {
-      const run = await train("response-template", "qwen3", [["--max-steps", "2", "--response-template"]]);
+      const run = await train("response-template", "qwen3", ["--max-steps", "2", "--response-template"]);
       await expectServedAsWritten(run);
       expect(runKeys(await replay(run, "replay"))).toEqual(generations);
     },
@@ -228,7 +261,7 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "three component functions: one request and one log line per completion, each component trained on",
     async () => {
-      const run = await train("components", "chatml", [["--max-steps", "2", "--components"]]);
+      const run = await componentsWithEval();
       await expectServedAsWritten(run, true);
       expect(runKeys(await replay(run, "replay"))).toEqual(generations);
     },
@@ -238,8 +271,8 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "evaluation during training: eval lines are their own phase, replayed apart with --phase eval",
     async () => {
-      const run = await train("eval", "chatml", [["--max-steps", "2", "--eval-cases", "4", "--eval-steps", "2"]]);
-      await expectServedAsWritten(run);
+      const run = await componentsWithEval();
+      await expectServedAsWritten(run, true);
       const evalLines = run.log.filter((l) => l.phase === "eval");
       // One evaluation at step 2 over the 4 held-out cases, G generations each.
       expect(evalLines).toHaveLength(4 * G);
@@ -257,7 +290,7 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
     "two processes (torchrun, gloo), one mari serve each: a group split over processes replays as runs 0..G-1",
     async () => {
       // 2 completions per process: each prompt's group of 4 spans both processes, and both servers.
-      const run = await train("torchrun", "chatml", [["--max-steps", "2", "--per-device-batch", "2"]], { processes: 2, servers: 2 });
+      const run = await train("torchrun", "chatml", ["--max-steps", "2", "--per-device-batch", "2"], { processes: 2, servers: 2 });
       for (const i of [0, 1]) expect(readFileSync(join(run.dir, `served-${i}.jsonl`), "utf8")).not.toBe("");
       await expectServedAsWritten(run);
       expect(new Set(run.decoded.map((d) => d.rank))).toEqual(new Set([0, 1]));
@@ -272,11 +305,11 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
   it(
     "resumed from a checkpoint: the regenerated steps supersede the old ones (newest wins, counted)",
     async () => {
-      const dir = join(work.dir, "resume");
-      // First attempt: 4 steps, checkpoints at 2 and 4; the second resumes from checkpoint-2 (4 removed).
-      const first = ["--max-steps", "4", "--save-steps", "2"];
-      const second = ["--max-steps", "4", "--save-steps", "2", "--resume"];
-      const run = await train("resume", "chatml", [first, second], { between: () => rmSync(join(dir, "out", "checkpoint-4"), { recursive: true }) });
+      // The first attempt is the ChatML run (4 steps, checkpoints at 2 and 4); the second resumes
+      // from a copy of its checkpoint-2 and trains to step 4 again.
+      const run = await train("resume", "chatml", ["--max-steps", "4", "--save-steps", "2", "--resume"], {
+        resume: { from: await chatml(), checkpoint: "checkpoint-2" },
+      });
       await expectServedAsWritten(run);
       const attempts = new Set(run.log.map((l) => l.attempt));
       expect(attempts.size).toBe(2);
@@ -285,7 +318,6 @@ describe.skipIf(!realToolsRequired())("TRL's GRPOTrainer against mari serve (ski
       expect(report.system.config.serve_replay).toMatchObject({ superseded_lines: 2 * 2 * G, attempts: 2 });
       expect(runKeys(report)).toEqual(generations);
       expect(report.rejections.duplicate_prediction).toBeUndefined();
-      rmSync(dir, { recursive: true, force: true });
     },
     TIMEOUT,
   );
