@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFile
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, runMari, tempDir, MARI_SHELL } from "./support/cli.js";
+import { SYNC_CHILD } from "./support/children.js";
 
 interface Sample {
   file: string;
@@ -60,6 +61,7 @@ describe("documented output samples", () => {
       mkdirSync(cwd);
       symlinkSync(join(ROOT, "datasets"), join(cwd, "datasets"));
       const r = spawnSync("sh", ["-c", sample.command], {
+        ...SYNC_CHILD,
         cwd,
         env: childEnv({ PATH: `${bin}:${process.env["PATH"]}`, NO_COLOR: "1" }),
         encoding: "utf8",

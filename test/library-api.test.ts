@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import * as mari from "../src/index.js";
 import { ROOT, runMari, tempDir } from "./support/cli.js";
+import { SYNC_CHILD } from "./support/children.js";
 
 describe("package entry point (docs/library.md example)", () => {
   it("splits, tags, aligns, validates and rewards as docs/library.md shows", () => {
@@ -118,7 +119,7 @@ describe("docs/library.md: the task-function example", () => {
     try {
       symlinkSync(join(ROOT, "datasets"), join(dir, "datasets"));
       const code = block!.replace('from "mari"', `from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/index.js")).href)}`);
-      const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { cwd: dir, encoding: "utf8" });
+      const run = spawnSync(process.execPath, ["--input-type=module", "-e", code], { ...SYNC_CHILD, cwd: dir, encoding: "utf8" });
       expect(run.stderr).toBe("");
       const report = JSON.parse(readFileSync(join(dir, "mari-report/report.json"), "utf8"));
       const [accuracy, passed] = run.stdout.trim().split(" ");

@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, tempDir, MARI_SHELL } from "./support/cli.js";
+import { SYNC_CHILD } from "./support/children.js";
 
 const SKIPPED: { pattern: RegExp; why: string }[] = [
   { pattern: /^npm /, why: "npm itself (the suite is what it runs)" },
@@ -62,6 +63,7 @@ describe("README examples run as written", () => {
     mkdirSync(fresh);
     symlinkSync(join(ROOT, "datasets"), join(fresh, "datasets"));
     const r = spawnSync("sh", ["-c", "npx mari eval datasets/contradoc/contradoc-160.jsonl"], {
+      ...SYNC_CHILD,
       cwd: fresh,
       env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }),
       encoding: "utf8",
@@ -71,7 +73,7 @@ describe("README examples run as written", () => {
   });
 
   it.each(commands)("%s", (command) => {
-    const r = spawnSync("sh", ["-c", command], { cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+    const r = spawnSync("sh", ["-c", command], { ...SYNC_CHILD, cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
     // 0: done; 1: a gate the example sets failed on this data (still a complete run). Never a usage
     // or input error (2) or an internal error (3).
     expect([0, 1], `${command}\n${r.stderr}`).toContain(r.status);

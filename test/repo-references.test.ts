@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./support/cli.js";
+import { SYNC_CHILD } from "./support/children.js";
 
 const OUTSIDE = /SPEC §|SPEC Appendix|Appendix A|lessons §|lessons\.md|reference-semantics|contradict-algorithm|\b[Ii]ssues? \d+\b/;
 
@@ -14,7 +15,7 @@ describe("references", () => {
     const files = execFileSync(
       "git",
       ["ls-files", "src", "test", "docs", "scripts", "bench", "bin", "examples", "schema", ".ci", "README.md", "ARCHITECTURE.md"],
-      { cwd: ROOT, encoding: "utf8" },
+      { ...SYNC_CHILD, cwd: ROOT, encoding: "utf8" },
     )
       .split("\n")
       .filter((f) => (/\.(ts|md|mjs|cjs|js|py|json)$/.test(f) || f === ".ci/run") && f !== "test/repo-references.test.ts");

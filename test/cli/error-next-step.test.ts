@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
-import { endWithTest } from "../support/children.js";
+import { endWithTest, SYNC_CHILD } from "../support/children.js";
 
 const { dir, cleanup } = tempDir("mari-next-step-");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -118,13 +118,13 @@ describe("errors with the next step", () => {
         });
         server.on("exit", (code) => fail(new Error(`serve exited ${code}: ${text}`)));
       });
-      const answer = spawnSync("sh", ["-c", onPort(curlLine)], { cwd: dir, encoding: "utf8" });
+      const answer = spawnSync("sh", ["-c", onPort(curlLine)], { ...SYNC_CHILD, cwd: dir, encoding: "utf8" });
       expect(JSON.parse(answer.stdout).results[0].accuracy).toBe(-1);
     } finally {
       server.kill("SIGTERM");
       await exited;
     }
-    const replay = spawnSync("sh", ["-c", sh(replayLine)], { cwd: dir, encoding: "utf8", env: childEnv() });
+    const replay = spawnSync("sh", ["-c", sh(replayLine)], { ...SYNC_CHILD, cwd: dir, encoding: "utf8", env: childEnv() });
     expect(replay.status, replay.stderr).toBe(0);
     const replayed = JSON.parse(readFileSync(join(dir, "served/report.json"), "utf8"));
     expect(replayed.predictions.lines).toBe(1);

@@ -9,15 +9,16 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { honestAnswer, startFakeChatServer, type FakeChatServer, type ScriptedReply } from "../judges/support/fake-chat-server.js";
 import { MARI_SHELL, tempDir } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+const hasTmux = spawnSync("tmux", ["-V"], SYNC_CHILD).status === 0;
 const CASES = Array.from({ length: 12 }, (_, i) => `doc-${i}`);
 const { dir, cleanup } = tempDir("mari-screen-");
 const socket = `mari-test-${process.pid}`;
 let server: FakeChatServer | undefined;
 
 function tmux(...args: string[]): string {
-  const r = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: { ...process.env, TERM: "xterm-256color" } });
+  const r = spawnSync("tmux", ["-L", socket, ...args], { ...SYNC_CHILD, encoding: "utf8", env: { ...process.env, TERM: "xterm-256color" } });
   if (r.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -64,7 +65,7 @@ afterEach(async () => {
 });
 
 afterAll(() => {
-  spawnSync("tmux", ["-L", socket, "kill-server"]);
+  spawnSync("tmux", ["-L", socket, "kill-server"], SYNC_CHILD);
   cleanup();
 });
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-eval-log-runs-");
 afterAll(() => tmp.cleanup());
@@ -92,7 +93,7 @@ describe("inspect_ai samples", () => {
   // Info-ZIP's `zip -fz` writes what inspect_ai's zip writer may: ZIP64 end records, sizes in the
   // ZIP64 extra field, and local headers whose extra fields (timestamps, owner, ZIP64) differ in
   // length from the central directory's.
-  const hasZip = spawnSync("zip", ["-v"]).status === 0;
+  const hasZip = spawnSync("zip", ["-v"], SYNC_CHILD).status === 0;
   it.skipIf(!hasZip && process.env.CI !== "true")("a .eval written by Info-ZIP's zip -fz (ZIP64, local extra fields) is read member by member", async () => {
     const dir = join(tmp.dir, "zip64");
     mkdirSync(join(dir, "samples"), { recursive: true });
@@ -100,7 +101,7 @@ describe("inspect_ai samples", () => {
       for (const c of cases) writeFileSync(join(dir, "samples", `${c.id}_epoch_${epoch}.json`), JSON.stringify(sample(c, epoch)));
     }
     writeFileSync(join(dir, "header.json"), JSON.stringify(LOG));
-    execFileSync("zip", ["-q", "-r", "-fz", "log.eval", "header.json", "samples"], { cwd: dir });
+    execFileSync("zip", ["-q", "-r", "-fz", "log.eval", "header.json", "samples"], { ...SYNC_CHILD, cwd: dir });
     const archive = readFileSync(join(dir, "log.eval"));
     // The archive is what the test means it to be: a ZIP64 end record, and a first local header with extra fields.
     expect(archive.includes(Buffer.from([0x50, 0x4b, 0x06, 0x06]))).toBe(true);

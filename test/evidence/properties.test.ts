@@ -18,13 +18,14 @@ import {
   sliceCodePoints,
   toPlainJson,
 } from "../../src/core/evidence/index.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const unicodeText = fc.string({ unit: "grapheme", maxLength: 40 });
 const markdown = fc
   .array(fc.oneof(fc.constantFrom("# A", "## B 😀", "### ß", "#x", "", "text 𝒳", "  # no", "# A"), unicodeText), { maxLength: 12 })
   .map((lines) => lines.join("\n"));
 
-const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+const python = spawnSync("python3", ["--version"], { ...SYNC_CHILD, encoding: "utf8" });
 const hasPython = python.status === 0 && /Python 3\.(1[1-9]|[2-9]\d)/.test(python.stdout + python.stderr);
 
 // Fixed seed: the suite must be deterministic.
@@ -64,7 +65,7 @@ for claim, quote in json.load(sys.stdin):
     covered = tokens & set(re.findall(r"\\w+", quote.casefold()))
     out.append(round(0.8 * (len(covered) / len(tokens)) + 0.1 * 0.5 + 0.1 * 0.5, 4))
 print(json.dumps(out))`;
-    const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(facts.map((f) => [f.claim, f.quote])), encoding: "utf8" });
+    const result = spawnSync("python3", ["-c", script], { ...SYNC_CHILD, input: JSON.stringify(facts.map((f) => [f.claim, f.quote])), encoding: "utf8" });
     expect(result.stderr).toBe("");
     expect(facts.map((f) => f.grounding)).toEqual(JSON.parse(result.stdout));
   });

@@ -5,13 +5,14 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { knowledgeDocument, MalformedModelOutput, parseDocumentId, parseFacts } from "../../src/core/evidence/index.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const ORACLE = join(import.meta.dirname, "oracle");
-const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+const python = spawnSync("python3", ["--version"], { ...SYNC_CHILD, encoding: "utf8" });
 const hasPython = python.status === 0 && /Python 3\.(1[1-9]|[2-9]\d)/.test(python.stdout + python.stderr);
 
 function runPython(script: string, args: string[], input?: string): string {
-  const result = spawnSync("python3", [join(ORACLE, script), ...args], { encoding: "utf8", input, maxBuffer: 1 << 26 });
+  const result = spawnSync("python3", [join(ORACLE, script), ...args], { ...SYNC_CHILD, encoding: "utf8", input, maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(result.stderr);
   return result.stdout;
 }

@@ -27,8 +27,9 @@ import {
   toPlainJson,
   wordTokens,
 } from "../../src/core/evidence/index.js";
+import { SYNC_CHILD } from "../support/children.js";
 
-const python = spawnSync("python3", ["--version"], { encoding: "utf8" });
+const python = spawnSync("python3", ["--version"], { ...SYNC_CHILD, encoding: "utf8" });
 const hasPython = python.status === 0 && /Python 3\.(1[1-9]|[2-9]\d)/.test(python.stdout + python.stderr);
 
 const nodeSha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -86,7 +87,7 @@ describe("casefold, word tokens and claim keys on random text", () => {
     // Lone surrogates cannot travel through JSON to Python's str intact in both directions: left out.
     const wellFormed = texts.filter((t) => !/[\ud800-\udfff]/.test(t.replaceAll(/[\ud800-\udbff][\udc00-\udfff]/g, "")));
     const script = "import json,re,sys\n" + "for t in json.load(sys.stdin):\n" + " f=t.casefold()\n" + " print(json.dumps([f,re.findall(r'\\w+',f)]))";
-    const result = spawnSync("python3", ["-c", script], { input: JSON.stringify(wellFormed), encoding: "utf8" });
+    const result = spawnSync("python3", ["-c", script], { ...SYNC_CHILD, input: JSON.stringify(wellFormed), encoding: "utf8" });
     expect(result.status, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
     wellFormed.forEach((text, i) => {

@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir, MARI_SHELL } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-scheduler-");
 afterAll(() => tmp.cleanup());
@@ -13,7 +14,12 @@ const docs = readFileSync(join(ROOT, "docs/eval.md"), "utf8");
 let bin = "";
 
 function shell(dir: string, script: string, env: Record<string, string>): number {
-  const r = spawnSync("sh", ["-c", script], { cwd: dir, env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1", ...env }, encoding: "utf8" });
+  const r = spawnSync("sh", ["-c", script], {
+    ...SYNC_CHILD,
+    cwd: dir,
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: "1", ...env },
+    encoding: "utf8",
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`${script}\n${r.stderr}`);
   return r.status!;
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
 import { DOC_SLICE, expectInputError } from "./helpers.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-diff-inputs-");
 const report = join(tmp.dir, "old");
@@ -14,7 +15,7 @@ const fifo = join(tmp.dir, "fifo");
 beforeAll(async () => {
   // OLD is an input here: written in this process.
   await runTask({ task: "documents", slicePath: DOC_SLICE, formats: ["json"] }, report);
-  execFileSync("mkfifo", [fifo]);
+  execFileSync("mkfifo", [fifo], SYNC_CHILD);
 });
 afterAll(() => tmp.cleanup());
 

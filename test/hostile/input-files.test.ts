@@ -7,13 +7,14 @@ import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { DOC_SLICE, EVIDENCE_DOCS, EVIDENCE_FACTS, expectInputError, PAIRS, write } from "./helpers.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-input-files-");
 afterAll(() => tmp.cleanup());
 const zero = join(tmp.dir, "zero.jsonl");
 symlinkSync("/dev/zero", zero);
 const fifo = join(tmp.dir, "fifo.jsonl");
-execFileSync("mkfifo", [fifo]);
+execFileSync("mkfifo", [fifo], SYNC_CHILD);
 const out = join(tmp.dir, "out");
 const q = ["--quiet", "--progress", "none"];
 

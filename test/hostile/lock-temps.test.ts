@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, ROOT, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
 import { preloadFault } from "../support/fault-preload.js";
 import { DOC_SLICE, expectInputError, firstLines, write } from "./helpers.js";
-import { endWithTest } from "../support/children.js";
+import { endWithTest, SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-lock-temps-");
 afterAll(() => tmp.cleanup());
@@ -16,7 +16,7 @@ const slice = write(tmp.dir, "slice.jsonl", `${firstLines(DOC_SLICE, 6).join("\n
 const q = ["--quiet", "--progress", "none", "--workers", "1"];
 
 /** The pid of a process that has exited (so no process has it, barring reuse in this instant). */
-const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid!;
+const deadPid = (): number => spawnSync(process.execPath, ["-e", ""], SYNC_CHILD).pid!;
 
 describe("the output directory lock", () => {
   it("a lock held by a live process: exit 2 naming the holder; the lock is left alone", async () => {

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { SYNC_CHILD } from "../support/children.js";
 import { ROOT, tempDir } from "../support/cli.js";
 
 const { dir, cleanup } = tempDir("mari-lock-signals-");
@@ -31,7 +32,7 @@ console.log(listeners);
 describe("output lock", () => {
   it("has its SIGINT cleanup listening when the lock file is written, and removes it at exit", () => {
     const out = join(dir, "out");
-    const said = execFileSync(process.execPath, ["--input-type=module", "-e", SCRIPT, join(ROOT, "dist/io/lock.js"), out], { encoding: "utf8" });
+    const said = execFileSync(process.execPath, ["--input-type=module", "-e", SCRIPT, join(ROOT, "dist/io/lock.js"), out], { ...SYNC_CHILD, encoding: "utf8" });
     expect(Number(said.trim())).toBeGreaterThanOrEqual(1);
     // The run ended: its lock is gone with it (and the directory it created, left empty).
     expect(existsSync(join(out, ".mari.lock"))).toBe(false);

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFil
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, tempDir } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const { dir, cleanup } = tempDir("mari-pack-");
 afterAll(() => cleanup());
@@ -15,7 +16,7 @@ afterAll(() => cleanup());
 describe("the published package", () => {
   it("has no prepare script, and its types check under --strict in a fresh project", () => {
     const before = readFileSync(join(ROOT, "package.json"), "utf8");
-    const packed = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { cwd: ROOT, encoding: "utf8" });
+    const packed = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { ...SYNC_CHILD, cwd: ROOT, encoding: "utf8" });
     expect(packed.status, packed.stderr).toBe(0);
     // The clone's manifest is restored, byte for byte, and the hook's copy is gone.
     expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(before);
@@ -24,8 +25,8 @@ describe("the published package", () => {
     const project = join(dir, "project");
     const modules = join(project, "node_modules");
     mkdirSync(modules, { recursive: true });
-    execFileSync("tar", ["xzf", join(dir, tarball), "-C", modules]);
-    execFileSync("mv", [join(modules, "package"), join(modules, "mari")]);
+    execFileSync("tar", ["xzf", join(dir, tarball), "-C", modules], SYNC_CHILD);
+    execFileSync("mv", [join(modules, "package"), join(modules, "mari")], SYNC_CHILD);
     const manifest = JSON.parse(readFileSync(join(modules, "mari/package.json"), "utf8"));
     expect(manifest.scripts.prepare).toBeUndefined();
     expect(manifest.scripts.build).toBeDefined();
@@ -52,7 +53,7 @@ describe("the published package", () => {
         "",
       ].join("\n"),
     );
-    const tsc = spawnSync(process.execPath, [join(modules, "typescript/bin/tsc"), "-p", project], { cwd: project, encoding: "utf8" });
+    const tsc = spawnSync(process.execPath, [join(modules, "typescript/bin/tsc"), "-p", project], { ...SYNC_CHILD, cwd: project, encoding: "utf8" });
     expect(`${tsc.stdout}${tsc.stderr}`).toBe("");
     expect(tsc.status).toBe(0);
   }, 300_000);

@@ -8,6 +8,7 @@ import { canonicalJson, sha256File } from "../../src/io/hashing.js";
 import { collectSystemInfo } from "../../src/report/system.js";
 import { MARI_VERSION } from "../../src/version.js";
 import { ROOT, tempDir } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
@@ -66,7 +67,7 @@ describe("provenance", () => {
 
   it("records the commit of a git checkout", async (ctx) => {
     if (!existsSync(join(ROOT, ".git"))) ctx.skip(`${ROOT} has no .git (the tree was exported without it)`);
-    const git = spawnSync("git", ["--version"]);
+    const git = spawnSync("git", ["--version"], SYNC_CHILD);
     if (git.status !== 0) ctx.skip(`no git command (${git.error?.message ?? `exit ${git.status}`})`);
     const info = await collectSystemInfo({ config: {}, seed: 0, workers: 1, cwd: ROOT });
     expect(info.git_commit).toMatch(/^[0-9a-f]{40}$/);

@@ -10,6 +10,7 @@ import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { RewardsServer } from "../../src/server/rewards-server.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { CONTRADOC_160, postJson, serveRefusal, startServe, startTestServer } from "./support.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const ANSWER = "<think>\nSee [1].\n</think>\n<answer>\nJudgment: no\nEvidence: []\n</answer>";
 
@@ -35,7 +36,7 @@ describe("--log", () => {
       }
       expect(readFileSync(copy)).toEqual(readFileSync(join(ROOT, CONTRADOC_160)));
       const fifo = join(work.dir, "fifo");
-      execFileSync("mkfifo", [fifo]);
+      execFileSync("mkfifo", [fifo], SYNC_CHILD);
       const refused = await serveRefusal([copy, "--log", fifo]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/is a FIFO/);
@@ -130,7 +131,7 @@ describe("without a token, only this machine's programs are answered", () => {
 });
 
 describe("limits a trainer may hit", () => {
-  const hasRequests = spawnSync("python3", ["-c", "import requests"]).status === 0;
+  const hasRequests = spawnSync("python3", ["-c", "import requests"], SYNC_CHILD).status === 0;
 
   it.skipIf(!hasRequests)("a body over --max-body reaches Python's requests as the 413, not a broken pipe (skipped without python3 + requests)", async () => {
     const server = await startServe([CONTRADOC_160, "--max-body", "64kb"]);
@@ -142,7 +143,7 @@ for declared in (True, False):
     r = requests.post(sys.argv[1] + "/v1/rewards", data=data, headers={"Content-Type": "application/json"}, timeout=60)
     print(r.status_code, r.json()["error"]["code"])
 `;
-      const run = spawnSync("python3", ["-c", script, server.url], { encoding: "utf8" });
+      const run = spawnSync("python3", ["-c", script, server.url], { ...SYNC_CHILD, encoding: "utf8" });
       expect(run.stderr).toBe("");
       expect(run.stdout).toBe("413 body_too_large\n413 body_too_large\n");
       // A request with more items than --max-items is refused before its float tokens are marked.

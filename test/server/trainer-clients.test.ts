@@ -14,8 +14,9 @@ import { tagSentences } from "../../src/core/document/sentences.js";
 import { readDocumentSlice, type SliceCase } from "../../src/io/slice.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { CONTRADOC_160, startServe, type ServeProcess } from "./support.js";
+import { SYNC_CHILD } from "../support/children.js";
 
-const hasRequests = spawnSync("python3", ["-c", "import requests"]).status === 0;
+const hasRequests = spawnSync("python3", ["-c", "import requests"], SYNC_CHILD).status === 0;
 const EMULATOR = join(ROOT, "test/server/trainer-clients/emulate.py");
 const GROUP = 4;
 
@@ -57,7 +58,7 @@ function readJsonl(path: string): any[] {
 }
 
 function emulate(client: string, job: Record<string, unknown>): any {
-  const run = spawnSync("python3", [EMULATOR, client], { input: JSON.stringify(job), encoding: "utf8", maxBuffer: 64 << 20 });
+  const run = spawnSync("python3", [EMULATOR, client], { ...SYNC_CHILD, input: JSON.stringify(job), encoding: "utf8", maxBuffer: 64 << 20 });
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
   return JSON.parse(run.stdout);

@@ -64,3 +64,10 @@ export function endTestChildren(): Promise<void> {
 export function endFileChildren(): Promise<void> {
   return endAll(duringFile);
 }
+
+/**
+ * Options every synchronous child of a test carries (spawnSync, execFileSync): a test's timeout
+ * cannot interrupt a synchronous call, so the child has its own limit, sized for a loaded machine,
+ * and is killed when it passes it; the test then fails instead of hanging the run.
+ */
+export const SYNC_CHILD = { timeout: 300_000, killSignal: "SIGKILL" } as const;

@@ -6,11 +6,12 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { parquetWriteFile } from "hyparquet-writer";
+import { SYNC_CHILD } from "./children.js";
 
 export type Codec = "UNCOMPRESSED" | "SNAPPY" | "GZIP" | "ZSTD";
 
 /** Whether the zstd program is there to compress ZSTD pages. */
-export const HAVE_ZSTD = spawnSync("zstd", ["--version"]).status === 0;
+export const HAVE_ZSTD = spawnSync("zstd", ["--version"], SYNC_CHILD).status === 0;
 
 type Leaf = { type: "BYTE_ARRAY"; converted_type: "UTF8" } | { type: "BOOLEAN" } | { type: "INT64" } | { type: "DOUBLE" };
 
@@ -55,7 +56,7 @@ export function writeParquet(path: string, rows: Record<string, unknown>[], opti
     codec: options.codec ?? "SNAPPY",
     compressors: {
       GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)),
-      ZSTD: (input: Uint8Array) => new Uint8Array(execFileSync("zstd", ["-q", "-c"], { input })),
+      ZSTD: (input: Uint8Array) => new Uint8Array(execFileSync("zstd", ["-q", "-c"], { ...SYNC_CHILD, input })),
     },
     ...(options.rowGroupSize !== undefined ? { rowGroupSize: options.rowGroupSize } : {}),
   });

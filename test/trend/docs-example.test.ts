@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { childEnv, ROOT, tempDir, MARI_COMMAND, MARI_SHELL } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 
 const tmp = tempDir("mari-trend-docs-");
 const cwd = join(tmp.dir, "work");
@@ -27,7 +28,7 @@ beforeAll(async () => {
   symlinkSync(join(ROOT, "datasets"), join(cwd, "datasets"));
   writeFileSync(join(bin, "mari"), `#!/bin/sh\nexec ${MARI_SHELL} "$@"\n`);
   chmodSync(join(bin, "mari"), 0o755);
-  execFileSync(process.execPath, [...MARI_COMMAND, "predict", SLICE, "--judge", "lexical", "--out", join(tmp.dir, "lexical.jsonl"), "--quiet"]);
+  execFileSync(process.execPath, [...MARI_COMMAND, "predict", SLICE, "--judge", "lexical", "--out", join(tmp.dir, "lexical.jsonl"), "--quiet"], SYNC_CHILD);
   const lexical = readFileSync(join(tmp.dir, "lexical.jsonl"), "utf8")
     .trim()
     .split("\n")
@@ -49,7 +50,7 @@ afterAll(() => tmp.cleanup());
 const PROGRESS_LINE = /^[^:\n]+: \d+(\/\d+ \(\d+%\))? [\d.]+s(, .*| done)\n/gm;
 
 const run = (script: string) => {
-  const r = spawnSync("sh", ["-c", script], { cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
+  const r = spawnSync("sh", ["-c", script], { ...SYNC_CHILD, cwd, env: childEnv({ NO_COLOR: "1", PATH: `${bin}:${process.env.PATH}` }), encoding: "utf8" });
   return { ...r, stderr: r.stderr.replace(PROGRESS_LINE, "") };
 };
 

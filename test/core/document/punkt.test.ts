@@ -8,6 +8,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { parsePunktParameters, punktSpans, splitSentencesPunkt } from "../../../src/core/document/punkt.js";
 import { splitSentences } from "../../../src/core/document/sentences.js";
 import { englishPunktParameters } from "../../../src/io/punkt-english.js";
+import { SYNC_CHILD } from "../../support/children.js";
 
 const ROOT = join(import.meta.dirname, "../../..");
 const ORACLE = join(import.meta.dirname, "punkt/nltk_oracle.py");
@@ -109,7 +110,7 @@ const PYTHONS = ["python3", "/usr/bin/python3"];
 function findNltk(): { python?: string; why: string } {
   const seen: string[] = [];
   for (const python of PYTHONS) {
-    const r = spawnSync(python, [ORACLE, "--version"], { encoding: "utf8" });
+    const r = spawnSync(python, [ORACLE, "--version"], { ...SYNC_CHILD, encoding: "utf8" });
     const version = r.status === 0 ? r.stdout.trim() : undefined;
     if (version?.startsWith("3.8")) return { python, why: "" };
     seen.push(`${python}: ${version !== undefined ? `nltk ${version}` : r.error ? r.error.message : (r.stderr.trim().split("\n").at(-1) ?? "failed")}`);
@@ -208,7 +209,7 @@ describe("Punkt against live nltk 3.8", () => {
 
   it("1,500 seeded random texts of tricky pieces split as nltk splits them", () => {
     const texts = [...randomTexts(2, 500), ...randomTexts(3, 500), ...randomTexts(4, 500)];
-    const r = spawnSync(nltk.python!, [ORACLE, "--texts"], { encoding: "utf8", input: JSON.stringify(texts), maxBuffer: 1 << 26 });
+    const r = spawnSync(nltk.python!, [ORACLE, "--texts"], { ...SYNC_CHILD, encoding: "utf8", input: JSON.stringify(texts), maxBuffer: 1 << 26 });
     expect(r.status, r.stderr).toBe(0);
     const expected = JSON.parse(r.stdout) as string[][];
     const mismatches = texts.flatMap((text, i) => {
@@ -221,7 +222,7 @@ describe("Punkt against live nltk 3.8", () => {
 
   it("edge cases and every document of contradoc-160 split as nltk splits them", () => {
     const texts = [...EDGE_CASES.map(([text]) => text), "", "   ", ...jsonl(DATASETS[2]!).map((r) => r.text as string)];
-    const r = spawnSync(nltk.python!, [ORACLE, "--texts"], { encoding: "utf8", input: JSON.stringify(texts), maxBuffer: 1 << 26 });
+    const r = spawnSync(nltk.python!, [ORACLE, "--texts"], { ...SYNC_CHILD, encoding: "utf8", input: JSON.stringify(texts), maxBuffer: 1 << 26 });
     expect(r.status, r.stderr).toBe(0);
     const expected = JSON.parse(r.stdout) as string[][];
     expect(expected).toHaveLength(texts.length);
