@@ -1,6 +1,10 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { HOOK_TIMEOUT_MS, TEST_TIMEOUT_MS, TIME_SCALE, TIME_SCALE_ENV } from "./test/support/time-limits.js";
+
+// The test workers read the scale the suite started with (test/support/time-limits.ts).
+process.env[TIME_SCALE_ENV] = String(TIME_SCALE);
 
 /**
  * The files that take longest, slowest first. A file runs on one worker, so one started last
@@ -43,10 +47,10 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one worker on a 2-core machine, and the
     // children it spawns leave the second core idle (about 190 s -> 95 s here).
     maxWorkers: Math.max(2, availableParallelism()),
-    // Sized for a loaded CI machine, not an idle one: a CLI test that takes 2 s idle took over 30 s
-    // at load 20 on 2 cores. No test asserts on elapsed time; a test that needs longer (a real
-    // Python tool) says so itself.
-    testTimeout: 180_000,
-    hookTimeout: 300_000,
+    // Sized for a loaded CI machine, not an idle one, and scaled by the load the suite starts at: a
+    // CLI test that takes 2 s idle took over 30 s at load 20 on 2 cores. No test asserts on elapsed
+    // time; a test that needs longer (a real Python tool) says so itself, scaled the same way.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
   },
 });

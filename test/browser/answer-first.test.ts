@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, openFile } from "../support/browser.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { scaled } from "../support/time-limits.js";
 
 const { dir, cleanup } = tempDir("mari-answer-first-");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
@@ -51,7 +52,7 @@ beforeAll(async () => {
   await mari(["eval", SLICE, "--predictions", lexical, "--out", join(dir, "single")]);
   await mari(["diff", join(dir, "single"), join(dir, "multi"), "--out", join(dir, "diff")]);
   browser = await launchBrowser();
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await browser?.close();

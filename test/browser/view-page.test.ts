@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_VIEW_FILE_BYTES } from "../../src/core/limits.js";
 import { launchBrowser, openFile } from "../support/browser.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { scaled } from "../support/time-limits.js";
 import { checkpoint, RUN, writeSlice } from "../trend/fixture.js";
 
 const { dir, cleanup } = tempDir("mari-view-page-");
@@ -71,7 +72,7 @@ beforeAll(async () => {
   for (const [path] of junk) stamp(join(runs, path));
   await mari(["view", runs, "--out", join(dir, "view"), "--quiet"]);
   browser = await launchBrowser();
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await browser?.close();

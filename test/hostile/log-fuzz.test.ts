@@ -12,6 +12,7 @@ import { evaluateDocuments, InputError } from "../../src/index.js";
 import { detectEvalLog, evalLogLines } from "../../src/judges/eval-logs.js";
 import { tempDir } from "../support/cli.js";
 import { inspectEvalBytes, inspectJsonLog, promptfooJsonLog, promptfooResults, sliceCases } from "./eval-log-fixtures.js";
+import { scaled } from "../support/time-limits.js";
 
 const tmp = tempDir("mari-log-fuzz-");
 afterAll(() => tmp.cleanup());
@@ -61,18 +62,30 @@ describe(`fuzz: ${MUTANTS} mutants per log kind, no crash and no silent change`,
     300_000,
   );
 
-  it("inspect .json logs", async () => {
-    const text = JSON.stringify(inspectJsonLog(cases), null, 1);
-    await fuzz("json", "inspect.json", Buffer.from(text), (random) => mutateJsonText(text, random), 43);
-  }, 300_000);
+  it(
+    "inspect .json logs",
+    async () => {
+      const text = JSON.stringify(inspectJsonLog(cases), null, 1);
+      await fuzz("json", "inspect.json", Buffer.from(text), (random) => mutateJsonText(text, random), 43);
+    },
+    scaled(300_000),
+  );
 
-  it("promptfoo .json outputs", async () => {
-    const text = JSON.stringify(promptfooJsonLog(cases), null, 1);
-    await fuzz("json", "promptfoo.json", Buffer.from(text), (random) => mutateJsonText(text, random), 44);
-  }, 300_000);
+  it(
+    "promptfoo .json outputs",
+    async () => {
+      const text = JSON.stringify(promptfooJsonLog(cases), null, 1);
+      await fuzz("json", "promptfoo.json", Buffer.from(text), (random) => mutateJsonText(text, random), 44);
+    },
+    scaled(300_000),
+  );
 
-  it("promptfoo .jsonl outputs", async () => {
-    const lines = promptfooResults(cases).map((r) => JSON.stringify(r));
-    await fuzz("json", "promptfoo.jsonl", Buffer.from(`${lines.join("\n")}\n`), (random) => mutateJsonl(lines, random), 45);
-  }, 300_000);
+  it(
+    "promptfoo .jsonl outputs",
+    async () => {
+      const lines = promptfooResults(cases).map((r) => JSON.stringify(r));
+      await fuzz("json", "promptfoo.jsonl", Buffer.from(`${lines.join("\n")}\n`), (random) => mutateJsonl(lines, random), 45);
+    },
+    scaled(300_000),
+  );
 });

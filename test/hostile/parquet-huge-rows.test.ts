@@ -11,6 +11,7 @@ import { MAX_LINE_BYTES } from "../../src/core/limits.js";
 import { endWithTest } from "../support/children.js";
 import { childEnv, MARI_COMMAND, ROOT, tempDir } from "../support/cli.js";
 import { realToolsRequired, venvPython } from "../support/python.js";
+import { scaled } from "../support/time-limits.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const IDS = ["3489738220_3", "3489825764_3", "3488771834_m"];
@@ -54,7 +55,7 @@ interface ParquetSpec {
 
 function writeParquets(specs: ParquetSpec[]): void {
   const input = JSON.stringify(specs.map((s) => [file(s.name), s.codec, s.level, s.columns, s.rows, s.groups]));
-  const python = spawnSync(venvPython(), ["-c", WRITER], { input, encoding: "utf8", timeout: 500_000 });
+  const python = spawnSync(venvPython(), ["-c", WRITER], { input, encoding: "utf8", timeout: scaled(500_000) });
   if (python.status !== 0) throw new Error(`pyarrow could not write ${specs.map((s) => s.name).join(", ")}: ${python.error ?? python.stderr}`);
 }
 
@@ -103,9 +104,9 @@ describe.runIf(realToolsRequired())("Parquet files whose rows decode to hundreds
       gzipRow("gzip-slice.parquet", ["id", "text"]),
     ]);
     writeFileSync(file("one.jsonl"), `${JSON.stringify({ case_id: IDS[0], run: 0, judgment: true })}\n`);
-  }, 600_000);
+  }, scaled(600_000));
 
-  it("three 200 MB rows in a small zstd file are read and each judged: a counted rejection, exit 0", { timeout: 600_000 }, async () => {
+  it("three 200 MB rows in a small zstd file are read and each judged: a counted rejection, exit 0", { timeout: scaled(600_000) }, async () => {
     const dump = file("zstd-rows.parquet");
     const r = await mariMeasured(evalArgs(SLICE, dump, "zstd-rows"));
     expect(r.code, r.stderr).toBe(0);
@@ -116,7 +117,7 @@ describe.runIf(realToolsRequired())("Parquet files whose rows decode to hundreds
     expect(report.rejections.bad_completion_format).toBe(3);
   });
 
-  it("a zstd row whose three 200 MB strings reach the line bound stops the read, exit 2", { timeout: 600_000 }, async () => {
+  it("a zstd row whose three 200 MB strings reach the line bound stops the read, exit 2", { timeout: scaled(600_000) }, async () => {
     const dump = file("zstd-one-row.parquet");
     const r = await mariMeasured(evalArgs(SLICE, dump, "zstd-one-row"));
     expect(r.code, r.stderr).toBe(2);
@@ -128,7 +129,7 @@ describe.runIf(realToolsRequired())("Parquet files whose rows decode to hundreds
     ["dump", "gzip-row.parquet"],
     ["slice", "gzip-slice.parquet"],
   ] as const) {
-    it(`a 400 MB gzip row (as a ${role}) is refused by its page's size, not read whole, exit 2`, { timeout: 600_000 }, async () => {
+    it(`a 400 MB gzip row (as a ${role}) is refused by its page's size, not read whole, exit 2`, { timeout: scaled(600_000) }, async () => {
       const path = file(name);
       const r = await mariMeasured(role === "dump" ? evalArgs(SLICE, path, `gzip-${role}`) : evalArgs(path, file("one.jsonl"), `gzip-${role}`));
       expect(r.code, r.stderr).toBe(2);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { comparableReport } from "../support/comparable-report.js";
 import { realToolsRequired, venvPython } from "../support/python.js";
+import { scaled } from "../support/time-limits.js";
 
 const tmp = tempDir("mari-lm-eval-");
 afterAll(() => tmp.cleanup());
@@ -78,37 +79,41 @@ describe.runIf(realToolsRequired())("an lm-evaluation-harness --log_samples file
       ],
       {
         encoding: "utf8",
-        timeout: 400_000,
+        timeout: scaled(400_000),
         env: { ...process.env, HOME: home, HF_HOME: join(home, "hf"), HF_DATASETS_OFFLINE: "1", HF_HUB_OFFLINE: "1", TOKENIZERS_PARALLELISM: "false" },
       },
     );
     if (run.status !== 0) throw new Error(`lm_eval failed (${run.status}): ${run.stderr.slice(-3000)}`);
     const [modelDir] = readdirSync(file("lm-out"));
     outputDir = join(file("lm-out"), modelDir!);
-  }, 500_000);
+  }, scaled(500_000));
 
   // The samples files are samples_<task>_<date>.jsonl, the date starting with the year's 2.
   for (const [task, prefix] of [
     ["mari_contradoc", "samples_mari_contradoc_2"],
     ["mari_contradoc_filters", "samples_mari_contradoc_filters_"],
   ] as const) {
-    it(`${task}: scores as its plain conversion`, async () => {
-      const samples = outputFile(prefix);
-      const twin = file(`${task}.twin.jsonl`);
-      writeFileSync(twin, convert(samples));
-      const slice = file("slice.jsonl");
-      const a = await runMari(["eval", slice, "--predictions", samples, "--id-field", "id", "--out", file(`${task}-out`), "--report", "json", "--quiet"]);
-      expect(a.code, a.stderr).toBe(0);
-      const b = await runMari(["eval", slice, "--predictions", twin, "--out", file(`${task}-twin`), "--report", "json", "--quiet"]);
-      expect(b.code, b.stderr).toBe(0);
-      expect(comparable(file(`${task}-out`))).toEqual(comparable(file(`${task}-twin`)));
-      expect(readFileSync(file(`${task}-out/cases.jsonl`), "utf8")).toBe(readFileSync(file(`${task}-twin/cases.jsonl`), "utf8"));
-      const report = JSON.parse(readFileSync(file(`${task}-out/report.json`), "utf8"));
-      expect([...report.predictions.runs].sort()).toEqual(
-        task === "mari_contradoc" ? ["0", "1", "2"] : ["again/0", "again/1", "again/2", "strip/0", "strip/1", "strip/2"],
-      );
-      expect(report.dataset.cases).toBe(24);
-    }, 600_000);
+    it(
+      `${task}: scores as its plain conversion`,
+      async () => {
+        const samples = outputFile(prefix);
+        const twin = file(`${task}.twin.jsonl`);
+        writeFileSync(twin, convert(samples));
+        const slice = file("slice.jsonl");
+        const a = await runMari(["eval", slice, "--predictions", samples, "--id-field", "id", "--out", file(`${task}-out`), "--report", "json", "--quiet"]);
+        expect(a.code, a.stderr).toBe(0);
+        const b = await runMari(["eval", slice, "--predictions", twin, "--out", file(`${task}-twin`), "--report", "json", "--quiet"]);
+        expect(b.code, b.stderr).toBe(0);
+        expect(comparable(file(`${task}-out`))).toEqual(comparable(file(`${task}-twin`)));
+        expect(readFileSync(file(`${task}-out/cases.jsonl`), "utf8")).toBe(readFileSync(file(`${task}-twin/cases.jsonl`), "utf8"));
+        const report = JSON.parse(readFileSync(file(`${task}-out/report.json`), "utf8"));
+        expect([...report.predictions.runs].sort()).toEqual(
+          task === "mari_contradoc" ? ["0", "1", "2"] : ["again/0", "again/1", "again/2", "strip/0", "strip/1", "strip/2"],
+        );
+        expect(report.dataset.cases).toBe(24);
+      },
+      scaled(600_000),
+    );
   }
 
   it("its results_*.json is refused, naming the samples files beside it", async () => {

@@ -17,6 +17,7 @@ import { ROOT, tempDir } from "../support/cli.js";
 import { comparableReport } from "../support/comparable-report.js";
 import { runTask } from "../support/in-process.js";
 import { realToolsRequired, venvPython } from "../support/python.js";
+import { scaled } from "../support/time-limits.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const tmp = tempDir("mari-parquet-rows-");
@@ -86,33 +87,40 @@ const evaluate = (dump: string, out: string, workers: number, chunkLines?: numbe
 
 describe.runIf(realToolsRequired())("Parquet rows scored from their columns", () => {
   beforeAll(() => {
-    const python = spawnSync(venvPython(), [join(ROOT, "test/real-tools/write_parquet_rows.py"), SLICE, tmp.dir], { encoding: "utf8", timeout: 300_000 });
+    const python = spawnSync(venvPython(), [join(ROOT, "test/real-tools/write_parquet_rows.py"), SLICE, tmp.dir], {
+      encoding: "utf8",
+      timeout: scaled(300_000),
+    });
     if (python.status !== 0) throw new Error(`write_parquet_rows.py failed: ${python.stderr}`);
-  }, 400_000);
+  }, scaled(400_000));
 
-  it("rows mixing shapes, with nulls, score as their JSONL twin (report.json and cases.jsonl), for any workers and chunk size", async () => {
-    const twin = async (workers: number) => {
-      await evaluate(file("dump.jsonl"), file(`jsonl-w${workers}`), workers);
-      return { report: comparableReport(file(`jsonl-w${workers}`)), cases: readFileSync(file(`jsonl-w${workers}/cases.jsonl`), "utf8") };
-    };
-    const twins = [await twin(1), await twin(2)];
-    // The twin exercises what it should: every shape, rejections of several kinds, orphans, a judge's error.
-    const report = twins[0]!.report as { rejections: Record<string, number>; orphans: { count: number } };
-    for (const reason of ["bad_case_id", "bad_run_key", "bad_completion_format", "evidence_out_of_document", "non_integer_evidence", "empty_answer"]) {
-      expect(report.rejections[reason], reason).toBeGreaterThan(0);
-    }
-    expect(report.orphans.count).toBeGreaterThan(0);
-    for (const [workers, chunk] of [
-      [1, undefined],
-      [2, undefined],
-      [2, 37],
-    ] as const) {
-      const out = file(`parquet-w${workers}-c${chunk ?? 0}`);
-      await evaluate(file("dump.parquet"), out, workers, chunk);
-      expect(comparableReport(out)).toEqual(twins[workers - 1]!.report);
-      expect(readFileSync(join(out, "cases.jsonl"), "utf8")).toBe(twins[workers - 1]!.cases);
-    }
-  }, 300_000);
+  it(
+    "rows mixing shapes, with nulls, score as their JSONL twin (report.json and cases.jsonl), for any workers and chunk size",
+    async () => {
+      const twin = async (workers: number) => {
+        await evaluate(file("dump.jsonl"), file(`jsonl-w${workers}`), workers);
+        return { report: comparableReport(file(`jsonl-w${workers}`)), cases: readFileSync(file(`jsonl-w${workers}/cases.jsonl`), "utf8") };
+      };
+      const twins = [await twin(1), await twin(2)];
+      // The twin exercises what it should: every shape, rejections of several kinds, orphans, a judge's error.
+      const report = twins[0]!.report as { rejections: Record<string, number>; orphans: { count: number } };
+      for (const reason of ["bad_case_id", "bad_run_key", "bad_completion_format", "evidence_out_of_document", "non_integer_evidence", "empty_answer"]) {
+        expect(report.rejections[reason], reason).toBeGreaterThan(0);
+      }
+      expect(report.orphans.count).toBeGreaterThan(0);
+      for (const [workers, chunk] of [
+        [1, undefined],
+        [2, undefined],
+        [2, 37],
+      ] as const) {
+        const out = file(`parquet-w${workers}-c${chunk ?? 0}`);
+        await evaluate(file("dump.parquet"), out, workers, chunk);
+        expect(comparableReport(out)).toEqual(twins[workers - 1]!.report);
+        expect(readFileSync(join(out, "cases.jsonl"), "utf8")).toBe(twins[workers - 1]!.cases);
+      }
+    },
+    scaled(300_000),
+  );
 
   for (const name of ["dump.parquet", "edges.parquet"]) {
     it(`${name}: each row handed to scoring reads as its JSON line`, async () => {
@@ -121,38 +129,42 @@ describe.runIf(realToolsRequired())("Parquet rows scored from their columns", ()
       // Both ways are taken: most rows from the columns, the rest (pyarrow's doubles, nulls in lists, `error`…) as lines.
       expect(fromColumns).toBeGreaterThan(rows.length / 3);
       expect(rows.length - fromColumns).toBeGreaterThan(0);
-    }, 120_000);
+    });
   }
 
-  it("byte-mutated copies of the pyarrow dump: both readings stop with the same error, or agree row by row", async () => {
-    const seed = readFileSync(file("dump.parquet"));
-    const random = prng(32);
-    const outcomes = { read: 0, refused: 0 };
-    for (let m = 0; m < 150; m++) {
-      const bytes = Buffer.from(seed);
-      for (let k = 1 + Math.floor(random() * 8); k > 0; k--) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
-      const path = file("mutant.parquet");
-      writeFileSync(path, bytes);
-      const asLines = await failure(
-        (async () => {
-          for await (const _ of parquetBatches(path));
-        })(),
-      );
-      const asRows = await failure(
-        (async () => {
-          for await (const _ of parquetDumpRows(path));
-        })(),
-      );
-      expect(asRows, `mutant ${m}`).toBe(asLines);
-      if (asLines !== undefined) {
-        outcomes.refused++;
-        continue;
+  it(
+    "byte-mutated copies of the pyarrow dump: both readings stop with the same error, or agree row by row",
+    async () => {
+      const seed = readFileSync(file("dump.parquet"));
+      const random = prng(32);
+      const outcomes = { read: 0, refused: 0 };
+      for (let m = 0; m < 150; m++) {
+        const bytes = Buffer.from(seed);
+        for (let k = 1 + Math.floor(random() * 8); k > 0; k--) bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
+        const path = file("mutant.parquet");
+        writeFileSync(path, bytes);
+        const asLines = await failure(
+          (async () => {
+            for await (const _ of parquetBatches(path));
+          })(),
+        );
+        const asRows = await failure(
+          (async () => {
+            for await (const _ of parquetDumpRows(path));
+          })(),
+        );
+        expect(asRows, `mutant ${m}`).toBe(asLines);
+        if (asLines !== undefined) {
+          outcomes.refused++;
+          continue;
+        }
+        outcomes.read++;
+        expectSameReading(await bothReadings(path));
       }
-      outcomes.read++;
-      expectSameReading(await bothReadings(path));
-    }
-    // Mutations that leave the file readable and ones that do not both occur.
-    expect(outcomes.read).toBeGreaterThan(10);
-    expect(outcomes.refused).toBeGreaterThan(10);
-  }, 300_000);
+      // Mutations that leave the file readable and ones that do not both occur.
+      expect(outcomes.read).toBeGreaterThan(10);
+      expect(outcomes.refused).toBeGreaterThan(10);
+    },
+    scaled(300_000),
+  );
 });

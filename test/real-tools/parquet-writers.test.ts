@@ -11,6 +11,7 @@ import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { comparableReport } from "../support/comparable-report.js";
 import { runTask } from "../support/in-process.js";
 import { realToolsRequired, venvPython } from "../support/python.js";
+import { scaled } from "../support/time-limits.js";
 
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 const WRITERS = ["pyarrow", "pandas-pyarrow", "pandas-fastparquet", "polars", "duckdb", "datasets"].map((w) => `${w}.parquet`);
@@ -24,10 +25,10 @@ const evaluate = (slicePath: string, dumpPath: string, out: string) => runTask({
 
 describe.runIf(realToolsRequired())("files written by the real tools", () => {
   beforeAll(async () => {
-    const python = spawnSync(venvPython(), [join(ROOT, "test/real-tools/write_files.py"), SLICE, tmp.dir], { encoding: "utf8", timeout: 300_000 });
+    const python = spawnSync(venvPython(), [join(ROOT, "test/real-tools/write_files.py"), SLICE, tmp.dir], { encoding: "utf8", timeout: scaled(300_000) });
     if (python.status !== 0) throw new Error(`write_files.py failed: ${python.stderr}`);
     await evaluate(file("slice.twin.jsonl"), file("dump.twin.jsonl"), file("twin"));
-  }, 400_000);
+  }, scaled(400_000));
 
   const twinCases = () => readFileSync(file("twin/cases.jsonl"), "utf8");
 
@@ -37,14 +38,14 @@ describe.runIf(realToolsRequired())("files written by the real tools", () => {
       await evaluate(file("slice.twin.jsonl"), file(`dump.${written}`), out);
       expect(comparableReport(out)).toEqual(comparableReport(file("twin")));
       expect(readFileSync(join(out, "cases.jsonl"), "utf8")).toBe(twinCases());
-    }, 120_000);
+    });
 
     it(`${written}: the slice reads as its JSONL twin`, async () => {
       const out = file(`slice-${written}`);
       await evaluate(file(`slice.${written}`), file("dump.twin.jsonl"), out);
       expect(comparableReport(out)).toEqual(comparableReport(file("twin")));
       expect(readFileSync(join(out, "cases.jsonl"), "utf8")).toBe(twinCases());
-    }, 120_000);
+    });
   }
 
   it("to_json(lines=True) really wrote nulls for the absent fields", () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { comparableReport } from "../support/comparable-report.js";
+import { scaled } from "../support/time-limits.js";
 
 const tmp = tempDir("mari-promptfoo-");
 afterAll(() => tmp.cleanup());
@@ -61,7 +62,7 @@ describe("a real promptfoo output", () => {
       {
         cwd: tmp.dir,
         encoding: "utf8",
-        timeout: 300_000,
+        timeout: scaled(300_000),
         env: {
           ...process.env,
           HOME: home,
@@ -74,7 +75,7 @@ describe("a real promptfoo output", () => {
       },
     );
     if (run.status !== 0) throw new Error(`promptfoo eval failed (${run.status}): ${run.stderr.slice(-3000)}${run.stdout.slice(-2000)}`);
-  }, 400_000);
+  }, scaled(400_000));
 
   it("JSON and JSONL: two providers × two prompts × two repeats are eight runs, scored alike", async () => {
     for (const form of ["json", "jsonl"]) {

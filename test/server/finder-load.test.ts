@@ -10,6 +10,7 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { tempDir } from "../support/cli.js";
 import { startServe, type ServeProcess } from "./support.js";
+import { scaled } from "../support/time-limits.js";
 
 const CASES = 2000;
 const QUERIES = 1000;
@@ -51,7 +52,7 @@ describe("2,000 short cases and an 8 MB unlabelled request", () => {
     work?.cleanup();
   });
 
-  it("is answered, each query against the last document of its prompt, and /health answers meanwhile", { timeout: 240_000 }, async () => {
+  it("is answered, each query against the last document of its prompt, and /health answers meanwhile", { timeout: scaled(240_000) }, async () => {
     const stray = "[1] ".repeat(900);
     const prompts = Array.from(
       { length: QUERIES },

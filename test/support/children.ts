@@ -3,6 +3,7 @@
 // children started during it, and after the file, those started in its beforeAll hooks. A test that
 // fails or times out therefore never leaves a CLI run or a `mari serve` behind.
 import type { ChildProcess } from "node:child_process";
+import { scaled } from "./time-limits.js";
 
 const duringTest = new Set<ChildProcess>();
 const duringFile = new Set<ChildProcess>();
@@ -70,4 +71,4 @@ export function endFileChildren(): Promise<void> {
  * cannot interrupt a synchronous call, so the child has its own limit, sized for a loaded machine,
  * and is killed when it passes it; the test then fails instead of hanging the run.
  */
-export const SYNC_CHILD = { timeout: 300_000, killSignal: "SIGKILL" } as const;
+export const SYNC_CHILD = { timeout: scaled(300_000), killSignal: "SIGKILL" } as const;

@@ -17,11 +17,13 @@ import { join } from "node:path";
 import { endWithTest, killChild } from "../support/children.js";
 import { MARI_SHELL, ROOT, runMari, tempDir } from "../support/cli.js";
 import { realToolsRequired, VENV_DIR, venvPython } from "../support/python.js";
+import { scaled } from "../support/time-limits.js";
 import { CONTRADOC_160, startServe, type ServeProcess } from "../server/support.js";
 
-const TIMEOUT = 1_200_000;
+/** A trainer run: about 25 s on an idle machine. */
+const TIMEOUT = scaled(240_000);
 /** Building the policy: most of it is importing torch and transformers, slow on a loaded machine. */
-const BUILD_TIMEOUT = 1_800_000;
+const BUILD_TIMEOUT = scaled(300_000);
 const G = 4;
 const CASES = 12;
 const OFFLINE = { HF_HUB_OFFLINE: "1", TRANSFORMERS_OFFLINE: "1", HF_DATASETS_OFFLINE: "1", TOKENIZERS_PARALLELISM: "false", OMP_NUM_THREADS: "1" };
