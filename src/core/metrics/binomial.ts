@@ -35,13 +35,57 @@ function stirlingTail(k: number): number {
   return (1 / 12 - (1 / 360 - 1 / 1260 / sq) / sq) / k1;
 }
 
+/** q^N, as the pinned draws computed it. */
+function qToThe(q: number, N: number): number {
+  // biome-ignore lint/style/useExponentiationOperator: the pinned draws were computed with Math.pow
+  return Math.pow(q, N);
+}
+
+/** Entries of InversionPowers per group: trial counts that agree modulo this share an entry. */
+const POWER_WAYS = 64;
+
+/**
+ * Math.pow(q, N) of the inversion draws, remembered per multinomial group (the one `group` names)
+ * and trial count. A bootstrap draws every resample from the same group sizes, so a group's q is
+ * the same each time and its trial count varies little: most powers were computed before, and the
+ * power was nine tenths of an inversion draw. A group whose q differs from the one it remembered
+ * (another caller's sizes) computes it afresh, so a value never depends on the memo.
+ */
+export class InversionPowers {
+  /** The multinomial group of the next draws (set by multinomialCounts). */
+  group = 0;
+  private readonly qOf: Float64Array;
+  private readonly trials: Int32Array;
+  private readonly power: Float64Array;
+
+  constructor(groups: number) {
+    this.qOf = new Float64Array(groups).fill(Number.NaN);
+    this.trials = new Int32Array(groups * POWER_WAYS).fill(-1);
+    this.power = new Float64Array(groups * POWER_WAYS);
+  }
+
+  /** qToThe(q, N) of the current group. */
+  pow(q: number, N: number): number {
+    const g = this.group;
+    if (this.qOf[g] !== q) {
+      this.qOf[g] = q;
+      this.trials.fill(-1, g * POWER_WAYS, (g + 1) * POWER_WAYS);
+    }
+    const at = g * POWER_WAYS + (N & (POWER_WAYS - 1));
+    if (this.trials[at] !== N) {
+      this.trials[at] = N;
+      this.power[at] = qToThe(q, N);
+    }
+    return this.power[at]!;
+  }
+}
+
 /** Bin(N, p) by inversion, p ≤ ½, N·p small. */
-function binomialInversion(prng: Prng, N: number, p: number): number {
+function binomialInversion(prng: Prng, N: number, p: number, powers: InversionPowers | undefined): number {
   const q = 1 - p;
   const s = p / q;
   const a = (N + 1) * s;
-  // biome-ignore lint/style/useExponentiationOperator: the pinned draws were computed with Math.pow
-  const r0 = Math.pow(q, N);
+  const r0 = powers !== undefined ? powers.pow(q, N) : qToThe(q, N);
   for (;;) {
     let u = uniform53(prng);
     let r = r0;
@@ -82,12 +126,12 @@ function binomialRejection(prng: Prng, N: number, p: number): number {
 }
 
 /** Bin(N, part / whole), 0 ≤ part ≤ whole, whole > 0: exact, seeded by `prng`. */
-export function binomial(prng: Prng, N: number, part: number, whole: number): number {
+export function binomial(prng: Prng, N: number, part: number, whole: number, powers?: InversionPowers): number {
   if (N <= 0 || part <= 0) return 0;
   if (part >= whole) return N;
-  if (2 * part > whole) return N - binomial(prng, N, whole - part, whole);
+  if (2 * part > whole) return N - binomial(prng, N, whole - part, whole, powers);
   const p = part / whole;
-  return N * p < 10 ? binomialInversion(prng, N, p) : binomialRejection(prng, N, p);
+  return N * p < 10 ? binomialInversion(prng, N, p, powers) : binomialRejection(prng, N, p);
 }
 
 /**
@@ -95,13 +139,22 @@ export function binomial(prng: Prng, N: number, part: number, whole: number): nu
  * `counts`; the indices of the groups drawn at least once go to `drawn`, in group order. Returns
  * how many were drawn.
  */
-export function multinomialCounts(prng: Prng, sizes: ArrayLike<number>, n: number, counts: Float64Array, drawn: Int32Array): number {
+export function multinomialCounts(
+  prng: Prng,
+  sizes: ArrayLike<number>,
+  n: number,
+  counts: Float64Array,
+  drawn: Int32Array,
+  /** Powers remembered from earlier draws of the same sizes (one memo per `sizes`). */
+  powers?: InversionPowers,
+): number {
   let trials = n;
   let mass = n;
   let distinct = 0;
   for (let s = 0; s < sizes.length && trials > 0; s++) {
     const size = sizes[s]!;
-    const k = binomial(prng, trials, size, mass);
+    if (powers !== undefined) powers.group = s;
+    const k = binomial(prng, trials, size, mass, powers);
     mass -= size;
     trials -= k;
     counts[s] = k;

@@ -12,7 +12,7 @@
 // distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≤ G of
 // them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
-import { multinomialCounts } from "./binomial.js";
+import { InversionPowers, multinomialCounts } from "./binomial.js";
 import { bitsKey, unitsKey } from "./bits-key.js";
 import { createPrng } from "./prng.js";
 
@@ -162,34 +162,72 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   }
   const weights = new Float64Array(G);
   const drawn = new Int32Array(G);
+  const powers = new InversionPowers(G);
   const accPositive = new Float64Array(slots);
   const accNegative = new Float64Array(slots);
+  const drawnPositive = new Int32Array(G);
+  const drawnNegative = new Int32Array(G);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(table, n, seed, b, weights, drawn);
-    accPositive.fill(0);
-    accNegative.fill(0);
+    const draw = drawResample(table, n, seed, b, weights, drawn, powers);
+    let positives = 0;
+    let negatives = 0;
     for (let k = 0; k < draw.distinct; k++) {
       const g = drawn[k]!;
-      const w = weights[g]!;
-      const row = g * slots;
-      const acc = table.labels[g] ? accPositive : accNegative;
-      for (let q = 0; q < slots; q++) acc[q]! += w * byGroup[row + q]!;
+      if (table.labels[g]) drawnPositive[positives++] = g;
+      else drawnNegative[negatives++] = g;
     }
+    addWeightedRows(accPositive, byGroup, slots, weights, drawnPositive, positives);
+    addWeightedRows(accNegative, byGroup, slots, weights, drawnNegative, negatives);
     let total = 0;
     for (let q = 0; q < slots; q++) {
       let x = accPositive[q]!;
       let y = accNegative[q]!;
       for (let f = 0; f < perSlot && q * perSlot + f < U; f++) {
-        const tp = x % field;
-        x = (x - tp) / field;
-        const fp = y % field;
-        y = (y - fp) / field;
+        // Dividing by a power of two is exact: these are x % field and y % field without fmod.
+        const xHigh = Math.floor(x / field);
+        const yHigh = Math.floor(y / field);
+        const tp = x - xHigh * field;
+        const fp = y - yHigh * field;
+        x = xHigh;
+        y = yHigh;
         total += table.runWeights[q * perSlot + f]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
       }
     }
     values[b - from] = total / R;
   }
   return values;
+}
+
+/**
+ * acc = Σ weights[g] · rows[g] over the `count` groups listed, each row `slots` packed counters.
+ * Every term and partial sum is an integer below 2^53 (see bootstrapMacroF1Values), so the sum is
+ * exact in any order: four rows are added per pass over the accumulator, which reads and writes
+ * it a quarter as often.
+ */
+function addWeightedRows(acc: Float64Array, rows: Float64Array, slots: number, weights: Float64Array, groups: Int32Array, count: number): void {
+  acc.fill(0);
+  let k = 0;
+  for (; k + 4 <= count; k += 4) {
+    const a = groups[k]!;
+    const b = groups[k + 1]!;
+    const c = groups[k + 2]!;
+    const d = groups[k + 3]!;
+    const wa = weights[a]!;
+    const wb = weights[b]!;
+    const wc = weights[c]!;
+    const wd = weights[d]!;
+    const ra = a * slots;
+    const rb = b * slots;
+    const rc = c * slots;
+    const rd = d * slots;
+    for (let q = 0; q < slots; q++) acc[q]! += wa * rows[ra + q]! + wb * rows[rb + q]! + wc * rows[rc + q]! + wd * rows[rd + q]!;
+  }
+  for (; k < count; k++) {
+    const g = groups[k]!;
+    const w = weights[g]!;
+    const row = g * slots;
+    for (let q = 0; q < slots; q++) acc[q]! += w * rows[row + q]!;
+  }
 }
 
 /**
@@ -203,8 +241,10 @@ export function drawResample(
   b: number,
   weights: Float64Array,
   drawn: Int32Array,
+  /** Powers remembered from the resamples drawn before from this table. */
+  powers?: InversionPowers,
 ): { distinct: number; positives: number } {
-  const distinct = multinomialCounts(createPrng(seed, b), table.sizes, n, weights, drawn);
+  const distinct = multinomialCounts(createPrng(seed, b), table.sizes, n, weights, drawn, powers);
   let positives = 0;
   for (let k = 0; k < distinct; k++) if (table.labels[drawn[k]!]) positives += weights[drawn[k]!]!;
   return { distinct, positives };
@@ -220,9 +260,10 @@ export function bootstrapUnpacked(table: SignatureTable, n: number, seed: number
   for (const w of table.runWeights) R += w;
   const weights = new Float64Array(G);
   const drawn = new Int32Array(G);
+  const powers = new InversionPowers(G);
   const values = new Float64Array(to - from);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(table, n, seed, b, weights, drawn);
+    const draw = drawResample(table, n, seed, b, weights, drawn, powers);
     let total = 0;
     for (let u = 0; u < table.runs; u++) {
       let tp = 0;

@@ -151,28 +151,83 @@ export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): {
 
 /**
  * A case's distinct evidence sets by key, in order of first appearance: the first item of each and
- * how many share it (group numbers in a Map, the rest in number lists: no object per group).
+ * how many share it (no object per group). Numeric keys (the run table's packed ones, most sets)
+ * are found in an open-addressing table of their own, text keys in a Map: a Map of numbers above
+ * 2^31 boxed and hashed every key, a million times an eval.
  */
 class EvidenceGroups {
   private readonly index = new Map<string | number, number>();
   readonly first: number[] = [];
   readonly count: number[] = [];
+  /** Per table slot, a numeric key and its group + 1 (0: empty). */
+  private keys = new Float64Array(64);
+  private groupAt = new Int32Array(64);
+  /** The slots in use, to clear them. */
+  private readonly used: number[] = [];
 
   add(key: string | number, item: number): void {
-    const g = this.index.get(key);
-    if (g !== undefined) this.count[g]!++;
+    const g = typeof key === "number" ? this.numericGroup(key, this.first.length) : this.textGroup(key, this.first.length);
+    if (g !== this.first.length) this.count[g]!++;
     else {
-      this.index.set(key, this.first.length);
       this.first.push(item);
       this.count.push(1);
     }
   }
 
+  private textGroup(key: string, next: number): number {
+    const g = this.index.get(key);
+    if (g !== undefined) return g;
+    this.index.set(key, next);
+    return next;
+  }
+
+  /** The group of a numeric key, `next` (filed as new) when it has none. */
+  private numericGroup(key: number, next: number): number {
+    if (2 * (this.used.length + 1) > this.keys.length) this.grow();
+    const mask = this.keys.length - 1;
+    for (let slot = keySlot(key, mask); ; slot = (slot + 1) & mask) {
+      const g = this.groupAt[slot]!;
+      if (g === 0) {
+        this.keys[slot] = key;
+        this.groupAt[slot] = next + 1;
+        this.used.push(slot);
+        return next;
+      }
+      if (this.keys[slot] === key) return g - 1;
+    }
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const groupAt = this.groupAt;
+    this.keys = new Float64Array(2 * keys.length);
+    this.groupAt = new Int32Array(2 * keys.length);
+    const mask = this.keys.length - 1;
+    for (let k = 0; k < this.used.length; k++) {
+      const old = this.used[k]!;
+      let slot = keySlot(keys[old]!, mask);
+      while (this.groupAt[slot] !== 0) slot = (slot + 1) & mask;
+      this.keys[slot] = keys[old]!;
+      this.groupAt[slot] = groupAt[old]!;
+      this.used[k] = slot;
+    }
+  }
+
   clear(): void {
     this.index.clear();
+    for (const slot of this.used) this.groupAt[slot] = 0;
+    this.used.length = 0;
     this.first.length = 0;
     this.count.length = 0;
   }
+}
+
+/** A table slot for a numeric key (an integer below 2^53, or any number: only equal keys must meet). */
+function keySlot(key: number, mask: number): number {
+  const low = key >>> 0;
+  const high = (key / 4294967296) >>> 0;
+  const h = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1);
+  return (h ^ (h >>> 16)) & mask;
 }
 
 /** Above this many distinct sets, pairs sharing an ID are found through an index of the IDs instead of trying every pair. */

@@ -85,12 +85,13 @@ export function segmentRecords(casesPath: string, ranges: CaseRanges): CaseRecor
 /**
  * The records of an eval's run table, equal to those its cases.jsonl gives back (the same case line
  * and run line expanded by the same reader functions), without reading the file: the scored cases
- * in slice order, each run in run order, absent cells in streaks.
+ * in slice order, each run in run order, absent cells in streaks. A wanted case's runs are read
+ * from the table's cells, run by run: no grouping of every kept line by case for the few cases the
+ * page shows.
  */
 export function tableRecords(cases: readonly SliceCase[], table: RunTable): CaseRecords {
   return async (want, visit) => {
     const R = table.keys.length;
-    const byCase = table.entriesByCase();
     for (const c of cases) {
       if (want !== undefined && !want(c.index)) continue;
       const header = headerOf(c);
@@ -100,9 +101,9 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
         if (to > from) visit(absent(from), to - from, (t) => absent(from + t));
       };
       let next = 0;
-      for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
-        const e = byCase.entries[x]!;
-        const r = table.entryRun[e]!;
+      for (let r = 0; r < R; r++) {
+        const e = table.entry(r, c.index);
+        if (e < 0) continue;
         gap(next, r);
         const reason = CASE_REASONS[table.reason[e]!]!;
         const record = expandRunLine(header, {
@@ -131,54 +132,81 @@ function headerOf(c: SliceCase): CaseHeader {
 /**
  * The summary `tableRecords` gives (recordSummary of its records), read from the run table's
  * columns: no record built for any run. Each kept line's derived fields come from the same
- * functions its expanded record's come from (runLineDecides is matchedEvidence, then decideRun);
- * each case's absent runs are one streak between kept lines, as there.
+ * functions its expanded record's come from (runLineDecides is matchedEvidence, then decideRun).
+ * Each case gets its runs in run order either way: a table with a kept line in most cells is read
+ * run by run (the order a dump written run after run lays its columns out in), a sparse one case
+ * by case through its kept lines, each case's absent runs one streak between them.
  */
 export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseCount: number): CaseSummary {
   const summary = new CaseSummary(caseCount);
   const R = table.keys.length;
   if (R === 0) return summary;
-  const byCase = table.entriesByCase();
   const ids = table.evidenceIds;
   const decision = newRunDecision();
-  for (const c of cases) {
-    const header = headerOf(c);
-    const facets = () => facetsOf(header as unknown as Record<string, unknown>);
-    const absent = runLineDecides(header, false, false, [], 0);
-    const gap = (from: number, to: number): void => {
-      if (to <= from) return;
-      summary.addFields(
-        c.index,
-        header.label,
-        false,
-        false,
-        absent.correct,
-        absent.loc.localization_hit,
-        "missing_prediction",
-        absent.rewardAccuracy,
-        to - from,
-        facets,
-      );
-    };
+  const headers = cases.map(headerOf);
+  const facets = headers.map((header) => () => facetsOf(header as unknown as Record<string, unknown>));
+  const absent = headers.map((header) => runLineDecides(header, false, false, [], 0));
+  const addAbsent = (k: number, times: number): void => {
+    const a = absent[k]!;
+    summary.addFields(
+      cases[k]!.index,
+      headers[k]!.label,
+      false,
+      false,
+      a.correct,
+      a.loc.localization_hit,
+      "missing_prediction",
+      a.rewardAccuracy,
+      times,
+      facets[k]!,
+    );
+  };
+  const addKept = (k: number, e: number): void => {
+    const coverage = table.coverage[e]!;
+    // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
+    if (table.line[e]! < 1 || !Number.isFinite(coverage)) return;
+    const header = headers[k]!;
+    const reason = CASE_REASONS[table.reason[e]!]!;
+    const judgment = table.judgment[e] === 1;
+    const from = table.evStart[e]!;
+    const count = table.evLength[e]!;
+    const matched = matchedEvidence(header.goldSet, ids, from, from + count);
+    const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
+    summary.addFields(
+      cases[k]!.index,
+      header.label,
+      judgment,
+      reason === null,
+      decided.correct,
+      decided.localizationHit,
+      reason,
+      decided.rewardAccuracy,
+      1,
+      facets[k]!,
+    );
+  };
+  if (2 * table.entries >= R * cases.length) {
+    for (let r = 0; r < R; r++) {
+      for (let k = 0; k < cases.length; k++) {
+        const e = table.entry(r, cases[k]!.index);
+        if (e < 0) addAbsent(k, 1);
+        else addKept(k, e);
+      }
+    }
+    return summary;
+  }
+  const byCase = table.entriesByCase();
+  cases.forEach((c, k) => {
     let next = 0;
     for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
       const e = byCase.entries[x]!;
       const r = table.entryRun[e]!;
-      gap(next, r);
+      if (r > next) addAbsent(k, r - next);
       next = r + 1;
-      const coverage = table.coverage[e]!;
-      // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
-      if (table.line[e]! < 1 || !Number.isFinite(coverage)) continue;
-      const reason = CASE_REASONS[table.reason[e]!]!;
-      const judgment = table.judgment[e] === 1;
-      const from = table.evStart[e]!;
-      const count = table.evLength[e]!;
-      const matched = matchedEvidence(header.goldSet, ids, from, from + count);
-      const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
-      summary.addFields(c.index, header.label, judgment, reason === null, decided.correct, decided.localizationHit, reason, decided.rewardAccuracy, 1, facets);
+      addKept(k, e);
     }
-    gap(next, R);
-  }
+    if (R > next) addAbsent(k, R - next);
+  });
   return summary;
 }
 

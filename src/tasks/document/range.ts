@@ -8,7 +8,7 @@ import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import { sliceHashOf, type SliceCase } from "../../io/slice.js";
 import { ByteSink, NUMBER_BYTES, utf8, writeNumber } from "./line-bytes.js";
-import type { SlotColumns } from "./run-table.js";
+import { EvidenceBuffer, type SlotColumns } from "./run-table.js";
 import { scoreRows, type RowChunk } from "./score-rows.js";
 import type { RejectionExample } from "../../report/types.js";
 import {
@@ -306,6 +306,35 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
   );
 }
 
+/**
+ * A range's run lines, slot by slot in cases.jsonl order (case j's runs at j · R …), with the
+ * evidence of each copied into `ids`. Gathered while the sums are taken run by run, i.e. in the
+ * order the run table lays out a dump written run after run (reading it case by case touched a
+ * cache line per column and run), and written out case by case after. Grown, never shrunk: one
+ * per thread.
+ */
+class RangeLines {
+  line = new Int32Array(0);
+  judgment = new Uint8Array(0);
+  reason = new Uint8Array(0);
+  coverage = new Float64Array(0);
+  evFrom = new Int32Array(0);
+  evTo = new Int32Array(0);
+  readonly ids = new EvidenceBuffer();
+
+  reset(slots: number): void {
+    this.ids.length = 0;
+    if (this.line.length >= slots) return;
+    this.line = new Int32Array(slots);
+    this.judgment = new Uint8Array(slots);
+    this.reason = new Uint8Array(slots);
+    this.coverage = new Float64Array(slots);
+    this.evFrom = new Int32Array(slots);
+    this.evTo = new Int32Array(slots);
+  }
+}
+const rangeLines = new RangeLines();
+
 /** A range's cases.jsonl bytes and partial sums. */
 export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): RangeResult {
   const w = p.cases.length;
@@ -336,14 +365,14 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
   const reasonCounts = reuse ? reuse.reasonCounts.fill(0) : new Float64Array(CASE_REASONS.length);
   const histogramCounts = reuse ? reuse.histogramCounts.fill(0) : new Float64Array(REWARD_HISTOGRAM_SLOTS);
   const missingExamples: RejectionExample[] = [];
-  const out = new ByteSink(p.spare ?? undefined);
   const scratch = emptyCaseOutcome();
-  for (let j = 0; j < w; j++) {
-    const c = p.cases[j]!;
-    out.bytes(utf8(caseLine(c)));
-    const cellsOfCase = cellsOf[j]!;
-    const missing = scoreCase(c, null, options);
-    for (let r = 0; r < R; r++) {
+  const missing = p.cases.map((c) => scoreCase(c, null, options));
+  const lines = rangeLines;
+  lines.reset(R * w);
+  // The sums run by run, each run's cases in case order (the order of every float sum).
+  for (let r = 0; r < R; r++) {
+    for (let j = 0; j < w; j++) {
+      const c = p.cases[j]!;
       const s = r * w + j;
       const e = cells.entry[s]!;
       const kept = e >= 0;
@@ -354,7 +383,7 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       const evTo = kept ? evFrom + cells.evLength[e]! : 0;
       const outcome = cellOutcome(
         c,
-        missing,
+        missing[j]!,
         isPresent,
         reasonIdx,
         kept && cells.judgment[e] === 1,
@@ -367,28 +396,43 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cellsOfCase) addBreakdownOutcomeAt(cellSums, (cell * R + r) * BF, outcome);
+      for (const cell of cellsOf[j]!) addBreakdownOutcomeAt(cellSums, (cell * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
-      if (reasonIdx !== 0) {
-        reasonCounts[reasonIdx]!++;
-        if (!isPresent && missingExamples.length < EXAMPLES_PER_REASON) {
-          missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
-        }
-      }
+      if (reasonIdx !== 0) reasonCounts[reasonIdx]!++;
+      const t = j * R + r;
+      lines.line[t] = line;
+      lines.judgment[t] = judgment ? 1 : 0;
+      lines.reason[t] = reasonIdx;
+      lines.coverage[t] = outcome.referenceCoverage;
+      lines.evFrom[t] = lines.ids.length;
+      lines.ids.appendFrom(cells.evData, evFrom, evTo);
+      lines.evTo[t] = lines.ids.length;
+    }
+  }
+  // The lines case by case, each case's runs in run order.
+  const out = new ByteSink(p.spare ?? undefined);
+  const ids = lines.ids.data;
+  for (let j = 0; j < w; j++) {
+    const c = p.cases[j]!;
+    out.bytes(utf8(caseLine(c)));
+    for (let r = 0, t = j * R; r < R; r++, t++) {
+      const line = lines.line[t]!;
+      const reasonIdx = lines.reason[t]!;
+      if (line === 0 && reasonIdx !== 0 && missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
       writeRunLine(
         out,
         p.runKeyData,
         keyStart[keyBase + r]!,
         keyStart[keyBase + r + 1]!,
         line,
-        judgment,
+        lines.judgment[t] === 1,
         reasonIdx,
-        cells.evData,
-        evFrom,
-        evTo,
-        outcome.referenceCoverage,
+        ids,
+        lines.evFrom[t]!,
+        lines.evTo[t]!,
+        lines.coverage[t]!,
       );
     }
   }

@@ -278,7 +278,10 @@ export class RunTable {
     const e = this.entry(run, caseIndex);
     if (e < 0) return [];
     const start = this.evStart[e]!;
-    return Array.from(this.evidence.subarray(start, start + this.evLength[e]!));
+    // Copied one by one: no view made for it (SetCons asks for one list per distinct set of every case).
+    const ids: number[] = new Array(this.evLength[e]!);
+    for (let k = 0; k < ids.length; k++) ids[k] = this.evidence[start + k]!;
+    return ids;
   }
 
   private appendEvidence(ids: ArrayLike<number>, from: number, to: number): number {
@@ -314,7 +317,8 @@ function integerKeyValue(key: string): number {
 
 /** A growable Int32 list (evidence IDs of many slots, back to back). */
 export class EvidenceBuffer {
-  private data = new Int32Array(1 << 10);
+  /** The IDs at [0, length); the array is replaced as it grows. */
+  data = new Int32Array(1 << 10);
   length = 0;
 
   /** Appends source[from .. to) (no view allocated: this runs once per (case, run)). */
