@@ -4,7 +4,7 @@
 // code runs in-process and in pool workers.
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { MAX_JSON_DEPTH } from "../core/limits.js";
-import { stripPythonWhitespace } from "../core/document/index.js";
+import { stripPythonWhitespace } from "../core/python/whitespace.js";
 import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
 import { isJsonObject, nullAsAbsent, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 

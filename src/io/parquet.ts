@@ -13,7 +13,6 @@
 // `num_rows` must be the number of rows its columns hold; a page's CRC-32, when written, is checked; hyparquet runs inside the decoder boundary;
 // a string that is not valid UTF-8 makes its row an invalid-UTF-8 line, never U+FFFD.
 import { open, type FileHandle } from "node:fs/promises";
-import { crc32, gunzipSync } from "node:zlib";
 import type { Compressors, DecodedArray, FileMetaData, PageHeader, ParquetParsers, SchemaTree } from "hyparquet";
 import type { ColumnDecoder } from "hyparquet/src/types.js";
 import { dict } from "../core/dict.js";
@@ -41,10 +40,14 @@ interface Library {
   assemble: typeof import("hyparquet/src/assemble.js");
   schema: typeof import("hyparquet/src/schema.js");
   codecs: Compressors;
+  crc32: (data: Uint8Array) => number;
 }
 let library: Promise<Library> | undefined;
 
-/** The reader and its codecs, loaded on the first Parquet file (the snappy codec compiles WebAssembly): no other run pays for them. */
+/**
+ * The reader and its codecs, loaded on the first Parquet file (the snappy codec compiles WebAssembly,
+ * and node:zlib is a few milliseconds of every start): no other run pays for them.
+ */
 function parquetLibrary(): Promise<Library> {
   library ??= Promise.all([
     import("hyparquet"),
@@ -53,7 +56,8 @@ function parquetLibrary(): Promise<Library> {
     import("hyparquet/src/assemble.js"),
     import("hyparquet/src/schema.js"),
     import("hyparquet-compressors"),
-  ]).then(([hyparquet, column, convert, assemble, schema, { compressors }]) => ({
+    import("node:zlib"),
+  ]).then(([hyparquet, column, convert, assemble, schema, { compressors }, { crc32, gunzipSync }]) => ({
     hyparquet,
     column,
     convert,
@@ -61,6 +65,7 @@ function parquetLibrary(): Promise<Library> {
     schema,
     // Node's own zlib inflates gzip pages natively, never past the page's declared size.
     codecs: { ...compressors, GZIP: (input: Uint8Array, size: number) => new Uint8Array(gunzipSync(input, { maxOutputLength: Math.max(1, size) })) },
+    crc32,
   }));
   return library;
 }
@@ -252,7 +257,7 @@ class PageCursor {
     const pageEnd = headerLength + compressed;
     if (pageEnd > bytes.length) bytes = await this.bytes(this.position, pageEnd);
     // A page that carries a CRC-32 (pyarrow's write_page_checksum) is checked before it is decoded.
-    if (header.crc !== undefined && (crc32(bytes.subarray(headerLength, pageEnd)) | 0) !== (header.crc | 0)) {
+    if (header.crc !== undefined && (this.lib.crc32(bytes.subarray(headerLength, pageEnd)) | 0) !== (header.crc | 0)) {
       throw new InputError(located(this.path, undefined, `${this.where}: a page's bytes do not match its CRC-32`));
     }
     this.position += pageEnd;

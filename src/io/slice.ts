@@ -6,7 +6,7 @@
 import { SENTENCE_RULES } from "../core/options/documents.js";
 import { dict } from "../core/dict.js";
 import { parseBoundedJson } from "./depth.js";
-import { alignEvidence, splitSentences } from "../core/document/index.js";
+import { alignEvidence, splitSentences } from "../core/document/sentences.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";

@@ -2,7 +2,9 @@
 // each request's items are scored by src/server/score-task.ts with the same functions as
 // `mari eval --rewards`, on this thread or on a pool of scoring threads that share one compiled
 // slice, while this thread parses HTTP, keeps the --log in arrival order and answers. The server
-// never prints: the caller gets events and decides what to show.
+// never prints: the caller gets events and decides what to show. Only what answering /health
+// needs is done before listening: the scorer (modules and threads) starts after, on the first
+// scored request with one worker, at once with threads.
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,7 +16,7 @@ import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { BodyBuffers, readBody, RequestError } from "./body.js";
 import { compileSlice } from "../io/compiled-slice.js";
-import { RequestLog } from "./request-log.js";
+import type { RequestLog } from "./request-log.js";
 import type { RequestTally, ScoredRoute, ScoreReply, ScoreRequest, ScoreTaskConfig, ScoreTaskInit, ScoreTaskState } from "./score-task.js";
 import { rewardBounds, type RewardWeights } from "./weights.js";
 
@@ -75,7 +77,7 @@ interface ServerContext {
   /** Request ids unique across restarts that append to the same --log file. */
   readonly runPrefix: string;
   readonly counters: Counters;
-  readonly pool: ChunkPool<ScoreRequest, ScoreReply>;
+  readonly scorers: Scorers;
   readonly log: RequestLog | undefined;
   /** Body buffers reused when the bodies are scored on this thread. */
   readonly bodies: BodyBuffers;
@@ -118,23 +120,37 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
   };
   const pool = await createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData });
   // Each thread loads the scorer and maps the slice on its first task: an empty request per thread,
-  // not awaited, has that done while this thread hashes the slice and starts listening.
+  // not awaited, has that done before the first real request comes.
   for (let i = 0; i < workers; i++) {
     pool.run({ route: "/v1/rewards", requestId: "warm-up", body: new TextEncoder().encode('{"items":[]}') }).catch(() => {});
   }
   return pool;
 }
 
+/** The scoring pool, opened once, when first asked for. */
+interface Scorers {
+  readonly inProcess: boolean;
+  pool(): Promise<ChunkPool<ScoreRequest, ScoreReply>>;
+  /** Closes the pool if it was opened. */
+  close(): Promise<void>;
+}
+
+function scorersOf(opts: RewardsServerOptions): Scorers {
+  let opened: Promise<ChunkPool<ScoreRequest, ScoreReply>> | undefined;
+  return {
+    inProcess: (opts.workers ?? 1) === 1,
+    pool: () => (opened ??= openScoringPool(opts)),
+    close: async () => {
+      const pool = await opened?.catch(() => undefined);
+      await pool?.close();
+    },
+  };
+}
+
 async function createContext(opts: RewardsServerOptions): Promise<ServerContext> {
   const started = Date.now();
-  const log = opts.logPath ? await RequestLog.open(opts.logPath) : undefined;
-  let pool: ChunkPool<ScoreRequest, ScoreReply>;
-  try {
-    pool = await openScoringPool(opts);
-  } catch (err) {
-    await log?.close();
-    throw err;
-  }
+  // Loaded only with --log: the log's module brings the item scorer with it.
+  const log = opts.logPath ? await (await import("./request-log.js")).RequestLog.open(opts.logPath) : undefined;
   return {
     opts,
     sliceHash: sliceHashOf(opts.slice),
@@ -142,7 +158,7 @@ async function createContext(opts: RewardsServerOptions): Promise<ServerContext>
     started,
     runPrefix: started.toString(36),
     counters: { requests: {}, statuses: {}, items: 0, format_valid: 0, reasons: {} },
-    pool,
+    scorers: scorersOf(opts),
     log,
     bodies: new BodyBuffers(),
     requestSeq: 0,
@@ -190,7 +206,7 @@ function health(ctx: ServerContext): unknown {
  * would order them), and only then is the answer's text returned.
  */
 async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: ScoredRoute, requestId: string): Promise<Uint8Array> {
-  const inProcess = ctx.pool.workers === 1;
+  const inProcess = ctx.scorers.inProcess;
   const body = await readBody(req, ctx.opts.maxBodyBytes, inProcess ? ctx.bodies : undefined);
   const place = ctx.log?.place();
   let reply: ScoreReply;
@@ -199,13 +215,13 @@ async function scoreRequest(ctx: ServerContext, req: IncomingMessage, route: Sco
     if (inProcess) {
       // The reply holds no view of the body (its texts are copies): the buffer is free once it is scored.
       try {
-        reply = await ctx.pool.run({ route, requestId, body });
+        reply = await (await ctx.scorers.pool()).run({ route, requestId, body });
       } finally {
         ctx.bodies.give(body);
       }
     } else {
       // The body owns its buffer (readBody): it is moved to the worker, not copied.
-      reply = await ctx.pool.run({ route, requestId, body }, [body.buffer as ArrayBuffer]);
+      reply = await (await ctx.scorers.pool()).run({ route, requestId, body }, [body.buffer as ArrayBuffer]);
     }
     if (place !== undefined && ctx.log !== undefined) {
       await place.turn;
@@ -291,7 +307,7 @@ async function stop(ctx: ServerContext, server: Server, graceMs: number): Promis
   const cut = setTimeout(() => server.closeAllConnections(), graceMs);
   await done;
   clearTimeout(cut);
-  await ctx.pool.close();
+  await ctx.scorers.close();
   await ctx.log?.close();
 }
 
@@ -301,10 +317,11 @@ export async function startRewardsServer(opts: RewardsServerOptions): Promise<Re
   try {
     server = await listen(ctx);
   } catch (err) {
-    await ctx.pool.close();
     await ctx.log?.close();
     throw err;
   }
+  // Threads start once the caller has had the listening event (its start line out first).
+  if (!ctx.scorers.inProcess) setImmediate(() => void ctx.scorers.pool().catch(() => undefined));
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   let closed: Promise<void> | undefined;
