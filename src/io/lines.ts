@@ -130,8 +130,10 @@ export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ fir
     const block = pending.length === 0 ? head : Buffer.concat([...pending, head]);
     pending = lastNewline + 1 < chunk.length ? [chunk.subarray(lastNewline + 1)] : [];
     pendingBytes = chunk.length - lastNewline - 1;
+    // Counted before the block is given away: the consumer may move its buffer to a worker thread.
+    const lines = countNewlines(block);
     yield { firstLineNo: nextLineNo, block };
-    nextLineNo += countNewlines(block);
+    nextLineNo += lines;
   }
   if (pending.length > 0) yield { firstLineNo: nextLineNo, block: Buffer.concat(pending) };
 }

@@ -20,7 +20,7 @@ export const RUN_OPTIONS = {
         usage: "`--workers N`",
         example: "`--workers 2`",
         meaning:
-          "threads scoring and aggregating, the main thread counted as one: N − 1 worker threads start and the main thread takes its share; 1 = in-process (default: chosen per run from the measured cost of scoring the dump's first block: one worker (the main thread one of them) per 8 s of predicted scoring, at most 4 and at most the cores the load average leaves idle, else in-process; `report.json` `system.workers` says which; see Performance)",
+          "threads scoring and aggregating, the main thread counted as one: N − 1 worker threads start and the main thread takes its share; 1 = in-process (default: chosen per run from the measured cost of scoring the dump's first block: one worker (the main thread one of them) per 24 s of predicted scoring, at most 4 and at most the cores the load average leaves idle, else in-process; `report.json` `system.workers` says which; see Performance)",
       },
       serve: {
         usage: "`--workers N`",

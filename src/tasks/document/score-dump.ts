@@ -181,7 +181,7 @@ async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      yield { firstLineNo, block: own() ? new Uint8Array(block) : block };
+      yield { firstLineNo, block: own() && !ownsItsBuffer(block) ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -200,6 +200,14 @@ async function* chunked(
       start = end;
     }
   }
+}
+
+/**
+ * Whether a block read from the dump is the whole of its buffer (a block joined from two reads is),
+ * so that it can move to a worker thread as it is: nothing else holds it once it has been hashed.
+ */
+function ownsItsBuffer(block: Uint8Array): boolean {
+  return block.byteOffset === 0 && block.byteLength === block.buffer.byteLength && !(block.buffer instanceof SharedArrayBuffer);
 }
 
 async function* prepend<T, U>(head: readonly T[], rest: AsyncIterable<U>): AsyncGenerator<T | U> {
@@ -229,14 +237,16 @@ async function scoreWhileThreadsStart(pool: ChunkPool<DocumentTaskPayload, Docum
 }
 
 /**
- * Predicted scoring CPU seconds each worker thread must take over to pay for itself: its start, its
- * copy of the slice, and the copying of every chunk and result between threads, which in-process
- * scoring never does. The prediction is the first block's CPU time scaled to the file, and that
- * block pays for compiling the scoring code too: the GRPO-shaped bench dump predicts ≈ 4.5 s (its
- * scoring takes ≈ 1 s, and two workers were slower than one), the 1M dump ≈ 18 s (≈ 3 s; two
- * workers faster); docs/eval.md, "Performance".
+ * Predicted scoring CPU seconds each worker must have to take over before `auto` starts a thread.
+ * A thread costs more than its start and its copy of the slice: its own compiling of the scoring
+ * code (on V8's helper threads, ≈ 0.5–0.6 s of CPU on either bench dump) and its own garbage
+ * collection, which take the second core that a one-worker run already uses for the main thread's.
+ * The prediction is the first block's CPU time scaled to the file: the GRPO-shaped bench dump
+ * predicts ≈ 4.5 s idle and the 1M dump ≈ 18 s (22–24 s at load 20), and two workers were slower
+ * on both (docs/eval.md, "Performance"), so two workers need twice this, past the 1M dump's figure
+ * with room for the prediction's spread.
  */
-export const SECONDS_PER_WORKER = 8;
+export const SECONDS_PER_WORKER = 24;
 /** The most workers `auto` chooses (the main thread and three threads). */
 export const AUTO_WORKERS_MAX = 4;
 
