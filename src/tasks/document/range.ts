@@ -340,7 +340,7 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
   const scratch = emptyCaseOutcome();
   for (let j = 0; j < w; j++) {
     const c = p.cases[j]!;
-    out.bytes(utf8(caseLine(c)));
+    out.text(caseLine(c));
     const cellsOfCase = cellsOf[j]!;
     const missing = scoreCase(c, null, options);
     for (let r = 0; r < R; r++) {
