@@ -103,14 +103,12 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
         const r = table.entryRun[e]!;
         gap(next, r);
         const reason = CASE_REASONS[table.reason[e]!]!;
-        const record = expandRunLine(header, {
-          run: table.keys[r]!,
-          line: table.line[e]!,
-          judgment: table.judgment[e] === 1,
-          ...(reason !== null ? { reason } : {}),
-          evidence_sentence_ids: table.evidenceOf(r, c.index),
-          reference_coverage: table.coverage[e]!,
-        } as JsonObject) as JsonObject;
+        // The run line's fields set one by one (a conditional spread per run cost more than the rest of it).
+        const runLine: JsonObject = { run: table.keys[r]!, line: table.line[e]!, judgment: table.judgment[e] === 1 };
+        if (reason !== null) runLine["reason"] = reason;
+        runLine["evidence_sentence_ids"] = table.evidenceOf(r, c.index);
+        runLine["reference_coverage"] = table.coverage[e]!;
+        const record = expandRunLine(header, runLine) as JsonObject;
         visit(record, 1, () => record);
         next = r + 1;
       }
