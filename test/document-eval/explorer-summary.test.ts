@@ -6,7 +6,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { CaseSummary } from "../../src/report/explorer-summary.js";
-import { buildDocumentExplorer, recordSummary, tableRecords, tableSummary } from "../../src/tasks/document/explorer.js";
+import { caseHeader } from "../../src/report/document-cases.js";
+import { buildDocumentExplorer, headerOf, recordSummary, tableRecords, tableSummary } from "../../src/tasks/document/explorer.js";
+import { caseLine } from "../../src/tasks/document/range.js";
 import { RunTable } from "../../src/tasks/document/run-table.js";
 import { CASE_REASONS } from "../../src/tasks/document/score.js";
 import { tempDir } from "../support/cli.js";
@@ -111,5 +113,22 @@ describe("explorer summary from run table columns", () => {
     const without = await page(undefined);
     expect(without.shown).toBeGreaterThan(0);
     expect(JSON.stringify(await page(tableSummary(s.cases, t, s.cases.length)))).toBe(JSON.stringify(without));
+  });
+
+  it("a case's header is the one its case line reads back as", async () => {
+    const extras = [{}, { source: "wiki", tokens: [1, -0, 2.5e-7], nested: { "é\u0000": null } }, JSON.parse('{"__proto__":1,"k":"v"}')];
+    const rows = extras.map((extra, i) => ({
+      ...JSON.parse(JSON.stringify(extra)),
+      id: `x\ud800${i}é`,
+      sentences: ["One.", "Two.", "Three."],
+      label: i !== 0,
+      ...(i !== 0 ? { gold_sentence_ids: [3, 1] } : {}),
+      ...(i === 1 ? { scope: "local", doc_type: 7, contra_type: ["negation", "numeric"] } : {}),
+      ...(i === 2 ? { contra_type: "temporal" } : {}),
+    }));
+    const s = await readDocumentSlice(writeJsonl(tmp.dir, "slice-headers.jsonl", rows), {});
+    expect(s.cases.map((c) => Object.keys(c.extra).length)).toEqual([0, 3, 2]);
+    const more = await slice(30, 8);
+    for (const c of [...s.cases, ...more.cases]) expect(headerOf(c)).toEqual(caseHeader(JSON.parse(caseLine(c))));
   });
 });

@@ -32,6 +32,28 @@ describe("ByteSink (cases.jsonl bytes)", () => {
     expect(decode(sink.take())).toBe("z");
   });
 
+  it("writes text as the bytes utf8() gives, lone surrogates and a small buffer included", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.string(),
+            fc.string({ unit: "binary" }),
+            fc.string({ unit: "binary-ascii" }),
+            fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) }),
+          ),
+          { maxLength: 8 },
+        ),
+        (texts) => {
+          const sink = new ByteSink(new Uint8Array(4));
+          for (const text of texts) sink.text(text);
+          const expected = texts.map((text) => Array.from(utf8(text))).flat();
+          expect(Array.from(sink.take())).toEqual(expected);
+        },
+      ),
+    );
+  });
+
   it("grows past its initial buffer", () => {
     const sink = new ByteSink();
     const block = utf8("0123456789".repeat(1000));

@@ -10,7 +10,6 @@ import {
   absentRunLine,
   type CaseHeader,
   type CaseItem,
-  caseHeader,
   expandRunLine,
   matchedEvidence,
   readDocumentCases,
@@ -41,7 +40,6 @@ import {
 import type { CaseChange } from "../../gates/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
-import { caseLine } from "./range.js";
 import type { RunTable } from "./run-table.js";
 import { CASE_REASONS, scoreCase, type ScoreOptions } from "./score.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
@@ -106,14 +104,12 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
         if (e < 0) continue;
         gap(next, r);
         const reason = CASE_REASONS[table.reason[e]!]!;
-        const record = expandRunLine(header, {
-          run: table.keys[r]!,
-          line: table.line[e]!,
-          judgment: table.judgment[e] === 1,
-          ...(reason !== null ? { reason } : {}),
-          evidence_sentence_ids: table.evidenceOf(r, c.index),
-          reference_coverage: table.coverage[e]!,
-        } as JsonObject) as JsonObject;
+        // The run line's fields set one by one (a conditional spread per run cost more than the rest of it).
+        const runLine: JsonObject = { run: table.keys[r]!, line: table.line[e]!, judgment: table.judgment[e] === 1 };
+        if (reason !== null) runLine["reason"] = reason;
+        runLine["evidence_sentence_ids"] = table.evidenceOf(r, c.index);
+        runLine["reference_coverage"] = table.coverage[e]!;
+        const record = expandRunLine(header, runLine) as JsonObject;
         visit(record, 1, () => record);
         next = r + 1;
       }
@@ -122,11 +118,25 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
   };
 }
 
-/** The case line an eval writes for a slice case, as the reader of cases.jsonl takes it. */
-function headerOf(c: SliceCase): CaseHeader {
-  const header = caseHeader(JSON.parse(caseLine(c)) as JsonObject);
-  if (typeof header === "string") throw new Error(`case line of ${c.id}: ${header}`);
-  return header;
+/**
+ * The case line an eval writes for a slice case (caseLine), as the reader of cases.jsonl takes it
+ * (caseHeader), made from the case's fields without writing and parsing the line: once per scored
+ * case, on 37,500 cases that was a fifth of the explorer's time. The extra fields go through JSON
+ * as the line's do.
+ */
+export function headerOf(c: SliceCase): CaseHeader {
+  return {
+    case_id: c.id,
+    case_index: c.index,
+    label: c.label,
+    gold: c.gold,
+    goldSet: new Set(c.gold),
+    sentence_count: c.sentences.length,
+    scope: c.scope,
+    doc_type: c.docType,
+    contra_type: c.contraType,
+    fields: Object.keys(c.extra).length > 0 ? JSON.parse(JSON.stringify(c.extra)) : {},
+  };
 }
 
 /**

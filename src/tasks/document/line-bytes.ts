@@ -87,6 +87,28 @@ export class ByteSink {
     this.used = at;
   }
 
+  /**
+   * Text in UTF-8, as `utf8` encodes it: byte by byte while it is ASCII, the rest through the
+   * encoder (a case line per case encoded into a new array, then copied, cost twice the building
+   * of the line).
+   */
+  text(text: string): void {
+    const n = text.length;
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    this.reserve(3 * n);
+    const buf = this.buf;
+    let at = this.used;
+    for (let k = 0; k < n; k++) {
+      const code = text.charCodeAt(k);
+      if (code >= 0x80) {
+        at += encoder.encodeInto(text.slice(k), buf.subarray(at)).written;
+        break;
+      }
+      buf[at++] = code;
+    }
+    this.used = at;
+  }
+
   /** Text known to be ASCII (number renderings, fixed words). */
   ascii(text: string): void {
     const n = text.length;

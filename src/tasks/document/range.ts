@@ -416,7 +416,7 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
   const ids = lines.ids.data;
   for (let j = 0; j < w; j++) {
     const c = p.cases[j]!;
-    out.bytes(utf8(caseLine(c)));
+    out.text(caseLine(c));
     for (let r = 0, t = j * R; r < R; r++, t++) {
       const line = lines.line[t]!;
       const reasonIdx = lines.reason[t]!;

@@ -16,6 +16,12 @@ export interface SlotColumns {
   evStart: Int32Array;
 }
 
+/** The run table's entries grouped by case: case i's are `entries[start[i] .. start[i + 1])`. */
+export interface EntriesByCase {
+  readonly start: Int32Array;
+  readonly entries: Int32Array;
+}
+
 /** IDs below this pack into a numeric evidence key: 2 + 3 × 13 bits, exact in a float64. */
 const PACKED_ID_LIMIT = 1 << 13;
 
@@ -58,6 +64,9 @@ export class RunTable {
   /** Per entry: its run and its case (slice index). */
   entryRun = new Int32Array(16);
   entryCase = new Int32Array(16);
+
+  /** entriesByCase's answer, while it holds. */
+  private byCase: EntriesByCase | undefined;
 
   constructor(readonly caseCount: number) {}
 
@@ -120,13 +129,21 @@ export class RunTable {
     keys.forEach((key, r) => this.indexRun(key, r));
     this.listed = this.listed.map((old) => position[old]!);
     for (let e = 0; e < this.entries; e++) this.entryRun[e] = position[this.entryRun[e]!]!;
+    this.byCase = undefined;
   }
 
   /**
    * The entries grouped by case (slice index), each case's in run order: case i's are
-   * `entries[start[i] .. start[i + 1])` (two counting sorts: cost follows the kept lines, not the slots).
+   * `entries[start[i] .. start[i + 1])` (two counting sorts: cost follows the kept lines, not the
+   * slots). Worked out once until an entry is added or the runs reordered (the explorer's summary
+   * and its records both ask); the arrays are shared, not to be written.
    */
-  entriesByCase(): { start: Int32Array; entries: Int32Array } {
+  entriesByCase(): EntriesByCase {
+    if (this.byCase === undefined) this.byCase = this.groupEntriesByCase();
+    return this.byCase;
+  }
+
+  private groupEntriesByCase(): EntriesByCase {
     const byRun = new Int32Array(this.entries);
     const runStart = new Int32Array(this.keys.length + 1);
     for (let e = 0; e < this.entries; e++) runStart[this.entryRun[e]! + 1]!++;
@@ -199,6 +216,7 @@ export class RunTable {
       this.cell[s] = e + 1;
       this.entryRun[e] = run;
       this.entryCase[e] = caseIndex;
+      this.byCase = undefined;
     }
     this.line[e] = line;
     this.judgment[e] = judgment;

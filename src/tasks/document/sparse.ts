@@ -347,7 +347,7 @@ async function writeSparseCases(pass: SparsePass, writeBytes: (bytes: Uint8Array
   }
   out.bytes(utf8("]}\n"));
   for (let k = 0; k < pass.caseCount; k++) {
-    out.bytes(utf8(caseLine(cases[k]!)));
+    out.text(caseLine(cases[k]!));
     for (let at = kept.caseStart[k]!; at < kept.caseStart[k + 1]!; at++) {
       const r = kept.caseRun[at]!;
       const e = kept.caseEntry[at]!;
