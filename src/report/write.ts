@@ -136,11 +136,17 @@ export async function writeReportFiles(
   outDir: string,
   report: Report,
   formats: readonly ReportFormat[],
-  options: { inputErrors?: readonly string[]; explorer?: ExplorerData; casesFile?: string } = {},
+  options: {
+    inputErrors?: readonly string[];
+    explorer?: ExplorerData;
+    casesFile?: string;
+    /** The sha256 of `casesFile`'s bytes when its writer hashed them (else the file is read to hash it). */
+    casesSha256?: string;
+  } = {},
 ): Promise<string[]> {
   const stale = await staleReportFiles(outDir, formats);
   const secrets = secretEnvValues();
-  if (options.casesFile !== undefined) report.cases_sha256 = await sha256Written(options.casesFile);
+  if (options.casesFile !== undefined) report.cases_sha256 = options.casesSha256 ?? (await sha256Written(options.casesFile));
   // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
   const safeReport = redactStrings(report, secrets);
   const safeExplorer = options.explorer && redactStrings(options.explorer, secrets);

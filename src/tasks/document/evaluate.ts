@@ -357,7 +357,12 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     const explorer = explore ? await explorerOf(result, settings, run, changes) : undefined;
     if (explore) steps.tick();
     const casesFile = await result.casesFile.commit();
-    const files = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile, ...(explorer ? { explorer } : {}) });
+    const files = await writeReportFiles(outDir, report, formats, {
+      inputErrors,
+      casesFile,
+      casesSha256: result.casesFile.sha256,
+      ...(explorer ? { explorer } : {}),
+    });
     // The summary's "report:" line names every file of the run, cases.jsonl too.
     steps.tick();
     completed = true;

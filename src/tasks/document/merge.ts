@@ -296,7 +296,7 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
     });
     report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const casesFile = await merged.result.casesFile.commit();
-    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile });
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile, casesSha256: merged.result.casesFile.sha256 });
     reporting.tick();
     reporting.done();
     return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };

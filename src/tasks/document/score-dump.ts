@@ -144,7 +144,7 @@ export interface DocumentEvalResult {
    * (a run that ends in a usage error leaves the previous cases.jsonl in place).
    */
   casesPath: string;
-  casesFile: { commit(): Promise<string>; abort(): Promise<void> };
+  casesFile: { commit(): Promise<string>; abort(): Promise<void>; sha256: string };
   sliceHash: string;
   /** Of `cases`, how many have a kept line in some run, and how many of the first ones in a row do. */
   coverage: { cases: number; leading: number };
@@ -589,13 +589,19 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   // this thread knows it already (a slice loaded from the compiled-slice cache comes with it): here.
   const threadSliceHash = pool.workers > 1 && knownSliceHash(slice) === undefined ? pool.run({ kind: "slice-hash" }) : undefined;
   threadSliceHash?.catch(() => {});
+  // cases.jsonl's sha256 (report.json's cases_sha256), hashed as its bytes are written: reading
+  // the file back to hash it cost as much again in reads.
+  const casesHash = createHash("sha256");
   let aggregate: Aggregate;
   try {
     aggregate = await aggregateDocumentEval(
       cases,
       table,
       { ...options, seed: input.seed, bootstrap: input.bootstrap, flippedCap: FLIPPED_CAP, ...(input.observer ? { observer: input.observer } : {}) },
-      (bytes) => writer.write(bytes),
+      (bytes) => {
+        casesHash.update(bytes);
+        return writer.write(bytes);
+      },
       pool,
     );
     readablePath = await writer.finish();
@@ -639,6 +645,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
         return casesPath;
       },
       abort: () => writer.abort(),
+      sha256: casesHash.digest("hex"),
     },
     sliceHash: threadSliceHash ? ((await threadSliceHash) as SliceHashResult).hash : sliceHashOf(slice),
     coverage: coverageOf(cases, table),
