@@ -6,7 +6,7 @@
 // atomically and verified on load (its length and a sha256 of its body): a corrupt or truncated one
 // is ignored and written again, never trusted. A cache that cannot be written costs speed only.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { MARI_VERSION } from "../version.js";
@@ -85,35 +85,60 @@ function encode(slice: DocumentSlice, compiled: CompiledSlice, key: string, reco
   return Buffer.concat([length, head, strings, numbers]);
 }
 
-function shared(bytes: Buffer, start: number, length: number): SharedArrayBuffer {
-  const buffer = new SharedArrayBuffer(length);
-  new Uint8Array(buffer).set(bytes.subarray(start, start + length));
-  return buffer;
+/** Reads `into.length` bytes of `fd` from `position`; false when the file ends first. */
+function readFully(fd: number, into: Uint8Array, position: number): boolean {
+  for (let done = 0; done < into.length; ) {
+    const n = readSync(fd, into, done, into.length - done, position + done);
+    if (n === 0) return false;
+    done += n;
+  }
+  return true;
 }
 
-/** The compiled slice in `bytes`, or undefined when they are not a whole, intact file for `key`. */
-function decode(bytes: Buffer, path: string, key: string): { compiled: CompiledSlice; header: Header } | undefined {
-  if (bytes.length < 4) return undefined;
-  const headLength = bytes.readUInt32LE(0);
-  if (4 + headLength > bytes.length) return undefined;
+/** The header of an open cache file, or undefined when it is not one for `key` of the file's size. */
+function readHeader(fd: number, key: string): { header: Header; bodyAt: number } | undefined {
+  const size = fstatSync(fd).size;
+  const length = Buffer.alloc(4);
+  if (size < 4 || !readFully(fd, length, 0)) return undefined;
+  const headLength = length.readUInt32LE(0);
+  if (4 + headLength > size) return undefined;
+  const head = Buffer.alloc(headLength);
+  if (!readFully(fd, head, 4)) return undefined;
   let header: Header;
   try {
-    header = JSON.parse(bytes.toString("utf8", 4, 4 + headLength)) as Header;
+    header = JSON.parse(head.toString("utf8")) as Header;
   } catch {
     return undefined;
   }
   if (header === null || typeof header !== "object" || header.magic !== MAGIC || header.layout !== LAYOUT || header.key !== key) return undefined;
   const { strings, numbersBytes } = header;
-  const start = 4 + headLength;
-  if (typeof strings?.bytes !== "number" || typeof numbersBytes !== "number" || start + strings.bytes + numbersBytes !== bytes.length) return undefined;
-  const body = createHash("sha256").update(bytes.subarray(start)).digest("hex");
+  const bodyAt = 4 + headLength;
+  if (typeof strings?.bytes !== "number" || typeof numbersBytes !== "number" || bodyAt + strings.bytes + numbersBytes !== size) return undefined;
+  return { header, bodyAt };
+}
+
+/**
+ * The compiled slice in the cache file, or undefined when it is not a whole, intact file for
+ * `key`. The body is read straight into the shared buffers the threads are handed (no copy of the
+ * file in between) and its sha256 checked against the header's.
+ */
+function decodeFile(fd: number, path: string, key: string): { compiled: CompiledSlice; header: Header } | undefined {
+  const read = readHeader(fd, key);
+  if (read === undefined) return undefined;
+  const { header, bodyAt } = read;
+  const stringsBuffer = new SharedArrayBuffer(header.strings.bytes);
+  const numbers = new SharedArrayBuffer(header.numbersBytes);
+  const stringBytes = new Uint8Array(stringsBuffer);
+  const numberBytes = new Uint8Array(numbers);
+  if (!readFully(fd, stringBytes, bodyAt) || !readFully(fd, numberBytes, bodyAt + stringBytes.length)) return undefined;
+  const body = createHash("sha256").update(stringBytes).update(numberBytes).digest("hex");
   if (body !== header.bodySha256) return undefined;
   const compiled: CompiledSlice = {
     path,
     format: header.format,
     sentences: header.sentences,
-    strings: { buffer: shared(bytes, start, strings.bytes), count: strings.count, wide: strings.wide },
-    numbers: shared(bytes, start + strings.bytes, numbersBytes),
+    strings: { buffer: stringsBuffer, count: header.strings.count, wide: header.strings.wide },
+    numbers,
     cases: header.cases,
     gold: header.gold,
   };
@@ -121,22 +146,25 @@ function decode(bytes: Buffer, path: string, key: string): { compiled: CompiledS
 }
 
 /** The slice from its cache file, or undefined (no file, or one not to be trusted). */
-async function load(file: string, path: string, key: string): Promise<{ slice: DocumentSlice; header: Header } | undefined> {
-  let bytes: Buffer;
+function load(file: string, path: string, key: string): { slice: DocumentSlice; header: Header } | undefined {
+  let fd: number;
   try {
-    bytes = await readFile(file);
+    fd = openSync(file, "r");
   } catch {
     return undefined;
   }
   try {
-    const decoded = decode(bytes, path, key);
+    const decoded = decodeFile(fd, path, key);
     if (decoded === undefined) return undefined;
     const slice = openCompiledSlice(decoded.compiled);
     slice.rejected.push(...decoded.header.rejected);
     return { slice, header: decoded.header };
   } catch {
-    // Bytes that passed the checks yet do not decode (not written by this layout): read the slice again.
+    // Bytes that passed the checks yet do not decode (not written by this layout), or a read that
+    // failed: read the slice again.
     return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -151,7 +179,7 @@ export async function readDocumentSliceStored(path: string, options: SliceReadOp
   if (content === undefined) return readDocumentSliceCached(path, options);
   const key = cacheKey(path, options, content);
   const file = join(cacheDir, "slices", `${key}.slice`);
-  const loaded = await load(file, path, key);
+  const loaded = load(file, path, key);
   if (loaded !== undefined) {
     const { slice, header } = loaded;
     keepSlice(path, options, slice, content, header.records, header.sliceHash);
