@@ -6,7 +6,7 @@
 // thousands of words), with the pairs of `--mix FILE` (any pairs JSONL, e.g. a reference parity
 // corpus) cycled in when given. Imports the BUILT library: run `npm run build` first.
 //   node bench/classify.mjs [--pairs N] [--runs R] [--mix FILE]
-// Writes bench/results/classify.json.
+// Writes bench/results/classify.json, or classify-mix.json with --mix.
 import { spawn } from "node:child_process";
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -210,7 +210,8 @@ try {
       "target: mari classify end to end ≥ 2× the Go reference on this stream (Go measured at 33–44k pairs/s single-threaded end to end, so ≥ 88k pairs/s), peak RSS < 64 MB",
   };
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-  writeFileSync(join(ROOT, "bench/results/classify.json"), `${JSON.stringify(result, null, 2)}\n`);
+  const resultFile = MIX === undefined ? "classify.json" : "classify-mix.json";
+  writeFileSync(join(ROOT, "bench/results", resultFile), `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
 } finally {
   rmSync(streamPath, { force: true });

@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 import { assertRegularFile } from "../../io/input-file.js";
 import { InputError } from "../../io/errors.js";
+import { parseFlatStringObject } from "../../io/flat-json.js";
 import { detectRecordFormat, isJsonObject, parseJsonLine, readRecords, type JsonObject, type RecordFormat } from "../../io/records.js";
 import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { fileLineBlocks, forEachLine, inputSource, lineText, sourceName, type InputSource } from "../../io/lines.js";
@@ -115,6 +116,13 @@ async function classifyJsonlFile(
   const visit = (lineNo: number, text: string | null, start: number): void => {
     lines++;
     rereader.note(lineNo, blockOffset + start);
+    // A pair line is nearly always a flat object of strings: read without JSON.parse, which would
+    // intern short ids (src/io/flat-json.ts says why that matters for the peak).
+    const flat = text === null ? undefined : parseFlatStringObject(text);
+    if (flat !== undefined) {
+      run.take(flat, undefined, lineNo);
+      return;
+    }
     const parsed = parseJsonLine(text);
     if ("error" in parsed) run.reject(`${path}:${lineNo}`, parsed.error.code, parsed.error.message);
     else run.take(parsed.record, undefined, lineNo);
