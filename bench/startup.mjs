@@ -7,13 +7,15 @@
 // counted too), and both again once one empty /v1/rewards request per scoring thread has been
 // answered (sent together, so every thread has loaded the scorer and mapped the slice), for
 // --workers 1 and 2. The start-up target (< 150 ms, docs/performance.md) is met when both the wall
-// and the CPU medians to the listening line are under it.
+// and the CPU medians to the listening line are under it. Interleaved with them, the floor of any
+// such start on this machine: bench/lib/http-floor.mjs, Node with node:http listening and nothing
+// else, measured the same way.
 //   node bench/startup.mjs [--serve-runs N]   (default 7)
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
-import { startServeChild } from "./lib/serve-child.mjs";
+import { startListeningChild, startServeChild } from "./lib/serve-child.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const BIN = join(ROOT, "bin/mari.js");
@@ -26,11 +28,16 @@ function once() {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-/** One `mari serve` start: ms to the listening line and to every thread's first answer. */
+const HTTP_FLOOR = join(ROOT, "bench/lib/http-floor.mjs");
+
+/**
+ * One `mari serve` start (workers 1 or 2; "floor": the bare Node HTTP server instead): ms to the
+ * listening line and to every thread's first answer.
+ */
 async function serveOnce(workers) {
   const start = process.hrtime.bigint();
   const ms = () => Number(process.hrtime.bigint() - start) / 1e6;
-  const { port, stop } = await startServeChild(SERVE_SLICE, ["--workers", String(workers)]);
+  const { port, stop } = workers === "floor" ? await startListeningChild([HTTP_FLOOR]) : await startServeChild(SERVE_SLICE, ["--workers", String(workers)]);
   try {
     const listening = ms();
     const cpuNow = async () => (await (await fetch(`http://127.0.0.1:${port}/health`)).json()).process.cpu_seconds * 1000;
@@ -40,7 +47,7 @@ async function serveOnce(workers) {
         if (r.status !== 200) throw new Error(`status ${r.status}`);
         return r.text();
       });
-    await Promise.all(Array.from({ length: workers }, post));
+    if (workers !== "floor") await Promise.all(Array.from({ length: workers }, post));
     const answering = ms();
     // The server's own CPU seconds so far, every thread (less sensitive to other jobs than wall time).
     return { listening, listeningCpu, answering, cpu: await cpuNow() };
@@ -60,13 +67,13 @@ const median = (xs) => {
 const LOAD_AT_START = Number(loadavg()[0].toFixed(2));
 once(); // warm the file cache
 const times = Array.from({ length: RUNS }, once).sort((a, b) => a - b);
-// Workers 1 and 2 interleaved, so that both see the same load from other jobs.
-const serveRuns = { 1: [], 2: [] };
+// Workers 1 and 2 and the floor interleaved, so that all see the same load from other jobs.
+const serveRuns = { 1: [], 2: [], floor: [] };
 await serveOnce(1); // warm the file cache
-for (let run = 0; run < SERVE_RUNS; run++) for (const workers of [1, 2]) serveRuns[workers].push(await serveOnce(workers));
+for (let run = 0; run < SERVE_RUNS; run++) for (const workers of [1, 2, "floor"]) serveRuns[workers].push(await serveOnce(workers));
 const serve = Object.fromEntries(
   Object.entries(serveRuns).map(([workers, runs]) => [
-    `workers_${workers}`,
+    workers === "floor" ? "http_floor" : `workers_${workers}`,
     {
       listening_median_ms: median(runs.map((r) => r.listening)),
       listening_cpu_median_ms: median(runs.map((r) => r.listeningCpu)),
