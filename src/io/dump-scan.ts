@@ -13,11 +13,10 @@
 // Negative numbers, fractions, exponents and `null` are outside it on purpose.
 import type { JsonObject } from "./records.js";
 import { READ_FIELDS } from "./dump.js";
+import { CONTROL, hasEscape, stringEnd, stringValue } from "./json-string.js";
 
 /** Digits an integer may have here: every such value is exact in a double. */
 const MAX_DIGITS = 15;
-
-const CONTROL = /[\x00-\x1f]/;
 
 /** Why the scanner gave up: the caller falls back to the full parser. */
 const FALLBACK = Symbol("fallback");
@@ -41,30 +40,11 @@ let hasBackslash = false;
 /** The string whose opening quote is at `at`; `at` moves past its closing quote. */
 function scanString(allowEscapes: boolean): string | Fallback {
   const start = at + 1;
-  const close = text.indexOf('"', start);
+  const close = stringEnd(text, start, hasBackslash);
   if (close === -1) return FALLBACK;
-  if (!hasBackslash) {
-    at = close + 1;
-    return text.slice(start, close);
-  }
-  let i = start;
-  for (; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) break;
-    if (c === 0x5c /* \ */) {
-      if (!allowEscapes) return FALLBACK;
-      i++; // the escaped character, a quote included, cannot end the string
-    }
-  }
-  if (i >= text.length) return FALLBACK;
-  at = i + 1;
-  if (text.lastIndexOf("\\", i) < start) return text.slice(start, i);
-  // Escapes are decoded by JSON.parse itself (a bad one throws: the full parser reports it).
-  try {
-    return JSON.parse(text.slice(start - 1, i + 1)) as string;
-  } catch {
-    return FALLBACK;
-  }
+  if (!allowEscapes && hasEscape(text, start, close, hasBackslash)) return FALLBACK;
+  at = close + 1;
+  return stringValue(text, start, close, hasBackslash) ?? FALLBACK;
 }
 
 function scanInteger(): number | Fallback {

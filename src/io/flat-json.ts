@@ -8,44 +8,13 @@
 // caller parses the line with JSON.parse, so every rule of that path (its errors included) stays
 // in one place. Duplicate keys end as JSON.parse leaves them: the first key's position, the last
 // value.
+import { CONTROL, stringEnd, stringValue } from "./json-string.js";
 import type { JsonObject } from "./records.js";
 
-/**
- * A raw control character: JSON refuses one inside a string, so a line with one (a tab between
- * tokens included, which would be allowed) is left to JSON.parse whole.
- */
-const CONTROL = /[\x00-\x1f]/;
-
+/** Spaces between tokens (the other JSON whitespace is a control character: such a line is not read here). */
 function skipSpace(text: string, at: number): number {
-  for (;;) {
-    const c = text.charCodeAt(at);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) at++;
-    else return at;
-  }
-}
-
-/** Whether the line being read has a backslash anywhere (then each string is checked for one). */
-let hasBackslash = false;
-
-/** Where the string opened by the quote before `start` closes, or -1. */
-function closingQuote(text: string, start: number): number {
-  if (!hasBackslash) return text.indexOf('"', start);
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22) return i;
-    if (c === 0x5c) i++; // the escaped character, a quote included, cannot end the string
-  }
-  return -1;
-}
-
-/** The string between the quotes at `start - 1` and `end`; undefined when an escape in it is bad. */
-function stringBetween(text: string, start: number, end: number): string | undefined {
-  if (!hasBackslash || text.lastIndexOf("\\", end) < start) return text.slice(start, end);
-  try {
-    return JSON.parse(text.slice(start - 1, end + 1)) as string;
-  } catch {
-    return undefined;
-  }
+  while (text.charCodeAt(at) === 0x20) at++;
+  return at;
 }
 
 /**
@@ -54,7 +23,7 @@ function stringBetween(text: string, start: number, end: number): string | undef
  */
 export function parseFlatStringObject(text: string): JsonObject | undefined {
   if (CONTROL.test(text)) return undefined;
-  hasBackslash = text.includes("\\");
+  const hasBackslash = text.includes("\\");
   let at = skipSpace(text, 0);
   if (text.charCodeAt(at) !== 0x7b) return undefined;
   const record: JsonObject = {};
@@ -62,17 +31,17 @@ export function parseFlatStringObject(text: string): JsonObject | undefined {
   if (text.charCodeAt(at) === 0x7d) return skipSpace(text, at + 1) === text.length ? record : undefined;
   for (;;) {
     if (text.charCodeAt(at) !== 0x22) return undefined;
-    const keyEnd = closingQuote(text, at + 1);
+    const keyEnd = stringEnd(text, at + 1, hasBackslash);
     if (keyEnd < 0) return undefined;
-    const key = stringBetween(text, at + 1, keyEnd);
+    const key = stringValue(text, at + 1, keyEnd, hasBackslash);
     if (key === undefined || key === "__proto__") return undefined;
     at = skipSpace(text, keyEnd + 1);
     if (text.charCodeAt(at) !== 0x3a) return undefined;
     at = skipSpace(text, at + 1);
     if (text.charCodeAt(at) !== 0x22) return undefined;
-    const valueEnd = closingQuote(text, at + 1);
+    const valueEnd = stringEnd(text, at + 1, hasBackslash);
     if (valueEnd < 0) return undefined;
-    const value = stringBetween(text, at + 1, valueEnd);
+    const value = stringValue(text, at + 1, valueEnd, hasBackslash);
     if (value === undefined) return undefined;
     record[key] = value;
     at = skipSpace(text, valueEnd + 1);
