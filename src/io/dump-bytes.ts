@@ -82,11 +82,10 @@ export const scanned: ScannedLine = {
   completion: span(),
 };
 
-// The last string scanString read: its content's offsets and whether it holds an escape. Module
-// state, not a result object (the scan is synchronous and never re-entered); positions are passed
-// and returned as numbers (-1: the line leaves the grammar), so the loops run on locals.
-let stringStart = 0;
-let stringEnd = 0;
+// Whether the last string scanString read holds an escape (its content lies between the quote it
+// was given and the position it returned). Module state, not a result object (the scan is
+// synchronous and never re-entered); positions are passed and returned as numbers (-1: the line
+// leaves the grammar), so the loops run on locals.
 let stringEscaped = false;
 /** The integer scanScalar or scanInteger read last. */
 let integerValue = 0;
@@ -102,12 +101,45 @@ for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
 STOPS[QUOTE] = 1;
 STOPS[BACKSLASH] = 1;
 
+// The block being scanned, seen four bytes at a time (little-endian, unaligned): string content
+// and keys are read a word per step. Made again only when the block changes.
+let viewOf: Uint8Array | undefined;
+let view = new DataView(new ArrayBuffer(0));
+
+function viewBlock(block: Uint8Array): void {
+  if (viewOf === block) return;
+  viewOf = block;
+  view = new DataView(block.buffer as ArrayBuffer, block.byteOffset, block.byteLength);
+}
+
+/**
+ * Where in the word x (four bytes, little-endian) the first stop byte lies, as a bit mask whose
+ * lowest set bit is that byte's top bit; 0 when the word has none. Each term borrows into its
+ * byte's top bit for a byte below 0x20, equal to the quote or equal to the backslash; `& ~x` drops
+ * bytes of 0x80 and above. A borrow can mark a byte above a real stop, never below one, so the
+ * lowest mark is exact.
+ */
+function stopMask(x: number): number {
+  return (((x - 0x20202020) | ((x ^ 0x22222222) - 0x01010101) | ((x ^ 0x5c5c5c5c) - 0x01010101)) & ~x & 0x80808080) | 0;
+}
+
+/** The first stop byte in b[i .. limit), or limit. */
+function nextStop(b: Uint8Array, i: number, limit: number): number {
+  const words = view;
+  for (; i + 4 <= limit; i += 4) {
+    const mask = stopMask(words.getInt32(i, true));
+    if (mask !== 0) return i + ((31 - Math.clz32(mask & -mask)) >> 3);
+  }
+  while (i < limit && STOPS[b[i]!] === 0) i++;
+  return i;
+}
+
 /** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
 function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: boolean): number {
   let i = at + 1;
   let escaped = false;
   for (;;) {
-    while (i < limit && STOPS[b[i]!] === 0) i++;
+    i = nextStop(b, i, limit);
     if (i >= limit) return -1;
     const c = b[i]!;
     if (c === QUOTE) break;
@@ -119,8 +151,6 @@ function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: bool
     escaped = true;
     i += 2;
   }
-  stringStart = at + 1;
-  stringEnd = i;
   stringEscaped = escaped;
   return i + 1;
 }
@@ -247,8 +277,19 @@ const KEY_LEFT_TO_STRING_PATH = 7;
 const KEY_PREDICTION = 8;
 
 const encoder = new TextEncoder();
+
+/**
+ * A key, with (when it has four bytes or more) its words as `view` reads them: at 0, 4, 8 … and
+ * the one ending at its last byte, so that every byte is in one of them.
+ */
+interface Key {
+  word: Uint8Array;
+  words: Int32Array;
+  kind: number;
+}
+
 /** Keys by their byte length (the first test), each with its kind. */
-const KEYS_BY_LENGTH: { word: Uint8Array; kind: number }[][] = [];
+const KEYS_BY_LENGTH: Key[][] = [];
 for (const [key, kind] of [
   ["case_id", KEY_CASE_ID],
   ["run", KEY_RUN],
@@ -260,20 +301,39 @@ for (const [key, kind] of [
   ...["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
   const word = encoder.encode(key);
-  (KEYS_BY_LENGTH[word.length] ??= []).push({ word, kind });
+  const bytes = new DataView(word.buffer);
+  const words = new Int32Array(word.length < 4 ? 0 : Math.ceil(word.length / 4));
+  for (let w = 0; w < words.length; w++) words[w] = bytes.getInt32(Math.min(4 * w, word.length - 4), true);
+  (KEYS_BY_LENGTH[word.length] ??= []).push({ word, words, kind });
 }
 
 /** The kind of the key b[start .. end). */
 function keyKind(b: Uint8Array, start: number, end: number): number {
-  const candidates = KEYS_BY_LENGTH[end - start];
+  const length = end - start;
+  const candidates = KEYS_BY_LENGTH[length];
   if (candidates === undefined) return KEY_OTHER;
-  for (let k = 0; k < candidates.length; k++) if (isAt(b, start, end, candidates[k]!.word)) return candidates[k]!.kind;
+  if (length < 4) {
+    for (let k = 0; k < candidates.length; k++) if (isAt(b, start, end, candidates[k]!.word)) return candidates[k]!.kind;
+    return KEY_OTHER;
+  }
+  const head = view.getInt32(start, true);
+  for (let k = 0; k < candidates.length; k++) {
+    const words = candidates[k]!.words;
+    if (words[0] === head && restIs(start, end, words)) return candidates[k]!.kind;
+  }
   return KEY_OTHER;
 }
 
-function setSpan(target: ByteSpan): void {
-  target.start = stringStart;
-  target.end = stringEnd;
+/** Whether the words of b[start .. end) after its first are `words`'. */
+function restIs(start: number, end: number, words: Int32Array): boolean {
+  for (let w = 1; w < words.length; w++) if (view.getInt32(Math.min(start + 4 * w, end - 4), true) !== words[w]) return false;
+  return true;
+}
+
+/** Records the string scanString read from the quote at `quote` to the position `after` it returned. */
+function setSpan(target: ByteSpan, quote: number, after: number): void {
+  target.start = quote + 1;
+  target.end = after - 1;
   target.escaped = stringEscaped;
 }
 
@@ -302,8 +362,9 @@ function scanPrediction(b: Uint8Array, at: number, limit: number): number {
   }
   for (;;) {
     at = skipSpaces(b, at, limit);
+    const key = at;
     if (b[at] !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
-    const kind = keyKind(b, stringStart, stringEnd);
+    const kind = keyKind(b, key + 1, at - 1);
     if (kind !== KEY_OTHER && kind !== KEY_JUDGMENT && kind !== KEY_EVIDENCE_IDS && kind !== KEY_REASONING && kind !== KEY_COMPLETION) return -1;
     at = skipSpaces(b, at, limit);
     if (b[at] !== COLON) return -1;
@@ -323,18 +384,19 @@ function scanPrediction(b: Uint8Array, at: number, limit: number): number {
 /** One member's value at `at`, for a key of kind `kind`: the position after it, or -1. */
 function scanField(b: Uint8Array, at: number, limit: number, kind: number): number {
   const c = b[at];
+  const value = at;
   // A line's own prediction fields beside a `prediction` object are not the prediction's.
   if (predictionSeen && !inPrediction && kind >= KEY_JUDGMENT && kind <= KEY_COMPLETION) return -1;
   switch (kind) {
     case KEY_CASE_ID:
       if (scanned.caseId.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
-      setSpan(scanned.caseId);
+      setSpan(scanned.caseId, value, at);
       return at;
     case KEY_RUN:
       if (scanned.runKind !== RUN_ABSENT) return -1;
       if (c === QUOTE) {
         if ((at = scanString(b, at, limit, false)) < 0) return -1;
-        setSpan(scanned.run);
+        setSpan(scanned.run, value, at);
         scanned.runKind = RUN_STRING;
         return at;
       }
@@ -346,7 +408,7 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       if (scanned.judgmentKind !== JUDGMENT_ABSENT) return -1;
       if (c === QUOTE) {
         if ((at = scanString(b, at, limit, false)) < 0) return -1;
-        setSpan(scanned.judgment);
+        setSpan(scanned.judgment, value, at);
         scanned.judgmentKind = JUDGMENT_STRING;
         return at;
       }
@@ -363,11 +425,11 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       return scanned.evidenceCount < 0 && c === OPEN_LIST ? scanList(b, at, limit, true) : -1;
     case KEY_REASONING:
       if (scanned.reasoning.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
-      setSpan(scanned.reasoning);
+      setSpan(scanned.reasoning, value, at);
       return at;
     case KEY_COMPLETION:
       if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
-      setSpan(scanned.completion);
+      setSpan(scanned.completion, value, at);
       return at;
     case KEY_PREDICTION:
       return c === OPEN_OBJECT ? scanPrediction(b, at, limit) : -1;
@@ -385,6 +447,7 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
  */
 export function scanLineBytes(block: Uint8Array, start: number, end: number): boolean {
   if (start >= end || block[start] !== OPEN_OBJECT) return false;
+  viewBlock(block);
   scanned.caseId.start = -1;
   scanned.runKind = RUN_ABSENT;
   scanned.judgmentKind = JUDGMENT_ABSENT;
@@ -397,8 +460,9 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
   for (;;) {
     at = skipSpaces(block, at, end);
+    const key = at;
     if (block[at] !== QUOTE || (at = scanString(block, at, end, false)) < 0) return false;
-    const kind = keyKind(block, stringStart, stringEnd);
+    const kind = keyKind(block, key + 1, at - 1);
     at = skipSpaces(block, at, end);
     if (block[at] !== COLON) return false;
     at = skipSpaces(block, at + 1, end);

@@ -287,6 +287,24 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("finds each string's end wherever it falls in the four-byte words the scanner reads", () => {
+    // Every length up to three words, every place for the byte that stops a string (a quote, an
+    // escape, a raw control byte, a bracket), next to multi-byte characters whose bytes are 0x80 and above.
+    const stops = ['"', "\\n", '\\"', "\\\\", "\\/", "\\u0041", "\u0001", "\u001f", "[", "\u00e9", "\u20ac", "\ud83d\ude00"];
+    for (let length = 0; length <= 13; length++) {
+      for (let at = 0; at <= length; at++) {
+        for (const stop of stops) {
+          for (const fill of ["a", "\u00ff"]) {
+            const text = fill.repeat(at) + stop + fill.repeat(length - at);
+            agree(`{"case_id":"c0","judgment":true,"evidence_sentence_ids":[2],"reasoning":"${text} [3]"}`);
+            agree(`{"case_id":"c${text}","judgment":false}`);
+            agree(`{"case_id":"c1","${text}":1,"judgment":false}`);
+          }
+        }
+      }
+    }
+  });
+
   it("leaves to the string path what it does not read exactly", () => {
     for (const l of [
       '{"case_id":"c0","run":2.0,"judgment":true}',
