@@ -29,6 +29,10 @@ const OPEN_LIST = 0x5b;
 const CLOSE_LIST = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const LESS = 0x3c;
+const SLASH = 0x2f;
+/** The `n` of the escape `\n`. */
+const NEWLINE_ESCAPE = 0x6e;
 
 /** Where a scanned string's content lies in the block (quotes excluded), and whether it holds an escape. */
 export interface ByteSpan {
@@ -65,6 +69,19 @@ export interface ScannedLine {
   evidence: Float64Array;
   reasoning: ByteSpan;
   completion: ByteSpan;
+  /**
+   * In the completion's raw bytes (or, after decodeCompletion, its decoded ones): where each
+   * newline (the escape `\n`, or the byte 0x0a) starts, in newlines[0 .. newlineCount), and each
+   * `<` lies, in tags[0 .. tagCount). Set with `completion`.
+   */
+  newlines: Int32Array;
+  newlineCount: number;
+  tags: Int32Array;
+  tagCount: number;
+  /** Whether the completion holds a `\/` escape: a `/` its raw bytes do not show, so a tag they do not show. */
+  completionSlash: boolean;
+  /** The bytes decodeCompletion wrote, valid until its next call. */
+  decoded: Uint8Array;
 }
 
 const span = (): ByteSpan => ({ start: -1, end: -1, escaped: false });
@@ -80,6 +97,12 @@ export const scanned: ScannedLine = {
   evidence: new Float64Array(64),
   reasoning: span(),
   completion: span(),
+  newlines: new Int32Array(64),
+  newlineCount: 0,
+  tags: new Int32Array(64),
+  tagCount: 0,
+  completionSlash: false,
+  decoded: new Uint8Array(1 << 12),
 };
 
 // Whether the last string scanString read holds an escape (its content lies between the quote it
@@ -100,6 +123,9 @@ const STOPS = new Uint8Array(256);
 for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
 STOPS[QUOTE] = 1;
 STOPS[BACKSLASH] = 1;
+/** A completion's scan stops at a `<` too: where a tag may start. */
+const STOPS_OR_TAG = STOPS.slice();
+STOPS_OR_TAG[LESS] = 1;
 
 // The block being scanned, seen four bytes at a time (little-endian, unaligned): string content
 // and keys are read a word per step. Made again only when the block changes.
@@ -112,26 +138,49 @@ function viewBlock(block: Uint8Array): void {
   view = new DataView(block.buffer as ArrayBuffer, block.byteOffset, block.byteLength);
 }
 
-/**
- * Where in the word x (four bytes, little-endian) the first stop byte lies, as a bit mask whose
- * lowest set bit is that byte's top bit; 0 when the word has none. Each term borrows into its
- * byte's top bit for a byte below 0x20, equal to the quote or equal to the backslash; `& ~x` drops
- * bytes of 0x80 and above. A borrow can mark a byte above a real stop, never below one, so the
- * lowest mark is exact.
- */
-function stopMask(x: number): number {
-  return (((x - 0x20202020) | ((x ^ 0x22222222) - 0x01010101) | ((x ^ 0x5c5c5c5c) - 0x01010101)) & ~x & 0x80808080) | 0;
-}
+// Stop bytes in a word x (four bytes, little-endian), as a mask whose lowest set bit is the top bit
+// of the first one: each term borrows into a byte's top bit when the byte is below 0x20, or equal
+// to the quote, the backslash or the `<`; `& ~x` drops bytes of 0x80 and above. A borrow can mark
+// a byte above a real stop, never below one, so the lowest mark is exact.
+const belowSpace = (x: number): number => x - 0x20202020;
+const equalTo = (x: number, repeated: number): number => (x ^ repeated) - 0x01010101;
+const QUOTES = 0x22222222;
+const BACKSLASHES = 0x5c5c5c5c;
+const LESSES = 0x3c3c3c3c;
+
+/** The byte whose top bit is the lowest set bit of `mask`, counted from `at`. */
+const firstMarked = (at: number, mask: number): number => at + ((31 - Math.clz32(mask & -mask)) >> 3);
 
 /** The first stop byte in b[i .. limit), or limit. */
 function nextStop(b: Uint8Array, i: number, limit: number): number {
   const words = view;
   for (; i + 4 <= limit; i += 4) {
-    const mask = stopMask(words.getInt32(i, true));
-    if (mask !== 0) return i + ((31 - Math.clz32(mask & -mask)) >> 3);
+    const x = words.getInt32(i, true);
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES)) & ~x & 0x80808080;
+    if (mask !== 0) return firstMarked(i, mask);
   }
   while (i < limit && STOPS[b[i]!] === 0) i++;
   return i;
+}
+
+/** The first stop byte or `<` in b[i .. limit), or limit. */
+function nextStopOrTag(b: Uint8Array, i: number, limit: number): number {
+  const words = view;
+  for (; i + 4 <= limit; i += 4) {
+    const x = words.getInt32(i, true);
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES) | equalTo(x, LESSES)) & ~x & 0x80808080;
+    if (mask !== 0) return firstMarked(i, mask);
+  }
+  while (i < limit && STOPS_OR_TAG[b[i]!] === 0) i++;
+  return i;
+}
+
+/**
+ * Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen (nor
+ * a `<`); `\u` can spell any character, so it is the string path's.
+ */
+function plainEscape(e: number | undefined): boolean {
+  return e === QUOTE || e === BACKSLASH || e === SLASH || e === 0x62 || e === 0x66 || e === NEWLINE_ESCAPE || e === 0x72 || e === 0x74;
 }
 
 /** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
@@ -143,14 +192,55 @@ function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: bool
     if (i >= limit) return -1;
     const c = b[i]!;
     if (c === QUOTE) break;
-    if (c !== BACKSLASH || !allowEscapes) return -1;
-    const e = b[i + 1];
-    // Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen;
-    // `\u` can spell any character, so it is the string path's.
-    if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
+    if (c !== BACKSLASH || !allowEscapes || !plainEscape(b[i + 1])) return -1;
     escaped = true;
     i += 2;
   }
+  stringEscaped = escaped;
+  return i + 1;
+}
+
+/** Appends `value` to `list` holding `count` entries: the list, grown when full. */
+function appended(list: Int32Array, count: number, value: number): Int32Array {
+  if (count === list.length) {
+    const grown = new Int32Array(2 * count);
+    grown.set(list);
+    list = grown;
+  }
+  list[count] = value;
+  return list;
+}
+
+/**
+ * The completion string whose opening quote is at `at`, as scanString reads it, recording its
+ * newline escapes, its `<`s and whether it holds `\/` in `scanned`: the position after its
+ * closing quote, or -1. One pass: the completion layout is then read from those positions.
+ */
+function scanCompletion(b: Uint8Array, at: number, limit: number): number {
+  const s = scanned;
+  let i = at + 1;
+  let escaped = false;
+  let newlines = 0;
+  let tags = 0;
+  s.completionSlash = false;
+  for (;;) {
+    i = nextStopOrTag(b, i, limit);
+    if (i >= limit) return -1;
+    const c = b[i]!;
+    if (c === QUOTE) break;
+    if (c === LESS) {
+      s.tags = appended(s.tags, tags++, i++);
+      continue;
+    }
+    const e = b[i + 1];
+    if (c !== BACKSLASH || !plainEscape(e)) return -1;
+    if (e === NEWLINE_ESCAPE) s.newlines = appended(s.newlines, newlines++, i);
+    else if (e === SLASH) s.completionSlash = true;
+    escaped = true;
+    i += 2;
+  }
+  s.newlineCount = newlines;
+  s.tagCount = tags;
   stringEscaped = escaped;
   return i + 1;
 }
@@ -428,7 +518,7 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       setSpan(scanned.reasoning, value, at);
       return at;
     case KEY_COMPLETION:
-      if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
+      if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanCompletion(b, at, limit)) < 0) return -1;
       setSpan(scanned.completion, value, at);
       return at;
     case KEY_PREDICTION:
@@ -475,24 +565,28 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   }
 }
 
-/** Scratch for decoded strings, grown as needed and reused. */
-let scratch = new Uint8Array(1 << 12);
-
 /**
- * The bytes of the string `s` decodes to, written to a scratch buffer reused by the next call
- * (valid until then): its escapes (scanString's set) replaced by the bytes they stand for.
+ * Decodes the completion into scanned.decoded (valid until the next call) and records its
+ * newlines and `<`s there as scanCompletion records them in the raw bytes: its length.
  */
-export function decodedBytes(block: Uint8Array, s: ByteSpan): Uint8Array {
-  if (scratch.length < s.end - s.start) scratch = new Uint8Array(2 * (s.end - s.start));
-  const out = scratch;
+export function decodeCompletion(block: Uint8Array): number {
+  const s = scanned;
+  const { start, end } = s.completion;
+  if (s.decoded.length < end - start) s.decoded = new Uint8Array(2 * (end - start));
+  const out = s.decoded;
   let n = 0;
-  for (let i = s.start; i < s.end; i++) {
+  let newlines = 0;
+  let tags = 0;
+  for (let i = start; i < end; i++) {
     let c = block[i]!;
     if (c === BACKSLASH) {
       const e = block[++i]!;
-      c = e === 0x6e ? 0x0a : e === 0x74 ? 0x09 : e === 0x72 ? 0x0d : e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e;
-    }
+      c = e === NEWLINE_ESCAPE ? 0x0a : e === 0x74 ? 0x09 : e === 0x72 ? 0x0d : e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e;
+      if (c === 0x0a) s.newlines = appended(s.newlines, newlines++, n);
+    } else if (c === LESS) s.tags = appended(s.tags, tags++, n);
     out[n++] = c;
   }
-  return out.subarray(0, n);
+  s.newlineCount = newlines;
+  s.tagCount = tags;
+  return n;
 }

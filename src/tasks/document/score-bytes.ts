@@ -11,17 +11,7 @@ import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
 import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
 import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
-import {
-  decodedBytes,
-  JUDGMENT_ABSENT,
-  JUDGMENT_STRING,
-  JUDGMENT_TRUE,
-  RUN_ABSENT,
-  RUN_STRING,
-  scanLineBytes,
-  scanned,
-  type ByteSpan,
-} from "../../io/dump-bytes.js";
+import { decodeCompletion, JUDGMENT_ABSENT, JUDGMENT_STRING, JUDGMENT_TRUE, RUN_ABSENT, RUN_STRING, scanLineBytes, scanned } from "../../io/dump-bytes.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 
 /** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
@@ -118,9 +108,7 @@ class CaseIdIndex {
       if (entry < 0) return -1;
       const from = this.starts[entry]!;
       if (this.starts[entry + 1]! - from !== length) continue;
-      let k = 0;
-      while (k < length && this.bytes[from + k] === block[start + k]) k++;
-      if (k === length) return this.caseOf[entry]!;
+      if (sameBytes(this.bytes, from, block, start, length)) return this.caseOf[entry]!;
     }
   }
 }
@@ -128,6 +116,11 @@ class CaseIdIndex {
 /** String.prototype.isWellFormed (Node 20; not in the ES2023 typings): no lone surrogate. */
 function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+function sameBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (a[aStart + k] !== b[bStart + k]) return false;
+  return true;
 }
 
 function hashOf(bytes: Uint8Array, start: number, end: number): number {
@@ -174,10 +167,35 @@ class CaseFacts {
 }
 
 const factsOf = new WeakMap<ScoringSlice, CaseFacts>();
+/** The slice of the last line and its facts: a run scores one slice, so the WeakMap is seldom asked. */
+let lastSlice: ScoringSlice | undefined;
+let lastFacts: CaseFacts | undefined;
 
-const THINK_OPEN = bytesOf("<think>\n");
-const THINK_TO_ANSWER = bytesOf("\n</think>\n<answer>\n");
-const ANSWER_CLOSE = bytesOf("\n</answer>");
+function factsFor(slice: ScoringSlice): CaseFacts {
+  if (slice === lastSlice) return lastFacts!;
+  let facts = factsOf.get(slice);
+  if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
+  lastSlice = slice;
+  lastFacts = facts;
+  return facts;
+}
+
+/**
+ * The layout's markers as a completion's bytes spell them: decoded, a newline is the byte 0x0a;
+ * in the raw bytes of a JSON string, the two bytes of the escape `\n`.
+ */
+interface Markers {
+  newline: number;
+  thinkOpen: Uint8Array;
+  thinkToAnswer: Uint8Array;
+}
+const markers = (newline: string): Markers => ({
+  newline: newline.length,
+  thinkOpen: bytesOf(`<think>${newline}`),
+  thinkToAnswer: bytesOf(`${newline}</think>${newline}<answer>${newline}`),
+});
+const RAW = markers("\\n");
+const DECODED = markers("\n");
 const JUDGMENT_PREFIX = bytesOf("Judgment: ");
 const EVIDENCE_PREFIX = bytesOf("Evidence: ");
 const TAG_THINK = bytesOf("<think>");
@@ -195,13 +213,6 @@ function startsWith(bytes: Uint8Array, at: number, end: number, word: Uint8Array
   return true;
 }
 
-/** The first `word` in bytes[from .. end), or -1. */
-function indexOf(bytes: Uint8Array, word: Uint8Array, from: number, end: number): number {
-  const first = word[0];
-  for (let i = from; i + word.length <= end; i++) if (bytes[i] === first && startsWith(bytes, i, end, word)) return i;
-  return -1;
-}
-
 /**
  * Whether a completion ending in "\n</answer>" is read as written under `rule` (no end marker of
  * the rule can end there, so `completionAsWritten` returns it unchanged).
@@ -213,6 +224,19 @@ function answerEndIsFinal(rule: CompletionEndRule | undefined): boolean {
   return !markers.some((m) => m.length > 0 && (m.length <= end.length ? end.endsWith(m) : m.endsWith(end)));
 }
 const finalEnd = new WeakMap<object, boolean>();
+/** The rule of the last completion and `answerEndIsFinal` of it (the WeakMap's key for no rule is finalEnd itself). */
+let lastRule: object | undefined;
+let lastFinal = false;
+
+function answerEndIsFinalFor(completionEnd: CompletionEndRule | undefined): boolean {
+  const rule = completionEnd ?? finalEnd;
+  if (rule === lastRule) return lastFinal;
+  let final = finalEnd.get(rule);
+  if (final === undefined) finalEnd.set(rule, (final = answerEndIsFinal(completionEnd)));
+  lastRule = rule;
+  lastFinal = final;
+  return final;
+}
 
 /** A judgment string as `coerceJudgment` reads it (ASCII, at most five characters); undefined to leave it to the string path. */
 function judgmentOfBytes(bytes: Uint8Array, start: number, end: number): boolean | undefined {
@@ -282,40 +306,49 @@ function tagAt(bytes: Uint8Array, at: number, end: number): boolean {
 }
 
 /**
- * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end) (tags and prefixes are
- * ASCII, so byte positions order as character positions do), with a judgment `coerceJudgment`
- * accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and rawEvidence.
- * False for anything else (the string path then says why).
+ * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end), with a judgment
+ * `coerceJudgment` accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and
+ * rawEvidence. False for anything else (the string path then says why). The bytes are the raw ones
+ * of the JSON string (markers RAW) when it holds no `\/`, else decoded (DECODED); scanned.newlines
+ * and scanned.tags say where their newlines and `<`s are. Tags, prefixes and digits are ASCII and
+ * every other escape decodes to a character that is none of them, so a byte position orders as a
+ * character position does, and a marker, a prefix or a tag matches the bytes where it matches the
+ * text.
  */
-function completionLayout(bytes: Uint8Array, start: number, end: number): boolean {
-  // Shorter text cannot hold both ends (they share at most the newline); the check keeps reads inside the text.
-  if (end - start < THINK_OPEN.length + ANSWER_CLOSE.length - 1) return false;
-  if (!startsWith(bytes, start, end, THINK_OPEN) || !startsWith(bytes, end - ANSWER_CLOSE.length, end, ANSWER_CLOSE)) return false;
-  const middle = indexOf(bytes, THINK_TO_ANSWER, start + THINK_OPEN.length - 1, end);
-  if (middle === -1) return false;
-  const answerStart = middle + THINK_TO_ANSWER.length;
-  const answerEnd = end - ANSWER_CLOSE.length;
+function completionLayout(bytes: Uint8Array, start: number, end: number, m: Markers): boolean {
+  const { newlines, newlineCount: count, tags, tagCount } = scanned;
+  const nl = m.newline;
+  // The text ends in a newline and `</answer>`: its last newline.
+  const answerEnd = end - TAG_ANSWER_CLOSE.length - nl;
+  if (count === 0 || newlines[count - 1] !== answerEnd || !startsWith(bytes, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
+  // It starts with `<think>` and a newline (its first, as `<think>` holds none).
+  if (!startsWith(bytes, start, end, m.thinkOpen)) return false;
+  // The middle marker begins at a newline: the first newline (from the opening one on) it begins at.
+  let k = 0;
+  while (k < count && !startsWith(bytes, newlines[k]!, end, m.thinkToAnswer)) k++;
+  if (k === count) return false;
+  const middle = newlines[k]!;
+  const answerStart = middle + m.thinkToAnswer.length;
+  if (answerStart > answerEnd) return false;
+  // Exactly two answer lines: the marker holds newlines k .. k + 2, so k + 3 ends the judgment line
+  // and k + 4 must be the last.
+  if (k + 4 !== count - 1) return false;
+  const newline = newlines[k + 3]!;
   const places0 = start;
-  const places1 = middle + 1;
-  const places2 = answerStart - TAG_ANSWER.length - 1;
-  const places3 = answerEnd + 1;
-  for (let at = start; at < end; at++) {
-    if (bytes[at] !== 0x3c || at === places0 || at === places1 || at === places2 || at === places3) continue;
+  const places1 = middle + nl;
+  const places2 = answerStart - TAG_ANSWER.length - nl;
+  const places3 = answerEnd + nl;
+  for (let t = 0; t < tagCount; t++) {
+    const at = tags[t]!;
+    if (at === places0 || at === places1 || at === places2 || at === places3) continue;
     if (tagAt(bytes, at, end)) return false;
   }
-  if (answerStart > answerEnd) return false;
-  let newline = answerStart;
-  while (newline < end && bytes[newline] !== 0x0a) newline++;
-  if (newline >= answerEnd) return false;
-  let second = newline + 1;
-  while (second < end && bytes[second] !== 0x0a) second++;
-  if (second !== answerEnd) return false;
-  if (!startsWith(bytes, answerStart, end, JUDGMENT_PREFIX) || !startsWith(bytes, newline + 1, end, EVIDENCE_PREFIX)) return false;
+  if (!startsWith(bytes, answerStart, end, JUDGMENT_PREFIX) || !startsWith(bytes, newline + nl, end, EVIDENCE_PREFIX)) return false;
   const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
-  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + 1 + EVIDENCE_PREFIX.length, answerEnd)) return false;
+  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + nl + EVIDENCE_PREFIX.length, answerEnd)) return false;
   layoutJudgment = judgment;
-  thinkStart = start + THINK_OPEN.length;
-  thinkEnd = middle < start + THINK_OPEN.length ? thinkStart : middle;
+  thinkStart = start + m.thinkOpen.length;
+  thinkEnd = Math.max(thinkStart, middle);
   return true;
 }
 
@@ -328,8 +361,7 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
   if (!scanLineBytes(block, start, end)) return false;
   const s = scanned;
   if (s.caseId.start < 0) return false;
-  let facts = factsOf.get(slice);
-  if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
+  const facts = factsFor(slice);
   const out = byteOutcome;
   const caseIndex = facts.ids.find(block, s.caseId.start, s.caseId.end);
   out.caseIndex = caseIndex;
@@ -359,19 +391,12 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
       reasonEnd = s.reasoning.end;
     }
   } else if (s.completion.start >= 0) {
-    const rule = completionEnd ?? finalEnd;
-    let final = finalEnd.get(rule);
-    if (final === undefined) finalEnd.set(rule, (final = answerEndIsFinal(completionEnd)));
-    if (!final) return false;
-    const text: ByteSpan = s.completion;
-    let from = text.start;
-    let to = text.end;
-    if (text.escaped) {
-      bytes = decodedBytes(block, text);
-      from = 0;
-      to = bytes.length;
-    }
-    if (!completionLayout(bytes, from, to)) return false;
+    if (!answerEndIsFinalFor(completionEnd)) return false;
+    if (s.completionSlash) {
+      const length = decodeCompletion(block);
+      bytes = s.decoded;
+      if (!completionLayout(bytes, 0, length, DECODED)) return false;
+    } else if (!completionLayout(block, s.completion.start, s.completion.end, RAW)) return false;
     judgment = layoutJudgment;
     reasonStart = thinkStart;
     reasonEnd = thinkEnd;
