@@ -368,18 +368,16 @@ const KEY_PREDICTION = 8;
 
 const encoder = new TextEncoder();
 
-/**
- * A key, with (when it has four bytes or more) its words as `view` reads them: at 0, 4, 8 … and
- * the one ending at its last byte, so that every byte is in one of them.
- */
-interface Key {
-  word: Uint8Array;
-  words: Int32Array;
-  kind: number;
-}
-
-/** Keys by their byte length (the first test), each with its kind. */
-const KEYS_BY_LENGTH: Key[][] = [];
+// The keys in an open-addressing table keyed by their first word as `view` reads it after the
+// opening quote (`run`, under four bytes, with its closing quote), each with its byte length and
+// all its words (at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one).
+// A key is told by its first word, its length and its closing quote, without first scanning it.
+const KEY_SLOTS = 64;
+const slotLength = new Uint8Array(KEY_SLOTS);
+const slotHead = new Int32Array(KEY_SLOTS);
+const slotKind = new Uint8Array(KEY_SLOTS);
+const slotWords: Int32Array[] = [];
+const keySlot = (head: number): number => Math.imul(head, 0x9e3779b1) >>> 26;
 for (const [key, kind] of [
   ["case_id", KEY_CASE_ID],
   ["run", KEY_RUN],
@@ -388,30 +386,44 @@ for (const [key, kind] of [
   ["reasoning", KEY_REASONING],
   ["completion", KEY_COMPLETION],
   ["prediction", KEY_PREDICTION],
-  ...["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
+  ...["sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
-  const word = encoder.encode(key);
+  const word = encoder.encode(key.length < 4 ? `${key}"` : key);
   const bytes = new DataView(word.buffer);
-  const words = new Int32Array(word.length < 4 ? 0 : Math.ceil(word.length / 4));
+  const words = new Int32Array(Math.ceil(word.length / 4));
   for (let w = 0; w < words.length; w++) words[w] = bytes.getInt32(Math.min(4 * w, word.length - 4), true);
-  (KEYS_BY_LENGTH[word.length] ??= []).push({ word, words, kind });
+  let slot = keySlot(words[0]!);
+  while (slotLength[slot] !== 0) slot = (slot + 1) & (KEY_SLOTS - 1);
+  slotLength[slot] = key.length;
+  slotHead[slot] = words[0]!;
+  slotKind[slot] = kind;
+  slotWords[slot] = words;
 }
+/** `id` and its closing quote, the one key under three bytes: the first three bytes of its word. */
+const ID_HEAD = 0x22 * 0x10000 + 0x64 * 0x100 + 0x69;
 
-/** The kind of the key b[start .. end). */
-function keyKind(b: Uint8Array, start: number, end: number): number {
-  const length = end - start;
-  const candidates = KEYS_BY_LENGTH[length];
-  if (candidates === undefined) return KEY_OTHER;
-  if (length < 4) {
-    for (let k = 0; k < candidates.length; k++) if (isAt(b, start, end, candidates[k]!.word)) return candidates[k]!.kind;
-    return KEY_OTHER;
+/** The kind of the key scanKey read last. */
+let keyRead = KEY_OTHER;
+
+/** The key whose opening quote is at `at` (its kind in keyRead): the position after its closing quote, or -1. */
+function scanKey(b: Uint8Array, at: number, limit: number): number {
+  if (at + 5 <= limit) {
+    const head = view.getInt32(at + 1, true);
+    for (let slot = keySlot(head); slotLength[slot] !== 0; slot = (slot + 1) & (KEY_SLOTS - 1)) {
+      const after = at + 2 + slotLength[slot]!;
+      if (slotHead[slot] === head && after <= limit && b[after - 1] === QUOTE && restIs(at + 1, after - 1, slotWords[slot]!)) {
+        keyRead = slotKind[slot]!;
+        return after;
+      }
+    }
+    if ((head & 0xffffff) === ID_HEAD) {
+      keyRead = KEY_LEFT_TO_STRING_PATH;
+      return at + 4;
+    }
   }
-  const head = view.getInt32(start, true);
-  for (let k = 0; k < candidates.length; k++) {
-    const words = candidates[k]!.words;
-    if (words[0] === head && restIs(start, end, words)) return candidates[k]!.kind;
-  }
-  return KEY_OTHER;
+  // Not a key this scanner reads, or one spelled with an escape (which the string path reads).
+  keyRead = KEY_OTHER;
+  return scanString(b, at, limit, false);
 }
 
 /** Whether the words of b[start .. end) after its first are `words`'. */
@@ -452,9 +464,8 @@ function scanPrediction(b: Uint8Array, at: number, limit: number): number {
   }
   for (;;) {
     at = skipSpaces(b, at, limit);
-    const key = at;
-    if (b[at] !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
-    const kind = keyKind(b, key + 1, at - 1);
+    if (b[at] !== QUOTE || (at = scanKey(b, at, limit)) < 0) return -1;
+    const kind = keyRead;
     if (kind !== KEY_OTHER && kind !== KEY_JUDGMENT && kind !== KEY_EVIDENCE_IDS && kind !== KEY_REASONING && kind !== KEY_COMPLETION) return -1;
     at = skipSpaces(b, at, limit);
     if (b[at] !== COLON) return -1;
@@ -550,9 +561,8 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
   for (;;) {
     at = skipSpaces(block, at, end);
-    const key = at;
-    if (block[at] !== QUOTE || (at = scanString(block, at, end, false)) < 0) return false;
-    const kind = keyKind(block, key + 1, at - 1);
+    if (block[at] !== QUOTE || (at = scanKey(block, at, end)) < 0) return false;
+    const kind = keyRead;
     at = skipSpaces(block, at, end);
     if (block[at] !== COLON) return false;
     at = skipSpaces(block, at + 1, end);

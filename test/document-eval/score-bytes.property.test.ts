@@ -333,6 +333,27 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("tells the keys it reads from keys that only begin or end like them", () => {
+    const known = ["case_id", "run", "judgment", "evidence_sentence_ids", "reasoning", "completion", "prediction"];
+    const left = ["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"];
+    const keys = [...known, ...left].flatMap((k) => [
+      k,
+      k.slice(0, -1),
+      `${k}x`,
+      `x${k}`,
+      k.toUpperCase(),
+      `${k.slice(0, 1)}\\u00${k.charCodeAt(1).toString(16)}${k.slice(2)}`,
+    ]);
+    for (const key of [...keys, "", "i", "ru", "evidence_sentence_idz"]) {
+      for (const value of ['"c1"', "3", "true", "[2]", '"[1] x"', '{"judgment":true}']) {
+        agree(`{"${key}":${value},"case_id":"c0","judgment":true,"evidence_sentence_ids":[2]}`);
+        agree(`{"case_id":"c1","judgment":false,"${key}" : ${value}}`);
+      }
+      agree(`{"case_id":"c1","judgment":false,"${key}"`);
+      agree(`{"case_id":"c1","judgment":false,"${key}":`);
+    }
+  });
+
   it("leaves to the string path what it does not read exactly", () => {
     for (const l of [
       '{"case_id":"c0","run":2.0,"judgment":true}',
