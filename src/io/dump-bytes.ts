@@ -132,6 +132,11 @@ STOPS_OR_TAG[LESS] = 1;
 let viewOf: Uint8Array | undefined;
 let view = new DataView(new ArrayBuffer(0));
 
+/** The block scanLineBytes scanned last, read four bytes at a time (little-endian, unaligned). */
+export function blockWords(): DataView {
+  return view;
+}
+
 function viewBlock(block: Uint8Array): void {
   if (viewOf === block) return;
   viewOf = block;

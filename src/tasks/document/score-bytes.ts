@@ -11,7 +11,17 @@ import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
 import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
 import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
-import { decodeCompletion, JUDGMENT_ABSENT, JUDGMENT_STRING, JUDGMENT_TRUE, RUN_ABSENT, RUN_STRING, scanLineBytes, scanned } from "../../io/dump-bytes.js";
+import {
+  blockWords,
+  decodeCompletion,
+  JUDGMENT_ABSENT,
+  JUDGMENT_STRING,
+  JUDGMENT_TRUE,
+  RUN_ABSENT,
+  RUN_STRING,
+  scanLineBytes,
+  scanned,
+} from "../../io/dump-bytes.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 
 /** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
@@ -52,6 +62,8 @@ export const byteOutcome: ByteOutcome = {
 /** The slice's case ids by their UTF-8 bytes (open addressing over an FNV-1a hash). */
 class CaseIdIndex {
   private readonly bytes: Uint8Array;
+  /** `bytes` read four bytes at a time, as the block's words are. */
+  private readonly words: DataView;
   private readonly starts: Int32Array;
   private readonly caseOf: Int32Array;
   /** Slot → entry + 1 (0: empty). */
@@ -87,6 +99,7 @@ class CaseIdIndex {
       cases.push(index);
     }
     this.bytes = bytes;
+    this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.starts = Int32Array.from(starts);
     this.caseOf = Int32Array.from(cases);
     let size = 16;
@@ -94,21 +107,21 @@ class CaseIdIndex {
     this.table = new Int32Array(size);
     this.mask = size - 1;
     for (let k = 0; k < cases.length; k++) {
-      let slot = hashOf(this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
+      let slot = hashOf(this.words, this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
       while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
       this.table[slot] = k + 1;
     }
   }
 
-  /** The case index of the id `block[start .. end)`, or -1. */
-  find(block: Uint8Array, start: number, end: number): number {
+  /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
+  find(block: Uint8Array, words: DataView, start: number, end: number): number {
     const length = end - start;
-    for (let slot = hashOf(block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+    for (let slot = hashOf(words, block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = this.table[slot]! - 1;
       if (entry < 0) return -1;
       const from = this.starts[entry]!;
       if (this.starts[entry + 1]! - from !== length) continue;
-      if (sameBytes(this.bytes, from, block, start, length)) return this.caseOf[entry]!;
+      if (sameBytes(this.words, this.bytes, from, words, block, start, length)) return this.caseOf[entry]!;
     }
   }
 }
@@ -118,15 +131,32 @@ function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
-function sameBytes(a: Uint8Array, aStart: number, b: Uint8Array, bStart: number, length: number): boolean {
-  for (let k = 0; k < length; k++) if (a[aStart + k] !== b[bStart + k]) return false;
+/** Whether a[aStart ..] and b[bStart ..] agree on `length` bytes (aWords, bWords: their words), a word at a time. */
+function sameBytes(aWords: DataView, a: Uint8Array, aStart: number, bWords: DataView, b: Uint8Array, bStart: number, length: number): boolean {
+  if (length < 4) {
+    for (let k = 0; k < length; k++) if (a[aStart + k] !== b[bStart + k]) return false;
+    return true;
+  }
+  // The words at 0, 4, 8 … and the one ending at the last byte.
+  for (let k = 0; k < length; k += 4) {
+    const at = Math.min(k, length - 4);
+    if (aWords.getInt32(aStart + at, true) !== bWords.getInt32(bStart + at, true)) return false;
+  }
   return true;
 }
 
-function hashOf(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
-  return h >>> 0;
+/** A hash of bytes[start .. end) (`words`: their words) mixed a word at a time, then its tail a byte at a time. */
+function hashOf(words: DataView, bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 ^ (end - start);
+  let k = start;
+  for (; k + 4 <= end; k += 4) {
+    h = Math.imul(h ^ words.getInt32(k, true), 0x5bd1e995);
+    h ^= h >>> 15;
+  }
+  for (; k < end; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** What scoring needs of each case, worked out on its first line: sentence count, gold label, gold IDs. */
@@ -363,7 +393,7 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
   if (s.caseId.start < 0) return false;
   const facts = factsFor(slice);
   const out = byteOutcome;
-  const caseIndex = facts.ids.find(block, s.caseId.start, s.caseId.end);
+  const caseIndex = facts.ids.find(block, blockWords(), s.caseId.start, s.caseId.end);
   out.caseIndex = caseIndex;
   out.runKind = s.runKind;
   out.runValue = s.runValue;
