@@ -333,6 +333,20 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("reads a raw completion with any one byte changed as the full parser does", () => {
+    // Each marker, tag and prefix of the layout, cut at any byte or given a wrong one there.
+    for (const completion of [
+      "<think>\\n[1] and [2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2, 5]\\n</answer>",
+      "<think>\\n\\n<\\/think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n<\\/answer>",
+    ]) {
+      for (let at = 0; at < completion.length; at++) {
+        for (const edited of [completion.slice(0, at) + completion.slice(at + 1), `${completion.slice(0, at)}x${completion.slice(at + 1)}`]) {
+          agree(`{"case_id":"c0","run":1,"completion":"${edited}"}`);
+        }
+      }
+    }
+  });
+
   it("tells the keys it reads from keys that only begin or end like them", () => {
     const known = ["case_id", "run", "judgment", "evidence_sentence_ids", "reasoning", "completion", "prediction"];
     const left = ["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"];

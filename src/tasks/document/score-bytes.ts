@@ -216,30 +216,45 @@ function factsFor(slice: ScoringSlice): CaseFacts {
  */
 interface Markers {
   newline: number;
-  thinkOpen: Uint8Array;
-  thinkToAnswer: Uint8Array;
+  thinkOpen: Word;
+  thinkToAnswer: Word;
 }
 const markers = (newline: string): Markers => ({
   newline: newline.length,
-  thinkOpen: bytesOf(`<think>${newline}`),
-  thinkToAnswer: bytesOf(`${newline}</think>${newline}<answer>${newline}`),
+  thinkOpen: wordOf(`<think>${newline}`),
+  thinkToAnswer: wordOf(`${newline}</think>${newline}<answer>${newline}`),
 });
 const RAW = markers("\\n");
 const DECODED = markers("\n");
-const JUDGMENT_PREFIX = bytesOf("Judgment: ");
-const EVIDENCE_PREFIX = bytesOf("Evidence: ");
-const TAG_THINK = bytesOf("<think>");
-const TAG_ANSWER = bytesOf("<answer>");
-const TAG_THINK_CLOSE = bytesOf("</think>");
-const TAG_ANSWER_CLOSE = bytesOf("</answer>");
+const JUDGMENT_PREFIX = wordOf("Judgment: ");
+const EVIDENCE_PREFIX = wordOf("Evidence: ");
+const TAG_THINK = wordOf("<think>");
+const TAG_ANSWER = wordOf("<answer>");
+const TAG_THINK_CLOSE = wordOf("</think>");
+const TAG_ANSWER_CLOSE = wordOf("</answer>");
 
-function bytesOf(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
+/**
+ * A marker, prefix or tag (four bytes or more): its length and its words as a DataView reads them
+ * (little-endian) at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one.
+ */
+interface Word {
+  length: number;
+  words: Int32Array;
 }
 
-function startsWith(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
+function wordOf(text: string): Word {
+  const bytes = new TextEncoder().encode(text);
+  const view = new DataView(bytes.buffer);
+  const words = new Int32Array(Math.ceil(bytes.length / 4));
+  for (let k = 0; k < words.length; k++) words[k] = view.getInt32(Math.min(4 * k, bytes.length - 4), true);
+  return { length: bytes.length, words };
+}
+
+/** Whether `word` is at `at` of the bytes `view` reads, inside [0, end). */
+function startsWith(view: DataView, at: number, end: number, word: Word): boolean {
   if (at < 0 || at + word.length > end) return false;
-  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  const words = word.words;
+  for (let k = 0; k < words.length; k++) if (view.getInt32(at + Math.min(4 * k, word.length - 4), true) !== words[k]) return false;
   return true;
 }
 
@@ -328,11 +343,19 @@ let thinkEnd = 0;
 let layoutJudgment = false;
 
 /** Whether one of the four tags starts at `at`, where bytes has a `<`. */
-function tagAt(bytes: Uint8Array, at: number, end: number): boolean {
+function tagAt(bytes: Uint8Array, view: DataView, at: number, end: number): boolean {
   const next = bytes[at + 1];
-  if (next === 0x74) return startsWith(bytes, at, end, TAG_THINK);
-  if (next === 0x61) return startsWith(bytes, at, end, TAG_ANSWER);
-  return next === 0x2f && (startsWith(bytes, at, end, TAG_THINK_CLOSE) || startsWith(bytes, at, end, TAG_ANSWER_CLOSE));
+  if (next === 0x74) return startsWith(view, at, end, TAG_THINK);
+  if (next === 0x61) return startsWith(view, at, end, TAG_ANSWER);
+  return next === 0x2f && (startsWith(view, at, end, TAG_THINK_CLOSE) || startsWith(view, at, end, TAG_ANSWER_CLOSE));
+}
+
+/** A view of the decoded completion's buffer, made again only when the buffer is (it grows seldom). */
+let decodedView = new DataView(new ArrayBuffer(0));
+
+function decodedWords(decoded: Uint8Array): DataView {
+  if (decodedView.buffer !== decoded.buffer) decodedView = new DataView(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength);
+  return decodedView;
 }
 
 /**
@@ -343,19 +366,19 @@ function tagAt(bytes: Uint8Array, at: number, end: number): boolean {
  * and scanned.tags say where their newlines and `<`s are. Tags, prefixes and digits are ASCII and
  * every other escape decodes to a character that is none of them, so a byte position orders as a
  * character position does, and a marker, a prefix or a tag matches the bytes where it matches the
- * text.
+ * text. `view` reads the bytes a word at a time.
  */
-function completionLayout(bytes: Uint8Array, start: number, end: number, m: Markers): boolean {
+function completionLayout(bytes: Uint8Array, view: DataView, start: number, end: number, m: Markers): boolean {
   const { newlines, newlineCount: count, tags, tagCount } = scanned;
   const nl = m.newline;
   // The text ends in a newline and `</answer>`: its last newline.
   const answerEnd = end - TAG_ANSWER_CLOSE.length - nl;
-  if (count === 0 || newlines[count - 1] !== answerEnd || !startsWith(bytes, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
+  if (count === 0 || newlines[count - 1] !== answerEnd || !startsWith(view, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
   // It starts with `<think>` and a newline (its first, as `<think>` holds none).
-  if (!startsWith(bytes, start, end, m.thinkOpen)) return false;
+  if (!startsWith(view, start, end, m.thinkOpen)) return false;
   // The middle marker begins at a newline: the first newline (from the opening one on) it begins at.
   let k = 0;
-  while (k < count && !startsWith(bytes, newlines[k]!, end, m.thinkToAnswer)) k++;
+  while (k < count && !startsWith(view, newlines[k]!, end, m.thinkToAnswer)) k++;
   if (k === count) return false;
   const middle = newlines[k]!;
   const answerStart = middle + m.thinkToAnswer.length;
@@ -371,9 +394,9 @@ function completionLayout(bytes: Uint8Array, start: number, end: number, m: Mark
   for (let t = 0; t < tagCount; t++) {
     const at = tags[t]!;
     if (at === places0 || at === places1 || at === places2 || at === places3) continue;
-    if (tagAt(bytes, at, end)) return false;
+    if (tagAt(bytes, view, at, end)) return false;
   }
-  if (!startsWith(bytes, answerStart, end, JUDGMENT_PREFIX) || !startsWith(bytes, newline + nl, end, EVIDENCE_PREFIX)) return false;
+  if (!startsWith(view, answerStart, end, JUDGMENT_PREFIX) || !startsWith(view, newline + nl, end, EVIDENCE_PREFIX)) return false;
   const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
   if (judgment === undefined || !plainIdsOfBytes(bytes, newline + nl + EVIDENCE_PREFIX.length, answerEnd)) return false;
   layoutJudgment = judgment;
@@ -425,8 +448,8 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
     if (s.completionSlash) {
       const length = decodeCompletion(block);
       bytes = s.decoded;
-      if (!completionLayout(bytes, 0, length, DECODED)) return false;
-    } else if (!completionLayout(block, s.completion.start, s.completion.end, RAW)) return false;
+      if (!completionLayout(bytes, decodedWords(bytes), 0, length, DECODED)) return false;
+    } else if (!completionLayout(block, blockWords(), s.completion.start, s.completion.end, RAW)) return false;
     judgment = layoutJudgment;
     reasonStart = thinkStart;
     reasonEnd = thinkEnd;
