@@ -268,15 +268,19 @@ function scanInteger(b: Uint8Array, at: number, limit: number): number {
   return at;
 }
 
-/** Whether `word` is at `at` (inside the line). */
-function isAt(b: Uint8Array, at: number, limit: number, word: Uint8Array): boolean {
-  if (at + word.length > limit) return false;
-  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
-  return true;
+// `true`, and `false` after its `f`, as `view` reads them.
+const TRUE_WORD = new DataView(new TextEncoder().encode("true").buffer).getInt32(0, true);
+const ALSE_WORD = new DataView(new TextEncoder().encode("alse").buffer).getInt32(0, true);
+
+/** Whether `true` is at `at` (inside the line). */
+function trueAt(at: number, limit: number): boolean {
+  return at + 4 <= limit && view.getInt32(at, true) === TRUE_WORD;
 }
 
-const TRUE = new Uint8Array([0x74, 0x72, 0x75, 0x65]);
-const FALSE = new Uint8Array([0x66, 0x61, 0x6c, 0x73, 0x65]);
+/** Whether `false` is at `at` (inside the line), where the block has an `f`. */
+function falseAt(at: number, limit: number): boolean {
+  return at + 5 <= limit && view.getInt32(at + 1, true) === ALSE_WORD;
+}
 
 /** Kind of the scalar scanScalar read last. */
 let scalarKind = 0;
@@ -296,11 +300,11 @@ function scanScalar(b: Uint8Array, at: number, limit: number): number {
     scalarKind = INTEGER;
     return scanInteger(b, at, limit);
   }
-  if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+  if (c === 0x74 && trueAt(at, limit)) {
     scalarKind = BOOLEAN_TRUE;
     return at + 4;
   }
-  if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+  if (c === 0x66 && falseAt(at, limit)) {
     scalarKind = BOOLEAN_FALSE;
     return at + 5;
   }
@@ -518,11 +522,11 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
         scanned.judgmentKind = JUDGMENT_STRING;
         return at;
       }
-      if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+      if (c === 0x74 && trueAt(at, limit)) {
         scanned.judgmentKind = JUDGMENT_TRUE;
         return at + 4;
       }
-      if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+      if (c === 0x66 && falseAt(at, limit)) {
         scanned.judgmentKind = JUDGMENT_FALSE;
         return at + 5;
       }

@@ -347,6 +347,19 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("reads true and false only whole, at a line's end too", () => {
+    for (const word of ["true", "false"]) {
+      for (let length = 1; length <= word.length; length++) {
+        for (const value of [word.slice(0, length), `${word.slice(0, length)}x`, word.slice(0, length).toUpperCase()]) {
+          agree(`{"case_id":"c1","run":0,"judgment":${value}}`);
+          agree(`{"case_id":"c1","run":0,"judgment":${value}`);
+          agree(`{"case_id":"c1","judgment":false,"model":[${value}]}`);
+          agree(`{"case_id":"c1","judgment":false,"model":{"a":${value}}`);
+        }
+      }
+    }
+  });
+
   it("tells the keys it reads from keys that only begin or end like them", () => {
     const known = ["case_id", "run", "judgment", "evidence_sentence_ids", "reasoning", "completion", "prediction"];
     const left = ["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"];
