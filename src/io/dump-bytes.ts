@@ -205,6 +205,9 @@ function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: bool
   return i + 1;
 }
 
+/** Positions of newlines or `<`s kept from one completion to the next. */
+const POSITIONS_KEPT = 4096;
+
 /** Appends `value` to `list` holding `count` entries: the list, grown when full. */
 function appended(list: Int32Array, count: number, value: number): Int32Array {
   if (count === list.length) {
@@ -228,6 +231,9 @@ function scanCompletion(b: Uint8Array, at: number, limit: number): number {
   let newlines = 0;
   let tags = 0;
   s.completionSlash = false;
+  // A hostile completion's millions of positions are not held until the next one.
+  if (s.newlines.length > POSITIONS_KEPT) s.newlines = new Int32Array(64);
+  if (s.tags.length > POSITIONS_KEPT) s.tags = new Int32Array(64);
   for (;;) {
     i = nextStopOrTag(b, i, limit);
     if (i >= limit) return -1;

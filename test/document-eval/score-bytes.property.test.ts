@@ -347,6 +347,13 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("reads a completion of thousands of tags and newlines, then an ordinary one", () => {
+    const think = "<b>\\n[2] ".repeat(5000);
+    for (const t of [think, "[2]"]) {
+      agree(`{"case_id":"c0","run":1,"completion":"<think>\\n${t}\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}`);
+    }
+  });
+
   it("reads true and false only whole, at a line's end too", () => {
     for (const word of ["true", "false"]) {
       for (let length = 1; length <= word.length; length++) {
