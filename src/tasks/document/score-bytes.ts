@@ -5,8 +5,8 @@
 // the string path (score.ts, `scoreLineText`) would: a case the slice reader let through, a
 // judgment the string path accepts, evidence of integers; any other line (a rejected judgment, a
 // quoted evidence sentence, a completion outside the layout …) returns false and takes the string
-// path, whose messages quote the values. test/tasks/score-bytes.property.test.ts holds the two to
-// the same columns.
+// path, whose messages quote the values. test/document-eval/score-bytes.property.test.ts holds
+// the two to the same columns.
 import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
 import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
