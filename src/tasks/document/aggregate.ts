@@ -242,10 +242,16 @@ function* tableRangeResults(cases: readonly SliceCase[], table: RunTable, option
   for (let from = 0; from < cases.length; from += caseStep) {
     const range = cases.slice(from, from + caseStep);
     const w = range.length;
+    const slices = Int32Array.from(range, (c) => c.index);
     for (let r0 = 0; r0 < Math.max(1, R); r0 += runStep) {
       const runs = Math.min(R, r0 + runStep) - r0;
       if (cells.entry.length !== runs * w) cells.entry = new Int32Array(runs * w);
-      for (let r = 0; r < runs; r++) for (let j = 0; j < w; j++) cells.entry[r * w + j] = table.entry(r0 + r, range[j]!.index);
+      // The table's slot column read in place (table.entry per slot, a call each, was an eighth of the pass).
+      const slot = table.cell;
+      for (let r = 0; r < runs; r++) {
+        const at = (r0 + r) * table.caseCount;
+        for (let j = 0; j < w; j++) cells.entry[r * w + j] = slot[at + slices[j]!]! - 1;
+      }
       // The consumer has added the previous result into the totals before it asks for this one.
       previous = aggregateRangeCells(
         {
