@@ -164,10 +164,12 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   const absent = headers.map((header) => runLineDecides(header, false, false, [], 0));
   // Case k's kinds of kept line are kindStart[k] + (judgment · REASONS + reason) · (gold + 1) + matched;
   // the reward of each kind met so far (NaN: not met yet), and whether an absent run was met.
+  // Kept only while the table is no larger than the cells it serves (a few runs a case: none).
   const REASONS = CASE_REASONS.length;
   const kindStart = new Int32Array(cases.length + 1);
   cases.forEach((c, k) => (kindStart[k + 1] = kindStart[k]! + 2 * REASONS * (c.gold.length + 1)));
-  const kindReward = new Float64Array(kindStart[cases.length]!).fill(Number.NaN);
+  const remember = kindStart[cases.length]! <= R * cases.length;
+  const kindReward = new Float64Array(remember ? kindStart[cases.length]! : 0).fill(Number.NaN);
   const absentMet = new Uint8Array(cases.length);
   const addAbsent = (k: number, times: number): void => {
     const a = absent[k]!;
@@ -200,7 +202,7 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
     const count = table.evLength[e]!;
     const matched = matchedEvidence(header.goldSet, ids, from, from + count);
     const kind = kindStart[k]! + ((judgment ? REASONS : 0) + reasonIdx) * (header.gold.length + 1) + matched;
-    const met = matched <= header.gold.length && kind < kindStart[k + 1]!;
+    const met = remember && matched <= header.gold.length && kind < kindStart[k + 1]!;
     if (met && !Number.isNaN(kindReward[kind]!)) {
       summary.addRepeat(cases[k]!.index, kindReward[kind]!, 1);
       return;

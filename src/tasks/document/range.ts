@@ -196,7 +196,7 @@ export function caseLine(c: SliceCase): string {
 
 // Fixed fragments of a run line, pre-encoded. JUDGMENT: by judgment and reason index (no `reason`
 // key on a format-valid prediction); the run line of a missing prediction has no `line`.
-const RUN_KEY = utf8(`{"run":`);
+const RUN_KEY = fragmentOf(utf8(`{"run":`));
 const LINE_KEY = fragmentOf(utf8(`,"line":`));
 const JUDGMENT = [false, true].map((judgment) =>
   CASE_REASONS.map((reason) => fragmentOf(utf8(`,"judgment":${judgment}${reason === null ? "" : `,"reason":"${reason}"`},"evidence_sentence_ids":[`))),
@@ -240,7 +240,7 @@ export function writeRunLine(
   // One capacity check for the whole line: each number takes at most NUMBER_BYTES, a comma included.
   const tail = coverageTails ?? ANY_COVERAGE_TAIL;
   const most =
-    RUN_KEY.length +
+    RUN_KEY.bytes.length +
     (keyTo - keyFrom) +
     LINE_KEY.bytes.length +
     NUMBER_BYTES +
@@ -250,8 +250,8 @@ export function writeRunLine(
     tail.most;
   const buf = out.room(most);
   const view = out.view;
-  let at = copyInto(buf, out.length, RUN_KEY, 0, RUN_KEY.length);
-  at = copyInto(buf, at, keyData, keyFrom, keyTo);
+  let at = putFragment(view, out.length, RUN_KEY);
+  for (let k = keyFrom; k < keyTo; k++) buf[at++] = keyData[k]!;
   if (line !== 0) {
     at = putFragment(view, at, LINE_KEY);
     at = writeNumber(buf, at, line);
@@ -262,12 +262,6 @@ export function writeRunLine(
     at = writeNumber(buf, at, evData[e]!);
   }
   out.advance(tail.write(buf, view, at, coverage));
-}
-
-/** Copies from[start … end) to buf[at …] (a byte loop: these fragments are short), returning the end. */
-function copyInto(buf: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
-  for (let k = start; k < end; k++) buf[at++] = from[k]!;
-  return at;
 }
 
 /**
@@ -354,6 +348,9 @@ const rangeLines = new RangeLines();
 
 /** Distinct reward accuracies a case's histogram slots are remembered for (beyond: countRewards every time). */
 const ACCURACY_WAYS = 8;
+
+/** Runs of a range below which its cases' histogram slots are not remembered: a few runs cost less to bin than a table to remember them in. */
+const REMEMBERED_REWARD_RUNS = 64;
 
 /**
  * countRewards of one case's runs, remembered per (reward accuracy, coverage) pair: binning a pair
@@ -481,7 +478,8 @@ function sumRangeCells(
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
   const { sums, cellSums, codes, present, judgment: judgments, reasonCounts } = into;
-  const rewards = p.cases.map((c) => new CaseRewardCounts(into.histogramCounts, c.sentences.length));
+  const counts = into.histogramCounts;
+  const rewards = R < REMEMBERED_REWARD_RUNS ? null : p.cases.map((c) => new CaseRewardCounts(counts, c.sentences.length));
   const scratch = emptyCaseOutcome();
   for (let r = 0; r < R; r++) {
     for (let j = 0; j < w; j++) {
@@ -508,7 +506,8 @@ function sumRangeCells(
       );
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
-      rewards[j]!.add(outcome.rewardAccuracy, outcome.referenceCoverage);
+      if (rewards === null) countRewards(counts, outcome.rewardAccuracy, outcome.referenceCoverage);
+      else rewards[j]!.add(outcome.rewardAccuracy, outcome.referenceCoverage);
       for (let x = cellStart[j]!; x < cellStart[j + 1]!; x++) addBreakdownOutcomeAt(cellSums, (cellIds[x]! * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
@@ -533,7 +532,8 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
   const keyBase = p.runKeyBase;
   const evData = p.cells.evData;
   const out = new ByteSink(p.spare ?? undefined);
-  p.cases.forEach((c, j) => {
+  for (let j = 0; j < p.cases.length; j++) {
+    const c = p.cases[j]!;
     out.text(caseLine(c));
     const tails = coverageTailsOf(c.sentences.length);
     for (let r = 0, t = j * R; r < R; r++, t++) {
@@ -555,7 +555,7 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
         tails,
       );
     }
-  });
+  }
   return out.take();
 }
 
