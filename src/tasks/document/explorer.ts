@@ -349,7 +349,18 @@ class RunPicker {
   }
   runs(k: number): ExplorerRun[] {
     const { failing, passing } = this.kept[k]!;
-    return [...failing, ...passing.slice(0, Math.max(0, this.cap - failing.length))].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+    const passingKept = Math.max(0, this.cap - failing.length);
+    // Both lists are in the order their runs were offered: merged, not sorted (a sort asked the
+    // order Map twice a comparison).
+    const runs: ExplorerRun[] = [];
+    let f = 0;
+    let p = 0;
+    while (f < failing.length && p < passingKept && p < passing.length) {
+      runs.push(this.order.get(failing[f]!)! < this.order.get(passing[p]!)! ? failing[f++]! : passing[p++]!);
+    }
+    while (f < failing.length) runs.push(failing[f++]!);
+    while (p < passingKept && p < passing.length) runs.push(passing[p++]!);
+    return runs;
   }
 }
 
