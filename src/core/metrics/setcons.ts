@@ -15,7 +15,8 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
-import { bitsKey } from "./bits-key.js";
+import { unitsKey } from "./bits-key.js";
+import { SubsetSums } from "./subset-sums.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
 export type { JudgmentColumns } from "./run-agreement.js";
@@ -56,19 +57,25 @@ function runBitsets(c: JudgmentColumns, words: number): { any: Uint32Array; pos:
   const pos = new Uint32Array(c.runs * words);
   const anyCount = new Int32Array(c.runs);
   const presence = new Int32Array(c.runs);
-  const firstOf = new Map<string | number, number>();
+  const firstOf = new Map<string, number>();
   for (let r = 0; r < c.runs; r++) {
     const at = r * c.cases;
     const base = r * words;
-    for (let i = 0; i < c.cases; i++) {
-      if (!c.present[at + i]) continue;
-      const bit = 1 << (i & 31);
-      const w = base + (i >>> 5);
-      if (c.judgment[at + i]) pos[w]! |= bit;
-      any[w]! |= bit;
-      anyCount[r]!++;
+    // Word by word, without a branch per case (judgments are unpredictable).
+    for (let w = 0; w < words; w++) {
+      let present = 0;
+      let positive = 0;
+      for (let b = 0, i = w * 32; b < 32 && i < c.cases; b++, i++) {
+        const here = c.present[at + i]! !== 0 ? 1 : 0;
+        present |= here << b;
+        positive |= (here & (c.judgment[at + i]! !== 0 ? 1 : 0)) << b;
+      }
+      any[base + w] = present;
+      pos[base + w] = positive;
+      anyCount[r]! += popcount32(present);
     }
-    const key = bitsKey(c.cases, (i) => c.present[at + i]!);
+    // The presence bitset's words as the key: a key per case's bit cost a call per (run, case).
+    const key = unitsKey(new Uint16Array(any.buffer, 4 * base, 2 * words), 0, 2 * words);
     const first = firstOf.get(key);
     if (first === undefined) firstOf.set(key, r);
     presence[r] = first ?? r;
@@ -93,6 +100,10 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
   }
   const words = (caseCount + 31) >>> 5;
   const { any, pos, anyCount, presence } = runBitsets(c, words);
+  if (c.runs >= SUBSET_SUM_RUNS && presence.every((first) => first === 0)) {
+    const shared = samePresenceAgreement(c, anyCount[0]!, pos);
+    if (shared) return shared;
+  }
   let sum = 0;
   let used = 0;
   for (let r = 0; r < c.runs; r++) {
@@ -119,6 +130,83 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
     }
   }
   return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
+}
+
+/** From this many runs, runs all present on the same cases are compared through subset sums (fewer, the popcount loop is cheaper). */
+export const SUBSET_SUM_RUNS = 64;
+/** Float64 entries the subset sums may take (32 MB); past it, the popcount loop. */
+const SUBSET_ENTRIES = 1 << 22;
+
+/**
+ * judgmentAgreement for runs all present on the same `common` cases, with the same additions in
+ * the same order. Two runs disagree on p_r + p_s − 2 · shared_rs cases (p: cases judged positive,
+ * shared: both judged positive), and run r's shared counts with every later run are one sum of
+ * packed rows: per case, the runs judging it positive, as fields of one float64 per `perSlot` runs
+ * (a field counts at most n cases, < 2^bits). Summed over r's positive cases through subset sums
+ * (subset-sums.ts), that is about n / 5 row additions per run where the loop needed a popcount per
+ * 32 cases and run pair. Null when the packing or the table does not fit.
+ */
+export function samePresenceAgreement(c: JudgmentColumns, common: number, pos: Uint32Array): { mean: number; pairsUsed: number } | null {
+  const { runs: R, cases: n } = c;
+  if (common === 0) return { mean: 0, pairsUsed: 0 };
+  let bits = 1;
+  while (2 ** bits <= n) bits++;
+  const perSlot = Math.floor(53 / bits);
+  if (perSlot < 2) return null;
+  const field = 2 ** bits;
+  const slots = Math.ceil(R / perSlot);
+  const blocksOf = (k: number): number => Math.ceil(n / k);
+  const k = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+  if (blocksOf(k) * (2 ** k - 1) * slots > SUBSET_ENTRIES) return null;
+  const subsets = new SubsetSums(blocksOf(k), k, slots);
+  const words = (n + 31) >>> 5;
+  // Case by case, each case's row written in one pass; the bitsets it reads (R · n / 8 bytes) stay in cache.
+  for (let i = 0; i < n; i++) {
+    const row = subsets.at(Math.floor(i / k), 1 << (i % k));
+    const w = i >>> 5;
+    const bit = 1 << (i & 31);
+    for (let q = 0; q < slots; q++) {
+      let packed = 0;
+      for (let f = 0, s = q * perSlot, scale = 1; f < perSlot && s < R; f++, s++, scale *= field) if (pos[s * words + w]! & bit) packed += scale;
+      subsets.rows[row + q] = packed;
+    }
+  }
+  subsets.completeSubsets();
+  const positives = new Int32Array(R);
+  for (let s = 0; s < R; s++) for (let w = 0; w < words; w++) positives[s]! += popcount32(pos[s * words + w]!);
+  const picked = new Int32Array(subsets.blocks);
+  const shared = new Float64Array(slots);
+  let sum = 0;
+  let used = 0;
+  for (let r = 0; r + 1 < R; r++) {
+    let count = 0;
+    for (let block = 0; block < subsets.blocks; block++) {
+      // Bits block·k … block·k + k − 1 of run r's positive bitset (k ≤ 5, so at most two words).
+      const first = block * k;
+      const at = r * words + (first >>> 5);
+      const shift = first & 31;
+      let mask = pos[at]! >>> shift;
+      if (shift + k > 32 && (first >>> 5) + 1 < words) mask |= pos[at + 1]! << (32 - shift);
+      mask &= subsets.span;
+      if (mask !== 0) picked[count++] = subsets.at(block, mask);
+    }
+    const firstSlot = Math.floor((r + 1) / perSlot);
+    subsets.sum(picked, count, shared, firstSlot, slots);
+    for (let q = firstSlot; q < slots; q++) {
+      let x = shared[q]!;
+      for (let f = 0, s = q * perSlot; f < perSlot && s < R; f++, s++) {
+        // Dividing by a power of two is exact: this is x % field without fmod.
+        const high = Math.floor(x / field);
+        const both = x - high * field;
+        x = high;
+        if (s <= r) continue;
+        const differ = positives[r]! + positives[s]! - 2 * both;
+        sum += (common - differ) / common;
+        used++;
+      }
+    }
+  }
+  return { mean: sum / used, pairsUsed: used };
 }
 
 /** Jaccard of two sorted, de-duplicated ID lists; both empty = 1. */
