@@ -13,7 +13,7 @@
 // them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { InversionPowers, multinomialCounts } from "./binomial.js";
-import { bitsKey, unitsKey } from "./bits-key.js";
+import { lowBitsKey, unitsKey } from "./bits-key.js";
 import { createPrng } from "./prng.js";
 import { SubsetSums } from "./subset-sums.js";
 
@@ -98,31 +98,39 @@ function groupByKey(count: number, keyOf: (k: number) => string | number): { gro
   return { groupOf, first };
 }
 
+/** Cases whose signatures are filled together (their units stay in cache across the runs). */
+const SIGNATURE_BLOCK = 64;
+
 export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
   const n = labels.length;
-  const runGroups = groupByKey(R, (r) => bitsKey(n, (i) => codes[r * n + i]! & 1));
+  const runGroups = groupByKey(R, (r) => lowBitsKey(codes, r * n, n));
   const U = runGroups.first.length;
   const runWeights = new Float64Array(U);
   for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
   const base = runGroups.first.map((r) => r * n);
   // Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u) as 16-bit
-  // units, filled run by run: reading the codes case by case jumped n bytes per bit.
+  // units, filled run by run within blocks of cases: reading the codes case by case jumped n bytes
+  // per bit, and filling all cases run by run swept every signature once per run.
   const width = (U + 16) >>> 4;
   const signatures = new Uint16Array(n * width);
   for (let i = 0; i < n; i++) signatures[i * width] = labels[i]!;
-  for (let u = 0; u < U; u++) {
-    const unit = (u + 1) >>> 4;
-    const mask = 1 << ((u + 1) & 15);
-    for (let i = 0, at = base[u]!; i < n; i++) if (codes[at + i]! & 1) signatures[i * width + unit]! |= mask;
+  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) {
+    const i1 = Math.min(n, i0 + SIGNATURE_BLOCK);
+    for (let u = 0; u < U; u++) {
+      const unit = (u + 1) >>> 4;
+      const shift = (u + 1) & 15;
+      for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
+    }
   }
   const caseGroups = groupByKey(n, (i) => (width === 1 ? signatures[i]! : unitsKey(signatures, i * width, (i + 1) * width)));
   const G = caseGroups.first.length;
   const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
   for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;
-  caseGroups.first.forEach((i, g) => {
-    table.labels[g] = labels[i]!;
-    for (let u = 0; u < U; u++) table.codes[u * G + g] = codes[base[u]! + i]!;
-  });
+  caseGroups.first.forEach((i, g) => (table.labels[g] = labels[i]!));
+  // Run by run, reading and writing along the rows: group by group jumped a row per run.
+  for (let u = 0; u < U; u++) {
+    for (let g = 0, from = base[u]!, to = u * G; g < G; g++) table.codes[to + g] = codes[from + caseGroups.first[g]!]!;
+  }
   return table;
 }
 
@@ -229,12 +237,10 @@ class WeightedRows {
       members[negative]!++;
       singleOf[g] = subsets.at(block, this.bitOf[g]!);
     }
-    // Run by run, as the codes are laid out: group by group jumped G bytes per run.
-    for (let u = 0; u < table.runs; u++) {
-      const scale = field ** (u % perSlot);
-      const q = Math.floor(u / perSlot);
-      for (let g = 0, at = u * G; g < G; g++) if (table.codes[at + g]! & 1) subsets.rows[singleOf[g]! + q]! += scale;
-    }
+    const words = (G + 31) >>> 5;
+    const judged = new Uint32Array(table.runs * words);
+    for (let u = 0; u < table.runs; u++) for (let g = 0, at = u * G; g < G; g++) judged[u * words + (g >>> 5)]! |= (table.codes[at + g]! & 1) << (g & 31);
+    subsets.fillSingles(judged, words, table.runs, G, field, perSlot, (g) => singleOf[g]!);
     subsets.completeSubsets();
     this.masks = new Int32Array(subsets.blocks);
     this.picked = new Int32Array(subsets.blocks);

@@ -160,17 +160,7 @@ export function samePresenceAgreement(c: JudgmentColumns, common: number, pos: U
   if (blocksOf(k) * (2 ** k - 1) * slots > SUBSET_ENTRIES) return null;
   const subsets = new SubsetSums(blocksOf(k), k, slots);
   const words = (n + 31) >>> 5;
-  // Case by case, each case's row written in one pass; the bitsets it reads (R · n / 8 bytes) stay in cache.
-  for (let i = 0; i < n; i++) {
-    const row = subsets.at(Math.floor(i / k), 1 << (i % k));
-    const w = i >>> 5;
-    const bit = 1 << (i & 31);
-    for (let q = 0; q < slots; q++) {
-      let packed = 0;
-      for (let f = 0, s = q * perSlot, scale = 1; f < perSlot && s < R; f++, s++, scale *= field) if (pos[s * words + w]! & bit) packed += scale;
-      subsets.rows[row + q] = packed;
-    }
-  }
+  subsets.fillSingles(pos, words, R, n, field, perSlot, (i) => subsets.at(Math.floor(i / k), 1 << (i % k)));
   subsets.completeSubsets();
   const positives = new Int32Array(R);
   for (let s = 0; s < R; s++) for (let w = 0; w < words; w++) positives[s]! += popcount32(pos[s * words + w]!);
@@ -586,10 +576,13 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
 export function majorityVote(labels: Uint8Array, runs: readonly RunJudgments[] | JudgmentColumns): Record<string, number> {
   const c = judgmentColumns(runs, labels.length);
   const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  // Run by run, as the columns are laid out: case by case jumped a column per run.
+  const balance = new Int32Array(labels.length);
+  for (let r = 0; r < c.runs; r++) {
+    for (let i = 0, at = r * c.cases; i < labels.length; i++) if (c.present[at + i]) balance[i]! += c.judgment[at + i] ? 1 : -1;
+  }
   for (let i = 0; i < labels.length; i++) {
-    let balance = 0;
-    for (let r = 0; r < c.runs; r++) if (c.present[r * c.cases + i]) balance += c.judgment[r * c.cases + i] ? 1 : -1;
-    const vote = balance > 0;
+    const vote = balance[i]! > 0;
     if (labels[i]) vote ? counts.tp++ : counts.fn++;
     else vote ? counts.fp++ : counts.tn++;
   }

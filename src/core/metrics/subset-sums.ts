@@ -38,7 +38,27 @@ export class SubsetSums {
     return (block * this.span + mask - 1) * this.slots;
   }
 
-  /** Fills every subset's row once the caller has filled the single items' rows (masks 1 << j). */
+  /**
+   * Fills the single items' rows: item i's row (at `rowOf(i)`) packs, run by run, whether run r's
+   * bitset (`bits`, `words` words per run, bit i) holds i, as field r % perSlot (of `field`) of
+   * slot ⌊r / perSlot⌋. Each row is written in one pass, and the bitsets it reads (runs · words
+   * words) stay in cache: writing run by run scattered every run's bits over the whole table.
+   */
+  fillSingles(bits: Uint32Array, words: number, runs: number, items: number, field: number, perSlot: number, rowOf: (item: number) => number): void {
+    const { rows, slots } = this;
+    for (let i = 0; i < items; i++) {
+      const row = rowOf(i);
+      const w = i >>> 5;
+      const bit = 1 << (i & 31);
+      for (let q = 0; q < slots; q++) {
+        let packed = 0;
+        for (let r = q * perSlot, end = Math.min(runs, r + perSlot), scale = 1; r < end; r++, scale *= field) if (bits[r * words + w]! & bit) packed += scale;
+        rows[row + q] = packed;
+      }
+    }
+  }
+
+  /** Fills every subset's row once the single items' rows (masks 1 << j) are filled. */
   completeSubsets(): void {
     const { rows, slots, span } = this;
     for (let block = 0; block < this.blocks; block++) {
