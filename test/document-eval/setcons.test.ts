@@ -186,6 +186,18 @@ describe("evidence Jaccard of one case over many runs", () => {
     );
   });
 
+  it("is the same bit for bit when some IDs are too large for the ID arrays (numbered through a Map)", () => {
+    const evidenceSet = fc
+      .uniqueArray(fc.integer({ min: 1, max: 40 }), { maxLength: 4 })
+      .map((ids) => ids.map((id) => (id % 3 === 0 ? id + 5000 : id)).sort((a, b) => a - b));
+    fc.assert(
+      fc.property(fc.array(evidenceSet, { minLength: 20, maxLength: 300 }), (evidence) => {
+        expect(caseEvidenceJaccard(evidence).sum).toBe(plainGroupedSum(evidence));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("is what SetCons averages over cases and pairs", () => {
     const rand = createPrng(11, 3);
     const R = 80;

@@ -308,6 +308,9 @@ function keySlot(key: number, mask: number): number {
   return (h ^ (h >>> 16)) & mask;
 }
 
+/** IDs below this are numbered through arrays (EvidenceSets.numberIds). */
+const SMALL_IDS = 4096;
+
 /** Above this many distinct sets, pairs sharing an ID are found through an index of the IDs instead of trying every pair. */
 const INDEXED_SETS = 16;
 
@@ -325,6 +328,10 @@ export class EvidenceSets {
   private strictlySorted = true;
   // The ID index (pairSum above INDEXED_SETS): per distinct ID, the sets holding it, in set order.
   private readonly slotOf = new Map<number, number>();
+  /** The small IDs' slots, valid where idSeen holds the current idStamp. */
+  private readonly idSeen = new Int32Array(SMALL_IDS);
+  private readonly idSlot = new Int32Array(SMALL_IDS);
+  private idStamp = 0;
   private lists: Int32Array = new Int32Array(64);
   private listStart = new Int32Array(64);
   private cursor = new Int32Array(64);
@@ -392,20 +399,50 @@ export class EvidenceSets {
     return sum;
   }
 
-  private indexedPairSum(): number {
-    const { sets: D, count, start, ids } = this;
-    const total = start[D]!;
-    // Number the distinct IDs; each set's IDs are unique, so a set is listed once per ID it holds.
+  /**
+   * Numbers the distinct IDs of ids[0 … total) in order of first appearance into `listed`; returns
+   * how many there are. Small non-negative IDs (sentence numbers) are looked up in an array stamped
+   * per call, others in a Map: the Map was most of the index's cost.
+   */
+  private numberIds(total: number): number {
+    const { ids, listed } = this;
+    let small = true;
+    for (let k = 0; k < total && small; k++) small = ids[k]! >= 0 && ids[k]! < SMALL_IDS;
+    let slots = 0;
+    if (small) {
+      if (this.idStamp === 0x7fffffff) {
+        this.idSeen.fill(0);
+        this.idStamp = 0;
+      }
+      const stamp = ++this.idStamp;
+      const { idSeen, idSlot } = this;
+      for (let k = 0; k < total; k++) {
+        const id = ids[k]!;
+        if (idSeen[id] !== stamp) {
+          idSeen[id] = stamp;
+          idSlot[id] = slots++;
+        }
+        listed[k] = idSlot[id]!;
+      }
+      return slots;
+    }
     const slotOf = this.slotOf;
     slotOf.clear();
-    if (this.listed.length < total) this.listed = new Int32Array(2 * total);
-    const slotOfId = this.listed;
     for (let k = 0; k < total; k++) {
       let slot = slotOf.get(ids[k]!);
       if (slot === undefined) slotOf.set(ids[k]!, (slot = slotOf.size));
-      slotOfId[k] = slot;
+      listed[k] = slot;
     }
-    const slots = slotOf.size;
+    return slotOf.size;
+  }
+
+  private indexedPairSum(): number {
+    const { sets: D, count, start } = this;
+    const total = start[D]!;
+    // Number the distinct IDs; each set's IDs are unique, so a set is listed once per ID it holds.
+    if (this.listed.length < total) this.listed = new Int32Array(2 * total);
+    const slotOfId = this.listed;
+    const slots = this.numberIds(total);
     if (this.listStart.length < slots + 1) {
       this.listStart = new Int32Array(2 * slots + 1);
       this.cursor = new Int32Array(2 * slots + 1);
