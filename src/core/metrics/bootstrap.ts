@@ -9,8 +9,10 @@
 // outcome signature (gold label and every run's judgment) are interchangeable, so a resample draws
 // the signatures' multinomial counts directly (binomial.ts): the same distribution as n case
 // draws. Runs with identical outcomes are kept once, weighted. Cost: O(B · (G + U · G' / k)) for U
-// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≤ G of
-// them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
+// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≈ 0.36 · G row additions (the
+// drawn groups' rows are added through subset sums of blocks of five groups, bit plane by bit plane
+// of their weights: WeightedRows), k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500
+// cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { InversionPowers, multinomialCounts } from "./binomial.js";
 import { lowBitsKey, unitsKey } from "./bits-key.js";
@@ -138,8 +140,8 @@ export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number)
  * The headline macro-F1 of resamples b = from … to − 1. `codes` holds the outcome codes run-major
  * (run r's case i at r · n + i). Cases with the same signature are interchangeable, so a resample
  * is drawn as the multinomial counts of the signatures (binomial.ts), exactly the distribution of
- * n case draws with replacement, at O(groups) instead of O(n) per resample. The inner loop runs
- * over a group-major copy, contiguous per group, which is what makes hundreds of runs affordable.
+ * n case draws with replacement, at O(groups) instead of O(n) per resample. The inner loop adds
+ * packed rows of many runs at once (WeightedRows), which is what makes hundreds of runs affordable.
  * Blocks of resamples can be computed anywhere (e.g. in pool workers) and concatenated: each
  * resample only depends on (seed, b).
  */
@@ -263,25 +265,23 @@ class WeightedRows {
     }
     accPositive.fill(0);
     accNegative.fill(0);
-    for (let p = 0, scale = 1; p < planes; p++, scale *= 2) {
-      this.addPlane(p * blocks, 0, this.positiveBlocks, scale, accPositive);
-      this.addPlane(p * blocks, this.positiveBlocks, blocks, scale, accNegative);
-    }
-  }
-
-  /** acc += scale · Σ the rows picked by the masks of blocks from … to − 1 (which are cleared). */
-  private addPlane(at: number, from: number, to: number, scale: number, acc: Float64Array): void {
     const { masks, picked, plane, subsets } = this;
-    let count = 0;
-    for (let block = from; block < to; block++) {
-      const mask = masks[at + block]!;
-      if (mask === 0) continue;
-      masks[at + block] = 0;
-      picked[count++] = subsets.at(block, mask);
+    // Per plane and gold class (blocks below positiveBlocks, then the rest): acc += 2^plane · Σ
+    // the rows the blocks' masks pick (masks are cleared for the next resample).
+    for (let at = 0, scale = 1; at < planes * blocks; at += blocks, scale *= 2) {
+      for (let from = 0, to = this.positiveBlocks, acc = accPositive; from < blocks; from = to, to = blocks, acc = accNegative) {
+        let count = 0;
+        for (let block = from; block < to; block++) {
+          const mask = masks[at + block]!;
+          if (mask === 0) continue;
+          masks[at + block] = 0;
+          picked[count++] = subsets.at(block, mask);
+        }
+        if (count === 0) continue;
+        subsets.sum(picked, count, plane, 0, subsets.slots);
+        for (let q = 0; q < subsets.slots; q++) acc[q]! += scale * plane[q]!;
+      }
     }
-    if (count === 0) return;
-    subsets.sum(picked, count, plane, 0, subsets.slots);
-    for (let q = 0; q < subsets.slots; q++) acc[q]! += scale * plane[q]!;
   }
 }
 

@@ -9,6 +9,9 @@
 /** Items per block at most: 31 stored rows for 5 items. */
 const MOST_BLOCK_ITEMS = 5;
 
+/** The rows of the last table built in this thread (see the constructor). */
+let scratch = new Float64Array(0);
+
 export class SubsetSums {
   /** Stored rows per block: 2^blockItems − 1 (the empty subset has none). */
   readonly span: number;
@@ -20,7 +23,13 @@ export class SubsetSums {
     readonly slots: number,
   ) {
     this.span = 2 ** blockItems - 1;
-    this.rows = new Float64Array(blocks * this.span * slots);
+    const size = blocks * this.span * slots;
+    // Rows are taken from one buffer per thread, grown as needed: an eval builds two tables of up
+    // to tens of megabytes, and fresh pages cost more (page faults) than clearing used ones. A
+    // table is only used within one synchronous call, so two never share the buffer at once.
+    if (scratch.length < size) scratch = new Float64Array(size);
+    this.rows = scratch.subarray(0, size);
+    this.rows.fill(0);
   }
 
   /**

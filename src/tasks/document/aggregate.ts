@@ -484,11 +484,13 @@ async function resampleWithSetCons(
   const resampling = observer.progress("bootstrap blocks + SetCons", blocks.length + 1);
   const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
   bootstrapDone.catch(() => resampling.done(false));
+  // The run table's index of each case, read once per (run, case) below: not through the case objects.
+  const tableIndex = Int32Array.from(cases, (c) => c.index);
   const setconsOutcome = computeSetCons({
     caseIds: cases.map((c) => c.id),
     runs: totals.judgments,
-    evidenceOf: (r, k) => table.evidenceOf(r, cases[k]!.index),
-    evidenceKey: (r, k) => table.evidenceKey(r, cases[k]!.index),
+    evidenceOf: (r, k) => table.evidenceOf(r, tableIndex[k]!),
+    evidenceKey: (r, k) => table.evidenceKey(r, tableIndex[k]!),
     flippedCap: options.flippedCap,
   });
   resampling.tick();
