@@ -165,6 +165,8 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   const field = 2 ** bits;
   const slots = Math.ceil(U / perSlot);
   const subsets = new WeightedRows(table, field, perSlot, slots);
+  const perField = 1 / field;
+  const runWeights = table.runWeights;
   const weights = new Float64Array(G);
   const drawn = new Int32Array(G);
   const powers = new InversionPowers(G);
@@ -174,18 +176,19 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
     const draw = drawResample(table, n, seed, b, weights, drawn, powers);
     subsets.sum(weights, drawn, draw.distinct, accPositive, accNegative);
     let total = 0;
-    for (let q = 0; q < slots; q++) {
+    const positives = draw.positives;
+    for (let q = 0, u = 0; q < slots; q++) {
       let x = accPositive[q]!;
       let y = accNegative[q]!;
-      for (let f = 0; f < perSlot && q * perSlot + f < U; f++) {
-        // Dividing by a power of two is exact: these are x % field and y % field without fmod.
-        const xHigh = Math.floor(x / field);
-        const yHigh = Math.floor(y / field);
+      for (const last = Math.min(U, u + perSlot); u < last; u++) {
+        // Multiplying by a power of two is exact: these are x % field and y % field without fmod.
+        const xHigh = Math.floor(x * perField);
+        const yHigh = Math.floor(y * perField);
         const tp = x - xHigh * field;
         const fp = y - yHigh * field;
         x = xHigh;
         y = yHigh;
-        total += table.runWeights[q * perSlot + f]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+        total += runWeights[u]! * macroF1({ tp, fp, fn: positives - tp, tn: n - positives - fp });
       }
     }
     values[b - from] = total / R;
