@@ -245,6 +245,8 @@ class EvidenceGroups {
   private groupAt = new Int32Array(64);
   /** The slots in use, to clear them. */
   private readonly used: number[] = [];
+  /** The group of key 0, −1 while it has none. */
+  private zeroGroup = -1;
 
   add(key: string | number, item: number): void {
     const g = typeof key === "number" ? this.numericGroup(key, this.first.length) : this.textGroup(key, this.first.length);
@@ -264,6 +266,11 @@ class EvidenceGroups {
 
   /** The group of a numeric key, `next` (filed as new) when it has none. */
   private numericGroup(key: number, next: number): number {
+    // Key 0 (the run table's empty set: every negative judgment) is kept aside, without hashing.
+    if (key === 0) {
+      if (this.zeroGroup < 0) this.zeroGroup = next;
+      return this.zeroGroup;
+    }
     if (2 * (this.used.length + 1) > this.keys.length) this.grow();
     const mask = this.keys.length - 1;
     for (let slot = keySlot(key, mask); ; slot = (slot + 1) & mask) {
@@ -295,6 +302,7 @@ class EvidenceGroups {
   }
 
   clear(): void {
+    this.zeroGroup = -1;
     this.index.clear();
     for (const slot of this.used) this.groupAt[slot] = 0;
     this.used.length = 0;
