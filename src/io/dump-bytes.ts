@@ -29,6 +29,10 @@ const OPEN_LIST = 0x5b;
 const CLOSE_LIST = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const LESS = 0x3c;
+const SLASH = 0x2f;
+/** The `n` of the escape `\n`. */
+const NEWLINE_ESCAPE = 0x6e;
 
 /** Where a scanned string's content lies in the block (quotes excluded), and whether it holds an escape. */
 export interface ByteSpan {
@@ -65,6 +69,19 @@ export interface ScannedLine {
   evidence: Float64Array;
   reasoning: ByteSpan;
   completion: ByteSpan;
+  /**
+   * In the completion's raw bytes (or, after decodeCompletion, its decoded ones): where each
+   * newline (the escape `\n`, or the byte 0x0a) starts, in newlines[0 .. newlineCount), and each
+   * `<` lies, in tags[0 .. tagCount). Set with `completion`.
+   */
+  newlines: Int32Array;
+  newlineCount: number;
+  tags: Int32Array;
+  tagCount: number;
+  /** Whether the completion holds a `\/` escape: a `/` its raw bytes do not show, so a tag they do not show. */
+  completionSlash: boolean;
+  /** The bytes decodeCompletion wrote, valid until its next call. */
+  decoded: Uint8Array;
 }
 
 const span = (): ByteSpan => ({ start: -1, end: -1, escaped: false });
@@ -80,13 +97,18 @@ export const scanned: ScannedLine = {
   evidence: new Float64Array(64),
   reasoning: span(),
   completion: span(),
+  newlines: new Int32Array(64),
+  newlineCount: 0,
+  tags: new Int32Array(64),
+  tagCount: 0,
+  completionSlash: false,
+  decoded: new Uint8Array(1 << 12),
 };
 
-// The last string scanString read: its content's offsets and whether it holds an escape. Module
-// state, not a result object (the scan is synchronous and never re-entered); positions are passed
-// and returned as numbers (-1: the line leaves the grammar), so the loops run on locals.
-let stringStart = 0;
-let stringEnd = 0;
+// Whether the last string scanString read holds an escape (its content lies between the quote it
+// was given and the position it returned). Module state, not a result object (the scan is
+// synchronous and never re-entered); positions are passed and returned as numbers (-1: the line
+// leaves the grammar), so the loops run on locals.
 let stringEscaped = false;
 /** The integer scanScalar or scanInteger read last. */
 let integerValue = 0;
@@ -101,26 +123,135 @@ const STOPS = new Uint8Array(256);
 for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
 STOPS[QUOTE] = 1;
 STOPS[BACKSLASH] = 1;
+/** A completion's scan stops at a `<` too: where a tag may start. */
+const STOPS_OR_TAG = STOPS.slice();
+STOPS_OR_TAG[LESS] = 1;
+
+// The block being scanned, seen four bytes at a time (little-endian, unaligned): string content
+// and keys are read a word per step. Made again only when the block changes.
+let viewOf: Uint8Array | undefined;
+let view = new DataView(new ArrayBuffer(0));
+
+/** The block scanLineBytes scanned last, read four bytes at a time (little-endian, unaligned). */
+export function blockWords(): DataView {
+  return view;
+}
+
+function viewBlock(block: Uint8Array): void {
+  if (viewOf === block) return;
+  viewOf = block;
+  view = new DataView(block.buffer as ArrayBuffer, block.byteOffset, block.byteLength);
+}
+
+// Stop bytes in a word x (four bytes, little-endian), as a mask whose lowest set bit is the top bit
+// of the first one: each term borrows into a byte's top bit when the byte is below 0x20, or equal
+// to the quote, the backslash or the `<`; `& ~x` drops bytes of 0x80 and above. A borrow can mark
+// a byte above a real stop, never below one, so the lowest mark is exact.
+const belowSpace = (x: number): number => x - 0x20202020;
+const equalTo = (x: number, repeated: number): number => (x ^ repeated) - 0x01010101;
+const QUOTES = 0x22222222;
+const BACKSLASHES = 0x5c5c5c5c;
+const LESSES = 0x3c3c3c3c;
+
+/** The byte whose top bit is the lowest set bit of `mask`, counted from `at`. */
+const firstMarked = (at: number, mask: number): number => at + ((31 - Math.clz32(mask & -mask)) >> 3);
+
+/** The first stop byte in b[i .. limit), or limit. */
+function nextStop(b: Uint8Array, i: number, limit: number): number {
+  const words = view;
+  for (; i + 4 <= limit; i += 4) {
+    const x = words.getInt32(i, true);
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES)) & ~x & 0x80808080;
+    if (mask !== 0) return firstMarked(i, mask);
+  }
+  while (i < limit && STOPS[b[i]!] === 0) i++;
+  return i;
+}
+
+/** The first stop byte or `<` in b[i .. limit), or limit. */
+function nextStopOrTag(b: Uint8Array, i: number, limit: number): number {
+  const words = view;
+  for (; i + 4 <= limit; i += 4) {
+    const x = words.getInt32(i, true);
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES) | equalTo(x, LESSES)) & ~x & 0x80808080;
+    if (mask !== 0) return firstMarked(i, mask);
+  }
+  while (i < limit && STOPS_OR_TAG[b[i]!] === 0) i++;
+  return i;
+}
+
+/**
+ * Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen (nor
+ * a `<`); `\u` can spell any character, so it is the string path's.
+ */
+function plainEscape(e: number | undefined): boolean {
+  return e === QUOTE || e === BACKSLASH || e === SLASH || e === 0x62 || e === 0x66 || e === NEWLINE_ESCAPE || e === 0x72 || e === 0x74;
+}
 
 /** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
 function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: boolean): number {
   let i = at + 1;
   let escaped = false;
   for (;;) {
-    while (i < limit && STOPS[b[i]!] === 0) i++;
+    i = nextStop(b, i, limit);
     if (i >= limit) return -1;
     const c = b[i]!;
     if (c === QUOTE) break;
-    if (c !== BACKSLASH || !allowEscapes) return -1;
-    const e = b[i + 1];
-    // Escapes that decode to one character which is neither a digit nor a bracket nor a hyphen;
-    // `\u` can spell any character, so it is the string path's.
-    if (e !== QUOTE && e !== BACKSLASH && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return -1;
+    if (c !== BACKSLASH || !allowEscapes || !plainEscape(b[i + 1])) return -1;
     escaped = true;
     i += 2;
   }
-  stringStart = at + 1;
-  stringEnd = i;
+  stringEscaped = escaped;
+  return i + 1;
+}
+
+/** Positions of newlines or `<`s kept from one completion to the next. */
+const POSITIONS_KEPT = 4096;
+
+/** Appends `value` to `list` holding `count` entries: the list, grown when full. */
+function appended(list: Int32Array, count: number, value: number): Int32Array {
+  if (count === list.length) {
+    const grown = new Int32Array(2 * count);
+    grown.set(list);
+    list = grown;
+  }
+  list[count] = value;
+  return list;
+}
+
+/**
+ * The completion string whose opening quote is at `at`, as scanString reads it, recording its
+ * newline escapes, its `<`s and whether it holds `\/` in `scanned`: the position after its
+ * closing quote, or -1. One pass: the completion layout is then read from those positions.
+ */
+function scanCompletion(b: Uint8Array, at: number, limit: number): number {
+  const s = scanned;
+  let i = at + 1;
+  let escaped = false;
+  let newlines = 0;
+  let tags = 0;
+  s.completionSlash = false;
+  // A hostile completion's millions of positions are not held until the next one.
+  if (s.newlines.length > POSITIONS_KEPT) s.newlines = new Int32Array(64);
+  if (s.tags.length > POSITIONS_KEPT) s.tags = new Int32Array(64);
+  for (;;) {
+    i = nextStopOrTag(b, i, limit);
+    if (i >= limit) return -1;
+    const c = b[i]!;
+    if (c === QUOTE) break;
+    if (c === LESS) {
+      s.tags = appended(s.tags, tags++, i++);
+      continue;
+    }
+    const e = b[i + 1];
+    if (c !== BACKSLASH || !plainEscape(e)) return -1;
+    if (e === NEWLINE_ESCAPE) s.newlines = appended(s.newlines, newlines++, i);
+    else if (e === SLASH) s.completionSlash = true;
+    escaped = true;
+    i += 2;
+  }
+  s.newlineCount = newlines;
+  s.tagCount = tags;
   stringEscaped = escaped;
   return i + 1;
 }
@@ -143,15 +274,19 @@ function scanInteger(b: Uint8Array, at: number, limit: number): number {
   return at;
 }
 
-/** Whether `word` is at `at` (inside the line). */
-function isAt(b: Uint8Array, at: number, limit: number, word: Uint8Array): boolean {
-  if (at + word.length > limit) return false;
-  for (let k = 0; k < word.length; k++) if (b[at + k] !== word[k]) return false;
-  return true;
+// `true`, and `false` after its `f`, as `view` reads them.
+const TRUE_WORD = new DataView(new TextEncoder().encode("true").buffer).getInt32(0, true);
+const ALSE_WORD = new DataView(new TextEncoder().encode("alse").buffer).getInt32(0, true);
+
+/** Whether `true` is at `at` (inside the line). */
+function trueAt(at: number, limit: number): boolean {
+  return at + 4 <= limit && view.getInt32(at, true) === TRUE_WORD;
 }
 
-const TRUE = new Uint8Array([0x74, 0x72, 0x75, 0x65]);
-const FALSE = new Uint8Array([0x66, 0x61, 0x6c, 0x73, 0x65]);
+/** Whether `false` is at `at` (inside the line), where the block has an `f`. */
+function falseAt(at: number, limit: number): boolean {
+  return at + 5 <= limit && view.getInt32(at + 1, true) === ALSE_WORD;
+}
 
 /** Kind of the scalar scanScalar read last. */
 let scalarKind = 0;
@@ -171,11 +306,11 @@ function scanScalar(b: Uint8Array, at: number, limit: number): number {
     scalarKind = INTEGER;
     return scanInteger(b, at, limit);
   }
-  if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+  if (c === 0x74 && trueAt(at, limit)) {
     scalarKind = BOOLEAN_TRUE;
     return at + 4;
   }
-  if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+  if (c === 0x66 && falseAt(at, limit)) {
     scalarKind = BOOLEAN_FALSE;
     return at + 5;
   }
@@ -247,8 +382,17 @@ const KEY_LEFT_TO_STRING_PATH = 7;
 const KEY_PREDICTION = 8;
 
 const encoder = new TextEncoder();
-/** Keys by their byte length (the first test), each with its kind. */
-const KEYS_BY_LENGTH: { word: Uint8Array; kind: number }[][] = [];
+
+// The keys in an open-addressing table keyed by their first word as `view` reads it after the
+// opening quote (`run`, under four bytes, with its closing quote), each with its byte length and
+// all its words (at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one).
+// A key is told by its first word, its length and its closing quote, without first scanning it.
+const KEY_SLOTS = 64;
+const slotLength = new Uint8Array(KEY_SLOTS);
+const slotHead = new Int32Array(KEY_SLOTS);
+const slotKind = new Uint8Array(KEY_SLOTS);
+const slotWords: Int32Array[] = [];
+const keySlot = (head: number): number => Math.imul(head, 0x9e3779b1) >>> 26;
 for (const [key, kind] of [
   ["case_id", KEY_CASE_ID],
   ["run", KEY_RUN],
@@ -257,23 +401,56 @@ for (const [key, kind] of [
   ["reasoning", KEY_REASONING],
   ["completion", KEY_COMPLETION],
   ["prediction", KEY_PREDICTION],
-  ...["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
+  ...["sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
-  const word = encoder.encode(key);
-  (KEYS_BY_LENGTH[word.length] ??= []).push({ word, kind });
+  const word = encoder.encode(key.length < 4 ? `${key}"` : key);
+  const bytes = new DataView(word.buffer);
+  const words = new Int32Array(Math.ceil(word.length / 4));
+  for (let w = 0; w < words.length; w++) words[w] = bytes.getInt32(Math.min(4 * w, word.length - 4), true);
+  let slot = keySlot(words[0]!);
+  while (slotLength[slot] !== 0) slot = (slot + 1) & (KEY_SLOTS - 1);
+  slotLength[slot] = key.length;
+  slotHead[slot] = words[0]!;
+  slotKind[slot] = kind;
+  slotWords[slot] = words;
+}
+/** `id` and its closing quote, the one key under three bytes: the first three bytes of its word. */
+const ID_HEAD = 0x22 * 0x10000 + 0x64 * 0x100 + 0x69;
+
+/** The kind of the key scanKey read last. */
+let keyRead = KEY_OTHER;
+
+/** The key whose opening quote is at `at` (its kind in keyRead): the position after its closing quote, or -1. */
+function scanKey(b: Uint8Array, at: number, limit: number): number {
+  if (at + 5 <= limit) {
+    const head = view.getInt32(at + 1, true);
+    for (let slot = keySlot(head); slotLength[slot] !== 0; slot = (slot + 1) & (KEY_SLOTS - 1)) {
+      const after = at + 2 + slotLength[slot]!;
+      if (slotHead[slot] === head && after <= limit && b[after - 1] === QUOTE && restIs(at + 1, after - 1, slotWords[slot]!)) {
+        keyRead = slotKind[slot]!;
+        return after;
+      }
+    }
+    if ((head & 0xffffff) === ID_HEAD) {
+      keyRead = KEY_LEFT_TO_STRING_PATH;
+      return at + 4;
+    }
+  }
+  // Not a key this scanner reads, or one spelled with an escape (which the string path reads).
+  keyRead = KEY_OTHER;
+  return scanString(b, at, limit, false);
 }
 
-/** The kind of the key b[start .. end). */
-function keyKind(b: Uint8Array, start: number, end: number): number {
-  const candidates = KEYS_BY_LENGTH[end - start];
-  if (candidates === undefined) return KEY_OTHER;
-  for (let k = 0; k < candidates.length; k++) if (isAt(b, start, end, candidates[k]!.word)) return candidates[k]!.kind;
-  return KEY_OTHER;
+/** Whether the words of b[start .. end) after its first are `words`'. */
+function restIs(start: number, end: number, words: Int32Array): boolean {
+  for (let w = 1; w < words.length; w++) if (view.getInt32(Math.min(start + 4 * w, end - 4), true) !== words[w]) return false;
+  return true;
 }
 
-function setSpan(target: ByteSpan): void {
-  target.start = stringStart;
-  target.end = stringEnd;
+/** Records the string scanString read from the quote at `quote` to the position `after` it returned. */
+function setSpan(target: ByteSpan, quote: number, after: number): void {
+  target.start = quote + 1;
+  target.end = after - 1;
   target.escaped = stringEscaped;
 }
 
@@ -302,8 +479,8 @@ function scanPrediction(b: Uint8Array, at: number, limit: number): number {
   }
   for (;;) {
     at = skipSpaces(b, at, limit);
-    if (b[at] !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
-    const kind = keyKind(b, stringStart, stringEnd);
+    if (b[at] !== QUOTE || (at = scanKey(b, at, limit)) < 0) return -1;
+    const kind = keyRead;
     if (kind !== KEY_OTHER && kind !== KEY_JUDGMENT && kind !== KEY_EVIDENCE_IDS && kind !== KEY_REASONING && kind !== KEY_COMPLETION) return -1;
     at = skipSpaces(b, at, limit);
     if (b[at] !== COLON) return -1;
@@ -323,18 +500,19 @@ function scanPrediction(b: Uint8Array, at: number, limit: number): number {
 /** One member's value at `at`, for a key of kind `kind`: the position after it, or -1. */
 function scanField(b: Uint8Array, at: number, limit: number, kind: number): number {
   const c = b[at];
+  const value = at;
   // A line's own prediction fields beside a `prediction` object are not the prediction's.
   if (predictionSeen && !inPrediction && kind >= KEY_JUDGMENT && kind <= KEY_COMPLETION) return -1;
   switch (kind) {
     case KEY_CASE_ID:
       if (scanned.caseId.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, false)) < 0) return -1;
-      setSpan(scanned.caseId);
+      setSpan(scanned.caseId, value, at);
       return at;
     case KEY_RUN:
       if (scanned.runKind !== RUN_ABSENT) return -1;
       if (c === QUOTE) {
         if ((at = scanString(b, at, limit, false)) < 0) return -1;
-        setSpan(scanned.run);
+        setSpan(scanned.run, value, at);
         scanned.runKind = RUN_STRING;
         return at;
       }
@@ -346,15 +524,15 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       if (scanned.judgmentKind !== JUDGMENT_ABSENT) return -1;
       if (c === QUOTE) {
         if ((at = scanString(b, at, limit, false)) < 0) return -1;
-        setSpan(scanned.judgment);
+        setSpan(scanned.judgment, value, at);
         scanned.judgmentKind = JUDGMENT_STRING;
         return at;
       }
-      if (c === 0x74 && isAt(b, at, limit, TRUE)) {
+      if (c === 0x74 && trueAt(at, limit)) {
         scanned.judgmentKind = JUDGMENT_TRUE;
         return at + 4;
       }
-      if (c === 0x66 && isAt(b, at, limit, FALSE)) {
+      if (c === 0x66 && falseAt(at, limit)) {
         scanned.judgmentKind = JUDGMENT_FALSE;
         return at + 5;
       }
@@ -363,11 +541,11 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
       return scanned.evidenceCount < 0 && c === OPEN_LIST ? scanList(b, at, limit, true) : -1;
     case KEY_REASONING:
       if (scanned.reasoning.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
-      setSpan(scanned.reasoning);
+      setSpan(scanned.reasoning, value, at);
       return at;
     case KEY_COMPLETION:
-      if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
-      setSpan(scanned.completion);
+      if (scanned.completion.start >= 0 || c !== QUOTE || (at = scanCompletion(b, at, limit)) < 0) return -1;
+      setSpan(scanned.completion, value, at);
       return at;
     case KEY_PREDICTION:
       return c === OPEN_OBJECT ? scanPrediction(b, at, limit) : -1;
@@ -385,6 +563,7 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
  */
 export function scanLineBytes(block: Uint8Array, start: number, end: number): boolean {
   if (start >= end || block[start] !== OPEN_OBJECT) return false;
+  viewBlock(block);
   scanned.caseId.start = -1;
   scanned.runKind = RUN_ABSENT;
   scanned.judgmentKind = JUDGMENT_ABSENT;
@@ -397,8 +576,8 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
   for (;;) {
     at = skipSpaces(block, at, end);
-    if (block[at] !== QUOTE || (at = scanString(block, at, end, false)) < 0) return false;
-    const kind = keyKind(block, stringStart, stringEnd);
+    if (block[at] !== QUOTE || (at = scanKey(block, at, end)) < 0) return false;
+    const kind = keyRead;
     at = skipSpaces(block, at, end);
     if (block[at] !== COLON) return false;
     at = skipSpaces(block, at + 1, end);
@@ -411,24 +590,28 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   }
 }
 
-/** Scratch for decoded strings, grown as needed and reused. */
-let scratch = new Uint8Array(1 << 12);
-
 /**
- * The bytes of the string `s` decodes to, written to a scratch buffer reused by the next call
- * (valid until then): its escapes (scanString's set) replaced by the bytes they stand for.
+ * Decodes the completion into scanned.decoded (valid until the next call) and records its
+ * newlines and `<`s there as scanCompletion records them in the raw bytes: its length.
  */
-export function decodedBytes(block: Uint8Array, s: ByteSpan): Uint8Array {
-  if (scratch.length < s.end - s.start) scratch = new Uint8Array(2 * (s.end - s.start));
-  const out = scratch;
+export function decodeCompletion(block: Uint8Array): number {
+  const s = scanned;
+  const { start, end } = s.completion;
+  if (s.decoded.length < end - start) s.decoded = new Uint8Array(2 * (end - start));
+  const out = s.decoded;
   let n = 0;
-  for (let i = s.start; i < s.end; i++) {
+  let newlines = 0;
+  let tags = 0;
+  for (let i = start; i < end; i++) {
     let c = block[i]!;
     if (c === BACKSLASH) {
       const e = block[++i]!;
-      c = e === 0x6e ? 0x0a : e === 0x74 ? 0x09 : e === 0x72 ? 0x0d : e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e;
-    }
+      c = e === NEWLINE_ESCAPE ? 0x0a : e === 0x74 ? 0x09 : e === 0x72 ? 0x0d : e === 0x62 ? 0x08 : e === 0x66 ? 0x0c : e;
+      if (c === 0x0a) s.newlines = appended(s.newlines, newlines++, n);
+    } else if (c === LESS) s.tags = appended(s.tags, tags++, n);
     out[n++] = c;
   }
-  return out.subarray(0, n);
+  s.newlineCount = newlines;
+  s.tagCount = tags;
+  return n;
 }

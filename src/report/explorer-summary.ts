@@ -90,7 +90,6 @@ export class CaseSummary {
       this.present[index] = 1;
       this.facetsOf[index] = facets();
     }
-    this.runCount[index]! += times;
     if (runFails(run.judgment_correct, run.format_valid, run.localization_hit)) this.failed[index] = 1;
     let bits = this.bits[index]! | (1 << outcomeIndex(run.label, run.format_valid === true, run.judgment));
     if (run.localization_hit === false) bits |= LOC_MISS;
@@ -102,13 +101,20 @@ export class CaseSummary {
       if (list === undefined) this.reasonsOf.set(index, [reason]);
       else if (!list.includes(reason)) list.push(reason);
     }
-    const reward = finiteOrNull(run.reward_accuracy);
-    if (reward !== null) {
-      let sum = this.rewardSum[index]!;
-      for (let t = 0; t < times; t++) sum += reward;
-      this.rewardSum[index] = sum;
-      this.rewardCount[index]! += times;
-    }
+    this.addRepeat(index, finiteOrNull(run.reward_accuracy), times);
+  }
+
+  /**
+   * Adds `times` more runs of case `index` that read as a run already added for it (the same
+   * fields): only its run count and reward sum move, as `add` would move them.
+   */
+  addRepeat(index: number, reward: number | null, times: number): void {
+    this.runCount[index]! += times;
+    if (reward === null) return;
+    let sum = this.rewardSum[index]!;
+    for (let t = 0; t < times; t++) sum += reward;
+    this.rewardSum[index] = sum;
+    this.rewardCount[index]! += times;
   }
 
   /** One record's worth of fields, reused by addFields. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ByteSink, utf8 } from "../../src/tasks/document/line-bytes.js";
+import { ByteSink, FractionBytes, utf8 } from "../../src/tasks/document/line-bytes.js";
 
 const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
 
@@ -64,9 +64,33 @@ describe("ByteSink (cases.jsonl bytes)", () => {
   });
 });
 
+describe("FractionBytes", () => {
+  it("writes before, the number as String() renders it, then after, fractions k / n or not", () => {
+    fc.assert(
+      fc.property(
+        fc.nat({ max: 60 }),
+        fc.array(fc.oneof(fc.nat({ max: 70 }), fc.double(), fc.constantFrom(-0, 0, 1, Number.NaN, Number.POSITIVE_INFINITY)), { maxLength: 30 }),
+        (n, picks) => {
+          const fractions = new FractionBytes(n, "<[", "]>\n");
+          const sink = new ByteSink(new Uint8Array(4));
+          let expected = "";
+          for (const pick of picks) {
+            // A nat stands for the fraction pick / n (above n: beyond the cached ones).
+            const value = Number.isInteger(pick) && pick >= 0 && !Object.is(pick, -0) && n > 0 ? pick / n : pick;
+            const buf = sink.room(fractions.most);
+            sink.advance(fractions.write(buf, sink.view, sink.length, value));
+            expected += `<[${String(value)}]>\n`;
+          }
+          expect(decode(sink.take())).toBe(expected);
+        },
+      ),
+    );
+  });
+});
+
 describe("run lines of cases.jsonl", () => {
   it("are the bytes a plain JSON rendering gives, written one after another into a small buffer", async () => {
-    const { writeRunLine } = await import("../../src/tasks/document/range.js");
+    const { coverageTailsOf, writeRunLine } = await import("../../src/tasks/document/range.js");
     const { CASE_REASONS } = await import("../../src/tasks/document/score.js");
     const line = fc.record({
       key: fc.oneof(fc.string(), fc.nat().map(String)),
@@ -74,7 +98,13 @@ describe("run lines of cases.jsonl", () => {
       judgment: fc.boolean(),
       reasonIdx: fc.nat({ max: CASE_REASONS.length - 1 }),
       evidence: fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), { maxLength: 12 }),
-      coverage: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, 1, 1 / 3, -0)),
+      coverage: fc.oneof(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.constantFrom(0, 1, 1 / 3, -0),
+        fc.tuple(fc.nat({ max: 40 }), fc.integer({ min: 1, max: 40 })).map(([k, n]) => k / n),
+      ),
+      // The case's sentence count, when the line is written through its coverage tails.
+      sentences: fc.option(fc.nat({ max: 40 })),
     });
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 20 }), (lines) => {
@@ -83,7 +113,8 @@ describe("run lines of cases.jsonl", () => {
         let expected = "";
         for (const l of lines) {
           const key = utf8(JSON.stringify(l.key));
-          writeRunLine(sink, key, 0, key.length, l.line, l.judgment, l.reasonIdx, Int32Array.from(l.evidence), 0, l.evidence.length, l.coverage);
+          const tails = l.sentences === null ? undefined : coverageTailsOf(l.sentences);
+          writeRunLine(sink, key, 0, key.length, l.line, l.judgment, l.reasonIdx, Int32Array.from(l.evidence), 0, l.evidence.length, l.coverage, tails);
           const reason = CASE_REASONS[l.reasonIdx];
           const record: Record<string, unknown> = { run: l.key };
           if (l.line !== 0) record.line = l.line;

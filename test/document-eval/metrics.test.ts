@@ -225,6 +225,21 @@ describe("packed bootstrap accumulators", () => {
     );
   });
 
+  it("equal the plain per-run counters on random outcomes with many signature groups (subset blocks, weights of several bits)", async () => {
+    const { bootstrapMacroF1Values, bootstrapUnpacked, signatureTable } = await import("../../src/core/metrics/bootstrap.js");
+    const { createPrng } = await import("../../src/core/metrics/prng.js");
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 12 }), fc.integer(), (n, runs, seed) => {
+        const rand = createPrng(seed, 7);
+        const labels = Uint8Array.from({ length: n }, () => rand.nextBelow(2));
+        const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + rand.nextBelow(2));
+        const packed = Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 0, 10));
+        expect(packed).toEqual(Array.from(bootstrapUnpacked(signatureTable(labels, codes, runs), n, seed, 0, 10)));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("stay exact at field boundaries (n around powers of two, every case judged positive, many runs per float)", async () => {
     const { bootstrapMacroF1Values, bootstrapUnpacked, signatureTable } = await import("../../src/core/metrics/bootstrap.js");
     fc.assert(

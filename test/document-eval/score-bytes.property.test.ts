@@ -123,12 +123,28 @@ const idList = fc.array(
   },
 );
 const judgmentValue = fc.oneof(fc.boolean(), fc.constantFrom("yes", "No", "TRUE", "false", "maybe", "", "y\u00e9s", "YES ", 1, 0, null));
+// Think texts that hold escapes other than `\n` in the line (quotes, backslashes, tabs, a
+// backslash before an `n`), tags and markers where the layout has none, brackets beside escapes.
+const thinkText = fc.oneof(
+  reasoningText,
+  fc.constantFrom(
+    "x\\n</think>\n<answer>\n",
+    "<think>",
+    "</answer> \\n",
+    '"[2]" \\ [3]',
+    "a\r\nb\t[1]\f\b",
+    "\n</think>\n<answer>\nJudgment: no\nEvidence: []\n</answer>",
+    "</ > / <answer",
+    '[\t3] [3\\] ["4"]',
+    "\\",
+  ),
+);
 const completionText = fc
   .tuple(
-    reasoningText,
-    fc.constantFrom("yes", "no", "True", "nO", "maybe", "yes ", ""),
-    fc.constantFrom("[]", "[1, 2]", "[2, 2, 12]", "[1,2]", "[01]", "[13]", '["Two is here."]', "[1.0]", "x"),
-    fc.constantFrom("", "\n", "<|im_end|>", "<think>", "\n</answer>", " "),
+    thinkText,
+    fc.constantFrom("yes", "no", "True", "nO", "maybe", "yes ", "", 'ye"s', "yes\t", "\\no"),
+    fc.constantFrom("[]", "[1, 2]", "[2, 2, 12]", "[1,2]", "[01]", "[13]", '["Two is here."]', "[1.0]", "x", "[1]\\", "[1,\t2]"),
+    fc.constantFrom("", "\n", "<|im_end|>", "<think>", "\n</answer>", " ", "\\", "\\n</answer>"),
   )
   .map(([think, judgment, evidence, tail]) => `<think>\n${think}\n</think>\n<answer>\nJudgment: ${judgment}\nEvidence: ${evidence}\n</answer>${tail}`);
 const caseId = fc.oneof(fc.constantFrom("c0", "c1", "caf\u00e9", "3488771835_6", "\ud83d\ude00 id", "c9", "c\\0", 'c"0'), fc.string({ maxLength: 4 }));
@@ -196,14 +212,24 @@ const cacheShaped = fc.record(
   },
   { requiredKeys: ["case_id", "prediction"] },
 );
-const shaped = fc.tuple(fc.oneof(structured, rawCompletion, cacheShaped), fc.constantFrom("", " ")).map(([value, space]) => {
-  const json = JSON.stringify(value);
+/**
+ * A `/` is written `\/` by some JSON writers: in a completion's tags it is a `/` the raw bytes do
+ * not show. Each `/` of a line's JSON is kept or so written (all, none, the first or the last).
+ */
+const slashes = fc.constantFrom("none", "all", "first", "last").map((which) => (json: string): string => {
+  if (which === "none") return json;
+  if (which === "all") return json.replaceAll("/", "\\/");
+  const at = which === "first" ? json.indexOf("/") : json.lastIndexOf("/");
+  return at < 0 ? json : `${json.slice(0, at)}\\${json.slice(at)}`;
+});
+const shaped = fc.tuple(fc.oneof(structured, rawCompletion, cacheShaped), fc.constantFrom("", " "), slashes).map(([value, space, slash]) => {
+  const json = slash(JSON.stringify(value));
   return space === "" ? json : json.replace(/([,:[{])/g, `$1${space}`);
 });
 
 /** JSON text of a line, with spaces between some tokens, a trailing "\r" or spaces sometimes. */
-const written = fc.tuple(line, fc.constantFrom("", " ", "\t"), fc.constantFrom("", "\r", "  ", " \r")).map(([value, space, tail]) => {
-  let json = JSON.stringify(value);
+const written = fc.tuple(line, fc.constantFrom("", " ", "\t"), fc.constantFrom("", "\r", "  ", " \r"), slashes).map(([value, space, tail, slash]) => {
+  let json = slash(JSON.stringify(value));
   if (space !== "") json = json.replace(/([,:[{])/g, `$1${space}`);
   return json + tail;
 });
@@ -279,11 +305,86 @@ describe("scoreBlock's byte path", () => {
       '{"case_id": "caf\u00e9", "run": 7, "completion": "<think>\\nSentence [3] and [1].\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [7, 2]\\n</answer>"}',
       '{"case_id":"nowhere","run":0,"judgment":true}',
       '{"case_id":"c0","run":2,"prediction":{"judgment":"yes","evidence_sentence_ids":[5],"reasoning":"[1]-[3]"}}',
+      '{"case_id":"c0","run":4,"completion":"<think>\\n\\"Two\\" [2]\\tand \\\\ [3]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
+      '{"case_id":"c0","run":5,"completion":"<think>\\n[2] <\\/b>\\n<\\/think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n<\\/answer>"}',
     ];
     for (const l of lines) {
       const bytes = Buffer.from(l, "utf8");
       expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(true);
       expect(agree(l)).toBe(true);
+    }
+  });
+
+  it("finds each string's end wherever it falls in the four-byte words the scanner reads", () => {
+    // Every length up to three words, every place for the byte that stops a string (a quote, an
+    // escape, a raw control byte, a bracket), next to multi-byte characters whose bytes are 0x80 and above.
+    const stops = ['"', "\\n", '\\"', "\\\\", "\\/", "\\u0041", "\u0001", "\u001f", "[", "\u00e9", "\u20ac", "\ud83d\ude00"];
+    for (let length = 0; length <= 13; length++) {
+      for (let at = 0; at <= length; at++) {
+        for (const stop of stops) {
+          for (const fill of ["a", "\u00ff"]) {
+            const text = fill.repeat(at) + stop + fill.repeat(length - at);
+            agree(`{"case_id":"c0","judgment":true,"evidence_sentence_ids":[2],"reasoning":"${text} [3]"}`);
+            agree(`{"case_id":"c${text}","judgment":false}`);
+            agree(`{"case_id":"c1","${text}":1,"judgment":false}`);
+          }
+        }
+      }
+    }
+  });
+
+  it("reads a raw completion with any one byte changed as the full parser does", () => {
+    // Each marker, tag and prefix of the layout, cut at any byte or given a wrong one there.
+    for (const completion of [
+      "<think>\\n[1] and [2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2, 5]\\n</answer>",
+      "<think>\\n\\n<\\/think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n<\\/answer>",
+    ]) {
+      for (let at = 0; at < completion.length; at++) {
+        for (const edited of [completion.slice(0, at) + completion.slice(at + 1), `${completion.slice(0, at)}x${completion.slice(at + 1)}`]) {
+          agree(`{"case_id":"c0","run":1,"completion":"${edited}"}`);
+        }
+      }
+    }
+  });
+
+  it("reads a completion of thousands of tags and newlines, then an ordinary one", () => {
+    const think = "<b>\\n[2] ".repeat(5000);
+    for (const t of [think, "[2]"]) {
+      agree(`{"case_id":"c0","run":1,"completion":"<think>\\n${t}\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}`);
+    }
+  });
+
+  it("reads true and false only whole, at a line's end too", () => {
+    for (const word of ["true", "false"]) {
+      for (let length = 1; length <= word.length; length++) {
+        for (const value of [word.slice(0, length), `${word.slice(0, length)}x`, word.slice(0, length).toUpperCase()]) {
+          agree(`{"case_id":"c1","run":0,"judgment":${value}}`);
+          agree(`{"case_id":"c1","run":0,"judgment":${value}`);
+          agree(`{"case_id":"c1","judgment":false,"model":[${value}]}`);
+          agree(`{"case_id":"c1","judgment":false,"model":{"a":${value}}`);
+        }
+      }
+    }
+  });
+
+  it("tells the keys it reads from keys that only begin or end like them", () => {
+    const known = ["case_id", "run", "judgment", "evidence_sentence_ids", "reasoning", "completion", "prediction"];
+    const left = ["id", "sample", "evidence", "error", "custom_id", "response", "__proto__"];
+    const keys = [...known, ...left].flatMap((k) => [
+      k,
+      k.slice(0, -1),
+      `${k}x`,
+      `x${k}`,
+      k.toUpperCase(),
+      `${k.slice(0, 1)}\\u00${k.charCodeAt(1).toString(16)}${k.slice(2)}`,
+    ]);
+    for (const key of [...keys, "", "i", "ru", "evidence_sentence_idz"]) {
+      for (const value of ['"c1"', "3", "true", "[2]", '"[1] x"', '{"judgment":true}']) {
+        agree(`{"${key}":${value},"case_id":"c0","judgment":true,"evidence_sentence_ids":[2]}`);
+        agree(`{"case_id":"c1","judgment":false,"${key}" : ${value}}`);
+      }
+      agree(`{"case_id":"c1","judgment":false,"${key}"`);
+      agree(`{"case_id":"c1","judgment":false,"${key}":`);
     }
   });
 
@@ -298,6 +399,8 @@ describe("scoreBlock's byte path", () => {
       '{"case_id":"c0","judgment":"maybe"}',
       '{"case_id":"c0","completion":"<think>\\nx\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [\\"One.\\"]\\n</answer>"}',
       '\ufeff{"case_id":"c0","judgment":true}',
+      '{"case_id":"c0","completion":"<think>\\n<\\/answer>\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
+      '{"case_id":"c0","completion":"<think>\\n\\\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
     ]) {
       const bytes = Buffer.from(l, "utf8");
       expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(false);

@@ -8,6 +8,7 @@ import {
   majorityVote,
   PAIRWISE_RUN_LIMIT,
   type RunJudgments,
+  SUBSET_SUM_RUNS,
   type SetConsResult,
 } from "../../src/core/metrics/setcons.js";
 import { groupedAgreement, presenceGroups } from "../../src/core/metrics/run-agreement.js";
@@ -185,6 +186,18 @@ describe("evidence Jaccard of one case over many runs", () => {
     );
   });
 
+  it("is the same bit for bit when some IDs are too large for the ID arrays (numbered through a Map)", () => {
+    const evidenceSet = fc
+      .uniqueArray(fc.integer({ min: 1, max: 40 }), { maxLength: 4 })
+      .map((ids) => ids.map((id) => (id % 3 === 0 ? id + 5000 : id)).sort((a, b) => a - b));
+    fc.assert(
+      fc.property(fc.array(evidenceSet, { minLength: 20, maxLength: 300 }), (evidence) => {
+        expect(caseEvidenceJaccard(evidence).sum).toBe(plainGroupedSum(evidence));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it("is what SetCons averages over cases and pairs", () => {
     const rand = createPrng(11, 3);
     const R = 80;
@@ -254,6 +267,30 @@ describe("judgment agreement from per-case vote counts", () => {
       const setcons = computeSetCons({ caseIds: Array.from({ length: n }, (_, i) => `c${i}`), runs, evidenceOf: () => [], flippedCap: 50 });
       expect("judgment" in setcons && setcons.judgment).toBeCloseTo(want.mean, 12);
     }
+  });
+
+  it("of runs sharing one presence pattern (subset sums) equals the pairwise definition bit for bit", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: SUBSET_SUM_RUNS, max: SUBSET_SUM_RUNS + 40 }),
+        fc.integer({ min: 1, max: 120 }),
+        fc.integer({ min: 0, max: 1 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (R, n, patterns, salt) => {
+          const rand = createPrng(salt, 6);
+          // Judgments also on absent cases: only present ones may count.
+          const runs = randomRuns(R, n, patterns, salt).map((run) => ({
+            present: run.present,
+            judgment: Uint8Array.from(run.present, () => rand.nextBelow(2)),
+          }));
+          const want = pairwise(runs, n);
+          const got = judgmentAgreement(runs, n);
+          expect(got.pairsUsed).toBe(want.pairsUsed);
+          expect(got.mean).toBe(want.mean);
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it("gives up (null) past the group limit, so the caller can keep the pairwise loop", () => {

@@ -14,9 +14,18 @@ export function bitsKey(count: number, bit: (k: number) => number): number | str
   return unitsKey(units, 0, units.length);
 }
 
+/** bitsKey of the low bits of bytes[from … from + count), without a call per bit. */
+export function lowBitsKey(bytes: Uint8Array, from: number, count: number): number | string {
+  if (count <= 53) return bitsKey(count, (k) => bytes[from + k]! & 1);
+  const units = new Uint16Array(Math.ceil(count / 16));
+  for (let k = 0; k < count; k++) units[k >> 4]! |= (bytes[from + k]! & 1) << (k & 15);
+  return unitsKey(units, 0, units.length);
+}
+
 /** The key of a row of bits held as 16-bit units, units[from … to): one UTF-16 code unit each (equal for equal rows only). */
 export function unitsKey(units: Uint16Array, from: number, to: number): string {
   let key = "";
-  for (let u = from; u < to; u += 4096) key += String.fromCharCode(...units.subarray(u, Math.min(to, u + 4096)));
+  // apply takes the typed array as it is; a spread walked it through the iterator protocol.
+  for (let u = from; u < to; u += 4096) key += String.fromCharCode.apply(null, units.subarray(u, Math.min(to, u + 4096)) as unknown as number[]);
   return key;
 }

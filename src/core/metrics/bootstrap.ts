@@ -9,12 +9,15 @@
 // outcome signature (gold label and every run's judgment) are interchangeable, so a resample draws
 // the signatures' multinomial counts directly (binomial.ts): the same distribution as n case
 // draws. Runs with identical outcomes are kept once, weighted. Cost: O(B · (G + U · G' / k)) for U
-// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≤ G of
-// them drawn, k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500 cases, G ≤ 512.
+// distinct runs, G signature groups (at most min(n, 2^(U+1))), G' ≈ 0.36 · G row additions (the
+// drawn groups' rows are added through subset sums of blocks of five groups, bit plane by bit plane
+// of their weights: WeightedRows), k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500
+// cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { InversionPowers, multinomialCounts } from "./binomial.js";
-import { bitsKey, unitsKey } from "./bits-key.js";
+import { lowBitsKey, unitsKey } from "./bits-key.js";
 import { createPrng } from "./prng.js";
+import { SubsetSums } from "./subset-sums.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
 export function outcomeCode(label: boolean, judgment: boolean): number {
@@ -97,31 +100,39 @@ function groupByKey(count: number, keyOf: (k: number) => string | number): { gro
   return { groupOf, first };
 }
 
+/** Cases whose signatures are filled together (their units stay in cache across the runs). */
+const SIGNATURE_BLOCK = 64;
+
 export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
   const n = labels.length;
-  const runGroups = groupByKey(R, (r) => bitsKey(n, (i) => codes[r * n + i]! & 1));
+  const runGroups = groupByKey(R, (r) => lowBitsKey(codes, r * n, n));
   const U = runGroups.first.length;
   const runWeights = new Float64Array(U);
   for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
   const base = runGroups.first.map((r) => r * n);
   // Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u) as 16-bit
-  // units, filled run by run: reading the codes case by case jumped n bytes per bit.
+  // units, filled run by run within blocks of cases: reading the codes case by case jumped n bytes
+  // per bit, and filling all cases run by run swept every signature once per run.
   const width = (U + 16) >>> 4;
   const signatures = new Uint16Array(n * width);
   for (let i = 0; i < n; i++) signatures[i * width] = labels[i]!;
-  for (let u = 0; u < U; u++) {
-    const unit = (u + 1) >>> 4;
-    const mask = 1 << ((u + 1) & 15);
-    for (let i = 0, at = base[u]!; i < n; i++) if (codes[at + i]! & 1) signatures[i * width + unit]! |= mask;
+  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) {
+    const i1 = Math.min(n, i0 + SIGNATURE_BLOCK);
+    for (let u = 0; u < U; u++) {
+      const unit = (u + 1) >>> 4;
+      const shift = (u + 1) & 15;
+      for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
+    }
   }
   const caseGroups = groupByKey(n, (i) => (width === 1 ? signatures[i]! : unitsKey(signatures, i * width, (i + 1) * width)));
   const G = caseGroups.first.length;
   const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
   for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;
-  caseGroups.first.forEach((i, g) => {
-    table.labels[g] = labels[i]!;
-    for (let u = 0; u < U; u++) table.codes[u * G + g] = codes[base[u]! + i]!;
-  });
+  caseGroups.first.forEach((i, g) => (table.labels[g] = labels[i]!));
+  // Run by run, reading and writing along the rows: group by group jumped a row per run.
+  for (let u = 0; u < U; u++) {
+    for (let g = 0, from = base[u]!, to = u * G; g < G; g++) table.codes[to + g] = codes[from + caseGroups.first[g]!]!;
+  }
   return table;
 }
 
@@ -129,8 +140,8 @@ export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number)
  * The headline macro-F1 of resamples b = from … to − 1. `codes` holds the outcome codes run-major
  * (run r's case i at r · n + i). Cases with the same signature are interchangeable, so a resample
  * is drawn as the multinomial counts of the signatures (binomial.ts), exactly the distribution of
- * n case draws with replacement, at O(groups) instead of O(n) per resample. The inner loop runs
- * over a group-major copy, contiguous per group, which is what makes hundreds of runs affordable.
+ * n case draws with replacement, at O(groups) instead of O(n) per resample. The inner loop adds
+ * packed rows of many runs at once (WeightedRows), which is what makes hundreds of runs affordable.
  * Blocks of resamples can be computed anywhere (e.g. in pool workers) and concatenated: each
  * resample only depends on (seed, b).
  */
@@ -144,7 +155,7 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   // judged positive: one "judged positive" indicator per (group, run), summed separately over the
   // two gold classes. Indicators of `perSlot` runs share one float64 as fields of `bits` bits (a
   // field's sum is at most n < 2^bits, and the whole sum stays below 2^53, so it is exact): at
-  // 891 cases, five runs per multiply-add.
+  // 891 cases, five runs per addition (SubsetRows).
   let bits = 1;
   while (2 ** bits <= n) bits++;
   const perSlot = Math.floor(EXACT_BITS / bits);
@@ -153,44 +164,31 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   const U = table.runs;
   const field = 2 ** bits;
   const slots = Math.ceil(U / perSlot);
-  const byGroup = new Float64Array(G * slots);
-  for (let u = 0; u < U; u++) {
-    const base = u * G;
-    const scale = field ** (u % perSlot);
-    const q = Math.floor(u / perSlot);
-    for (let g = 0; g < G; g++) if (table.codes[base + g]! & 1) byGroup[g * slots + q]! += scale;
-  }
+  const subsets = new WeightedRows(table, field, perSlot, slots);
+  const perField = 1 / field;
+  const runWeights = table.runWeights;
   const weights = new Float64Array(G);
   const drawn = new Int32Array(G);
   const powers = new InversionPowers(G);
   const accPositive = new Float64Array(slots);
   const accNegative = new Float64Array(slots);
-  const drawnPositive = new Int32Array(G);
-  const drawnNegative = new Int32Array(G);
   for (let b = from; b < to; b++) {
     const draw = drawResample(table, n, seed, b, weights, drawn, powers);
-    let positives = 0;
-    let negatives = 0;
-    for (let k = 0; k < draw.distinct; k++) {
-      const g = drawn[k]!;
-      if (table.labels[g]) drawnPositive[positives++] = g;
-      else drawnNegative[negatives++] = g;
-    }
-    addWeightedRows(accPositive, byGroup, slots, weights, drawnPositive, positives);
-    addWeightedRows(accNegative, byGroup, slots, weights, drawnNegative, negatives);
+    subsets.sum(weights, drawn, draw.distinct, accPositive, accNegative);
     let total = 0;
-    for (let q = 0; q < slots; q++) {
+    const positives = draw.positives;
+    for (let q = 0, u = 0; q < slots; q++) {
       let x = accPositive[q]!;
       let y = accNegative[q]!;
-      for (let f = 0; f < perSlot && q * perSlot + f < U; f++) {
-        // Dividing by a power of two is exact: these are x % field and y % field without fmod.
-        const xHigh = Math.floor(x / field);
-        const yHigh = Math.floor(y / field);
+      for (const last = Math.min(U, u + perSlot); u < last; u++) {
+        // Multiplying by a power of two is exact: these are x % field and y % field without fmod.
+        const xHigh = Math.floor(x * perField);
+        const yHigh = Math.floor(y * perField);
         const tp = x - xHigh * field;
         const fp = y - yHigh * field;
         x = xHigh;
         y = yHigh;
-        total += table.runWeights[q * perSlot + f]! * macroF1({ tp, fp, fn: draw.positives - tp, tn: n - draw.positives - fp });
+        total += runWeights[u]! * macroF1({ tp, fp, fn: positives - tp, tn: n - positives - fp });
       }
     }
     values[b - from] = total / R;
@@ -198,36 +196,102 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   return values;
 }
 
+/** Float64 entries the subset rows may take (32 MB); past it, blocks get fewer groups. */
+const SUBSET_ENTRIES = 1 << 22;
+
 /**
- * acc = Σ weights[g] · rows[g] over the `count` groups listed, each row `slots` packed counters.
- * Every term and partial sum is an integer below 2^53 (see bootstrapMacroF1Values), so the sum is
- * exact in any order: four rows are added per pass over the accumulator, which reads and writes
- * it a quarter as often.
+ * The packed "judged positive" rows of the signature groups (one float64 per `perSlot` runs) as
+ * subset sums (subset-sums.ts): the groups of each gold class are cut into blocks. A resample's
+ * acc = Σ weights[g] · row(g) is added bit plane by bit plane of the weights: per plane, each
+ * block adds the one stored row of its groups whose weight has that bit set, with no
+ * multiplication. At 891 cases (weights mostly 0, 1 or 2) that is about 0.36 row additions per
+ * group instead of 0.63 multiply-adds. Every field of every partial sum counts at most n draws
+ * (< field), so all sums are integers below 2^53: the counters are those of the plain weighted sum.
  */
-function addWeightedRows(acc: Float64Array, rows: Float64Array, slots: number, weights: Float64Array, groups: Int32Array, count: number): void {
-  acc.fill(0);
-  let k = 0;
-  for (; k + 4 <= count; k += 4) {
-    const a = groups[k]!;
-    const b = groups[k + 1]!;
-    const c = groups[k + 2]!;
-    const d = groups[k + 3]!;
-    const wa = weights[a]!;
-    const wb = weights[b]!;
-    const wc = weights[c]!;
-    const wd = weights[d]!;
-    const ra = a * slots;
-    const rb = b * slots;
-    const rc = c * slots;
-    const rd = d * slots;
-    for (let q = 0; q < slots; q++) acc[q]! += wa * rows[ra + q]! + wb * rows[rb + q]! + wc * rows[rc + q]! + wd * rows[rd + q]!;
+class WeightedRows {
+  private readonly subsets: SubsetSums;
+  /** Blocks below this hold gold-positive groups, the rest gold-negative ones. */
+  private readonly positiveBlocks: number;
+  private readonly blockOf: Int32Array;
+  /** The bit of each group in its block's subset masks. */
+  private readonly bitOf: Int32Array;
+  /** Per weight bit plane and block, the subset mask of the drawn groups (zero between resamples). */
+  private masks: Int32Array;
+  /** Row offsets to add, and one plane's sum. */
+  private readonly picked: Int32Array;
+  private readonly plane: Float64Array;
+
+  constructor(table: SignatureTable, field: number, perSlot: number, slots: number) {
+    const G = table.groups;
+    let positives = 0;
+    for (let g = 0; g < G; g++) positives += table.labels[g]!;
+    const blocksOf = (k: number): number => Math.ceil(positives / k) + Math.ceil((G - positives) / k);
+    const k = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+    this.positiveBlocks = Math.ceil(positives / k);
+    const subsets = new SubsetSums(blocksOf(k), k, slots);
+    this.subsets = subsets;
+    this.blockOf = new Int32Array(G);
+    this.bitOf = new Int32Array(G);
+    const members = [0, 0];
+    const singleOf = new Int32Array(G);
+    for (let g = 0; g < G; g++) {
+      const negative = table.labels[g] ? 0 : 1;
+      const block = negative * this.positiveBlocks + Math.floor(members[negative]! / k);
+      this.blockOf[g] = block;
+      this.bitOf[g] = 1 << (members[negative]! % k);
+      members[negative]!++;
+      singleOf[g] = subsets.at(block, this.bitOf[g]!);
+    }
+    const words = (G + 31) >>> 5;
+    const judged = new Uint32Array(table.runs * words);
+    for (let u = 0; u < table.runs; u++) for (let g = 0, at = u * G; g < G; g++) judged[u * words + (g >>> 5)]! |= (table.codes[at + g]! & 1) << (g & 31);
+    subsets.fillSingles(judged, words, table.runs, G, field, perSlot, (g) => singleOf[g]!);
+    subsets.completeSubsets();
+    this.masks = new Int32Array(subsets.blocks);
+    this.picked = new Int32Array(subsets.blocks);
+    this.plane = new Float64Array(slots);
   }
-  for (; k < count; k++) {
-    const g = groups[k]!;
-    const w = weights[g]!;
-    const row = g * slots;
-    for (let q = 0; q < slots; q++) acc[q]! += w * rows[row + q]!;
+
+  /** accPositive, accNegative = Σ weights[g] · row(g) over the `count` groups listed in `drawn`, by gold class. */
+  sum(weights: Float64Array, drawn: Int32Array, count: number, accPositive: Float64Array, accNegative: Float64Array): void {
+    const blocks = this.subsets.blocks;
+    let planes = 0;
+    for (let k = 0; k < count; k++) {
+      const g = drawn[k]!;
+      // A weight is at most n < 2^26 (the packed path's bound), so it is an int32.
+      const w = weights[g]! | 0;
+      while (w >>> planes !== 0) planes++;
+      if (this.masks.length < planes * blocks) this.masks = grownMasks(this.masks, planes * blocks);
+      const block = this.blockOf[g]!;
+      const bit = this.bitOf[g]!;
+      for (let p = 0, rest = w; rest !== 0; p++, rest >>>= 1) if (rest & 1) this.masks[p * blocks + block]! |= bit;
+    }
+    accPositive.fill(0);
+    accNegative.fill(0);
+    const { masks, picked, plane, subsets } = this;
+    // Per plane and gold class (blocks below positiveBlocks, then the rest): acc += 2^plane · Σ
+    // the rows the blocks' masks pick (masks are cleared for the next resample).
+    for (let at = 0, scale = 1; at < planes * blocks; at += blocks, scale *= 2) {
+      for (let from = 0, to = this.positiveBlocks, acc = accPositive; from < blocks; from = to, to = blocks, acc = accNegative) {
+        let count = 0;
+        for (let block = from; block < to; block++) {
+          const mask = masks[at + block]!;
+          if (mask === 0) continue;
+          masks[at + block] = 0;
+          picked[count++] = subsets.at(block, mask);
+        }
+        if (count === 0) continue;
+        subsets.sum(picked, count, plane, 0, subsets.slots);
+        for (let q = 0; q < subsets.slots; q++) acc[q]! += scale * plane[q]!;
+      }
+    }
   }
+}
+
+function grownMasks(masks: Int32Array, least: number): Int32Array {
+  const to = new Int32Array(Math.max(2 * masks.length, least));
+  to.set(masks);
+  return to;
 }
 
 /**

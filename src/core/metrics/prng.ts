@@ -23,23 +23,31 @@ export interface Prng {
   nextBelow(bound: number): number;
 }
 
-/** Mulberry32 seeded from (seed, stream). */
+/**
+ * Mulberry32 seeded from (seed, stream). A class, not closures: the bootstrap makes a generator per
+ * resample, and a fresh pair of closures each time kept its hot call sites from inlining them.
+ */
 export function createPrng(seed: number, stream = 0): Prng {
-  let state = mixSeed(seed, stream);
-  const nextUint32 = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
+  return new Mulberry32(mixSeed(seed, stream));
+}
+
+class Mulberry32 implements Prng {
+  constructor(private state: number) {}
+
+  nextUint32(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;
-  };
-  const nextBelow = (bound: number): number => {
+  }
+
+  nextBelow(bound: number): number {
     if (bound <= 1) return 0;
     const limit = Math.floor(0x100000000 / bound) * bound;
     for (;;) {
-      const x = nextUint32();
+      const x = this.nextUint32();
       if (x < limit) return x % bound;
     }
-  };
-  return { nextUint32, nextBelow };
+  }
 }

@@ -6,6 +6,9 @@
 //   present-and-negative); for a pair, common = popcount((P_r|N_r) & (P_s|N_s)) and
 //   agree = popcount(P_r & P_s) + popcount(N_r & N_s). Cost O(R² · n / 32) word operations: at
 //   R = 1,875 runs and n = 891 cases that is ≈ 5·10⁷ cheap operations (well under a second).
+//   From 64 runs all present on the same cases (the usual eval), each run's agreement with every
+//   later run comes instead from one sum of packed per-case rows over its positive cases, through
+//   subset sums of blocks of five cases (samePresenceAgreement): about n / 5 row additions per run.
 // * evidence Jaccard is a flat mean over (pair, common case). Per case, the runs present are grouped
 //   by identical evidence set: a group of k runs contributes C(k, 2) pairs of Jaccard 1 (two empty
 //   sets count as 1), and two groups g, h contribute k_g · k_h · J(S_g, S_h). Cost per case is
@@ -15,7 +18,8 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
-import { bitsKey } from "./bits-key.js";
+import { unitsKey } from "./bits-key.js";
+import { SubsetSums } from "./subset-sums.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
 export type { JudgmentColumns } from "./run-agreement.js";
@@ -56,19 +60,25 @@ function runBitsets(c: JudgmentColumns, words: number): { any: Uint32Array; pos:
   const pos = new Uint32Array(c.runs * words);
   const anyCount = new Int32Array(c.runs);
   const presence = new Int32Array(c.runs);
-  const firstOf = new Map<string | number, number>();
+  const firstOf = new Map<string, number>();
   for (let r = 0; r < c.runs; r++) {
     const at = r * c.cases;
     const base = r * words;
-    for (let i = 0; i < c.cases; i++) {
-      if (!c.present[at + i]) continue;
-      const bit = 1 << (i & 31);
-      const w = base + (i >>> 5);
-      if (c.judgment[at + i]) pos[w]! |= bit;
-      any[w]! |= bit;
-      anyCount[r]!++;
+    // Word by word, without a branch per case (judgments are unpredictable).
+    for (let w = 0; w < words; w++) {
+      let present = 0;
+      let positive = 0;
+      for (let b = 0, i = w * 32; b < 32 && i < c.cases; b++, i++) {
+        const here = c.present[at + i]! !== 0 ? 1 : 0;
+        present |= here << b;
+        positive |= (here & (c.judgment[at + i]! !== 0 ? 1 : 0)) << b;
+      }
+      any[base + w] = present;
+      pos[base + w] = positive;
+      anyCount[r]! += popcount32(present);
     }
-    const key = bitsKey(c.cases, (i) => c.present[at + i]!);
+    // The presence bitset's words as the key: a key per case's bit cost a call per (run, case).
+    const key = unitsKey(new Uint16Array(any.buffer, 4 * base, 2 * words), 0, 2 * words);
     const first = firstOf.get(key);
     if (first === undefined) firstOf.set(key, r);
     presence[r] = first ?? r;
@@ -93,6 +103,10 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
   }
   const words = (caseCount + 31) >>> 5;
   const { any, pos, anyCount, presence } = runBitsets(c, words);
+  if (c.runs >= SUBSET_SUM_RUNS && presence.every((first) => first === 0)) {
+    const shared = samePresenceAgreement(c, anyCount[0]!, pos);
+    if (shared) return shared;
+  }
   let sum = 0;
   let used = 0;
   for (let r = 0; r < c.runs; r++) {
@@ -119,6 +133,73 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
     }
   }
   return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
+}
+
+/** From this many runs, runs all present on the same cases are compared through subset sums (fewer, the popcount loop is cheaper). */
+export const SUBSET_SUM_RUNS = 64;
+/** Float64 entries the subset sums may take (32 MB); past it, the popcount loop. */
+const SUBSET_ENTRIES = 1 << 22;
+
+/**
+ * judgmentAgreement for runs all present on the same `common` cases, with the same additions in
+ * the same order. Two runs disagree on p_r + p_s − 2 · shared_rs cases (p: cases judged positive,
+ * shared: both judged positive), and run r's shared counts with every later run are one sum of
+ * packed rows: per case, the runs judging it positive, as fields of one float64 per `perSlot` runs
+ * (a field counts at most n cases, < 2^bits). Summed over r's positive cases through subset sums
+ * (subset-sums.ts), that is about n / 5 row additions per run where the loop needed a popcount per
+ * 32 cases and run pair. Null when the packing or the table does not fit.
+ */
+export function samePresenceAgreement(c: JudgmentColumns, common: number, pos: Uint32Array): { mean: number; pairsUsed: number } | null {
+  const { runs: R, cases: n } = c;
+  if (common === 0) return { mean: 0, pairsUsed: 0 };
+  let bits = 1;
+  while (2 ** bits <= n) bits++;
+  const perSlot = Math.floor(53 / bits);
+  if (perSlot < 2) return null;
+  const field = 2 ** bits;
+  const slots = Math.ceil(R / perSlot);
+  const blocksOf = (k: number): number => Math.ceil(n / k);
+  const k = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+  if (blocksOf(k) * (2 ** k - 1) * slots > SUBSET_ENTRIES) return null;
+  const subsets = new SubsetSums(blocksOf(k), k, slots);
+  const words = (n + 31) >>> 5;
+  subsets.fillSingles(pos, words, R, n, field, perSlot, (i) => subsets.at(Math.floor(i / k), 1 << (i % k)));
+  subsets.completeSubsets();
+  const positives = new Int32Array(R);
+  for (let s = 0; s < R; s++) for (let w = 0; w < words; w++) positives[s]! += popcount32(pos[s * words + w]!);
+  const picked = new Int32Array(subsets.blocks);
+  const shared = new Float64Array(slots);
+  let sum = 0;
+  let used = 0;
+  for (let r = 0; r + 1 < R; r++) {
+    let count = 0;
+    for (let block = 0; block < subsets.blocks; block++) {
+      // Bits block·k … block·k + k − 1 of run r's positive bitset (k ≤ 5, so at most two words).
+      const first = block * k;
+      const at = r * words + (first >>> 5);
+      const shift = first & 31;
+      let mask = pos[at]! >>> shift;
+      if (shift + k > 32 && (first >>> 5) + 1 < words) mask |= pos[at + 1]! << (32 - shift);
+      mask &= subsets.span;
+      if (mask !== 0) picked[count++] = subsets.at(block, mask);
+    }
+    const firstSlot = Math.floor((r + 1) / perSlot);
+    subsets.sum(picked, count, shared, firstSlot, slots);
+    for (let q = firstSlot; q < slots; q++) {
+      let x = shared[q]!;
+      for (let f = 0, s = q * perSlot; f < perSlot && s < R; f++, s++) {
+        // Dividing by a power of two is exact: this is x % field without fmod.
+        const high = Math.floor(x / field);
+        const both = x - high * field;
+        x = high;
+        if (s <= r) continue;
+        const differ = positives[r]! + positives[s]! - 2 * both;
+        sum += (common - differ) / common;
+        used++;
+      }
+    }
+  }
+  return { mean: sum / used, pairsUsed: used };
 }
 
 /** Jaccard of two sorted, de-duplicated ID lists; both empty = 1. */
@@ -164,6 +245,8 @@ class EvidenceGroups {
   private groupAt = new Int32Array(64);
   /** The slots in use, to clear them. */
   private readonly used: number[] = [];
+  /** The group of key 0, −1 while it has none. */
+  private zeroGroup = -1;
 
   add(key: string | number, item: number): void {
     const g = typeof key === "number" ? this.numericGroup(key, this.first.length) : this.textGroup(key, this.first.length);
@@ -183,6 +266,11 @@ class EvidenceGroups {
 
   /** The group of a numeric key, `next` (filed as new) when it has none. */
   private numericGroup(key: number, next: number): number {
+    // Key 0 (the run table's empty set: every negative judgment) is kept aside, without hashing.
+    if (key === 0) {
+      if (this.zeroGroup < 0) this.zeroGroup = next;
+      return this.zeroGroup;
+    }
     if (2 * (this.used.length + 1) > this.keys.length) this.grow();
     const mask = this.keys.length - 1;
     for (let slot = keySlot(key, mask); ; slot = (slot + 1) & mask) {
@@ -214,6 +302,7 @@ class EvidenceGroups {
   }
 
   clear(): void {
+    this.zeroGroup = -1;
     this.index.clear();
     for (const slot of this.used) this.groupAt[slot] = 0;
     this.used.length = 0;
@@ -229,6 +318,9 @@ function keySlot(key: number, mask: number): number {
   const h = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1);
   return (h ^ (h >>> 16)) & mask;
 }
+
+/** IDs below this are numbered through arrays (EvidenceSets.numberIds). */
+const SMALL_IDS = 4096;
 
 /** Above this many distinct sets, pairs sharing an ID are found through an index of the IDs instead of trying every pair. */
 const INDEXED_SETS = 16;
@@ -247,6 +339,10 @@ export class EvidenceSets {
   private strictlySorted = true;
   // The ID index (pairSum above INDEXED_SETS): per distinct ID, the sets holding it, in set order.
   private readonly slotOf = new Map<number, number>();
+  /** The small IDs' slots, valid where idSeen holds the current idStamp. */
+  private readonly idSeen = new Int32Array(SMALL_IDS);
+  private readonly idSlot = new Int32Array(SMALL_IDS);
+  private idStamp = 0;
   private lists: Int32Array = new Int32Array(64);
   private listStart = new Int32Array(64);
   private cursor = new Int32Array(64);
@@ -314,20 +410,50 @@ export class EvidenceSets {
     return sum;
   }
 
-  private indexedPairSum(): number {
-    const { sets: D, count, start, ids } = this;
-    const total = start[D]!;
-    // Number the distinct IDs; each set's IDs are unique, so a set is listed once per ID it holds.
+  /**
+   * Numbers the distinct IDs of ids[0 … total) in order of first appearance into `listed`; returns
+   * how many there are. Small non-negative IDs (sentence numbers) are looked up in an array stamped
+   * per call, others in a Map: the Map was most of the index's cost.
+   */
+  private numberIds(total: number): number {
+    const { ids, listed } = this;
+    let small = true;
+    for (let k = 0; k < total && small; k++) small = ids[k]! >= 0 && ids[k]! < SMALL_IDS;
+    let slots = 0;
+    if (small) {
+      if (this.idStamp === 0x7fffffff) {
+        this.idSeen.fill(0);
+        this.idStamp = 0;
+      }
+      const stamp = ++this.idStamp;
+      const { idSeen, idSlot } = this;
+      for (let k = 0; k < total; k++) {
+        const id = ids[k]!;
+        if (idSeen[id] !== stamp) {
+          idSeen[id] = stamp;
+          idSlot[id] = slots++;
+        }
+        listed[k] = idSlot[id]!;
+      }
+      return slots;
+    }
     const slotOf = this.slotOf;
     slotOf.clear();
-    if (this.listed.length < total) this.listed = new Int32Array(2 * total);
-    const slotOfId = this.listed;
     for (let k = 0; k < total; k++) {
       let slot = slotOf.get(ids[k]!);
       if (slot === undefined) slotOf.set(ids[k]!, (slot = slotOf.size));
-      slotOfId[k] = slot;
+      listed[k] = slot;
     }
-    const slots = slotOf.size;
+    return slotOf.size;
+  }
+
+  private indexedPairSum(): number {
+    const { sets: D, count, start } = this;
+    const total = start[D]!;
+    // Number the distinct IDs; each set's IDs are unique, so a set is listed once per ID it holds.
+    if (this.listed.length < total) this.listed = new Int32Array(2 * total);
+    const slotOfId = this.listed;
+    const slots = this.numberIds(total);
     if (this.listStart.length < slots + 1) {
       this.listStart = new Int32Array(2 * slots + 1);
       this.cursor = new Int32Array(2 * slots + 1);

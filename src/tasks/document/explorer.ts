@@ -146,6 +146,12 @@ export function headerOf(c: SliceCase): CaseHeader {
  * Each case gets its runs in run order either way: a table with a kept line in most cells is read
  * run by run (the order a dump written run after run lays its columns out in), a sparse one case
  * by case through its kept lines, each case's absent runs one streak between them.
+ *
+ * Every summary field of a kept line follows from its judgment, its reason and how many gold
+ * sentences it cites (with the case's label and gold): a case's later runs that agree on those
+ * three with an earlier one are added as repeats (CaseSummary.addRepeat: its run count and reward
+ * sum), as are its absent runs after the first; a case has a few such kinds of run against a
+ * thousand runs.
  */
 export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseCount: number): CaseSummary {
   const summary = new CaseSummary(caseCount);
@@ -156,8 +162,22 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   const headers = cases.map(headerOf);
   const facets = headers.map((header) => () => facetsOf(header as unknown as Record<string, unknown>));
   const absent = headers.map((header) => runLineDecides(header, false, false, [], 0));
+  // Case k's kinds of kept line are kindStart[k] + (judgment · REASONS + reason) · (gold + 1) + matched;
+  // the reward of each kind met so far (NaN: not met yet), and whether an absent run was met.
+  // Kept only while the table is no larger than the cells it serves (a few runs a case: none).
+  const REASONS = CASE_REASONS.length;
+  const kindStart = new Int32Array(cases.length + 1);
+  cases.forEach((c, k) => (kindStart[k + 1] = kindStart[k]! + 2 * REASONS * (c.gold.length + 1)));
+  const remember = kindStart[cases.length]! <= R * cases.length;
+  const kindReward = new Float64Array(remember ? kindStart[cases.length]! : 0).fill(Number.NaN);
+  const absentMet = new Uint8Array(cases.length);
   const addAbsent = (k: number, times: number): void => {
     const a = absent[k]!;
+    if (absentMet[k]) {
+      summary.addRepeat(cases[k]!.index, finiteOrNull(a.rewardAccuracy), times);
+      return;
+    }
+    absentMet[k] = 1;
     summary.addFields(
       cases[k]!.index,
       headers[k]!.label,
@@ -176,12 +196,20 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
     // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
     if (table.line[e]! < 1 || !Number.isFinite(coverage)) return;
     const header = headers[k]!;
-    const reason = CASE_REASONS[table.reason[e]!]!;
+    const reasonIdx = table.reason[e]!;
     const judgment = table.judgment[e] === 1;
     const from = table.evStart[e]!;
     const count = table.evLength[e]!;
     const matched = matchedEvidence(header.goldSet, ids, from, from + count);
+    const kind = kindStart[k]! + ((judgment ? REASONS : 0) + reasonIdx) * (header.gold.length + 1) + matched;
+    const met = remember && matched <= header.gold.length && kind < kindStart[k + 1]!;
+    if (met && !Number.isNaN(kindReward[kind]!)) {
+      summary.addRepeat(cases[k]!.index, kindReward[kind]!, 1);
+      return;
+    }
+    const reason = CASE_REASONS[reasonIdx]!;
     const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
+    if (met && Number.isFinite(decided.rewardAccuracy)) kindReward[kind] = decided.rewardAccuracy;
     summary.addFields(
       cases[k]!.index,
       header.label,
@@ -321,7 +349,18 @@ class RunPicker {
   }
   runs(k: number): ExplorerRun[] {
     const { failing, passing } = this.kept[k]!;
-    return [...failing, ...passing.slice(0, Math.max(0, this.cap - failing.length))].sort((a, b) => this.order.get(a)! - this.order.get(b)!);
+    const passingKept = Math.max(0, this.cap - failing.length);
+    // Both lists are in the order their runs were offered: merged, not sorted (a sort asked the
+    // order Map twice a comparison).
+    const runs: ExplorerRun[] = [];
+    let f = 0;
+    let p = 0;
+    while (f < failing.length && p < passingKept && p < passing.length) {
+      runs.push(this.order.get(failing[f]!)! < this.order.get(passing[p]!)! ? failing[f++]! : passing[p++]!);
+    }
+    while (f < failing.length) runs.push(failing[f++]!);
+    while (p < passingKept && p < passing.length) runs.push(passing[p++]!);
+    return runs;
   }
 }
 

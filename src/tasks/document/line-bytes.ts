@@ -9,6 +9,40 @@ export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/**
+ * Pre-encoded bytes also held as little-endian 32-bit words (the last one padded with zeros), for
+ * `putFragment` to copy four bytes a store: byte by byte, the fixed parts of a million run lines
+ * were most of the time spent writing them.
+ */
+export interface Fragment {
+  readonly bytes: Uint8Array;
+  readonly words: Uint32Array;
+}
+
+/** A fragment's words run up to this many bytes past its end. */
+export const FRAGMENT_SLACK = 3;
+
+/** The Fragment of some bytes. */
+export function fragmentOf(bytes: Uint8Array): Fragment {
+  const padded = new Uint8Array(Math.ceil(bytes.length / 4) * 4);
+  padded.set(bytes);
+  const view = new DataView(padded.buffer);
+  const words = new Uint32Array(padded.length / 4);
+  for (let w = 0; w < words.length; w++) words[w] = view.getUint32(4 * w, true);
+  return { bytes, words };
+}
+
+/**
+ * Writes `f` at `at` of the buffer `view` covers, returning its end; up to FRAGMENT_SLACK bytes
+ * past the end are written over (the caller has room for them, and writes the rest of the line
+ * over them or leaves them past the bytes it keeps).
+ */
+export function putFragment(view: DataView, at: number, f: Fragment): number {
+  const words = f.words;
+  for (let w = 0, to = at; w < words.length; w++, to += 4) view.setUint32(to, words[w]!, true);
+  return at + f.bytes.length;
+}
+
 const SHORT_FRAGMENT = 24;
 const FLOAT_CACHE_CAP = 1 << 14;
 const floatCache = new Map<number, Uint8Array>();
@@ -20,7 +54,12 @@ export const NUMBER_BYTES = 25;
 
 /** Writes `value` as `String(value)` renders it into buf[at …] (room for NUMBER_BYTES), returning the end. */
 export function writeNumber(buf: Uint8Array, at: number, value: number): number {
-  if (value >= 0 && value < 2147483648 && (value | 0) === value) return writeUint(buf, at, value);
+  // Small, so that it is inlined where it is called per number; the rest is out of line.
+  return value >= 0 && value < 2147483648 && (value | 0) === value ? writeUint(buf, at, value) : writeNonUint(buf, at, value);
+}
+
+/** writeNumber of a value that is not a 31-bit non-negative integer. */
+function writeNonUint(buf: Uint8Array, at: number, value: number): number {
   // Fractions repeat a lot (k / sentence count), and rendering a double is the costly part.
   let rendered = floatCache.get(value);
   if (rendered === undefined) {
@@ -32,18 +71,74 @@ export function writeNumber(buf: Uint8Array, at: number, value: number): number 
   return at;
 }
 
+/**
+ * `before`, a number as `writeNumber` renders it, then `after`, with the whole of it pre-encoded
+ * for each fraction k / n of one n (k = 0 … n, as it is first met; a case's reference coverages are
+ * its reference count over its sentence count): one Fragment copied, found by k, with no lookup by
+ * value and no number rendered. Other values, and n = 0, are written piece by piece.
+ */
+export class FractionBytes {
+  private readonly rendered: (Fragment | undefined)[] = [];
+  private readonly before: Uint8Array;
+  private readonly after: Uint8Array;
+
+  constructor(
+    readonly denominator: number,
+    private readonly beforeText: string,
+    private readonly afterText: string,
+  ) {
+    this.before = utf8(beforeText);
+    this.after = utf8(afterText);
+  }
+
+  /** The most bytes `write` writes, FRAGMENT_SLACK included. */
+  get most(): number {
+    return this.before.length + NUMBER_BYTES + this.after.length + FRAGMENT_SLACK;
+  }
+
+  /** Writes `before`, `value`, `after` at `at` of the buffer `buf` is and `view` covers (room for `most`), returning the end. */
+  write(buf: Uint8Array, view: DataView, at: number, value: number): number {
+    const n = this.denominator;
+    const k = Math.round(value * n);
+    // The same double as k / n renders the same; anything else (n = 0 included) is not one of these fractions.
+    if (k >= 0 && k <= n && k / n === value) {
+      let rendered = this.rendered[k];
+      if (rendered === undefined) this.rendered[k] = rendered = fragmentOf(utf8(`${this.beforeText}${String(value)}${this.afterText}`));
+      return putFragment(view, at, rendered);
+    }
+    const { before, after } = this;
+    for (let b = 0; b < before.length; b++) buf[at++] = before[b]!;
+    at = writeNumber(buf, at, value);
+    for (let b = 0; b < after.length; b++) buf[at++] = after[b]!;
+    return at;
+  }
+}
+
+/** "00" … "99": two digits a division (a dump's line numbers have six or seven). */
+const DIGIT_PAIRS = utf8(Array.from({ length: 100 }, (_, k) => String(k).padStart(2, "0")).join(""));
+
+/** Decimal digits of a non-negative 31-bit integer. */
+function decimalDigits(value: number): number {
+  if (value < 100_000) return value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : value < 10_000 ? 4 : 5;
+  return value < 1_000_000 ? 6 : value < 10_000_000 ? 7 : value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10;
+}
+
 /** Writes a non-negative 31-bit integer in decimal into buf[at …], returning the end. */
 export function writeUint(buf: Uint8Array, at: number, value: number): number {
-  let digits = 1;
-  for (let v = value; v >= 10; v = (v / 10) | 0) digits++;
-  const end = at + digits;
+  const end = at + decimalDigits(value);
   let v = value;
   let k = end;
-  do {
-    const q = (v / 10) | 0;
-    buf[--k] = 0x30 + v - q * 10;
+  while (v >= 100) {
+    const q = (v / 100) | 0;
+    const pair = 2 * (v - q * 100);
+    buf[--k] = DIGIT_PAIRS[pair + 1]!;
+    buf[--k] = DIGIT_PAIRS[pair]!;
     v = q;
-  } while (v > 0);
+  }
+  if (v >= 10) {
+    buf[--k] = DIGIT_PAIRS[2 * v + 1]!;
+    buf[--k] = DIGIT_PAIRS[2 * v]!;
+  } else buf[--k] = 0x30 + v;
   return end;
 }
 
@@ -54,10 +149,13 @@ export function writeUint(buf: Uint8Array, at: number, value: number): number {
  */
 export class ByteSink {
   private buf: Uint8Array;
+  /** A DataView of `buf`, for putFragment (made when `buf` changes). */
+  private words: DataView;
   private used = 0;
 
   constructor(spare?: Uint8Array) {
     this.buf = spare ?? new Uint8Array(lastTaken + (lastTaken >> 2));
+    this.words = viewOf(this.buf);
   }
 
   private reserve(extra: number): void {
@@ -65,6 +163,7 @@ export class ByteSink {
     const grown = new Uint8Array(Math.max(this.buf.length * 2, this.used + extra));
     grown.set(this.buf.subarray(0, this.used));
     this.buf = grown;
+    this.words = viewOf(grown);
   }
 
   /** Copies pre-encoded bytes (a byte loop for short fragments: cheaper than the call to `set`). */
@@ -134,6 +233,11 @@ export class ByteSink {
     return this.buf;
   }
 
+  /** The DataView of `room`'s buffer (valid until the next call to `room` or another write). */
+  get view(): DataView {
+    return this.words;
+  }
+
   /** Marks the bytes up to `end` (written through `room`'s buffer) as written. */
   advance(end: number): void {
     this.used = end;
@@ -149,7 +253,13 @@ export class ByteSink {
     const out = this.buf.subarray(0, this.used);
     lastTaken = this.used;
     this.buf = new Uint8Array(0);
+    this.words = viewOf(this.buf);
     this.used = 0;
     return out;
   }
+}
+
+/** A DataView of exactly the bytes of `bytes`. */
+function viewOf(bytes: Uint8Array): DataView {
+  return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -7,8 +7,8 @@ import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outc
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import { sliceHashOf, type SliceCase } from "../../io/slice.js";
-import { ByteSink, NUMBER_BYTES, utf8, writeNumber } from "./line-bytes.js";
-import { EvidenceBuffer, type SlotColumns } from "./run-table.js";
+import { ByteSink, FRAGMENT_SLACK, FractionBytes, fragmentOf, NUMBER_BYTES, putFragment, utf8, writeNumber } from "./line-bytes.js";
+import type { SlotColumns } from "./run-table.js";
 import { scoreRows, type RowChunk } from "./score-rows.js";
 import type { RejectionExample } from "../../report/types.js";
 import {
@@ -196,19 +196,31 @@ export function caseLine(c: SliceCase): string {
 
 // Fixed fragments of a run line, pre-encoded. JUDGMENT: by judgment and reason index (no `reason`
 // key on a format-valid prediction); the run line of a missing prediction has no `line`.
-const RUN_KEY = utf8(`{"run":`);
-const LINE_KEY = utf8(`,"line":`);
+const RUN_KEY = fragmentOf(utf8(`{"run":`));
+const LINE_KEY = fragmentOf(utf8(`,"line":`));
 const JUDGMENT = [false, true].map((judgment) =>
-  CASE_REASONS.map((reason) => utf8(`,"judgment":${judgment}${reason === null ? "" : `,"reason":"${reason}"`},"evidence_sentence_ids":[`)),
+  CASE_REASONS.map((reason) => fragmentOf(utf8(`,"judgment":${judgment}${reason === null ? "" : `,"reason":"${reason}"`},"evidence_sentence_ids":[`))),
 );
-const COVERAGE_KEY = utf8(`],"reference_coverage":`);
-const LINE_END = utf8("}\n");
 const COMMA = 0x2c;
+
+/** The end of a run line, `],"reference_coverage":X}\n`, for coverages k / n: one FractionBytes per n, shared by the cases of n sentences. */
+const coverageTails = new Map<number, FractionBytes>();
+
+/** The run-line ends of coverages k / `sentenceCount`. */
+export function coverageTailsOf(sentenceCount: number): FractionBytes {
+  let tails = coverageTails.get(sentenceCount);
+  if (tails === undefined) coverageTails.set(sentenceCount, (tails = new FractionBytes(sentenceCount, `],"reference_coverage":`, "}\n")));
+  return tails;
+}
+
+/** The run-line end of any coverage (no denominator known: each is rendered as it comes). */
+const ANY_COVERAGE_TAIL = new FractionBytes(0, `],"reference_coverage":`, "}\n");
 
 /**
  * One run line: `{"run":KEY` (KEY: keyData[keyFrom .. keyTo), the key's JSON), `"line"` when the
  * (case, run) has a kept line (line > 0), the judgment, the reason unless valid, the evidence
- * evData[evFrom .. evTo) and the reference coverage.
+ * evData[evFrom .. evTo) and the reference coverage (through `coverageTails`, those of the case's
+ * sentence count, when given).
  */
 export function writeRunLine(
   out: ByteSink,
@@ -222,34 +234,34 @@ export function writeRunLine(
   evFrom: number,
   evTo: number,
   coverage: number,
+  coverageTails?: FractionBytes,
 ): void {
   const decided = JUDGMENT[judgment ? 1 : 0]![reasonIdx]!;
   // One capacity check for the whole line: each number takes at most NUMBER_BYTES, a comma included.
+  const tail = coverageTails ?? ANY_COVERAGE_TAIL;
   const most =
-    RUN_KEY.length + (keyTo - keyFrom) + LINE_KEY.length + decided.length + COVERAGE_KEY.length + LINE_END.length + (evTo - evFrom + 2) * NUMBER_BYTES;
+    RUN_KEY.bytes.length +
+    (keyTo - keyFrom) +
+    LINE_KEY.bytes.length +
+    NUMBER_BYTES +
+    decided.bytes.length +
+    FRAGMENT_SLACK +
+    (evTo - evFrom) * NUMBER_BYTES +
+    tail.most;
   const buf = out.room(most);
-  let at = copyInto(buf, out.length, RUN_KEY, 0, RUN_KEY.length);
-  at = copyInto(buf, at, keyData, keyFrom, keyTo);
+  const view = out.view;
+  let at = putFragment(view, out.length, RUN_KEY);
+  for (let k = keyFrom; k < keyTo; k++) buf[at++] = keyData[k]!;
   if (line !== 0) {
-    at = copyInto(buf, at, LINE_KEY, 0, LINE_KEY.length);
+    at = putFragment(view, at, LINE_KEY);
     at = writeNumber(buf, at, line);
   }
-  buf.set(decided, at);
-  at += decided.length;
+  at = putFragment(view, at, decided);
   for (let e = evFrom; e < evTo; e++) {
     if (e > evFrom) buf[at++] = COMMA;
     at = writeNumber(buf, at, evData[e]!);
   }
-  buf.set(COVERAGE_KEY, at);
-  at += COVERAGE_KEY.length;
-  at = writeNumber(buf, at, coverage);
-  out.advance(copyInto(buf, at, LINE_END, 0, LINE_END.length));
-}
-
-/** Copies from[start … end) to buf[at …] (a byte loop: these fragments are short), returning the end. */
-function copyInto(buf: Uint8Array, at: number, from: Uint8Array, start: number, end: number): number {
-  for (let k = start; k < end; k++) buf[at++] = from[k]!;
-  return at;
+  out.advance(tail.write(buf, view, at, coverage));
 }
 
 /**
@@ -307,11 +319,12 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
 }
 
 /**
- * A range's run lines, slot by slot in cases.jsonl order (case j's runs at j · R …), with the
- * evidence of each copied into `ids`. Gathered while the sums are taken run by run, i.e. in the
- * order the run table lays out a dump written run after run (reading it case by case touched a
- * cache line per column and run), and written out case by case after. Grown, never shrunk: one
- * per thread.
+ * A range's run lines, slot by slot in cases.jsonl order (case j's runs at j · R …), each line's
+ * evidence where the cells keep it (evFrom … evTo of their evData). Gathered while the sums are
+ * taken run by run, i.e. in the order the run table lays out a dump written run after run (reading
+ * it case by case touched a cache line per column and run), and written out case by case after
+ * (written at once into a buffer per case, the lines took a quarter longer). Grown, never shrunk:
+ * one per thread.
  */
 class RangeLines {
   line = new Int32Array(0);
@@ -320,10 +333,8 @@ class RangeLines {
   coverage = new Float64Array(0);
   evFrom = new Int32Array(0);
   evTo = new Int32Array(0);
-  readonly ids = new EvidenceBuffer();
 
   reset(slots: number): void {
-    this.ids.length = 0;
     if (this.line.length >= slots) return;
     this.line = new Int32Array(slots);
     this.judgment = new Uint8Array(slots);
@@ -335,41 +346,141 @@ class RangeLines {
 }
 const rangeLines = new RangeLines();
 
+/** Distinct reward accuracies a case's histogram slots are remembered for (beyond: countRewards every time). */
+const ACCURACY_WAYS = 8;
+
+/** Runs of a range below which its cases' histogram slots are not remembered: a few runs cost less to bin than a table to remember them in. */
+const REMEMBERED_REWARD_RUNS = 64;
+
+/**
+ * countRewards of one case's runs, remembered per (reward accuracy, coverage) pair: binning a pair
+ * was a fifth of a range's time, and a case's runs give few distinct pairs (40 on average on the 1M
+ * bench). A pair's two counts are found by counting it once through countRewards and seeing which
+ * counts moved; a pair is known by its coverage's reference count (k of coverage k / n) and its
+ * accuracy's position among the case's distinct accuracies.
+ */
+class CaseRewardCounts {
+  private readonly accuracies = new Float64Array(ACCURACY_WAYS);
+  private accuracyCount = 0;
+  /** Per (k, accuracy position): 0 unknown, else (first count + 1) | (second count + 1) << 16. */
+  private readonly slots: Int32Array;
+  private readonly before = new Float64Array(REWARD_HISTOGRAM_SLOTS);
+
+  constructor(
+    private readonly counts: Float64Array,
+    private readonly sentenceCount: number,
+  ) {
+    this.slots = new Int32Array((sentenceCount + 1) * ACCURACY_WAYS);
+  }
+
+  add(rewardAccuracy: number, coverage: number): void {
+    const n = this.sentenceCount;
+    const k = Math.round(coverage * n);
+    let a = 0;
+    while (a < this.accuracyCount && this.accuracies[a] !== rewardAccuracy) a++;
+    if (!(k >= 0 && k <= n && k / n === coverage) || a === ACCURACY_WAYS) {
+      countRewards(this.counts, rewardAccuracy, coverage);
+      return;
+    }
+    const at = k * ACCURACY_WAYS + a;
+    const packed = this.slots[at]!;
+    if (packed !== 0) {
+      this.counts[(packed & 0xffff) - 1]!++;
+      this.counts[(packed >>> 16) - 1]!++;
+      return;
+    }
+    this.before.set(this.counts);
+    countRewards(this.counts, rewardAccuracy, coverage);
+    if (a === this.accuracyCount) this.accuracies[this.accuracyCount++] = rewardAccuracy;
+    let first = -1;
+    let second = -1;
+    for (let slot = 0; slot < REWARD_HISTOGRAM_SLOTS; slot++) {
+      const moved = this.counts[slot]! - this.before[slot]!;
+      if (moved === 0) continue;
+      // Anything but two counts moved by one each is counted afresh every time.
+      if (moved !== 1 || second >= 0) return;
+      if (first < 0) first = slot;
+      else second = slot;
+    }
+    if (second >= 0) this.slots[at] = (first + 1) | ((second + 1) << 16);
+  }
+}
+
 /** A range's cases.jsonl bytes and partial sums. */
 export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): RangeResult {
   const w = p.cases.length;
   const R = p.runs;
-  const cells = p.cells;
-  const keyStart = p.runKeyStart;
-  const keyBase = p.runKeyBase;
   const F = RUN_SUM_FIELDS.length;
   const BF = BREAKDOWN_FIELDS.length;
   // Sums live in flat arrays (run r's fields at r · F; breakdown cell k's run r at (k · R + r) · BF): no object per run.
-  // The range's cells, numbered in order of first appearance, are known before any sum.
+  // The range's cells, numbered in order of first appearance, are known before any sum: case j's
+  // are cellIds[cellStart[j] … cellStart[j + 1]).
   const cellIndex = new Map<string, number>();
-  const cellsOf = p.cases.map((c) =>
-    cellKeysOf(c).map((key) => {
+  const cellStart = new Int32Array(w + 1);
+  const cellList: number[] = [];
+  p.cases.forEach((c, j) => {
+    for (const key of cellKeysOf(c)) {
       let id = cellIndex.get(key);
       if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
-      return id;
-    }),
-  );
+      cellList.push(id);
+    }
+    cellStart[j + 1] = cellList.length;
+  });
   const reuse = p.reuse;
   const fits = (a: { length: number } | undefined, length: number): boolean => a !== undefined && a.length === length;
-  const sums = fits(reuse?.sums, R * F) ? reuse!.sums.fill(0) : new Float64Array(R * F);
-  const cellSums = fits(reuse?.cellSums, cellIndex.size * R * BF) ? reuse!.cellSums.fill(0) : new Float64Array(cellIndex.size * R * BF);
-  // Every slot's code, presence and judgment is written below.
-  const codes = fits(reuse?.codes, R * w) ? reuse!.codes : new Uint8Array(R * w);
-  const present = fits(reuse?.present, R * w) ? reuse!.present : new Uint8Array(R * w);
-  const judgments = fits(reuse?.judgment, R * w) ? reuse!.judgment : new Uint8Array(R * w);
-  const reasonCounts = reuse ? reuse.reasonCounts.fill(0) : new Float64Array(CASE_REASONS.length);
-  const histogramCounts = reuse ? reuse.histogramCounts.fill(0) : new Float64Array(REWARD_HISTOGRAM_SLOTS);
-  const missingExamples: RejectionExample[] = [];
+  const result: RangeResult = {
+    kind: "range",
+    caseFrom: p.caseFrom,
+    runFrom: p.runFrom,
+    bytes: new Uint8Array(0),
+    sums: fits(reuse?.sums, R * F) ? reuse!.sums.fill(0) : new Float64Array(R * F),
+    cellKeys: [...cellIndex.keys()],
+    cellSums: fits(reuse?.cellSums, cellIndex.size * R * BF) ? reuse!.cellSums.fill(0) : new Float64Array(cellIndex.size * R * BF),
+    // Every slot's code, presence and judgment is written by sumRangeCells.
+    codes: fits(reuse?.codes, R * w) ? reuse!.codes : new Uint8Array(R * w),
+    present: fits(reuse?.present, R * w) ? reuse!.present : new Uint8Array(R * w),
+    judgment: fits(reuse?.judgment, R * w) ? reuse!.judgment : new Uint8Array(R * w),
+    reasonCounts: reuse ? reuse.reasonCounts.fill(0) : new Float64Array(CASE_REASONS.length),
+    histogramCounts: reuse ? reuse.histogramCounts.fill(0) : new Float64Array(REWARD_HISTOGRAM_SLOTS),
+    missingExamples: [],
+  };
+  rangeLines.reset(R * w);
+  // Two functions, one loop each: optimized as one, the code compiled for the first loop gave way
+  // to the interpreter when the second was reached, range after range, as long as the first took.
+  sumRangeCells(
+    p,
+    p.cases.map((c) => scoreCase(c, null, options)),
+    cellStart,
+    Int32Array.from(cellList),
+    result,
+    rangeLines,
+  );
+  result.bytes = writeRangeLines(p, rangeLines, result.missingExamples);
+  return result;
+}
+
+/**
+ * Adds each (case, run) cell of the range into `into`'s sums, run by run, each run's cases in case
+ * order (the order of every float sum), and notes its run line in `lines`. `missing[j]`: case j's
+ * missing prediction; its breakdown cells are cellIds[cellStart[j] … cellStart[j + 1]).
+ */
+function sumRangeCells(
+  p: RangeInput,
+  missing: readonly ScoredPrediction[],
+  cellStart: Int32Array,
+  cellIds: Int32Array,
+  into: RangeResult,
+  lines: RangeLines,
+): void {
+  const w = p.cases.length;
+  const R = p.runs;
+  const cells = p.cells;
+  const F = RUN_SUM_FIELDS.length;
+  const BF = BREAKDOWN_FIELDS.length;
+  const { sums, cellSums, codes, present, judgment: judgments, reasonCounts } = into;
+  const counts = into.histogramCounts;
+  const rewards = R < REMEMBERED_REWARD_RUNS ? null : p.cases.map((c) => new CaseRewardCounts(counts, c.sentences.length));
   const scratch = emptyCaseOutcome();
-  const missing = p.cases.map((c) => scoreCase(c, null, options));
-  const lines = rangeLines;
-  lines.reset(R * w);
-  // The sums run by run, each run's cases in case order (the order of every float sum).
   for (let r = 0; r < R; r++) {
     for (let j = 0; j < w; j++) {
       const c = p.cases[j]!;
@@ -395,8 +506,9 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       );
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
-      countRewards(histogramCounts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      for (const cell of cellsOf[j]!) addBreakdownOutcomeAt(cellSums, (cell * R + r) * BF, outcome);
+      if (rewards === null) countRewards(counts, outcome.rewardAccuracy, outcome.referenceCoverage);
+      else rewards[j]!.add(outcome.rewardAccuracy, outcome.referenceCoverage);
+      for (let x = cellStart[j]!; x < cellStart[j + 1]!; x++) addBreakdownOutcomeAt(cellSums, (cellIds[x]! * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;
       judgments[s] = judgment ? 1 : 0;
@@ -406,51 +518,45 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
       lines.judgment[t] = judgment ? 1 : 0;
       lines.reason[t] = reasonIdx;
       lines.coverage[t] = outcome.referenceCoverage;
-      lines.evFrom[t] = lines.ids.length;
-      lines.ids.appendFrom(cells.evData, evFrom, evTo);
-      lines.evTo[t] = lines.ids.length;
+      lines.evFrom[t] = evFrom;
+      lines.evTo[t] = evTo;
     }
   }
-  // The lines case by case, each case's runs in run order.
+}
+
+/** The range's cases.jsonl bytes: case by case, its case line then its runs' lines in run order; the first missing predictions' examples into `missingExamples`. */
+function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: RejectionExample[]): Uint8Array {
+  const R = p.runs;
+  const keyData = p.runKeyData;
+  const keyStart = p.runKeyStart;
+  const keyBase = p.runKeyBase;
+  const evData = p.cells.evData;
   const out = new ByteSink(p.spare ?? undefined);
-  const ids = lines.ids.data;
-  for (let j = 0; j < w; j++) {
+  for (let j = 0; j < p.cases.length; j++) {
     const c = p.cases[j]!;
     out.text(caseLine(c));
+    const tails = coverageTailsOf(c.sentences.length);
     for (let r = 0, t = j * R; r < R; r++, t++) {
       const line = lines.line[t]!;
       const reasonIdx = lines.reason[t]!;
       if (line === 0 && reasonIdx !== 0 && missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
       writeRunLine(
         out,
-        p.runKeyData,
+        keyData,
         keyStart[keyBase + r]!,
         keyStart[keyBase + r + 1]!,
         line,
         lines.judgment[t] === 1,
         reasonIdx,
-        ids,
+        evData,
         lines.evFrom[t]!,
         lines.evTo[t]!,
         lines.coverage[t]!,
+        tails,
       );
     }
   }
-  return {
-    kind: "range",
-    caseFrom: p.caseFrom,
-    runFrom: p.runFrom,
-    bytes: out.take(),
-    sums,
-    cellKeys: [...cellIndex.keys()],
-    cellSums,
-    codes,
-    present,
-    judgment: judgments,
-    reasonCounts,
-    histogramCounts,
-    missingExamples,
-  };
+  return out.take();
 }
 
 export function processChunk(state: ScoreState, payload: DocumentTaskPayload): DocumentTaskResult {

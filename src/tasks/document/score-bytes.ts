@@ -5,14 +5,15 @@
 // the string path (score.ts, `scoreLineText`) would: a case the slice reader let through, a
 // judgment the string path accepts, evidence of integers; any other line (a rejected judgment, a
 // quoted evidence sentence, a completion outside the layout …) returns false and takes the string
-// path, whose messages quote the values. test/tasks/score-bytes.property.test.ts holds the two to
-// the same columns.
+// path, whose messages quote the values. test/document-eval/score-bytes.property.test.ts holds
+// the two to the same columns.
 import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
 import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
 import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
 import {
-  decodedBytes,
+  blockWords,
+  decodeCompletion,
   JUDGMENT_ABSENT,
   JUDGMENT_STRING,
   JUDGMENT_TRUE,
@@ -20,7 +21,6 @@ import {
   RUN_STRING,
   scanLineBytes,
   scanned,
-  type ByteSpan,
 } from "../../io/dump-bytes.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 
@@ -62,6 +62,8 @@ export const byteOutcome: ByteOutcome = {
 /** The slice's case ids by their UTF-8 bytes (open addressing over an FNV-1a hash). */
 class CaseIdIndex {
   private readonly bytes: Uint8Array;
+  /** `bytes` read four bytes at a time, as the block's words are. */
+  private readonly words: DataView;
   private readonly starts: Int32Array;
   private readonly caseOf: Int32Array;
   /** Slot → entry + 1 (0: empty). */
@@ -97,6 +99,7 @@ class CaseIdIndex {
       cases.push(index);
     }
     this.bytes = bytes;
+    this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.starts = Int32Array.from(starts);
     this.caseOf = Int32Array.from(cases);
     let size = 16;
@@ -104,23 +107,21 @@ class CaseIdIndex {
     this.table = new Int32Array(size);
     this.mask = size - 1;
     for (let k = 0; k < cases.length; k++) {
-      let slot = hashOf(this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
+      let slot = hashOf(this.words, this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
       while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
       this.table[slot] = k + 1;
     }
   }
 
-  /** The case index of the id `block[start .. end)`, or -1. */
-  find(block: Uint8Array, start: number, end: number): number {
+  /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
+  find(block: Uint8Array, words: DataView, start: number, end: number): number {
     const length = end - start;
-    for (let slot = hashOf(block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+    for (let slot = hashOf(words, block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
       const entry = this.table[slot]! - 1;
       if (entry < 0) return -1;
       const from = this.starts[entry]!;
       if (this.starts[entry + 1]! - from !== length) continue;
-      let k = 0;
-      while (k < length && this.bytes[from + k] === block[start + k]) k++;
-      if (k === length) return this.caseOf[entry]!;
+      if (sameBytes(this.words, this.bytes, from, words, block, start, length)) return this.caseOf[entry]!;
     }
   }
 }
@@ -130,10 +131,32 @@ function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
-function hashOf(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let k = start; k < end; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
-  return h >>> 0;
+/** Whether a[aStart ..] and b[bStart ..] agree on `length` bytes (aWords, bWords: their words), a word at a time. */
+function sameBytes(aWords: DataView, a: Uint8Array, aStart: number, bWords: DataView, b: Uint8Array, bStart: number, length: number): boolean {
+  if (length < 4) {
+    for (let k = 0; k < length; k++) if (a[aStart + k] !== b[bStart + k]) return false;
+    return true;
+  }
+  // The words at 0, 4, 8 … and the one ending at the last byte.
+  for (let k = 0; k < length; k += 4) {
+    const at = Math.min(k, length - 4);
+    if (aWords.getInt32(aStart + at, true) !== bWords.getInt32(bStart + at, true)) return false;
+  }
+  return true;
+}
+
+/** A hash of bytes[start .. end) (`words`: their words) mixed a word at a time, then its tail a byte at a time. */
+function hashOf(words: DataView, bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 ^ (end - start);
+  let k = start;
+  for (; k + 4 <= end; k += 4) {
+    h = Math.imul(h ^ words.getInt32(k, true), 0x5bd1e995);
+    h ^= h >>> 15;
+  }
+  for (; k < end; k++) h = Math.imul(h ^ bytes[k]!, 0x01000193);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** What scoring needs of each case, worked out on its first line: sentence count, gold label, gold IDs. */
@@ -174,32 +197,65 @@ class CaseFacts {
 }
 
 const factsOf = new WeakMap<ScoringSlice, CaseFacts>();
+/** The slice of the last line and its facts: a run scores one slice, so the WeakMap is seldom asked. */
+let lastSlice: ScoringSlice | undefined;
+let lastFacts: CaseFacts | undefined;
 
-const THINK_OPEN = bytesOf("<think>\n");
-const THINK_TO_ANSWER = bytesOf("\n</think>\n<answer>\n");
-const ANSWER_CLOSE = bytesOf("\n</answer>");
-const JUDGMENT_PREFIX = bytesOf("Judgment: ");
-const EVIDENCE_PREFIX = bytesOf("Evidence: ");
-const TAG_THINK = bytesOf("<think>");
-const TAG_ANSWER = bytesOf("<answer>");
-const TAG_THINK_CLOSE = bytesOf("</think>");
-const TAG_ANSWER_CLOSE = bytesOf("</answer>");
-
-function bytesOf(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
+function factsFor(slice: ScoringSlice): CaseFacts {
+  if (slice === lastSlice) return lastFacts!;
+  let facts = factsOf.get(slice);
+  if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
+  lastSlice = slice;
+  lastFacts = facts;
+  return facts;
 }
 
-function startsWith(bytes: Uint8Array, at: number, end: number, word: Uint8Array): boolean {
+/**
+ * The layout's markers as a completion's bytes spell them: decoded, a newline is the byte 0x0a;
+ * in the raw bytes of a JSON string, the two bytes of the escape `\n`.
+ */
+interface Markers {
+  newline: number;
+  thinkOpen: Word;
+  thinkToAnswer: Word;
+}
+const markers = (newline: string): Markers => ({
+  newline: newline.length,
+  thinkOpen: wordOf(`<think>${newline}`),
+  thinkToAnswer: wordOf(`${newline}</think>${newline}<answer>${newline}`),
+});
+const RAW = markers("\\n");
+const DECODED = markers("\n");
+const JUDGMENT_PREFIX = wordOf("Judgment: ");
+const EVIDENCE_PREFIX = wordOf("Evidence: ");
+const TAG_THINK = wordOf("<think>");
+const TAG_ANSWER = wordOf("<answer>");
+const TAG_THINK_CLOSE = wordOf("</think>");
+const TAG_ANSWER_CLOSE = wordOf("</answer>");
+
+/**
+ * A marker, prefix or tag (four bytes or more): its length and its words as a DataView reads them
+ * (little-endian) at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one.
+ */
+interface Word {
+  length: number;
+  words: Int32Array;
+}
+
+function wordOf(text: string): Word {
+  const bytes = new TextEncoder().encode(text);
+  const view = new DataView(bytes.buffer);
+  const words = new Int32Array(Math.ceil(bytes.length / 4));
+  for (let k = 0; k < words.length; k++) words[k] = view.getInt32(Math.min(4 * k, bytes.length - 4), true);
+  return { length: bytes.length, words };
+}
+
+/** Whether `word` is at `at` of the bytes `view` reads, inside [0, end). */
+function startsWith(view: DataView, at: number, end: number, word: Word): boolean {
   if (at < 0 || at + word.length > end) return false;
-  for (let k = 0; k < word.length; k++) if (bytes[at + k] !== word[k]) return false;
+  const words = word.words;
+  for (let k = 0; k < words.length; k++) if (view.getInt32(at + Math.min(4 * k, word.length - 4), true) !== words[k]) return false;
   return true;
-}
-
-/** The first `word` in bytes[from .. end), or -1. */
-function indexOf(bytes: Uint8Array, word: Uint8Array, from: number, end: number): number {
-  const first = word[0];
-  for (let i = from; i + word.length <= end; i++) if (bytes[i] === first && startsWith(bytes, i, end, word)) return i;
-  return -1;
 }
 
 /**
@@ -213,6 +269,19 @@ function answerEndIsFinal(rule: CompletionEndRule | undefined): boolean {
   return !markers.some((m) => m.length > 0 && (m.length <= end.length ? end.endsWith(m) : m.endsWith(end)));
 }
 const finalEnd = new WeakMap<object, boolean>();
+/** The rule of the last completion and `answerEndIsFinal` of it (the WeakMap's key for no rule is finalEnd itself). */
+let lastRule: object | undefined;
+let lastFinal = false;
+
+function answerEndIsFinalFor(completionEnd: CompletionEndRule | undefined): boolean {
+  const rule = completionEnd ?? finalEnd;
+  if (rule === lastRule) return lastFinal;
+  let final = finalEnd.get(rule);
+  if (final === undefined) finalEnd.set(rule, (final = answerEndIsFinal(completionEnd)));
+  lastRule = rule;
+  lastFinal = final;
+  return final;
+}
 
 /** A judgment string as `coerceJudgment` reads it (ASCII, at most five characters); undefined to leave it to the string path. */
 function judgmentOfBytes(bytes: Uint8Array, start: number, end: number): boolean | undefined {
@@ -274,48 +343,65 @@ let thinkEnd = 0;
 let layoutJudgment = false;
 
 /** Whether one of the four tags starts at `at`, where bytes has a `<`. */
-function tagAt(bytes: Uint8Array, at: number, end: number): boolean {
+function tagAt(bytes: Uint8Array, view: DataView, at: number, end: number): boolean {
   const next = bytes[at + 1];
-  if (next === 0x74) return startsWith(bytes, at, end, TAG_THINK);
-  if (next === 0x61) return startsWith(bytes, at, end, TAG_ANSWER);
-  return next === 0x2f && (startsWith(bytes, at, end, TAG_THINK_CLOSE) || startsWith(bytes, at, end, TAG_ANSWER_CLOSE));
+  if (next === 0x74) return startsWith(view, at, end, TAG_THINK);
+  if (next === 0x61) return startsWith(view, at, end, TAG_ANSWER);
+  return next === 0x2f && (startsWith(view, at, end, TAG_THINK_CLOSE) || startsWith(view, at, end, TAG_ANSWER_CLOSE));
+}
+
+/** A view of the decoded completion's buffer, made again only when the buffer is (it grows seldom). */
+let decodedView = new DataView(new ArrayBuffer(0));
+
+function decodedWords(decoded: Uint8Array): DataView {
+  if (decodedView.buffer !== decoded.buffer) decodedView = new DataView(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength);
+  return decodedView;
 }
 
 /**
- * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end) (tags and prefixes are
- * ASCII, so byte positions order as character positions do), with a judgment `coerceJudgment`
- * accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and rawEvidence.
- * False for anything else (the string path then says why).
+ * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end), with a judgment
+ * `coerceJudgment` accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and
+ * rawEvidence. False for anything else (the string path then says why). The bytes are the raw ones
+ * of the JSON string (markers RAW) when it holds no `\/`, else decoded (DECODED); scanned.newlines
+ * and scanned.tags say where their newlines and `<`s are. Tags, prefixes and digits are ASCII and
+ * every other escape decodes to a character that is none of them, so a byte position orders as a
+ * character position does, and a marker, a prefix or a tag matches the bytes where it matches the
+ * text. `view` reads the bytes a word at a time.
  */
-function completionLayout(bytes: Uint8Array, start: number, end: number): boolean {
-  // Shorter text cannot hold both ends (they share at most the newline); the check keeps reads inside the text.
-  if (end - start < THINK_OPEN.length + ANSWER_CLOSE.length - 1) return false;
-  if (!startsWith(bytes, start, end, THINK_OPEN) || !startsWith(bytes, end - ANSWER_CLOSE.length, end, ANSWER_CLOSE)) return false;
-  const middle = indexOf(bytes, THINK_TO_ANSWER, start + THINK_OPEN.length - 1, end);
-  if (middle === -1) return false;
-  const answerStart = middle + THINK_TO_ANSWER.length;
-  const answerEnd = end - ANSWER_CLOSE.length;
-  const places0 = start;
-  const places1 = middle + 1;
-  const places2 = answerStart - TAG_ANSWER.length - 1;
-  const places3 = answerEnd + 1;
-  for (let at = start; at < end; at++) {
-    if (bytes[at] !== 0x3c || at === places0 || at === places1 || at === places2 || at === places3) continue;
-    if (tagAt(bytes, at, end)) return false;
-  }
+function completionLayout(bytes: Uint8Array, view: DataView, start: number, end: number, m: Markers): boolean {
+  const { newlines, newlineCount: count, tags, tagCount } = scanned;
+  const nl = m.newline;
+  // The text ends in a newline and `</answer>`: its last newline.
+  const answerEnd = end - TAG_ANSWER_CLOSE.length - nl;
+  if (count === 0 || newlines[count - 1] !== answerEnd || !startsWith(view, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
+  // It starts with `<think>` and a newline (its first, as `<think>` holds none).
+  if (!startsWith(view, start, end, m.thinkOpen)) return false;
+  // The middle marker begins at a newline: the first newline (from the opening one on) it begins at.
+  let k = 0;
+  while (k < count && !startsWith(view, newlines[k]!, end, m.thinkToAnswer)) k++;
+  if (k === count) return false;
+  const middle = newlines[k]!;
+  const answerStart = middle + m.thinkToAnswer.length;
   if (answerStart > answerEnd) return false;
-  let newline = answerStart;
-  while (newline < end && bytes[newline] !== 0x0a) newline++;
-  if (newline >= answerEnd) return false;
-  let second = newline + 1;
-  while (second < end && bytes[second] !== 0x0a) second++;
-  if (second !== answerEnd) return false;
-  if (!startsWith(bytes, answerStart, end, JUDGMENT_PREFIX) || !startsWith(bytes, newline + 1, end, EVIDENCE_PREFIX)) return false;
+  // Exactly two answer lines: the marker holds newlines k .. k + 2, so k + 3 ends the judgment line
+  // and k + 4 must be the last.
+  if (k + 4 !== count - 1) return false;
+  const newline = newlines[k + 3]!;
+  const places0 = start;
+  const places1 = middle + nl;
+  const places2 = answerStart - TAG_ANSWER.length - nl;
+  const places3 = answerEnd + nl;
+  for (let t = 0; t < tagCount; t++) {
+    const at = tags[t]!;
+    if (at === places0 || at === places1 || at === places2 || at === places3) continue;
+    if (tagAt(bytes, view, at, end)) return false;
+  }
+  if (!startsWith(view, answerStart, end, JUDGMENT_PREFIX) || !startsWith(view, newline + nl, end, EVIDENCE_PREFIX)) return false;
   const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
-  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + 1 + EVIDENCE_PREFIX.length, answerEnd)) return false;
+  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + nl + EVIDENCE_PREFIX.length, answerEnd)) return false;
   layoutJudgment = judgment;
-  thinkStart = start + THINK_OPEN.length;
-  thinkEnd = middle < start + THINK_OPEN.length ? thinkStart : middle;
+  thinkStart = start + m.thinkOpen.length;
+  thinkEnd = Math.max(thinkStart, middle);
   return true;
 }
 
@@ -328,10 +414,9 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
   if (!scanLineBytes(block, start, end)) return false;
   const s = scanned;
   if (s.caseId.start < 0) return false;
-  let facts = factsOf.get(slice);
-  if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
+  const facts = factsFor(slice);
   const out = byteOutcome;
-  const caseIndex = facts.ids.find(block, s.caseId.start, s.caseId.end);
+  const caseIndex = facts.ids.find(block, blockWords(), s.caseId.start, s.caseId.end);
   out.caseIndex = caseIndex;
   out.runKind = s.runKind;
   out.runValue = s.runValue;
@@ -359,19 +444,12 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
       reasonEnd = s.reasoning.end;
     }
   } else if (s.completion.start >= 0) {
-    const rule = completionEnd ?? finalEnd;
-    let final = finalEnd.get(rule);
-    if (final === undefined) finalEnd.set(rule, (final = answerEndIsFinal(completionEnd)));
-    if (!final) return false;
-    const text: ByteSpan = s.completion;
-    let from = text.start;
-    let to = text.end;
-    if (text.escaped) {
-      bytes = decodedBytes(block, text);
-      from = 0;
-      to = bytes.length;
-    }
-    if (!completionLayout(bytes, from, to)) return false;
+    if (!answerEndIsFinalFor(completionEnd)) return false;
+    if (s.completionSlash) {
+      const length = decodeCompletion(block);
+      bytes = s.decoded;
+      if (!completionLayout(bytes, decodedWords(bytes), 0, length, DECODED)) return false;
+    } else if (!completionLayout(block, blockWords(), s.completion.start, s.completion.end, RAW)) return false;
     judgment = layoutJudgment;
     reasonStart = thinkStart;
     reasonEnd = thinkEnd;
