@@ -68,6 +68,9 @@ function runLines(m) {
   for (let r = 0; r < 1123; r++) keyStart[r + 1] = keyStart[r] + String(r).length + 2;
   const ids = Int32Array.from({ length: 4096 }, (_, k) => 1 + ((k * 7) % 30));
   const coverages = [0, 0.5, 1 / 3, 0.25, 1, 2 / 3];
+  // A run writes coverage through its case's table of k / n renderings (builds that have one); every
+  // coverage below is k / 12.
+  const tails = m.range.coverageTailsOf?.(12);
   let sink = new m.bytes.ByteSink(new Uint8Array(1 << 20));
   let bytes = 0;
   for (let k = 0; k < 1_000_000; k++) {
@@ -86,6 +89,7 @@ function runLines(m) {
       from,
       from + count,
       coverages[k % 6],
+      tails,
     );
     if (sink.length > (1 << 20) - 512) {
       const full = sink.take();
