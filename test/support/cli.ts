@@ -53,6 +53,9 @@ export function runMari(args: string[], options: { cwd?: string; env?: NodeJS.Pr
     child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+    // A child that exits before reading its input (a refused argument) closes the pipe: writing to
+    // it then fails with EPIPE, which is not the test's outcome — the exit code and output are.
+    child.stdin.on("error", () => {});
     child.stdin.end(options.input ?? "");
   });
 }
