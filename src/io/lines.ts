@@ -1,7 +1,7 @@
 // Streaming line reader shared by every input: bounded memory (a dump of millions of lines is
 // never held whole), exact 1-based line numbers, BOM and CRLF handled, invalid UTF-8 reported
 // per line instead of being replaced with U+FFFD behind the user's back.
-import { inputFileChunks, isUtf16Bom, refuseUtf16, utf16Error } from "./input-file.js";
+import { assertRegularFile, inputFileChunks, isUtf16Bom, refuseUtf16, utf16Error } from "./input-file.js";
 import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { MAX_LINE_BYTES } from "../core/limits.js";
@@ -199,4 +199,44 @@ export async function* readLineBatches(source: InputSource): AsyncGenerator<Line
 
 export async function* readLines(source: InputSource): AsyncGenerator<Line> {
   for await (const batch of readLineBatches(source)) yield* batch;
+}
+
+/** Bytes `firstTextLine` reads before leaving a longer first line to `readLines`. */
+const HEAD_BYTES = 1 << 16;
+
+/**
+ * The file's first line that is valid UTF-8 and not blank, as `readLines` yields it (null: none).
+ * Sniffing a file by its first line through `readLines` would decode and split a whole chunk into
+ * strings; this reads a small head, and only a line that does not end within it goes to `readLines`.
+ */
+export async function firstTextLine(path: string): Promise<Extract<Line, { invalidUtf8: false }> | null> {
+  await assertRegularFile(path);
+  const head = Buffer.allocUnsafe(HEAD_BYTES);
+  let size = 0;
+  const fd = openSync(path, "r");
+  try {
+    for (let read = -1; read !== 0 && size < HEAD_BYTES; size += read) read = readSync(fd, head, size, HEAD_BYTES - size, size);
+  } finally {
+    closeSync(fd);
+  }
+  const data = head.subarray(0, size);
+  if (size > 0 && isUtf16Bom(data)) throw utf16Error(path);
+  const whole = size < HEAD_BYTES;
+  let lineNo = 1;
+  for (let start = 0; start < size; lineNo++) {
+    let end = data.indexOf(NEWLINE, start);
+    if (end === -1) {
+      if (!whole) break;
+      end = size;
+    }
+    const bytes = data.subarray(start, end);
+    if (isUtf8(bytes)) {
+      const text = lineText(bytes.toString("utf8"), lineNo);
+      if (text.trim() !== "") return { lineNo, text, invalidUtf8: false };
+    }
+    start = end + 1;
+  }
+  if (whole) return null;
+  for await (const line of readLines(path)) if (!line.invalidUtf8 && line.text.trim() !== "") return line;
+  return null;
 }

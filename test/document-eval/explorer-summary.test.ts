@@ -8,7 +8,8 @@ import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { CaseSummary } from "../../src/report/explorer-summary.js";
 import { caseHeader } from "../../src/report/document-cases.js";
 import { buildDocumentExplorer, headerOf, recordSummary, tableRecords, tableSummary } from "../../src/tasks/document/explorer.js";
-import { caseLine } from "../../src/tasks/document/range.js";
+import { ByteSink } from "../../src/tasks/document/line-bytes.js";
+import { writeCaseLine } from "../../src/tasks/document/range.js";
 import { RunTable } from "../../src/tasks/document/run-table.js";
 import { CASE_REASONS } from "../../src/tasks/document/score.js";
 import { tempDir } from "../support/cli.js";
@@ -129,6 +130,10 @@ describe("explorer summary from run table columns", () => {
     const s = await readDocumentSlice(writeJsonl(tmp.dir, "slice-headers.jsonl", rows), {});
     expect(s.cases.map((c) => Object.keys(c.extra).length)).toEqual([0, 3, 2]);
     const more = await slice(30, 8);
-    for (const c of [...s.cases, ...more.cases]) expect(headerOf(c)).toEqual(caseHeader(JSON.parse(caseLine(c))));
+    for (const c of [...s.cases, ...more.cases]) {
+      const out = new ByteSink();
+      writeCaseLine(out, c);
+      expect(headerOf(c)).toEqual(caseHeader(JSON.parse(Buffer.from(out.take()).toString("utf8"))));
+    }
   });
 });

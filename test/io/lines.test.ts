@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readLines, type Line } from "../../src/io/lines.js";
+import { firstTextLine, readLines, type Line } from "../../src/io/lines.js";
 import { readRecords, detectRecordFormat } from "../../src/io/records.js";
 import { tempDir } from "../support/cli.js";
 
@@ -53,6 +53,43 @@ describe("readLines", () => {
     const prefix = "a".repeat((1 << 20) - 1);
     const lines = await linesOf(`${prefix}é\n`);
     expect(lines[0]!.text).toBe(`${prefix}é`);
+  });
+});
+
+describe("firstTextLine", () => {
+  // What it stands in for: the first line readLines yields that is valid UTF-8 and not blank.
+  async function viaReadLines(path: string): Promise<Line | null> {
+    for await (const line of readLines(path)) if (line.text !== null && line.text.trim() !== "") return line;
+    return null;
+  }
+  const HEAD = 1 << 16;
+  const long = "x".repeat(HEAD + 5000);
+  const cases: Array<[string, string | Buffer]> = [
+    ["empty", ""],
+    ["blank lines only", "\n \r\n\t\n"],
+    ["BOM and CRLF", "\uFEFFa\r\nb\n"],
+    ["a BOM alone, then a line", "\uFEFF\r\n\nsecond\r\n"],
+    ["blank lines before", "\n\r\n  \nthird\nfourth\n"],
+    ["no final newline", "\n\nlast"],
+    ["invalid UTF-8 first", Buffer.concat([Buffer.from([0xff, 0x41, 0x0a]), Buffer.from("é ok\n")])],
+    ["invalid UTF-8 only", Buffer.from([0x0a, 0xc3, 0x28])],
+    ["a first line longer than the head", `${long}\nnext\n`],
+    ["blank lines, then a line across the head's end", `${"\n".repeat(HEAD - 10)}${long}\n`],
+    ["a line ending just past the head", `${"y".repeat(HEAD)}\n`],
+    ["a blank head, then a line", `${" ".repeat(HEAD + 3)}\nafter\r\n`],
+    ["a head of invalid lines", Buffer.concat([Buffer.alloc(HEAD, 0xff), Buffer.from("\nfine\n")])],
+  ];
+  it.each(cases)("%s: the line readLines would give", async (_name, content) => {
+    const path = join(tmp.dir, `h${Math.random().toString(36).slice(2)}.txt`);
+    writeFileSync(path, content);
+    expect(await firstTextLine(path)).toEqual(await viaReadLines(path));
+  });
+
+  it("refuses UTF-16 as readLines does", async () => {
+    const path = join(tmp.dir, "utf16.txt");
+    writeFileSync(path, Buffer.from([0xff, 0xfe, 0x41, 0x00, 0x0a, 0x00]));
+    await expect(viaReadLines(path)).rejects.toThrow(/UTF-16/);
+    await expect(firstTextLine(path)).rejects.toThrow(/UTF-16/);
   });
 });
 

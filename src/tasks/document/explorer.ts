@@ -119,7 +119,7 @@ export function tableRecords(cases: readonly SliceCase[], table: RunTable): Case
 }
 
 /**
- * The case line an eval writes for a slice case (caseLine), as the reader of cases.jsonl takes it
+ * The case line an eval writes for a slice case (writeCaseLine), as the reader of cases.jsonl takes it
  * (caseHeader), made from the case's fields without writing and parsing the line: once per scored
  * case, on 37,500 cases that was a fifth of the explorer's time. The extra fields go through JSON
  * as the line's do.

@@ -178,20 +178,70 @@ export function cellKeysOf(c: SliceCase): string[] {
   return keys;
 }
 
+// Fixed parts of a case line, pre-encoded.
+const CASE_ID_KEY = utf8(`{"case_id":`);
+const CASE_INDEX_KEY = utf8(`,"case_index":`);
+const LABEL_GOLD = [false, true].map((label) => utf8(`,"label":${label},"gold_sentence_ids":[`));
+const SENTENCE_COUNT_KEY = utf8(`],"sentence_count":`);
+const SCOPE_KEY = utf8(`,"scope":`);
+const DOC_TYPE_KEY = utf8(`,"doc_type":`);
+const CONTRA_TYPE_KEY = utf8(`,"contra_type":`);
+const FIELDS_KEY = utf8(`,"fields":`);
+const CASE_END = utf8("}\n");
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** A string as JSON.stringify renders it: printable ASCII without quote or backslash as is, the rest through JSON.stringify. */
+function writeJsonString(out: ByteSink, text: string): void {
+  for (let k = 0; k < text.length; k++) {
+    const code = text.charCodeAt(k);
+    if (code < 0x20 || code > 0x7e || code === QUOTE || code === BACKSLASH) {
+      out.text(JSON.stringify(text));
+      return;
+    }
+  }
+  out.ascii('"');
+  out.ascii(text);
+  out.ascii('"');
+}
+
 /**
- * The case line of a case in cases.jsonl (docs/reports.md): the case-level fields once, before its
- * run lines; null facets and empty `fields` are left out (the reader restores them).
+ * Writes the case line of a case in cases.jsonl (docs/reports.md): the case-level fields once,
+ * before its run lines; null facets and empty `fields` are left out (the reader restores them).
+ * Written as bytes, not built as a string: a line per case was much of an eval's garbage.
  */
-export function caseLine(c: SliceCase): string {
-  const facets: Array<[string, string | readonly string[] | null]> = [
-    ["scope", c.scope],
-    ["doc_type", c.docType],
-    ["contra_type", c.contraType],
-  ];
-  let line = `{"case_id":${JSON.stringify(c.id)},"case_index":${c.index},"label":${c.label},"gold_sentence_ids":${JSON.stringify(c.gold)},"sentence_count":${c.sentences.length}`;
-  for (const [key, value] of facets) if (value !== null) line += `,"${key}":${JSON.stringify(value)}`;
-  if (Object.keys(c.extra).length > 0) line += `,"fields":${JSON.stringify(c.extra)}`;
-  return `${line}}\n`;
+export function writeCaseLine(out: ByteSink, c: SliceCase): void {
+  out.bytes(CASE_ID_KEY);
+  writeJsonString(out, c.id);
+  out.bytes(CASE_INDEX_KEY);
+  out.number(c.index);
+  out.bytes(LABEL_GOLD[c.label ? 1 : 0]!);
+  const gold = c.gold;
+  for (let k = 0; k < gold.length; k++) {
+    if (k > 0) out.ascii(",");
+    out.number(gold[k]!);
+  }
+  out.bytes(SENTENCE_COUNT_KEY);
+  out.number(c.sentences.length);
+  if (c.scope !== null) {
+    out.bytes(SCOPE_KEY);
+    writeJsonString(out, c.scope);
+  }
+  if (c.docType !== null) {
+    out.bytes(DOC_TYPE_KEY);
+    writeJsonString(out, c.docType);
+  }
+  const contra = c.contraType;
+  if (contra !== null) {
+    out.bytes(CONTRA_TYPE_KEY);
+    if (typeof contra === "string") writeJsonString(out, contra);
+    else out.text(JSON.stringify(contra));
+  }
+  if (Object.keys(c.extra).length > 0) {
+    out.bytes(FIELDS_KEY);
+    out.text(JSON.stringify(c.extra));
+  }
+  out.bytes(CASE_END);
 }
 
 // Fixed fragments of a run line, pre-encoded. JUDGMENT: by judgment and reason index (no `reason`
@@ -534,7 +584,7 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
   const out = new ByteSink(p.spare ?? undefined);
   for (let j = 0; j < p.cases.length; j++) {
     const c = p.cases[j]!;
-    out.text(caseLine(c));
+    writeCaseLine(out, c);
     const tails = coverageTailsOf(c.sentences.length);
     for (let r = 0, t = j * R; r < R; r++, t++) {
       const line = lines.line[t]!;

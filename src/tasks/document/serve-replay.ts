@@ -7,7 +7,7 @@
 // Within the phase, a case's generation groups ordered by (step, batch, prompt index) are its passes:
 // generation g of the case's k-th group is run `g` (k = 0), then `g~k`. Lines without an identity,
 // and lines that are not JSON objects, pass through unchanged to be scored or rejected as in any dump.
-import { readLines } from "../../io/lines.js";
+import { firstTextLine, readLines } from "../../io/lines.js";
 
 export type ReplayPhase = "train" | "eval";
 export const REPLAY_PHASES: readonly ReplayPhase[] = ["train", "eval"];
@@ -80,11 +80,8 @@ function identified(lineNo: number, text: string): Identified | undefined {
 
 /** Whether the file is a serve log whose lines carry generation identities (its first line says). */
 export async function isIdentifiedServeLog(path: string): Promise<boolean> {
-  for await (const line of readLines(path)) {
-    if (line.text === null || line.text.trim() === "") continue;
-    return identified(line.lineNo, line.text) !== undefined;
-  }
-  return false;
+  const line = await firstTextLine(path);
+  return line !== null && identified(line.lineNo, line.text) !== undefined;
 }
 
 /** The line with its run key replaced, byte for byte otherwise (numbers such as `2.0` stay as written). */

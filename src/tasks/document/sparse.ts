@@ -11,7 +11,7 @@ import type { JudgmentColumns } from "../../core/metrics/setcons.js";
 import type { SliceCase } from "../../io/slice.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink, utf8 } from "./line-bytes.js";
-import { BREAKDOWN_FIELDS, caseLine, cellKeysOf, cellOutcome, missingExample, rangeCases, rangeRuns, RUN_SUM_FIELDS, writeRunLine } from "./range.js";
+import { BREAKDOWN_FIELDS, cellKeysOf, cellOutcome, missingExample, rangeCases, rangeRuns, RUN_SUM_FIELDS, writeCaseLine, writeRunLine } from "./range.js";
 import type { RunTable } from "./run-table.js";
 import { EXAMPLES_PER_REASON, scoreCase, type ScoredPrediction, type ScoreOptions } from "./score.js";
 
@@ -347,7 +347,7 @@ async function writeSparseCases(pass: SparsePass, writeBytes: (bytes: Uint8Array
   }
   out.bytes(utf8("]}\n"));
   for (let k = 0; k < pass.caseCount; k++) {
-    out.text(caseLine(cases[k]!));
+    writeCaseLine(out, cases[k]!);
     for (let at = kept.caseStart[k]!; at < kept.caseStart[k + 1]!; at++) {
       const r = kept.caseRun[at]!;
       const e = kept.caseEntry[at]!;
