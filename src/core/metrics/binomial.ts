@@ -80,8 +80,12 @@ export class InversionPowers {
   }
 }
 
-/** Bin(N, p) by inversion, p ≤ ½, N·p small. */
-function binomialInversion(prng: Prng, N: number, p: number, powers: InversionPowers | undefined): number {
+// The draws below take p as part / whole, not as a double: a double argument to a call that is not
+// inlined is boxed, once per group of every resample.
+
+/** Bin(N, p) by inversion, p = part / whole ≤ ½, N·p small. */
+function binomialInversion(prng: Prng, N: number, part: number, whole: number, powers: InversionPowers | undefined): number {
+  const p = part / whole;
   const q = 1 - p;
   const s = p / q;
   const a = (N + 1) * s;
@@ -100,8 +104,9 @@ function binomialInversion(prng: Prng, N: number, p: number, powers: InversionPo
   }
 }
 
-/** Bin(N, p) by BTRS, p ≤ ½, N·p ≥ 10. */
-function binomialRejection(prng: Prng, N: number, p: number): number {
+/** Bin(N, p) by BTRS, p = part / whole ≤ ½, N·p ≥ 10. */
+function binomialRejection(prng: Prng, N: number, part: number, whole: number): number {
+  const p = part / whole;
   const spq = Math.sqrt(N * p * (1 - p));
   const b = 1.15 + 2.53 * spq;
   const a = -0.0873 + 0.0248 * b + 0.01 * p;
@@ -130,8 +135,7 @@ export function binomial(prng: Prng, N: number, part: number, whole: number, pow
   if (N <= 0 || part <= 0) return 0;
   if (part >= whole) return N;
   if (2 * part > whole) return N - binomial(prng, N, whole - part, whole, powers);
-  const p = part / whole;
-  return N * p < 10 ? binomialInversion(prng, N, p, powers) : binomialRejection(prng, N, p);
+  return N * (part / whole) < 10 ? binomialInversion(prng, N, part, whole, powers) : binomialRejection(prng, N, part, whole);
 }
 
 /**

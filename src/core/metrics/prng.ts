@@ -32,11 +32,17 @@ export function createPrng(seed: number, stream = 0): Prng {
 }
 
 class Mulberry32 implements Prng {
-  constructor(private state: number) {}
+  // In a typed array: a state above 2^30 in a field was a new heap number at every draw.
+  private readonly state = new Uint32Array(1);
+
+  constructor(state: number) {
+    this.state[0] = state;
+  }
 
   nextUint32(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
+    const t0 = (this.state[0]! + 0x6d2b79f5) >>> 0;
+    this.state[0] = t0;
+    let t = t0;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return (t ^ (t >>> 14)) >>> 0;

@@ -232,29 +232,79 @@ export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): {
 
 /**
  * A case's distinct evidence sets by key, in order of first appearance: the first item of each and
- * how many share it (no object per group). Numeric keys (the run table's packed ones, most sets)
- * are found in an open-addressing table of their own, text keys in a Map: a Map of numbers above
- * 2^31 boxed and hashed every key, a million times an eval.
+ * how many share it (no object per group); for sets added as ranges, the first range. Numeric keys
+ * (the run table's packed ones, most sets) are found in an open-addressing table of their own, as
+ * two int32 halves, text keys in a Map: a Map of numbers above 2^31 boxed and hashed every key, a
+ * million times an eval, and a double passed to a call that is not inlined is boxed too.
  */
 class EvidenceGroups {
   private readonly index = new Map<string | number, number>();
-  readonly first: number[] = [];
-  readonly count: number[] = [];
-  /** Per table slot, a numeric key and its group + 1 (0: empty). */
-  private keys = new Float64Array(64);
+  /** Groups filed; the arrays below hold them in [0, size). */
+  size = 0;
+  // Typed arrays with a size, not arrays emptied by `length = 0`: that drops their storage, so
+  // every case grew five arrays afresh.
+  first: Int32Array = new Int32Array(16);
+  count: Int32Array = new Int32Array(16);
+  /** The first range of each group (addRange only). */
+  from: Int32Array = new Int32Array(16);
+  to: Int32Array = new Int32Array(16);
+  /** Per table slot, a numeric key's halves and its group + 1 (0: empty). */
+  private keyLow = new Int32Array(64);
+  private keyHigh = new Int32Array(64);
   private groupAt = new Int32Array(64);
   /** The slots in use, to clear them. */
-  private readonly used: number[] = [];
+  private used: Int32Array = new Int32Array(32);
+  private usedCount = 0;
   /** The group of key 0, −1 while it has none. */
   private zeroGroup = -1;
 
   add(key: string | number, item: number): void {
-    const g = typeof key === "number" ? this.numericGroup(key, this.first.length) : this.textGroup(key, this.first.length);
-    if (g !== this.first.length) this.count[g]!++;
-    else {
-      this.first.push(item);
-      this.count.push(1);
+    let g: number;
+    if (typeof key === "string") g = this.textGroup(key, this.size);
+    else if (Number.isSafeInteger(key) && key >= 0) g = this.numericGroup(key % PACKED_HALF, Math.floor(key / PACKED_HALF), this.size);
+    // Never met from the run table; marked so that no text key can equal it.
+    else g = this.textGroup(`#${key}`, this.size);
+    this.counted(g, item, 0, 0);
+  }
+
+  /**
+   * Adds `item` with the set ids[start … end): up to three IDs below 2^13 are packed with their
+   * count into two int32 (no key built), other sets keyed by their text.
+   */
+  addRange(ids: Int32Array, start: number, end: number, item: number): void {
+    const size = end - start;
+    const next = this.size;
+    let g = -1;
+    if (size <= 3) {
+      const a = size > 0 ? ids[start]! : 0;
+      const b = size > 1 ? ids[start + 1]! : 0;
+      const c = size > 2 ? ids[start + 2]! : 0;
+      if ((a | b | c) >= 0 && a < PACKED_ID_LIMIT && b < PACKED_ID_LIMIT && c < PACKED_ID_LIMIT) g = this.numericGroup(size + a * 4 + b * 32768, c, next);
     }
+    if (g < 0) {
+      let text = "";
+      for (let k = start; k < end; k++) text += k === start ? `${ids[k]}` : `,${ids[k]}`;
+      g = this.textGroup(text, next);
+    }
+    this.counted(g, item, start, end);
+  }
+
+  private counted(g: number, item: number, from: number, to: number): void {
+    if (g !== this.size) {
+      this.count[g]!++;
+      return;
+    }
+    if (g === this.first.length) {
+      this.first = grown(this.first, g + 1);
+      this.count = grown(this.count, g + 1);
+      this.from = grown(this.from, g + 1);
+      this.to = grown(this.to, g + 1);
+    }
+    this.first[g] = item;
+    this.count[g] = 1;
+    this.from[g] = from;
+    this.to[g] = to;
+    this.size++;
   }
 
   private textGroup(key: string, next: number): number {
@@ -264,38 +314,41 @@ class EvidenceGroups {
     return next;
   }
 
-  /** The group of a numeric key, `next` (filed as new) when it has none. */
-  private numericGroup(key: number, next: number): number {
-    // Key 0 (the run table's empty set: every negative judgment) is kept aside, without hashing.
-    if (key === 0) {
+  /** The group of the numeric key (low, high), `next` (filed as new) when it has none. */
+  private numericGroup(low: number, high: number, next: number): number {
+    // Key 0 (the empty set: every negative judgment) is kept aside, without hashing.
+    if ((low | high) === 0) {
       if (this.zeroGroup < 0) this.zeroGroup = next;
       return this.zeroGroup;
     }
-    if (2 * (this.used.length + 1) > this.keys.length) this.grow();
-    const mask = this.keys.length - 1;
-    for (let slot = keySlot(key, mask); ; slot = (slot + 1) & mask) {
+    if (2 * (this.usedCount + 1) > this.groupAt.length) this.grow();
+    const mask = this.groupAt.length - 1;
+    for (let slot = keySlot(low, high, mask); ; slot = (slot + 1) & mask) {
       const g = this.groupAt[slot]!;
       if (g === 0) {
-        this.keys[slot] = key;
+        this.keyLow[slot] = low;
+        this.keyHigh[slot] = high;
         this.groupAt[slot] = next + 1;
-        this.used.push(slot);
+        if (this.usedCount === this.used.length) this.used = grown(this.used, this.usedCount + 1);
+        this.used[this.usedCount++] = slot;
         return next;
       }
-      if (this.keys[slot] === key) return g - 1;
+      if (this.keyLow[slot] === low && this.keyHigh[slot] === high) return g - 1;
     }
   }
 
   private grow(): void {
-    const keys = this.keys;
-    const groupAt = this.groupAt;
-    this.keys = new Float64Array(2 * keys.length);
-    this.groupAt = new Int32Array(2 * keys.length);
-    const mask = this.keys.length - 1;
-    for (let k = 0; k < this.used.length; k++) {
+    const { keyLow, keyHigh, groupAt } = this;
+    this.keyLow = new Int32Array(2 * groupAt.length);
+    this.keyHigh = new Int32Array(2 * groupAt.length);
+    this.groupAt = new Int32Array(2 * groupAt.length);
+    const mask = this.groupAt.length - 1;
+    for (let k = 0; k < this.usedCount; k++) {
       const old = this.used[k]!;
-      let slot = keySlot(keys[old]!, mask);
+      let slot = keySlot(keyLow[old]!, keyHigh[old]!, mask);
       while (this.groupAt[slot] !== 0) slot = (slot + 1) & mask;
-      this.keys[slot] = keys[old]!;
+      this.keyLow[slot] = keyLow[old]!;
+      this.keyHigh[slot] = keyHigh[old]!;
       this.groupAt[slot] = groupAt[old]!;
       this.used[k] = slot;
     }
@@ -303,18 +356,21 @@ class EvidenceGroups {
 
   clear(): void {
     this.zeroGroup = -1;
-    this.index.clear();
-    for (const slot of this.used) this.groupAt[slot] = 0;
-    this.used.length = 0;
-    this.first.length = 0;
-    this.count.length = 0;
+    // Map.clear allocates a new table even when the map is empty (most cases have no text key).
+    if (this.index.size > 0) this.index.clear();
+    for (let k = 0; k < this.usedCount; k++) this.groupAt[this.used[k]!] = 0;
+    this.usedCount = 0;
+    this.size = 0;
   }
 }
 
-/** A table slot for a numeric key (an integer below 2^53, or any number: only equal keys must meet). */
-function keySlot(key: number, mask: number): number {
-  const low = key >>> 0;
-  const high = (key / 4294967296) >>> 0;
+/** Numeric keys are split at 2^28 (a key below 2^53 leaves a high half below 2^25). */
+const PACKED_HALF = 1 << 28;
+/** IDs addRange packs into a key (three of them and a count fit in 28 + 13 bits). */
+const PACKED_ID_LIMIT = 1 << 13;
+
+/** A table slot for a numeric key's halves (only equal keys must meet). */
+function keySlot(low: number, high: number, mask: number): number {
   const h = Math.imul(low ^ Math.imul(high, 0x85ebca6b), 0x9e3779b1);
   return (h ^ (h >>> 16)) & mask;
 }
@@ -354,7 +410,17 @@ export class EvidenceSets {
 
   /** The sets of `groups`, each set's IDs from `idsOf(first item)`. */
   load(groups: EvidenceGroups, idsOf: (first: number) => readonly number[]): this {
-    const D = groups.first.length;
+    return this.fill(groups, idsOf, null);
+  }
+
+  /** The sets of `groups` added as ranges of `ids` (EvidenceGroups.addRange). */
+  loadRanges(groups: EvidenceGroups, ids: Int32Array): this {
+    return this.fill(groups, null, ids);
+  }
+
+  /** Each set's IDs from idsOf when given, else from its range of `ids`. */
+  private fill(groups: EvidenceGroups, idsOf: ((first: number) => readonly number[]) | null, ids: Int32Array | null): this {
+    const D = groups.size;
     this.sets = D;
     if (this.count.length < D) {
       this.count = new Float64Array(2 * D);
@@ -363,10 +429,12 @@ export class EvidenceSets {
     let used = 0;
     let strictlySorted = true;
     for (let g = 0; g < D; g++) {
-      const list = idsOf(groups.first[g]!);
-      if (used + list.length > this.ids.length) this.ids = grown(this.ids, used + list.length);
-      for (let k = 0; k < list.length; k++) {
-        if (k > 0 && !(list[k]! > list[k - 1]!)) strictlySorted = false;
+      const list: ArrayLike<number> = idsOf !== null ? idsOf(groups.first[g]!) : ids!;
+      const from = idsOf !== null ? 0 : groups.from[g]!;
+      const to = idsOf !== null ? list.length : groups.to[g]!;
+      if (used + to - from > this.ids.length) this.ids = grown(this.ids, used + to - from);
+      for (let k = from; k < to; k++) {
+        if (k > from && !(list[k]! > list[k - 1]!)) strictlySorted = false;
         this.ids[used++] = list[k]!;
       }
       this.count[g] = groups.count[g]!;
@@ -545,7 +613,18 @@ export interface SetConsInput {
   evidenceOf: (run: number, caseIndex: number) => readonly number[];
   /** A canonical key of that set, equal for equal sets only (default: the IDs joined by commas); cheaper than the list. */
   evidenceKey?: (run: number, caseIndex: number) => string | number;
+  /**
+   * The evidence IDs as ranges of one array, used instead of the two above when given: no list or
+   * key is made per (run, case).
+   */
+  evidenceRanges?: EvidenceRanges;
   flippedCap: number;
+}
+
+/** Evidence sets as ranges of `ids`: run r's on case i at ids[into[0] … into[1]) after range(r, i, into). */
+export interface EvidenceRanges {
+  ids: Int32Array;
+  range(run: number, caseIndex: number, into: Int32Array): void;
 }
 
 /** Cases whose runs are gathered together (see computeSetCons). */
@@ -569,6 +648,8 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   // key per run (at a million runs those lists were the largest transient of the eval).
   const groupsOf = Array.from({ length: CASE_BLOCK }, () => new EvidenceGroups());
   const sets = new EvidenceSets();
+  const ranges = input.evidenceRanges;
+  const span = new Int32Array(2);
   const presentOf = new Int32Array(CASE_BLOCK);
   const positivesOf = new Int32Array(CASE_BLOCK);
   for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
@@ -582,7 +663,10 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
         if (!runs.present[at + i]) continue;
         if (runs.judgment[at + i]) positivesOf[i - i0]!++;
         presentOf[i - i0]!++;
-        groupsOf[i - i0]!.add(evidenceKey(r, i), r);
+        if (ranges !== undefined) {
+          ranges.range(r, i, span);
+          groupsOf[i - i0]!.addRange(ranges.ids, span[0]!, span[1]!, r);
+        } else groupsOf[i - i0]!.add(evidenceKey(r, i), r);
       }
     }
     for (let i = i0; i < i1; i++) {
@@ -590,7 +674,8 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
       const positives = positivesOf[i - i0]!;
       const negatives = present - positives;
       if (present >= 2) {
-        evidenceSum += sets.load(groupsOf[i - i0]!, (r) => input.evidenceOf(r, i)).pairSum();
+        const groups = groupsOf[i - i0]!;
+        evidenceSum += (ranges !== undefined ? sets.loadRanges(groups, ranges.ids) : sets.load(groups, (r) => input.evidenceOf(r, i))).pairSum();
         evidencePairs += (present * (present - 1)) / 2;
         if (positives > 0 && negatives > 0) {
           flippedCount++;

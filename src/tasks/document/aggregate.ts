@@ -491,12 +491,15 @@ async function resampleWithSetCons(
   const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
   bootstrapDone.catch(() => resampling.done(false));
   // The run table's index of each case, read once per (run, case) below: not through the case objects.
-  const tableIndex = Int32Array.from(cases, (c) => c.index);
+  // A plain loop: Int32Array.from walks the array through an iterator.
+  const tableIndex = new Int32Array(cases.length);
+  for (let k = 0; k < cases.length; k++) tableIndex[k] = cases[k]!.index;
   const setconsOutcome = computeSetCons({
     caseIds: cases.map((c) => c.id),
     runs: totals.judgments,
     evidenceOf: (r, k) => table.evidenceOf(r, tableIndex[k]!),
     evidenceKey: (r, k) => table.evidenceKey(r, tableIndex[k]!),
+    evidenceRanges: { ids: table.evidenceIds, range: (r, k, into) => table.evidenceRange(r, tableIndex[k]!, into) },
     flippedCap: options.flippedCap,
   });
   resampling.tick();
