@@ -5,6 +5,7 @@
 // order, no spaces, plain strings and numbers) are scanned in place and go into the side as indices,
 // with no record and no object per line; every other line (case lines, older layouts, anything
 // unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
+import { byteWords, byteWordsAt } from "../io/byte-words.js";
 import { InputError, located } from "../io/errors.js";
 import { createHash } from "node:crypto";
 import { assertRegularFile } from "../io/input-file.js";
@@ -238,37 +239,13 @@ const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
 
-/** A key of a run line as mari writes it: its bytes, and as many of them as fill 4-byte words as little-endian integers. */
-interface Literal {
-  readonly bytes: Uint8Array;
-  readonly words: Int32Array;
-  readonly length: number;
-}
-
-function literal(text: string): Literal {
-  const bytes = Uint8Array.from(text, (ch) => ch.charCodeAt(0));
-  const view = new DataView(bytes.buffer);
-  const words = Int32Array.from({ length: bytes.length >> 2 }, (_, k) => view.getInt32(4 * k, true));
-  return { bytes, words, length: bytes.length };
-}
-
-const RUN_KEY = literal('{"run":');
-const LINE_KEY = literal(',"line":');
-const JUDGMENT_TRUE = literal(',"judgment":true');
-const JUDGMENT_FALSE = literal(',"judgment":false');
-const REASON_KEY = literal(',"reason":');
-const EVIDENCE_KEY = literal(',"evidence_sentence_ids":[');
-const COVERAGE_KEY = literal(',"reference_coverage":');
-
-/** Whether `bytes` (seen through `view` too) hold `key` at `at` (before `end`): a word at a time, then byte by byte. */
-function has(view: DataView, bytes: Uint8Array, at: number, end: number, key: Literal): boolean {
-  if (at + key.length > end) return false;
-  const words = key.words;
-  let k = 0;
-  for (; k < words.length; k++) if (view.getInt32(at + 4 * k, true) !== words[k]) return false;
-  for (k *= 4; k < key.length; k++) if (bytes[at + k] !== key.bytes[k]) return false;
-  return true;
-}
+const RUN_KEY = byteWords('{"run":');
+const LINE_KEY = byteWords(',"line":');
+const JUDGMENT_TRUE = byteWords(',"judgment":true');
+const JUDGMENT_FALSE = byteWords(',"judgment":false');
+const REASON_KEY = byteWords(',"reason":');
+const EVIDENCE_KEY = byteWords(',"evidence_sentence_ids":[');
+const COVERAGE_KEY = byteWords(',"reference_coverage":');
 
 /** End (past the closing quote) of a JSON string of printable ASCII without escapes at `at`; -1 otherwise. */
 function plainStringEnd(bytes: Uint8Array, at: number, end: number): number {
@@ -338,7 +315,7 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     out.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   const view = out.view;
-  if (!has(view, bytes, start, end, RUN_KEY)) return false;
+  if (!byteWordsAt(view, start, end, RUN_KEY)) return false;
   let i = start + RUN_KEY.length;
   if (bytes[i] === QUOTE) {
     const stop = plainStringEnd(bytes, i, end);
@@ -353,22 +330,22 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     out.runEnd = stop;
     i = stop;
   }
-  if (has(view, bytes, i, end, LINE_KEY)) {
+  if (byteWordsAt(view, i, end, LINE_KEY)) {
     i += LINE_KEY.length;
     // A positive integer (the reader refuses anything else).
     const stop = plainIntegerEnd(bytes, i, end);
     if (stop < 0 || bytes[i] === MINUS || bytes[i] === ZERO) return false;
     i = stop;
   }
-  if (has(view, bytes, i, end, JUDGMENT_TRUE)) {
+  if (byteWordsAt(view, i, end, JUDGMENT_TRUE)) {
     out.judgment = true;
     i += JUDGMENT_TRUE.length;
-  } else if (has(view, bytes, i, end, JUDGMENT_FALSE)) {
+  } else if (byteWordsAt(view, i, end, JUDGMENT_FALSE)) {
     out.judgment = false;
     i += JUDGMENT_FALSE.length;
   } else return false;
   out.formatValid = true;
-  if (has(view, bytes, i, end, REASON_KEY)) {
+  if (byteWordsAt(view, i, end, REASON_KEY)) {
     const stop = plainStringEnd(bytes, i + REASON_KEY.length, end);
     if (stop < 0) return false;
     out.formatValid = false;
@@ -376,7 +353,7 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     out.reasonEnd = stop - 1;
     i = stop;
   }
-  if (!has(view, bytes, i, end, EVIDENCE_KEY)) return false;
+  if (!byteWordsAt(view, i, end, EVIDENCE_KEY)) return false;
   i += EVIDENCE_KEY.length;
   let count = 0;
   if (bytes[i] === 0x5d) i++;
@@ -397,7 +374,7 @@ export function scanRunLine(bytes: Buffer, start: number, end: number, out: Scan
     }
   }
   out.evidenceCount = count;
-  if (!has(view, bytes, i, end, COVERAGE_KEY)) return false;
+  if (!byteWordsAt(view, i, end, COVERAGE_KEY)) return false;
   i += COVERAGE_KEY.length;
   // The coverage of the line before, when it is this one too, is known to be a number already.
   if (end - 1 - i === out.coverageLength && bytes[end - 1] === 0x7d && sameBytes(bytes, i, out.coverageBytes, out.coverageLength)) {

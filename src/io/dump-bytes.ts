@@ -17,6 +17,8 @@
 // full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
 // test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
 
+import { byteWords } from "./byte-words.js";
+
 /** Digits an integer may have here: every such value is exact in a double. */
 const MAX_DIGITS = 15;
 
@@ -275,8 +277,8 @@ function scanInteger(b: Uint8Array, at: number, limit: number): number {
 }
 
 // `true`, and `false` after its `f`, as `view` reads them.
-const TRUE_WORD = new DataView(new TextEncoder().encode("true").buffer).getInt32(0, true);
-const ALSE_WORD = new DataView(new TextEncoder().encode("alse").buffer).getInt32(0, true);
+const TRUE_WORD = byteWords("true").words[0]!;
+const ALSE_WORD = byteWords("alse").words[0]!;
 
 /** Whether `true` is at `at` (inside the line). */
 function trueAt(at: number, limit: number): boolean {
@@ -381,8 +383,6 @@ const KEY_COMPLETION = 6;
 const KEY_LEFT_TO_STRING_PATH = 7;
 const KEY_PREDICTION = 8;
 
-const encoder = new TextEncoder();
-
 // The keys in an open-addressing table keyed by their first word as `view` reads it after the
 // opening quote (`run`, under four bytes, with its closing quote), each with its byte length and
 // all its words (at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one).
@@ -403,10 +403,7 @@ for (const [key, kind] of [
   ["prediction", KEY_PREDICTION],
   ...["sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
-  const word = encoder.encode(key.length < 4 ? `${key}"` : key);
-  const bytes = new DataView(word.buffer);
-  const words = new Int32Array(Math.ceil(word.length / 4));
-  for (let w = 0; w < words.length; w++) words[w] = bytes.getInt32(Math.min(4 * w, word.length - 4), true);
+  const { words } = byteWords(key.length < 4 ? `${key}"` : key);
   let slot = keySlot(words[0]!);
   while (slotLength[slot] !== 0) slot = (slot + 1) & (KEY_SLOTS - 1);
   slotLength[slot] = key.length;

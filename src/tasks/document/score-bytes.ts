@@ -22,6 +22,7 @@ import {
   scanLineBytes,
   scanned,
 } from "../../io/dump-bytes.js";
+import { byteWords, byteWordsAt, type ByteWords } from "../../io/byte-words.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 
 /** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
@@ -216,47 +217,22 @@ function factsFor(slice: ScoringSlice): CaseFacts {
  */
 interface Markers {
   newline: number;
-  thinkOpen: Word;
-  thinkToAnswer: Word;
+  thinkOpen: ByteWords;
+  thinkToAnswer: ByteWords;
 }
 const markers = (newline: string): Markers => ({
   newline: newline.length,
-  thinkOpen: wordOf(`<think>${newline}`),
-  thinkToAnswer: wordOf(`${newline}</think>${newline}<answer>${newline}`),
+  thinkOpen: byteWords(`<think>${newline}`),
+  thinkToAnswer: byteWords(`${newline}</think>${newline}<answer>${newline}`),
 });
 const RAW = markers("\\n");
 const DECODED = markers("\n");
-const JUDGMENT_PREFIX = wordOf("Judgment: ");
-const EVIDENCE_PREFIX = wordOf("Evidence: ");
-const TAG_THINK = wordOf("<think>");
-const TAG_ANSWER = wordOf("<answer>");
-const TAG_THINK_CLOSE = wordOf("</think>");
-const TAG_ANSWER_CLOSE = wordOf("</answer>");
-
-/**
- * A marker, prefix or tag (four bytes or more): its length and its words as a DataView reads them
- * (little-endian) at 0, 4, 8 … and the one ending at its last byte, so that every byte is in one.
- */
-interface Word {
-  length: number;
-  words: Int32Array;
-}
-
-function wordOf(text: string): Word {
-  const bytes = new TextEncoder().encode(text);
-  const view = new DataView(bytes.buffer);
-  const words = new Int32Array(Math.ceil(bytes.length / 4));
-  for (let k = 0; k < words.length; k++) words[k] = view.getInt32(Math.min(4 * k, bytes.length - 4), true);
-  return { length: bytes.length, words };
-}
-
-/** Whether `word` is at `at` of the bytes `view` reads, inside [0, end). */
-function startsWith(view: DataView, at: number, end: number, word: Word): boolean {
-  if (at < 0 || at + word.length > end) return false;
-  const words = word.words;
-  for (let k = 0; k < words.length; k++) if (view.getInt32(at + Math.min(4 * k, word.length - 4), true) !== words[k]) return false;
-  return true;
-}
+const JUDGMENT_PREFIX = byteWords("Judgment: ");
+const EVIDENCE_PREFIX = byteWords("Evidence: ");
+const TAG_THINK = byteWords("<think>");
+const TAG_ANSWER = byteWords("<answer>");
+const TAG_THINK_CLOSE = byteWords("</think>");
+const TAG_ANSWER_CLOSE = byteWords("</answer>");
 
 /**
  * Whether a completion ending in "\n</answer>" is read as written under `rule` (no end marker of
@@ -345,9 +321,9 @@ let layoutJudgment = false;
 /** Whether one of the four tags starts at `at`, where bytes has a `<`. */
 function tagAt(bytes: Uint8Array, view: DataView, at: number, end: number): boolean {
   const next = bytes[at + 1];
-  if (next === 0x74) return startsWith(view, at, end, TAG_THINK);
-  if (next === 0x61) return startsWith(view, at, end, TAG_ANSWER);
-  return next === 0x2f && (startsWith(view, at, end, TAG_THINK_CLOSE) || startsWith(view, at, end, TAG_ANSWER_CLOSE));
+  if (next === 0x74) return byteWordsAt(view, at, end, TAG_THINK);
+  if (next === 0x61) return byteWordsAt(view, at, end, TAG_ANSWER);
+  return next === 0x2f && (byteWordsAt(view, at, end, TAG_THINK_CLOSE) || byteWordsAt(view, at, end, TAG_ANSWER_CLOSE));
 }
 
 /** A view of the decoded completion's buffer, made again only when the buffer is (it grows seldom). */
@@ -373,12 +349,12 @@ function completionLayout(bytes: Uint8Array, view: DataView, start: number, end:
   const nl = m.newline;
   // The text ends in a newline and `</answer>`: its last newline.
   const answerEnd = end - TAG_ANSWER_CLOSE.length - nl;
-  if (count === 0 || newlines[count - 1] !== answerEnd || !startsWith(view, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
+  if (count === 0 || newlines[count - 1] !== answerEnd || !byteWordsAt(view, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
   // It starts with `<think>` and a newline (its first, as `<think>` holds none).
-  if (!startsWith(view, start, end, m.thinkOpen)) return false;
+  if (!byteWordsAt(view, start, end, m.thinkOpen)) return false;
   // The middle marker begins at a newline: the first newline (from the opening one on) it begins at.
   let k = 0;
-  while (k < count && !startsWith(view, newlines[k]!, end, m.thinkToAnswer)) k++;
+  while (k < count && !byteWordsAt(view, newlines[k]!, end, m.thinkToAnswer)) k++;
   if (k === count) return false;
   const middle = newlines[k]!;
   const answerStart = middle + m.thinkToAnswer.length;
@@ -396,7 +372,7 @@ function completionLayout(bytes: Uint8Array, view: DataView, start: number, end:
     if (at === places0 || at === places1 || at === places2 || at === places3) continue;
     if (tagAt(bytes, view, at, end)) return false;
   }
-  if (!startsWith(view, answerStart, end, JUDGMENT_PREFIX) || !startsWith(view, newline + nl, end, EVIDENCE_PREFIX)) return false;
+  if (!byteWordsAt(view, answerStart, end, JUDGMENT_PREFIX) || !byteWordsAt(view, newline + nl, end, EVIDENCE_PREFIX)) return false;
   const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
   if (judgment === undefined || !plainIdsOfBytes(bytes, newline + nl + EVIDENCE_PREFIX.length, answerEnd)) return false;
   layoutJudgment = judgment;
