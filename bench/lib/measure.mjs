@@ -37,9 +37,15 @@ console.error("Maximum resident set size (kbytes): " + u.maxRSS);
 process.exit(c);
 `;
 
-/** Runs `node ...args` from the repository root; throws when it fails. */
+const MAIN_THREAD_CPU = resolve(import.meta.dirname, "main-thread-cpu.mjs");
+
+/**
+ * Runs `node ...args` from the repository root; throws when it fails. The child also reports its
+ * main thread's CPU seconds (main-thread-cpu.mjs), so its CPU splits into the main thread's and
+ * the other threads'.
+ */
 export function measureChild(args) {
-  return measureCommand(process.execPath, args);
+  return measureCommand(process.execPath, ["--import", MAIN_THREAD_CPU, ...args]);
 }
 
 /**
@@ -66,9 +72,12 @@ export async function measureCommand(program, args, { stdout: keepStdout = false
   const user = field("User time \\(seconds\\)");
   const sys = field("System time \\(seconds\\)");
   const rss = field("Maximum resident set size \\(kbytes\\)");
+  const mainThread = field("Main thread CPU \\(seconds\\)");
+  const cpu = user !== null && sys !== null ? user + sys : null;
   return {
     wall_seconds: wall,
-    cpu_seconds: user !== null && sys !== null ? user + sys : null,
+    cpu_seconds: cpu,
+    ...(mainThread !== null && cpu !== null ? { main_thread_cpu_seconds: mainThread, other_threads_cpu_seconds: Number((cpu - mainThread).toFixed(2)) } : {}),
     peak_rss_mb: rss === null ? null : rss / 1024,
     load_average_1m: loadavg()[0],
     ...(keepStdout ? { stdout } : {}),
@@ -97,6 +106,12 @@ export function median(samples) {
   return {
     wall_seconds: mid(samples.map((s) => s.wall_seconds)),
     cpu_seconds: mid(samples.map((s) => s.cpu_seconds)),
+    ...(samples.every((s) => s.main_thread_cpu_seconds !== undefined)
+      ? {
+          main_thread_cpu_seconds: mid(samples.map((s) => s.main_thread_cpu_seconds)),
+          other_threads_cpu_seconds: mid(samples.map((s) => s.other_threads_cpu_seconds)),
+        }
+      : {}),
     peak_rss_mb: mid(samples.map((s) => s.peak_rss_mb)),
     max_peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
     load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
