@@ -159,9 +159,15 @@ export class CaseSummary {
 
   /** The case's filter tags: outcomes, reasons, loc_miss, flipped, its change, failure. */
   tags(index: number, changeStatus: string | undefined): string[] {
+    return this.tagsInto(index, changeStatus, []);
+  }
+
+  /** `tags`, pushed onto `tags` (a caller that counts every case's tags reuses one list). */
+  tagsInto(index: number, changeStatus: string | undefined, tags: string[]): string[] {
     const bits = this.bits[index]!;
-    const tags: string[] = OUTCOMES.filter((_, k) => bits & (1 << k));
-    for (const reason of this.reasonsOf.get(index) ?? []) tags.push(`invalid:${reason}`);
+    for (let k = 0; k < OUTCOMES.length; k++) if (bits & (1 << k)) tags.push(OUTCOMES[k]!);
+    const reasons = this.reasonsOf.get(index);
+    if (reasons !== undefined) for (const reason of reasons) tags.push(`invalid:${reason}`);
     if (bits & LOC_MISS) tags.push("loc_miss");
     // As SetCons counts flipped cases: runs with a kept line (format-invalid ones judged negative, as
     // scored) that do not all give the same judgment.

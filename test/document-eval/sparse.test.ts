@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import { createChunkPool } from "../../src/pool/pool.js";
 import { aggregateDocumentEval, type Aggregate } from "../../src/tasks/document/aggregate.js";
-import { buildDocumentExplorer, tableRecords } from "../../src/tasks/document/explorer.js";
+import { buildDocumentExplorer } from "../../src/tasks/document/explorer.js";
 import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult } from "../../src/tasks/document/range.js";
 import { RunTable } from "../../src/tasks/document/run-table.js";
 import { scoreCase, type ScoreOptions, type ScoreState } from "../../src/tasks/document/score.js";
@@ -137,9 +137,9 @@ describe("sparse aggregation", () => {
     expect(records.length).toBe(runs * cases);
     expect(JSON.stringify(await documentCaseRecords(sparseFile)) === JSON.stringify(records)).toBe(true);
 
-    const explorer = (records: Parameters<typeof buildDocumentExplorer>[0]["records"]) =>
-      buildDocumentExplorer({ records, slice: s, dumpPath: null, runs: t.keys, seed: 3, caseCap: 8 });
-    const fromTable = await explorer(tableRecords(s.cases, t));
+    const explorer = (outcomes: Parameters<typeof buildDocumentExplorer>[0]["outcomes"]) =>
+      buildDocumentExplorer({ outcomes, slice: s, dumpPath: null, runs: t.keys, seed: 3, caseCap: 8 });
+    const fromTable = await explorer({ cases: s.cases, table: t });
     expect(fromTable.shown).toBeGreaterThan(0);
     expect(JSON.stringify(await explorer(denseFile))).toBe(JSON.stringify(fromTable));
     expect(JSON.stringify(await explorer(sparseFile))).toBe(JSON.stringify(fromTable));

@@ -20,7 +20,7 @@ describe("explorer document text budget", () => {
     // Room for the first ten documents exactly.
     const budget = sizes.slice(0, 10).reduce((a, b) => a + b, 0);
     const data = await buildDocumentExplorer({
-      records: join(dir, "cases.jsonl"),
+      outcomes: join(dir, "cases.jsonl"),
       slice,
       dumpPath: join(dir, "lexical.predictions.jsonl"),
       runs: ["0"],

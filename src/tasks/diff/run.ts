@@ -230,7 +230,7 @@ async function diffExplorer(
   const explorer = await inOneStep(observer, EXPLORER_PHASE, async () => {
     const nowRanges = now.extras?.ranges;
     const page = await buildDocumentExplorer({
-      records: nowRanges ? segmentRecords(now.casesPath, nowRanges) : now.casesPath,
+      outcomes: nowRanges ? segmentRecords(now.casesPath, nowRanges) : now.casesPath,
       ...(now.extras?.summary ? { summary: now.extras.summary } : {}),
       slice,
       dumpPath,

@@ -23,14 +23,12 @@ const COALESCE_BYTES = 64 * 1024;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 const READ_BYTES = 1 << 20;
 
-/** Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON object). */
-export function textsOfDumpLine(text: string): DumpTexts {
-  const parsed = parseDumpLine(
-    text
-      .replace(/^\uFEFF/, "")
-      .replace(/\r?\n$/, "")
-      .replace(/\r$/, ""),
-  );
+/**
+ * Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON
+ * object), and the parsed line unless `keepRecord` is false.
+ */
+export function textsOfDumpLine(text: string, keepRecord = true): DumpTexts {
+  const parsed = parseDumpLine(lineContent(text));
   if ("error" in parsed) return {};
   let record = parsed.record;
   if (isBatchOutputLine(record)) {
@@ -39,7 +37,7 @@ export function textsOfDumpLine(text: string): DumpTexts {
     record = converted.record;
   }
   const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;
-  const out: DumpTexts = { record };
+  const out: DumpTexts = keepRecord ? { record } : {};
   if (typeof source["reasoning"] === "string") out.reasoning = source["reasoning"];
   const completion = source["completion"];
   if (typeof completion === "string") {
@@ -53,8 +51,30 @@ export function textsOfDumpLine(text: string): DumpTexts {
   return out;
 }
 
-/** The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. */
-export async function readDumpTexts(dumpPath: string, lineNumbers: readonly number[], offsets?: LineOffsets): Promise<Map<number, DumpTexts>> {
+/** A line's text without a leading byte order mark and its line end (`\n`, `\r\n`, then one more `\r`). */
+function lineContent(text: string): string {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let end = text.length;
+  if (end > start && text.charCodeAt(end - 1) === 0x0a) {
+    end--;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+  }
+  if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+  return text.slice(start, end);
+}
+
+/**
+ * The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. Only the
+ * lines in `recordLines` (default: every one) keep their parsed line: a page asks for it of its
+ * format-invalid runs only.
+ */
+export async function readDumpTexts(
+  dumpPath: string,
+  lineNumbers: readonly number[],
+  offsets?: LineOffsets,
+  recordLines?: ReadonlySet<number>,
+): Promise<Map<number, DumpTexts>> {
+  const keepRecord = (lineNo: number) => recordLines === undefined || recordLines.has(lineNo);
   const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
   const out = new Map<number, DumpTexts>();
   if (wanted.length === 0) return out;
@@ -81,7 +101,7 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
         await file.read(buffer, 0, buffer.length, first[0]);
         for (let j = k; j <= last; j++) {
           const range = offsets.range(wanted[j]!)!;
-          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0])));
+          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0]), keepRecord(wanted[j]!)));
         }
         k = last + 1;
       }
@@ -94,7 +114,7 @@ export async function readDumpTexts(dumpPath: string, lineNumbers: readonly numb
   // found), up to the last wanted one.
   const last = wanted[wanted.length - 1]!;
   const visit = (lineNo: number, text: string | null): void => {
-    if (text !== null) out.set(lineNo, textsOfDumpLine(text));
+    if (text !== null) out.set(lineNo, textsOfDumpLine(text, keepRecord(lineNo)));
   };
   // Lines come in order: the next wanted one is `wanted[next]`.
   let next = 0;

@@ -21,7 +21,7 @@ import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
-import { buildDocumentExplorer, tableRecords, tableSummary } from "./explorer.js";
+import { buildDocumentExplorer } from "./explorer.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
 import { checkGates } from "../../gates/decide.js";
@@ -466,8 +466,7 @@ function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Res
 /** report.html's case explorer, from the run table in memory, the slice and the dump. */
 function explorerOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun, changes: CaseChange[] | undefined) {
   return buildDocumentExplorer({
-    records: tableRecords(result.cases, result.table),
-    summary: tableSummary(result.cases, result.table, result.slice.cases.length),
+    outcomes: { cases: result.cases, table: result.table },
     slice: result.slice,
     dumpPath: run.dumpPath,
     ...(run.offsets ? { offsets: run.offsets } : {}),

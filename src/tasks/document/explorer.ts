@@ -6,17 +6,7 @@
 // report.html (or diff.html) is written.
 import { describe } from "../../io/dump.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
-import {
-  absentRunLine,
-  type CaseHeader,
-  type CaseItem,
-  expandRunLine,
-  matchedEvidence,
-  readDocumentCases,
-  decideRun,
-  newRunDecision,
-  runLineDecides,
-} from "../../report/document-cases.js";
+import { type CaseHeader, type CaseItem, matchedEvidence, readDocumentCases, decideRun, newRunDecision, runLineDecides } from "../../report/document-cases.js";
 import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
 import { CaseSummary, FACETS, facetsOf, finiteOrNull, OUTCOMES, outcomeIndex, runFails } from "../../report/explorer-summary.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -80,38 +70,107 @@ export function segmentRecords(casesPath: string, ranges: CaseRanges): CaseRecor
   };
 }
 
+/** An eval's scored outcomes in memory: the cases it scored and its run table (cases.jsonl is written from them). */
+export interface ScoredTable {
+  cases: readonly SliceCase[];
+  table: RunTable;
+}
+
 /**
- * The records of an eval's run table, equal to those its cases.jsonl gives back (the same case line
- * and run line expanded by the same reader functions), without reading the file: the scored cases
- * in slice order, each run in run order, absent cells in streaks. A wanted case's runs are read
- * from the table's cells, run by run: no grouping of every kept line by case for the few cases the
- * page shows.
+ * A streak of `times` runs of one case that the page takes alike (they share their outcome): the
+ * case's index, label and gold as its records carry them (gold as read, not yet checked), whether
+ * the runs fail, and the t-th of them as the page shows it.
  */
-export function tableRecords(cases: readonly SliceCase[], table: RunTable): CaseRecords {
+interface RunStreak {
+  caseIndex: unknown;
+  label: unknown;
+  gold: unknown;
+  fails: boolean;
+  times: number;
+  runAt: (t: number) => ExplorerRun;
+}
+
+/** The wanted cases' runs, case by case, each case's in run order. */
+type ShownRuns = (want: (caseIndex: number) => boolean, visit: (streak: RunStreak) => void) => Promise<void>;
+
+/** The runs of a report's records. */
+function recordRuns(records: CaseRecords): ShownRuns {
+  return (want, visit) =>
+    records(want, (line, times, recordAt) =>
+      visit({
+        caseIndex: line["case_index"],
+        label: line["label"],
+        gold: line["gold_sentence_ids"],
+        fails: lineFails(line),
+        times,
+        runAt: (t) => runOfLine(recordAt(t)),
+      }),
+    );
+}
+
+/**
+ * The runs of an eval's wanted cases read from its run table's columns, as the records its
+ * cases.jsonl gives back would show them (the same case line, the run lines' derived fields from
+ * matchedEvidence and decideRun as in runLineDecides), without building those records: the scored
+ * cases in slice order, each run in run order, absent cells in streaks; a kept line the reader
+ * refuses (no line number, a coverage that is not a number) gives no run.
+ */
+function tableRuns({ cases, table }: ScoredTable): ShownRuns {
   return async (want, visit) => {
     const R = table.keys.length;
-    for (const c of cases) {
-      if (want !== undefined && !want(c.index)) continue;
+    const decision = newRunDecision();
+    for (let k = 0; k < cases.length; k++) {
+      const c = cases[k]!;
+      if (!want(c.index)) continue;
       const header = headerOf(c);
-      const absent = (r: number) => expandRunLine(header, absentRunLine(table.keys[r]!)) as JsonObject;
       // The absent runs from … to − 1, as one streak.
       const gap = (from: number, to: number) => {
-        if (to > from) visit(absent(from), to - from, (t) => absent(from + t));
+        if (to <= from) return;
+        const absent = runLineDecides(header, false, false, [], 0);
+        const { localization_hit } = absent.loc;
+        visit({
+          caseIndex: c.index,
+          label: c.label,
+          gold: c.gold,
+          fails: runFails(absent.correct, false, localization_hit),
+          times: to - from,
+          runAt: (t) => pageRun(table.keys[from + t]!, c.label, false, false, "missing_prediction", [], absent.rewardAccuracy, 0, localization_hit, null),
+        });
       };
       let next = 0;
       for (let r = 0; r < R; r++) {
         const e = table.entry(r, c.index);
         if (e < 0) continue;
         gap(next, r);
-        const reason = CASE_REASONS[table.reason[e]!]!;
-        // The run line's fields set one by one (a conditional spread per run cost more than the rest of it).
-        const runLine: JsonObject = { run: table.keys[r]!, line: table.line[e]!, judgment: table.judgment[e] === 1 };
-        if (reason !== null) runLine["reason"] = reason;
-        runLine["evidence_sentence_ids"] = table.evidenceOf(r, c.index);
-        runLine["reference_coverage"] = table.coverage[e]!;
-        const record = expandRunLine(header, runLine) as JsonObject;
-        visit(record, 1, () => record);
         next = r + 1;
+        const coverage = table.coverage[e]!;
+        if (table.line[e]! < 1 || !Number.isFinite(coverage)) continue;
+        const reason = CASE_REASONS[table.reason[e]!]!;
+        const judgment = table.judgment[e] === 1;
+        const from = table.evStart[e]!;
+        const count = table.evLength[e]!;
+        const matched = matchedEvidence(header.goldSet, table.evidenceIds, from, from + count);
+        const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
+        const run = pageRun(
+          table.keys[r]!,
+          c.label,
+          reason === null,
+          judgment,
+          reason,
+          table.evidenceOf(r, c.index),
+          decided.rewardAccuracy,
+          coverage,
+          decided.localizationHit,
+          table.line[e]!,
+        );
+        visit({
+          caseIndex: c.index,
+          label: c.label,
+          gold: c.gold,
+          fails: runFails(decided.correct, reason === null, decided.localizationHit),
+          times: 1,
+          runAt: () => run,
+        });
       }
       gap(next, R);
     }
@@ -140,12 +199,15 @@ export function headerOf(c: SliceCase): CaseHeader {
 }
 
 /**
- * The summary `tableRecords` gives (recordSummary of its records), read from the run table's
- * columns: no record built for any run. Each kept line's derived fields come from the same
+ * The summary the records of an eval's cases.jsonl give (recordSummary of them), read from its run
+ * table's columns: no record built for any run. Each kept line's derived fields come from the same
  * functions its expanded record's come from (runLineDecides is matchedEvidence, then decideRun).
- * Each case gets its runs in run order either way: a table with a kept line in most cells is read
- * run by run (the order a dump written run after run lays its columns out in), a sparse one case
- * by case through its kept lines, each case's absent runs one streak between them.
+ * Each case gets its runs in run order whichever way the table is read: in the dump's order when
+ * each case's kept lines are in run order in it, unless most cells have a kept line and the dump
+ * went run by run (then cell by cell, run by run); a table of neither kind, run by run when most
+ * cells have a kept line, else case by case through its kept lines; each case's absent runs one
+ * streak between them. The dump's order reads the columns front to back, as a GRPO dump (each
+ * case's runs together) lays them out.
  *
  * Every summary field of a kept line follows from its judgment, its reason and how many gold
  * sentences it cites (with the case's label and gold): a case's later runs that agree on those
@@ -159,60 +221,98 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   if (R === 0) return summary;
   const ids = table.evidenceIds;
   const decision = newRunDecision();
-  const headers = cases.map(headerOf);
-  const facets = headers.map((header) => () => facetsOf(header as unknown as Record<string, unknown>));
-  const absent = headers.map((header) => runLineDecides(header, false, false, [], 0));
-  // Case k's kinds of kept line are kindStart[k] + (judgment · REASONS + reason) · (gold + 1) + matched;
-  // the reward of each kind met so far (NaN: not met yet), and whether an absent run was met.
-  // Kept only while the table is no larger than the cells it serves (a few runs a case: none).
-  const REASONS = CASE_REASONS.length;
+  // decideRun reads a header's label and gold only: one header, set to each case's in turn, and a
+  // case's gold set made when a line of it cites evidence (no object per case for 37,500 cases).
+  const header: CaseHeader = {
+    case_id: "",
+    case_index: 0,
+    label: false,
+    gold: [],
+    goldSet: new Set(),
+    sentence_count: 0,
+    scope: null,
+    doc_type: null,
+    contra_type: null,
+    fields: {},
+  };
+  const goldSets: Array<Set<number> | undefined> = new Array(cases.length);
+  // What every kept line asks of its case, in columns (not read from 37,500 case objects).
+  const sliceIndex = Int32Array.from(cases, (c) => c.index);
+  const goldCount = Int32Array.from(cases, (c) => c.gold.length);
+  const caseHeader = (k: number): CaseHeader => {
+    const c = cases[k]!;
+    header.label = c.label;
+    header.gold = c.gold;
+    return header;
+  };
+  // The facets are asked for on a case's first run only: one function for every case.
+  let facetCase = 0;
+  const facets = () => caseFacets(cases[facetCase]!);
+  // The reason codes the table's kept lines carry, numbered 0, 1, … in order of appearance. Case
+  // k's kinds of kept line are (judgment · reasons + reason's number) · (gold + 1) + matched. The
+  // reward of each kind met so far is kept in a slot: one for each kind of each case (case k's from
+  // kindStart[k]) while they are no more than the table's cells, else KIND_SLOTS per case, taken by
+  // the first kinds it meets (a slot's kind -1: free).
+  const reasonNumber = new Int32Array(CASE_REASONS.length).fill(-1);
+  let reasons = 0;
+  for (let e = 0; e < table.entries; e++) if (reasonNumber[table.reason[e]!]! < 0) reasonNumber[table.reason[e]!] = reasons++;
   const kindStart = new Int32Array(cases.length + 1);
-  cases.forEach((c, k) => (kindStart[k + 1] = kindStart[k]! + 2 * REASONS * (c.gold.length + 1)));
-  const remember = kindStart[cases.length]! <= R * cases.length;
-  const kindReward = new Float64Array(remember ? kindStart[cases.length]! : 0).fill(Number.NaN);
+  for (let k = 0; k < cases.length; k++) kindStart[k + 1] = kindStart[k]! + 2 * reasons * (goldCount[k]! + 1);
+  const everyKind = kindStart[cases.length]! <= R * cases.length;
+  const perCase = Math.min(R - 1, KIND_SLOTS);
+  const slotKind = new Int32Array(everyKind ? kindStart[cases.length]! : cases.length * perCase).fill(-1);
+  const slotReward = new Float64Array(slotKind.length);
+  /** The slot of case k's kind (its own, or the free one for it), -1 when none is left. */
+  const slotOf = (k: number, kind: number): number => {
+    if (everyKind) return kindStart[k]! + kind;
+    const end = (k + 1) * perCase;
+    for (let slot = k * perCase; slot < end; slot++) {
+      const held = slotKind[slot]!;
+      if (held === kind || held === -1) return slot;
+    }
+    return -1;
+  };
+  // An absent run's fields are worked out on the case's first one; later ones repeat its reward.
   const absentMet = new Uint8Array(cases.length);
+  const absentReward = new Float64Array(cases.length);
   const addAbsent = (k: number, times: number): void => {
-    const a = absent[k]!;
+    const c = cases[k]!;
     if (absentMet[k]) {
-      summary.addRepeat(cases[k]!.index, finiteOrNull(a.rewardAccuracy), times);
+      summary.addRepeat(c.index, finiteOrNull(absentReward[k]!), times);
       return;
     }
+    const a = runLineDecides(headerOf(c), false, false, [], 0);
     absentMet[k] = 1;
-    summary.addFields(
-      cases[k]!.index,
-      headers[k]!.label,
-      false,
-      false,
-      a.correct,
-      a.loc.localization_hit,
-      "missing_prediction",
-      a.rewardAccuracy,
-      times,
-      facets[k]!,
-    );
+    absentReward[k] = a.rewardAccuracy;
+    facetCase = k;
+    summary.addFields(c.index, c.label, false, false, a.correct, a.loc.localization_hit, "missing_prediction", a.rewardAccuracy, times, facets);
   };
   const addKept = (k: number, e: number): void => {
     const coverage = table.coverage[e]!;
     // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
     if (table.line[e]! < 1 || !Number.isFinite(coverage)) return;
-    const header = headers[k]!;
     const reasonIdx = table.reason[e]!;
     const judgment = table.judgment[e] === 1;
     const from = table.evStart[e]!;
     const count = table.evLength[e]!;
-    const matched = matchedEvidence(header.goldSet, ids, from, from + count);
-    const kind = kindStart[k]! + ((judgment ? REASONS : 0) + reasonIdx) * (header.gold.length + 1) + matched;
-    const met = remember && matched <= header.gold.length && kind < kindStart[k + 1]!;
-    if (met && !Number.isNaN(kindReward[kind]!)) {
-      summary.addRepeat(cases[k]!.index, kindReward[kind]!, 1);
+    const gold = goldCount[k]!;
+    const matched = count > 0 && gold > 0 ? matchedEvidence((goldSets[k] ??= new Set(cases[k]!.gold)), ids, from, from + count) : 0;
+    const kind = ((judgment ? reasons : 0) + reasonNumber[reasonIdx]!) * (gold + 1) + matched;
+    const slot = matched <= gold && kind >= 0 ? slotOf(k, kind) : -1;
+    if (slot >= 0 && slotKind[slot] === kind) {
+      summary.addRepeat(sliceIndex[k]!, finiteOrNull(slotReward[slot]!), 1);
       return;
     }
     const reason = CASE_REASONS[reasonIdx]!;
-    const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
-    if (met && Number.isFinite(decided.rewardAccuracy)) kindReward[kind] = decided.rewardAccuracy;
+    const decided = decideRun(decision, caseHeader(k), judgment, reason === null, count, matched, coverage);
+    if (slot >= 0) {
+      slotKind[slot] = kind;
+      slotReward[slot] = decided.rewardAccuracy;
+    }
+    facetCase = k;
     summary.addFields(
-      cases[k]!.index,
-      header.label,
+      sliceIndex[k]!,
+      cases[k]!.label,
       judgment,
       reason === null,
       decided.correct,
@@ -220,10 +320,28 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
       reason,
       decided.rewardAccuracy,
       1,
-      facets[k]!,
+      facets,
     );
   };
-  if (2 * table.entries >= R * cases.length) {
+  const order = entryOrder(table);
+  const dense = 2 * table.entries >= R * cases.length;
+  if (order === "cases" || (order === "runs" && !dense)) {
+    // Position in `cases` of each slice case (-1: not scored here), and each case's next run.
+    const position = new Int32Array(caseCount).fill(-1);
+    for (let k = 0; k < cases.length; k++) position[cases[k]!.index] = k;
+    const next = new Int32Array(cases.length);
+    for (let e = 0; e < table.entries; e++) {
+      const k = position[table.entryCase[e]!]!;
+      if (k < 0) continue;
+      const r = table.entryRun[e]!;
+      if (r > next[k]!) addAbsent(k, r - next[k]!);
+      next[k] = r + 1;
+      addKept(k, e);
+    }
+    for (let k = 0; k < cases.length; k++) if (R > next[k]!) addAbsent(k, R - next[k]!);
+    return summary;
+  }
+  if (dense) {
     for (let r = 0; r < R; r++) {
       for (let k = 0; k < cases.length; k++) {
         const e = table.entry(r, cases[k]!.index);
@@ -234,7 +352,8 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
     return summary;
   }
   const byCase = table.entriesByCase();
-  cases.forEach((c, k) => {
+  for (let k = 0; k < cases.length; k++) {
+    const c = cases[k]!;
     let next = 0;
     for (let x = byCase.start[c.index]!; x < byCase.start[c.index + 1]!; x++) {
       const e = byCase.entries[x]!;
@@ -244,14 +363,40 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
       addKept(k, e);
     }
     if (R > next) addAbsent(k, R - next);
-  });
+  }
   return summary;
 }
 
+/**
+ * How the table's entries (its kept lines in dump order) are laid out: "runs" when the dump went run
+ * after run, "cases" when each case's lines are in run order otherwise (as a GRPO dump's groups
+ * are), "other" when some case's are not.
+ */
+function entryOrder(table: RunTable): "runs" | "cases" | "other" {
+  const lastRun = new Int32Array(table.caseCount).fill(-1);
+  let runByRun = true;
+  for (let e = 0; e < table.entries; e++) {
+    const c = table.entryCase[e]!;
+    const r = table.entryRun[e]!;
+    if (r <= lastRun[c]!) return "other";
+    if (e > 0 && r < table.entryRun[e - 1]!) runByRun = false;
+    lastRun[c] = r;
+  }
+  return runByRun ? "runs" : "cases";
+}
+
+/** Kinds of kept line tableSummary remembers per case when it cannot keep every kind (a case has a few against a thousand runs). */
+const KIND_SLOTS = 16;
+
+/** A slice case's facets, as its case line gives them (facetsOf of its header), without the header. */
+function caseFacets(c: SliceCase): Record<string, string> {
+  return facetsOf({ scope: c.scope, doc_type: c.docType, contra_type: c.contraType });
+}
+
 export interface DocumentExplorerInput {
-  /** The scored records: `tableRecords` of an eval, or the cases.jsonl of a finished report. */
-  records: CaseRecords | string;
-  /** What the records say per case when it is known already (`tableSummary`, or read with the paired side); else read from `records`. */
+  /** The scored outcomes: an eval's run table, or a finished report's cases.jsonl (its path, or `segmentRecords` of it). */
+  outcomes: ScoredTable | CaseRecords | string;
+  /** What a report's records say per case when it is known already (read with the paired side); else read from `outcomes`. */
   summary?: CaseSummary;
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
@@ -329,34 +474,34 @@ function lineFails(line: JsonObject): boolean {
  * passing ones are kept; the page gets the failing ones first, then passing ones, in run order.
  */
 class RunPicker {
-  private readonly kept: Array<{ failing: ExplorerRun[]; passing: ExplorerRun[] }>;
-  private readonly order = new Map<ExplorerRun, number>();
+  /** Per case, the failing and the passing runs kept, each with the number it was offered as. */
+  private readonly kept: Array<{ failing: ExplorerRun[]; failingSeq: number[]; passing: ExplorerRun[]; passingSeq: number[] }>;
+  private offered = 0;
   constructor(
     cases: number,
     private readonly cap: number,
   ) {
-    this.kept = Array.from({ length: cases }, () => ({ failing: [], passing: [] }));
+    this.kept = Array.from({ length: cases }, () => ({ failing: [], failingSeq: [], passing: [], passingSeq: [] }));
   }
-  /** Offers `times` runs that share the outcome of `line` (the t-th's record is `recordAt(t)`). */
-  offer(k: number, line: JsonObject, times = 1, recordAt: (t: number) => JsonObject = () => line): void {
+  /** Offers `times` runs of case k that all fail or all pass (the t-th is `runAt(t)`). */
+  offer(k: number, fails: boolean, times: number, runAt: (t: number) => ExplorerRun): void {
     const into = this.kept[k]!;
-    const list = lineFails(line) ? into.failing : into.passing;
+    const list = fails ? into.failing : into.passing;
+    const seq = fails ? into.failingSeq : into.passingSeq;
     for (let t = 0; t < times && list.length < this.cap; t++) {
-      const run = runOfLine(recordAt(t));
-      list.push(run);
-      this.order.set(run, this.order.size);
+      list.push(runAt(t));
+      seq.push(this.offered++);
     }
   }
   runs(k: number): ExplorerRun[] {
-    const { failing, passing } = this.kept[k]!;
+    const { failing, failingSeq, passing, passingSeq } = this.kept[k]!;
     const passingKept = Math.max(0, this.cap - failing.length);
-    // Both lists are in the order their runs were offered: merged, not sorted (a sort asked the
-    // order Map twice a comparison).
+    // Both lists are in the order their runs were offered: merged, not sorted.
     const runs: ExplorerRun[] = [];
     let f = 0;
     let p = 0;
     while (f < failing.length && p < passingKept && p < passing.length) {
-      runs.push(this.order.get(failing[f]!)! < this.order.get(passing[p]!)! ? failing[f++]! : passing[p++]!);
+      runs.push(failingSeq[f]! < passingSeq[p]! ? failing[f++]! : passing[p++]!);
     }
     while (f < failing.length) runs.push(failing[f++]!);
     while (p < passingKept && p < passing.length) runs.push(passing[p++]!);
@@ -375,11 +520,15 @@ async function attachTexts(
   options: ScoreOptions,
   budget: { chars: number; leftOut: number },
 ): Promise<void> {
-  const texts = await readDumpTexts(
-    dumpPath,
-    runs.flatMap(([run]) => (run.line !== undefined ? [run.line] : [])),
-    offsets,
-  );
+  const lines: number[] = [];
+  // The parsed line is kept for a failed run's explanation only.
+  const recordLines = new Set<number>();
+  for (const [run, sliceCase] of runs) {
+    if (run.line === undefined) continue;
+    lines.push(run.line);
+    if (run.reason !== null && sliceCase !== undefined) recordLines.add(run.line);
+  }
+  const texts = await readDumpTexts(dumpPath, lines, offsets, recordLines);
   for (const [run, sliceCase] of runs) {
     const t = run.line !== undefined ? texts.get(run.line) : undefined;
     if (t === undefined) continue;
@@ -401,21 +550,32 @@ async function attachTexts(
 
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
   const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
-  const records = typeof input.records === "string" ? fileRecords(input.records) : input.records;
-  const summary = input.summary ?? (await recordSummary(input.slice.cases.length, records));
-  const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
-  for (const id of changed.keys()) {
-    const index = indexOfId.get(id);
-    if (index !== undefined) summary.markFailed(index);
+  const { outcomes } = input;
+  const records = typeof outcomes === "string" ? fileRecords(outcomes) : outcomes;
+  const summary =
+    input.summary ??
+    (typeof records === "function"
+      ? await recordSummary(input.slice.cases.length, records)
+      : tableSummary(records.cases, records.table, input.slice.cases.length));
+  if (changed.size > 0) {
+    const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
+    for (const id of changed.keys()) {
+      const index = indexOfId.get(id);
+      if (index !== undefined) summary.markFailed(index);
+    }
   }
-  const tagsOf = (i: number) => summary.tags(i, changed.get(input.slice.cases[i]!.id)?.status);
-  // Only the cases this report scored (a shard's), in slice order; every one counted for the filters.
+  const changeOf = (i: number) => (changed.size > 0 ? changed.get(input.slice.cases[i]!.id)?.status : undefined);
+  const tagsOf = (i: number) => summary.tags(i, changeOf(i));
+  // Only the cases this report scored (a shard's), in slice order; every one counted for the
+  // filters (its tags into one list, refilled per case).
   const scored: number[] = [];
   const counts = emptyCounts();
+  const tags: string[] = [];
   for (let i = 0; i < input.slice.cases.length; i++) {
     if (!summary.present[i]) continue;
     scored.push(i);
-    countCase(counts, tagsOf(i), summary.facetsOf[i]!);
+    tags.length = 0;
+    countCase(counts, summary.tagsInto(i, changeOf(i), tags), summary.facetsOf[i]!);
   }
   const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
   const cap = explorerCap(input.runs.length, caseCap);
@@ -426,7 +586,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   );
   const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
-  const textsLeftOut = await attachRuns(input, records, shown, runCap, indexOfId);
+  const textsLeftOut = await attachRuns(input, typeof records === "function" ? recordRuns(records) : tableRuns(records), shown, runCap);
   const cases = shown.cases;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
@@ -455,9 +615,10 @@ export async function recordSummary(caseCount: number, records: CaseRecords): Pr
   return summary;
 }
 
-/** The chosen cases' views (no runs yet), each slice case's position among them (-1: not shown), and how many documents' texts were left out. */
+/** The chosen cases' views (no runs yet) and their slice cases, each slice case's position among them (-1: not shown), and how many documents' texts were left out. */
 interface ShownCases {
   cases: ExplorerCase[];
+  sliceCases: SliceCase[];
   slot: Int32Array;
   textsOmitted: number;
 }
@@ -475,8 +636,8 @@ function caseViews(
   // Documents' text within EXPLORER_DOCUMENT_CHARS in all; past it, a case says its text was left out.
   let documentChars = input.documentChars ?? EXPLORER_DOCUMENT_CHARS;
   let textsOmitted = 0;
-  const cases: ExplorerCase[] = chosen.map((k, position) => {
-    const c = input.slice.cases[scored[k]!]!;
+  const sliceCases = chosen.map((k) => input.slice.cases[scored[k]!]!);
+  const cases: ExplorerCase[] = sliceCases.map((c, position) => {
     slot[c.index] = position;
     const size = c.sentences.reduce((sum, s) => sum + s.length, 0);
     const fits = size <= documentChars;
@@ -494,55 +655,78 @@ function caseViews(
     if (summary.runCount[c.index]! > runCap) view.runs_total = summary.runCount[c.index]!;
     return view;
   });
-  return { cases, slot, textsOmitted };
+  return { cases, sliceCases, slot, textsOmitted };
 }
 
 /** The second pass, over the shown cases' records only: their label, gold and runs, then the runs' texts from the dump. Returns how many runs' texts were left out. */
-async function attachRuns(
-  input: DocumentExplorerInput,
-  records: CaseRecords,
-  shown: ShownCases,
-  runCap: number,
-  indexOfId: ReadonlyMap<string, number>,
-): Promise<number> {
-  const { cases, slot } = shown;
+async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, shown: ShownCases, runCap: number): Promise<number> {
+  const { cases, sliceCases, slot } = shown;
   const caseCount = input.slice.cases.length;
   const picker = new RunPicker(cases.length, runCap);
+  // Each shown case's gold as its last record gives it, checked once the runs are read.
+  const golds: unknown[] = new Array(cases.length);
   const chosen = (index: number) => index >= 0 && index < caseCount && slot[index]! >= 0;
-  await records(chosen, (line, times, recordAt) => {
-    const index = line["case_index"];
+  await shownRuns(chosen, (streak) => {
+    const index = streak.caseIndex;
     if (typeof index !== "number" || !chosen(index)) return;
-    const doc = cases[slot[index]!]!.doc!;
-    doc.label = typeof line["label"] === "boolean" ? line["label"] : null;
-    doc.gold = numbers(line["gold_sentence_ids"]);
-    picker.offer(slot[index]!, line, times, recordAt);
+    const k = slot[index]!;
+    cases[k]!.doc!.label = typeof streak.label === "boolean" ? streak.label : null;
+    golds[k] = streak.gold;
+    picker.offer(k, streak.fails, streak.times, streak.runAt);
   });
   const withCase: Array<[ExplorerRun, SliceCase]> = [];
   cases.forEach((view, k) => {
+    if (golds[k] !== undefined) view.doc!.gold = numbers(golds[k]);
     view.doc!.runs = picker.runs(k);
-    for (const run of view.doc!.runs) withCase.push([run, input.slice.cases[indexOfId.get(view.id)!]!]);
+    for (const run of view.doc!.runs) withCase.push([run, sliceCases[k]!]);
   });
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
   if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, scoreOptionsOf(input), budget);
   return budget.leftOut;
 }
 
-/** One run of a case as the page shows it (texts and the failure's explanation are added from the dump). */
+/** One run of a case as the page shows it, from a record (texts and the failure's explanation are added from the dump). */
 function runOfLine(line: JsonObject): ExplorerRun {
-  const valid = line["format_valid"] === true;
-  const run: ExplorerRun = {
-    run: String(line["run"] ?? "0"),
-    judgment: valid && typeof line["judgment"] === "boolean" ? line["judgment"] : null,
-    outcome: outcomeOf(line["label"], valid, line["judgment"]),
-    reason: typeof line["reason"] === "string" ? line["reason"] : null,
-    evidence: numbers(line["evidence_sentence_ids"]),
-    reward: finiteOrNull(line["reward_accuracy"]),
-    coverage: finiteOrNull(line["reference_coverage"]),
-    localization_hit: typeof line["localization_hit"] === "boolean" ? line["localization_hit"] : null,
+  return pageRun(
+    String(line["run"] ?? "0"),
+    line["label"],
+    line["format_valid"] === true,
+    line["judgment"],
+    line["reason"],
+    numbers(line["evidence_sentence_ids"]),
+    line["reward_accuracy"],
+    line["reference_coverage"],
+    line["localization_hit"],
+    line["line"],
+  );
+}
+
+/** One run of a case as the page shows it, from the fields of its record. */
+function pageRun(
+  run: string,
+  label: unknown,
+  valid: boolean,
+  judgment: unknown,
+  reason: unknown,
+  evidence: number[],
+  reward: unknown,
+  coverage: unknown,
+  localizationHit: unknown,
+  line: unknown,
+): ExplorerRun {
+  const page: ExplorerRun = {
+    run,
+    judgment: valid && typeof judgment === "boolean" ? judgment : null,
+    outcome: outcomeOf(label, valid, judgment),
+    reason: typeof reason === "string" ? reason : null,
+    evidence,
+    reward: finiteOrNull(reward),
+    coverage: finiteOrNull(coverage),
+    localization_hit: typeof localizationHit === "boolean" ? localizationHit : null,
   };
-  if (typeof line["line"] === "number") run.line = line["line"];
-  else if (run.reason === "missing_prediction") run.message = "no prediction for this case in this run";
-  return run;
+  if (typeof line === "number") page.line = line;
+  else if (page.reason === "missing_prediction") page.message = "no prediction for this case in this run";
+  return page;
 }
 
 export interface OldSideInput {
@@ -581,7 +765,8 @@ export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Prom
     const k = slotOf.get(String(item.record["case_id"]));
     if (k === undefined) return;
     totals[k]!++;
-    picker.offer(k, item.record);
+    const record = item.record;
+    picker.offer(k, lineFails(record), 1, () => runOfLine(record));
   };
   const ranges = old.ranges;
   if (ranges !== undefined && !ranges.scattered) {
