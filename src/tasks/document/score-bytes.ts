@@ -120,8 +120,14 @@ class CaseIdIndex {
   /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
   find(block: Uint8Array, words: DataView, start: number, end: number): number {
     const length = end - start;
-    // A case's runs are often written one after the other: the last id found first.
-    if (this.isEntry(this.lastEntry, block, words, start, length)) return this.caseOf[this.lastEntry]!;
+    // A case's runs are often written one after the other, and a run's cases in slice order (the
+    // index's order): the id found last, then the one after it, before hashing.
+    const last = this.lastEntry;
+    if (this.isEntry(last, block, words, start, length)) return this.caseOf[last]!;
+    if (last + 1 < this.caseOf.length && this.isEntry(last + 1, block, words, start, length)) {
+      this.lastEntry = last + 1;
+      return this.caseOf[last + 1]!;
+    }
     // The slot before the hash's, so that each probe steps the same way (a step first taken only
     // after the code is optimized would undo that).
     let slot = (hashOf(words, block, start, end) + this.mask) & this.mask;
