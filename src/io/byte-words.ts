@@ -21,8 +21,10 @@ export function byteWords(text: string): ByteWords {
 
 /** Whether `text` is at `at` of the bytes `view` reads, inside [0, end). */
 export function byteWordsAt(view: DataView, at: number, end: number, text: ByteWords): boolean {
-  if (at < 0 || at + text.length > end) return false;
+  const last = at + text.length - 4;
+  if (at < 0 || last + 4 > end) return false;
   const words = text.words;
-  for (let k = 0; k < words.length; k++) if (view.getInt32(at + Math.min(4 * k, text.length - 4), true) !== words[k]) return false;
-  return true;
+  const full = words.length - 1;
+  for (let k = 0; k < full; k++) if (view.getInt32(at + 4 * k, true) !== words[k]) return false;
+  return view.getInt32(last, true) === words[full];
 }

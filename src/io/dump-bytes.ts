@@ -1,7 +1,8 @@
 // A dump line's fastest path (docs/eval.md, "Performance"): one pass over the line's UTF-8 bytes,
 // as read, for the three shapes judges write (structured, cache-shaped, raw completion), recording where
-// the values scoring needs lie in the block and the few numbers it needs, and building no string
-// and no object. It accepts a narrower grammar than the string scanner (dump-scan.ts):
+// the values scoring needs lie in the block, the few numbers it needs and the sentence references
+// of the reasoning and completion (core/document/references.ts), and building no string and no
+// object. It accepts a narrower grammar than the string scanner (dump-scan.ts):
 //   line   = "{" [member ("," member)*] "}" [spaces]     spaces (0x20) only between tokens
 //   member = key ":" value     key: a string without escapes, a field below at most once
 //   case_id, run: a string without escapes (run: or an integer); judgment: true, false or such a
@@ -17,7 +18,9 @@
 // full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
 // test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
 
-import { byteWords } from "./byte-words.js";
+import { byteWords, byteWordsAt } from "./byte-words.js";
+import { RAW_MARKERS, tagAt } from "./layout-bytes.js";
+import { clearReferences, referenceAt } from "../core/document/references.js";
 
 /** Digits an integer may have here: every such value is exact in a double. */
 const MAX_DIGITS = 15;
@@ -32,6 +35,7 @@ const CLOSE_LIST = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const LESS = 0x3c;
+const OPEN_REFERENCE = OPEN_LIST;
 const SLASH = 0x2f;
 /** The `n` of the escape `\n`. */
 const NEWLINE_ESCAPE = 0x6e;
@@ -72,9 +76,15 @@ export interface ScannedLine {
   reasoning: ByteSpan;
   completion: ByteSpan;
   /**
-   * In the completion's raw bytes (or, after decodeCompletion, its decoded ones): where each
-   * newline (the escape `\n`, or the byte 0x0a) starts, in newlines[0 .. newlineCount), and each
-   * `<` lies, in tags[0 .. tagCount). Set with `completion`.
+   * When the completion's raw bytes hold the layout: where its middle marker (a newline,
+   * `</think>`, …) begins, and the newline ending its judgment line; else layoutMiddle is -1. Set
+   * with `completion`.
+   */
+  layoutMiddle: number;
+  layoutNewline: number;
+  /**
+   * In the completion's decoded bytes, after decodeCompletion: where each newline (0x0a) lies, in
+   * newlines[0 .. newlineCount), and each `<`, in tags[0 .. tagCount).
    */
   newlines: Int32Array;
   newlineCount: number;
@@ -99,6 +109,8 @@ export const scanned: ScannedLine = {
   evidence: new Float64Array(64),
   reasoning: span(),
   completion: span(),
+  layoutMiddle: -1,
+  layoutNewline: -1,
   newlines: new Int32Array(64),
   newlineCount: 0,
   tags: new Int32Array(64),
@@ -112,6 +124,8 @@ export const scanned: ScannedLine = {
 // synchronous and never re-entered); positions are passed and returned as numbers (-1: the line
 // leaves the grammar), so the loops run on locals.
 let stringEscaped = false;
+/** Whether the last string restOfString read holds the escape `\/`. */
+let stringSlash = false;
 /** The integer scanScalar or scanInteger read last. */
 let integerValue = 0;
 
@@ -125,8 +139,11 @@ const STOPS = new Uint8Array(256);
 for (let c = 0; c < SPACE; c++) STOPS[c] = 1;
 STOPS[QUOTE] = 1;
 STOPS[BACKSLASH] = 1;
-/** A completion's scan stops at a `<` too: where a tag may start. */
-const STOPS_OR_TAG = STOPS.slice();
+/** A reasoning's scan stops at a `[` too: where a sentence reference may start. */
+const STOPS_OR_REFERENCE = STOPS.slice();
+STOPS_OR_REFERENCE[OPEN_REFERENCE] = 1;
+/** A think text's scan stops at a `<` as well: where a tag may start. */
+const STOPS_OR_TAG = STOPS_OR_REFERENCE.slice();
 STOPS_OR_TAG[LESS] = 1;
 
 // The block being scanned, seen four bytes at a time (little-endian, unaligned): string content
@@ -147,13 +164,14 @@ function viewBlock(block: Uint8Array): void {
 
 // Stop bytes in a word x (four bytes, little-endian), as a mask whose lowest set bit is the top bit
 // of the first one: each term borrows into a byte's top bit when the byte is below 0x20, or equal
-// to the quote, the backslash or the `<`; `& ~x` drops bytes of 0x80 and above. A borrow can mark
-// a byte above a real stop, never below one, so the lowest mark is exact.
+// to the quote, the backslash, the `[` or the `<`; `& ~x` drops bytes of 0x80 and above. A borrow
+// can mark a byte above a real stop, never below one, so the lowest mark is exact.
 const belowSpace = (x: number): number => x - 0x20202020;
 const equalTo = (x: number, repeated: number): number => (x ^ repeated) - 0x01010101;
 const QUOTES = 0x22222222;
 const BACKSLASHES = 0x5c5c5c5c;
 const LESSES = 0x3c3c3c3c;
+const OPENS = 0x5b5b5b5b;
 
 /** The byte whose top bit is the lowest set bit of `mask`, counted from `at`. */
 const firstMarked = (at: number, mask: number): number => at + ((31 - Math.clz32(mask & -mask)) >> 3);
@@ -170,12 +188,24 @@ function nextStop(b: Uint8Array, i: number, limit: number): number {
   return i;
 }
 
-/** The first stop byte or `<` in b[i .. limit), or limit. */
+/** The first stop byte or `[` in b[i .. limit), or limit. */
+function nextStopOrReference(b: Uint8Array, i: number, limit: number): number {
+  const words = view;
+  for (; i + 4 <= limit; i += 4) {
+    const x = words.getInt32(i, true);
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES) | equalTo(x, OPENS)) & ~x & 0x80808080;
+    if (mask !== 0) return firstMarked(i, mask);
+  }
+  while (i < limit && STOPS_OR_REFERENCE[b[i]!] === 0) i++;
+  return i;
+}
+
+/** The first stop byte, `[` or `<` in b[i .. limit), or limit. */
 function nextStopOrTag(b: Uint8Array, i: number, limit: number): number {
   const words = view;
   for (; i + 4 <= limit; i += 4) {
     const x = words.getInt32(i, true);
-    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES) | equalTo(x, LESSES)) & ~x & 0x80808080;
+    const mask = (belowSpace(x) | equalTo(x, QUOTES) | equalTo(x, BACKSLASHES) | equalTo(x, OPENS) | equalTo(x, LESSES)) & ~x & 0x80808080;
     if (mask !== 0) return firstMarked(i, mask);
   }
   while (i < limit && STOPS_OR_TAG[b[i]!] === 0) i++;
@@ -192,70 +222,114 @@ function plainEscape(e: number | undefined): boolean {
 
 /** The string whose opening quote is at `at`: the position after its closing quote, or -1. */
 function scanString(b: Uint8Array, at: number, limit: number, allowEscapes: boolean): number {
-  let i = at + 1;
-  let escaped = false;
-  for (;;) {
-    i = nextStop(b, i, limit);
-    if (i >= limit) return -1;
-    const c = b[i]!;
-    if (c === QUOTE) break;
-    if (c !== BACKSLASH || !allowEscapes || !plainEscape(b[i + 1])) return -1;
-    escaped = true;
-    i += 2;
-  }
-  stringEscaped = escaped;
-  return i + 1;
-}
-
-/** Positions of newlines or `<`s kept from one completion to the next. */
-const POSITIONS_KEPT = 4096;
-
-/** Appends `value` to `list` holding `count` entries: the list, grown when full. */
-function appended(list: Int32Array, count: number, value: number): Int32Array {
-  if (count === list.length) {
-    const grown = new Int32Array(2 * count);
-    grown.set(list);
-    list = grown;
-  }
-  list[count] = value;
-  return list;
+  return restOfString(b, at + 1, limit, allowEscapes, false);
 }
 
 /**
- * The completion string whose opening quote is at `at`, as scanString reads it, recording its
- * newline escapes, its `<`s and whether it holds `\/` in `scanned`: the position after its
- * closing quote, or -1. One pass: the completion layout is then read from those positions.
+ * The rest of a string from `i` (a byte of its content, not inside an escape): the position after
+ * its closing quote, or -1. With `references`, its sentence references are recorded on the way
+ * (`referenceAt`): a reasoning's or a think text's, found as the string is read rather than read
+ * again for them.
  */
-function scanCompletion(b: Uint8Array, at: number, limit: number): number {
-  const s = scanned;
-  let i = at + 1;
+function restOfString(b: Uint8Array, i: number, limit: number, allowEscapes: boolean, references: boolean): number {
   let escaped = false;
-  let newlines = 0;
-  let tags = 0;
-  s.completionSlash = false;
-  // A hostile completion's millions of positions are not held until the next one.
-  if (s.newlines.length > POSITIONS_KEPT) s.newlines = new Int32Array(64);
-  if (s.tags.length > POSITIONS_KEPT) s.tags = new Int32Array(64);
+  let slash = false;
   for (;;) {
-    i = nextStopOrTag(b, i, limit);
+    i = references ? nextStopOrReference(b, i, limit) : nextStop(b, i, limit);
     if (i >= limit) return -1;
     const c = b[i]!;
     if (c === QUOTE) break;
-    if (c === LESS) {
-      s.tags = appended(s.tags, tags++, i++);
+    if (c === OPEN_REFERENCE) {
+      const after = referenceAt(b, i, limit);
+      i = after < 0 ? i + 1 : after;
       continue;
     }
     const e = b[i + 1];
-    if (c !== BACKSLASH || !plainEscape(e)) return -1;
-    if (e === NEWLINE_ESCAPE) s.newlines = appended(s.newlines, newlines++, i);
-    else if (e === SLASH) s.completionSlash = true;
+    if (c !== BACKSLASH || !allowEscapes || !plainEscape(e)) return -1;
+    if (e === SLASH) slash = true;
     escaped = true;
     i += 2;
   }
-  s.newlineCount = newlines;
-  s.tagCount = tags;
   stringEscaped = escaped;
+  stringSlash = slash;
   return i + 1;
+}
+
+/**
+ * The completion string whose opening quote is at `at`, as scanString reads it: the position
+ * after its closing quote, or -1. Read in the layout (layout-bytes.ts) as far as its raw bytes
+ * hold it, recording the think text's references on the way, then as any other string: when the
+ * layout holds to the closing quote, scanned.layoutMiddle and layoutNewline say where its parts
+ * lie; scanned.completionSlash says whether it holds `\/` (a `/`, so maybe a tag, that the raw
+ * bytes do not show).
+ */
+function scanCompletion(b: Uint8Array, at: number, limit: number): number {
+  const s = scanned;
+  s.layoutMiddle = -1;
+  const start = at + 1;
+  let i = start;
+  if (byteWordsAt(view, start, limit, RAW_MARKERS.thinkOpen)) {
+    i = layoutUntil(b, start, limit);
+    if (i < 0 || s.layoutMiddle >= 0) {
+      s.completionSlash = false;
+      stringEscaped = true;
+      return i;
+    }
+  }
+  const after = restOfString(b, i, limit, true, false);
+  s.completionSlash = stringSlash;
+  stringEscaped ||= i > start;
+  return after;
+}
+
+/**
+ * Reads the completion from `start` (its content's first byte, after which `<think>` and a raw
+ * newline lie) in the layout, as `parseCompletionLayout` (dump.ts) reads the text: on to after its
+ * closing quote, setting scanned.layoutMiddle and layoutNewline, when the layout holds to there;
+ * else the position where it stops holding (never inside an escape), for the caller to read on as
+ * any string; -1 when the line leaves the grammar. It stops where the layout cannot hold (no
+ * middle marker, a tag out of place, answer lines or an end other than the layout's, none of
+ * which the raw bytes hide) or at a `\/`, which may hide a tag.
+ */
+function layoutUntil(b: Uint8Array, start: number, limit: number): number {
+  const m = RAW_MARKERS;
+  // The middle marker begins at the first newline it can, the one after `<think>` included: a
+  // newline then `<` (checked first, as most newlines begin no marker). One without `Judgment: `
+  // after it is passed over, and its `</think>` then read as a tag out of place.
+  let i = start + m.thinkOpen.length - m.newline;
+  if (b[i + m.newline] !== LESS || !byteWordsAt(view, i, limit, m.thinkToJudgment)) {
+    i += m.newline;
+    for (;;) {
+      i = nextStopOrTag(b, i, limit);
+      if (i >= limit) return -1;
+      const c = b[i]!;
+      if (c === OPEN_REFERENCE) {
+        const after = referenceAt(b, i, limit);
+        i = after < 0 ? i + 1 : after;
+        continue;
+      }
+      if (c === LESS) {
+        if (tagAt(b, view, i, limit)) return i;
+        i++;
+        continue;
+      }
+      // The closing quote, a control byte, `\/` or an escape outside the grammar: read on as a string.
+      const e = b[i + 1];
+      if (c !== BACKSLASH || e === SLASH || !plainEscape(e)) return i;
+      if (e === NEWLINE_ESCAPE && b[i + m.newline] === LESS && byteWordsAt(view, i, limit, m.thinkToJudgment)) break;
+      i += 2;
+    }
+  }
+  const middle = i;
+  // The judgment line up to the first newline, the evidence line up to the newline of `</answer>`, then the quote.
+  const newline = nextStop(b, middle + m.thinkToJudgment.length, limit);
+  if (!byteWordsAt(view, newline, limit, m.judgmentToEvidence)) return newline;
+  const answerEnd = nextStop(b, newline + m.judgmentToEvidence.length, limit);
+  const quote = answerEnd + m.answerClose.length;
+  if (!byteWordsAt(view, answerEnd, limit, m.answerClose) || b[quote] !== QUOTE) return answerEnd;
+  scanned.layoutMiddle = middle;
+  scanned.layoutNewline = newline;
+  return quote + 1;
 }
 
 /** The integer at `at` into integerValue: the position after it, or -1 when it is not one of the grammar's integers. */
@@ -537,7 +611,7 @@ function scanField(b: Uint8Array, at: number, limit: number, kind: number): numb
     case KEY_EVIDENCE_IDS:
       return scanned.evidenceCount < 0 && c === OPEN_LIST ? scanList(b, at, limit, true) : -1;
     case KEY_REASONING:
-      if (scanned.reasoning.start >= 0 || c !== QUOTE || (at = scanString(b, at, limit, true)) < 0) return -1;
+      if (scanned.reasoning.start >= 0 || c !== QUOTE || (at = restOfString(b, at + 1, limit, true, true)) < 0) return -1;
       setSpan(scanned.reasoning, value, at);
       return at;
     case KEY_COMPLETION:
@@ -569,6 +643,7 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   scanned.completion.start = -1;
   predictionSeen = false;
   inPrediction = false;
+  clearReferences();
   let at = skipSpaces(block, start + 1, end);
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
   for (;;) {
@@ -587,13 +662,30 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   }
 }
 
+/** Positions of newlines or `<`s kept from one completion to the next. */
+const POSITIONS_KEPT = 4096;
+
+/** Appends `value` to `list` holding `count` entries: the list, grown when full. */
+function appended(list: Int32Array, count: number, value: number): Int32Array {
+  if (count === list.length) {
+    const grown = new Int32Array(2 * count);
+    grown.set(list);
+    list = grown;
+  }
+  list[count] = value;
+  return list;
+}
+
 /**
- * Decodes the completion into scanned.decoded (valid until the next call) and records its
- * newlines and `<`s there as scanCompletion records them in the raw bytes: its length.
+ * Decodes the completion into scanned.decoded (valid until the next call) and records where its
+ * newlines and `<`s are there: its length.
  */
 export function decodeCompletion(block: Uint8Array): number {
   const s = scanned;
   const { start, end } = s.completion;
+  // A hostile completion's millions of positions are not held until the next one.
+  if (s.newlines.length > POSITIONS_KEPT) s.newlines = new Int32Array(64);
+  if (s.tags.length > POSITIONS_KEPT) s.tags = new Int32Array(64);
   if (s.decoded.length < end - start) s.decoded = new Uint8Array(2 * (end - start));
   const out = s.decoded;
   let n = 0;

@@ -307,6 +307,13 @@ describe("scoreBlock's byte path", () => {
       '{"case_id":"c0","run":2,"prediction":{"judgment":"yes","evidence_sentence_ids":[5],"reasoning":"[1]-[3]"}}',
       '{"case_id":"c0","run":4,"completion":"<think>\\n\\"Two\\" [2]\\tand \\\\ [3]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
       '{"case_id":"c0","run":5,"completion":"<think>\\n[2] <\\/b>\\n<\\/think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n<\\/answer>"}',
+      // The completion's answer list and the line's reasoning are not the think text.
+      '{"case_id":"c1","run":0,"reasoning":"[99]","completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
+      '{"case_id":"c1","run":0,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: [9]\\n</answer>","reasoning":"[1]-[3]"}',
+      // A structured line's completion is not its reasoning.
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2],"completion":"<think>\\n[40]\\n</think>","reasoning":"[2]"}',
+      '{"case_id":"c0","run":0,"completion":"<think>\\n[40]\\n</think>","judgment":false,"reasoning":"[3]-[4] and [2]"}',
+      '{"case_id":"c0","run":0,"prediction":{"completion":"[7]","judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2-5]"},"model":"[99]"}',
     ];
     for (const l of lines) {
       const bytes = Buffer.from(l, "utf8");
@@ -342,6 +349,57 @@ describe("scoreBlock's byte path", () => {
       for (let at = 0; at < completion.length; at++) {
         for (const edited of [completion.slice(0, at) + completion.slice(at + 1), `${completion.slice(0, at)}x${completion.slice(at + 1)}`]) {
           agree(`{"case_id":"c0","run":1,"completion":"${edited}"}`);
+        }
+      }
+    }
+  });
+
+  it("reads a completion's layout and references wherever they fall in the words the scanner reads", () => {
+    // The think text, the answer lines and the end shifted through every offset of a word (by the
+    // id's and the fill's lengths), with a reference, a tag, an escape or a marker at each place.
+    const pieces = [
+      "[2]",
+      "[2-4]",
+      "[2]-[5]",
+      "[1-2]-[3]",
+      "[13]",
+      "[0]",
+      "[\u0663]",
+      "[2",
+      "[2]-",
+      "[2]-[",
+      "[2]-[3",
+      "[2-",
+      "<b>",
+      "<think>",
+      "<\\/think>",
+      "\\n",
+      '\\"',
+      "\\\\",
+      "\\t[2]",
+      "\\n</think>\\n<answer>\\n",
+      "\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>",
+      "\\n</think>\\n<answer>\\nJudge",
+    ];
+    for (const id of ["c0", "caf\u00e9", "3488771835_6", "\ud83d\ude00 id"]) {
+      for (let fill = 0; fill <= 4; fill++) {
+        for (const piece of pieces) {
+          for (const at of ["start", "middle", "end"]) {
+            const pad = "a".repeat(fill);
+            const think = at === "start" ? `${piece}${pad} [3]` : at === "middle" ? `[1] ${pad}${piece} x` : `x ${pad}${piece}`;
+            agree(`{"case_id":"${id}","run":1,"completion":"<think>\\n${think}\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}`);
+            agree(`{"case_id":"${id}","judgment":true,"evidence_sentence_ids":[1],"reasoning":"${think}"}`);
+          }
+        }
+        for (const answer of [
+          "Judgment: no\\nEvidence: []",
+          "Judgment: ye\\nEvidence: []",
+          "Judgment: YES\\nEvidence: [1, 12]",
+          "Judgment: yes\\nEvidence: [1]\\n",
+        ]) {
+          const pad = "b".repeat(fill);
+          agree(`{"case_id":"${id}","run":2,"completion":"<think>\\n${pad}\\n</think>\\n<answer>\\n${answer}\\n</answer>"}`);
+          agree(`{"case_id":"${id}","run":2,"completion":"<think>\\n</think>\\n<answer>\\n${answer}\\n</answer>${pad}"}`);
         }
       }
     }

@@ -2,7 +2,8 @@
 // `[i]-[j]` and the odd `[i-j]-[k]`, found left to right without overlap. A hand-written scanner
 // rather than a regex keeps it linear on adversarial input (e.g. a million "["). It runs once per
 // scored prediction, so it allocates nothing but the ranges it finds (in reused scratch arrays)
-// and rejects with a reason code, not an exception.
+// and rejects with a reason code, not an exception. A dump line's byte reader finds them as it
+// reads the line's strings (`referenceAt`), rather than reading the text a second time.
 
 import { decimalDigitValue } from "../python/decimal-digits.js";
 import { DocumentContradictionError, type DocumentContradictionErrorCode } from "./errors.js";
@@ -75,12 +76,17 @@ function reasoningText(reasoning: unknown): string {
   }
 }
 
-// The references found by the last scan, merged: firsts[k]..lasts[k] for k < mergedCount, sorted
-// and disjoint. Reused from scan to scan (they only grow to the most references one text held).
+// The references recorded since clearReferences, in text order: firsts[k]..lasts[k] as written
+// (unchecked), the `[` of each at starts[k], for k < recordedCount. A count merges a run of them
+// in place into sorted, disjoint ranges: firsts/lasts[from .. from + mergedCount). Reused from
+// text to text (they only grow to the most references one line held).
 const firsts: number[] = [];
 const lasts: number[] = [];
+const starts: number[] = [];
+let recordedCount = 0;
+let mergedFrom = 0;
 let mergedCount = 0;
-/** Scratch entries kept between scans. */
+/** Scratch entries kept between texts. */
 const SCRATCH_KEPT = 4096;
 /** Above this many references the pairs are sorted with Array#sort rather than by insertion. */
 const INSERTION_SORT_MAX = 16;
@@ -110,93 +116,121 @@ function nextOpen(bytes: Uint8Array, from: number, end: number): number {
   return -1;
 }
 
-/**
- * Finds the references of the UTF-8 text `bytes[start .. end)` into firsts/lasts (merged into
- * sorted disjoint ranges), or returns the reason it is rejected: a reference starting below 1, a
- * reversed range, or one ending beyond sentenceCount (a year such as `[2023]` included). In
- * `[i-j]-[k]` the compact end j wins. Only `[`, `]`, `-` and digits matter: any other character,
- * whatever its width, only breaks a match, so raw JSON string bytes with escapes other than `\u`
- * give the result of the text they decode to.
- */
-function scanReferences(bytes: Uint8Array, start: number, end: number, sentenceCount: number): DocumentContradictionErrorCode | undefined {
+/** Forgets the references recorded so far (a text's, or a dump line's). */
+export function clearReferences(): void {
   if (firsts.length > SCRATCH_KEPT) {
     // A hostile text's millions of references are not held until the next one.
     firsts.length = 0;
     lasts.length = 0;
+    starts.length = 0;
   }
-  let count = 0;
+  recordedCount = 0;
+}
+
+/**
+ * The reference whose `[` is at `index` of the UTF-8 text bytes[.. end), recorded as written: the
+ * index after it, where the search for the next one goes on; or -1 when none starts there (the
+ * search goes on at index + 1). In `[i-j]-[k]` the compact end j wins. Only `[`, `]`, `-` and
+ * digits are read: a byte reader may give as `end` the end of the line rather than of its string,
+ * since a string's closing quote, like a backslash or a control byte, ends any match.
+ */
+export function referenceAt(bytes: Uint8Array, index: number, end: number): number {
+  if (!readDigits(bytes, index + 1, end)) return -1;
+  const first = digitsValue;
+  let last = first;
+  let position = digitsEnd;
+  let compactEnd = false;
+  const code = position < end ? bytes[position] : -1;
+  if (code === HYPHEN) {
+    // After "[digits-" only "digits]" can complete a match; the start alone would need "]".
+    if (!readDigits(bytes, position + 1, end) || digitsEnd >= end || bytes[digitsEnd] !== CLOSE) return -1;
+    last = digitsValue;
+    position = digitsEnd + 1;
+    compactEnd = true;
+  } else if (code === CLOSE) {
+    position++;
+  } else return -1;
+  // A separated end `-[k]`.
+  if (position + 1 < end && bytes[position] === HYPHEN && bytes[position + 1] === OPEN && readDigits(bytes, position + 2, end)) {
+    if (digitsEnd < end && bytes[digitsEnd] === CLOSE) {
+      if (!compactEnd) last = digitsValue;
+      position = digitsEnd + 1;
+    }
+  }
+  firsts[recordedCount] = first;
+  lasts[recordedCount] = last;
+  starts[recordedCount] = index;
+  recordedCount++;
+  return position;
+}
+
+/**
+ * Finds the references of the UTF-8 text `bytes[start .. end)`, left to right without overlap,
+ * and records them (after clearing). Only `[`, `]`, `-` and digits matter: any other character,
+ * whatever its width, only breaks a match, so raw JSON string bytes with escapes other than `\u`
+ * give the result of the text they decode to.
+ */
+function scanReferences(bytes: Uint8Array, start: number, end: number): void {
+  clearReferences();
   let index = nextOpen(bytes, start, end);
   while (index !== -1) {
-    if (!readDigits(bytes, index + 1, end)) {
-      index = nextOpen(bytes, index + 1, end);
-      continue;
-    }
-    const first = digitsValue;
-    let last = first;
-    let position = digitsEnd;
-    let compactEnd = false;
-    const code = position < end ? bytes[position] : -1;
-    if (code === HYPHEN) {
-      // After "[digits-" only "digits]" can complete a match; the start alone would need "]".
-      if (!readDigits(bytes, position + 1, end) || digitsEnd >= end || bytes[digitsEnd] !== CLOSE) {
-        index = nextOpen(bytes, index + 1, end);
-        continue;
-      }
-      last = digitsValue;
-      position = digitsEnd + 1;
-      compactEnd = true;
-    } else if (code === CLOSE) {
-      position++;
-    } else {
-      index = nextOpen(bytes, index + 1, end);
-      continue;
-    }
-    // A separated end `-[k]`.
-    if (position + 1 < end && bytes[position] === HYPHEN && bytes[position + 1] === OPEN && readDigits(bytes, position + 2, end)) {
-      if (digitsEnd < end && bytes[digitsEnd] === CLOSE) {
-        if (!compactEnd) last = digitsValue;
-        position = digitsEnd + 1;
-      }
-    }
-    if (first < 1 || last < first || last > sentenceCount || !Number.isFinite(last)) return "reasoning_reference_out_of_document";
-    firsts[count] = first;
-    lasts[count] = last;
-    count++;
-    index = nextOpen(bytes, position, end);
+    const after = referenceAt(bytes, index, end);
+    index = nextOpen(bytes, after < 0 ? index + 1 : after, end);
   }
-  mergeRanges(count);
+}
+
+/**
+ * Checks the recorded references k in [from, to) against sentenceCount and merges them (into
+ * sorted disjoint ranges from `from` on), or returns the reason they are rejected: a reference
+ * starting below 1, a reversed range, or one ending beyond sentenceCount (a year such as `[2023]`
+ * included).
+ */
+function checkRecorded(from: number, to: number, sentenceCount: number): DocumentContradictionErrorCode | undefined {
+  if (outOfDocument(from, to, sentenceCount)) return "reasoning_reference_out_of_document";
+  mergeRanges(from, to);
   return undefined;
+}
+
+/** Whether one of the recorded references [from, to) is rejected (see checkRecorded). */
+function outOfDocument(from: number, to: number, sentenceCount: number): boolean {
+  for (let k = from; k < to; k++) {
+    const first = firsts[k]!;
+    const last = lasts[k]!;
+    if (first < 1 || last < first || last > sentenceCount || !Number.isFinite(last)) return true;
+  }
+  return false;
 }
 
 /** Scratch for the UTF-8 bytes of a reasoning given as text, grown as needed. */
 let encoded = new Uint8Array(1 << 12);
 const encoder = new TextEncoder();
 
-/** The references of a reasoning given as a value (scanReferences over its text's UTF-8 bytes). */
+/** The references of a reasoning given as a value (scanReferences over its text's UTF-8 bytes), checked and merged. */
 function scanReasoning(reasoning: unknown, sentenceCount: number): DocumentContradictionErrorCode | undefined {
   const text = reasoningText(reasoning);
   // At most three bytes per UTF-16 code unit.
   if (encoded.length < 3 * text.length) encoded = new Uint8Array(3 * text.length);
   const { written } = encoder.encodeInto(text, encoded);
-  return scanReferences(encoded, 0, written, sentenceCount);
+  scanReferences(encoded, 0, written);
+  return checkRecorded(0, recordedCount, sentenceCount);
 }
 
-/** Sorts the `count` ranges by their first ID and merges overlapping or adjacent ones, in place. */
-function mergeRanges(count: number): void {
-  if (count > INSERTION_SORT_MAX) {
-    const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => firsts[a]! - firsts[b]!);
+/** Sorts the ranges [from, to) by their first ID and merges overlapping or adjacent ones, in place from `from`. */
+function mergeRanges(from: number, to: number): void {
+  if (to - from > INSERTION_SORT_MAX) {
+    const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => firsts[a]! - firsts[b]!);
     const sortedFirsts = order.map((k) => firsts[k]!);
     const sortedLasts = order.map((k) => lasts[k]!);
-    for (let k = 0; k < count; k++) {
-      firsts[k] = sortedFirsts[k]!;
-      lasts[k] = sortedLasts[k]!;
+    for (let k = from; k < to; k++) {
+      firsts[k] = sortedFirsts[k - from]!;
+      lasts[k] = sortedLasts[k - from]!;
     }
   } else {
-    for (let k = 1; k < count; k++) {
+    for (let k = from + 1; k < to; k++) {
       const first = firsts[k]!;
       const last = lasts[k]!;
       let at = k;
-      while (at > 0 && firsts[at - 1]! > first) {
+      while (at > from && firsts[at - 1]! > first) {
         firsts[at] = firsts[at - 1]!;
         lasts[at] = lasts[at - 1]!;
         at--;
@@ -205,11 +239,11 @@ function mergeRanges(count: number): void {
       lasts[at] = last;
     }
   }
-  let merged = 0;
-  for (let k = 0; k < count; k++) {
+  let merged = from;
+  for (let k = from; k < to; k++) {
     const first = firsts[k]!;
     const last = lasts[k]!;
-    if (merged > 0 && first <= lasts[merged - 1]! + 1) {
+    if (merged > from && first <= lasts[merged - 1]! + 1) {
       if (last > lasts[merged - 1]!) lasts[merged - 1] = last;
     } else {
       firsts[merged] = first;
@@ -217,7 +251,8 @@ function mergeRanges(count: number): void {
       merged++;
     }
   }
-  mergedCount = merged;
+  mergedFrom = from;
+  mergedCount = merged - from;
 }
 
 /**
@@ -227,15 +262,13 @@ function mergeRanges(count: number): void {
  */
 export function reasoningReferenceCount(reasoning: unknown, sentenceCount: number): number | DocumentContradictionErrorCode {
   if (!(sentenceCount >= 1)) return "sentence_count_not_positive";
-  const rejected = scanReasoning(reasoning, sentenceCount);
-  if (rejected !== undefined) return rejected;
-  return citedCount();
+  return scanReasoning(reasoning, sentenceCount) ?? citedCount();
 }
 
-/** How many distinct IDs the last scan's merged ranges hold. */
+/** How many distinct IDs the last merged ranges hold. */
 function citedCount(): number {
   let total = 0;
-  for (let k = 0; k < mergedCount; k++) total += lasts[k]! - firsts[k]! + 1;
+  for (let k = mergedFrom; k < mergedFrom + mergedCount; k++) total += lasts[k]! - firsts[k]! + 1;
   return total;
 }
 
@@ -245,8 +278,36 @@ function citedCount(): number {
  * The caller has checked sentenceCount ≥ 1.
  */
 export function reasoningReferenceCountOfBytes(bytes: Uint8Array, start: number, end: number, sentenceCount: number): number | DocumentContradictionErrorCode {
-  const rejected = scanReferences(bytes, start, end, sentenceCount);
-  if (rejected !== undefined) return rejected;
+  scanReferences(bytes, start, end);
+  return referenceCountOf(0, recordedCount, sentenceCount);
+}
+
+/**
+ * `reasoningReferenceCountOfBytes` of bytes[start .. end), from the references a byte reader
+ * recorded (`referenceAt`) while it read the text holding that span left to right. They are those
+ * scanReferences finds in the span when no match crosses `start` and the byte at `end` (a quote or
+ * a backslash) ends any match. The caller has checked sentenceCount ≥ 1.
+ */
+export function recordedReferenceCount(start: number, end: number, sentenceCount: number): number | DocumentContradictionErrorCode {
+  let from = 0;
+  while (from < recordedCount && starts[from]! < start) from++;
+  let to = from;
+  while (to < recordedCount && starts[to]! < end) to++;
+  return referenceCountOf(from, to, sentenceCount);
+}
+
+/** How many distinct IDs the recorded references [from, to) cite, or the reason they are rejected. */
+function referenceCountOf(from: number, to: number, sentenceCount: number): number | DocumentContradictionErrorCode {
+  if (outOfDocument(from, to, sentenceCount)) return "reasoning_reference_out_of_document";
+  // Up to two ranges, the usual count, without sorting them: their sizes less their overlap.
+  if (to - from <= 2) {
+    if (to === from) return 0;
+    const size = lasts[from]! - firsts[from]! + 1;
+    if (to - from === 1) return size;
+    const overlap = Math.min(lasts[from]!, lasts[from + 1]!) - Math.max(firsts[from]!, firsts[from + 1]!) + 1;
+    return size + lasts[from + 1]! - firsts[from + 1]! + 1 - Math.max(0, overlap);
+  }
+  mergeRanges(from, to);
   return citedCount();
 }
 
@@ -262,6 +323,6 @@ export function parseReasoningReferences(reasoning: unknown, sentenceCount: numb
   const rejected = scanReasoning(reasoning, sentenceCount);
   if (rejected !== undefined) throw new DocumentContradictionError(rejected);
   const ids: number[] = [];
-  for (let k = 0; k < mergedCount; k++) for (let id = firsts[k]!; id <= lasts[k]!; id++) ids.push(id);
+  for (let k = mergedFrom; k < mergedFrom + mergedCount; k++) for (let id = firsts[k]!; id <= lasts[k]!; id++) ids.push(id);
   return ids;
 }

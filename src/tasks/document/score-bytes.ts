@@ -8,7 +8,7 @@
 // path, whose messages quote the values. test/document-eval/score-bytes.property.test.ts holds
 // the two to the same columns.
 import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
-import { reasoningReferenceCountOfBytes } from "../../core/document/references.js";
+import { reasoningReferenceCountOfBytes, recordedReferenceCount } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
 import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
 import {
@@ -22,7 +22,8 @@ import {
   scanLineBytes,
   scanned,
 } from "../../io/dump-bytes.js";
-import { byteWords, byteWordsAt, type ByteWords } from "../../io/byte-words.js";
+import { byteWordsAt } from "../../io/byte-words.js";
+import { ANSWER_TAG_LENGTH, DECODED_MARKERS, RAW_MARKERS, tagAt, type LayoutMarkers } from "../../io/layout-bytes.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 
 /** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
@@ -70,6 +71,8 @@ class CaseIdIndex {
   /** Slot → entry + 1 (0: empty). */
   private readonly table: Int32Array;
   private readonly mask: number;
+  /** The entry `find` found last. */
+  private lastEntry = 0;
 
   constructor(byId: ReadonlyMap<string, number>) {
     let bytes = Buffer.allocUnsafe(1 << 16);
@@ -117,13 +120,32 @@ class CaseIdIndex {
   /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
   find(block: Uint8Array, words: DataView, start: number, end: number): number {
     const length = end - start;
-    for (let slot = hashOf(words, block, start, end) & this.mask; ; slot = (slot + 1) & this.mask) {
+    // A case's runs are often written one after the other, and a run's cases in slice order (the
+    // index's order): the id found last, then the one after it, before hashing.
+    const last = this.lastEntry;
+    if (this.isEntry(last, block, words, start, length)) return this.caseOf[last]!;
+    if (last + 1 < this.caseOf.length && this.isEntry(last + 1, block, words, start, length)) {
+      this.lastEntry = last + 1;
+      return this.caseOf[last + 1]!;
+    }
+    // The slot before the hash's, so that each probe steps the same way (a step first taken only
+    // after the code is optimized would undo that).
+    let slot = (hashOf(words, block, start, end) + this.mask) & this.mask;
+    for (;;) {
+      slot = (slot + 1) & this.mask;
       const entry = this.table[slot]! - 1;
       if (entry < 0) return -1;
-      const from = this.starts[entry]!;
-      if (this.starts[entry + 1]! - from !== length) continue;
-      if (sameBytes(this.words, this.bytes, from, words, block, start, length)) return this.caseOf[entry]!;
+      if (this.isEntry(entry, block, words, start, length)) {
+        this.lastEntry = entry;
+        return this.caseOf[entry]!;
+      }
     }
+  }
+
+  /** Whether entry `entry` is the id of `length` bytes at `start` of the block. */
+  private isEntry(entry: number, block: Uint8Array, words: DataView, start: number, length: number): boolean {
+    const from = this.starts[entry]!;
+    return this.starts[entry + 1]! - from === length && sameBytes(this.words, this.bytes, from, words, block, start, length);
   }
 }
 
@@ -212,29 +234,6 @@ function factsFor(slice: ScoringSlice): CaseFacts {
 }
 
 /**
- * The layout's markers as a completion's bytes spell them: decoded, a newline is the byte 0x0a;
- * in the raw bytes of a JSON string, the two bytes of the escape `\n`.
- */
-interface Markers {
-  newline: number;
-  thinkOpen: ByteWords;
-  thinkToAnswer: ByteWords;
-}
-const markers = (newline: string): Markers => ({
-  newline: newline.length,
-  thinkOpen: byteWords(`<think>${newline}`),
-  thinkToAnswer: byteWords(`${newline}</think>${newline}<answer>${newline}`),
-});
-const RAW = markers("\\n");
-const DECODED = markers("\n");
-const JUDGMENT_PREFIX = byteWords("Judgment: ");
-const EVIDENCE_PREFIX = byteWords("Evidence: ");
-const TAG_THINK = byteWords("<think>");
-const TAG_ANSWER = byteWords("<answer>");
-const TAG_THINK_CLOSE = byteWords("</think>");
-const TAG_ANSWER_CLOSE = byteWords("</answer>");
-
-/**
  * Whether a completion ending in "\n</answer>" is read as written under `rule` (no end marker of
  * the rule can end there, so `completionAsWritten` returns it unchanged).
  */
@@ -318,14 +317,6 @@ let thinkStart = 0;
 let thinkEnd = 0;
 let layoutJudgment = false;
 
-/** Whether one of the four tags starts at `at`, where bytes has a `<`. */
-function tagAt(bytes: Uint8Array, view: DataView, at: number, end: number): boolean {
-  const next = bytes[at + 1];
-  if (next === 0x74) return byteWordsAt(view, at, end, TAG_THINK);
-  if (next === 0x61) return byteWordsAt(view, at, end, TAG_ANSWER);
-  return next === 0x2f && (byteWordsAt(view, at, end, TAG_THINK_CLOSE) || byteWordsAt(view, at, end, TAG_ANSWER_CLOSE));
-}
-
 /** A view of the decoded completion's buffer, made again only when the buffer is (it grows seldom). */
 let decodedView = new DataView(new ArrayBuffer(0));
 
@@ -335,23 +326,23 @@ function decodedWords(decoded: Uint8Array): DataView {
 }
 
 /**
- * `parseCompletionLayout` on the completion's UTF-8 bytes [start, end), with a judgment
- * `coerceJudgment` accepts and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and
- * rawEvidence. False for anything else (the string path then says why). The bytes are the raw ones
- * of the JSON string (markers RAW) when it holds no `\/`, else decoded (DECODED); scanned.newlines
- * and scanned.tags say where their newlines and `<`s are. Tags, prefixes and digits are ASCII and
- * every other escape decodes to a character that is none of them, so a byte position orders as a
+ * `parseCompletionLayout` on the decoded completion's UTF-8 bytes [0, end) (a completion written
+ * with `\/`, which its raw bytes may hide a tag behind), with a judgment `coerceJudgment` accepts
+ * and a plain evidence list: sets thinkStart/thinkEnd, layoutJudgment and rawEvidence. False for
+ * anything else (the string path then says why). scanned.newlines and scanned.tags say where its
+ * newlines and `<`s are. Tags, prefixes and digits are ASCII, so a byte position orders as a
  * character position does, and a marker, a prefix or a tag matches the bytes where it matches the
  * text. `view` reads the bytes a word at a time.
  */
-function completionLayout(bytes: Uint8Array, view: DataView, start: number, end: number, m: Markers): boolean {
+function decodedLayout(bytes: Uint8Array, view: DataView, end: number): boolean {
   const { newlines, newlineCount: count, tags, tagCount } = scanned;
+  const m = DECODED_MARKERS;
   const nl = m.newline;
   // The text ends in a newline and `</answer>`: its last newline.
-  const answerEnd = end - TAG_ANSWER_CLOSE.length - nl;
-  if (count === 0 || newlines[count - 1] !== answerEnd || !byteWordsAt(view, answerEnd + nl, end, TAG_ANSWER_CLOSE)) return false;
+  const answerEnd = end - m.answerClose.length;
+  if (count === 0 || newlines[count - 1] !== answerEnd || !byteWordsAt(view, answerEnd, end, m.answerClose)) return false;
   // It starts with `<think>` and a newline (its first, as `<think>` holds none).
-  if (!byteWordsAt(view, start, end, m.thinkOpen)) return false;
+  if (!byteWordsAt(view, 0, end, m.thinkOpen)) return false;
   // The middle marker begins at a newline: the first newline (from the opening one on) it begins at.
   let k = 0;
   while (k < count && !byteWordsAt(view, newlines[k]!, end, m.thinkToAnswer)) k++;
@@ -362,19 +353,30 @@ function completionLayout(bytes: Uint8Array, view: DataView, start: number, end:
   // Exactly two answer lines: the marker holds newlines k .. k + 2, so k + 3 ends the judgment line
   // and k + 4 must be the last.
   if (k + 4 !== count - 1) return false;
-  const newline = newlines[k + 3]!;
-  const places0 = start;
+  const places0 = 0;
   const places1 = middle + nl;
-  const places2 = answerStart - TAG_ANSWER.length - nl;
+  const places2 = answerStart - ANSWER_TAG_LENGTH - nl;
   const places3 = answerEnd + nl;
   for (let t = 0; t < tagCount; t++) {
     const at = tags[t]!;
     if (at === places0 || at === places1 || at === places2 || at === places3) continue;
     if (tagAt(bytes, view, at, end)) return false;
   }
-  if (!byteWordsAt(view, answerStart, end, JUDGMENT_PREFIX) || !byteWordsAt(view, newline + nl, end, EVIDENCE_PREFIX)) return false;
-  const judgment = judgmentOfBytes(bytes, answerStart + JUDGMENT_PREFIX.length, newline);
-  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + nl + EVIDENCE_PREFIX.length, answerEnd)) return false;
+  const newline = newlines[k + 3]!;
+  if (!byteWordsAt(view, middle, end, m.thinkToJudgment) || !byteWordsAt(view, newline, end, m.judgmentToEvidence)) return false;
+  return answerValues(bytes, 0, m, middle, newline, answerEnd);
+}
+
+/**
+ * The answer of a completion in the layout (its prefixes checked), its think text after `<think>`
+ * at `start` and before the middle marker at `middle`, its judgment line ending in the newline at
+ * `newline` and its evidence line in the one at `answerEnd`: sets thinkStart/thinkEnd,
+ * layoutJudgment and rawEvidence; false when the judgment is not one `coerceJudgment` accepts or
+ * the evidence list is not plain.
+ */
+function answerValues(bytes: Uint8Array, start: number, m: LayoutMarkers, middle: number, newline: number, answerEnd: number): boolean {
+  const judgment = judgmentOfBytes(bytes, middle + m.thinkToJudgment.length, newline);
+  if (judgment === undefined || !plainIdsOfBytes(bytes, newline + m.judgmentToEvidence.length, answerEnd)) return false;
   layoutJudgment = judgment;
   thinkStart = start + m.thinkOpen.length;
   thinkEnd = Math.max(thinkStart, middle);
@@ -424,8 +426,12 @@ export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEnd
     if (s.completionSlash) {
       const length = decodeCompletion(block);
       bytes = s.decoded;
-      if (!completionLayout(bytes, decodedWords(bytes), 0, length, DECODED)) return false;
-    } else if (!completionLayout(block, blockWords(), s.completion.start, s.completion.end, RAW)) return false;
+      if (!decodedLayout(bytes, decodedWords(bytes), length)) return false;
+    } else {
+      // The scan read the raw bytes in the layout (io/dump-bytes.ts) where they hold it.
+      const { start: at, end: quote } = s.completion;
+      if (s.layoutMiddle < 0 || !answerValues(block, at, RAW_MARKERS, s.layoutMiddle, s.layoutNewline, quote - RAW_MARKERS.answerClose.length)) return false;
+    }
     judgment = layoutJudgment;
     reasonStart = thinkStart;
     reasonEnd = thinkEnd;
@@ -467,7 +473,9 @@ function scoreChecked(
   }
   let referenceCount = 0;
   if (reason === null && reasonEnd > reasonStart) {
-    const references = reasoningReferenceCountOfBytes(bytes, reasonStart, reasonEnd, n);
+    // The line's own bytes: their references were recorded as the line was scanned.
+    const references =
+      bytes === scanned.decoded ? reasoningReferenceCountOfBytes(bytes, reasonStart, reasonEnd, n) : recordedReferenceCount(reasonStart, reasonEnd, n);
     if (typeof references === "string") reason = references;
     else referenceCount = references;
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decimalDigitValue, parseReasoningReferences } from "../../../src/core/document/index.js";
+import { reasoningReferenceCountOfBytes } from "../../../src/core/document/references.js";
 import { errorCodeOf } from "./error-code.js";
 
 const refs = (text: unknown, n = 10): number[] => parseReasoningReferences(text, n);
@@ -63,6 +64,19 @@ describe("parseReasoningReferences", () => {
     expect(refs(7)).toEqual([]);
     expect(refs([3])).toEqual([3]);
     expect(refs({ why: "[2-3]" })).toEqual([2, 3]);
+  });
+
+  it("counts one, two or more ranges of a text's bytes as the IDs it lists", () => {
+    // Two ranges are counted without merging them: every way two can overlap, touch or nest.
+    const ranges: string[] = [];
+    for (let a = 1; a <= 5; a++) for (let b = a; b <= 5; b++) ranges.push(a === b ? `[${a}]` : `[${a}-${b}]`);
+    const texts = [...ranges, ...ranges.flatMap((x) => ranges.map((y) => `${x} ${y}`)), "[1] [3] [5-6] [2]", "[9]", "[2] [0]", "[3-2] [1]"];
+    for (const text of texts) {
+      const bytes = Buffer.from(`x ${text} y`, "utf8");
+      const count = reasoningReferenceCountOfBytes(bytes, 0, bytes.length, 6);
+      const rejected = errorCodeOf(() => refs(text, 6));
+      expect(count, text).toBe(rejected ?? refs(text, 6).length);
+    }
   });
 
   it("merges many overlapping wide ranges without re-expanding them", () => {
