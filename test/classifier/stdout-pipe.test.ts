@@ -52,8 +52,8 @@ function classify(
 
 describe("mari classify on a pipe", () => {
   it("waits for a slow reader and loses nothing", async () => {
-    // Nobody reads until the child reports (through an injected fault) that stdout refused a
-    // write: it then has had to wait for the pipe, however fast or slow the machine is.
+    // Nobody reads until the child reports (through an injected fault) that a write to stdout
+    // could not go through: it then has had to wait for the pipe, however fast or slow the machine is.
     const r = await classify(
       async (child, stderrText) => {
         child.stdout!.pause();

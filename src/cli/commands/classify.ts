@@ -35,9 +35,6 @@ async function runClassify(pairsPath: string, options: ClassifyOptions): Promise
     process.stderr.write("mari classify: --config key=value is deprecated, use --classifier key=value (--config names a config file in every other command)\n");
   }
   const config = configFrom([...(options.classifier ?? []), ...(options.config ?? [])]);
-  // Every pair leaves a few KB of short-lived objects, for which V8 would double the young
-  // generation (4 → 8 MB): about 3 MB of peak RSS on a long input, for no measurable speed.
-  setFlagsFromString("--semi-space-growth-factor=1");
   // The optimizing compiler inlines up to 920 bytes of bytecode into a hot function by default; the
   // classifier's hot loop, compiled with all of it, takes about 2 MB more peak RSS (the compiler's
   // working memory) for no measurable speed: 300 keeps the gain of inlining the small helpers.

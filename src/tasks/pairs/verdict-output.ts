@@ -1,8 +1,12 @@
 // The verdict lines of `mari classify` on their way to a stream: one bounded buffer, one write in
 // flight, so memory stays flat however long the input and however slow the reader.
 
-/** Output is gathered into a buffer of this many bytes before each write. */
-const CHUNK_BYTES = 1 << 16;
+/**
+ * Output is gathered into a buffer of this many bytes, written once half full. Small for the reason
+ * the input is read in small chunks (classify.ts, READ_CHUNK_BYTES): what a write and the wait for it
+ * leave behind lives until the next write, and must die young.
+ */
+const CHUNK_BYTES = 1 << 14;
 
 /**
  * Batched writes with back-pressure (one write per line costs more than classifying it), encoded
