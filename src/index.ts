@@ -204,6 +204,7 @@ export { type CaseItem, readDocumentCases } from "./report/document-cases.js";
 
 // What the task functions take and give: gates, slices, progress, input errors.
 export { type GateSpec, parseGateFlag, parseMaxDropFlag, parseMaxInvalidRate } from "./gates/spec.js";
-export { clearSliceCache, type DocumentSlice, readDocumentSliceCached, type SentenceRule, type SliceReadOptions, sniffSliceTask } from "./io/slice.js";
+export { readDocumentSliceCached, sniffSliceTask } from "./io/slice.js";
+export { clearSliceCache, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "./io/slice-kept.js";
 export { type Progress, type RunObserver, SILENT_OBSERVER } from "./io/observer.js";
 export { InputError } from "./io/errors.js";

@@ -1,7 +1,6 @@
 // `--keep-special-tokens` and `--special-token TOK`: the two flags that set how a raw completion's end
 // is read, shared by `mari eval` and `mari serve` so both read a completion alike.
-import type { CompletionEndRule } from "../core/document/completion-end.js";
-import { LAYOUT_TAGS } from "../io/dump.js";
+import { LAYOUT_TAGS, type CompletionEndRule } from "../core/document/completion-end.js";
 import { InputError } from "../io/errors.js";
 
 export interface CompletionEndFlags {

@@ -1,11 +1,15 @@
 // The thin CLI: parses flags, hands off to a task, maps outcomes onto exit codes (the exit codes in README.md, "Commands").
-import { Command, CommanderError, Help } from "commander";
+import { createRequire } from "node:module";
+import type * as Commander from "commander";
 import { InputError } from "../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_INTERNAL_ERROR, EXIT_OK } from "./exit-codes.js";
 import { MARI_VERSION } from "../version.js";
 import { COMMANDS, isCommandName, type CommandName } from "./command-list.js";
 import type { ActionWrapper } from "./command.js";
-import { stopOpenPhases } from "./observer.js";
+
+// commander is CommonJS: required as such rather than imported through its ES module wrapper, for
+// which Node parses commander's source a second time to find its exports (a slower start).
+const { Command, CommanderError, Help } = createRequire(import.meta.url)("commander") as typeof Commander;
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode = EXIT_OK;
@@ -15,8 +19,9 @@ export async function main(argv: string[]): Promise<number> {
       try {
         exitCode = await action(...args);
       } catch (err) {
-        // A phase the error ended is "stopped" on the display, above the error.
-        stopOpenPhases();
+        // A phase the error ended is "stopped" on the display, above the error. The display's
+        // module is loaded by the commands that show phases; the others need not load it first.
+        (await import("./observer.js")).stopOpenPhases();
         if (err instanceof InputError) {
           process.stderr.write(`mari: ${err.message}\n`);
           exitCode = EXIT_INPUT_ERROR;

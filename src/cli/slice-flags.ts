@@ -3,7 +3,7 @@
 import { resolve } from "node:path";
 import { OPTIONS } from "../core/options/index.js";
 import { defaultCacheDir } from "../io/slice-store.js";
-import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule } from "../io/slice.js";
+import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule } from "../io/slice-kept.js";
 
 export function sentenceRuleOf(flags: { sentences?: string }): SentenceRule {
   return (flags.sentences as SentenceRule | undefined) ?? OPTIONS.sentences.default;

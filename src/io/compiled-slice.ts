@@ -8,7 +8,7 @@
 // slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
 import { dict } from "../core/dict.js";
 import type { RecordFormat } from "./records.js";
-import type { DocumentSlice, SentenceRule, SliceCase } from "./slice.js";
+import type { DocumentSlice, SentenceRule, SliceCase } from "./slice-kept.js";
 
 /** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
 export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
@@ -141,10 +141,9 @@ function goldOf(v: NumberViews, i: number): number[] {
   return gold;
 }
 
-/** The slice a compiled slice was made from, every case field as read (rejected records are not kept). */
-export function openCompiledSlice(compiled: CompiledSlice): DocumentSlice {
+/** The cases of a compiled slice, decoded. */
+function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlice, "cases" | "byId"> {
   const strings = unpackStrings(compiled.strings);
-  const v = numberViews(compiled.numbers, compiled.cases, compiled.gold);
   const cases: SliceCase[] = new Array(compiled.cases);
   const byId = new Map<string, number>();
   for (let i = 0; i < compiled.cases; i++) {
@@ -167,8 +166,49 @@ export function openCompiledSlice(compiled: CompiledSlice): DocumentSlice {
     cases[i] = c;
     byId.set(c.id, i);
   }
+  return { cases, byId };
+}
+
+/**
+ * The slice a compiled slice was made from, every case field as read (rejected records are not
+ * kept). With `casesLater` its cases are decoded when first read (then kept): `mari serve` starts
+ * listening before that, and `caseCount` does not need them. Such a slice has getters of its own,
+ * which makes V8 keep it as a hash table (a few nanoseconds more per read of any of its fields), so
+ * it is only for a caller that reads it seldom.
+ */
+export function openCompiledSlice(compiled: CompiledSlice, casesLater = false): DocumentSlice {
   const { path, format, sentences } = compiled;
-  const slice: DocumentSlice = { path, format, sentences, cases, byId, rejected: [] };
+  // Made now: numbers that do not fit their buffer throw here, where the cache's reader catches them.
+  const v = numberViews(compiled.numbers, compiled.cases, compiled.gold);
+  let slice: DocumentSlice;
+  if (casesLater) {
+    const decode = (): Pick<DocumentSlice, "cases" | "byId"> => {
+      const decoded = decodeCases(compiled, v);
+      for (const key of ["cases", "byId"] as const)
+        Object.defineProperty(slice, key, { value: decoded[key], writable: true, enumerable: true, configurable: true });
+      return decoded;
+    };
+    slice = {
+      path,
+      format,
+      sentences,
+      get cases() {
+        return decode().cases;
+      },
+      get byId() {
+        return decode().byId;
+      },
+      rejected: [],
+    };
+  } else {
+    const { cases, byId } = decodeCases(compiled, v);
+    slice = { path, format, sentences, cases, byId, rejected: [] };
+  }
   compiledOf.set(slice, compiled);
   return slice;
+}
+
+/** How many cases `slice` has, without decoding a slice opened from its compiled form. */
+export function caseCount(slice: DocumentSlice): number {
+  return compiledOf.get(slice)?.cases ?? slice.cases.length;
 }

@@ -5,7 +5,7 @@
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { stripPythonWhitespace } from "../core/python/whitespace.js";
-import { completionAsWritten, type CompletionEndRule } from "../core/document/completion-end.js";
+import { completionAsWritten, LAYOUT_TAGS, type CompletionEndRule } from "../core/document/completion-end.js";
 import { isJsonObject, nullAsAbsent, parseJsonLine, type JsonObject, type LineRejection } from "./records.js";
 
 /** Line-level rejections, in the order they are checked (a rejected line's code in the pool's results is its index here). */
@@ -228,8 +228,6 @@ export function lenientId(value: unknown): unknown {
 const THINK_OPEN = "<think>\n";
 const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
 const ANSWER_CLOSE = "\n</answer>";
-/** The four tags of the completion layout (what `--special-token` may not name). */
-export const LAYOUT_TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
 const JUDGMENT_PREFIX = "Judgment: ";
 const EVIDENCE_PREFIX = "Evidence: ";
 

@@ -3,7 +3,7 @@
 // dump-bytes.ts reads a completion's raw JSON bytes in the layout as it scans them; a completion
 // written with `\/` is decoded first and read by tasks/document/score-bytes.ts.
 import { byteWords, byteWordsAt, type ByteWords } from "./byte-words.js";
-import { LAYOUT_TAGS } from "./dump.js";
+import { LAYOUT_TAGS } from "../core/document/completion-end.js";
 
 const [THINK, THINK_CLOSE, ANSWER, ANSWER_CLOSE] = LAYOUT_TAGS as [string, string, string, string];
 

@@ -3,55 +3,29 @@
 // nltk's Punkt) and gold alignment. A bad record is rejected on its own, named by file and line
 // (or record index), and reported; with `strict` the first one stops the read (exit 2). A slice
 // with no usable case is always an error: there would be nothing to score.
-import { SENTENCE_RULES } from "../core/options/documents.js";
 import { dict } from "../core/dict.js";
 import { parseBoundedJson } from "./depth.js";
 import { alignEvidence, splitSentences } from "../core/document/sentences.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
-import { createHash, hash } from "node:crypto";
-import { sha256File, sha256Text } from "./hashing.js";
-import { inPhase, type Progress, type RunObserver } from "./observer.js";
+import { createHash } from "node:crypto";
+import { sha256File } from "./hashing.js";
+import { inPhase, type RunObserver } from "./observer.js";
 import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 import { sourceChunks } from "./lines.js";
+import {
+  keepSlice,
+  sliceKeptInProcess,
+  takeKeptSlice,
+  type DocumentSlice,
+  type RejectedSliceRecord,
+  type SentenceRule,
+  type SliceCase,
+  type SliceReadOptions,
+} from "./slice-kept.js";
 
-export interface SliceCase {
-  /** 0-based position in the slice (the order of every per-case output). */
-  index: number;
-  id: string;
-  /** Where the record was read: `file:line` or `file#pos/ID`. */
-  where: string;
-  sentences: string[];
-  label: boolean;
-  /** Sorted, unique, 1-based gold sentence IDs; empty for negatives. */
-  gold: number[];
-  scope: string | null;
-  docType: string | null;
-  /** One type, or several (a case counts under each in breakdowns); null when none. */
-  contraType: string | readonly string[] | null;
-  /** Unknown fields, passed through to per-case output. */
-  extra: JsonObject;
-}
-
-/** How a `text` becomes numbered sentences: mari's own rule (the default) or nltk's Punkt. */
-export type SentenceRule = (typeof SENTENCE_RULES)[number];
-export { SENTENCE_RULES };
-
-export interface SliceReadOptions {
-  format?: RecordFormat;
-  /** Default "mari". */
-  sentences?: SentenceRule;
-  /** Stop at the first bad record instead of rejecting it alone. */
-  strict?: boolean;
-  /** Ticked once per record read (the display's "read slice" phase). */
-  progress?: Progress | undefined;
-  /**
-   * Given the file's bytes as they are read, in order, when the format is read front to back
-   * (JSONL, CSV); never called for the other formats.
-   */
-  onBytes?: ((chunk: Buffer) => void) | undefined;
-}
+export type { DocumentSlice, RejectedSliceRecord, SentenceRule, SliceCase, SliceReadOptions };
 
 /** Formats read front to back in one pass, whose bytes `onBytes` sees. */
 const STREAMED_FORMATS: ReadonlySet<RecordFormat> = new Set(["jsonl", "csv"]);
@@ -62,22 +36,6 @@ async function* tapped(path: string, onBytes: (chunk: Buffer) => void): AsyncGen
     onBytes(chunk);
     yield chunk;
   }
-}
-
-/** A record left out of the slice, and why. */
-export interface RejectedSliceRecord {
-  where: string;
-  message: string;
-}
-
-export interface DocumentSlice {
-  path: string;
-  format: RecordFormat;
-  sentences: SentenceRule;
-  cases: SliceCase[];
-  byId: Map<string, number>;
-  /** Bad records, in file order (empty under `strict`, which throws instead). */
-  rejected: RejectedSliceRecord[];
 }
 
 // `unique_id` is RRC-DSCD's id (github.com/isyuhaochen/RRC-DSCD).
@@ -310,31 +268,6 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
   return { path, format: detected, sentences, cases, byId, rejected };
 }
 
-/** How many slices `readDocumentSliceCached` keeps (the ones read last). */
-export const CACHED_SLICES = 4;
-
-/** A slice kept by content: its path and read options (its bytes' sha256: `fileSha256Of`). */
-interface CachedSlice {
-  key: string;
-  slice: DocumentSlice;
-  /** Records read (the progress ticks of the read), ticked again when the slice is reused. */
-  records: number;
-}
-
-/** Most recently used last. */
-const sliceCache: CachedSlice[] = [];
-
-/** The sha256 of the file bytes each slice read by `readDocumentSliceCached` came from. */
-const fileSha256Of = new WeakMap<DocumentSlice, string>();
-
-/**
- * The sha256 of the bytes `readDocumentSliceCached` read this slice from (hex), so that a report
- * need not read and hash the file a second time; undefined for a slice read any other way.
- */
-export function sliceFileSha256(slice: DocumentSlice): string | undefined {
-  return fileSha256Of.get(slice);
-}
-
 /**
  * `readDocumentSlice`, kept in this process by content: a slice read again (the same path as
  * given, the same options) from a file whose bytes have the same sha256 is not parsed, split and
@@ -344,16 +277,13 @@ export function sliceFileSha256(slice: DocumentSlice): string | undefined {
  * Slices are not changed once read, so sharing one between runs is safe.
  */
 export async function readDocumentSliceCached(path: string, options: SliceReadOptions = {}): Promise<DocumentSlice> {
-  const key = sliceKey(path, options);
-  if (sliceCache.some((c) => c.key === key)) {
+  if (sliceKeptInProcess(path, options)) {
     // A file that cannot be hashed is left to the reader, whose errors name it.
     const content = await sha256File(path).catch(() => undefined);
-    const at = sliceCache.findIndex((c) => c.key === key && fileSha256Of.get(c.slice) === content);
-    if (at >= 0) {
-      const [hit] = sliceCache.splice(at, 1);
-      sliceCache.push(hit!);
-      options.progress?.tick(hit!.records);
-      return hit!.slice;
+    const hit = takeKeptSlice(path, options, content);
+    if (hit !== undefined) {
+      options.progress?.tick(hit.records);
+      return hit.slice;
     }
   }
   const bytes = createHash("sha256");
@@ -374,56 +304,13 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
       bytes.update(chunk);
     },
   });
-  const content = streamed ? bytes.digest("hex") : await sha256File(path);
-  fileSha256Of.set(slice, content);
-  sliceCache.push({ key, slice, records });
-  if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
+  keepSlice(path, options, slice, streamed ? bytes.digest("hex") : await sha256File(path), records);
   return slice;
-}
-
-/** What a slice kept in this process is found by: the path as given and the read options. */
-function sliceKey(path: string, options: SliceReadOptions): string {
-  return JSON.stringify([path, options.format ?? null, options.sentences ?? "mari", options.strict ?? false]);
-}
-
-/** Whether this process keeps a slice read from `path` with `options` (its file may have changed since). */
-export function sliceKeptInProcess(path: string, options: SliceReadOptions = {}): boolean {
-  const key = sliceKey(path, options);
-  return sliceCache.some((c) => c.key === key);
-}
-
-/**
- * Keeps a slice made some other way (loaded from the compiled-slice cache on disk) as if
- * `readDocumentSliceCached` had read it from bytes with sha256 `content`, in `records` records,
- * with hash `sliceHash` (as `sliceHashOf` computes it).
- */
-export function keepSlice(path: string, options: SliceReadOptions, slice: DocumentSlice, content: string, records: number, sliceHash: string): void {
-  fileSha256Of.set(slice, content);
-  hashOf.set(slice, sliceHash);
-  sliceCache.push({ key: sliceKey(path, options), slice, records });
-  if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
-}
-
-/** Records the slice's read ticked (its progress count), for a slice kept by `readDocumentSliceCached`. */
-export function recordsRead(slice: DocumentSlice): number | undefined {
-  return sliceCache.find((c) => c.slice === slice)?.records;
-}
-
-/** Forgets every slice `readDocumentSliceCached` keeps. */
-export function clearSliceCache(): void {
-  sliceCache.length = 0;
 }
 
 /** Reads a whole slice as one phase of a run, counted in records read (a slice kept by content counts its read's). */
 export function readDocumentSliceObserved(path: string, options: SliceReadOptions, observer: RunObserver): Promise<DocumentSlice> {
   return inPhase(observer, "read slice (records)", undefined, (progress) => readDocumentSliceCached(path, { ...options, progress }));
-}
-
-/** Report lines for rejected slice records: the first `cap` in full, then how many more. */
-export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[] {
-  const lines = slice.rejected.slice(0, cap).map((r) => `${r.where}: slice error: ${r.message} (record left out)`);
-  if (slice.rejected.length > cap) lines.push(`${slice.path}: ${slice.rejected.length - cap} more slice records left out`);
-  return lines;
 }
 
 /** Which task a slice belongs to, from its first records (or a CSV's header): pairs (`new`/`old`) or documents. */
@@ -458,34 +345,4 @@ export async function sniffSliceTask(path: string): Promise<"documents" | "pairs
     if (++seen >= SNIFF_RECORDS) break;
   }
   return pairs > documents ? "pairs" : "documents";
-}
-
-/** A case's content hash: sha256 of canonicalJson's text of {id, sentences, label, gold}, in hex. */
-export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">): string {
-  // canonicalJson's text written with its keys already in sorted order (a string, a boolean and
-  // arrays of strings and numbers: no key inside to sort). The one-shot hash is ≈ 3× faster than
-  // a Hash object per case.
-  return hash("sha256", JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences }), "hex");
-}
-
-const hashOf = new WeakMap<object, string>();
-
-/** The slice's hash when it is known already (computed, or kept with a slice loaded from the cache), else undefined. */
-export function knownSliceHash(slice: Pick<DocumentSlice, "cases" | "sentences">): string | undefined {
-  return hashOf.get(slice);
-}
-
-/**
- * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
- * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
- * Computed once per slice object (slices are not changed once read).
- */
-export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
-  let known = hashOf.get(slice);
-  if (known === undefined) {
-    const hashes = slice.cases.map(sliceCaseHash);
-    const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
-    hashOf.set(slice, (known = sha256Text(rule + hashes.sort().join("\n"))));
-  }
-  return known;
 }

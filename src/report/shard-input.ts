@@ -2,7 +2,7 @@
 // --baseline): they are untrusted input like any other file. A report must satisfy the published
 // schema (schema/report.schema.json) and every case line the shape the merge reads, or the merge
 // stops with exit 2 naming the file and line, before a wrong-typed value can reach a typed array.
-import { REWARD_RANGES } from "../core/document/rewards.js";
+import { REWARD_RANGES } from "../core/document/reward-ranges.js";
 import { z } from "zod";
 import { InputError, located } from "../io/errors.js";
 import { readJsonFile } from "../io/json-file.js";

@@ -8,14 +8,14 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DocumentSlice } from "../io/slice.js";
-import { createChunkPool, type ChunkPool } from "../pool/pool.js";
+import type { DocumentSlice } from "../io/slice-kept.js";
+import type { ChunkPool } from "../pool/pool.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
-import { sliceHashOf } from "../io/slice.js";
+import { sliceHashOf } from "../io/slice-kept.js";
 import { MARI_VERSION } from "../version.js";
 import { loopbackRequestProblem, type TokenCheck } from "./auth.js";
 import { BodyBuffers, readBody, RequestError } from "./body.js";
-import { compileSlice } from "../io/compiled-slice.js";
+import { caseCount, compileSlice } from "../io/compiled-slice.js";
 import type { RequestLog } from "./request-log.js";
 import type { RequestTally, ScoredRoute, ScoreReply, ScoreRequest, ScoreTaskConfig, ScoreTaskInit, ScoreTaskState } from "./score-task.js";
 import { rewardBounds, type RewardWeights } from "./weights.js";
@@ -109,6 +109,7 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
     logPredictions: opts.logPredictions === true,
   };
   const workers = opts.workers ?? 1;
+  const { createChunkPool } = await import("../pool/pool.js");
   if (workers === 1) {
     const { scoreTaskState } = (await import(SCORE_TASK_MODULE.href)) as typeof import("./score-task.js");
     const state = scoreTaskState(opts.slice, config);
@@ -187,7 +188,7 @@ function health(ctx: ServerContext): unknown {
   return {
     status: ctx.closing ? "stopping" : "ok",
     mari_version: MARI_VERSION,
-    slice: { path: opts.slice.path, hash: ctx.sliceHash, cases: opts.slice.cases.length },
+    slice: { path: opts.slice.path, hash: ctx.sliceHash, cases: caseCount(opts.slice) },
     weights: opts.weights,
     score_bounds: ctx.bounds,
     max_body_bytes: opts.maxBodyBytes,

@@ -5,7 +5,8 @@
 // map the one compiled slice the main thread shares with them (io/compiled-slice.ts).
 import type { CaseReason, ScoreOptions } from "../tasks/document/score.js";
 import { reasonIndex } from "../tasks/document/score.js";
-import { arrayField, parseBodyObject, RequestError } from "./body.js";
+import { RequestError } from "./body.js";
+import { arrayField, parseBodyObject } from "./body-json.js";
 import { openCompiledSlice, type CompiledSlice, type ScoringSlice } from "../io/compiled-slice.js";
 import { DocumentFinder, type FindResult } from "./document-finder.js";
 import { queryTexts, readGetRewardBody, type GetRewardBody } from "./get-reward-body.js";

@@ -1,6 +1,6 @@
 // The scalar reward of /get_reward: a weighted sum of the three reward components. The components
 // themselves are never changed; only their combination is configurable.
-import { REWARD_RANGES } from "../core/document/rewards.js";
+import { REWARD_RANGES } from "../core/document/reward-ranges.js";
 import type { ItemRewards } from "./score-items.js";
 
 export interface RewardWeights {

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { compiledModuleUrl, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
 import { bootstrapMacroF1Values } from "../../src/core/metrics/bootstrap.js";
 import { ROOT } from "../support/cli.js";
-import { readDocumentSlice, sliceHashOf } from "../../src/io/slice.js";
+import { readDocumentSlice } from "../../src/io/slice.js";
+import { sliceHashOf } from "../../src/io/slice-kept.js";
 import { init, scoreInit } from "../../src/tasks/document/score.js";
 
 describe("mapInOrder", () => {

@@ -158,7 +158,7 @@ describe("contra_type lists and RRC-DSCD records", () => {
 
 describe("--sentences punkt", () => {
   it("numbers sentences as nltk does, and the slice hash says which rule", async () => {
-    const { sliceHashOf } = await import("../../src/io/slice.js");
+    const { sliceHashOf } = await import("../../src/io/slice-kept.js");
     const path = join(tmp.dir, "pm.jsonl");
     writeFileSync(path, `${JSON.stringify({ id: "t", text: "We met at 4 p.m. on Friday. Then we left.", label: true, evidence: "Then we left." })}\n`);
     const mari = await readDocumentSlice(path);
@@ -175,7 +175,7 @@ describe("--sentences punkt", () => {
 
 describe("the slice hash", () => {
   it("is sha256 over the sorted sha256 of each case's canonical JSON {id, sentences, label, gold}", async () => {
-    const { sliceHashOf } = await import("../../src/io/slice.js");
+    const { sliceHashOf } = await import("../../src/io/slice-kept.js");
     const { canonicalJson, sha256Text } = await import("../../src/io/hashing.js");
     const path = join(tmp.dir, "hash-slice.jsonl");
     const records = [

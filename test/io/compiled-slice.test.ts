@@ -1,8 +1,9 @@
 // The slice compiled into shared memory for worker threads: what they decode is the slice as read,
 // every field of every case, exactly (lone surrogates, empty strings, user-named keys).
 import { describe, expect, it } from "vitest";
-import { compileSlice, openCompiledSlice, packStrings, unpackStrings } from "../../src/io/compiled-slice.js";
-import { readDocumentSlice, sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice.js";
+import { caseCount, compileSlice, openCompiledSlice, packStrings, unpackStrings } from "../../src/io/compiled-slice.js";
+import { readDocumentSlice } from "../../src/io/slice.js";
+import { sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice-kept.js";
 import { dict } from "../../src/core/dict.js";
 
 const CONTRADOC_160 = "datasets/contradoc/contradoc-160.jsonl";
@@ -24,6 +25,20 @@ describe("compileSlice / openCompiledSlice", () => {
     // Compiled once per slice object; a decoded slice is known as its compiled form.
     expect(compileSlice(slice)).toBe(compiled);
     expect(compileSlice(opened)).toBe(compiled);
+  });
+
+  it("with casesLater, decodes the cases when first read: the same slice, counted before", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const opened = openCompiledSlice(compileSlice(slice), true);
+    expect(caseCount(opened)).toBe(slice.cases.length);
+    expect(Object.getOwnPropertyDescriptor(opened, "cases")?.get).toBeDefined();
+    expect(opened.cases.map(fields)).toEqual(slice.cases.map(fields));
+    // Decoded once: from then on plain fields, the same objects at every read.
+    expect(Object.getOwnPropertyDescriptor(opened, "byId")?.value).toBeInstanceOf(Map);
+    expect(opened.cases).toBe(opened.cases);
+    expect([...opened.byId]).toEqual([...slice.byId]);
+    expect(opened).toEqual(slice);
+    expect(caseCount(slice)).toBe(slice.cases.length);
   });
 
   it("keeps lone surrogates, empty strings, breakdown values, lists and user-named keys exact", () => {

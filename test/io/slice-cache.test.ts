@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { CACHED_SLICES, clearSliceCache, readDocumentSlice, readDocumentSliceCached, sliceFileSha256 } from "../../src/io/slice.js";
+import { readDocumentSlice, readDocumentSliceCached } from "../../src/io/slice.js";
+import { CACHED_SLICES, clearSliceCache, sliceFileSha256 } from "../../src/io/slice-kept.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mari-slice-cache-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { clearSliceCache, readDocumentSlice, sliceFileSha256, sliceHashOf, type DocumentSlice, type SliceReadOptions } from "../../src/io/slice.js";
+import { readDocumentSlice } from "../../src/io/slice.js";
+import { clearSliceCache, sliceFileSha256, sliceHashOf, type DocumentSlice, type SliceReadOptions } from "../../src/io/slice-kept.js";
 import { defaultCacheDir, readDocumentSliceStored } from "../../src/io/slice-store.js";
 import { runMari, tempDir } from "../support/cli.js";
 
@@ -48,6 +49,10 @@ describe("readDocumentSliceStored", () => {
     expect(sliceHashOf(second.slice)).toBe(sliceHashOf(read));
     expect(sliceFileSha256(second.slice)).toBe(sliceFileSha256(first.slice));
     expect(second.ticks).toBe(first.ticks);
+    // With casesLater (mari serve), the same slice, its cases decoded when first read.
+    const later = await stored(slicePath, cacheDir, { casesLater: true });
+    expect(sliceHashOf(later.slice)).toBe(sliceHashOf(read));
+    expect(later.slice).toEqual(read);
   });
 
   it("a later read takes the file, not the slice (shown by a file re-sealed with one letter changed)", async () => {

@@ -9,6 +9,7 @@ import { InputError } from "../../io/errors.js";
 import { EXIT_INPUT_ERROR, EXIT_OK } from "../exit-codes.js";
 import { readSecretEnv } from "../secret-env.js";
 import { readDocumentSliceStored } from "../../io/slice-store.js";
+import { caseCount } from "../../io/compiled-slice.js";
 import { outputKind } from "../../io/output-guard.js";
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
@@ -105,7 +106,9 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
   if (token !== undefined && /\s/.test(token)) throw new InputError(`the token in ${flags.tokenEnv} contains white space, which a Bearer token cannot carry`);
   const workers = integerOption("workers", flags.workers) ?? defaultServeWorkers();
   const completionEnd = completionEndFromFlags(flags);
-  const slice = await readDocumentSliceStored(slicePath, { sentences: sentenceRuleOf(flags) }, sliceCacheDirOf(flags));
+  // The cases are decoded by the scorer: not before the listening line (with scoring threads, each
+  // decodes its own, and this thread never does).
+  const slice = await readDocumentSliceStored(slicePath, { sentences: sentenceRuleOf(flags), casesLater: true }, sliceCacheDirOf(flags));
   warnRejectedSliceRecords(slice);
   if (flags.log) await checkLogTarget(flags.log);
   let server: Awaited<ReturnType<typeof startRewardsServer>>;
@@ -147,7 +150,7 @@ async function serveCommand(slicePath: string, flags: ServeFlags): Promise<numbe
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
-  say(`listening on ${server.url} (${slice.cases.length} cases, slice ${server.sliceHash.slice(0, 12)}, token ${token === undefined ? "off" : "on"})`);
+  say(`listening on ${server.url} (${caseCount(slice)} cases, slice ${server.sliceHash.slice(0, 12)}, token ${token === undefined ? "off" : "on"})`);
   const signal = await signalled;
   // close() stops listening before its first await, so by the time this line is out no new
   // connection can be accepted.

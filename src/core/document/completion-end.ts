@@ -31,6 +31,9 @@ export const END_MARKERS: readonly string[] = [
   "[PAD]",
 ];
 
+/** The four tags of the completion layout (io/dump.ts reads it; `--special-token` may not name them). */
+export const LAYOUT_TAGS = ["<think>", "</think>", "<answer>", "</answer>"];
+
 /** How a completion's end is read: the default list plus the user's, or nothing removed at all. */
 export interface CompletionEndRule {
   /** Keep the completion exactly as sent (the reference's behaviour): nothing is removed. */

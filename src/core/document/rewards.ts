@@ -6,16 +6,6 @@ import { sentenceIdsOrCode } from "./sentence-ids.js";
 import { pythonTruthy } from "../python/truthiness.js";
 import type { DocumentContradictionAssessment } from "./validation.js";
 
-/**
- * Each reward component's range, declared once: accuracy −1 (right "yes", no gold sentence cited)
- * … 2 (Equation 5), reference coverage (Equation 7) and format 0 … 1.
- */
-export const REWARD_RANGES = {
-  accuracy: [-1, 2],
-  referenceCoverage: [0, 1],
-  format: [0, 1],
-} as const satisfies Record<string, readonly [number, number]>;
-
 export interface DocumentContradictionRewards {
   /**
    * Equation 5, gold-normalised. Gold positive: wrong judgment 0; right but no gold sentence

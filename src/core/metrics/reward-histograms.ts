@@ -2,7 +2,7 @@
 // (docs/reports.md, "Output files"). The bins are fixed, so counts from ranges, workers and shards merge by adding them
 // slot by slot. All histograms share one flat count array: histogram h owns HISTOGRAMS[h].offset …
 // offset + labels.length.
-import { REWARD_RANGES } from "../document/rewards.js";
+import { REWARD_RANGES } from "../document/reward-ranges.js";
 
 /** The accuracy reward takes exactly −1 (its least), 0, 1, or a value in (1, 2] (1 + matched / |gold|, up to its greatest). */
 const [ACCURACY_LEAST, ACCURACY_GREATEST] = REWARD_RANGES.accuracy;

@@ -13,7 +13,7 @@ import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSliceStoredObserved } from "../../io/slice-store.js";
-import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice.js";
+import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice-kept.js";
 import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
 import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js";
 import { judgeLexically } from "../predict/lexical.js";

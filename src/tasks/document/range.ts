@@ -6,7 +6,7 @@ import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstra
 import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
-import { sliceHashOf, type SliceCase } from "../../io/slice.js";
+import { sliceHashOf, type SliceCase } from "../../io/slice-kept.js";
 import { ByteSink, FRAGMENT_SLACK, FractionBytes, fragmentOf, NUMBER_BYTES, putFragment, utf8, writeNumber } from "./line-bytes.js";
 import type { SlotColumns } from "./run-table.js";
 import { scoreRows, type RowChunk } from "./score-rows.js";

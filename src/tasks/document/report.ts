@@ -6,7 +6,7 @@ import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
 import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
-import { sliceFileSha256, sliceRejectionWarnings, type DocumentSlice } from "../../io/slice.js";
+import { sliceFileSha256, sliceRejectionWarnings, type DocumentSlice } from "../../io/slice-kept.js";
 import type { DocumentEvalResult, Shard } from "./score-dump.js";
 
 export interface DocumentReportContext {

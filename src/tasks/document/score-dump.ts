@@ -3,7 +3,7 @@
 // workers), keeps the first kept line per (case, run) in a compact table, then aggregates in slice
 // order × run order and writes cases.jsonl. The caller adds provenance, gates and the report files.
 import type { RunObserver } from "../../io/observer.js";
-import { knownSliceHash, sliceHashOf } from "../../io/slice.js";
+import { knownSliceHash, sliceHashOf } from "../../io/slice-kept.js";
 import { LINE_REJECTIONS } from "../../io/dump.js";
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";

@@ -2,7 +2,7 @@
 // left out are said as warnings), cut to the first `limit` cases for a smoke test.
 import type { Progress, RunObserver } from "../../io/observer.js";
 import { readDocumentSliceStoredObserved } from "../../io/slice-store.js";
-import { sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice.js";
+import { sliceRejectionWarnings, type SentenceRule, type SliceCase } from "../../io/slice-kept.js";
 
 /** What every predict task reads. */
 export interface JudgeSliceSettings {

@@ -12,7 +12,7 @@ import {
   pairedFields,
   pairedMetrics,
 } from "../../../src/core/metrics/descriptors/index.js";
-import { REWARD_RANGES } from "../../../src/core/document/rewards.js";
+import { REWARD_RANGES } from "../../../src/core/document/reward-ranges.js";
 import { comparableMetrics } from "../../../src/gates/decide.js";
 import { pairedComparison } from "../../../src/gates/paired.js";
 import { outcomeFromCaseLine } from "../../../src/gates/side-reader.js";

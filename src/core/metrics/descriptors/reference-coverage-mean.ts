@@ -1,6 +1,6 @@
 // Mean reference-coverage reward (Equation 7).
 import type { MetricDescriptor } from "./metric.js";
-import { REWARD_RANGES } from "../../document/rewards.js";
+import { REWARD_RANGES } from "../../document/reward-ranges.js";
 
 export const REFERENCE_COVERAGE_MEAN: MetricDescriptor = {
   name: "reference_coverage_mean",

@@ -1,0 +1,174 @@
+// A document slice once read: its shape, the slices this process keeps by content (so that
+// `readDocumentSliceCached` in slice.ts reads a file's bytes once), their hashes and the warnings
+// for the records left out. Apart from the reader (slice.ts), so that a run that loads its slice
+// from the compiled-slice cache (slice-store.ts) never loads the record readers and sentence
+// splitters.
+import type { SENTENCE_RULES } from "../core/options/documents.js";
+import { hash } from "node:crypto";
+import { sha256Text } from "./hashing.js";
+import type { Progress } from "./observer.js";
+import type { JsonObject, RecordFormat } from "./records.js";
+
+export interface SliceCase {
+  /** 0-based position in the slice (the order of every per-case output). */
+  index: number;
+  id: string;
+  /** Where the record was read: `file:line` or `file#pos/ID`. */
+  where: string;
+  sentences: string[];
+  label: boolean;
+  /** Sorted, unique, 1-based gold sentence IDs; empty for negatives. */
+  gold: number[];
+  scope: string | null;
+  docType: string | null;
+  /** One type, or several (a case counts under each in breakdowns); null when none. */
+  contraType: string | readonly string[] | null;
+  /** Unknown fields, passed through to per-case output. */
+  extra: JsonObject;
+}
+
+/** How a `text` becomes numbered sentences: mari's own rule (the default) or nltk's Punkt. */
+export type SentenceRule = (typeof SENTENCE_RULES)[number];
+
+export interface SliceReadOptions {
+  format?: RecordFormat;
+  /** Default "mari". */
+  sentences?: SentenceRule;
+  /** Stop at the first bad record instead of rejecting it alone. */
+  strict?: boolean;
+  /** Ticked once per record read (the display's "read slice" phase). */
+  progress?: Progress | undefined;
+  /**
+   * Given the file's bytes as they are read, in order, when the format is read front to back
+   * (JSONL, CSV); never called for the other formats.
+   */
+  onBytes?: ((chunk: Buffer) => void) | undefined;
+  /**
+   * A slice loaded from the compiled-slice cache decodes its cases when they are first read, for
+   * a caller with work to do before it needs them (`mari serve` listens first); reading its
+   * fields then costs a little more (see `openCompiledSlice`).
+   */
+  casesLater?: boolean | undefined;
+}
+
+/** A record left out of the slice, and why. */
+export interface RejectedSliceRecord {
+  where: string;
+  message: string;
+}
+
+export interface DocumentSlice {
+  path: string;
+  format: RecordFormat;
+  sentences: SentenceRule;
+  cases: SliceCase[];
+  byId: Map<string, number>;
+  /** Bad records, in file order (empty under `strict`, which throws instead). */
+  rejected: RejectedSliceRecord[];
+}
+
+/** How many slices `readDocumentSliceCached` keeps (the ones read last). */
+export const CACHED_SLICES = 4;
+
+/** A slice kept by content: its path and read options (its bytes' sha256: `fileSha256Of`). */
+interface CachedSlice {
+  key: string;
+  slice: DocumentSlice;
+  /** Records read (the progress ticks of the read), ticked again when the slice is reused. */
+  records: number;
+}
+
+/** Most recently used last. */
+const sliceCache: CachedSlice[] = [];
+
+/** The sha256 of the file bytes each slice read by `readDocumentSliceCached` came from. */
+const fileSha256Of = new WeakMap<DocumentSlice, string>();
+
+/**
+ * The sha256 of the bytes `readDocumentSliceCached` read this slice from (hex), so that a report
+ * need not read and hash the file a second time; undefined for a slice read any other way.
+ */
+export function sliceFileSha256(slice: DocumentSlice): string | undefined {
+  return fileSha256Of.get(slice);
+}
+
+/** What a slice kept in this process is found by: the path as given and the read options. */
+function sliceKey(path: string, options: SliceReadOptions): string {
+  return JSON.stringify([path, options.format ?? null, options.sentences ?? "mari", options.strict ?? false]);
+}
+
+/** Whether this process keeps a slice read from `path` with `options` (its file may have changed since). */
+export function sliceKeptInProcess(path: string, options: SliceReadOptions = {}): boolean {
+  const key = sliceKey(path, options);
+  return sliceCache.some((c) => c.key === key);
+}
+
+/**
+ * Keeps a slice read from bytes with sha256 `content` in `records` records (the progress ticks of
+ * the read), so that a later read of the same path, options and bytes gives it back. A slice made
+ * some other way (loaded from the compiled-slice cache on disk) comes with its hash `sliceHash`
+ * (as `sliceHashOf` computes it).
+ */
+export function keepSlice(path: string, options: SliceReadOptions, slice: DocumentSlice, content: string, records: number, sliceHash?: string): void {
+  fileSha256Of.set(slice, content);
+  if (sliceHash !== undefined) hashOf.set(slice, sliceHash);
+  sliceCache.push({ key: sliceKey(path, options), slice, records });
+  if (sliceCache.length > CACHED_SLICES) sliceCache.shift();
+}
+
+/** The slice kept for `path` and `options` read from bytes with sha256 `content` (now the most recently used), or undefined. */
+export function takeKeptSlice(path: string, options: SliceReadOptions, content: string | undefined): { slice: DocumentSlice; records: number } | undefined {
+  const key = sliceKey(path, options);
+  const at = sliceCache.findIndex((c) => c.key === key && fileSha256Of.get(c.slice) === content);
+  if (at < 0) return undefined;
+  const [hit] = sliceCache.splice(at, 1);
+  sliceCache.push(hit!);
+  return hit;
+}
+
+/** Records the slice's read ticked (its progress count), for a slice kept by `readDocumentSliceCached`. */
+export function recordsRead(slice: DocumentSlice): number | undefined {
+  return sliceCache.find((c) => c.slice === slice)?.records;
+}
+
+/** Forgets every slice `readDocumentSliceCached` keeps. */
+export function clearSliceCache(): void {
+  sliceCache.length = 0;
+}
+
+/** Report lines for rejected slice records: the first `cap` in full, then how many more. */
+export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[] {
+  const lines = slice.rejected.slice(0, cap).map((r) => `${r.where}: slice error: ${r.message} (record left out)`);
+  if (slice.rejected.length > cap) lines.push(`${slice.path}: ${slice.rejected.length - cap} more slice records left out`);
+  return lines;
+}
+
+/** A case's content hash: sha256 of canonicalJson's text of {id, sentences, label, gold}, in hex. */
+export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">): string {
+  // canonicalJson's text written with its keys already in sorted order (a string, a boolean and
+  // arrays of strings and numbers: no key inside to sort). The one-shot hash is ≈ 3× faster than
+  // a Hash object per case.
+  return hash("sha256", JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences }), "hex");
+}
+
+const hashOf = new WeakMap<object, string>();
+
+/** The slice's hash when it is known already (computed, or kept with a slice loaded from the cache), else undefined. */
+export function knownSliceHash(slice: Pick<DocumentSlice, "cases" | "sentences">): string | undefined {
+  return hashOf.get(slice);
+}
+
+/**
+ * sha256 over the sorted per-case hashes (id, sentences, label, gold): the slice's content,
+ * order-free. A rule other than mari's is hashed in too (mari's hash stays what it always was).
+ * Computed once per slice object (slices are not changed once read).
+ */
+export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
+  let known = hashOf.get(slice);
+  if (known === undefined) {
+    const hashes = slice.cases.map(sliceCaseHash);
+    const rule = slice.sentences === "mari" ? "" : `sentences=${slice.sentences}\n`;
+    hashOf.set(slice, (known = sha256Text(rule + hashes.sort().join("\n"))));
+  }
+  return known;
+}
