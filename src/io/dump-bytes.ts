@@ -18,7 +18,7 @@
 // full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
 // test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
 
-import { byteWords, byteWordsAt } from "./byte-words.js";
+import { byteWords, byteWordsAt, type ByteWords } from "./byte-words.js";
 import { RAW_MARKERS, tagAt } from "./layout-bytes.js";
 import { clearReferences, referenceAt } from "../core/document/references.js";
 
@@ -465,7 +465,7 @@ const KEY_SLOTS = 64;
 const slotLength = new Uint8Array(KEY_SLOTS);
 const slotHead = new Int32Array(KEY_SLOTS);
 const slotKind = new Uint8Array(KEY_SLOTS);
-const slotWords: Int32Array[] = [];
+const slotWords: ByteWords[] = [];
 const keySlot = (head: number): number => Math.imul(head, 0x9e3779b1) >>> 26;
 for (const [key, kind] of [
   ["case_id", KEY_CASE_ID],
@@ -477,13 +477,14 @@ for (const [key, kind] of [
   ["prediction", KEY_PREDICTION],
   ...["sample", "evidence", "error", "custom_id", "response", "__proto__"].map((k) => [k, KEY_LEFT_TO_STRING_PATH] as const),
 ] as const) {
-  const { words } = byteWords(key.length < 4 ? `${key}"` : key);
-  let slot = keySlot(words[0]!);
+  const spelled = byteWords(key.length < 4 ? `${key}"` : key);
+  const head = spelled.words[0]!;
+  let slot = keySlot(head);
   while (slotLength[slot] !== 0) slot = (slot + 1) & (KEY_SLOTS - 1);
   slotLength[slot] = key.length;
-  slotHead[slot] = words[0]!;
+  slotHead[slot] = head;
   slotKind[slot] = kind;
-  slotWords[slot] = words;
+  slotWords[slot] = spelled;
 }
 /** `id` and its closing quote, the one key under three bytes: the first three bytes of its word. */
 const ID_HEAD = 0x22 * 0x10000 + 0x64 * 0x100 + 0x69;
@@ -497,7 +498,7 @@ function scanKey(b: Uint8Array, at: number, limit: number): number {
     const head = view.getInt32(at + 1, true);
     for (let slot = keySlot(head); slotLength[slot] !== 0; slot = (slot + 1) & (KEY_SLOTS - 1)) {
       const after = at + 2 + slotLength[slot]!;
-      if (slotHead[slot] === head && after <= limit && b[after - 1] === QUOTE && restIs(at + 1, after - 1, slotWords[slot]!)) {
+      if (slotHead[slot] === head && after <= limit && b[after - 1] === QUOTE && byteWordsAt(view, at + 1, limit, slotWords[slot]!)) {
         keyRead = slotKind[slot]!;
         return after;
       }
@@ -510,12 +511,6 @@ function scanKey(b: Uint8Array, at: number, limit: number): number {
   // Not a key this scanner reads, or one spelled with an escape (which the string path reads).
   keyRead = KEY_OTHER;
   return scanString(b, at, limit, false);
-}
-
-/** Whether the words of b[start .. end) after its first are `words`'. */
-function restIs(start: number, end: number, words: Int32Array): boolean {
-  for (let w = 1; w < words.length; w++) if (view.getInt32(Math.min(start + 4 * w, end - 4), true) !== words[w]) return false;
-  return true;
 }
 
 /** Records the string scanString read from the quote at `quote` to the position `after` it returned. */
