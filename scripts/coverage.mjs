@@ -167,7 +167,7 @@ function folderTable(map) {
 }
 
 async function main() {
-  const built = ensureBuilt();
+  const built = await ensureBuilt();
   if (built !== "current") process.stdout.write(`dist/ rebuilt (${built}) from src/\n`);
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(CHILDREN_RAW, { recursive: true });

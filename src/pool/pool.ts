@@ -45,10 +45,22 @@ export interface ChunkWorkerData {
   deferred: boolean;
 }
 
+/**
+ * A task module as a pool needs it: its URL, which worker threads load, and a loader for this
+ * thread. The loader is an `import("./literal.js")` the CLI's bundle follows (scripts/build.mjs), so
+ * a one-worker pool runs the copy of the module the process already holds; importing the URL there
+ * would load a second copy of every module it imports.
+ */
+export interface TaskModuleRef {
+  /** A `src/**.ts` URL (tests, tsx) is mapped to its `dist/**.js` build for workers. */
+  url: URL;
+  /** The module's namespace (a ChunkTaskModule), as `import()` gives it. */
+  load(): Promise<unknown>;
+}
+
 export interface ChunkPoolOptions<S> {
   workers: number;
-  /** URL of the task module. A `src/**.ts` URL (tests, tsx) is mapped to its `dist/**.js` build for workers. */
-  taskModule: URL;
+  taskModule: TaskModuleRef;
   /**
    * Given to the task's `init` in each worker. A promise defers it: the threads start (and load the
    * task module) at once, and the value, once settled, travels with every batch, so it must be
@@ -105,7 +117,7 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
     // without waiting for the main thread (often busy merging results) to dispatch it.
     concurrentTasksPerWorker: 2,
     workerData: {
-      taskModule: compiledModuleUrl(options.taskModule).href,
+      taskModule: compiledModuleUrl(options.taskModule.url).href,
       initData: deferred ? undefined : options.initData,
       deferred: deferred !== undefined,
     } satisfies ChunkWorkerData,
@@ -175,7 +187,7 @@ export function thisThreadOf<I, O>(pool: ChunkPool<I, O>): ChunkPool<I, O> {
 
 /** The task on this thread: its state given (or awaited), else from `init`. */
 async function inProcess<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
-  const task = (await import(options.taskModule.href)) as ChunkTaskModule<S, I, O>;
+  const task = (await options.taskModule.load()) as ChunkTaskModule<S, I, O>;
   // A promised state is awaited by the first chunk, not here: the pool is wanted before it settles.
   const given = options.state;
   let state: S | Promise<S> = given instanceof Promise ? given : (given ?? (await task.init(await options.initData)));

@@ -9,7 +9,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DocumentSlice } from "../io/slice-kept.js";
-import type { ChunkPool } from "../pool/pool.js";
+import type { ChunkPool, TaskModuleRef } from "../pool/pool.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
 import { sliceHashOf } from "../io/slice-kept.js";
 import { MARI_VERSION } from "../version.js";
@@ -89,7 +89,10 @@ interface ServerContext {
  * The pool's task module, named without importing it: with scoring threads this thread never runs
  * it, and loading it (the whole scorer) would only delay the start.
  */
-const SCORE_TASK_MODULE = new URL(import.meta.url.endsWith(".ts") ? "./score-task.ts" : "./score-task.js", import.meta.url);
+const SCORE_TASK_MODULE: TaskModuleRef = {
+  url: new URL(import.meta.url.endsWith(".ts") ? "./score-task.ts" : "./score-task.js", import.meta.url),
+  load: () => import("./score-task.js"),
+};
 
 function processUsage(): { cpu_seconds: number; rss_mb: number } {
   const cpu = process.cpuUsage();
@@ -111,7 +114,7 @@ async function openScoringPool(opts: RewardsServerOptions): Promise<ChunkPool<Sc
   const workers = opts.workers ?? 1;
   const { createChunkPool } = await import("../pool/pool.js");
   if (workers === 1) {
-    const { scoreTaskState } = (await import(SCORE_TASK_MODULE.href)) as typeof import("./score-task.js");
+    const { scoreTaskState } = (await SCORE_TASK_MODULE.load()) as typeof import("./score-task.js");
     const state = scoreTaskState(opts.slice, config);
     return createChunkPool<ScoreTaskState, ScoreRequest, ScoreReply>({ workers, taskModule: SCORE_TASK_MODULE, initData: undefined, state });
   }

@@ -35,7 +35,9 @@ describe("internal errors exit 3", () => {
       env: { NODE_OPTIONS: preloadFault("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" },
     });
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/^mari: internal error: Error: injected fault: cannot load file:\/\/\S+\/dist\/cli\/commands\/merge\.js\n\s+at /);
+    expect(r.stderr).toMatch(
+      /^mari: internal error: Error: injected fault: cannot load file:\/\/\S+\/dist\/(cli\/commands\/merge|bundle\/merge-\w+)\.js\n\s+at /,
+    );
     // Other commands are unaffected by the same preload.
     const help = await runMari(["eval", "--help"], { env: { NODE_OPTIONS: preloadFault("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" } });
     expect(help.code).toBe(0);

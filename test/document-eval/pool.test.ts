@@ -63,7 +63,8 @@ describe("createChunkPool", () => {
     const codes = Uint8Array.from([3, 0, 2, 3, 1, 0, 3, 0, 3, 1, 3, 2, 0, 0, 3, 1]);
     const blocks = [0, 10, 20].map((from) => ({ kind: "bootstrap" as const, labels, codes, runCount: 2, seed: 9, from, to: from + 10 }));
     const expected = bootstrapMacroF1Values(labels, codes, 2, 9, 0, 30);
-    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
+    const url = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
+    const taskModule = { url, load: () => import(url.href) };
     const init = scoreInit(await readDocumentSlice(join(ROOT, "datasets/contradoc/contradoc-160.jsonl")), { lenientIds: false });
     const pool = await createChunkPool<unknown, (typeof blocks)[number], { values: Float64Array }>({ workers: 2, taskModule, initData: init });
     try {
@@ -79,7 +80,8 @@ describe("createChunkPool", () => {
 describe("the slice hash", () => {
   it("a worker thread computes the same slice hash as this thread, from the slice it decoded", async () => {
     const slice = await readDocumentSlice(join(ROOT, "datasets/contradoc/contradoc-160.jsonl"), { sentences: "punkt" });
-    const taskModule = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
+    const url = pathToFileURL(join(ROOT, "src/tasks/document/range.ts"));
+    const taskModule = { url, load: () => import(url.href) };
     const pool = await createChunkPool<unknown, { kind: "slice-hash" }, { hash: string }>({
       workers: 2,
       taskModule,

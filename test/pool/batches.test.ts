@@ -8,7 +8,9 @@ import { describe, expect, it } from "vitest";
 import { BATCH_BYTES, BATCH_MAX, createChunkPool, mapInOrder, thisThreadOf, type ChunkPool } from "../../src/pool/pool.js";
 import { ROOT } from "../support/cli.js";
 
-const TASK = pathToFileURL(join(ROOT, "test/support/pool-tasks/sum-bytes.mjs"));
+const TASK_URL = pathToFileURL(join(ROOT, "test/support/pool-tasks/sum-bytes.mjs"));
+/** The task module as a pool takes it: its URL (threads) and its loader (this thread). */
+const TASK = { url: TASK_URL, load: () => import(TASK_URL.href) };
 type Chunk = { index: number; bytes: Uint8Array; gate?: Int32Array };
 type Result = { index: number; sum: number; thread: number; out: Uint8Array };
 

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
 import { ROOT } from "../support/cli.js";
 
-const TASK = pathToFileURL(join(ROOT, "test/support/pool-tasks/faulty.mjs"));
+const TASK_URL = pathToFileURL(join(ROOT, "test/support/pool-tasks/faulty.mjs"));
+/** The task module as a pool takes it: its URL (threads) and its loader (this thread). */
+const TASK = { url: TASK_URL, load: () => import(TASK_URL.href) };
 type Chunk = { kind: "double" | "throw" | "exhaust"; value: number };
 
 describe("chunk pool failures", () => {

@@ -8,13 +8,13 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ensureBuilt } from "../../scripts/build.mjs";
 
-function build(): void {
-  const what = ensureBuilt() as string;
+async function build(): Promise<void> {
+  const what = (await ensureBuilt()) as string;
   if (what !== "current") process.stdout.write(`dist/ rebuilt (${what}) from src/\n`);
 }
 
-export default function setup(project: TestProject): () => void {
-  build();
+export default async function setup(project: TestProject): Promise<() => void> {
+  await build();
   project.onTestsRerun(() => build());
   // The compiled-slice cache of every mari the suite runs (children inherit the environment) goes
   // into a directory of the run's own, never into the user's cache.

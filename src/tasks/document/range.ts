@@ -25,9 +25,6 @@ import {
 
 export { init } from "./score.js";
 
-/** The pool task module of a document eval: scores dump blocks, aggregates ranges, bootstraps. */
-export const DOCUMENT_TASK_MODULE = new URL(import.meta.url);
-
 /** Cases per aggregation range. */
 export const RANGE_CASES = 8;
 

@@ -31,7 +31,8 @@ import {
   scoreInit,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
-import { DOCUMENT_TASK_MODULE, type DocumentTaskPayload, type DocumentTaskResult, type SliceHashResult } from "./range.js";
+import { DOCUMENT_TASK_MODULE } from "./task-module.js";
+import type { DocumentTaskPayload, DocumentTaskResult, SliceHashResult } from "./range.js";
 
 export interface Shard {
   /** 0-based shard index, < count. */

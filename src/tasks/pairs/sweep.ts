@@ -98,7 +98,7 @@ async function tallyGrid(
   const pool = await createChunkPool<ClassifierConfig[], SweepPair[], PairTally[]>({
     // More threads than chunks would only start idle workers (a single chunk runs in-process).
     workers: threads,
-    taskModule: new URL("./sweep-worker.js", import.meta.url),
+    taskModule: { url: new URL("./sweep-worker.js", import.meta.url), load: () => import("./sweep-worker.js") },
     initData,
     state: configs,
   });

@@ -1,5 +1,5 @@
 // Injected fault for the exit-code-3 tests, preloaded into a child CLI with
-// NODE_OPTIONS=--import: loading dist/cli/commands/<MARI_FAULT_COMMAND>.js fails, so main() itself
+// NODE_OPTIONS=--import: loading the module of command <MARI_FAULT_COMMAND> fails, so main() itself
 // rejects (outside any command's action) and bin/mari.js must report it. No test hook in src/.
 import { register } from "node:module";
 
