@@ -7,7 +7,7 @@
 // a lone surrogate survives the trip. A slice is compiled once however many pools use it (kept per
 // slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
 import { dict } from "../core/dict.js";
-import type { RecordFormat } from "./records.js";
+import type { JsonObject, RecordFormat } from "./records.js";
 import type { DocumentSlice, SentenceRule, SliceCase } from "./slice-kept.js";
 
 /** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
@@ -141,6 +141,13 @@ function goldOf(v: NumberViews, i: number): number[] {
   return gold;
 }
 
+/**
+ * The extra fields of every case that has none: one object, frozen (nothing writes a case's extra
+ * fields after the slice reader), instead of a null-prototype object per case, which V8 keeps as a
+ * hash table (37,500 of them on the GRPO bench slice, promoted by the young collections one by one).
+ */
+const NO_EXTRA: JsonObject = Object.freeze(dict());
+
 /** The cases of a compiled slice, decoded. */
 function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlice, "cases" | "byId"> {
   const strings = unpackStrings(compiled.strings);
@@ -161,7 +168,7 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
       docType: fromOptional(strings[first + 3]!),
       contraType: contraType === "" ? null : (JSON.parse(contraType) as string | string[]),
       // Keys are the user's: a null-prototype object, as the slice reader builds it.
-      extra: extra === "" ? dict() : Object.assign(dict(), JSON.parse(extra) as Record<string, unknown>),
+      extra: extra === "" ? NO_EXTRA : Object.assign(dict(), JSON.parse(extra) as Record<string, unknown>),
     };
     cases[i] = c;
     byId.set(c.id, i);
