@@ -83,6 +83,25 @@ export function splitBlock(block: Buffer, firstLineNo: number, out: Line[]): num
 }
 
 /**
+ * The lines of a block as `splitBlock` gives them, one at a time, each decoded when it is reached:
+ * a reader that stops at the first lines (a dump's shape check) decodes no more of the block.
+ */
+export function* blockLines(block: Buffer, firstLineNo: number): Generator<Line> {
+  const valid = isUtf8(block);
+  let lineNo = firstLineNo;
+  let start = 0;
+  // `do`: an empty block is one empty line, as splitBlock has it.
+  do {
+    let end = block.indexOf(NEWLINE, start);
+    if (end === -1) end = block.length;
+    if (valid || isUtf8(block.subarray(start, end))) yield { lineNo, text: lineText(block.toString("utf8", start, end), lineNo), invalidUtf8: false };
+    else yield { lineNo, text: null, invalidUtf8: true };
+    lineNo++;
+    start = end + 1;
+  } while (start < block.length);
+}
+
+/**
  * Calls `visit` for each line of a block as `splitBlock` splits it, decoding one line at a time (no
  * array of lines, no block-sized string), with the byte offset of the line's start in the block.
  * A line `takeBytes` takes (true: read from its bytes `start`..`end`, newline excluded) is neither
@@ -197,8 +216,24 @@ export async function* readLineBatches(source: InputSource): AsyncGenerator<Line
   }
 }
 
+/**
+ * The source's lines, one at a time. The first block is decoded a line at a time (`blockLines`):
+ * the many readers that look at a file's first lines and stop (the slice's task sniff, the eval-log
+ * and lm-eval detectors) would otherwise decode and split a whole MiB each. The rest are decoded a
+ * block at a time, which is faster for a reader that goes on.
+ */
 export async function* readLines(source: InputSource): AsyncGenerator<Line> {
-  for await (const batch of readLineBatches(source)) yield* batch;
+  let first = true;
+  for await (const { firstLineNo, block } of readLineBlocks(source)) {
+    if (first) {
+      first = false;
+      yield* blockLines(block, firstLineNo);
+      continue;
+    }
+    const out: Line[] = [];
+    splitBlock(block, firstLineNo, out);
+    yield* out;
+  }
 }
 
 /** Bytes `firstTextLine` reads before leaving a longer first line to `readLines`. */

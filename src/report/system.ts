@@ -23,7 +23,12 @@ function git(args: string[], cwd: string): Promise<string | null> {
  * there), with a dirty flag for uncommitted changes to tracked files. Null when git is missing or
  * `cwd` is not in a checkout; never throws.
  */
-export async function gitRevision(cwd: string = process.cwd()): Promise<{ commit: string | null; dirty: boolean | null }> {
+export interface GitRevision {
+  commit: string | null;
+  dirty: boolean | null;
+}
+
+export async function gitRevision(cwd: string = process.cwd()): Promise<GitRevision> {
   const head = await git(["rev-parse", "--verify", "HEAD"], cwd);
   const commit = head?.trim() || null;
   if (commit === null) return { commit: null, dirty: null };
@@ -38,8 +43,14 @@ export async function collectSystemInfo(opts: {
   judge?: string | null;
   judgeNote?: string;
   cwd?: string;
+  /**
+   * `gitRevision()` started earlier by the caller: spawning git costs the calling thread time in
+   * proportion to the process's memory (≈ 18 ms late in a GRPO-sized eval), so a run starts it
+   * while it is small.
+   */
+  git?: Promise<GitRevision>;
 }): Promise<SystemInfo> {
-  const { commit, dirty } = await gitRevision(opts.cwd);
+  const { commit, dirty } = await (opts.git ?? gitRevision(opts.cwd));
   const config = redactConfig(opts.config);
   const info: SystemInfo = {
     mari_version: MARI_VERSION,

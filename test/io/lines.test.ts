@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { firstTextLine, readLines, type Line } from "../../src/io/lines.js";
+import { blockLines, firstTextLine, readLines, splitBlock, type Line } from "../../src/io/lines.js";
 import { readRecords, detectRecordFormat } from "../../src/io/records.js";
 import { tempDir } from "../support/cli.js";
 
@@ -175,5 +175,38 @@ describe("readRecords", () => {
       { text: "A.", id: "p1", label: true },
       { text: "B.", id: "n1", label: false },
     ]);
+  });
+});
+
+describe("blockLines", () => {
+  // Pieces that move line ends, carriage returns, a BOM and invalid UTF-8 around a block.
+  const PIECES = ["\n", "\r\n", "\r", "a", '{"x":1}', "é", "\uFEFF", "", " "].map((p) => Buffer.from(p, "utf8"));
+  const INVALID = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82])];
+
+  it("gives the lines splitBlock gives, one at a time, on seeded random blocks", () => {
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    for (let round = 0; round < 2000; round++) {
+      const parts: Buffer[] = [];
+      const count = next(12);
+      for (let k = 0; k < count; k++) parts.push(next(10) === 0 ? INVALID[next(INVALID.length)]! : PIECES[next(PIECES.length)]!);
+      const block = Buffer.concat(parts);
+      const firstLineNo = 1 + next(1000);
+      const expected: Line[] = [];
+      const after = splitBlock(block, firstLineNo, expected);
+      const lines = [...blockLines(block, firstLineNo)];
+      expect(lines, JSON.stringify(block.toString("latin1"))).toEqual(expected);
+      expect(firstLineNo + lines.length).toBe(after);
+    }
+  });
+
+  it("a reader may stop after the first line, which it gets as splitBlock has it", () => {
+    const block = Buffer.from('{"a":1}\n{"b":2}\n', "utf8");
+    const lines = blockLines(block, 5);
+    expect(lines.next().value).toEqual({ lineNo: 5, text: '{"a":1}', invalidUtf8: false });
+    expect(lines.return(undefined).done).toBe(true);
   });
 });

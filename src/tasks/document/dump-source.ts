@@ -7,7 +7,7 @@
 // scored by exactly the code that scores a JSONL dump. Scoring alone takes a Parquet dump's rows
 // as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
-import { readLineBlocks, splitBlock, type Line } from "../../io/lines.js";
+import { blockLines, readLineBlocks, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
 import { parquetDumpRows, type DumpRowBlock } from "../../io/parquet-rows.js";
 import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
@@ -92,10 +92,7 @@ export async function* dumpScoreBlocks(path: string, options: DumpSourceOptions 
   else yield* dumpLineBlocks(path, options);
 }
 
+/** The dump's lines, decoded one at a time (its shape check reads the first few). */
 export async function* dumpLines(path: string, options: DumpSourceOptions = {}): AsyncGenerator<Line> {
-  for await (const { firstLineNo, block } of dumpLineBlocks(path, options)) {
-    const out: Line[] = [];
-    splitBlock(block, firstLineNo, out);
-    yield* out;
-  }
+  for await (const { firstLineNo, block } of dumpLineBlocks(path, options)) yield* blockLines(block, firstLineNo);
 }

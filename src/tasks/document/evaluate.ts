@@ -19,6 +19,7 @@ import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js"
 import { judgeLexically } from "../predict/lexical.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
+import { type GitRevision, gitRevision } from "../../report/system.js";
 import type { ReportOutcome } from "../outcome.js";
 import { caseChanges, type CaseChange } from "../../gates/changes.js";
 import { buildDocumentExplorer } from "./explorer.js";
@@ -159,6 +160,8 @@ async function evaluate(
   // A replayed serve log's blocks are not the file's bytes (its run keys are rewritten): no offsets.
   const offsets = explore && !(await isConvertedDump(dumpPath)) && !(await isIdentifiedServeLog(dumpPath)) ? new LineOffsets() : undefined;
   const dumpBefore = await snapshotFile(dumpPath);
+  // report.json's git revision, asked for while the process is small (collectSystemInfo's `git`).
+  const git = gitRevision();
   // Threads asked for start now: their start-up runs while this thread reads the slice.
   const earlyPool = sliceRead === undefined && typeof settings.workers === "number" && settings.workers > 1 ? startDocumentPool(settings.workers) : undefined;
   let slice: DocumentSlice;
@@ -179,6 +182,7 @@ async function evaluate(
       explore,
       offsets,
       dumpBefore,
+      git,
       baseline,
       workers: result.workers,
       seed,
@@ -314,6 +318,7 @@ interface ReportRun {
   explore: boolean;
   offsets: LineOffsets | undefined;
   dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
+  git: Promise<GitRevision>;
   baseline: Baseline | undefined;
   workers: number;
   seed: number;
@@ -378,6 +383,7 @@ function documentReportOf(result: DocumentEvalResult, settings: Resolved, run: R
   const { dumpPath, judge, workers, seed, bootstrap, lenientIds } = run;
   return buildDocumentReport(result, {
     slicePath,
+    git: run.git,
     dumpPath,
     seed,
     bootstrap,

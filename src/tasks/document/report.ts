@@ -4,13 +4,15 @@ import { metricsWithInterval } from "../../core/metrics/descriptors/index.js";
 import { emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
-import { collectSystemInfo } from "../../report/system.js";
+import { collectSystemInfo, type GitRevision } from "../../report/system.js";
 import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
 import { sliceFileSha256, sliceRejectionWarnings, type DocumentSlice } from "../../io/slice-kept.js";
 import type { DocumentEvalResult, Shard } from "./score-dump.js";
 
 export interface DocumentReportContext {
   slicePath: string;
+  /** The git revision, looked up when the run started (collectSystemInfo's `git`). */
+  git?: Promise<GitRevision>;
   dumpPath: string | null;
   seed: number;
   bootstrap: number;
@@ -46,6 +48,7 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     workers: ctx.workers,
     judge: ctx.judge,
     ...(ctx.judgeNote !== undefined ? { judgeNote: ctx.judgeNote } : {}),
+    ...(ctx.git !== undefined ? { git: ctx.git } : {}),
   });
   const report: Report = {
     // 1.2.0 only for the key it added (so reports of up to RUN_ROWS_CAP runs are as before).

@@ -78,7 +78,8 @@ class CaseIdIndex {
     let bytes = Buffer.allocUnsafe(1 << 16);
     const starts: number[] = [0];
     const cases: number[] = [];
-    for (const [id, index] of byId) {
+    // forEach, not for…of: no [id, index] pair and iterator result made per case (37,500 on the GRPO bench).
+    byId.forEach((index, id) => {
       const used = starts[starts.length - 1]!;
       if (bytes.length - used < 3 * id.length) {
         const bigger = Buffer.allocUnsafe(2 * bytes.length + 3 * id.length);
@@ -96,12 +97,12 @@ class CaseIdIndex {
       if (k < id.length) {
         // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
         // with a `\u` escape, which the string path reads).
-        if (!isWellFormed(id)) continue;
+        if (!isWellFormed(id)) return;
         end = used + bytes.write(id, used, "utf8");
       }
       starts.push(end);
       cases.push(index);
-    }
+    });
     this.bytes = bytes;
     this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.starts = Int32Array.from(starts);

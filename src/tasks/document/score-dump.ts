@@ -658,7 +658,8 @@ function coverageOf(cases: readonly SliceCase[], table: RunTable): { cases: numb
   let covered = 0;
   let leading = 0;
   let gap = false;
-  for (const c of cases) {
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
     let any = false;
     for (let run = 0; run < table.keys.length && !any; run++) any = table.has(run, c.index);
     if (any) covered++;
