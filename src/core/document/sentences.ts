@@ -79,20 +79,25 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
  * ignored. Returns sorted, unique IDs; empty when there is no usable evidence.
  */
 export function alignEvidence(sentences: readonly string[], evidence: readonly string[]): number[] {
-  const sentenceTokens = sentences.map(jaccardTokens);
+  // A sentence's tokens are made when a quote is first compared with it: a quote whose tokens are
+  // a sentence's ends its search there, and the sentences after it are not tokenized for it.
+  const sentenceTokens = new Array<Set<string> | undefined>(sentences.length);
   const gold = new Set<number>();
   for (const quote of evidence) {
     if (stripPythonWhitespace(quote).length === 0) continue;
     const quoteTokens = jaccardTokens(quote);
     let bestIndex = -1;
     let bestScore = -1;
-    sentenceTokens.forEach((tokens, index) => {
+    for (let index = 0; index < sentences.length; index++) {
+      const tokens = (sentenceTokens[index] ??= jaccardTokens(sentences[index]!));
       const score = tokenJaccard(quoteTokens, tokens);
       if (score > bestScore) {
         bestScore = score;
         bestIndex = index;
       }
-    });
+      // No score is above 1, and a tie keeps the lower index: nothing after this can win.
+      if (bestScore === 1) break;
+    }
     if (bestIndex >= 0) gold.add(bestIndex + 1);
   }
   return [...gold].sort((a, b) => a - b);

@@ -153,4 +153,33 @@ describe("document core properties", () => {
       }),
     );
   });
+
+  it("alignment picks, for each quote, the lowest-numbered sentence of highest token Jaccard", () => {
+    // ASCII only, where Python's casefold is toLowerCase: the oracle tokenizes on its own.
+    const tokensOf = (text: string): Set<string> => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+    const jaccard = (a: Set<string>, b: Set<string>): number => {
+      const shared = [...a].filter((t) => b.has(t)).length;
+      const union = a.size + b.size - shared;
+      return union === 0 ? 0 : shared / union;
+    };
+    const oracle = (sentences: string[], evidence: string[]): number[] => {
+      const gold = new Set<number>();
+      for (const quote of evidence) {
+        if (quote.trim() === "") continue;
+        const scores = sentences.map((s) => jaccard(tokensOf(quote), tokensOf(s)));
+        gold.add(scores.indexOf(Math.max(...scores)) + 1);
+      }
+      return [...gold].sort((a, b) => a - b);
+    };
+    // Few words, so that equal sentences, exact quotes and ties are common.
+    const words = fc.array(fc.constantFrom("Budget", "river", "7", "north", "x9", "the", "-", "."), { maxLength: 5 }).map((w) => w.join(" "));
+    fc.assert(
+      fc.property(fc.array(words, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof(words, fc.nat(5)), { maxLength: 4 }), (sentences, picks) => {
+        // A number picks one of the sentences as the quote, written in another case.
+        const evidence = picks.map((p) => (typeof p === "number" ? (sentences[p % sentences.length] ?? "").toUpperCase() : p));
+        expect(alignEvidence(sentences, evidence)).toEqual(oracle(sentences, evidence));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
