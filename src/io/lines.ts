@@ -220,7 +220,8 @@ export async function* readLineBatches(source: InputSource): AsyncGenerator<Line
  * The source's lines, one at a time. The first block is decoded a line at a time (`blockLines`):
  * the many readers that look at a file's first lines and stop (the slice's task sniff, the eval-log
  * and lm-eval detectors) would otherwise decode and split a whole MiB each. The rest are decoded a
- * block at a time, which is faster for a reader that goes on.
+ * block at a time, which is faster for a reader that goes on (0.34 s of CPU against 0.55 s for
+ * a 123 MB cases.jsonl read whole).
  */
 export async function* readLines(source: InputSource): AsyncGenerator<Line> {
   let first = true;

@@ -202,11 +202,35 @@ describe("blockLines", () => {
       expect(firstLineNo + lines.length).toBe(after);
     }
   });
+});
 
-  it("a reader may stop after the first line, which it gets as splitBlock has it", () => {
-    const block = Buffer.from('{"a":1}\n{"b":2}\n', "utf8");
-    const lines = blockLines(block, 5);
-    expect(lines.next().value).toEqual({ lineNo: 5, text: '{"a":1}', invalidUtf8: false });
-    expect(lines.return(undefined).done).toBe(true);
+describe("readLines across blocks", () => {
+  it("numbers and decodes the lines of a file of several read blocks as the file has them", async () => {
+    // ≈ 2.7 MiB: the first block is decoded a line at a time, the others a block at a time.
+    const parts: Buffer[] = [Buffer.from("\uFEFF", "utf8")];
+    for (let k = 0; k < 40_000; k++) {
+      if (k % 997 === 0) parts.push(Buffer.from([0x7b, 0xff, 0x7d, 0x0a]));
+      else parts.push(Buffer.from(`{"k":${k},"pad":"${"é".repeat(k % 50)}"}${k % 7 === 0 ? "\r" : ""}\n`, "utf8"));
+    }
+    const bytes = Buffer.concat(parts);
+    // The expected lines, worked out here from the bytes: split at 0x0a, a final "\r" and the
+    // first line's BOM dropped, a line that is not UTF-8 read as null.
+    const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    const expected: Line[] = [];
+    let start = 0;
+    for (let lineNo = 1; start < bytes.length; lineNo++) {
+      const end = bytes.indexOf(0x0a, start);
+      let text: string | null;
+      try {
+        text = strict.decode(bytes.subarray(start, end));
+      } catch {
+        text = null;
+      }
+      if (text === null) expected.push({ lineNo, text: null, invalidUtf8: true });
+      else expected.push({ lineNo, text: (lineNo === 1 ? text.replace(/^\uFEFF/, "") : text).replace(/\r$/, ""), invalidUtf8: false });
+      start = end + 1;
+    }
+    expect(bytes.length).toBeGreaterThan(2 * 2 ** 20);
+    expect(await linesOf(bytes)).toEqual(expected);
   });
 });
