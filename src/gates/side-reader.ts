@@ -9,7 +9,7 @@ import { byteWords, byteWordsAt } from "../io/byte-words.js";
 import { InputError, located } from "../io/errors.js";
 import { createHash } from "node:crypto";
 import { assertRegularFile } from "../io/input-file.js";
-import { fileLineBlocks, forEachLine } from "../io/lines.js";
+import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../io/lines.js";
 import type { JsonObject } from "../io/records.js";
 import type { CaseRanges } from "../report/case-ranges.js";
 import {
@@ -29,8 +29,7 @@ import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
 
 const SKIPPED_EXAMPLES = 5;
-/** The reading buffer of a document cases.jsonl, and how many bytes are read between turns of the event loop. */
-const READ_BYTES = 1 << 20;
+/** How many bytes of a document cases.jsonl are read between turns of the event loop. */
 const TURN_BYTES = 32 << 20;
 
 /**
@@ -552,7 +551,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   await assertRegularFile(casesPath);
   // One buffer reused block after block (no allocation per chunk); the event loop gets a turn now and then.
   let sinceTurn = 0;
-  for (const chunk of fileLineBlocks(casesPath, READ_BYTES)) {
+  for (const chunk of fileLineBlocks(casesPath, LINE_BLOCK_BYTES)) {
     block = chunk.block;
     hash?.update(block);
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);

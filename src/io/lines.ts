@@ -17,7 +17,8 @@ export type Line =
   | { readonly lineNo: number; readonly text: null; readonly invalidUtf8: true };
 
 const NEWLINE = 0x0a;
-const CHUNK_BYTES = 1 << 20;
+/** Bytes read at a time by the line readers: blocks of whole lines are cut from reads of this size. */
+export const LINE_BLOCK_BYTES = 1 << 20;
 
 /**
  * Bytes that can only be read once, front to back (stdin, a pipe): `name` stands in for a path in
@@ -44,7 +45,7 @@ export function sourceName(source: InputSource): string {
 }
 
 /** The source's bytes in chunks of any size. */
-export function sourceChunks(source: InputSource, chunkBytes = CHUNK_BYTES): AsyncIterable<Buffer> {
+export function sourceChunks(source: InputSource, chunkBytes = LINE_BLOCK_BYTES): AsyncIterable<Buffer> {
   return typeof source === "string" ? inputFileChunks(source, chunkBytes) : refuseUtf16(source.name, source.chunks);
 }
 

@@ -28,6 +28,12 @@ export interface ChunkPool<I, O> {
    * thread has its fill.
    */
   readonly here?: { readonly threads: number; runBatch(chunks: readonly I[]): Promise<O[]> };
+  /**
+   * Set on a pool that runs chunks on the calling thread with its state ready: `run` has called
+   * the task's processChunk when it returns, so a synchronous task is done with the chunk before
+   * `mapInOrder` reads the next one (a chunk may then be a view of a buffer its reader reuses).
+   */
+  readonly inline?: boolean;
 }
 
 /** What a worker thread is sent: one or more chunks, processed in a row (worker.ts). */
@@ -194,6 +200,7 @@ async function inProcess<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPo
   const run = async (chunk: I): Promise<O> => task.processChunk(state instanceof Promise ? (state = await state) : state, chunk);
   return {
     workers: 1,
+    inline: !(state instanceof Promise),
     run,
     runBatch: async (chunks) => {
       const results: O[] = [];

@@ -6,7 +6,7 @@
 import { open } from "node:fs/promises";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
 import { assertRegularFile } from "../../io/input-file.js";
-import { fileLineBlocks, forEachLine } from "../../io/lines.js";
+import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../../io/lines.js";
 import { dumpLineBlocks, isConvertedDump } from "./dump-source.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
@@ -21,7 +21,6 @@ export interface DumpTexts {
 
 const COALESCE_BYTES = 64 * 1024;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
-const READ_BYTES = 1 << 20;
 
 /**
  * Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON
@@ -131,7 +130,7 @@ export async function readDumpTexts(
   }
   // A JSONL dump: its own bytes through one reused buffer (nothing allocated per chunk).
   await assertRegularFile(dumpPath);
-  for (const { firstLineNo, block } of fileLineBlocks(dumpPath, READ_BYTES)) {
+  for (const { firstLineNo, block } of fileLineBlocks(dumpPath, LINE_BLOCK_BYTES)) {
     if (firstLineNo > last) break;
     forEachLine(block, firstLineNo, visit, skip);
   }

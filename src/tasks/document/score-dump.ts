@@ -159,7 +159,7 @@ export function shardOfCaseId(caseId: string, count: number): number {
 }
 
 /** Splits the dump's blocks further so that no chunk holds more than `lines` lines (the hidden --chunk-size). */
-async function* chunked(
+export async function* chunked(
   path: string,
   source: DumpSourceOptions,
   lines: number | undefined,
@@ -172,7 +172,7 @@ async function* chunked(
   for await (const dumpBlock of dumpScoreBlocks(path, source)) {
     // A Parquet dump's rows are scored from their fields (score-rows.ts); they are not the file's bytes.
     if ("fields" in dumpBlock) {
-      onBlock({ firstLineNo: dumpBlock.firstLineNo, block: Buffer.alloc(0), fileBytes: dumpBlock.fileBytes, raw: false });
+      onBlock({ firstLineNo: dumpBlock.firstLineNo, block: Buffer.alloc(0), fileBytes: dumpBlock.fileBytes, raw: false, reused: false });
       yield* rowChunks(dumpBlock, lines, sizes);
       continue;
     }
@@ -182,7 +182,7 @@ async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      yield { firstLineNo, block: own() && !ownsItsBuffer(block) ? new Uint8Array(block) : block };
+      yield { firstLineNo, block: own() && (dumpBlock.reused || !ownsItsBuffer(block)) ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -277,8 +277,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     const scoreOptions: ScoreOptions = { lenientIds: opts.lenientIds, ...(opts.completionEnd ? { completionEnd: opts.completionEnd } : {}) };
     const tally = new DumpTally(slice, opts, rewards !== undefined);
     const dump = readDumpChunks(opts);
+    // The first chunk, when `auto` reads it, is scored there and then: a view of the block read is enough.
     const { workers, first } = await chooseWorkers(opts, dump, slice, scoreOptions, total);
-    dump.ownBuffers = workers > 1;
     const ready =
       opts.earlyPool !== undefined
         ? await opts.earlyPool.start(slice, scoreOptions)
@@ -292,6 +292,7 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
             workerHeapMb: WORKER_HEAP_MB,
           });
     pool = ready;
+    dump.ownBuffers = ready.inline !== true;
     const early = workers > 1 ? await scoreWhileThreadsStart(ready, dump, { slice, options: scoreOptions }) : [];
     const head = first === undefined ? early : [first, ...early];
     const scored = mapInOrder<DocumentTaskPayload, DocumentTaskResult>(ready, { [Symbol.asyncIterator]: () => dump.chunks }, undefined, (chunk) =>
@@ -350,9 +351,10 @@ interface DumpChunks {
   /** False for a Parquet dump: its blocks are made from its rows, its hash is the file's, computed later. */
   rawBytes: boolean;
   /**
-   * Whether chunks are copied into buffers of their own, which can move to a worker thread. Set once
-   * the worker count is known; in process a chunk is scored from the block as read (a million-line
-   * dump's copy was 180 MB of fresh memory to fault in, for nothing).
+   * Whether chunks are copied into buffers of their own, which can move to a worker thread or wait
+   * while the next block is read into the reader's buffer. Set once the pool is made; a pool that
+   * scores each chunk inline is handed the block as read (a million-line dump's copy was 180 MB of
+   * fresh memory to fault in, for nothing).
    */
   ownBuffers: boolean;
 }
