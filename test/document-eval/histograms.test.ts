@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { countRewards, REWARD_HISTOGRAM_SLOTS, rewardHistograms } from "../../src/core/metrics/reward-histograms.js";
 import { tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
+import { REMEMBERED_REWARD_RUNS } from "../../src/tasks/document/range.js";
 import { TINY_DUMP, TINY_SLICE, writeJsonl } from "./helpers.js";
 
 const tmp = tempDir("mari-doc-hist-");
@@ -116,6 +117,46 @@ describe("report.histograms of mari eval", () => {
     const out = join(tmp.dir, "bins-out-2");
     await runTask({ task: "documents", slicePath: slice, dumpPath: dump, workers: 2, chunkLines: 1, formats: ["json"] }, out);
     expect(readJson(join(out, "report.json")).histograms).toEqual(EXPECTED_BINS);
+  });
+
+  it("with enough runs that each case's (accuracy, coverage) pairs are remembered: the counts of every pair binned alone", async () => {
+    // Cases of 1 to 9 sentences, gold or not; runs that repeat a few answers per case (as samples
+    // of one model do), so that most pairs are met again, and some that cite ranges and odd ids.
+    const cases = Array.from({ length: 11 }, (_, i) => {
+      const n = 1 + (i % 9);
+      return {
+        id: `c${i}`,
+        sentences: Array.from({ length: n }, (_, k) => `s${k + 1}.`),
+        label: i % 3 !== 0,
+        gold_sentence_ids: i % 3 !== 0 ? [1 + (i % n)] : [],
+      };
+    });
+    const runs = REMEMBERED_REWARD_RUNS + 17;
+    const lines: object[] = [];
+    for (let r = 0; r < runs; r++) {
+      cases.forEach((c, i) => {
+        const n = c.sentences.length;
+        const kind = (r * 7 + i * 3) % 11;
+        if (kind === 10) return; // a missing prediction
+        const a = 1 + ((r + i) % n);
+        const b = 1 + ((r * 5 + i) % n);
+        const judgment = kind % 2 === 0;
+        const reasoning = kind < 4 ? `[${a}]` : kind < 7 ? `[${Math.min(a, b)}-${Math.max(a, b)}]` : kind === 7 ? `[${n + 2}]` : "no reference";
+        lines.push({ case_id: c.id, run: r, judgment, evidence_sentence_ids: judgment ? [a] : [], reasoning });
+      });
+    }
+    const many = writeJsonl(tmp.dir, "many-slice.jsonl", cases);
+    const manyDump = writeJsonl(tmp.dir, "many-dump.jsonl", lines);
+    const out = join(tmp.dir, "many-out");
+    await runTask({ task: "documents", slicePath: many, dumpPath: manyDump, workers: 1, formats: ["json"] }, out);
+    const counts = new Float64Array(REWARD_HISTOGRAM_SLOTS);
+    let pairs = 0;
+    for (const record of await documentCaseRecords(join(out, "cases.jsonl"))) {
+      countRewards(counts, record.reward_accuracy, record.reference_coverage);
+      pairs++;
+    }
+    expect(pairs).toBe(cases.length * runs);
+    expect(readJson(join(out, "report.json")).histograms).toEqual(rewardHistograms(counts));
   });
 
   it("the three-run tiny slice, and report.md / report.html show both distributions", async () => {

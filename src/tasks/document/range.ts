@@ -397,39 +397,56 @@ const rangeLines = new RangeLines();
 const ACCURACY_WAYS = 8;
 
 /** Runs of a range below which its cases' histogram slots are not remembered: a few runs cost less to bin than a table to remember them in. */
-const REMEMBERED_REWARD_RUNS = 64;
+export const REMEMBERED_REWARD_RUNS = 64;
 
 /**
- * countRewards of one case's runs, remembered per (reward accuracy, coverage) pair: binning a pair
- * was a fifth of a range's time, and a case's runs give few distinct pairs (40 on average on the 1M
- * bench). A pair's two counts are found by counting it once through countRewards and seeing which
- * counts moved; a pair is known by its coverage's reference count (k of coverage k / n) and its
- * accuracy's position among the case's distinct accuracies.
+ * countRewards of each case's runs, remembered per (case, reward accuracy, coverage): binning a
+ * pair was a fifth of a range's time, and a case's runs give few distinct pairs (40 on average on
+ * the 1M bench). A pair's two counts are found by counting it once through countRewards and seeing
+ * which counts moved; a pair is known by its coverage's reference count (k of coverage k / n) and
+ * its accuracy's position among the case's distinct accuracies. One object for the range's cases,
+ * in flat arrays (an object per case was made afresh for every range, and V8 compiled the range's
+ * loop again when their shape settled).
  */
-class CaseRewardCounts {
-  private readonly accuracies = new Float64Array(ACCURACY_WAYS);
-  private accuracyCount = 0;
-  /** Per (k, accuracy position): 0 unknown, else (first count + 1) | (second count + 1) << 16. */
+class RangeRewardCounts {
+  /** Case j's distinct accuracies at j · ACCURACY_WAYS, accuracyCount[j] of them. */
+  private readonly accuracies: Float64Array;
+  private readonly accuracyCount: Int32Array;
+  /** Case j's slots from slotStart[j], per (k, accuracy position): 0 unknown, else (first count + 1) | (second count + 1) << 16. */
   private readonly slots: Int32Array;
+  private readonly slotStart: Int32Array;
+  private readonly sentenceCount: Int32Array;
   private readonly before = new Float64Array(REWARD_HISTOGRAM_SLOTS);
 
   constructor(
     private readonly counts: Float64Array,
-    private readonly sentenceCount: number,
+    cases: readonly SliceCase[],
   ) {
-    this.slots = new Int32Array((sentenceCount + 1) * ACCURACY_WAYS);
+    const w = cases.length;
+    this.accuracies = new Float64Array(w * ACCURACY_WAYS);
+    this.accuracyCount = new Int32Array(w);
+    this.sentenceCount = new Int32Array(w);
+    this.slotStart = new Int32Array(w + 1);
+    for (let j = 0; j < w; j++) {
+      const n = cases[j]!.sentences.length;
+      this.sentenceCount[j] = n;
+      this.slotStart[j + 1] = this.slotStart[j]! + (n + 1) * ACCURACY_WAYS;
+    }
+    this.slots = new Int32Array(this.slotStart[w]!);
   }
 
-  add(rewardAccuracy: number, coverage: number): void {
-    const n = this.sentenceCount;
+  add(j: number, rewardAccuracy: number, coverage: number): void {
+    const n = this.sentenceCount[j]!;
     const k = Math.round(coverage * n);
+    const first = j * ACCURACY_WAYS;
+    const known = this.accuracyCount[j]!;
     let a = 0;
-    while (a < this.accuracyCount && this.accuracies[a] !== rewardAccuracy) a++;
+    while (a < known && this.accuracies[first + a] !== rewardAccuracy) a++;
     if (!(k >= 0 && k <= n && k / n === coverage) || a === ACCURACY_WAYS) {
       countRewards(this.counts, rewardAccuracy, coverage);
       return;
     }
-    const at = k * ACCURACY_WAYS + a;
+    const at = this.slotStart[j]! + k * ACCURACY_WAYS + a;
     const packed = this.slots[at]!;
     if (packed !== 0) {
       this.counts[(packed & 0xffff) - 1]!++;
@@ -438,18 +455,21 @@ class CaseRewardCounts {
     }
     this.before.set(this.counts);
     countRewards(this.counts, rewardAccuracy, coverage);
-    if (a === this.accuracyCount) this.accuracies[this.accuracyCount++] = rewardAccuracy;
-    let first = -1;
+    if (a === known) {
+      this.accuracies[first + a] = rewardAccuracy;
+      this.accuracyCount[j] = known + 1;
+    }
+    let firstSlot = -1;
     let second = -1;
     for (let slot = 0; slot < REWARD_HISTOGRAM_SLOTS; slot++) {
       const moved = this.counts[slot]! - this.before[slot]!;
       if (moved === 0) continue;
       // Anything but two counts moved by one each is counted afresh every time.
       if (moved !== 1 || second >= 0) return;
-      if (first < 0) first = slot;
+      if (firstSlot < 0) firstSlot = slot;
       else second = slot;
     }
-    if (second >= 0) this.slots[at] = (first + 1) | ((second + 1) << 16);
+    if (second >= 0) this.slots[at] = (firstSlot + 1) | ((second + 1) << 16);
   }
 }
 
@@ -526,7 +546,7 @@ function sumRangeCells(
   const BF = BREAKDOWN_FIELDS.length;
   const { sums, cellSums, codes, present, judgment: judgments, reasonCounts } = into;
   const counts = into.histogramCounts;
-  const rewards = R < REMEMBERED_REWARD_RUNS ? null : p.cases.map((c) => new CaseRewardCounts(counts, c.sentences.length));
+  const rewards = R < REMEMBERED_REWARD_RUNS ? null : new RangeRewardCounts(counts, p.cases);
   const scratch = emptyCaseOutcome();
   for (let r = 0; r < R; r++) {
     for (let j = 0; j < w; j++) {
@@ -554,7 +574,7 @@ function sumRangeCells(
       const judgment = outcome.judgment;
       addOutcomeAt(sums, r * F, outcome);
       if (rewards === null) countRewards(counts, outcome.rewardAccuracy, outcome.referenceCoverage);
-      else rewards[j]!.add(outcome.rewardAccuracy, outcome.referenceCoverage);
+      else rewards.add(j, outcome.rewardAccuracy, outcome.referenceCoverage);
       for (let x = cellStart[j]!; x < cellStart[j + 1]!; x++) addBreakdownOutcomeAt(cellSums, (cellIds[x]! * R + r) * BF, outcome);
       codes[s] = outcomeCode(c.label, judgment);
       present[s] = isPresent ? 1 : 0;

@@ -200,6 +200,13 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
   };
 }
 
+// The chunk's run keys, messages and orphans as they are met, copied into its result at the end:
+// lists made afresh for each chunk began as lists of small integers, and the scoring loop, compiled
+// for the first chunk's, was compiled again when a later chunk's held strings.
+const chunkRunKeys: string[] = [];
+const chunkMessages: Array<[number, string]> = [];
+const chunkOrphans: Array<[number, string]> = [];
+
 /** A chunk's columns, filled line by line (by the byte path or the string path alike). */
 class ChunkColumns {
   readonly r: ChunkResult;
@@ -211,6 +218,9 @@ class ChunkColumns {
   private readonly examplesPerCode = new Map<string, number>();
 
   constructor(firstLineNo: number, count: number) {
+    chunkRunKeys.length = 0;
+    chunkMessages.length = 0;
+    chunkOrphans.length = 0;
     this.r = {
       firstLineNo,
       count,
@@ -239,7 +249,7 @@ class ChunkColumns {
     const seen = this.examplesPerCode.get(key) ?? 0;
     if (seen >= EXAMPLES_PER_REASON) return;
     this.examplesPerCode.set(key, seen + 1);
-    this.r.messages.push([i, message]);
+    chunkMessages.push([i, message]);
   }
 
   reject(i: number, code: DumpLineRejection, message: string): void {
@@ -250,15 +260,15 @@ class ChunkColumns {
 
   orphan(i: number, caseId: string): void {
     this.r.kind[i] = LINE_KIND_ORPHAN;
-    this.r.orphans.push([i, caseId]);
+    chunkOrphans.push([i, caseId]);
   }
 
   runKeyOf(key: string): number {
     let k = this.runKeyIndex.get(key);
     if (k === undefined) {
-      k = this.r.runKeys.length;
+      k = chunkRunKeys.length;
       this.runKeyIndex.set(key, k);
-      this.r.runKeys.push(key);
+      chunkRunKeys.push(key);
     }
     return k;
   }
@@ -293,6 +303,9 @@ class ChunkColumns {
   }
 
   finish(): ChunkResult {
+    this.r.runKeys = chunkRunKeys.slice();
+    this.r.messages = chunkMessages.slice();
+    this.r.orphans = chunkOrphans.slice();
     this.r.evStart[this.r.count] = this.evidenceCount;
     // A copy of its own: the result's buffers move to the main thread whole.
     this.r.evData = this.evidence.slice(0, this.evidenceCount);
