@@ -57,6 +57,15 @@ export interface ChunkWorkerData {
  * a one-worker pool runs the copy of the module the process already holds; importing the URL there
  * would load a second copy of every module it imports.
  */
+/**
+ * The URL of the module `name` (no extension) beside the module whose URL is `base` (its
+ * `import.meta.url`): the `.ts` source under tsx or vitest, which the pool maps to its build for
+ * threads, else the `.js` file of dist/.
+ */
+export function siblingModuleUrl(base: string, name: string): URL {
+  return new URL(`./${name}${base.endsWith(".ts") ? ".ts" : ".js"}`, base);
+}
+
 export interface TaskModuleRef {
   /** A `src/**.ts` URL (tests, tsx) is mapped to its `dist/**.js` build for workers. */
   url: URL;

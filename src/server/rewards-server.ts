@@ -9,7 +9,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DocumentSlice } from "../io/slice-kept.js";
-import type { ChunkPool, TaskModuleRef } from "../pool/pool.js";
+import { siblingModuleUrl, type ChunkPool, type TaskModuleRef } from "../pool/pool.js";
 import type { ScoreOptions } from "../tasks/document/score.js";
 import { sliceHashOf } from "../io/slice-kept.js";
 import { MARI_VERSION } from "../version.js";
@@ -90,7 +90,7 @@ interface ServerContext {
  * it, and loading it (the whole scorer) would only delay the start.
  */
 const SCORE_TASK_MODULE: TaskModuleRef = {
-  url: new URL(import.meta.url.endsWith(".ts") ? "./score-task.ts" : "./score-task.js", import.meta.url),
+  url: siblingModuleUrl(import.meta.url, "score-task"),
   load: () => import("./score-task.js"),
 };
 

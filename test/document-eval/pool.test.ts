@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { compiledModuleUrl, createChunkPool, mapInOrder, type ChunkPool } from "../../src/pool/pool.js";
+import { compiledModuleUrl, createChunkPool, mapInOrder, siblingModuleUrl, type ChunkPool } from "../../src/pool/pool.js";
 import { bootstrapMacroF1Values } from "../../src/core/metrics/bootstrap.js";
 import { ROOT } from "../support/cli.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
@@ -56,6 +56,14 @@ describe("createChunkPool", () => {
   it("maps src/*.ts task URLs to their dist/*.js build", () => {
     const url = compiledModuleUrl(pathToFileURL(join(ROOT, "src/tasks/document/range.ts")));
     expect(url.pathname.endsWith("/dist/tasks/document/range.js")).toBe(true);
+  });
+
+  it("names a task module beside its caller: the source under vitest, the build in dist/", () => {
+    const fromSource = siblingModuleUrl(pathToFileURL(join(ROOT, "src/tasks/pairs/sweep.ts")).href, "sweep-worker");
+    expect(fromSource.href).toBe(pathToFileURL(join(ROOT, "src/tasks/pairs/sweep-worker.ts")).href);
+    expect(compiledModuleUrl(fromSource).href).toBe(pathToFileURL(join(ROOT, "dist/tasks/pairs/sweep-worker.js")).href);
+    const fromBuild = siblingModuleUrl(pathToFileURL(join(ROOT, "dist/tasks/pairs/sweep.js")).href, "sweep-worker");
+    expect(fromBuild.href).toBe(pathToFileURL(join(ROOT, "dist/tasks/pairs/sweep-worker.js")).href);
   });
 
   it("threads and in-process give the same results (bootstrap blocks)", async () => {

@@ -30,7 +30,7 @@ import { readJsonFile } from "../../io/json-file.js";
 import { loadUnitPrices } from "./costs.js";
 import { PairInputStats, readPairs, logRejections } from "./input.js";
 import { evaluatePairGates, pairGateList } from "./run.js";
-import { createChunkPool, mapInOrder } from "../../pool/pool.js";
+import { createChunkPool, mapInOrder, siblingModuleUrl } from "../../pool/pool.js";
 import { inOneStep, inPhase, SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import type { SweepInit } from "./sweep-worker.js";
 import { writeSweepOutputs, type SweepResult, type SweepRow } from "./sweep-report.js";
@@ -98,7 +98,7 @@ async function tallyGrid(
   const pool = await createChunkPool<ClassifierConfig[], SweepPair[], PairTally[]>({
     // More threads than chunks would only start idle workers (a single chunk runs in-process).
     workers: threads,
-    taskModule: { url: new URL("./sweep-worker.js", import.meta.url), load: () => import("./sweep-worker.js") },
+    taskModule: { url: siblingModuleUrl(import.meta.url, "sweep-worker"), load: () => import("./sweep-worker.js") },
     initData,
     state: configs,
   });
