@@ -159,13 +159,42 @@ export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ fir
 }
 
 /**
+ * Where each line of a block ends: the offset of its newline, or the block's end for an unfinished
+ * last line (an empty block is one blank line), the lines numbered as `splitBlock` numbers them.
+ * One list, reused from block to block.
+ */
+export class LineEnds {
+  private list = new Int32Array(1 << 14);
+
+  /** The ends of `block`'s lines: a view of the list, valid until the next call. */
+  of(block: Buffer): Int32Array {
+    let list = this.list;
+    let count = 0;
+    for (let at = block.indexOf(NEWLINE); ; at = block.indexOf(NEWLINE, at + 1)) {
+      // After the last newline: an unfinished last line, or an empty block's one blank line.
+      if (at === -1 && count > 0 && list[count - 1] === block.length - 1) break;
+      if (count === list.length) {
+        const grown = new Int32Array(2 * count);
+        grown.set(list);
+        this.list = list = grown;
+      }
+      list[count++] = at === -1 ? block.length : at;
+      if (at === -1) break;
+    }
+    return list.subarray(0, count);
+  }
+}
+
+/**
  * `readLineBlocks` for a file, read synchronously into one buffer that is reused: each block is a
  * view of it, valid until the next one is asked for (nothing is allocated per chunk, so a long
- * run leaves no trail of chunk buffers for the garbage collector). The caller checks the path with
- * `assertRegularFile` first. A line longer than the buffer grows it.
+ * run leaves no trail of chunk buffers for the garbage collector), with the ends of its lines
+ * (`LineEnds`, as long-lived as the block). The caller checks the path with `assertRegularFile`
+ * first. A line longer than the buffer grows it.
  */
-export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ firstLineNo: number; block: Buffer }> {
+export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ firstLineNo: number; block: Buffer; lineEnds: Int32Array }> {
   const fd = openSync(path, "r");
+  const ends = new LineEnds();
   try {
     let buffer = Buffer.allocUnsafe(chunkBytes);
     let held = 0; // bytes of an unfinished line kept at the start of the buffer
@@ -183,7 +212,9 @@ export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ f
       position += read;
       const end = held + read;
       if (read === 0) {
-        if (end > 0) yield { firstLineNo: nextLineNo, block: buffer.subarray(0, end) };
+        if (end === 0) return;
+        const last = buffer.subarray(0, end);
+        yield { firstLineNo: nextLineNo, block: last, lineEnds: ends.of(last) };
         return;
       }
       const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
@@ -192,8 +223,9 @@ export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ f
         continue;
       }
       const block = buffer.subarray(0, lastNewline + 1);
-      yield { firstLineNo: nextLineNo, block };
-      nextLineNo += countNewlines(block);
+      const lineEnds = ends.of(block);
+      yield { firstLineNo: nextLineNo, block, lineEnds };
+      nextLineNo += lineEnds.length;
       buffer.copy(buffer, 0, lastNewline + 1, end);
       held = end - lastNewline - 1;
     }

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { blockLines, firstTextLine, readLines, splitBlock, type Line } from "../../src/io/lines.js";
+import { isUtf8 } from "node:buffer";
+import { blockLines, firstTextLine, LineEnds, lineText, readLines, splitBlock, type Line } from "../../src/io/lines.js";
 import { readRecords, detectRecordFormat } from "../../src/io/records.js";
 import { tempDir } from "../support/cli.js";
 
@@ -200,6 +201,34 @@ describe("blockLines", () => {
       const lines = [...blockLines(block, firstLineNo)];
       expect(lines, JSON.stringify(block.toString("latin1"))).toEqual(expected);
       expect(firstLineNo + lines.length).toBe(after);
+    }
+  });
+
+  it("LineEnds cuts seeded random blocks into splitBlock's lines, and grows past its first list", () => {
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const ends = new LineEnds();
+    const blocks: Buffer[] = [Buffer.from("\n".repeat(40_000)), Buffer.from(`${"x\n".repeat(20_000)}tail`)];
+    for (let round = 0; round < 2000; round++) {
+      const parts: Buffer[] = [];
+      const count = next(12);
+      for (let k = 0; k < count; k++) parts.push(next(10) === 0 ? INVALID[next(INVALID.length)]! : PIECES[next(PIECES.length)]!);
+      blocks.push(Buffer.concat(parts));
+    }
+    for (const block of blocks) {
+      const expected: Line[] = [];
+      splitBlock(block, 1, expected);
+      const lineEnds = ends.of(block);
+      const lines = Array.from(lineEnds, (end, k) => {
+        const bytes = block.subarray(k === 0 ? 0 : lineEnds[k - 1]! + 1, end);
+        return isUtf8(bytes)
+          ? { lineNo: k + 1, text: lineText(bytes.toString("utf8"), k + 1), invalidUtf8: false }
+          : { lineNo: k + 1, text: null, invalidUtf8: true };
+      });
+      expect(lines, JSON.stringify(block.subarray(0, 200).toString("latin1"))).toEqual(expected);
     }
   });
 });

@@ -29,6 +29,8 @@ export interface DumpBlock {
    * until the next block is asked for, and whoever keeps it longer (or moves it to a thread) copies it.
    */
   reused: boolean;
+  /** The ends of the block's lines (`LineEnds`), when its reader found them: as long-lived as `block`. */
+  lineEnds?: Int32Array;
 }
 
 export interface DumpSourceOptions extends EvalLogOptions {

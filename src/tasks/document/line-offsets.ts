@@ -6,9 +6,18 @@ export class LineOffsets {
   private count = 0;
   private end = 0;
 
-  /** A block of whole lines starting at line `firstLineNo` (1-based); blocks arrive in order. */
-  add(firstLineNo: number, block: Uint8Array): void {
+  /**
+   * A block of whole lines starting at line `firstLineNo` (1-based); blocks arrive in order. With
+   * the ends of its lines (`LineEnds`) when its reader found them.
+   */
+  add(firstLineNo: number, block: Uint8Array, lineEnds?: Int32Array): void {
     if (firstLineNo !== this.count + 1) throw new Error(`LineOffsets: block at line ${firstLineNo} after ${this.count} lines`);
+    if (lineEnds !== undefined && block.length > 0) {
+      // Line k starts after line k − 1's newline.
+      for (let k = 0; k < lineEnds.length; k++) this.push(this.end + (k === 0 ? 0 : lineEnds[k - 1]! + 1));
+      this.end += block.length;
+      return;
+    }
     let at = 0;
     while (at < block.length) {
       this.push(this.end + at);

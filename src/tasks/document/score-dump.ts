@@ -114,7 +114,7 @@ export interface DocumentEvalOptions extends ScoreOptions {
   /** Called with bytes of the dump scored so far and the total. */
   onProgress?: ((done: number, total: number) => void) | undefined;
   /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
-  onDumpBlock?: ((firstLineNo: number, block: Buffer) => void) | undefined;
+  onDumpBlock?: ((firstLineNo: number, block: Buffer, lineEnds?: Int32Array) => void) | undefined;
   /** Progress of the phases after the dump is read (aggregation, bootstrap and SetCons). */
   observer?: RunObserver | undefined;
 }
@@ -182,7 +182,8 @@ export async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      yield { firstLineNo, block: own() && (dumpBlock.reused || !ownsItsBuffer(block)) ? new Uint8Array(block) : block };
+      if (!own()) yield dumpBlock.lineEnds ? { firstLineNo, block, lineEnds: dumpBlock.lineEnds } : { firstLineNo, block };
+      else yield { firstLineNo, block: dumpBlock.reused || !ownsItsBuffer(block) ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -362,11 +363,11 @@ interface DumpChunks {
 function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
   // One object: the block callback updates the hash and rawBytes the caller reads at the end.
   const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true, ownBuffers: false };
-  const onBlock = ({ firstLineNo, block, raw }: DumpBlock): void => {
+  const onBlock = ({ firstLineNo, block, raw, lineEnds }: DumpBlock): void => {
     dump.rawBytes &&= raw;
     if (raw) {
       dump.hash.update(block);
-      opts.onDumpBlock?.(firstLineNo, block);
+      opts.onDumpBlock?.(firstLineNo, block, lineEnds);
     }
   };
   return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes, () => dump.ownBuffers) });

@@ -7,7 +7,7 @@ import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pyth
 import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
-import { lineText, type Line } from "../../io/lines.js";
+import { LineEnds, lineText, type Line } from "../../io/lines.js";
 import { isUtf8 } from "node:buffer";
 import {
   dumpCaseId,
@@ -382,48 +382,29 @@ function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: nu
   return true;
 }
 
-const NEWLINE = 0x0a;
-
-/** Where each line of the block last split ends (its newline, or the block's end), reused from block to block. */
-let lineEnds = new Int32Array(1 << 14);
-
-/**
- * Splits a block as `splitBlock` does, into lineEnds: one line per newline, plus an unfinished last
- * one (an empty block is one blank line). Returns the count.
- */
-function splitLines(block: Buffer): number {
-  let count = 0;
-  for (let at = block.indexOf(NEWLINE); ; at = block.indexOf(NEWLINE, at + 1)) {
-    const end = at === -1 ? block.length : at;
-    if (at === -1 && count > 0 && lineEnds[count - 1] === block.length - 1) return count;
-    if (count === lineEnds.length) {
-      const grown = new Int32Array(2 * count);
-      grown.set(lineEnds);
-      lineEnds = grown;
-    }
-    lineEnds[count++] = end;
-    if (at === -1) return count;
-  }
-}
+/** The ends of the lines of a block scored without them (a block a thread was sent, a `--chunk-size` part). */
+const blockLineEnds = new LineEnds();
 
 /**
  * Scores a block of whole lines (as `splitBlock` splits them: same line numbers, same texts). Each
  * line of a UTF-8 block tries the byte path first; a line it does not take is decoded alone (never
  * the whole block) and takes the string path.
  */
-export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer): ChunkResult {
+export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer, lineEnds?: Int32Array): ChunkResult {
   // Rejected predictions are expected data, not bugs: capturing a stack trace for each of the
   // validator's errors cost more than scoring the line.
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    const count = splitLines(block);
+    // Found by the reader when it read the block (LineEnds), else here.
+    const ends = lineEnds ?? blockLineEnds.of(block);
+    const count = ends.length;
     const out = new ChunkColumns(firstLineNo, count);
     const valid = isUtf8(block);
     let start = 0;
     for (let i = 0; i < count; i++) {
       out.startLine(i);
-      const end = lineEnds[i]!;
+      const end = ends[i]!;
       // The line's text drops one final "\r" (lineText).
       const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
       if (!valid || !scoreLineOfBytes(state, i, block, start, textEnd, out)) {
@@ -460,9 +441,11 @@ export function scoreLines(state: ScoreState, firstLineNo: number, lines: readon
 export interface LineBlock {
   firstLineNo: number;
   block: Uint8Array;
+  /** The ends of the block's lines (`LineEnds`), when its reader found them. */
+  lineEnds?: Int32Array;
 }
 
 /** Pool entry: score one raw block of whole lines. */
 export function processChunk(state: ScoreState, chunk: LineBlock): ChunkResult {
-  return scoreBlock(state, chunk.firstLineNo, Buffer.from(chunk.block.buffer, chunk.block.byteOffset, chunk.block.byteLength));
+  return scoreBlock(state, chunk.firstLineNo, Buffer.from(chunk.block.buffer, chunk.block.byteOffset, chunk.block.byteLength), chunk.lineEnds);
 }
