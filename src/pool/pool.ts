@@ -52,12 +52,6 @@ export interface ChunkWorkerData {
 }
 
 /**
- * A task module as a pool needs it: its URL, which worker threads load, and a loader for this
- * thread. The loader is an `import("./literal.js")` the CLI's bundle follows (scripts/build.mjs), so
- * a one-worker pool runs the copy of the module the process already holds; importing the URL there
- * would load a second copy of every module it imports.
- */
-/**
  * The URL of the module `name` (no extension) beside the module whose URL is `base` (its
  * `import.meta.url`): the `.ts` source under tsx or vitest, which the pool maps to its build for
  * threads, else the `.js` file of dist/.
@@ -66,6 +60,12 @@ export function siblingModuleUrl(base: string, name: string): URL {
   return new URL(`./${name}${base.endsWith(".ts") ? ".ts" : ".js"}`, base);
 }
 
+/**
+ * A task module as a pool needs it: its URL, which worker threads load, and a loader for this
+ * thread. The loader is an `import("./literal.js")` the CLI's bundle follows (scripts/build.mjs), so
+ * a one-worker pool runs the copy of the module the process already holds; importing the URL there
+ * would load a second copy of every module it imports.
+ */
 export interface TaskModuleRef {
   /** A `src/**.ts` URL (tests, tsx) is mapped to its `dist/**.js` build for workers. */
   url: URL;
