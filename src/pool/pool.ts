@@ -5,7 +5,7 @@
 // code path); with `shareThread` the calling thread is one of the workers. `mapInOrder` feeds
 // chunks with bounded in-flight work and yields results in input order, so whatever the worker
 // count or chunk size, the consumer sees the same sequence.
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { compiledModuleUrl, siblingModuleUrl } from "./module-url.js";
 import { MAX_WORKERS } from "../core/limits.js";
 import { InputError } from "../io/errors.js";
 
@@ -52,15 +52,6 @@ export interface ChunkWorkerData {
 }
 
 /**
- * The URL of the module `name` (no extension) beside the module whose URL is `base` (its
- * `import.meta.url`): the `.ts` source under tsx or vitest, which the pool maps to its build for
- * threads, else the `.js` file of dist/.
- */
-export function siblingModuleUrl(base: string, name: string): URL {
-  return new URL(`./${name}${base.endsWith(".ts") ? ".ts" : ".js"}`, base);
-}
-
-/**
  * A task module as a pool needs it: its URL, which worker threads load, and a loader for this
  * thread. The loader is an `import("./literal.js")` the CLI's bundle follows (scripts/build.mjs), so
  * a one-worker pool runs the copy of the module the process already holds; importing the URL there
@@ -101,14 +92,6 @@ export interface ChunkPoolOptions<S> {
   workerHeapMb?: number;
 }
 
-/** Workers load compiled JavaScript: map `…/src/x.ts` to `…/dist/x.js`. */
-export function compiledModuleUrl(url: URL): URL {
-  const path = fileURLToPath(url);
-  if (!path.endsWith(".ts")) return url;
-  const mapped = path.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, "$1dist$2").replace(/\.ts$/, ".js");
-  return pathToFileURL(mapped);
-}
-
 export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Promise<ChunkPool<I, O>> {
   // The CLI bounds --workers; a library caller gets the same bound here, where the threads start.
   if (!Number.isInteger(options.workers) || options.workers < 1 || options.workers > MAX_WORKERS) {
@@ -118,7 +101,7 @@ export async function createChunkPool<S, I, O>(options: ChunkPoolOptions<S>): Pr
   const here = options.shareThread ? await inProcess<S, I, O>(options) : undefined;
   const threads = here ? options.workers - 1 : options.workers;
   // Under tsx/vitest this module is src/pool/pool.ts; workers still need the compiled worker.
-  const workerUrl = import.meta.url.endsWith(".ts") ? compiledModuleUrl(new URL("./worker.ts", import.meta.url)) : new URL("./worker.js", import.meta.url);
+  const workerUrl = compiledModuleUrl(siblingModuleUrl(import.meta.url, "worker"));
   const deferred = options.initData instanceof Promise ? (options.initData as Promise<unknown>) : undefined;
   // Awaited by each task, not here: a rejection is the tasks' error.
   deferred?.catch(() => {});

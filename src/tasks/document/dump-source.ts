@@ -15,23 +15,20 @@ import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } fr
 import { detectLmEvalSamples, lmEvalSampleLines } from "../../judges/lm-eval-samples.js";
 import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
 
-export interface DumpBlock {
+/**
+ * A block of whole JSONL lines. A raw one is the file's own bytes (they hash to the file's sha256
+ * and have offsets in it), read through the reader's one buffer: a view of it, valid until the next
+ * block is asked for (whoever keeps it longer, or moves it to a thread, copies it), with the ends
+ * of its lines (`LineEnds`), as long-lived. Any other is made from another format, in a buffer of
+ * its own.
+ */
+export type DumpBlock = {
   /** Number of the block's first line (Parquet: its first row; an eval log: its first sample or result). */
   firstLineNo: number;
-  /** Whole JSONL lines. */
   block: Buffer;
   /** Bytes of the file this block stands for (progress). */
   fileBytes: number;
-  /** Whether `block` is the file's own bytes (they then hash to the file's sha256 and have offsets in it). */
-  raw: boolean;
-  /**
-   * Whether `block` is a view of a buffer the reader fills again with the next block: it is valid
-   * until the next block is asked for, and whoever keeps it longer (or moves it to a thread) copies it.
-   */
-  reused: boolean;
-  /** The ends of the block's lines (`LineEnds`), when its reader found them: as long-lived as `block`. */
-  lineEnds?: Int32Array;
-}
+} & ({ raw: true; lineEnds: Int32Array } | { raw: false });
 
 export interface DumpSourceOptions extends EvalLogOptions {
   /** A serve log with generation identities: the phase replayed (default train). */
@@ -67,25 +64,25 @@ const INVALID_UTF8_LINE = Buffer.from([0xff, 0x0a]);
 export async function* dumpLineBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock> {
   const kind = await dumpKind(path);
   if (kind === "parquet") {
-    for await (const b of parquetLineBlocks(path)) yield { ...b, raw: false, reused: false };
+    for await (const b of parquetLineBlocks(path)) yield { ...b, raw: false };
     return;
   }
   if (kind === "serve-replay") {
     const { blocks } = await serveReplay(path, options.phase ?? "train");
-    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false, reused: false };
+    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
     return;
   }
   if (kind !== "jsonl") {
     const lines = kind === "lm-eval-samples" ? await lmEvalSampleLines(path, options) : await evalLogLines(path, kind, options);
     for (let first = 0; first < lines.length; first += LOG_BLOCK_LINES) {
       const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
-      yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false, reused: false };
+      yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
     }
     return;
   }
   if (await isIdentifiedServeLog(path)) {
     const { blocks } = await serveReplay(path, options.phase ?? "train");
-    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false, reused: false };
+    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
     return;
   }
   // A JSONL dump is read through one buffer, reused block after block: a fresh buffer per read (and
@@ -93,7 +90,7 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
   // memory on the 1M bench dump, for which V8 ran a full collection every ~70 ms of scoring.
   await assertRegularFile(path);
   for (const b of fileLineBlocks(path, LINE_BLOCK_BYTES)) {
-    yield { ...b, fileBytes: b.block.length, raw: true, reused: true };
+    yield { ...b, fileBytes: b.block.length, raw: true };
     // A read that never waits gives the event loop no turn: Ctrl-C, the progress display and the
     // threads' messages (a thread that has started) get one after each block.
     await new Promise((resolve) => setImmediate(resolve));

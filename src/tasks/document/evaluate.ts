@@ -295,7 +295,7 @@ async function scoreDump(
       ...(onlyCases !== undefined ? { onlyCases } : {}),
       dumpSource: dumpSourceOf(settings),
       ...(rewardsPath !== undefined ? { rewardsPath } : {}),
-      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer, lineEnds?: Int32Array) => offsets.add(firstLineNo, block, lineEnds) } : {}),
+      ...(offsets ? { onDumpBlock: (firstLineNo: number, block: Buffer, lineEnds: Int32Array) => offsets.add(firstLineNo, block.length, lineEnds) } : {}),
       onProgress: scored,
       observer,
     });

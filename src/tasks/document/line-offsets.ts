@@ -7,24 +7,14 @@ export class LineOffsets {
   private end = 0;
 
   /**
-   * A block of whole lines starting at line `firstLineNo` (1-based); blocks arrive in order. With
-   * the ends of its lines (`LineEnds`) when its reader found them.
+   * A block of whole lines starting at line `firstLineNo` (1-based), `length` bytes long, whose
+   * lines end at `lineEnds` (`LineEnds`, as its reader found them); blocks arrive in order.
    */
-  add(firstLineNo: number, block: Uint8Array, lineEnds?: Int32Array): void {
+  add(firstLineNo: number, length: number, lineEnds: Int32Array): void {
     if (firstLineNo !== this.count + 1) throw new Error(`LineOffsets: block at line ${firstLineNo} after ${this.count} lines`);
-    if (lineEnds !== undefined && block.length > 0) {
-      // Line k starts after line k − 1's newline.
-      for (let k = 0; k < lineEnds.length; k++) this.push(this.end + (k === 0 ? 0 : lineEnds[k - 1]! + 1));
-      this.end += block.length;
-      return;
-    }
-    let at = 0;
-    while (at < block.length) {
-      this.push(this.end + at);
-      const nl = block.indexOf(0x0a, at);
-      at = nl === -1 ? block.length : nl + 1;
-    }
-    this.end += block.length;
+    // Line k starts after line k − 1's newline.
+    for (let k = 0; k < lineEnds.length; k++) this.push(this.end + (k === 0 ? 0 : lineEnds[k - 1]! + 1));
+    this.end += length;
   }
 
   private push(offset: number): void {

@@ -114,7 +114,7 @@ export interface DocumentEvalOptions extends ScoreOptions {
   /** Called with bytes of the dump scored so far and the total. */
   onProgress?: ((done: number, total: number) => void) | undefined;
   /** Called with each block of whole dump lines as read from the file (the case explorer records line offsets); not for a Parquet dump. */
-  onDumpBlock?: ((firstLineNo: number, block: Buffer, lineEnds?: Int32Array) => void) | undefined;
+  onDumpBlock?: ((firstLineNo: number, block: Buffer, lineEnds: Int32Array) => void) | undefined;
   /** Progress of the phases after the dump is read (aggregation, bootstrap and SetCons). */
   observer?: RunObserver | undefined;
 }
@@ -172,7 +172,7 @@ export async function* chunked(
   for await (const dumpBlock of dumpScoreBlocks(path, source)) {
     // A Parquet dump's rows are scored from their fields (score-rows.ts); they are not the file's bytes.
     if ("fields" in dumpBlock) {
-      onBlock({ firstLineNo: dumpBlock.firstLineNo, block: Buffer.alloc(0), fileBytes: dumpBlock.fileBytes, raw: false, reused: false });
+      onBlock({ firstLineNo: dumpBlock.firstLineNo, block: Buffer.alloc(0), fileBytes: dumpBlock.fileBytes, raw: false });
       yield* rowChunks(dumpBlock, lines, sizes);
       continue;
     }
@@ -182,8 +182,8 @@ export async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      if (!own()) yield dumpBlock.lineEnds ? { firstLineNo, block, lineEnds: dumpBlock.lineEnds } : { firstLineNo, block };
-      else yield { firstLineNo, block: dumpBlock.reused || !ownsItsBuffer(block) ? new Uint8Array(block) : block };
+      if (!own()) yield dumpBlock.raw ? { firstLineNo, block, lineEnds: dumpBlock.lineEnds } : { firstLineNo, block };
+      else yield { firstLineNo, block: dumpBlock.raw || !ownsItsBuffer(block) ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
@@ -363,11 +363,11 @@ interface DumpChunks {
 function readDumpChunks(opts: DocumentEvalOptions): DumpChunks {
   // One object: the block callback updates the hash and rawBytes the caller reads at the end.
   const dump: Omit<DumpChunks, "chunks"> = { sizes: [], hash: createHash("sha256"), rawBytes: true, ownBuffers: false };
-  const onBlock = ({ firstLineNo, block, raw, lineEnds }: DumpBlock): void => {
-    dump.rawBytes &&= raw;
-    if (raw) {
-      dump.hash.update(block);
-      opts.onDumpBlock?.(firstLineNo, block, lineEnds);
+  const onBlock = (dumpBlock: DumpBlock): void => {
+    dump.rawBytes &&= dumpBlock.raw;
+    if (dumpBlock.raw) {
+      dump.hash.update(dumpBlock.block);
+      opts.onDumpBlock?.(dumpBlock.firstLineNo, dumpBlock.block, dumpBlock.lineEnds);
     }
   };
   return Object.assign(dump, { chunks: chunked(opts.dumpPath, opts.dumpSource ?? {}, opts.chunkLines, onBlock, dump.sizes, () => dump.ownBuffers) });
