@@ -131,13 +131,25 @@ export function forEachLine(
 }
 
 /**
- * Yields the file as raw blocks of whole lines with the line number of each block's first line, so
- * that decoding and splitting can happen elsewhere (e.g. in a worker) with `splitBlock`.
+ * Yields the source as raw blocks of whole lines with the line number of each block's first line,
+ * for the caller to split (`splitBlock`, `forEachLine`). A block is valid until the next one is asked
+ * for: a file is read through one reused buffer (`fileLineBlocks`), so a caller that keeps a block
+ * copies it.
  */
 export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
+  if (typeof source === "string") {
+    await assertRegularFile(source);
+    for (const { firstLineNo, block } of fileLineBlocks(source, LINE_BLOCK_BYTES)) {
+      yield { firstLineNo, block };
+      // The event loop's turn a stream read gave between blocks: timers, signals and I/O are seen.
+      await new Promise(setImmediate);
+    }
+    return;
+  }
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let nextLineNo = 1;
+  const ends = new LineEnds();
   for await (const chunk of sourceChunks(source)) {
     const lastNewline = chunk.lastIndexOf(NEWLINE);
     if (lastNewline === -1) {
@@ -150,8 +162,8 @@ export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ fir
     const block = pending.length === 0 ? head : Buffer.concat([...pending, head]);
     pending = lastNewline + 1 < chunk.length ? [chunk.subarray(lastNewline + 1)] : [];
     pendingBytes = chunk.length - lastNewline - 1;
-    // Counted before the block is given away: the consumer may move its buffer to a worker thread.
-    const lines = countNewlines(block);
+    // Counted before the block is given to the caller, which may keep it.
+    const lines = ends.of(block).length;
     yield { firstLineNo: nextLineNo, block };
     nextLineNo += lines;
   }
@@ -186,7 +198,7 @@ export class LineEnds {
 }
 
 /**
- * `readLineBlocks` for a file, read synchronously into one buffer that is reused: each block is a
+ * A file's blocks of whole lines, read synchronously into one buffer that is reused: each block is a
  * view of it, valid until the next one is asked for (nothing is allocated per chunk, so a long
  * run leaves no trail of chunk buffers for the garbage collector), with the ends of its lines
  * (`LineEnds`, as long-lived as the block). The caller checks the path with `assertRegularFile`
@@ -232,12 +244,6 @@ export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ f
   } finally {
     closeSync(fd);
   }
-}
-
-function countNewlines(block: Buffer): number {
-  let count = 0;
-  for (let at = block.indexOf(NEWLINE); at !== -1; at = block.indexOf(NEWLINE, at + 1)) count++;
-  return count;
 }
 
 /** Yields the file's lines in batches (one batch per chunk read), for throughput. */

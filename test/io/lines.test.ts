@@ -261,5 +261,22 @@ describe("readLines across blocks", () => {
     }
     expect(bytes.length).toBeGreaterThan(2 * 2 ** 20);
     expect(await linesOf(bytes)).toEqual(expected);
+    // A file is read through one reused buffer: a reader that waits between lines (the event loop
+    // turning, as a server's log reader does) still gets each line of the lazily decoded first block.
+    const path = join(tmp.dir, "waits.jsonl");
+    writeFileSync(path, bytes);
+    const waited: Line[] = [];
+    for await (const line of readLines(path)) {
+      if (line.lineNo % 500 === 0) await new Promise(setImmediate);
+      waited.push(line);
+    }
+    expect(waited).toEqual(expected);
+    // The same bytes from a stream, in chunks of an odd size: the stream path cuts the same lines.
+    async function* chunks(): AsyncGenerator<Buffer> {
+      for (let at = 0; at < bytes.length; at += 65_537) yield bytes.subarray(at, at + 65_537);
+    }
+    const streamed: Line[] = [];
+    for await (const line of readLines({ name: "<stream>", chunks: chunks() })) streamed.push(line);
+    expect(streamed).toEqual(expected);
   });
 });
