@@ -514,16 +514,20 @@ export function aggregateRangeCells(p: RangeInput, options: ScoreOptions): Range
   rangeLines.reset(R * w);
   // Two functions, one loop each: optimized as one, the code compiled for the first loop gave way
   // to the interpreter when the second was reached, range after range, as long as the first took.
-  sumRangeCells(
-    p,
-    p.cases.map((c) => scoreCase(c, null, options)),
-    cellStart,
-    Int32Array.from(cellList),
-    result,
-    rangeLines,
-  );
+  sumRangeCells(p, missingPredictions(p.cases, options), cellStart, Int32Array.from(cellList), result, rangeLines);
   result.bytes = writeRangeLines(p, rangeLines, result.missingExamples);
   return result;
+}
+
+/**
+ * Each case's missing prediction (scoreCase with no line), in a list of the same kind for every
+ * range: `map` gave some ranges a list of another kind, and the optimized range loop was dropped
+ * at the first.
+ */
+function missingPredictions(cases: readonly SliceCase[], options: ScoreOptions): ScoredPrediction[] {
+  const missing: ScoredPrediction[] = [];
+  for (const c of cases) missing.push(scoreCase(c, null, options));
+  return missing;
 }
 
 /**
