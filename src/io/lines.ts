@@ -138,12 +138,7 @@ export function forEachLine(
  */
 export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ firstLineNo: number; block: Buffer }> {
   if (typeof source === "string") {
-    await assertRegularFile(source);
-    for (const { firstLineNo, block } of fileLineBlocks(source, LINE_BLOCK_BYTES)) {
-      yield { firstLineNo, block };
-      // The event loop's turn a stream read gave between blocks: timers, signals and I/O are seen.
-      await new Promise(setImmediate);
-    }
+    yield* readFileLineBlocks(source);
     return;
   }
   let pending: Buffer[] = [];
@@ -243,6 +238,20 @@ export function* fileLineBlocks(path: string, chunkBytes: number): Generator<{ f
     }
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * A file's blocks of whole lines as `fileLineBlocks` reads them (one reused buffer: a block is
+ * valid until the next is asked for), after the regular-file rule, with a turn of the event loop
+ * after each block. A read that never waits gives the event loop no turn: Ctrl-C, a progress
+ * display, timers and worker threads' messages get one after each block, as a stream read gave.
+ */
+export async function* readFileLineBlocks(path: string): AsyncGenerator<{ firstLineNo: number; block: Buffer; lineEnds: Int32Array }> {
+  await assertRegularFile(path);
+  for (const block of fileLineBlocks(path, LINE_BLOCK_BYTES)) {
+    yield block;
+    await new Promise(setImmediate);
   }
 }
 

@@ -7,8 +7,7 @@
 // scored by exactly the code that scores a JSONL dump. Scoring alone takes a Parquet dump's rows
 // as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
-import { assertRegularFile } from "../../io/input-file.js";
-import { blockLines, fileLineBlocks, LINE_BLOCK_BYTES, type Line } from "../../io/lines.js";
+import { blockLines, readFileLineBlocks, type Line } from "../../io/lines.js";
 import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
 import { parquetDumpRows, type DumpRowBlock } from "../../io/parquet-rows.js";
 import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
@@ -88,13 +87,7 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
   // A JSONL dump is read through one buffer, reused block after block: a fresh buffer per read (and
   // a second one joining each read's unfinished line to the next) was 2 × 178 MB of short-lived
   // memory on the 1M bench dump, for which V8 ran a full collection every ~70 ms of scoring.
-  await assertRegularFile(path);
-  for (const b of fileLineBlocks(path, LINE_BLOCK_BYTES)) {
-    yield { ...b, fileBytes: b.block.length, raw: true };
-    // A read that never waits gives the event loop no turn: Ctrl-C, the progress display and the
-    // threads' messages (a thread that has started) get one after each block.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  for await (const b of readFileLineBlocks(path)) yield { ...b, fileBytes: b.block.length, raw: true };
 }
 
 /**
