@@ -8,8 +8,10 @@
 // processes (/usr/bin/time -v when present, else a resourceUsage wrapper), and each variant's CPU
 // and wall as a RATIO to the floor's median. Variants: default reports and `--report json`, with
 // `--workers 1` and `--workers 2`; on the GRPO dump also a cold compiled-slice cache (emptied
-// before the run) beside the warm one (left by the previous run). Needs a build. Writes
-// bench/results/eval.json.
+// before the run) beside the warm one (left by the previous run). One more variant on each dump,
+// measured but no target's: `--report json` under `node --no-concurrent-recompilation`, which
+// compiles hot functions on the main thread instead of V8's helper threads (docs/performance.md:
+// what the JIT costs). Needs a build. Writes bench/results/eval.json.
 // `--baseline` against the --workers 1 report of the 1M dump is measured too (peak RSS
 // under 512 MB), with `--report json` and with the default reports (the explorer's regressed/fixed
 // cases); `--baseline-only` measures just that and writes bench/results/eval-baseline.json.
@@ -93,25 +95,27 @@ function evalArgs(slice, dump, name, flags) {
 }
 
 /**
- * The floor and every variant (`{ name: { flags, cold? } }`), REPEAT interleaved rounds; each
- * variant's medians and its ratios to the floor's medians. A cold variant empties the cache first.
+ * The floor and every variant (`{ name: { flags, cold?, node? } }`), REPEAT interleaved rounds;
+ * each variant's medians and its ratios to the floor's medians. A cold variant empties the cache
+ * first; `node` holds flags for node itself, before bin/mari.js.
  */
 async function measureDump(slice, dump, prefix, variants) {
   const samples = { floor: [] };
   for (const name of Object.keys(variants)) samples[name] = [];
   for (let k = 0; k < REPEAT; k++) {
     samples.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, dump]));
-    for (const [name, { flags, cold }] of Object.entries(variants)) {
+    for (const [name, { flags, cold, node = [] }] of Object.entries(variants)) {
       if (cold) rmSync(BENCH_CACHE_HOME, { recursive: true, force: true });
-      samples[name].push(await measureChild(evalArgs(slice, dump, `${prefix}-${name}`, flags)));
+      samples[name].push(await measureChild([...node, ...evalArgs(slice, dump, `${prefix}-${name}`, flags)]));
     }
   }
   const floor = median(samples.floor);
   const result = { floor: { ...floor, samples: samples.floor } };
   for (const name of Object.keys(variants)) {
     const m = median(samples[name]);
+    const node = variants[name].node ?? [];
     result[name] = {
-      command: `mari eval ${slice.replace(`${ROOT}/`, "")} --predictions ${dump.replace(`${ROOT}/`, "")} ${variants[name].flags.join(" ")}${variants[name].cold ? "   (compiled-slice cache emptied first)" : ""}`,
+      command: `${node.length > 0 ? `node ${node.join(" ")} bin/mari.js` : "mari"} eval ${slice.replace(`${ROOT}/`, "")} --predictions ${dump.replace(`${ROOT}/`, "")} ${variants[name].flags.join(" ")}${variants[name].cold ? "   (compiled-slice cache emptied first)" : ""}`,
       ...m,
       cpu_ratio_to_floor: Number((m.cpu_seconds / floor.cpu_seconds).toFixed(2)),
       wall_ratio_to_floor: Number((m.wall_seconds / floor.wall_seconds).toFixed(2)),
@@ -174,6 +178,8 @@ if (process.argv.includes("--baseline-only")) {
 }
 
 const JSON_REPORT = ["--report", "json"];
+/** The JIT's optimizing compiles on the main thread, as they happen (V8's flag; no target is measured with it). */
+const SYNC_JIT = ["--no-concurrent-recompilation"];
 // The 1M dump first runs once untimed, so the compiled-slice cache is warm for every timed run.
 await measureChild(evalArgs(SLICE, DUMP, "eval-warmup", ["--workers", "1", ...JSON_REPORT]));
 const million = await measureDump(SLICE, DUMP, "eval", {
@@ -181,6 +187,7 @@ const million = await measureDump(SLICE, DUMP, "eval", {
   default_workers_2: { flags: ["--workers", "2"] },
   json_workers_1: { flags: ["--workers", "1", ...JSON_REPORT] },
   json_workers_2: { flags: ["--workers", "2", ...JSON_REPORT] },
+  json_workers_1_sync_jit: { flags: ["--workers", "1", ...JSON_REPORT], node: SYNC_JIT },
 });
 const baselineRun = process.argv.includes("--no-baseline") ? null : await measureBaseline();
 
@@ -194,6 +201,7 @@ const grpo = await measureDump(GRPO_SLICE, GRPO_DUMP, "grpo", {
   default_workers_2: { flags: ["--workers", "2"] },
   json_workers_1: { flags: ["--workers", "1", ...JSON_REPORT] },
   json_workers_2: { flags: ["--workers", "2", ...JSON_REPORT] },
+  json_workers_1_sync_jit: { flags: ["--workers", "1", ...JSON_REPORT], node: SYNC_JIT },
 });
 console.log(`grpo dump: ${grpoLines} predictions`);
 const peaks = [million, grpo].flatMap((m) => Object.values(m).map((v) => v.max_peak_rss_mb ?? 0));
@@ -211,6 +219,20 @@ const summary = {
     dump: { predictions: grpoLines, documents: 37_500, samples: 8, bytes: (await import("node:fs")).statSync(GRPO_DUMP).size },
     ...grpo,
   },
+  // The same `--report json` run with the JIT's compiles on the main thread, over the run as mari
+  // runs it: CPU and wall (medians of the same rounds). Informational: no target.
+  sync_jit_over_default_jit: Object.fromEntries(
+    [
+      ["million", million],
+      ["grpo", grpo],
+    ].map(([name, m]) => [
+      name,
+      {
+        cpu: Number((m.json_workers_1_sync_jit.cpu_seconds / m.json_workers_1.cpu_seconds).toFixed(3)),
+        wall: Number((m.json_workers_1_sync_jit.wall_seconds / m.json_workers_1.wall_seconds).toFixed(3)),
+      },
+    ]),
+  ),
   targets: {
     million_default_cpu_within_2x_floor: cpu(million, "default_workers_1") <= 2,
     million_json_cpu_within_1_5x_floor: cpu(million, "json_workers_1") <= 1.5,
