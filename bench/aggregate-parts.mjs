@@ -2,7 +2,7 @@
 // The aggregation phase's parts of a document eval, each timed alone in this process (CPU time,
 // `process.cpuUsage`), on inputs shaped like the eval bench's dumps: the macro-F1 bootstrap (1,000
 // resamples) and SetCons on 1,123 runs × 891 cases (the 1M dump; about 70 % of judgments right,
-// evidence two IDs of 30) and SetCons on 8 runs × 37,500 cases (the GRPO-shaped dump; IDs of 5),
+// evidence two IDs of 30) and on 8 runs × 37,500 cases (the GRPO-shaped dump; IDs of 5),
 // and one million cases.jsonl run lines. A CPU profile of a whole run on a loaded machine
 // attributes waiting time to whatever was running; these figures do not. `--base DIR` times
 // another build (a directory with its dist/, e.g. a copy from before a change) interleaved with
@@ -104,6 +104,7 @@ const million = runsShaped(891, 1123, 30, 5);
 const grpo = runsShaped(37_500, 8, 5, 6);
 const parts = {
   "bootstrap 1,000 resamples, 1,123 runs × 891 cases": (m) => m.bootstrap.bootstrapMacroF1Values(million.labels, million.codes, million.R, 42, 0, 1000)[999],
+  "bootstrap 1,000 resamples, 8 runs × 37,500 cases": (m) => m.bootstrap.bootstrapMacroF1Values(grpo.labels, grpo.codes, grpo.R, 42, 0, 1000)[999],
   "SetCons, 1,123 runs × 891 cases": (m) => setconsOf(m, million).evidence,
   "SetCons, 8 runs × 37,500 cases": (m) => setconsOf(m, grpo).evidence,
   "1,000,000 cases.jsonl run lines": runLines,

@@ -225,18 +225,36 @@ describe("packed bootstrap accumulators", () => {
     );
   });
 
-  it("equal the plain per-run counters on random outcomes with many signature groups (subset blocks, weights of several bits)", async () => {
+  /**
+   * Random outcomes, judged right with probability `right` / 10, drawn from the bootstrap's own
+   * generator: the packed values must equal the plain counters' over resamples 0 … 9.
+   */
+  async function agreesOnRandomOutcomes(n: number, runs: number, seed: number, right: number): Promise<void> {
     const { bootstrapMacroF1Values, bootstrapUnpacked, signatureTable } = await import("../../src/core/metrics/bootstrap.js");
     const { createPrng } = await import("../../src/core/metrics/prng.js");
-    fc.assert(
-      fc.property(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 12 }), fc.integer(), (n, runs, seed) => {
-        const rand = createPrng(seed, 7);
-        const labels = Uint8Array.from({ length: n }, () => rand.nextBelow(2));
-        const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + rand.nextBelow(2));
-        const packed = Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 0, 10));
-        expect(packed).toEqual(Array.from(bootstrapUnpacked(signatureTable(labels, codes, runs), n, seed, 0, 10)));
-      }),
+    const rand = createPrng(seed, 7);
+    const labels = Uint8Array.from({ length: n }, () => rand.nextBelow(2));
+    const codes = Uint8Array.from({ length: n * runs }, (_, k) => labels[k % n]! * 2 + (rand.nextBelow(10) < right ? labels[k % n]! : 1 - labels[k % n]!));
+    const packed = Array.from(bootstrapMacroF1Values(labels, codes, runs, seed, 0, 10));
+    expect(packed).toEqual(Array.from(bootstrapUnpacked(signatureTable(labels, codes, runs), n, seed, 0, 10)));
+  }
+
+  it("equal the plain per-run counters on random outcomes with many signature groups (subset blocks, weights of several bits)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 12 }), fc.integer(), (n, runs, seed) =>
+        agreesOnRandomOutcomes(n, runs, seed, 5),
+      ),
       { numRuns: 40 },
+    );
+  });
+
+  it("equal the plain per-run counters when groups are few and drawn tens of times each (8 samples a document, as GRPO writes)", async () => {
+    // 2,048–3,000 cases and at most 8 runs: at most 2^9 signature groups, each drawn 4 times or more on average.
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 2048, max: 3000 }), fc.integer({ min: 1, max: 8 }), fc.integer(), (n, runs, seed) =>
+        agreesOnRandomOutcomes(n, runs, seed, 7),
+      ),
+      { numRuns: 12 },
     );
   });
 

@@ -200,6 +200,14 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
 const SUBSET_ENTRIES = 1 << 22;
 
 /**
+ * Draws per signature group, on average (n / groups), from which each drawn group's row is added
+ * times its weight rather than bit plane by bit plane: a weight of w takes about log2(w) + 1 planes,
+ * and with few runs (8 samples a document in a GRPO-shaped dump, so at most 512 groups for tens of
+ * thousands of cases) the weights run into the tens.
+ */
+const DIRECT_MEAN_WEIGHT = 4;
+
+/**
  * The packed "judged positive" rows of the signature groups (one float64 per `perSlot` runs) as
  * subset sums (subset-sums.ts): the groups of each gold class are cut into blocks. A resample's
  * acc = Σ weights[g] · row(g) is added bit plane by bit plane of the weights: per plane, each
@@ -210,6 +218,11 @@ const SUBSET_ENTRIES = 1 << 22;
  */
 class WeightedRows {
   private readonly subsets: SubsetSums;
+  /** Whether each drawn group's row is added times its weight (one group a block, no subsets). */
+  private readonly direct: boolean;
+  /** Gold label of each group, and the offset of its own row (the direct path's). */
+  private readonly labels: Uint8Array;
+  private readonly rowOf: Int32Array;
   /** Blocks below this hold gold-positive groups, the rest gold-negative ones. */
   private readonly positiveBlocks: number;
   private readonly blockOf: Int32Array;
@@ -226,7 +239,10 @@ class WeightedRows {
     let positives = 0;
     for (let g = 0; g < G; g++) positives += table.labels[g]!;
     const blocksOf = (k: number): number => Math.ceil(positives / k) + Math.ceil((G - positives) / k);
-    const k = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+    const cases = table.sizes.reduce((a, b) => a + b, 0);
+    this.direct = cases >= DIRECT_MEAN_WEIGHT * G;
+    this.labels = table.labels;
+    const k = this.direct ? 1 : SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
     this.positiveBlocks = Math.ceil(positives / k);
     const subsets = new SubsetSums(blocksOf(k), k, slots);
     this.subsets = subsets;
@@ -234,6 +250,7 @@ class WeightedRows {
     this.bitOf = new Int32Array(G);
     const members = [0, 0];
     const singleOf = new Int32Array(G);
+    this.rowOf = singleOf;
     for (let g = 0; g < G; g++) {
       const negative = table.labels[g] ? 0 : 1;
       const block = negative * this.positiveBlocks + Math.floor(members[negative]! / k);
@@ -254,6 +271,10 @@ class WeightedRows {
 
   /** accPositive, accNegative = Σ weights[g] · row(g) over the `count` groups listed in `drawn`, by gold class. */
   sum(weights: Float64Array, drawn: Int32Array, count: number, accPositive: Float64Array, accNegative: Float64Array): void {
+    if (this.direct) {
+      this.sumDirect(weights, drawn, count, accPositive, accNegative);
+      return;
+    }
     const blocks = this.subsets.blocks;
     let planes = 0;
     for (let k = 0; k < count; k++) {
@@ -284,6 +305,22 @@ class WeightedRows {
         subsets.sum(picked, count, plane, 0, subsets.slots);
         for (let q = 0; q < subsets.slots; q++) acc[q]! += scale * plane[q]!;
       }
+    }
+  }
+
+  /** The same sums, each drawn group's row times its weight: every product and sum is an integer below 2^53, so exact. */
+  private sumDirect(weights: Float64Array, drawn: Int32Array, count: number, accPositive: Float64Array, accNegative: Float64Array): void {
+    accPositive.fill(0);
+    accNegative.fill(0);
+    const { subsets, rowOf, labels } = this;
+    const rows = subsets.rows;
+    const slots = subsets.slots;
+    for (let k = 0; k < count; k++) {
+      const g = drawn[k]!;
+      const w = weights[g]!;
+      const at = rowOf[g]!;
+      const acc = labels[g] ? accPositive : accNegative;
+      for (let q = 0; q < slots; q++) acc[q]! += w * rows[at + q]!;
     }
   }
 }
