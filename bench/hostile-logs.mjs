@@ -36,7 +36,8 @@ const cases = sliceLines.map((l) => JSON.parse(l));
 const slice = join(OUT, "slice.jsonl");
 writeFileSync(slice, `${sliceLines.join("\n")}\n`);
 
-const { detectEvalLog, evalLogLines } = await import(join(ROOT, "dist/judges/eval-logs.js"));
+const { evalLogLines } = await import(join(ROOT, "dist/judges/eval-logs.js"));
+const { detectEvalLog } = await import(join(ROOT, "dist/judges/log-kind.js"));
 const haveZstd = spawnSync("zstd", ["--version"]).status === 0;
 
 /** The families: an honest log and how one mutant of it is made. */

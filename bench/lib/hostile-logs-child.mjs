@@ -8,7 +8,8 @@ import { checkMutant } from "./log-fuzz.mjs";
 import { ROOT } from "./measure.mjs";
 
 const { evaluateDocuments, InputError } = await import(join(ROOT, "dist/index.js"));
-const { detectEvalLog, evalLogLines } = await import(join(ROOT, "dist/judges/eval-logs.js"));
+const { evalLogLines } = await import(join(ROOT, "dist/judges/eval-logs.js"));
+const { detectEvalLog } = await import(join(ROOT, "dist/judges/log-kind.js"));
 const api = { detectEvalLog, evalLogLines, evaluateDocuments, InputError };
 
 // Loaded: the parent's per-mutant watchdog starts now, not while a loaded machine starts node.

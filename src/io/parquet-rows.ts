@@ -12,7 +12,6 @@ import type { DecodedArray } from "hyparquet";
 import { READ_FIELDS } from "./dump.js";
 import { MAX_DECODED_RECORD_BYTES } from "./input-contract.js";
 import { parquetColumnBatches, rowLine } from "./parquet.js";
-import type { JsonObject } from "./records.js";
 
 /** The fields of a dump line scoring reads from a structured, cache-shaped or raw-completion line. */
 export const ROW_FIELDS = ["case_id", "id", "run", "sample", "judgment", "evidence_sentence_ids", "evidence", "reasoning", "completion", "prediction"] as const;
@@ -215,20 +214,4 @@ function otherColumn(changesMeaning: boolean, column: DecodedArray, count: numbe
     if (changesMeaning || size < 0) asLine[row] = 1;
     bound[row]! += keyBound + size;
   }
-}
-
-/** Row `i` of a block (not one of its `lines`) as the record its JSON line would be read into. */
-export function rowRecord(fields: DumpRowBlock["fields"], i: number): JsonObject {
-  return {
-    case_id: fields.case_id?.[i],
-    id: fields.id?.[i],
-    run: fields.run?.[i],
-    sample: fields.sample?.[i],
-    judgment: fields.judgment?.[i],
-    evidence_sentence_ids: fields.evidence_sentence_ids?.[i],
-    evidence: fields.evidence?.[i],
-    reasoning: fields.reasoning?.[i],
-    completion: fields.completion?.[i],
-    prediction: fields.prediction?.[i],
-  } as JsonObject;
 }

@@ -18,12 +18,8 @@ import type { ColumnDecoder } from "hyparquet/src/types.js";
 import { dict } from "../core/dict.js";
 import { MAX_JSON_DEPTH } from "../core/limits.js";
 import { InputError, located } from "./errors.js";
-import { fileStartsWith } from "./input-file.js";
 import { decoderBoundary, decoderBoundaryAsync, declaredWithin, MAX_DECODED_RECORD_BYTES } from "./input-contract.js";
 import { lineTooLong } from "./lines.js";
-
-/** The four bytes a Parquet file starts and ends with. */
-export const PARQUET_MAGIC = "PAR1";
 
 /** Values one page may declare: far above what any writer puts in a page, far below what would exhaust memory. */
 export const MAX_PAGE_VALUES = 1 << 24;
@@ -68,11 +64,6 @@ function parquetLibrary(): Promise<Library> {
     crc32,
   }));
   return library;
-}
-
-/** Whether the file at `path` starts with the Parquet magic bytes (false for a missing or short file). */
-export function isParquetFile(path: string): Promise<boolean> {
-  return fileStartsWith(path, PARQUET_MAGIC);
 }
 
 /** A string value whose bytes are not UTF-8: its row becomes an invalid-UTF-8 line. */

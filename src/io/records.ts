@@ -9,7 +9,7 @@ import { readLines, sourceChunks, sourceName, type InputSource, type StreamSourc
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
 import { readInputBytes, readInputText, wholeFileTooLarge } from "./input-file.js";
 import { InputError } from "./errors.js";
-import { isParquetFile, PARQUET_MAGIC, parquetRowGroups } from "./parquet.js";
+import { isParquetFile, PARQUET_MAGIC } from "./magic.js";
 
 export type RecordFormat = "jsonl" | "csv" | "json" | "parquet";
 
@@ -622,6 +622,8 @@ async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
   if (typeof source !== "string") {
     throw new InputError(`${source.name}: a Parquet file cannot be read from a stream (its index is at its end): give its path`);
   }
+  // The Parquet reader is loaded by the first Parquet input: no other run pays for it.
+  const { parquetRowGroups } = await import("./parquet.js");
   for await (const group of parquetRowGroups(source)) {
     for (let i = 0; i < group.rows.length; i++) {
       const line = group.firstRow + i;

@@ -13,8 +13,6 @@ import { crc32, inflateRawSync } from "node:zlib";
 import { decompress as zstdDecompress } from "fzstd";
 import { MAX_DECODED_FILE_BYTES, MAX_DECODED_RECORD_BYTES } from "./input-contract.js";
 
-export const ZIP_MAGIC = "PK\u0003\u0004";
-
 export interface ZipEntry {
   name: string;
   method: number;

@@ -7,83 +7,21 @@
 // model's answer read by the judges' own answer parser (a JSON answer), or kept as a completion
 // when it is in the `<think>…</think><answer>…</answer>` layout. Line N of the result stands for
 // the Nth sample or result, so every message points at it.
-import { stat } from "node:fs/promises";
 import { tooDeepLine } from "../io/depth.js";
 import { parseCompletionLayout } from "../io/dump.js";
 import { InputError } from "../io/errors.js";
-import { MAX_VALUE_DEPTH, MAX_WHOLE_FILE_BYTES, strictUtf8, tooDeep } from "../io/input-contract.js";
-import { fileStartsWith, readInputText, wholeFileTooLarge } from "../io/input-file.js";
+import { MAX_VALUE_DEPTH, strictUtf8, tooDeep } from "../io/input-contract.js";
+import { readInputText } from "../io/input-file.js";
 import { readLines } from "../io/lines.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
-import { ZIP_MAGIC, ZipError, ZipReader } from "../io/zip.js";
+import { ZipError, ZipReader } from "../io/zip.js";
 import { failedPrediction, parseJudgeAnswer } from "./answer.js";
+import { isPromptfooResult, parseJson, promptfooResults, type EvalLogKind } from "./log-kind.js";
 import type { PredictionBody } from "./types.js";
-
-export type EvalLogKind = "inspect-eval" | "inspect-json" | "promptfoo-json" | "promptfoo-jsonl";
 
 export interface EvalLogOptions {
   /** Where the case id is: a field of the sample's metadata (inspect) or of the test's vars (promptfoo). */
   idField?: string;
-}
-
-/** A JSON value's text without throwing on depth (a hostile file); undefined when it is not JSON. */
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A promptfoo result (an EvaluateResult): indices of its test and prompt, and a provider. */
-function isPromptfooResult(value: unknown): value is JsonObject {
-  return isJsonObject(value) && typeof value.testIdx === "number" && typeof value.promptIdx === "number" && isJsonObject(value.provider);
-}
-
-function isInspectLog(value: unknown): value is JsonObject {
-  return isJsonObject(value) && isJsonObject(value.eval) && typeof value.version === "number" && (value.samples === undefined || Array.isArray(value.samples));
-}
-
-function promptfooResults(value: unknown): unknown[] | undefined {
-  if (!isJsonObject(value)) return undefined;
-  const summary = value.results;
-  if (isJsonObject(summary) && Array.isArray(summary.results)) return summary.results;
-  return undefined;
-}
-
-/**
- * Which tool wrote the file, if any: a zip (`PK\3\4`) is an inspect `.eval`; a file whose first
- * line is a promptfoo result is promptfoo JSONL; a whole-file JSON object that is an inspect log or
- * a promptfoo output is that. Anything else is left to the dump reader.
- */
-export async function detectEvalLog(path: string): Promise<EvalLogKind | undefined> {
-  if (await fileStartsWith(path, ZIP_MAGIC)) return "inspect-eval";
-  let head = "";
-  for await (const line of readLines(path)) {
-    if (line.text === null) return undefined;
-    if (line.text.trim() === "") continue;
-    head = line.text;
-    break;
-  }
-  const trimmed = head.trimStart();
-  if (!trimmed.startsWith("{")) return undefined;
-  const first = parseJson(trimmed);
-  if (first !== undefined) {
-    if (isPromptfooResult(first)) return "promptfoo-jsonl";
-    // A one-line JSON document.
-    if (isInspectLog(first)) return "inspect-json";
-    if (promptfooResults(first) !== undefined) return "promptfoo-json";
-    return undefined;
-  }
-  // A JSON document over several lines, as both tools write .json (indented: `{` alone on the first
-  // line). Anything else, such as a JSONL dump with a malformed first line, is not read whole here.
-  if (trimmed.trimEnd() !== "{") return undefined;
-  if ((await stat(path)).size >= MAX_WHOLE_FILE_BYTES) throw wholeFileTooLarge(path);
-  const text = await readInputText(path).catch(() => undefined);
-  const whole = text === undefined ? undefined : parseJson(text.replace(/^\uFEFF/, ""));
-  if (isInspectLog(whole)) return "inspect-json";
-  if (promptfooResults(whole) !== undefined) return "promptfoo-json";
-  return undefined;
 }
 
 /** An answer as text and reasoning, from a string or a list of content blocks. */

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { createPrng } from "../core/metrics/prng.js";
 import { UNITS_PER_CASE } from "../core/limits.js";
 import { RUN_OPTIONS } from "../core/options/run.js";
+import { embedJson } from "./escape.js";
 
 /** What one run said about a document case. */
 export interface ExplorerRun {
@@ -187,14 +188,6 @@ export function describeSelection(
     (s.failuresShown < s.failures ? " (the first ones, in input order)" : "") +
     `, and ${s.sampled} of ${total - s.failures} passing cases sampled with seed ${seed}.`
   );
-}
-
-/** JSON for a <script type="application/json"> block: no `<` survives, so nothing can end the block. */
-export function embedJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
 }
 
 /** The explorer's HTML (controls filled by the script) and the data block. */

@@ -25,6 +25,7 @@ import {
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
+import { escapeHtml } from "./escape.js";
 import { isShare } from "../core/metrics/descriptors/index.js";
 import { explorerScript, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
 import { subjectLine } from "./subject.js";
@@ -55,10 +56,6 @@ ${page.body}
 ${script}</body>
 </html>
 `;
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 const e = escapeHtml;

@@ -1,16 +1,9 @@
 // report.junit.xml: one <testcase> per gate, so CI systems that read JUnit (GitLab, Jenkins,
 // GitHub test reporters) show gate failures next to unit tests. A failed gate is a <failure>
 // (the model got worse); an input problem is an <error> (the run itself is broken), as promptfoo does.
+import { escapeXml } from "./escape.js";
 import { formatNumber } from "./format.js";
 import type { Report } from "./types.js";
-
-// XML 1.0 allows only these characters; anything else (NUL, other C0 controls, lone surrogates,
-// U+FFFE/U+FFFF) makes the whole file unreadable, so it is dropped.
-const XML_FORBIDDEN = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
-
-export function escapeXml(text: string): string {
-  return text.replace(XML_FORBIDDEN, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
-}
 
 function attrs(values: Record<string, string | number>): string {
   return Object.entries(values)

@@ -24,38 +24,13 @@ import {
   gatesVerdict,
 } from "./format.js";
 import type { ExampleLine } from "./format.js";
+import { escapeCell } from "./escape.js";
 import type { Report } from "./types.js";
 
 /** Per-run tables get one column per run; beyond this many, report.json has the rest. */
 const MAX_RUN_COLUMNS = 12;
 const MAX_EXAMPLES = 20;
 const ERROR_EXAMPLES_PER_CODE = 3;
-
-/**
- * Makes untrusted text (case ids, model output, file names) safe inside a table cell: `|` would
- * end the cell, a newline the row, and raw HTML (a `<` tag, an `&…;` entity) would be interpreted
- * by job-summary renderers. A lone `>`, `&` or `<=` is harmless and stays readable (`accuracy>=0.6`).
- */
-export function escapeCell(text: string): string {
-  return (
-    text
-      .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
-      // Only a `<` that could open a tag, comment or autolink (letter, `/`, `!`, `?`) is escaped,
-      // so `restatement_to_update_rate<=0.05` stays readable in the raw file.
-      .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
-      .replace(/\\/g, "\\\\")
-      .replace(/\|/g, "\\|")
-      .replace(/`/g, "\\`")
-      // No links or images from untrusted text (an image URL would be fetched by the viewer).
-      .replace(/[[\]]/g, "\\$&")
-      // Nor bare URLs or e-mail addresses: GFM would turn `https://…`, `www.…` and `a@b.c` into links.
-      // A character reference is shown as the character but does not start an autolink.
-      .replace(/:\/\//g, "&#58;//")
-      .replace(/\b(www)\./gi, "$1&#46;")
-      .replace(/@/g, "&#64;")
-      .replace(/\r\n|\r|\n/g, "<br>")
-  );
-}
 
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;

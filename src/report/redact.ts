@@ -1,10 +1,7 @@
 // Reports must never carry credentials or the environment (docs/hostile-input.md). Two guards: credential-like
 // config members are blanked by name, and every rendered report is scrubbed of the values of
 // credential-like environment variables, in case one reached it some other way (e.g. echoed by a model).
-import { embedJson } from "./explorer.js";
-import { escapeHtml } from "./html.js";
-import { escapeXml } from "./junit.js";
-import { escapeCell } from "./markdown.js";
+import { embedJson, escapeCell, escapeHtml, escapeXml } from "./escape.js";
 
 // Config members whose names look like credentials are blanked before they reach a report. The
 // name of an environment variable that holds a key (`api_key_env`) is not itself a secret.

@@ -4,7 +4,8 @@
 // re-sorts them. Every string from a report or a path is escaped: report files are untrusted.
 import { browserScript } from "./explorer.js";
 import { formatInterval, formatNumber, formatSigned } from "./format.js";
-import { escapeHtml, htmlPage } from "./html.js";
+import { escapeHtml } from "./escape.js";
+import { htmlPage } from "./html.js";
 
 export type ViewKind = "eval" | "pairs" | "evidence" | "sweep" | "diff" | "trend";
 

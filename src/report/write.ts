@@ -6,16 +6,9 @@ import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { renderHtml } from "./html.js";
-import { renderJunit } from "./junit.js";
-import { renderMarkdown } from "./markdown.js";
 import { redactSecrets, redactStrings, secretEnvValues } from "./redact.js";
 import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
-
-export { renderHtml } from "./html.js";
-export { renderJunit } from "./junit.js";
-export { renderMarkdown } from "./markdown.js";
 
 export const REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ["json", "md", "html", "junit"];
@@ -63,16 +56,17 @@ export function renderReportJson(report: Report): string {
   }
 }
 
-function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): string {
+/** A format's rendering; each renderer is loaded only by a run that writes its format. */
+async function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): Promise<string> {
   switch (format) {
     case "json":
       return renderReportJson(report);
     case "md":
-      return renderMarkdown(report);
+      return (await import("./markdown.js")).renderMarkdown(report);
     case "html":
-      return renderHtml(report, explorer);
+      return (await import("./html.js")).renderHtml(report, explorer);
     case "junit":
-      return renderJunit(report, inputErrors);
+      return (await import("./junit.js")).renderJunit(report, inputErrors);
   }
 }
 
@@ -154,7 +148,7 @@ export async function writeReportFiles(
   const written: string[] = [];
   for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
-    await writeFileAtomic(path, redactSecrets(render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
+    await writeFileAtomic(path, redactSecrets(await render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
     written.push(path);
   }
   for (const path of stale) await unlink(path).catch(() => {});

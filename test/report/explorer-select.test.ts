@@ -1,7 +1,8 @@
 // The explorer's bounded selection: everything when it fits; else the failures first (in input
 // order, up to the cap), then a seeded sample of the passing cases, and a sentence saying so.
 import { describe, expect, it } from "vitest";
-import { describeSelection, embedJson, explorerCap, explorerRunsPerCase, selectCases } from "../../src/report/explorer.js";
+import { embedJson } from "../../src/report/escape.js";
+import { describeSelection, explorerCap, explorerRunsPerCase, selectCases } from "../../src/report/explorer.js";
 
 describe("explorer selection", () => {
   it("keeps every case when they fit", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { escapeCell, renderMarkdown } from "../../src/report/markdown.js";
-import { escapeXml, renderJunit } from "../../src/report/junit.js";
-import { escapeHtml, renderHtml } from "../../src/report/html.js";
+import { escapeCell, escapeHtml, escapeXml } from "../../src/report/escape.js";
+import { renderMarkdown } from "../../src/report/markdown.js";
+import { renderJunit } from "../../src/report/junit.js";
+import { renderHtml } from "../../src/report/html.js";
 import { fixtureReport, fixtureComparison } from "./fixture.js";
 
 describe("markdown", () => {

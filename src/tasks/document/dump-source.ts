@@ -8,10 +8,10 @@
 // as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
 import { blockLines, readFileLineBlocks, type Line } from "../../io/lines.js";
-import { isParquetFile, parquetLineBlocks } from "../../io/parquet.js";
-import { parquetDumpRows, type DumpRowBlock } from "../../io/parquet-rows.js";
-import { detectEvalLog, evalLogLines, type EvalLogKind, type EvalLogOptions } from "../../judges/eval-logs.js";
-import { detectLmEvalSamples, lmEvalSampleLines } from "../../judges/lm-eval-samples.js";
+import { isParquetFile } from "../../io/magic.js";
+import type { DumpRowBlock } from "../../io/parquet-rows.js";
+import type { EvalLogOptions } from "../../judges/eval-logs.js";
+import { detectEvalLog, detectLmEvalSamples, type EvalLogKind } from "../../judges/log-kind.js";
 import { isIdentifiedServeLog, serveReplay, type ReplayPhase } from "./serve-replay.js";
 
 /**
@@ -62,7 +62,9 @@ const INVALID_UTF8_LINE = Buffer.from([0xff, 0x0a]);
 
 export async function* dumpLineBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock> {
   const kind = await dumpKind(path);
+  // The reader of each other format is loaded by the first dump in it: a JSONL dump loads none.
   if (kind === "parquet") {
+    const { parquetLineBlocks } = await import("../../io/parquet.js");
     for await (const b of parquetLineBlocks(path)) yield { ...b, raw: false };
     return;
   }
@@ -72,7 +74,10 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
     return;
   }
   if (kind !== "jsonl") {
-    const lines = kind === "lm-eval-samples" ? await lmEvalSampleLines(path, options) : await evalLogLines(path, kind, options);
+    const lines =
+      kind === "lm-eval-samples"
+        ? await (await import("../../judges/lm-eval-samples.js")).lmEvalSampleLines(path, options)
+        : await (await import("../../judges/eval-logs.js")).evalLogLines(path, kind, options);
     for (let first = 0; first < lines.length; first += LOG_BLOCK_LINES) {
       const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
       yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
@@ -95,7 +100,7 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
  * as lines to scan again; any other dump's lines (`dumpLineBlocks`).
  */
 export async function* dumpScoreBlocks(path: string, options: DumpSourceOptions = {}): AsyncGenerator<DumpBlock | DumpRowBlock> {
-  if (await isParquetFile(path)) yield* parquetDumpRows(path);
+  if (await isParquetFile(path)) yield* (await import("../../io/parquet-rows.js")).parquetDumpRows(path);
   else yield* dumpLineBlocks(path, options);
 }
 

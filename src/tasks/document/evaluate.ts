@@ -7,22 +7,18 @@ import { changedWhileRead, snapshotFile } from "../../io/file-change.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { loadBaseline, type Baseline } from "../../gates/baseline.js";
-import { readDocumentSide } from "../../gates/side-reader.js";
+import type { Baseline } from "../../gates/baseline.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { asInputErrors, InputError, located } from "../../io/errors.js";
 import { SILENT_OBSERVER, type RunObserver } from "../../io/observer.js";
 import { readDocumentSliceStoredObserved } from "../../io/slice-store.js";
 import { sliceRejectionWarnings, type DocumentSlice, type SentenceRule, type SliceReadOptions } from "../../io/slice-kept.js";
 import { metaPathFor, readDumpMeta } from "../../judges/dump-meta.js";
-import { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE } from "../../judges/lexical.js";
-import { judgeLexically } from "../predict/lexical.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import { type GitRevision, gitRevision } from "../../report/system.js";
 import type { ReportOutcome } from "../outcome.js";
-import { caseChanges, type CaseChange } from "../../gates/changes.js";
-import { buildDocumentExplorer } from "./explorer.js";
+import type { CaseChange } from "../../gates/changes.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
 import { checkGates } from "../../gates/decide.js";
@@ -113,6 +109,11 @@ async function evaluateDocumentsInRun(settings: DocumentEvalSettings): Promise<R
   // No dump: the built-in lexical judge (docs/judges.md) produces one next to the report, so a fresh
   // install runs the main job offline. The report names the judge and says it is a baseline.
   const dumpPath = join(outDir, LEXICAL_DUMP_NAME);
+  // The judge and the classifier it runs are loaded only by a run without a dump.
+  const [{ judgeLexically }, { LEXICAL_JUDGE_NAME, LEXICAL_JUDGE_NOTE }] = await Promise.all([
+    import("../predict/lexical.js"),
+    import("../../judges/lexical.js"),
+  ]);
   const slice = await asInputErrors(async () => {
     const read = await readDocumentSliceStoredObserved(settings.slicePath, sliceReadOptions(settings), settings.sliceCacheDir, observer);
     await judgeLexically(read.cases.slice(0, settings.limit), dumpPath, observer);
@@ -144,8 +145,9 @@ async function evaluate(
   const seed = settings.seed ?? OPTIONS.seed.default;
   const bootstrap = settings.bootstrap ?? OPTIONS.bootstrap.default;
   const lenientIds = settings.lenientIds ?? false;
-  // Loaded before the run: a bad baseline should fail fast, not after a long evaluation.
-  const baseline = baselinePath !== undefined ? await loadBaseline(baselinePath) : undefined;
+  // Loaded before the run: a bad baseline should fail fast, not after a long evaluation. The
+  // comparison's modules are loaded only by a run with a baseline.
+  const baseline = baselinePath !== undefined ? await (await import("../../gates/baseline.js")).loadBaseline(baselinePath) : undefined;
   if (baseline !== undefined && baseline.report.task !== "documents") {
     throw new InputError(
       located(baseline.path, undefined, `--baseline is a ${baseline.report.task} report; a document eval compares only with a documents report`),
@@ -342,8 +344,9 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     if (dumpChanged !== undefined) warn(report, observer, dumpChanged);
     // The run's side of the comparison, read once: the paired metrics and the explorer's
     // regressed/fixed filters (the per-case changes against the baseline) both use it.
-    const currentSide = baseline ? (await readDocumentSide(result.casesPath)).side : undefined;
-    const changes: CaseChange[] | undefined = baseline && currentSide && explore ? caseChanges(currentSide, baseline.side) : undefined;
+    const currentSide = baseline ? (await (await import("../../gates/side-reader.js")).readDocumentSide(result.casesPath)).side : undefined;
+    const changes: CaseChange[] | undefined =
+      baseline && currentSide && explore ? (await import("../../gates/changes.js")).caseChanges(currentSide, baseline.side) : undefined;
     steps.tick();
     await decideDocumentReport(report, {
       casesPath: result.casesPath,
@@ -470,7 +473,9 @@ function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Res
 }
 
 /** report.html's case explorer, from the run table in memory, the slice and the dump. */
-function explorerOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun, changes: CaseChange[] | undefined) {
+async function explorerOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun, changes: CaseChange[] | undefined) {
+  // Loaded only by a run that writes report.html.
+  const { buildDocumentExplorer } = await import("./explorer.js");
   return buildDocumentExplorer({
     outcomes: { cases: result.cases, table: result.table },
     slice: result.slice,

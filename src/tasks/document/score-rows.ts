@@ -4,7 +4,7 @@
 // dump pass (score-dump.ts) needs to cut, send and size either kind of chunk.
 import { deserialize, serialize } from "node:v8";
 import type { Line } from "../../io/lines.js";
-import { rowRecord, type DumpRowBlock } from "../../io/parquet-rows.js";
+import type { DumpRowBlock } from "../../io/parquet-rows.js";
 import type { JsonObject } from "../../io/records.js";
 import { processChunk as scoreLineBlock, scoreLines, type ChunkResult, type LineBlock, type ScoreState } from "./score.js";
 
@@ -27,6 +27,22 @@ export type ScoreChunk = LineBlock | RowChunk;
 
 /** The line of a row scored from its record: never read. */
 const RECORD_ROW: Line = { lineNo: 0, text: "", invalidUtf8: false };
+
+/** Row `i` of a block (not one of its `lines`) as the record its JSON line would be read into. */
+export function rowRecord(fields: DumpRowBlock["fields"], i: number): JsonObject {
+  return {
+    case_id: fields.case_id?.[i],
+    id: fields.id?.[i],
+    run: fields.run?.[i],
+    sample: fields.sample?.[i],
+    judgment: fields.judgment?.[i],
+    evidence_sentence_ids: fields.evidence_sentence_ids?.[i],
+    evidence: fields.evidence?.[i],
+    reasoning: fields.reasoning?.[i],
+    completion: fields.completion?.[i],
+    prediction: fields.prediction?.[i],
+  } as JsonObject;
+}
 
 /** Pool entry for a chunk of rows. */
 export function scoreRows(state: ScoreState, chunk: RowChunk): ChunkResult {

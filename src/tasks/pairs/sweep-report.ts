@@ -6,10 +6,9 @@ import { join } from "node:path";
 import type { ClassifierConfig } from "../../core/classifier/index.js";
 import { costMatrix, PAIR_HEADLINE_METRICS, SWEEP_FIELDS, type Confusion, type UnitPrices } from "../../core/pairs/index.js";
 import { writeFileAtomic } from "../../io/atomic-write.js";
-import { escapeCell } from "../../report/markdown.js";
+import { escapeCell, escapeHtml, escapeXml } from "../../report/escape.js";
 import { formatNumber } from "../../report/format.js";
-import { escapeXml } from "../../report/junit.js";
-import { escapeHtml, htmlPage, REPORT_STYLE } from "../../report/html.js";
+import { htmlPage, REPORT_STYLE } from "../../report/html.js";
 import type { DatasetInfo, GateResult, RejectionExample } from "../../report/types.js";
 
 export const SWEEP_SCHEMA_VERSION = "1.0.0";

@@ -5,9 +5,9 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../io/atomic-write.js";
 import { formatInterval, formatNumber, formatSigned } from "../../report/format.js";
-import { escapeHtml, htmlPage, REPORT_STYLE, table } from "../../report/html.js";
+import { escapeCell, escapeHtml } from "../../report/escape.js";
+import { htmlPage, REPORT_STYLE, table } from "../../report/html.js";
 import { renderJunit } from "../../report/junit.js";
-import { escapeCell } from "../../report/markdown.js";
 import { redactSecrets, secretEnvValues } from "../../report/redact.js";
 import type { ReportFormat } from "../../report/types.js";
 import { gatesHtml, gatesMarkdown, gatesVerdictHtml, gatesVerdictMarkdown, mdTable } from "../diff/render.js";

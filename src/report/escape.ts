@@ -1,0 +1,50 @@
+// How each report format escapes untrusted text (case ids, messages, model output): HTML, XML, a
+// Markdown table cell, JSON inside a page. Apart from the renderers because the secret scrub
+// (redact.ts) writes a secret in every one of these forms on every run, and a run loads only the
+// renderers of the formats it writes.
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+}
+
+// XML 1.0 allows only these characters; anything else (NUL, other C0 controls, lone surrogates,
+// U+FFFE/U+FFFF) makes the whole file unreadable, so it is dropped.
+const XML_FORBIDDEN = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+export function escapeXml(text: string): string {
+  return text.replace(XML_FORBIDDEN, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+
+/**
+ * Makes untrusted text (case ids, model output, file names) safe inside a table cell: `|` would
+ * end the cell, a newline the row, and raw HTML (a `<` tag, an `&…;` entity) would be interpreted
+ * by job-summary renderers. A lone `>`, `&` or `<=` is harmless and stays readable (`accuracy>=0.6`).
+ */
+export function escapeCell(text: string): string {
+  return (
+    text
+      .replace(/&(?=#?[A-Za-z0-9]+;)/g, "&amp;")
+      // Only a `<` that could open a tag, comment or autolink (letter, `/`, `!`, `?`) is escaped,
+      // so `restatement_to_update_rate<=0.05` stays readable in the raw file.
+      .replace(/<(?=[A-Za-z/!?])/g, "&lt;")
+      .replace(/\\/g, "\\\\")
+      .replace(/\|/g, "\\|")
+      .replace(/`/g, "\\`")
+      // No links or images from untrusted text (an image URL would be fetched by the viewer).
+      .replace(/[[\]]/g, "\\$&")
+      // Nor bare URLs or e-mail addresses: GFM would turn `https://…`, `www.…` and `a@b.c` into links.
+      // A character reference is shown as the character but does not start an autolink.
+      .replace(/:\/\//g, "&#58;//")
+      .replace(/\b(www)\./gi, "$1&#46;")
+      .replace(/@/g, "&#64;")
+      .replace(/\r\n|\r|\n/g, "<br>")
+  );
+}
+
+/** JSON for a <script type="application/json"> block: no `<` survives, so nothing can end the block. */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
