@@ -2,7 +2,7 @@
 // Writes the flag tables of the docs pages from the option table (src/core/options/): the lines
 // between `<!-- options: COMMAND COLUMNS -->` and `<!-- /options -->`. Run after `npm run build`:
 //   node scripts/write-option-tables.mjs
-// test/docs/option-tables.test.ts fails when a page is out of date.
+// test/cli/option-tables.test.ts fails when a page is out of date.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 

@@ -1,2 +1,2 @@
-// Kept in step with package.json by test/version.test.ts.
+// Kept in step with package.json by test/cli/basics.test.ts.
 export const MARI_VERSION = "0.1.0";

@@ -1,6 +1,6 @@
-// The documented bounds on what a user may ask for (docs/limits.md). A number outside them is an
-// input error that states the bound, never a crash deep inside a typed array or a heap that runs
-// out after a minute.
+// The documented bounds on what a user may ask for (docs/hostile-input.md, "Bounds"). A number
+// outside them is an input error that states the bound, never a crash deep inside a typed array or
+// a heap that runs out after a minute.
 
 /** Bootstrap resamples (--bootstrap, config `bootstrap`): 10^6 resamples × 8 bytes stay well inside memory. */
 export const MAX_BOOTSTRAP = 1_000_000;

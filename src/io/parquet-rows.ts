@@ -7,7 +7,7 @@
 // a null inside a list, a struct but in `prediction`, binary, a field such as `error` whose presence
 // changes the line's meaning, a string that is not UTF-8, a row long enough to pass the line limit)
 // is handed over as its JSON line instead, and read by the very code that reads a JSONL line.
-// test/io/parquet-rows.test.ts holds the two ways of reading a row to the same values.
+// test/real-tools/parquet-rows.test.ts holds the two ways of reading a row to the same values.
 import type { DecodedArray } from "hyparquet";
 import { READ_FIELDS } from "./dump.js";
 import { MAX_DECODED_RECORD_BYTES } from "./input-contract.js";
