@@ -2,7 +2,8 @@
 // The aggregation phase's parts of a document eval, each timed alone in this process (CPU time,
 // `process.cpuUsage`), on inputs shaped like the eval bench's dumps: the macro-F1 bootstrap (1,000
 // resamples) and SetCons on 1,123 runs × 891 cases (the 1M dump; about 70 % of judgments right,
-// evidence two IDs of 30) and on 8 runs × 37,500 cases (the GRPO-shaped dump; IDs of 5),
+// evidence two IDs of 30) and on 8 runs × 37,500 cases (the GRPO-shaped dump; IDs of 5), the
+// bootstrap also on 100 runs × 37,500 cases of which 95 % every run judges alike,
 // and one million cases.jsonl run lines. A CPU profile of a whole run on a loaded machine
 // attributes waiting time to whatever was running; these figures do not. `--base DIR` times
 // another build (a directory with its dist/, e.g. a copy from before a change) interleaved with
@@ -29,16 +30,20 @@ const load = async (root) => {
   };
 };
 
-/** R runs × n cases, run-major: labels, outcome codes, presence, judgments, each cell's evidence (sorted IDs of at most 2 of `ids`). */
-function runsShaped(n, R, ids, seed) {
+/**
+ * R runs × n cases, run-major: labels, outcome codes, presence, judgments, each cell's evidence
+ * (sorted IDs of at most 2 of `ids`). `agree` percent of the cases are judged right by every run.
+ */
+function runsShaped(n, R, ids, seed, agree = 0) {
   const rand = lcg(seed);
   const labels = Uint8Array.from({ length: n }, () => rand(2));
+  const alike = Uint8Array.from({ length: n }, () => (agree > 0 && rand(100) < agree ? 1 : 0));
   const codes = new Uint8Array(n * R);
   const judgment = new Uint8Array(n * R);
   const evidence = [];
   for (let r = 0; r < R; r++) {
     for (let i = 0; i < n; i++) {
-      const j = rand(10) < 7 ? labels[i] : 1 - labels[i];
+      const j = alike[i] || rand(10) < 7 ? labels[i] : 1 - labels[i];
       codes[r * n + i] = 2 * labels[i] + j;
       judgment[r * n + i] = j;
       evidence.push(j ? [...new Set([1 + rand(ids), 1 + rand(ids)])].sort((a, b) => a - b) : []);
@@ -102,9 +107,13 @@ function runLines(m) {
 
 const million = runsShaped(891, 1123, 30, 5);
 const grpo = runsShaped(37_500, 8, 5, 6);
+// A judge that agrees with itself on most cases: a few huge signature groups and many of one case.
+const steady = runsShaped(37_500, 100, 5, 7, 95);
 const parts = {
   "bootstrap 1,000 resamples, 1,123 runs × 891 cases": (m) => m.bootstrap.bootstrapMacroF1Values(million.labels, million.codes, million.R, 42, 0, 1000)[999],
   "bootstrap 1,000 resamples, 8 runs × 37,500 cases": (m) => m.bootstrap.bootstrapMacroF1Values(grpo.labels, grpo.codes, grpo.R, 42, 0, 1000)[999],
+  "bootstrap 1,000 resamples, 100 runs × 37,500 cases, 95 % judged alike by every run": (m) =>
+    m.bootstrap.bootstrapMacroF1Values(steady.labels, steady.codes, steady.R, 42, 0, 1000)[999],
   "SetCons, 1,123 runs × 891 cases": (m) => setconsOf(m, million).evidence,
   "SetCons, 8 runs × 37,500 cases": (m) => setconsOf(m, grpo).evidence,
   "1,000,000 cases.jsonl run lines": runLines,

@@ -200,12 +200,22 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
 const SUBSET_ENTRIES = 1 << 22;
 
 /**
- * Draws per signature group, on average (n / groups), from which each drawn group's row is added
- * times its weight rather than bit plane by bit plane: a weight of w takes about log2(w) + 1 planes,
- * and with few runs (8 samples a document in a GRPO-shaped dump, so at most 512 groups for tens of
- * thousands of cases) the weights run into the tens.
+ * Whether adding each drawn group's row times its weight costs less than the subset path, by an
+ * estimate per group of expected weight s (its size: n draws over n cases): the direct path adds
+ * the group's row of `slots` floats when it is drawn at all (probability 1 − e^−s); the subset path
+ * marks it in ⌊log2 s⌋ + 1 bit planes and adds, per plane, a share 1 / k of its block's row. A few
+ * groups drawn tens of times each (8 samples a document) favour the first; groups of a case or two,
+ * or many slots (hundreds of runs), the second.
  */
-const DIRECT_MEAN_WEIGHT = 4;
+function directIsCheaper(sizes: Float64Array, slots: number, k: number): boolean {
+  let direct = 0;
+  let subset = 0;
+  for (const size of sizes) {
+    direct += slots * (1 - Math.exp(-size));
+    subset += (32 - Math.clz32(size)) * (1 + slots / k);
+  }
+  return direct < subset;
+}
 
 /**
  * The packed "judged positive" rows of the signature groups (one float64 per `perSlot` runs) as
@@ -239,10 +249,10 @@ class WeightedRows {
     let positives = 0;
     for (let g = 0; g < G; g++) positives += table.labels[g]!;
     const blocksOf = (k: number): number => Math.ceil(positives / k) + Math.ceil((G - positives) / k);
-    const cases = table.sizes.reduce((a, b) => a + b, 0);
-    this.direct = cases >= DIRECT_MEAN_WEIGHT * G;
+    const blockItems = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+    this.direct = directIsCheaper(table.sizes, slots, blockItems);
     this.labels = table.labels;
-    const k = this.direct ? 1 : SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
+    const k = this.direct ? 1 : blockItems;
     this.positiveBlocks = Math.ceil(positives / k);
     const subsets = new SubsetSums(blocksOf(k), k, slots);
     this.subsets = subsets;
