@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createChunkPool } from "../../src/pool/pool.js";
-import { LINE_BLOCK_BYTES } from "../../src/io/lines.js";
+import { LINE_BLOCK_BYTES, LineEnds } from "../../src/io/lines.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { DOCUMENT_TASK_MODULE } from "../../src/tasks/document/task-module.js";
 import { ROOT } from "../support/cli.js";
@@ -107,7 +107,7 @@ describe("the dump's reused read buffer", () => {
       for (const chunkLines of [undefined, 1000]) {
         for (const own of [true, false]) {
           // Every chunk is kept until the whole dump has been read, as a thread's queue keeps them.
-          const kept: { firstLineNo: number; bytes: Uint8Array }[] = [];
+          const kept: { firstLineNo: number; bytes: Uint8Array; lineEnds?: Int32Array }[] = [];
           const copiedNow: Buffer[] = [];
           for await (const chunk of chunked(
             dumpPath,
@@ -118,7 +118,7 @@ describe("the dump's reused read buffer", () => {
             () => own,
           )) {
             if ("kind" in chunk) throw new Error("a JSONL dump gives line blocks");
-            kept.push({ firstLineNo: chunk.firstLineNo, bytes: chunk.block });
+            kept.push({ firstLineNo: chunk.firstLineNo, bytes: chunk.block, ...(chunk.lineEnds ? { lineEnds: chunk.lineEnds } : {}) });
             copiedNow.push(Buffer.from(chunk.block));
           }
           expect(kept.length).toBeGreaterThan(2);
@@ -128,6 +128,11 @@ describe("the dump's reused read buffer", () => {
           if (own) {
             expect(later.equals(file)).toBe(true);
             expect(kept.every((k) => k.bytes.byteOffset === 0 && k.bytes.byteLength === k.bytes.buffer.byteLength)).toBe(true);
+            // A whole block's line ends come with it, copied too: still its own after every later read.
+            if (chunkLines === undefined) {
+              expect(kept.every((k) => k.lineEnds !== undefined)).toBe(true);
+              for (const k of kept) expect(Array.from(k.lineEnds!)).toEqual(Array.from(new LineEnds().of(Buffer.from(k.bytes))));
+            }
           } else {
             // Views of the one buffer: what a later read put there, not the chunk's lines.
             expect(later.equals(file)).toBe(false);

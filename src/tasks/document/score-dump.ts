@@ -182,8 +182,12 @@ export async function* chunked(
     const extra = dumpBlock.fileBytes - block.length;
     if (lines === undefined || lines <= 0) {
       sizes.push(block.length + extra);
-      if (!own()) yield dumpBlock.raw ? { firstLineNo, block, lineEnds: dumpBlock.lineEnds } : { firstLineNo, block };
-      else yield { firstLineNo, block: dumpBlock.raw || !ownsItsBuffer(block) ? new Uint8Array(block) : block };
+      // A raw block and its line ends are views the reader refills for the next block: a chunk kept
+      // past it (own) copies both, so that a thread does not look for the line ends again.
+      if (dumpBlock.raw) {
+        const { lineEnds } = dumpBlock;
+        yield own() ? { firstLineNo, block: new Uint8Array(block), lineEnds: lineEnds.slice() } : { firstLineNo, block, lineEnds };
+      } else yield { firstLineNo, block: own() && !ownsItsBuffer(block) ? new Uint8Array(block) : block };
       continue;
     }
     let start = 0;
