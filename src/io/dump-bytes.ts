@@ -18,9 +18,33 @@
 // full parser (floats such as `2.0`, duplicate keys, depth, `\u` escapes, `null`) in one place.
 // test/document-eval/score-bytes.property.test.ts holds the two paths to the same scores.
 
+import {
+  type BlockRows,
+  ROW_CASE_END,
+  ROW_CASE_START,
+  ROW_COMPLETION_END,
+  ROW_COMPLETION_START,
+  ROW_EVIDENCE_COUNT,
+  ROW_EVIDENCE_FROM,
+  ROW_FIELDS,
+  ROW_JUDGMENT,
+  ROW_LAYOUT_MIDDLE,
+  ROW_LAYOUT_NEWLINE,
+  ROW_REASONING_END,
+  ROW_REASONING_ESCAPED,
+  ROW_REASONING_START,
+  ROW_REFERENCE_COUNT,
+  ROW_REFERENCE_FROM,
+  ROW_RUN_END,
+  ROW_RUN_KIND,
+  ROW_RUN_START,
+  ROW_RUN_VALUE,
+  ROW_STATUS,
+  scanBlockRows,
+} from "./block-scan.js";
 import { byteWords, byteWordsAt, type ByteWords } from "./byte-words.js";
 import { RAW_MARKERS, tagAt } from "./layout-bytes.js";
-import { clearReferences, referenceAt } from "../core/document/references.js";
+import { clearReferences, recordReference, referenceAt } from "../core/document/references.js";
 
 /** Digits an integer may have here: every such value is exact in a double. */
 const MAX_DIGITS = 15;
@@ -655,6 +679,68 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
     if (next === CLOSE_OBJECT) return skipSpaces(block, at, end) === end;
     if (next !== COMMA) return false;
   }
+}
+
+// A block's lines read ahead in WebAssembly (block-scan.ts): the block they were read from, and their rows.
+let aheadBlock: Uint8Array | undefined;
+let ahead: BlockRows | undefined;
+
+/**
+ * Reads the block's lines ahead (block-scan.ts), line k ending at ends[k]: scanLineAt then takes
+ * each line of the shape read there from its row. The block must be valid UTF-8.
+ */
+export function scanLinesAhead(block: Uint8Array, ends: Int32Array): void {
+  ahead = scanBlockRows(block, ends);
+  aheadBlock = ahead === undefined ? undefined : block;
+}
+
+/**
+ * scanLineBytes of line `line` (block[start .. end)) of the block scanLinesAhead read last: from its
+ * row when the line has the shape read there, else by this module's scanner.
+ */
+export function scanLineAt(block: Uint8Array, start: number, end: number, line: number): boolean {
+  if (block !== aheadBlock || ahead === undefined || ahead.rows[line * ROW_FIELDS + ROW_STATUS] !== 1) return scanLineBytes(block, start, end);
+  viewBlock(block);
+  const { rows, numbers, references } = ahead;
+  const row = line * ROW_FIELDS;
+  const s = scanned;
+  s.caseId.start = rows[row + ROW_CASE_START]!;
+  s.caseId.end = rows[row + ROW_CASE_END]!;
+  s.caseId.escaped = false;
+  const runKind = rows[row + ROW_RUN_KIND]!;
+  s.runKind = runKind;
+  if (runKind === RUN_INTEGER) s.runValue = numbers[rows[row + ROW_RUN_VALUE]!]!;
+  else if (runKind === RUN_STRING) {
+    s.run.start = rows[row + ROW_RUN_START]!;
+    s.run.end = rows[row + ROW_RUN_END]!;
+    s.run.escaped = false;
+  }
+  s.judgmentKind = rows[row + ROW_JUDGMENT]!;
+  const count = rows[row + ROW_EVIDENCE_COUNT]!;
+  s.evidenceCount = count;
+  if (count > 0) {
+    if (s.evidence.length < count) s.evidence = new Float64Array(2 * count);
+    const from = rows[row + ROW_EVIDENCE_FROM]!;
+    for (let k = 0; k < count; k++) s.evidence[k] = numbers[from + k]!;
+  }
+  s.reasoning.start = rows[row + ROW_REASONING_START]!;
+  s.reasoning.end = rows[row + ROW_REASONING_END]!;
+  s.reasoning.escaped = rows[row + ROW_REASONING_ESCAPED] === 1;
+  const completion = rows[row + ROW_COMPLETION_START]!;
+  s.completion.start = completion;
+  if (completion >= 0) {
+    // The whole layout in the raw bytes: as scanCompletion records it.
+    s.completion.end = rows[row + ROW_COMPLETION_END]!;
+    s.completion.escaped = true;
+    s.layoutMiddle = rows[row + ROW_LAYOUT_MIDDLE]!;
+    s.layoutNewline = rows[row + ROW_LAYOUT_NEWLINE]!;
+    s.completionSlash = false;
+  }
+  clearReferences();
+  const first = rows[row + ROW_REFERENCE_FROM]!;
+  const last = first + rows[row + ROW_REFERENCE_COUNT]!;
+  for (let k = first; k < last; k++) recordReference(references[3 * k]!, references[3 * k + 1]!, references[3 * k + 2]!);
+  return true;
 }
 
 /** Positions of newlines or `<`s kept from one completion to the next. */

@@ -157,11 +157,23 @@ export function referenceAt(bytes: Uint8Array, index: number, end: number): numb
       position = digitsEnd + 1;
     }
   }
+  recordReference(first, last, index);
+  return position;
+}
+
+/** The references recorded since clearReferences, as [first, last, where its `[` is] (for comparing readers in tests). */
+export function recordedReferences(): number[][] {
+  const out: number[][] = [];
+  for (let k = 0; k < recordedCount; k++) out.push([firsts[k]!, lasts[k]!, starts[k]!]);
+  return out;
+}
+
+/** Records a reference as written, `[first…last]` with its `[` at `index` (referenceAt's, or one a reader found as it would). */
+export function recordReference(first: number, last: number, index: number): void {
   firsts[recordedCount] = first;
   lasts[recordedCount] = last;
   starts[recordedCount] = index;
   recordedCount++;
-  return position;
 }
 
 /**

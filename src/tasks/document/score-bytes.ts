@@ -19,6 +19,7 @@ import {
   JUDGMENT_TRUE,
   RUN_ABSENT,
   RUN_STRING,
+  scanLineAt,
   scanLineBytes,
   scanned,
 } from "../../io/dump-bytes.js";
@@ -387,10 +388,18 @@ function answerValues(bytes: Uint8Array, start: number, m: LayoutMarkers, middle
 /**
  * Scores the line `block[start .. end)` (newline and final "\r" excluded) into `byteOutcome`, as
  * the string path would; false when the line is not the byte path's (nothing is then set). The
- * block must be valid UTF-8.
+ * block must be valid UTF-8. `line`: the line's number in the block, when its lines were read
+ * ahead (scanLinesAhead).
  */
-export function scoreLineBytes(slice: ScoringSlice, completionEnd: CompletionEndRule | undefined, block: Buffer, start: number, end: number): boolean {
-  if (!scanLineBytes(block, start, end)) return false;
+export function scoreLineBytes(
+  slice: ScoringSlice,
+  completionEnd: CompletionEndRule | undefined,
+  block: Buffer,
+  start: number,
+  end: number,
+  line = -1,
+): boolean {
+  if (!(line >= 0 ? scanLineAt(block, start, end, line) : scanLineBytes(block, start, end))) return false;
   const s = scanned;
   if (s.caseId.start < 0) return false;
   const facts = factsFor(slice);

@@ -19,6 +19,7 @@ import {
   runKeyProblem,
   type DumpLineRejection,
 } from "../../io/dump.js";
+import { scanLinesAhead } from "../../io/dump-bytes.js";
 import { scanDumpLine } from "../../io/dump-scan.js";
 import type { JsonObject } from "../../io/records.js";
 import { RUN_ABSENT, RUN_INTEGER } from "../../io/dump-bytes.js";
@@ -368,7 +369,7 @@ function scoreLineText(state: ScoreState, i: number, text: string | null, out: C
 
 /** The byte path (score-bytes.ts): line i read from `block[start .. end)` into the columns; false to take the string path. */
 function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: number, end: number, out: ChunkColumns): boolean {
-  if (!scoreLineBytes(state.slice, state.options.completionEnd, block, start, end)) return false;
+  if (!scoreLineBytes(state.slice, state.options.completionEnd, block, start, end, i)) return false;
   const o = byteOutcome;
   if (o.caseIndex < 0) {
     out.orphan(i, o.orphanId);
@@ -401,6 +402,7 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     const count = ends.length;
     const out = new ChunkColumns(firstLineNo, count);
     const valid = isUtf8(block);
+    if (valid) scanLinesAhead(block, ends);
     let start = 0;
     for (let i = 0; i < count; i++) {
       out.startLine(i);

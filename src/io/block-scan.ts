@@ -1,0 +1,135 @@
+// The first pass over a block of dump lines, in WebAssembly (its source wasm/block-scan.ts, its
+// bytes block-scan-wasm.ts). The lines of the commonest shapes (a structured prediction: case_id,
+// run, judgment, evidence_sentence_ids and reasoning; a raw completion in the layout) are read
+// there, the whole block in one call, each into a row of numbers: where its strings and the
+// layout's parts lie, its run, judgment and evidence, and the sentence references of its
+// reasoning or think text. dump-bytes.ts then takes such a line from its row rather
+// than reading its bytes again in JavaScript; a line of any other shape has a row that says so and
+// is read by dump-bytes.ts's own scanner. JavaScript read these lines at about half a microsecond
+// each, most of a 1M-line eval's scoring (docs/eval.md, "Performance").
+
+import { BLOCK_SCAN_WASM } from "./block-scan-wasm.js";
+
+/** A row's fields (Int32), ROW_FIELDS per line, as wasm/block-scan.ts writes them. */
+export const ROW_FIELDS = 20;
+/** 1: the line has the shape and the row holds it; 0: it is the JavaScript scanner's. */
+export const ROW_STATUS = 0;
+export const ROW_CASE_START = 1;
+export const ROW_CASE_END = 2;
+/** 0 absent, 1 an integer (its value at numbers[row[ROW_RUN_VALUE]]), 2 a string (ROW_RUN_START … ROW_RUN_END). */
+export const ROW_RUN_KIND = 3;
+export const ROW_RUN_START = 4;
+export const ROW_RUN_END = 5;
+export const ROW_RUN_VALUE = 6;
+/** 0 absent, 1 true, 2 false. */
+export const ROW_JUDGMENT = 7;
+/** -1 absent, else how many IDs, from numbers[row[ROW_EVIDENCE_FROM]]. */
+export const ROW_EVIDENCE_COUNT = 8;
+export const ROW_EVIDENCE_FROM = 9;
+/** -1 absent. */
+export const ROW_REASONING_START = 10;
+export const ROW_REASONING_END = 11;
+export const ROW_REASONING_ESCAPED = 12;
+/** The reasoning's references: ROW_REFERENCE_COUNT of them from reference row[ROW_REFERENCE_FROM] (three numbers each: first, last, where its `[` is). */
+export const ROW_REFERENCE_FROM = 13;
+export const ROW_REFERENCE_COUNT = 14;
+/** -1 absent; else the completion's content, whose raw bytes hold the whole layout: its middle marker at ROW_LAYOUT_MIDDLE, its judgment line's newline at ROW_LAYOUT_NEWLINE. */
+export const ROW_COMPLETION_START = 15;
+export const ROW_COMPLETION_END = 16;
+export const ROW_LAYOUT_MIDDLE = 17;
+export const ROW_LAYOUT_NEWLINE = 18;
+
+/** The rows of the block read last, valid until the next call of scanBlockRows. */
+export interface BlockRows {
+  rows: Int32Array;
+  numbers: Float64Array;
+  references: Float64Array;
+}
+
+// The part of the WebAssembly API used here (Node's own global; its type is not in this project's libraries).
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: unknown };
+}
+const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+interface BlockScanExports {
+  memory: WasmMemory;
+  heapBase(): number;
+  scanLines(
+    block: number,
+    ends: number,
+    lineCount: number,
+    rows: number,
+    numbers: number,
+    numberLimit: number,
+    references: number,
+    referenceLimit: number,
+  ): void;
+}
+
+const PAGE_BYTES = 65536;
+/** Numbers and references a block's rows have room for beyond these per line: a line holding more is left to the JavaScript scanner. */
+const NUMBERS_PER_LINE = 4;
+const REFERENCES_PER_LINE = 8;
+const EXTRA_ROOM = 1024;
+
+let module: BlockScanExports | undefined;
+
+/** The module's instance, made at first use (one per thread). */
+function blockScan(): BlockScanExports {
+  if (module === undefined) {
+    const compiled = new WASM.Module(Buffer.from(BLOCK_SCAN_WASM, "base64"));
+    module = new WASM.Instance(compiled, {
+      env: {
+        // The module has no assertions (compiled with --noAssert); an abort would be a bug.
+        abort: () => {
+          throw new Error("block-scan: the WebAssembly module aborted");
+        },
+      },
+    }).exports as unknown as BlockScanExports;
+  }
+  return module;
+}
+
+const align16 = (n: number): number => (n + 15) & ~15;
+
+/** Bytes a block's lines have on average at least, for them to be read here: a block of shorter lines would take more memory in rows than it holds. */
+const LEAST_BYTES_PER_LINE = 16;
+
+/**
+ * Reads the block's lines, line k ending at ends[k] (its newline, or the block's end), into rows;
+ * undefined for a block of lines shorter than LEAST_BYTES_PER_LINE on average (left to the
+ * JavaScript scanner).
+ */
+export function scanBlockRows(block: Uint8Array, ends: Int32Array): BlockRows | undefined {
+  const count = ends.length;
+  if (count * LEAST_BYTES_PER_LINE > block.length) return undefined;
+  const wasm = blockScan();
+  const numberLimit = NUMBERS_PER_LINE * count + EXTRA_ROOM;
+  const referenceLimit = REFERENCES_PER_LINE * count + EXTRA_ROOM;
+  const blockAt = align16(wasm.heapBase());
+  const endsAt = align16(blockAt + block.length);
+  const rowsAt = align16(endsAt + 4 * count);
+  const numbersAt = align16(rowsAt + 4 * ROW_FIELDS * count);
+  const referencesAt = align16(numbersAt + 8 * numberLimit);
+  const size = referencesAt + 24 * referenceLimit;
+  const memory = wasm.memory;
+  // Growing detaches the memory's old ArrayBuffer, and V8 then checks every typed array access of
+  // the process for a detached buffer: the module starts with room for the blocks the readers cut
+  // (wasm/ is compiled with 16 MiB), so only a block of a very long line makes it grow.
+  if (memory.buffer.byteLength < size) memory.grow(Math.ceil((size - memory.buffer.byteLength) / PAGE_BYTES));
+  const buffer = memory.buffer;
+  new Uint8Array(buffer, blockAt, block.length).set(block);
+  new Int32Array(buffer, endsAt, count).set(ends);
+  wasm.scanLines(blockAt, endsAt, count, rowsAt, numbersAt, numberLimit, referencesAt, referenceLimit);
+  return {
+    rows: new Int32Array(buffer, rowsAt, ROW_FIELDS * count),
+    numbers: new Float64Array(buffer, numbersAt, numberLimit),
+    references: new Float64Array(buffer, referencesAt, 3 * referenceLimit),
+  };
+}

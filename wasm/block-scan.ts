@@ -1,0 +1,523 @@
+// AssemblyScript, compiled by scripts/build-wasm.mjs into src/io/block-scan-wasm.ts (the module's
+// bytes, checked to be current by test/io/block-scan.test.ts).
+//
+// The dump scanner's first pass over a block (src/io/block-scan.ts): each line
+// of the narrow shape below is read here, in one pass over the block, into a row of numbers; every
+// other line is left to the JavaScript scanner, which reads it as before. A row holds what that
+// scanner would have recorded for the line, so both ways give the same fields
+// (test/io/block-scan.test.ts).
+//
+// The shape, within the JavaScript scanner's grammar: an object whose members are among case_id,
+// run, judgment, evidence_sentence_ids, reasoning and completion, each at most once, with spaces
+// (0x20) only between tokens; case_id a string without escapes; run an integer or a string without
+// escapes; judgment true or false; evidence_sentence_ids a list of integers; reasoning a string
+// whose escapes are `\" \\ \/ \b \f \n \r \t`, its sentence references recorded as
+// core/document/references.ts records them, as long as each number in them is ASCII digits;
+// completion a string whose raw bytes hold the whole completion layout (`<think>`, a newline, the
+// think text, the middle marker, the judgment line, the evidence line, a newline and `</answer>`,
+// newlines written `\n`), read as dump-bytes.ts's layoutUntil reads it, its think text's references
+// recorded. Integers: 0, or 1-9 then digits, at most 15 digits, not followed by `.`, `e` or `E`.
+
+// Row fields (i32), ROW_FIELDS per line.
+const ROW_FIELDS: i32 = 20;
+const STATUS = 0; // 1: read here
+const CASE_START = 1;
+const CASE_END = 2;
+const RUN_KIND = 3; // 0 absent, 1 integer, 2 string
+const RUN_START = 4;
+const RUN_END = 5;
+const RUN_VALUE = 6; // index of the run's value among the numbers
+const JUDGMENT = 7; // 0 absent, 1 true, 2 false
+const EVIDENCE_COUNT = 8; // -1 absent
+const EVIDENCE_FROM = 9; // index of the first id among the numbers
+const REASONING_START = 10; // -1 absent
+const REASONING_END = 11;
+const REASONING_ESCAPED = 12;
+const REFERENCE_FROM = 13; // index of the first reference
+const REFERENCE_COUNT = 14;
+const COMPLETION_START = 15; // -1 absent; its end is the row's COMPLETION_END, the layout's parts at LAYOUT_MIDDLE and LAYOUT_NEWLINE
+const COMPLETION_END = 16;
+const LAYOUT_MIDDLE = 17;
+const LAYOUT_NEWLINE = 18;
+
+const QUOTE: u32 = 0x22;
+const BACKSLASH: u32 = 0x5c;
+const SPACE: u32 = 0x20;
+const COMMA: u32 = 0x2c;
+const COLON: u32 = 0x3a;
+const OPEN_LIST: u32 = 0x5b;
+const CLOSE_LIST: u32 = 0x5d;
+const OPEN_OBJECT: u32 = 0x7b;
+const CLOSE_OBJECT: u32 = 0x7d;
+const HYPHEN: u32 = 0x2d;
+const LESS: u32 = 0x3c;
+const MAX_DIGITS: i32 = 15;
+const MAX_SAFE: f64 = 9007199254740991;
+
+// Where the current call's block, numbers and references lie, and how many of each fit.
+let blockAt: usize = 0;
+let numbersAt: usize = 0;
+let numberCount: i32 = 0;
+let numberRoom: i32 = 0;
+let referencesAt: usize = 0;
+let referenceCount: i32 = 0;
+let referenceRoom: i32 = 0;
+
+@inline function byteAt(i: i32): u32 {
+  return <u32>load<u8>(blockAt + <usize>i);
+}
+
+function skipSpaces(i: i32, end: i32): i32 {
+  while (i < end && byteAt(i) == SPACE) i++;
+  return i;
+}
+
+/**
+ * The first byte in [i, limit) that is a quote, a backslash, a control byte, or (with
+ * `references`) a `[`, or (with `tags`) a `<`; limit when none.
+ */
+function nextStop(i: i32, limit: i32, references: bool, tags: bool): i32 {
+  const quotes = i8x16.splat(<i8>QUOTE);
+  const backslashes = i8x16.splat(<i8>BACKSLASH);
+  const spaces = i8x16.splat(<i8>SPACE);
+  const opens = i8x16.splat(<i8>OPEN_LIST);
+  const lesses = i8x16.splat(<i8>LESS);
+  while (i + 16 <= limit) {
+    const v = v128.load(blockAt + <usize>i);
+    let marks = v128.or(v128.or(i8x16.eq(v, quotes), i8x16.eq(v, backslashes)), i8x16.lt_u(v, spaces));
+    if (references) marks = v128.or(marks, i8x16.eq(v, opens));
+    if (tags) marks = v128.or(marks, i8x16.eq(v, lesses));
+    const bits = i8x16.bitmask(marks);
+    if (bits != 0) return i + <i32>ctz(bits);
+    i += 16;
+  }
+  while (i < limit) {
+    const c = byteAt(i);
+    if (c == QUOTE || c == BACKSLASH || c < SPACE || (references && c == OPEN_LIST) || (tags && c == LESS)) return i;
+    i++;
+  }
+  return limit;
+}
+
+function plainEscape(e: u32): bool {
+  return e == QUOTE || e == BACKSLASH || e == 0x2f || e == 0x62 || e == 0x66 || e == 0x6e || e == 0x72 || e == 0x74;
+}
+
+// The outcome of the last call of the readers below.
+let failed = false; // the line leaves the shape: it is the JavaScript scanner's
+let escaped = false;
+let integerValue: f64 = 0;
+let digitsValue: f64 = 0;
+let digitsEnd: i32 = 0;
+
+/** A string's content from `i` to its closing quote, without escapes: the position after the quote, or -1. */
+function plainString(i: i32, limit: i32): i32 {
+  i = nextStop(i, limit, false, false);
+  if (i >= limit || byteAt(i) != QUOTE) return -1;
+  return i + 1;
+}
+
+/** ASCII digits at `index` as references.ts's readDigits reads them; false when none (or, setting `failed`, a byte it would decode). */
+function readDigits(index: i32, end: i32): bool {
+  let value: f64 = 0;
+  let position = index;
+  while (position < end) {
+    const code = byteAt(position);
+    if (code >= 0x30 && code <= 0x39) {
+      value = value * 10 + <f64>(code - 0x30);
+      if (value > MAX_SAFE) value = Infinity;
+      position++;
+      continue;
+    }
+    if (code >= 0x80) {
+      failed = true;
+      return false;
+    }
+    break;
+  }
+  if (position == index) return false;
+  digitsValue = value;
+  digitsEnd = position;
+  return true;
+}
+
+/** references.ts's referenceAt: the reference whose `[` is at `index`, recorded; the position after it, or -1. */
+function referenceAt(index: i32, end: i32): i32 {
+  if (!readDigits(index + 1, end)) return -1;
+  const first = digitsValue;
+  let last = first;
+  let position = digitsEnd;
+  let compactEnd = false;
+  const code: i32 = position < end ? <i32>byteAt(position) : -1;
+  if (code == <i32>HYPHEN) {
+    if (!readDigits(position + 1, end) || digitsEnd >= end || byteAt(digitsEnd) != CLOSE_LIST) return -1;
+    last = digitsValue;
+    position = digitsEnd + 1;
+    compactEnd = true;
+  } else if (code == <i32>CLOSE_LIST) {
+    position++;
+  } else return -1;
+  if (position + 1 < end && byteAt(position) == HYPHEN && byteAt(position + 1) == OPEN_LIST && readDigits(position + 2, end)) {
+    if (digitsEnd < end && byteAt(digitsEnd) == CLOSE_LIST) {
+      if (!compactEnd) last = digitsValue;
+      position = digitsEnd + 1;
+    }
+  }
+  if (failed) return -1;
+  if (referenceCount == referenceRoom) {
+    failed = true;
+    return -1;
+  }
+  const at = referencesAt + (<usize>referenceCount) * 24;
+  store<f64>(at, first);
+  store<f64>(at + 8, last);
+  store<f64>(at + 16, <f64>index);
+  referenceCount++;
+  return position;
+}
+
+/** The reasoning's content from `i`, its references recorded: the position after its closing quote, or -1. */
+function reasoningString(i: i32, limit: i32): i32 {
+  let hasEscape = false;
+  for (;;) {
+    i = nextStop(i, limit, true, false);
+    if (i >= limit) return -1;
+    const c = byteAt(i);
+    if (c == QUOTE) break;
+    if (c == OPEN_LIST) {
+      const after = referenceAt(i, limit);
+      if (failed) return -1;
+      i = after < 0 ? i + 1 : after;
+      continue;
+    }
+    if (c != BACKSLASH || i + 1 >= limit || !plainEscape(byteAt(i + 1))) return -1;
+    hasEscape = true;
+    i += 2;
+  }
+  escaped = hasEscape;
+  return i + 1;
+}
+
+// The completion layout's markers as a completion's raw JSON bytes spell them (a newline is the
+// escape `\\n`), and its four tags: LAYOUT_TAGS of core/document/completion-end.ts. Each is
+// compared as little-endian words, the last one ending at its last byte.
+const NEWLINE_LENGTH = 2;
+
+/** Whether `<think>\\n` (9 bytes) is at `at`, inside [0, end). */
+const THINK_OPEN_LENGTH: i32 = 9;
+function thinkOpenAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 9 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x5c3e6b6e6968743c && load<u64>(blockAt + <usize>(at + 1)) == 0x6e5c3e6b6e696874;
+}
+
+/** Whether `\\n</think>\\n<answer>\\nJudgment: ` (32 bytes) is at `at`, inside [0, end). */
+const THINK_TO_JUDGMENT_LENGTH: i32 = 32;
+function thinkToJudgmentAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 32 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e6968742f3c6e5c && load<u64>(blockAt + <usize>(at + 8)) == 0x736e613c6e5c3e6b && load<u64>(blockAt + <usize>(at + 16)) == 0x754a6e5c3e726577 && load<u64>(blockAt + <usize>(at + 24)) == 0x203a746e656d6764;
+}
+
+/** Whether `\\nEvidence: ` (12 bytes) is at `at`, inside [0, end). */
+const JUDGMENT_TO_EVIDENCE_LENGTH: i32 = 12;
+function judgmentToEvidenceAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 12 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e65646976456e5c && load<u64>(blockAt + <usize>(at + 4)) == 0x203a65636e656469;
+}
+
+/** Whether `\\n</answer>` (11 bytes) is at `at`, inside [0, end). */
+const ANSWER_CLOSE_LENGTH: i32 = 11;
+function answerCloseAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 11 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x77736e612f3c6e5c && load<u64>(blockAt + <usize>(at + 3)) == 0x3e726577736e612f;
+}
+
+/** Whether `<think>` (7 bytes) is at `at`, inside [0, end). */
+const TAG_THINK_LENGTH: i32 = 7;
+function tagThinkAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 7 <= end && load<u32>(blockAt + <usize>(at + 0)) == 0x6968743c && load<u32>(blockAt + <usize>(at + 3)) == 0x3e6b6e69;
+}
+
+/** Whether `<answer>` (8 bytes) is at `at`, inside [0, end). */
+const TAG_ANSWER_LENGTH: i32 = 8;
+function tagAnswerAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 8 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x3e726577736e613c;
+}
+
+/** Whether `</think>` (8 bytes) is at `at`, inside [0, end). */
+const TAG_THINK_CLOSE_LENGTH: i32 = 8;
+function tagThinkCloseAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 8 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x3e6b6e6968742f3c;
+}
+
+/** Whether `</answer>` (9 bytes) is at `at`, inside [0, end). */
+const TAG_ANSWER_CLOSE_LENGTH: i32 = 9;
+function tagAnswerCloseAt(at: i32, end: i32): bool {
+  return at >= 0 && at + 9 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x726577736e612f3c && load<u64>(blockAt + <usize>(at + 1)) == 0x3e726577736e612f;
+}
+
+/** Whether one of the layout's four tags starts at `at`, where there is a `<`. */
+function tagAt(at: i32, end: i32): bool {
+  const next = at + 1 < end ? byteAt(at + 1) : 0;
+  if (next == 0x74) return tagThinkAt(at, end);
+  if (next == 0x61) return tagAnswerAt(at, end);
+  return next == 0x2f && (tagThinkCloseAt(at, end) || tagAnswerCloseAt(at, end));
+}
+
+// Where the last completion's layout parts lie (see layoutUntil in dump-bytes.ts).
+let layoutMiddle: i32 = 0;
+let layoutNewline: i32 = 0;
+
+/**
+ * The completion whose content starts at `start` when its raw bytes hold the whole layout, read
+ * as dump-bytes.ts's scanCompletion and layoutUntil read it (its think text's references
+ * recorded): the position after its closing quote, layoutMiddle and layoutNewline set; else -1.
+ */
+function completionString(start: i32, limit: i32): i32 {
+  if (!thinkOpenAt(start, limit)) return -1;
+  let i = start + THINK_OPEN_LENGTH - NEWLINE_LENGTH;
+  if (!(i + NEWLINE_LENGTH < limit && byteAt(i + NEWLINE_LENGTH) == LESS && thinkToJudgmentAt(i, limit))) {
+    i += NEWLINE_LENGTH;
+    for (;;) {
+      i = nextStop(i, limit, true, true);
+      if (i >= limit) return -1;
+      const c = byteAt(i);
+      if (c == OPEN_LIST) {
+        const after = referenceAt(i, limit);
+        if (failed) return -1;
+        i = after < 0 ? i + 1 : after;
+        continue;
+      }
+      if (c == LESS) {
+        if (tagAt(i, limit)) return -1;
+        i++;
+        continue;
+      }
+      if (c != BACKSLASH || i + 1 >= limit) return -1;
+      const e = byteAt(i + 1);
+      if (e == 0x2f || !plainEscape(e)) return -1;
+      if (e == 0x6e && i + NEWLINE_LENGTH < limit && byteAt(i + NEWLINE_LENGTH) == LESS && thinkToJudgmentAt(i, limit)) break;
+      i += 2;
+    }
+  }
+  const middle = i;
+  const newline = nextStop(middle + THINK_TO_JUDGMENT_LENGTH, limit, false, false);
+  if (!judgmentToEvidenceAt(newline, limit)) return -1;
+  const answerEnd = nextStop(newline + JUDGMENT_TO_EVIDENCE_LENGTH, limit, false, false);
+  const quote = answerEnd + ANSWER_CLOSE_LENGTH;
+  if (!answerCloseAt(answerEnd, limit) || quote >= limit || byteAt(quote) != QUOTE) return -1;
+  layoutMiddle = middle;
+  layoutNewline = newline;
+  return quote + 1;
+}
+
+/** An integer at `at` into integerValue: the position after it, or -1. */
+function integerAt(at: i32, limit: i32): i32 {
+  const start = at;
+  let value: f64 = 0;
+  while (at < limit) {
+    const c = byteAt(at);
+    if (c < 0x30 || c > 0x39) break;
+    value = value * 10 + <f64>(c - 0x30);
+    at++;
+  }
+  const digits = at - start;
+  if (digits == 0 || digits > MAX_DIGITS || (digits > 1 && byteAt(start) == 0x30)) return -1;
+  if (at < limit) {
+    const c = byteAt(at);
+    if (c == 0x2e || c == 0x65 || c == 0x45) return -1;
+  }
+  integerValue = value;
+  return at;
+}
+
+/** Appends a number; false (setting `failed`) when they are full. */
+function pushNumber(value: f64): bool {
+  if (numberCount == numberRoom) {
+    failed = true;
+    return false;
+  }
+  store<f64>(numbersAt + (<usize>numberCount << 3), value);
+  numberCount++;
+  return true;
+}
+
+// The five keys, each with its closing quote, compared as little-endian words (`case_id"` is one u64).
+const KEY_CASE_ID = 1;
+const KEY_RUN = 2;
+const KEY_JUDGMENT = 3;
+const KEY_EVIDENCE_IDS = 4;
+const KEY_REASONING = 5;
+const KEY_COMPLETION = 6;
+
+/** `completi`, the first eight bytes of `completion` (then `on` and its quote). */
+const COMPLETION_HEAD: u64 = 0x6974656c706d6f63;
+
+/** The kind of the key keyAt read last. */
+let keyRead = 0;
+
+/** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the five. */
+function keyAt(at: i32, end: i32): i32 {
+  // The first letter tells which of the keys it can be.
+  const letter = at + 1 < end ? byteAt(at + 1) : 0;
+  if (letter == 0x63) {
+    if (at + 9 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x2264695f65736163) {
+      keyRead = KEY_CASE_ID;
+      return at + 9;
+    }
+    if (at + 12 <= end && load<u64>(blockAt + <usize>(at + 1)) == COMPLETION_HEAD && load<u16>(blockAt + <usize>(at + 9)) == 0x6e6f && byteAt(at + 11) == QUOTE) {
+      keyRead = KEY_COMPLETION;
+      return at + 12;
+    }
+    return -1;
+  }
+  if (letter == 0x72) {
+    if (at + 5 <= end && load<u32>(blockAt + <usize>(at + 1)) == 0x226e7572) {
+      keyRead = KEY_RUN;
+      return at + 5;
+    }
+    if (at + 11 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x6e696e6f73616572 && load<u16>(blockAt + <usize>(at + 9)) == 0x2267) {
+      keyRead = KEY_REASONING;
+      return at + 11;
+    }
+    return -1;
+  }
+  if (letter == 0x6a) {
+    if (at + 10 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x746e656d6764756a && load<u8>(blockAt + <usize>(at + 9)) == 0x22) {
+      keyRead = KEY_JUDGMENT;
+      return at + 10;
+    }
+    return -1;
+  }
+  if (letter == 0x65) {
+    if (at + 23 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x65636e6564697665 && load<u64>(blockAt + <usize>(at + 9)) == 0x636e65746e65735f && load<u32>(blockAt + <usize>(at + 17)) == 0x64695f65 && load<u16>(blockAt + <usize>(at + 21)) == 0x2273) {
+      keyRead = KEY_EVIDENCE_IDS;
+      return at + 23;
+    }
+    return -1;
+  }
+  return -1;
+}
+
+/** Reads the line [start, end) into the row at `row`: whether it has the shape (else the row's status is 0 and nothing else in it holds). */
+function readLine(start: i32, end: i32, row: usize): bool {
+  if (start >= end || byteAt(start) != OPEN_OBJECT) return false;
+  failed = false;
+  store<i32>(row + (CASE_START << 2), -1);
+  store<i32>(row + (RUN_KIND << 2), 0);
+  store<i32>(row + (JUDGMENT << 2), 0);
+  store<i32>(row + (EVIDENCE_COUNT << 2), -1);
+  store<i32>(row + (REASONING_START << 2), -1);
+  store<i32>(row + (COMPLETION_START << 2), -1);
+  store<i32>(row + (REFERENCE_FROM << 2), referenceCount);
+  let at = skipSpaces(start + 1, end);
+  for (;;) {
+    at = skipSpaces(at, end);
+    if (at >= end || byteAt(at) != QUOTE || (at = keyAt(at, end)) < 0) return false;
+    const kind = keyRead;
+    at = skipSpaces(at, end);
+    if (at >= end || byteAt(at) != COLON) return false;
+    at = skipSpaces(at + 1, end);
+    if (at >= end) return false;
+    const c = byteAt(at);
+    const value = at;
+    if (kind == KEY_CASE_ID) {
+      if (load<i32>(row + (CASE_START << 2)) >= 0 || c != QUOTE || (at = plainString(at + 1, end)) < 0) return false;
+      store<i32>(row + (CASE_START << 2), value + 1);
+      store<i32>(row + (CASE_END << 2), at - 1);
+    } else if (kind == KEY_RUN) {
+      if (load<i32>(row + (RUN_KIND << 2)) != 0) return false;
+      if (c == QUOTE) {
+        if ((at = plainString(at + 1, end)) < 0) return false;
+        store<i32>(row + (RUN_KIND << 2), 2);
+        store<i32>(row + (RUN_START << 2), value + 1);
+        store<i32>(row + (RUN_END << 2), at - 1);
+      } else {
+        if ((at = integerAt(at, end)) < 0) return false;
+        store<i32>(row + (RUN_KIND << 2), 1);
+        store<i32>(row + (RUN_VALUE << 2), numberCount);
+        if (!pushNumber(integerValue)) return false;
+      }
+    } else if (kind == KEY_JUDGMENT) {
+      if (load<i32>(row + (JUDGMENT << 2)) != 0) return false;
+      if (c == 0x74 && at + 4 <= end && byteAt(at + 1) == 0x72 && byteAt(at + 2) == 0x75 && byteAt(at + 3) == 0x65) {
+        store<i32>(row + (JUDGMENT << 2), 1);
+        at += 4;
+      } else if (c == 0x66 && at + 5 <= end && byteAt(at + 1) == 0x61 && byteAt(at + 2) == 0x6c && byteAt(at + 3) == 0x73 && byteAt(at + 4) == 0x65) {
+        store<i32>(row + (JUDGMENT << 2), 2);
+        at += 5;
+      } else return false;
+    } else if (kind == KEY_EVIDENCE_IDS) {
+      if (load<i32>(row + (EVIDENCE_COUNT << 2)) >= 0 || c != OPEN_LIST) return false;
+      const from = numberCount;
+      at = skipSpaces(at + 1, end);
+      if (at < end && byteAt(at) == CLOSE_LIST) at++;
+      else {
+        for (;;) {
+          at = skipSpaces(at, end);
+          if (at >= end || (at = integerAt(at, end)) < 0 || !pushNumber(integerValue)) return false;
+          at = skipSpaces(at, end);
+          if (at >= end) return false;
+          const next = byteAt(at++);
+          if (next == CLOSE_LIST) break;
+          if (next != COMMA) return false;
+        }
+      }
+      store<i32>(row + (EVIDENCE_COUNT << 2), numberCount - from);
+      store<i32>(row + (EVIDENCE_FROM << 2), from);
+    } else if (kind == KEY_COMPLETION) {
+      if (load<i32>(row + (COMPLETION_START << 2)) >= 0 || c != QUOTE || (at = completionString(at + 1, end)) < 0) return false;
+      store<i32>(row + (COMPLETION_START << 2), value + 1);
+      store<i32>(row + (COMPLETION_END << 2), at - 1);
+      store<i32>(row + (LAYOUT_MIDDLE << 2), layoutMiddle);
+      store<i32>(row + (LAYOUT_NEWLINE << 2), layoutNewline);
+    } else {
+      if (load<i32>(row + (REASONING_START << 2)) >= 0 || c != QUOTE || (at = reasoningString(at + 1, end)) < 0) return false;
+      store<i32>(row + (REASONING_START << 2), value + 1);
+      store<i32>(row + (REASONING_END << 2), at - 1);
+      store<i32>(row + (REASONING_ESCAPED << 2), escaped ? 1 : 0);
+    }
+    at = skipSpaces(at, end);
+    if (at >= end) return false;
+    const next = byteAt(at++);
+    if (next == CLOSE_OBJECT) {
+      if (skipSpaces(at, end) != end) return false;
+      store<i32>(row + (REFERENCE_COUNT << 2), referenceCount - load<i32>(row + (REFERENCE_FROM << 2)));
+      return true;
+    }
+    if (next != COMMA) return false;
+  }
+  return false;
+}
+
+/** Where the memory free for the caller begins (after this module's own data). */
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * Reads the block's lines: the block at `block`, line k ending at the i32 ends[k] (its newline, or
+ * the block's end), rows of ROW_FIELDS i32 at `rows`, numbers (f64) at `numbers` (room for
+ * `numberLimit`), references (f64 first, last and position of their `[`) at `references` (room
+ * for `referenceLimit`).
+ */
+export function scanLines(block: usize, ends: usize, lineCount: i32, rows: usize, numbers: usize, numberLimit: i32, references: usize, referenceLimit: i32): void {
+  blockAt = block;
+  numbersAt = numbers;
+  numberCount = 0;
+  numberRoom = numberLimit;
+  referencesAt = references;
+  referenceCount = 0;
+  referenceRoom = referenceLimit;
+  let start: i32 = 0;
+  for (let k: i32 = 0; k < lineCount; k++) {
+    const end = load<i32>(ends + (<usize>k << 2));
+    // The line's text drops one final "\r", as the block's scorer gives it to the scanner.
+    const textEnd = end > start && byteAt(end - 1) == 0x0d ? end - 1 : end;
+    const row = rows + (<usize>(k * ROW_FIELDS) << 2);
+    const numbersBefore = numberCount;
+    const referencesBefore = referenceCount;
+    if (readLine(start, textEnd, row) && !failed) store<i32>(row, 1);
+    else {
+      store<i32>(row, 0);
+      numberCount = numbersBefore;
+      referenceCount = referencesBefore;
+    }
+    start = end + 1;
+  }
+}
