@@ -337,7 +337,7 @@ function pushNumber(value: f64): bool {
   return true;
 }
 
-// The five keys, each with its closing quote, compared as little-endian words (`case_id"` is one u64).
+// The six keys read here, each with its closing quote, compared as little-endian words (`case_id"` is one u64).
 const KEY_CASE_ID = 1;
 const KEY_RUN = 2;
 const KEY_JUDGMENT = 3;
@@ -351,7 +351,7 @@ const COMPLETION_HEAD: u64 = 0x6974656c706d6f63;
 /** The kind of the key keyAt read last. */
 let keyRead = 0;
 
-/** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the five. */
+/** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the six. */
 function keyAt(at: i32, end: i32): i32 {
   // The first letter tells which of the keys it can be.
   const letter = at + 1 < end ? byteAt(at + 1) : 0;

@@ -9,6 +9,7 @@
 // each, most of a 1M-line eval's scoring (docs/eval.md, "Performance").
 
 import { BLOCK_SCAN_WASM } from "./block-scan-wasm.js";
+import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from "./wasm.js";
 
 /** A row's fields (Int32), ROW_FIELDS per line, as wasm/block-scan.ts writes them. */
 export const ROW_FIELDS = 20;
@@ -46,17 +47,6 @@ export interface BlockRows {
   references: Float64Array;
 }
 
-// The part of the WebAssembly API used here (Node's own global; its type is not in this project's libraries).
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
 interface BlockScanExports {
   memory: WasmMemory;
   heapBase(): number;
@@ -72,7 +62,6 @@ interface BlockScanExports {
   ): void;
 }
 
-const PAGE_BYTES = 65536;
 /** Numbers and references a block's rows have room for beyond these per line: a line holding more is left to the JavaScript scanner. */
 const NUMBERS_PER_LINE = 4;
 const REFERENCES_PER_LINE = 8;
@@ -82,17 +71,7 @@ let module: BlockScanExports | undefined;
 
 /** The module's instance, made at first use (one per thread). */
 function blockScan(): BlockScanExports {
-  if (module === undefined) {
-    const compiled = new WASM.Module(Buffer.from(BLOCK_SCAN_WASM, "base64"));
-    module = new WASM.Instance(compiled, {
-      env: {
-        // The module has no assertions (compiled with --noAssert); an abort would be a bug.
-        abort: () => {
-          throw new Error("block-scan: the WebAssembly module aborted");
-        },
-      },
-    }).exports as unknown as BlockScanExports;
-  }
+  module ??= instantiateWasm<BlockScanExports>(BLOCK_SCAN_WASM, "block-scan");
   return module;
 }
 
@@ -122,7 +101,7 @@ export function scanBlockRows(block: Uint8Array, ends: Int32Array): BlockRows | 
   // Growing detaches the memory's old ArrayBuffer, and V8 then checks every typed array access of
   // the process for a detached buffer: the module starts with room for the blocks the readers cut
   // (wasm/ is compiled with 16 MiB), so only a block of a very long line makes it grow.
-  if (memory.buffer.byteLength < size) memory.grow(Math.ceil((size - memory.buffer.byteLength) / PAGE_BYTES));
+  if (memory.buffer.byteLength < size) memory.grow(Math.ceil((size - memory.buffer.byteLength) / WASM_PAGE_BYTES));
   const buffer = memory.buffer;
   new Uint8Array(buffer, blockAt, block.length).set(block);
   new Int32Array(buffer, endsAt, count).set(ends);

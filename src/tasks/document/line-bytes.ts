@@ -96,16 +96,23 @@ export class FractionBytes {
     return this.before.length + NUMBER_BYTES + this.after.length + FRAGMENT_SLACK;
   }
 
+  /** The bytes written for k / n (0 ≤ k ≤ n): `before`, the fraction as `String` renders it, `after`. */
+  bytesOf(k: number): Uint8Array {
+    return this.fragment(k).bytes;
+  }
+
+  private fragment(k: number): Fragment {
+    let rendered = this.rendered[k];
+    if (rendered === undefined) this.rendered[k] = rendered = fragmentOf(utf8(`${this.beforeText}${String(k / this.denominator)}${this.afterText}`));
+    return rendered;
+  }
+
   /** Writes `before`, `value`, `after` at `at` of the buffer `buf` is and `view` covers (room for `most`), returning the end. */
   write(buf: Uint8Array, view: DataView, at: number, value: number): number {
     const n = this.denominator;
     const k = Math.round(value * n);
     // The same double as k / n renders the same; anything else (n = 0 included) is not one of these fractions.
-    if (k >= 0 && k <= n && k / n === value) {
-      let rendered = this.rendered[k];
-      if (rendered === undefined) this.rendered[k] = rendered = fragmentOf(utf8(`${this.beforeText}${String(value)}${this.afterText}`));
-      return putFragment(view, at, rendered);
-    }
+    if (k >= 0 && k <= n && k / n === value) return putFragment(view, at, this.fragment(k));
     const { before, after } = this;
     for (let b = 0; b < before.length; b++) buf[at++] = before[b]!;
     at = writeNumber(buf, at, value);

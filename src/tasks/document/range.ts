@@ -8,6 +8,7 @@ import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
 import { sliceHashOf, type SliceCase } from "../../io/slice-kept.js";
 import { ByteSink, FRAGMENT_SLACK, FractionBytes, fragmentOf, NUMBER_BYTES, putFragment, utf8, writeNumber } from "./line-bytes.js";
+import { type RunLineFragments, writeRangeBytes } from "./range-write.js";
 import type { SlotColumns } from "./run-table.js";
 import { scoreRows, type RowChunk } from "./score-rows.js";
 import type { RejectionExample } from "../../report/types.js";
@@ -373,7 +374,7 @@ export function aggregateRange(state: ScoreState, p: RangePayload): RangeResult 
  * (written at once into a buffer per case, the lines took a quarter longer). Grown, never shrunk:
  * one per thread.
  */
-class RangeLines {
+export class RangeLines {
   line = new Int32Array(0);
   judgment = new Uint8Array(0);
   reason = new Uint8Array(0);
@@ -595,8 +596,48 @@ function sumRangeCells(
   }
 }
 
-/** The range's cases.jsonl bytes: case by case, its case line then its runs' lines in run order; the first missing predictions' examples into `missingExamples`. */
+/** The run lines' fixed parts, as the WebAssembly writer takes them (range-write.ts). */
+const RUN_LINE_FRAGMENTS: RunLineFragments = { run: RUN_KEY.bytes, line: LINE_KEY.bytes, judgment: JUDGMENT.map((row) => row.map((f) => f.bytes)) };
+
+/** A buffer the case lines of a range are written into, kept from range to range. */
+let caseLineScratch: Uint8Array = new Uint8Array(1 << 12);
+
+/**
+ * The range's cases.jsonl bytes: case by case, its case line then its runs' lines in run order,
+ * written by the WebAssembly writer (range-write.ts) when it takes the range, else by
+ * writeRangeLinesHere; the first missing predictions' examples into `missingExamples`.
+ */
 function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: RejectionExample[]): Uint8Array {
+  const R = p.runs;
+  const w = p.cases.length;
+  for (let j = 0; j < w && missingExamples.length < EXAMPLES_PER_REASON; j++) {
+    for (let r = 0, t = j * R; r < R && missingExamples.length < EXAMPLES_PER_REASON; r++, t++) {
+      if (lines.line[t] === 0 && lines.reason[t] !== 0) missingExamples.push(missingExample(p.cases[j]!, p.runKeys[p.runKeyBase + r]!));
+    }
+  }
+  const sink = new ByteSink(caseLineScratch);
+  const ends: number[] = [];
+  for (const c of p.cases) {
+    writeCaseLine(sink, c);
+    ends.push(sink.length);
+  }
+  caseLineScratch = sink.room(0);
+  const caseLines = ends.map((end, j) => caseLineScratch.subarray(j === 0 ? 0 : ends[j - 1]!, end));
+  const input = {
+    caseLines,
+    tails: p.cases.map((c) => coverageTailsOf(c.sentences.length)),
+    runs: R,
+    runKeyData: p.runKeyData,
+    runKeyStart: p.runKeyStart,
+    runKeyBase: p.runKeyBase,
+    cells: lines,
+    evData: p.cells.evData,
+  };
+  return writeRangeBytes(input, RUN_LINE_FRAGMENTS, p.spare) ?? writeRangeLinesHere(p, lines);
+}
+
+/** writeRangeLines in JavaScript: the writer of the ranges the WebAssembly one does not take. */
+export function writeRangeLinesHere(p: RangeInput, lines: RangeLines): Uint8Array {
   const R = p.runs;
   const keyData = p.runKeyData;
   const keyStart = p.runKeyStart;
@@ -608,17 +649,14 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
     writeCaseLine(out, c);
     const tails = coverageTailsOf(c.sentences.length);
     for (let r = 0, t = j * R; r < R; r++, t++) {
-      const line = lines.line[t]!;
-      const reasonIdx = lines.reason[t]!;
-      if (line === 0 && reasonIdx !== 0 && missingExamples.length < EXAMPLES_PER_REASON) missingExamples.push(missingExample(c, p.runKeys[keyBase + r]!));
       writeRunLine(
         out,
         keyData,
         keyStart[keyBase + r]!,
         keyStart[keyBase + r + 1]!,
-        line,
+        lines.line[t]!,
         lines.judgment[t] === 1,
-        reasonIdx,
+        lines.reason[t]!,
         evData,
         lines.evFrom[t]!,
         lines.evTo[t]!,
