@@ -88,13 +88,15 @@ class RangeWriter {
   /** Each sentence count's table of coverage endings, by numerator. */
   private readonly tailTables = new Map<number, { at: number; longest: number }>();
 
+  /** The whole memory, as bytes and as 32-bit integers (it never grows, so these stay valid). */
+  private readonly bytes: Uint8Array;
+  private readonly ints: Int32Array;
+
   constructor() {
     this.keptFrom = align8(this.wasm.heapBase());
     this.keptEnd = this.keptFrom;
-  }
-
-  private get bytes(): Uint8Array {
-    return new Uint8Array(this.wasm.memory.buffer);
+    this.bytes = new Uint8Array(this.wasm.memory.buffer);
+    this.ints = new Int32Array(this.wasm.memory.buffer);
   }
 
   /** Room for `size` bytes among the kept ones: their start, or -1. */
@@ -110,13 +112,11 @@ class RangeWriter {
     const size = 8 * pieces.length + pieces.reduce((sum, p) => sum + p.length, 0);
     const at = this.keep(size);
     if (at < 0) return -1;
-    const memory = this.bytes;
-    const table = new Int32Array(memory.buffer, at, 2 * pieces.length);
     let byteAt = at + 8 * pieces.length;
     pieces.forEach((piece, k) => {
-      table[2 * k] = byteAt;
-      table[2 * k + 1] = piece.length;
-      memory.set(piece, byteAt);
+      this.ints[(at >> 2) + 2 * k] = byteAt;
+      this.ints[(at >> 2) + 2 * k + 1] = piece.length;
+      this.bytes.set(piece, byteAt);
       byteAt += piece.length;
     });
     return at;
@@ -201,38 +201,33 @@ class RangeWriter {
     const judgmentsAt = idsAt + 4 * idCount;
     const reasonsAt = judgmentsAt + cells;
     const outAt = align8(reasonsAt + cells);
-    const buffer = this.wasm.memory.buffer;
     // The module's memory never grows here (growing would detach its buffer, which makes V8 check
     // every typed array access of the process): a range beyond it is range.ts's writer's.
-    if (outAt + most > buffer.byteLength) return undefined;
-    const memory = new Uint8Array(buffer);
-    const caseTable = new Int32Array(buffer, caseTableAt, 2 * w);
+    if (outAt + most > this.bytes.length) return undefined;
+    const memory = this.bytes;
+    const ints = this.ints;
     let at = caseBytesAt;
-    input.caseLines.forEach((bytes, j) => {
-      caseTable[2 * j] = at;
-      caseTable[2 * j + 1] = bytes.length;
+    for (let j = 0; j < w; j++) {
+      const bytes = input.caseLines[j]!;
+      ints[(caseTableAt >> 2) + 2 * j] = at;
+      ints[(caseTableAt >> 2) + 2 * j + 1] = bytes.length;
       memory.set(bytes, at);
       at += bytes.length;
-    });
-    const keyTable = new Int32Array(buffer, keyTableAt, 2 * R);
+      ints[(tailTablesAt >> 2) + j] = tails[j]!.at;
+    }
     const firstKey = runKeyStart[runKeyBase]!;
     memory.set(runKeyData.subarray(firstKey, firstKey + keyBytes), keyBytesAt);
     for (let r = 0; r < R; r++) {
-      keyTable[2 * r] = keyBytesAt + runKeyStart[runKeyBase + r]! - firstKey;
-      keyTable[2 * r + 1] = runKeyStart[runKeyBase + r + 1]! - runKeyStart[runKeyBase + r]!;
+      ints[(keyTableAt >> 2) + 2 * r] = keyBytesAt + runKeyStart[runKeyBase + r]! - firstKey;
+      ints[(keyTableAt >> 2) + 2 * r + 1] = runKeyStart[runKeyBase + r + 1]! - runKeyStart[runKeyBase + r]!;
     }
-    const tailTableOf = new Int32Array(buffer, tailTablesAt, w);
-    tails.forEach((t, j) => {
-      tailTableOf[j] = t.at;
-    });
-    new Int32Array(buffer, linesAt, cells).set(line.subarray(0, cells));
-    new Uint8Array(buffer, judgmentsAt, cells).set(judgment.subarray(0, cells));
-    new Uint8Array(buffer, reasonsAt, cells).set(reason.subarray(0, cells));
-    const numerators = new Int32Array(buffer, numeratorsAt, cells);
-    const idFrom = new Int32Array(buffer, idFromAt, cells);
-    const idTo = new Int32Array(buffer, idToAt, cells);
-    const ids = new Int32Array(buffer, idsAt, idCount);
-    let next = 0;
+    ints.set(line.subarray(0, cells), linesAt >> 2);
+    memory.set(judgment.subarray(0, cells), judgmentsAt);
+    memory.set(reason.subarray(0, cells), reasonsAt);
+    const numerators = numeratorsAt >> 2;
+    const idFrom = idFromAt >> 2;
+    const idTo = idToAt >> 2;
+    let next = idsAt >> 2;
     for (let j = 0, t = 0; j < w; j++) {
       const n = input.tails[j]!.denominator;
       for (let r = 0; r < R; r++, t++) {
@@ -240,14 +235,14 @@ class RangeWriter {
         const value = coverage[t]!;
         const k = Math.round(value * n);
         if (!(k >= 0 && k <= n && k / n === value)) return undefined;
-        numerators[t] = k;
-        idFrom[t] = next;
+        ints[numerators + t] = k;
+        ints[idFrom + t] = next - (idsAt >> 2);
         for (let e = evFrom[t]!; e < evTo[t]!; e++) {
           const id = evData[e]!;
           if (!(id >= 0 && id < 2147483648 && (id | 0) === id)) return undefined;
-          ids[next++] = id;
+          ints[next++] = id;
         }
-        idTo[t] = next;
+        ints[idTo + t] = next - (idsAt >> 2);
       }
     }
     const end = this.wasm.writeRange(

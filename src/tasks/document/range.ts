@@ -599,13 +599,20 @@ function sumRangeCells(
 /** The run lines' fixed parts, as the WebAssembly writer takes them (range-write.ts). */
 const RUN_LINE_FRAGMENTS: RunLineFragments = { run: RUN_KEY.bytes, line: LINE_KEY.bytes, judgment: JUDGMENT.map((row) => row.map((f) => f.bytes)) };
 
+/**
+ * Cells a range has at least for the WebAssembly writer to write it: its work per range (laying
+ * the case lines, run keys and cells out in its memory) costs more than it saves on a range of a
+ * few runs (a GRPO-shaped dump's 8 cases × 8 samples).
+ */
+const WASM_RANGE_CELLS = 512;
+
 /** A buffer the case lines of a range are written into, kept from range to range. */
 let caseLineScratch: Uint8Array = new Uint8Array(1 << 12);
 
 /**
  * The range's cases.jsonl bytes: case by case, its case line then its runs' lines in run order,
- * written by the WebAssembly writer (range-write.ts) when it takes the range, else by
- * writeRangeLinesHere; the first missing predictions' examples into `missingExamples`.
+ * written by the WebAssembly writer (range-write.ts) when the range is big enough and it takes
+ * it, else by writeRangeLinesHere; the first missing predictions' examples into `missingExamples`.
  */
 function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: RejectionExample[]): Uint8Array {
   const R = p.runs;
@@ -615,6 +622,7 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
       if (lines.line[t] === 0 && lines.reason[t] !== 0) missingExamples.push(missingExample(p.cases[j]!, p.runKeys[p.runKeyBase + r]!));
     }
   }
+  if (R * w < WASM_RANGE_CELLS) return writeRangeLinesHere(p, lines);
   const sink = new ByteSink(caseLineScratch);
   const ends: number[] = [];
   for (const c of p.cases) {
