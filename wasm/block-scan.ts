@@ -67,7 +67,7 @@ let referenceRoom: i32 = 0;
   return <u32>load<u8>(blockAt + <usize>i);
 }
 
-function skipSpaces(i: i32, end: i32): i32 {
+@inline function skipSpaces(i: i32, end: i32): i32 {
   while (i < end && byteAt(i) == SPACE) i++;
   return i;
 }
@@ -111,7 +111,7 @@ let digitsValue: f64 = 0;
 let digitsEnd: i32 = 0;
 
 /** A string's content from `i` to its closing quote, without escapes: the position after the quote, or -1. */
-function plainString(i: i32, limit: i32): i32 {
+@inline function plainString(i: i32, limit: i32): i32 {
   i = nextStop(i, limit, false, false);
   if (i >= limit || byteAt(i) != QUOTE) return -1;
   return i + 1;
@@ -307,7 +307,7 @@ function completionString(start: i32, limit: i32): i32 {
 }
 
 /** An integer at `at` into integerValue: the position after it, or -1. */
-function integerAt(at: i32, limit: i32): i32 {
+@inline function integerAt(at: i32, limit: i32): i32 {
   const start = at;
   let value: f64 = 0;
   while (at < limit) {
@@ -352,7 +352,7 @@ const COMPLETION_HEAD: u64 = 0x6974656c706d6f63;
 let keyRead = 0;
 
 /** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the six. */
-function keyAt(at: i32, end: i32): i32 {
+@inline function keyAt(at: i32, end: i32): i32 {
   // The first letter tells which of the keys it can be.
   const letter = at + 1 < end ? byteAt(at + 1) : 0;
   if (letter == 0x63) {
