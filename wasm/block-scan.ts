@@ -19,7 +19,7 @@
 // recorded. Integers: 0, or 1-9 then digits, at most 15 digits, not followed by `.`, `e` or `E`.
 
 // Row fields (i32), ROW_FIELDS per line.
-const ROW_FIELDS: i32 = 20;
+const ROW_FIELDS: i32 = 21;
 const STATUS = 0; // 1: read here
 const CASE_START = 1;
 const CASE_END = 2;
@@ -39,6 +39,12 @@ const COMPLETION_START = 15; // -1 absent; its end is the row's COMPLETION_END, 
 const COMPLETION_END = 16;
 const LAYOUT_MIDDLE = 17;
 const LAYOUT_NEWLINE = 18;
+// What the line's references come to, when the row says it: -1 not said (more than REFERENCES_SUMMED
+// of them, one ending at 2^31 or beyond, or both a reasoning and a completion), -2 rejected whatever
+// the sentence count (one starts below 1 or ends before it starts), else how many distinct IDs they
+// cite, rejected only when REFERENCE_HIGHEST, the highest end, is beyond the sentence count.
+const REFERENCE_SUMMARY = 19;
+const REFERENCE_HIGHEST = 20;
 
 const QUOTE: u32 = 0x22;
 const BACKSLASH: u32 = 0x5c;
@@ -394,6 +400,74 @@ let keyRead = 0;
   return -1;
 }
 
+/** References a row's summary is taken over at most (a line with more is the JavaScript reader's to count). */
+const REFERENCES_SUMMED = 16;
+/** The summed references' ranges, sorted by their first ID (REFERENCES_SUMMED of them at most), in this module's own data. */
+const sortedFirsts: usize = memory.data(REFERENCES_SUMMED * 8);
+const sortedLasts: usize = memory.data(REFERENCES_SUMMED * 8);
+/** References summed end below this: the summary's numbers are 32-bit integers. */
+const SUMMED_BELOW: f64 = 2147483648;
+
+/**
+ * The row's REFERENCE_SUMMARY and REFERENCE_HIGHEST for references [from, to), as
+ * core/document/references.ts's referenceCountOf counts them: rejected when one starts below 1,
+ * ends before it starts or ends beyond the sentence count; else the size of their union.
+ */
+function summarizeReferences(row: usize, from: i32, to: i32, both: bool): void {
+  const count = to - from;
+  store<i32>(row + (REFERENCE_HIGHEST << 2), 0);
+  if (both || count > REFERENCES_SUMMED) {
+    store<i32>(row + (REFERENCE_SUMMARY << 2), -1);
+    return;
+  }
+  let highest: f64 = 0;
+  let rejected = false;
+  for (let k = 0; k < count; k++) {
+    const at = referencesAt + <usize>(from + k) * 24;
+    const first = load<f64>(at);
+    const last = load<f64>(at + 8);
+    // An end of 2^31 or beyond (Infinity included) is left to the recorded references: whether it
+    // is beyond the sentence count is theirs to say.
+    if (!(last < SUMMED_BELOW)) {
+      store<i32>(row + (REFERENCE_SUMMARY << 2), -1);
+      return;
+    }
+    if (first < 1 || last < first) rejected = true;
+    if (last > highest) highest = last;
+    // Insertion by first ID, stable (as mergeRanges sorts them).
+    let place = k;
+    while (place > 0 && load<f64>(sortedFirsts + (<usize>(place - 1) << 3)) > first) {
+      store<f64>(sortedFirsts + (<usize>place << 3), load<f64>(sortedFirsts + (<usize>(place - 1) << 3)));
+      store<f64>(sortedLasts + (<usize>place << 3), load<f64>(sortedLasts + (<usize>(place - 1) << 3)));
+      place--;
+    }
+    store<f64>(sortedFirsts + (<usize>place << 3), first);
+    store<f64>(sortedLasts + (<usize>place << 3), last);
+  }
+  if (rejected) {
+    store<i32>(row + (REFERENCE_SUMMARY << 2), -2);
+    return;
+  }
+  // The union: ranges that overlap or touch merge.
+  let cited: f64 = 0;
+  let runFirst: f64 = 0;
+  let runLast: f64 = -2;
+  for (let k = 0; k < count; k++) {
+    const first = load<f64>(sortedFirsts + (<usize>k << 3));
+    const last = load<f64>(sortedLasts + (<usize>k << 3));
+    if (k > 0 && first <= runLast + 1) {
+      if (last > runLast) runLast = last;
+    } else {
+      if (k > 0) cited += runLast - runFirst + 1;
+      runFirst = first;
+      runLast = last;
+    }
+  }
+  if (count > 0) cited += runLast - runFirst + 1;
+  store<i32>(row + (REFERENCE_SUMMARY << 2), <i32>cited);
+  store<i32>(row + (REFERENCE_HIGHEST << 2), <i32>highest);
+}
+
 /** Reads the line [start, end) into the row at `row`: whether it has the shape (else the row's status is 0 and nothing else in it holds). */
 function readLine(start: i32, end: i32, row: usize): bool {
   if (start >= end || byteAt(start) != OPEN_OBJECT) return false;
@@ -477,7 +551,10 @@ function readLine(start: i32, end: i32, row: usize): bool {
     const next = byteAt(at++);
     if (next == CLOSE_OBJECT) {
       if (skipSpaces(at, end) != end) return false;
-      store<i32>(row + (REFERENCE_COUNT << 2), referenceCount - load<i32>(row + (REFERENCE_FROM << 2)));
+      const from = load<i32>(row + (REFERENCE_FROM << 2));
+      store<i32>(row + (REFERENCE_COUNT << 2), referenceCount - from);
+      const both = load<i32>(row + (REASONING_START << 2)) >= 0 && load<i32>(row + (COMPLETION_START << 2)) >= 0;
+      summarizeReferences(row, from, referenceCount, both);
       return true;
     }
     if (next != COMMA) return false;

@@ -12,7 +12,7 @@ import { BLOCK_SCAN_WASM } from "./block-scan-wasm.js";
 import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from "./wasm.js";
 
 /** A row's fields (Int32), ROW_FIELDS per line, as wasm/block-scan.ts writes them. */
-export const ROW_FIELDS = 20;
+export const ROW_FIELDS = 21;
 /** 1: the line has the shape and the row holds it; 0: it is the JavaScript scanner's. */
 export const ROW_STATUS = 0;
 export const ROW_CASE_START = 1;
@@ -39,6 +39,14 @@ export const ROW_COMPLETION_START = 15;
 export const ROW_COMPLETION_END = 16;
 export const ROW_LAYOUT_MIDDLE = 17;
 export const ROW_LAYOUT_NEWLINE = 18;
+/**
+ * What the line's references come to (see `summarizedReferenceCount`, core/document/references.ts):
+ * -1 not said (more than 16 of them, one ending at 2^31 or beyond, or references in both a
+ * reasoning and a completion: they are in the row, to be recorded), -2 rejected whatever the
+ * sentence count, else the distinct IDs they cite, rejected when ROW_REFERENCE_HIGHEST is beyond it.
+ */
+export const ROW_REFERENCE_SUMMARY = 19;
+export const ROW_REFERENCE_HIGHEST = 20;
 
 /** The rows of the block read last, valid until the next call of scanBlockRows. */
 export interface BlockRows {

@@ -35,6 +35,8 @@ import {
   ROW_REASONING_START,
   ROW_REFERENCE_COUNT,
   ROW_REFERENCE_FROM,
+  ROW_REFERENCE_HIGHEST,
+  ROW_REFERENCE_SUMMARY,
   ROW_RUN_END,
   ROW_RUN_KIND,
   ROW_RUN_START,
@@ -118,6 +120,12 @@ export interface ScannedLine {
   completionSlash: boolean;
   /** The bytes decodeCompletion wrote, valid until its next call. */
   decoded: Uint8Array;
+  /**
+   * What the line's references come to when its row said it (`summarizedReferenceCount`): the
+   * summary, -1 when the references were recorded instead, and the highest ID they cite.
+   */
+  referenceSummary: number;
+  referenceHighest: number;
 }
 
 const span = (): ByteSpan => ({ start: -1, end: -1, escaped: false });
@@ -141,6 +149,8 @@ export const scanned: ScannedLine = {
   tagCount: 0,
   completionSlash: false,
   decoded: new Uint8Array(1 << 12),
+  referenceSummary: -1,
+  referenceHighest: 0,
 };
 
 // Whether the last string scanString read holds an escape (its content lies between the quote it
@@ -662,6 +672,7 @@ export function scanLineBytes(block: Uint8Array, start: number, end: number): bo
   scanned.completion.start = -1;
   predictionSeen = false;
   inPrediction = false;
+  scanned.referenceSummary = -1;
   clearReferences();
   let at = skipSpaces(block, start + 1, end);
   if (block[at] === CLOSE_OBJECT) return skipSpaces(block, at + 1, end) === end;
@@ -737,9 +748,14 @@ export function scanLineAt(block: Uint8Array, start: number, end: number, line: 
     s.completionSlash = false;
   }
   clearReferences();
-  const first = rows[row + ROW_REFERENCE_FROM]!;
-  const last = first + rows[row + ROW_REFERENCE_COUNT]!;
-  for (let k = first; k < last; k++) recordReference(references[3 * k]!, references[3 * k + 1]!, references[3 * k + 2]!);
+  const summary = rows[row + ROW_REFERENCE_SUMMARY]!;
+  s.referenceSummary = summary;
+  s.referenceHighest = rows[row + ROW_REFERENCE_HIGHEST]!;
+  if (summary === -1) {
+    const first = rows[row + ROW_REFERENCE_FROM]!;
+    const last = first + rows[row + ROW_REFERENCE_COUNT]!;
+    for (let k = first; k < last; k++) recordReference(references[3 * k]!, references[3 * k + 1]!, references[3 * k + 2]!);
+  }
   return true;
 }
 

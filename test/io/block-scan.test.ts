@@ -2,7 +2,7 @@
 // wasm/block-scan.ts) against dump-bytes.ts's JavaScript scanner: for generated lines of the
 // shapes it reads and lines near them (other keys, spaces, escapes, odd integers, references,
 // broken layouts), every line the module takes is one the scanner accepts, with the same fields
-// and the same recorded references; and it takes most lines of the shapes judges write, or it
+// and references that count the same against any sentence count; and it takes most lines of the shapes judges write, or it
 // would agree by never answering. The scanner itself is held to the full parser by
 // test/document-eval/score-bytes.property.test.ts.
 import fc from "fast-check";
@@ -11,7 +11,7 @@ import { compileWasm } from "../../scripts/build-wasm.mjs";
 import { BLOCK_SCAN_WASM } from "../../src/io/block-scan-wasm.js";
 import { ROW_FIELDS, ROW_STATUS, scanBlockRows } from "../../src/io/block-scan.js";
 import { scanLineAt, scanLineBytes, scanLinesAhead, scanned } from "../../src/io/dump-bytes.js";
-import { recordedReferences } from "../../src/core/document/references.js";
+import { recordedReferenceCount, recordedReferences, summarizedReferenceCount } from "../../src/core/document/references.js";
 
 /** What a scan left in `scanned` and the recorded references, for the fields it set. */
 function snapshot(): Record<string, unknown> {
@@ -25,8 +25,24 @@ function snapshot(): Record<string, unknown> {
     reasoning: span(s.reasoning),
     completion: span(s.completion),
     layout: s.completion.start < 0 ? null : [s.layoutMiddle, s.layoutNewline, s.completionSlash],
-    references: recordedReferences(),
+    references: referenceCounts(),
   };
+}
+
+/** Sentence counts the references are counted against. */
+const SENTENCE_COUNTS = [1, 2, 3, 4, 5, 7, 12, 20, 40, 1000, 2 ** 31 - 1];
+
+/**
+ * What the line's references come to for each sentence count, as scoring counts them: from the
+ * summary the WebAssembly pass gave, or from the references recorded (the line's only text with
+ * references, or all of them when the row has no summary).
+ */
+function referenceCounts(): unknown[] {
+  const s = scanned;
+  if (s.referenceSummary !== -1) return SENTENCE_COUNTS.map((n) => summarizedReferenceCount(s.referenceSummary, s.referenceHighest, n));
+  const recorded = recordedReferences();
+  const end = recorded.length === 0 ? 0 : recorded[recorded.length - 1]![2]! + 1;
+  return SENTENCE_COUNTS.map((n) => recordedReferenceCount(0, end, n));
 }
 
 /** The block's line ends (each newline, and the end of a last line without one). */
@@ -170,7 +186,7 @@ describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
     expect(Buffer.from(BLOCK_SCAN_WASM, "base64").equals(bytes)).toBe(true);
   }, 120_000);
 
-  it("takes only lines the JavaScript scanner accepts, with the same fields and references", () => {
+  it("takes only lines the JavaScript scanner accepts, with the same fields, its references counting the same", () => {
     let taken = 0;
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
@@ -208,6 +224,28 @@ describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
       ];
       expect(compareBlock(lines)).toBe(4);
     }
+  });
+
+  it("counts a line's references as the scanner's record counts them, however many and however large", () => {
+    const line = (reasoning: string) => `{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"${reasoning}"}`;
+    const many = (count: number) => Array.from({ length: count }, (_, k) => `[${(k * 7) % 30}-${((k * 7) % 30) + (k % 4)}]`).join(" ");
+    const lines = [
+      line(many(15)),
+      line(many(16)),
+      line(many(17)),
+      line(many(40)),
+      line("[2147483646] and [1-3]"),
+      line("[2147483647]"),
+      line("[1-2147483646]"),
+      line("[2147483648]"),
+      line("[3000000000] and [2]"),
+      line("[1-4294967296]"),
+      line("[5]-[2] and [3]"),
+      line("[3-1]"),
+      line("[1]-[3] [2-6] [8] [7] [10-12] [9]"),
+      '{"case_id":"c0","run":0,"completion":"<think>\\n[2] [1-2] [40] [3]-[1]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}',
+    ];
+    expect(compareBlock(lines)).toBe(lines.length);
   });
 
   it("leaves to the JavaScript scanner each line only it reads", () => {

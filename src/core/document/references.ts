@@ -161,6 +161,16 @@ export function referenceAt(bytes: Uint8Array, index: number, end: number): numb
   return position;
 }
 
+/**
+ * `recordedReferenceCount` from a summary of the references, as a reader that counted them while
+ * it read them gives it: `summary` -2 when one of them starts below 1 or ends before it starts
+ * (rejected for any document), else the number of distinct IDs they cite, whose highest is
+ * `highest`. The caller has checked sentenceCount ≥ 1.
+ */
+export function summarizedReferenceCount(summary: number, highest: number, sentenceCount: number): number | DocumentContradictionErrorCode {
+  return summary === -2 || highest > sentenceCount ? "reasoning_reference_out_of_document" : summary;
+}
+
 /** The references recorded since clearReferences, as [first, last, where its `[` is] (for comparing readers in tests). */
 export function recordedReferences(): number[][] {
   const out: number[][] = [];

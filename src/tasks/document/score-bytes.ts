@@ -8,7 +8,7 @@
 // path, whose messages quote the values. test/document-eval/score-bytes.property.test.ts holds
 // the two to the same columns.
 import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
-import { reasoningReferenceCountOfBytes, recordedReferenceCount } from "../../core/document/references.js";
+import { reasoningReferenceCountOfBytes, recordedReferenceCount, summarizedReferenceCount } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";
 import { END_MARKERS, type CompletionEndRule } from "../../core/document/completion-end.js";
 import {
@@ -483,9 +483,14 @@ function scoreChecked(
   }
   let referenceCount = 0;
   if (reason === null && reasonEnd > reasonStart) {
-    // The line's own bytes: their references were recorded as the line was scanned.
+    // The line's own bytes: their references were recorded as the line was scanned, or summed up
+    // by the block's WebAssembly pass (its only text holding references is this one).
     const references =
-      bytes === scanned.decoded ? reasoningReferenceCountOfBytes(bytes, reasonStart, reasonEnd, n) : recordedReferenceCount(reasonStart, reasonEnd, n);
+      bytes === scanned.decoded
+        ? reasoningReferenceCountOfBytes(bytes, reasonStart, reasonEnd, n)
+        : scanned.referenceSummary !== -1
+          ? summarizedReferenceCount(scanned.referenceSummary, scanned.referenceHighest, n)
+          : recordedReferenceCount(reasonStart, reasonEnd, n);
     if (typeof references === "string") reason = references;
     else referenceCount = references;
   }
