@@ -109,7 +109,14 @@ export function scanBlockRows(block: Uint8Array, ends: Int32Array): BlockRows | 
   // Growing detaches the memory's old ArrayBuffer, and V8 then checks every typed array access of
   // the process for a detached buffer: the module starts with room for the blocks the readers cut
   // (wasm/ is compiled with 16 MiB), so only a block of a very long line makes it grow.
-  if (memory.buffer.byteLength < size) memory.grow(Math.ceil((size - memory.buffer.byteLength) / WASM_PAGE_BYTES));
+  if (memory.buffer.byteLength < size) {
+    try {
+      memory.grow(Math.ceil((size - memory.buffer.byteLength) / WASM_PAGE_BYTES));
+    } catch {
+      // No memory to grow into: the block is the JavaScript scanner's.
+      return undefined;
+    }
+  }
   const buffer = memory.buffer;
   new Uint8Array(buffer, blockAt, block.length).set(block);
   new Int32Array(buffer, endsAt, count).set(ends);
