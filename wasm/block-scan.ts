@@ -1,5 +1,5 @@
 // AssemblyScript, compiled by scripts/build-wasm.mjs into src/io/block-scan-wasm.ts (the module's
-// bytes, checked to be current by test/io/block-scan.test.ts).
+// bytes, checked to be current by test/wasm-modules.test.ts).
 //
 // The dump scanner's first pass over a block (src/io/block-scan.ts): each line
 // of the narrow shape below is read here, in one pass over the block, into a row of numbers; every
@@ -205,54 +205,50 @@ function reasoningString(i: i32, limit: i32): i32 {
 }
 
 // The completion layout's markers as a completion's raw JSON bytes spell them (a newline is the
-// escape `\\n`), and its four tags: LAYOUT_TAGS of core/document/completion-end.ts. Each is
+// escape `\n`), and its four tags: LAYOUT_TAGS of core/document/completion-end.ts. Each is
 // compared as little-endian words, the last one ending at its last byte.
 const NEWLINE_LENGTH = 2;
 
-/** Whether `<think>\\n` (9 bytes) is at `at`, inside [0, end). */
 const THINK_OPEN_LENGTH: i32 = 9;
+/** Whether `<think>\n` (9 bytes) is at `at`, inside [0, end). */
 function thinkOpenAt(at: i32, end: i32): bool {
-  return at >= 0 && at + 9 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x5c3e6b6e6968743c && load<u64>(blockAt + <usize>(at + 1)) == 0x6e5c3e6b6e696874;
+  return at >= 0 && at + THINK_OPEN_LENGTH <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x5c3e6b6e6968743c && load<u64>(blockAt + <usize>(at + 1)) == 0x6e5c3e6b6e696874;
 }
 
-/** Whether `\\n</think>\\n<answer>\\nJudgment: ` (32 bytes) is at `at`, inside [0, end). */
 const THINK_TO_JUDGMENT_LENGTH: i32 = 32;
+/** Whether `\n</think>\n<answer>\nJudgment: ` (32 bytes) is at `at`, inside [0, end). */
 function thinkToJudgmentAt(at: i32, end: i32): bool {
-  return at >= 0 && at + 32 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e6968742f3c6e5c && load<u64>(blockAt + <usize>(at + 8)) == 0x736e613c6e5c3e6b && load<u64>(blockAt + <usize>(at + 16)) == 0x754a6e5c3e726577 && load<u64>(blockAt + <usize>(at + 24)) == 0x203a746e656d6764;
+  return at >= 0 && at + THINK_TO_JUDGMENT_LENGTH <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e6968742f3c6e5c && load<u64>(blockAt + <usize>(at + 8)) == 0x736e613c6e5c3e6b && load<u64>(blockAt + <usize>(at + 16)) == 0x754a6e5c3e726577 && load<u64>(blockAt + <usize>(at + 24)) == 0x203a746e656d6764;
 }
 
-/** Whether `\\nEvidence: ` (12 bytes) is at `at`, inside [0, end). */
 const JUDGMENT_TO_EVIDENCE_LENGTH: i32 = 12;
+/** Whether `\nEvidence: ` (12 bytes) is at `at`, inside [0, end). */
 function judgmentToEvidenceAt(at: i32, end: i32): bool {
-  return at >= 0 && at + 12 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e65646976456e5c && load<u64>(blockAt + <usize>(at + 4)) == 0x203a65636e656469;
+  return at >= 0 && at + JUDGMENT_TO_EVIDENCE_LENGTH <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x6e65646976456e5c && load<u64>(blockAt + <usize>(at + 4)) == 0x203a65636e656469;
 }
 
-/** Whether `\\n</answer>` (11 bytes) is at `at`, inside [0, end). */
 const ANSWER_CLOSE_LENGTH: i32 = 11;
+/** Whether `\n</answer>` (11 bytes) is at `at`, inside [0, end). */
 function answerCloseAt(at: i32, end: i32): bool {
-  return at >= 0 && at + 11 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x77736e612f3c6e5c && load<u64>(blockAt + <usize>(at + 3)) == 0x3e726577736e612f;
+  return at >= 0 && at + ANSWER_CLOSE_LENGTH <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x77736e612f3c6e5c && load<u64>(blockAt + <usize>(at + 3)) == 0x3e726577736e612f;
 }
 
 /** Whether `<think>` (7 bytes) is at `at`, inside [0, end). */
-const TAG_THINK_LENGTH: i32 = 7;
 function tagThinkAt(at: i32, end: i32): bool {
   return at >= 0 && at + 7 <= end && load<u32>(blockAt + <usize>(at + 0)) == 0x6968743c && load<u32>(blockAt + <usize>(at + 3)) == 0x3e6b6e69;
 }
 
 /** Whether `<answer>` (8 bytes) is at `at`, inside [0, end). */
-const TAG_ANSWER_LENGTH: i32 = 8;
 function tagAnswerAt(at: i32, end: i32): bool {
   return at >= 0 && at + 8 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x3e726577736e613c;
 }
 
 /** Whether `</think>` (8 bytes) is at `at`, inside [0, end). */
-const TAG_THINK_CLOSE_LENGTH: i32 = 8;
 function tagThinkCloseAt(at: i32, end: i32): bool {
   return at >= 0 && at + 8 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x3e6b6e6968742f3c;
 }
 
 /** Whether `</answer>` (9 bytes) is at `at`, inside [0, end). */
-const TAG_ANSWER_CLOSE_LENGTH: i32 = 9;
 function tagAnswerCloseAt(at: i32, end: i32): bool {
   return at >= 0 && at + 9 <= end && load<u64>(blockAt + <usize>(at + 0)) == 0x726577736e612f3c && load<u64>(blockAt + <usize>(at + 1)) == 0x3e726577736e612f;
 }
@@ -589,9 +585,9 @@ export function scanLines(block: usize, ends: usize, lineCount: i32, rows: usize
     const row = rows + (<usize>(k * ROW_FIELDS) << 2);
     const numbersBefore = numberCount;
     const referencesBefore = referenceCount;
-    if (readLine(start, textEnd, row) && !failed) store<i32>(row, 1);
+    if (readLine(start, textEnd, row) && !failed) store<i32>(row + (STATUS << 2), 1);
     else {
-      store<i32>(row, 0);
+      store<i32>(row + (STATUS << 2), 0);
       numberCount = numbersBefore;
       referenceCount = referencesBefore;
     }

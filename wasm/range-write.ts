@@ -1,5 +1,5 @@
 // AssemblyScript, compiled by scripts/build-wasm.mjs into src/tasks/document/range-write-wasm.ts
-// (the module's bytes, checked to be current by test/document-eval/range-write.test.ts).
+// (the module's bytes, checked to be current by test/wasm-modules.test.ts).
 //
 // The run lines of a range of cases.jsonl (src/tasks/document/range-write.ts): every byte of them
 // comes from JavaScript already rendered, as fragments this module copies (the case lines, the run
@@ -34,7 +34,7 @@
   return end;
 }
 
-/** `{"run":`, `,"line":` and the comma between IDs. */
+/** The comma between evidence IDs. */
 const COMMA: u8 = 0x2c;
 
 /**

@@ -52,10 +52,15 @@ let lastTaken = 1 << 16;
 /** The most bytes `writeNumber` writes: `String` of a double is at most 24 characters ("-1.2345678901234567e-308"). */
 export const NUMBER_BYTES = 25;
 
+/** Whether `value` is a non-negative 31-bit integer, the numbers `writeUint` writes. */
+export function isUint31(value: number): boolean {
+  return value >= 0 && value < 2147483648 && (value | 0) === value;
+}
+
 /** Writes `value` as `String(value)` renders it into buf[at …] (room for NUMBER_BYTES), returning the end. */
 export function writeNumber(buf: Uint8Array, at: number, value: number): number {
   // Small, so that it is inlined where it is called per number; the rest is out of line.
-  return value >= 0 && value < 2147483648 && (value | 0) === value ? writeUint(buf, at, value) : writeNonUint(buf, at, value);
+  return isUint31(value) ? writeUint(buf, at, value) : writeNonUint(buf, at, value);
 }
 
 /** writeNumber of a value that is not a 31-bit non-negative integer. */
@@ -107,12 +112,20 @@ export class FractionBytes {
     return rendered;
   }
 
-  /** Writes `before`, `value`, `after` at `at` of the buffer `buf` is and `view` covers (room for `most`), returning the end. */
-  write(buf: Uint8Array, view: DataView, at: number, value: number): number {
+  /**
+   * The k with k / n exactly `value` (0 ≤ k ≤ n), whose bytes `bytesOf` gives; -1 for any other
+   * value (n = 0 included): the same double as k / n renders the same.
+   */
+  numeratorOf(value: number): number {
     const n = this.denominator;
     const k = Math.round(value * n);
-    // The same double as k / n renders the same; anything else (n = 0 included) is not one of these fractions.
-    if (k >= 0 && k <= n && k / n === value) return putFragment(view, at, this.fragment(k));
+    return k >= 0 && k <= n && k / n === value ? k : -1;
+  }
+
+  /** Writes `before`, `value`, `after` at `at` of the buffer `buf` is and `view` covers (room for `most`), returning the end. */
+  write(buf: Uint8Array, view: DataView, at: number, value: number): number {
+    const k = this.numeratorOf(value);
+    if (k >= 0) return putFragment(view, at, this.fragment(k));
     const { before, after } = this;
     for (let b = 0; b < before.length; b++) buf[at++] = before[b]!;
     at = writeNumber(buf, at, value);

@@ -6,7 +6,7 @@
 // sentence count, an evidence ID that is not a 31-bit non-negative integer) or that would not fit
 // in its memory; both give the same bytes (test/document-eval/range-write.test.ts).
 import { instantiateWasm, type WasmMemory } from "../../io/wasm.js";
-import type { FractionBytes } from "./line-bytes.js";
+import { type FractionBytes, isUint31 } from "./line-bytes.js";
 import { RANGE_WRITE_WASM } from "./range-write-wasm.js";
 
 interface RangeWriteExports {
@@ -124,16 +124,20 @@ class RangeWriter {
 
   /** Lays the fixed fragments down once (they are range.ts's constants: the same object every time). */
   private fixFragments(fragments: RunLineFragments): boolean {
-    if (this.fragments === fragments) return true;
+    return this.fragments === fragments || this.startKept(fragments);
+  }
+
+  /** Empties the kept bytes (the endings tables go) and lays `fragments` down first: whether they fit. */
+  private startKept(fragments: RunLineFragments): boolean {
     this.tailTables.clear();
     this.keptEnd = this.keptFrom;
     this.fixed = this.keepTable([fragments.run, fragments.line]);
     this.reasonCount = fragments.judgment[0]!.length;
     this.judgmentTable = this.keepTable(fragments.judgment.flat());
     this.longestJudgment = Math.max(...fragments.judgment.flat().map((f) => f.length));
-    if (this.fixed < 0 || this.judgmentTable < 0) return false;
-    this.fragments = fragments;
-    return true;
+    const fits = this.fixed >= 0 && this.judgmentTable >= 0;
+    this.fragments = fits ? fragments : undefined;
+    return fits;
   }
 
   /** The table of a sentence count's coverage endings, laid down at first use; undefined when it does not fit among the kept bytes. */
@@ -160,9 +164,7 @@ class RangeWriter {
         tables.push(table);
       }
       if (tables.length === caseTails.length) return tables;
-      const fragments = this.fragments!;
-      this.fragments = undefined;
-      if (!this.fixFragments(fragments)) return undefined;
+      if (!this.startKept(this.fragments!)) return undefined;
     }
     return undefined;
   }
@@ -229,17 +231,16 @@ class RangeWriter {
     const idTo = idToAt >> 2;
     let next = idsAt >> 2;
     for (let j = 0, t = 0; j < w; j++) {
-      const n = input.tails[j]!.denominator;
+      const caseTails = input.tails[j]!;
       for (let r = 0; r < R; r++, t++) {
-        // The numerator FractionBytes finds for this coverage; any other value is range.ts's writer's.
-        const value = coverage[t]!;
-        const k = Math.round(value * n);
-        if (!(k >= 0 && k <= n && k / n === value)) return undefined;
+        // A coverage that is not k / n of the case's sentence count is range.ts's writer's.
+        const k = caseTails.numeratorOf(coverage[t]!);
+        if (k < 0) return undefined;
         ints[numerators + t] = k;
         ints[idFrom + t] = next - (idsAt >> 2);
         for (let e = evFrom[t]!; e < evTo[t]!; e++) {
           const id = evData[e]!;
-          if (!(id >= 0 && id < 2147483648 && (id | 0) === id)) return undefined;
+          if (!isUint31(id)) return undefined;
           ints[next++] = id;
         }
         ints[idTo + t] = next - (idsAt >> 2);
