@@ -16,6 +16,11 @@ export interface SliceCase {
   /** Where the record was read: `file:line` or `file#pos/ID`. */
   where: string;
   sentences: string[];
+  /**
+   * `sentences.length`, read without the sentences: a case of a compiled slice makes its sentences
+   * strings when they are first read, and scoring, cases.jsonl and the sums need only their count.
+   */
+  sentenceCount: number;
   label: boolean;
   /** Sorted, unique, 1-based gold sentence IDs; empty for negatives. */
   gold: number[];

@@ -199,6 +199,7 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
     id: id as string,
     where,
     sentences: sentences!,
+    sentenceCount: sentences!.length,
     label: label!,
     gold,
     scope: categorical(record.scope, "scope", fail),

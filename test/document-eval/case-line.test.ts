@@ -26,6 +26,7 @@ describe("writeCaseLine", () => {
         id: text,
         where: "t:1",
         sentences: Array.from({ length: i }, () => "s"),
+        sentenceCount: i,
         label: i % 2 === 0,
         gold: i % 3 === 0 ? [] : [1, i + 2, 2147483650],
         scope: i % 4 === 1 ? null : text,

@@ -23,6 +23,7 @@ const sliceCase: SliceCase = {
   id: "a",
   where: "s.jsonl:1",
   sentences: ["The sky is blue.", "The sky is green.", "Birds fly."],
+  sentenceCount: 3,
   label: true,
   gold: [2],
   scope: null,

@@ -16,7 +16,19 @@ import type { DocumentSlice, SliceCase } from "../../src/io/slice.js";
 const SENTENCES = ["One.", "Two is here.", "Three.", "Four is long.", "Five.", "Six.", "Seven.", "Eight.", "Nine.", "Ten.", "Eleven.", "Twelve."];
 
 function sliceCase(index: number, id: string, count: number, label: boolean, gold: number[]): SliceCase {
-  return { index, id, where: `slice:${index + 1}`, sentences: SENTENCES.slice(0, count), label, gold, scope: null, docType: null, contraType: null, extra: {} };
+  return {
+    index,
+    id,
+    where: `slice:${index + 1}`,
+    sentences: SENTENCES.slice(0, count),
+    sentenceCount: count,
+    label,
+    gold,
+    scope: null,
+    docType: null,
+    contraType: null,
+    extra: {},
+  };
 }
 
 const cases = [

@@ -107,7 +107,19 @@ describe("responseOfQuery: the rules one by one", () => {
 });
 
 function fakeCase(index: number, id: string, sentences: string[]): SliceCase {
-  return { index, id, where: `t:${index + 1}`, sentences, label: false, gold: [], scope: null, docType: null, contraType: null, extra: {} };
+  return {
+    index,
+    id,
+    where: `t:${index + 1}`,
+    sentences,
+    sentenceCount: sentences.length,
+    label: false,
+    gold: [],
+    scope: null,
+    docType: null,
+    contraType: null,
+    extra: {},
+  };
 }
 
 describe("DocumentFinder", () => {

@@ -190,7 +190,7 @@ export function headerOf(c: SliceCase): CaseHeader {
     label: c.label,
     gold: c.gold,
     goldSet: new Set(c.gold),
-    sentence_count: c.sentences.length,
+    sentence_count: c.sentenceCount,
     scope: c.scope,
     doc_type: c.docType,
     contra_type: c.contraType,
@@ -648,7 +648,7 @@ function caseViews(
       tags: tagsOf(c.index),
       facets: summary.facetsOf[c.index]!,
       score: summary.score(c.index),
-      doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentences.length }) },
+      doc: { label: null, sentences: fits ? c.sentences : [], gold: [], runs: [], ...(fits ? {} : { text_left_out: c.sentenceCount }) },
     };
     const change = changed.get(c.id);
     if (change !== undefined) view.change = { status: change.status, old: change.old, new: change.new };

@@ -220,7 +220,7 @@ export function writeCaseLine(out: ByteSink, c: SliceCase): void {
     out.number(gold[k]!);
   }
   out.bytes(SENTENCE_COUNT_KEY);
-  out.number(c.sentences.length);
+  out.number(c.sentenceCount);
   if (c.scope !== null) {
     out.bytes(SCOPE_KEY);
     writeJsonString(out, c.scope);
@@ -429,7 +429,7 @@ class RangeRewardCounts {
     this.sentenceCount = new Int32Array(w);
     this.slotStart = new Int32Array(w + 1);
     for (let j = 0; j < w; j++) {
-      const n = cases[j]!.sentences.length;
+      const n = cases[j]!.sentenceCount;
       this.sentenceCount[j] = n;
       this.slotStart[j + 1] = this.slotStart[j]! + (n + 1) * ACCURACY_WAYS;
     }
@@ -633,7 +633,7 @@ function writeRangeLines(p: RangeInput, lines: RangeLines, missingExamples: Reje
   const caseLines = ends.map((end, j) => caseLineScratch.subarray(j === 0 ? 0 : ends[j - 1]!, end));
   const input = {
     caseLines,
-    tails: p.cases.map((c) => coverageTailsOf(c.sentences.length)),
+    tails: p.cases.map((c) => coverageTailsOf(c.sentenceCount)),
     runs: R,
     runKeyData: p.runKeyData,
     runKeyStart: p.runKeyStart,
@@ -655,7 +655,7 @@ export function writeRangeLinesHere(p: RangeInput, lines: RangeLines): Uint8Arra
   for (let j = 0; j < p.cases.length; j++) {
     const c = p.cases[j]!;
     writeCaseLine(out, c);
-    const tails = coverageTailsOf(c.sentences.length);
+    const tails = coverageTailsOf(c.sentenceCount);
     for (let r = 0, t = j * R; r < R; r++, t++) {
       writeRunLine(
         out,

@@ -206,7 +206,7 @@ class CaseFacts {
   ready(index: number): boolean {
     if (this.known[index] === 0) {
       const c = this.slice.cases[index]!;
-      const n = c.sentences.length;
+      const n = c.sentenceCount;
       const positive = pythonTruthy(c.label);
       const gold = n >= 1 ? checkedGold(c.gold, n, positive) : "sentence_count_not_positive";
       if (typeof gold === "string") this.known[index] = 2;

@@ -151,7 +151,7 @@ export function init(data: ScoreInit): ScoreState {
 
 /** Scores a prediction whose shape was already extracted; any failure scores negative, format-invalid. */
 export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, options: ScoreOptions): ScoredPrediction {
-  const n = c.sentences.length;
+  const n = c.sentenceCount;
   // A case the slice reader let through always has sentences and a consistent gold; a broken one
   // throws, as validating a prediction against it would.
   if (!(n >= 1)) throw new DocumentContradictionError("sentence_count_not_positive");
