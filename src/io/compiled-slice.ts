@@ -50,13 +50,13 @@ export function packStrings(strings: readonly string[]): PackedStrings {
 }
 
 /** Every string of `packed` decoded as one text, and where each starts in it (`start`, count + 1 entries). */
-export interface StringTable {
+interface StringTable {
   text: string;
   start: Int32Array;
 }
 
 /** The text of all the strings of `packed`, decoded once. */
-export function stringTable(packed: PackedStrings): StringTable {
+function stringTable(packed: PackedStrings): StringTable {
   const { buffer, count, wide } = packed;
   const start = new Int32Array(buffer, 0, count + 1);
   const unitBytes = wide ? 2 : 1;
