@@ -3,8 +3,8 @@ with mari-kit's own validation and rewards (mari_kit.verification.contradiction)
 forms (docs/eval.md, "Performance"):
 
 --as-written OUT_DIR  mari-kit's benchmark loop as its `document-contradiction` suite writes it
-    (benchmarks/run_research.py in MariHQ/mari-kit), run once per dump line instead of once per
-    case of its 160-document slice: for every line, the document's sentences split on whitespace
+    (in MariHQ/mari-kit's benchmarks), run once per dump line instead of once per case of its
+    160-document slice: for every line, the document's sentences split on whitespace
     after . ! ?, gold = the sentence of highest token Jaccard with the case's evidence string (a
     positive case only), the prediction validated (a KeyError, TypeError or ValueError makes it
     format-invalid and negative) and rewarded, one record per line with the rewards as a dict;
