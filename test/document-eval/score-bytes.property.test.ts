@@ -424,6 +424,26 @@ describe("scoreBlock's byte path", () => {
     }
   });
 
+  it("reads evidence lists longer than the scanner's first arrays hold, in each shape", () => {
+    // 64 IDs fit the arrays the scanners start with, and an array is made twice as long when a
+    // list outgrows it: each count here outgrows the array the one before it left.
+    for (const count of [63, 64, 65, 130, 260, 520, 1040, 2100]) {
+      const ids = Array.from({ length: count }, (_, k) => 1 + (k % 12));
+      const text = ids.join(", ");
+      const lines = [
+        `{"case_id":"c0","run":0,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [${text}]\\n</answer>"}`,
+        `{"case_id":"c0","run":1,"completion":"<think>\\n[2] <\\/b>\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [${text}]\\n</answer>"}`,
+        `{"case_id":"c0","run":2,"judgment":true,"evidence_sentence_ids":[${text}],"reasoning":"[2]"}`,
+        `{"case_id":"c0","run":3,"prediction":{"judgment":"yes","evidence_sentence_ids":[${text}]}}`,
+      ];
+      for (const l of lines) {
+        expect(agree(l)).toBe(true);
+        const bytes = Buffer.from(l, "utf8");
+        expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(true);
+      }
+    }
+  });
+
   it("reads true and false only whole, at a line's end too", () => {
     for (const word of ["true", "false"]) {
       for (let length = 1; length <= word.length; length++) {

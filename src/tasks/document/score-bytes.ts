@@ -443,6 +443,8 @@ export function scoreLineBytes(
       if (s.layoutMiddle < 0 || !answerValues(block, at, RAW_MARKERS, s.layoutMiddle, s.layoutNewline, quote - RAW_MARKERS.answerClose.length)) return false;
     }
     judgment = layoutJudgment;
+    // The list as plainIdsOfBytes left it: a longer one than it had room for is in a new array.
+    evidence = rawEvidence;
     reasonStart = thinkStart;
     reasonEnd = thinkEnd;
   } else return false;
