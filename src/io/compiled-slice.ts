@@ -50,13 +50,13 @@ export function packStrings(strings: readonly string[]): PackedStrings {
 }
 
 /** Every string of `packed` decoded as one text, and where each starts in it (`start`, count + 1 entries). */
-interface StringTable {
+export interface StringTable {
   text: string;
   start: Int32Array;
 }
 
 /** The text of all the strings of `packed`, decoded once. */
-function stringTable(packed: PackedStrings): StringTable {
+export function stringTable(packed: PackedStrings): StringTable {
   const { buffer, count, wide } = packed;
   const start = new Int32Array(buffer, 0, count + 1);
   const unitBytes = wide ? 2 : 1;
@@ -64,16 +64,8 @@ function stringTable(packed: PackedStrings): StringTable {
 }
 
 /** String k of a table: a slice of its text. */
-function stringAt(table: StringTable, k: number): string {
+export function stringAt(table: StringTable, k: number): string {
   return table.text.slice(table.start[k]!, table.start[k + 1]!);
-}
-
-/** The strings of `packed`: one decode of all the text, then each string a slice of it. */
-export function unpackStrings(packed: PackedStrings): string[] {
-  const table = stringTable(packed);
-  const strings = new Array<string>(packed.count);
-  for (let k = 0; k < packed.count; k++) strings[k] = stringAt(table, k);
-  return strings;
 }
 
 /** Strings of a case before its sentences: id, where, scope, doc_type, contra_type (JSON), extra (JSON). */

@@ -1,7 +1,7 @@
 // The slice compiled into shared memory for worker threads: what they decode is the slice as read,
 // every field of every case, exactly (lone surrogates, empty strings, user-named keys).
 import { describe, expect, it } from "vitest";
-import { caseCount, compileSlice, openCompiledSlice, packStrings, unpackStrings } from "../../src/io/compiled-slice.js";
+import { caseCount, compileSlice, openCompiledSlice, packStrings, type PackedStrings, stringAt, stringTable } from "../../src/io/compiled-slice.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice-kept.js";
 import { dict } from "../../src/core/dict.js";
@@ -64,19 +64,25 @@ describe("compileSlice / openCompiledSlice", () => {
   });
 });
 
-describe("packStrings / unpackStrings", () => {
+/** Every string of `packed`, read back through its string table. */
+const unpack = (packed: PackedStrings): string[] => {
+  const table = stringTable(packed);
+  return Array.from({ length: packed.count }, (_, k) => stringAt(table, k));
+};
+
+describe("packStrings / stringTable", () => {
   it("gives the strings back as they were, code unit for code unit", () => {
     const strings = ["", "a", "\udc00", "x\ud83d", "[1] \u{1f600} x", "", "é".repeat(1000)];
     const packed = packStrings(strings);
     expect(packed.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(unpackStrings(packed)).toEqual(strings);
+    expect(unpack(packed)).toEqual(strings);
     expect(packStrings(strings).wide).toBe(true);
-    expect(unpackStrings(packStrings([]))).toEqual([]);
+    expect(unpack(packStrings([]))).toEqual([]);
     // Nothing above U+00FF: one byte per code unit, the same strings back.
     const latin1 = ["\u0000", "é\u00ff x", "", "plain"];
     const narrow = packStrings(latin1);
     expect(narrow.wide).toBe(false);
     expect(narrow.buffer.byteLength).toBe(4 * 5 + 10);
-    expect(unpackStrings(narrow)).toEqual(latin1);
+    expect(unpack(narrow)).toEqual(latin1);
   });
 });

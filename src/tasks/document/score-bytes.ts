@@ -415,7 +415,7 @@ export function scoreLineBytes(
   if (!facts.ready(caseIndex)) return false;
   // The prediction's judgment, evidence and reasoning text (bytes[reasonStart .. reasonEnd)).
   let judgment: boolean;
-  let evidence: Float64Array = rawEvidence;
+  let evidence: Float64Array;
   let bytes: Uint8Array = block;
   let reasonStart = 0;
   let reasonEnd = 0;
