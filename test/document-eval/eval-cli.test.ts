@@ -19,6 +19,7 @@ const readLinesOf = (path: string) =>
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l));
+const CONTRADOC_160 = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 
 describe("mari eval on a hand-computed three-run slice", () => {
   let report: any;
@@ -189,11 +190,8 @@ describe("mari eval on a hand-computed three-run slice", () => {
 
 describe("determinism across workers and chunk sizes", () => {
   it("cases.jsonl and report.json (minus timing/system) are byte-identical", async () => {
-    const slicePath = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
-    const cases = readFileSync(slicePath, "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l));
+    const slicePath = CONTRADOC_160;
+    const cases = readLinesOf(slicePath);
     const rows: unknown[] = [];
     let k = 0;
     for (let run = 0; run < 4; run++) {
@@ -233,6 +231,53 @@ describe("determinism across workers and chunk sizes", () => {
       expect(readFileSync(join(dir, "cases.jsonl"), "utf8")).toBe(first);
       expect(strip(dir)).toBe(strip(outputs[0]!));
     }
+  });
+});
+
+describe("the report's rejection examples", () => {
+  it("are the first kept lines of each reason in line order, whatever the chunk size and the lines dropped", async () => {
+    const slicePath = CONTRADOC_160;
+    const cases = readLinesOf(slicePath);
+    // Each format-invalid line is written three times: the repeats are duplicate (case, run) lines,
+    // which the run table drops. A chunk that spent its examples on them used to leave the report
+    // with later lines than the first, depending on where chunks began.
+    const rows: unknown[] = [];
+    const firstOf: Record<string, number[]> = { bad_judgment: [], evidence_out_of_document: [] };
+    for (let run = 0; run < 2; run++) {
+      for (const [k, c] of cases.slice(0, 12).entries()) {
+        const quoted = k % 2 === 0;
+        const row = quoted
+          ? { case_id: c.id, run, judgment: `maybe ${k}`, evidence_sentence_ids: [], reasoning: "" }
+          : { case_id: c.id, run, judgment: true, evidence_sentence_ids: [9999], reasoning: "" };
+        firstOf[quoted ? "bad_judgment" : "evidence_out_of_document"]!.push(rows.length + 1);
+        rows.push(row, row, row);
+      }
+    }
+    const dump = writeJsonl(tmp.dir, "examples-dump.jsonl", rows);
+    const examplesOf = (dir: string) => readJson(join(dir, "report.json")).rejection_examples as Array<{ where: string; reason: string; message: string }>;
+    const seen: string[] = [];
+    for (const [workers, chunk] of [
+      [1, undefined],
+      [1, 1],
+      [1, 4],
+      [2, 5],
+    ] as const) {
+      const out = join(tmp.dir, `examples-${workers}-${chunk ?? "d"}`);
+      await runTask({ task: "documents", slicePath, dumpPath: dump, bootstrap: 0, workers, ...(chunk ? { chunkLines: chunk } : {}) }, out);
+      const examples = examplesOf(out);
+      for (const reason of ["bad_judgment", "evidence_out_of_document"]) {
+        const own = examples.filter((e) => e.reason === reason);
+        expect(
+          own.map((e) => Number(e.where.split(":").at(-1))),
+          `${reason}, --workers ${workers} --chunk-size ${chunk}`,
+        ).toEqual(firstOf[reason]!.slice(0, 5));
+      }
+      const quoted = examples.filter((e) => e.reason === "bad_judgment");
+      expect(quoted.map((e) => e.message)).toEqual([0, 2, 4, 6, 8].map((k) => expect.stringContaining(`"maybe ${k}"`)));
+      expect(examples.find((e) => e.reason === "evidence_out_of_document")?.message).toBe("evidence sentence ID is outside the document");
+      seen.push(JSON.stringify(examples.map((e) => ({ ...e, where: e.where.split(":").at(-1) }))));
+    }
+    expect(new Set(seen).size).toBe(1);
   });
 });
 

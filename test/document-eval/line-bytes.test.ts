@@ -47,7 +47,7 @@ describe("ByteSink (cases.jsonl bytes)", () => {
         (texts) => {
           const sink = new ByteSink(new Uint8Array(4));
           for (const text of texts) sink.text(text);
-          const expected = texts.map((text) => Array.from(utf8(text))).flat();
+          const expected = texts.flatMap((text) => Array.from(utf8(text)));
           expect(Array.from(sink.take())).toEqual(expected);
         },
       ),

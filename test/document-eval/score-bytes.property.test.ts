@@ -6,7 +6,15 @@
 // never answering.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CASE_REASONS, scoreBlock, scoreCase, type ChunkResult, type ScoreOptions, type ScoreState } from "../../src/tasks/document/score.js";
+import {
+  CASE_REASONS,
+  fixedReasonMessage,
+  scoreBlock,
+  scoreCase,
+  type ChunkResult,
+  type ScoreOptions,
+  type ScoreState,
+} from "../../src/tasks/document/score.js";
 import { scoreLineBytes } from "../../src/tasks/document/score-bytes.js";
 import { dumpCaseId, dumpRunKey, isBatchOutputLine, LINE_REJECTIONS, parseDumpLine, runKeyProblem } from "../../src/io/dump.js";
 import { lineText } from "../../src/io/lines.js";
@@ -93,7 +101,8 @@ function fromColumns(r: ChunkResult, i: number): Record<string, unknown> {
     caseIndex: r.caseIndex[i],
     run: r.runKeys[r.runKey[i]!],
     reason,
-    message: message ?? null,
+    // A chunk sends a format-invalid line's message only when the reason does not give it.
+    message: message ?? (reason === null ? null : (fixedReasonMessage(reason) ?? null)),
     judgment: r.judgment[i] === 1,
     coverage: r.coverage[i],
     reward: r.rewardAccuracy[i],

@@ -21,6 +21,7 @@ import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
 import {
   CASE_REASONS,
+  fixedReasonMessage,
   LINE_KIND_ORPHAN,
   LINE_KIND_PREDICTION,
   WORKER_HEAP_MB,
@@ -494,7 +495,7 @@ class DumpTally {
       chunk.evStart[i]!,
       chunk.evStart[i + 1]!,
     );
-    if (reason !== null && text !== undefined) this.addExample(reason, `${this.dumpName}:${lineNo}`, text);
+    if (reason !== null && this.wantsExample(reason)) this.addExample(reason, `${this.dumpName}:${lineNo}`, text ?? fixedReasonMessage(reason)!);
     if (this.writesRewards) {
       const c = this.slice.cases[caseIndex]!;
       this.rewardsText +=
@@ -515,6 +516,10 @@ class DumpTally {
       this.orphans.examples.push(id);
       this.orphanFirstLines.push(lineNo);
     }
+  }
+
+  private wantsExample(reason: string): boolean {
+    return (this.examples.get(reason)?.length ?? 0) < EXAMPLE_CAP;
   }
 
   private addExample(reason: string, where: string, message: string): void {

@@ -81,8 +81,20 @@ export const LINE_KIND_PREDICTION = 2;
  */
 export const WORKER_HEAP_MB = 192;
 
-/** Messages kept per reason per chunk: enough for the report's examples after an ordered merge. */
+/**
+ * Examples kept per reason by each part of the work (a chunk's line-level rejections, a range's
+ * missing predictions): the report's are the first of them in line order, since the main thread
+ * takes every one it is sent.
+ */
 export const EXAMPLES_PER_REASON = 5;
+
+/**
+ * The message a format-invalid prediction of `reason` gives when it is the validator's own (the
+ * same for every line of that reason; undefined for a reason whose message quotes the line).
+ */
+export function fixedReasonMessage(reason: CaseReason): string | undefined {
+  return (DOCUMENT_CONTRADICTION_ERROR_MESSAGES as Readonly<Record<string, string>>)[reason];
+}
 
 export interface ScoreOptions {
   lenientIds: boolean;
@@ -123,7 +135,10 @@ export interface ChunkResult {
   /** Evidence of line i is evData[evStart[i] .. evStart[i + 1]). */
   evStart: Int32Array;
   evData: Int32Array;
-  /** Sparse: chunk-relative line index → message (rejections, format-invalid lines), capped per reason. */
+  /**
+   * Sparse: chunk-relative line index → message: a line-level rejection's (the first
+   * EXAMPLES_PER_REASON of each code), a format-invalid prediction's unless fixedReasonMessage gives it.
+   */
   messages: Array<[number, string]>;
   /** Sparse: chunk-relative line index → orphan case id. */
   orphans: Array<[number, string]>;
@@ -246,17 +261,23 @@ class ChunkColumns {
     this.r.evStart[i] = this.evidenceCount;
   }
 
-  note(i: number, key: string, message: string): void {
-    const seen = this.examplesPerCode.get(key) ?? 0;
-    if (seen >= EXAMPLES_PER_REASON) return;
-    this.examplesPerCode.set(key, seen + 1);
-    chunkMessages.push([i, message]);
-  }
-
   reject(i: number, code: DumpLineRejection, message: string): void {
     this.r.kind[i] = LINE_KIND_REJECTED;
     this.r.code[i] = LINE_REJECTIONS.indexOf(code);
-    this.note(i, code, message);
+    const seen = this.examplesPerCode.get(code) ?? 0;
+    if (seen >= EXAMPLES_PER_REASON) return;
+    this.examplesPerCode.set(code, seen + 1);
+    chunkMessages.push([i, message]);
+  }
+
+  /**
+   * The message of prediction i, format-invalid for `reason`. Not capped per chunk: the main thread
+   * drops some predictions (a repeated (case, run), a case of another shard), so the first lines of
+   * a reason in a chunk need not be the ones the report's examples take, whatever the chunk size.
+   * Only a message the main thread cannot tell from the reason is sent (fixedReasonMessage).
+   */
+  noteReason(i: number, reason: CaseReason, message: string): void {
+    if (message !== fixedReasonMessage(reason)) chunkMessages.push([i, message]);
   }
 
   orphan(i: number, caseId: string): void {
@@ -364,7 +385,7 @@ function scoreLineText(state: ScoreState, i: number, text: string | null, out: C
     scored.matched,
   );
   for (const id of scored.evidence) out.pushEvidence(id);
-  if (scored.reason !== null) out.note(i, scored.reason, scored.message!);
+  if (scored.reason !== null) out.noteReason(i, scored.reason, scored.message!);
 }
 
 /** The byte path (score-bytes.ts): line i read from `block[start .. end)` into the columns; false to take the string path. */
@@ -379,7 +400,7 @@ function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: nu
   const reason = o.reason === null ? 0 : reasonIndex(o.reason as CaseReason);
   out.prediction(i, o.caseIndex, runKey, reason, o.judgment, o.coverage, o.rewardAccuracy, o.matched);
   for (let k = 0; k < o.evidenceCount; k++) out.pushEvidence(o.evidence[k]!);
-  if (o.reason !== null) out.note(i, o.reason, DOCUMENT_CONTRADICTION_ERROR_MESSAGES[o.reason]);
+  // The byte path's messages are the validator's own: the main thread gives them (fixedReasonMessage).
   return true;
 }
 
