@@ -3,15 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { extractPrediction, markFloatTokens, parseDumpLine } from "../../src/io/dump.js";
 import { parseBoundedJson } from "../../src/io/depth.js";
-
-/** Deterministic LCG (the test's own, so its inputs never change). */
-function lcg(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
+import { lcg } from "../support/lcg.js";
 
 const TOKENS = ["0", "3", "12", "007", "-1", "-0", "1.0", "1e0", "2E1", "123456789", "1234567890", "9007199254740993", "true", "null", '"3"', "[4]", "{}"];
 const SEPARATORS = [", ", ",", " ,", ",  ", ",\t"];

@@ -17,17 +17,10 @@ import { RunTable } from "../../src/tasks/document/run-table.js";
 import { CASE_REASONS } from "../../src/tasks/document/score.js";
 import { tempDir } from "../support/cli.js";
 import { writeJsonl } from "./helpers.js";
+import { lcg } from "../support/lcg.js";
 
 const tmp = tempDir("mari-explorer-summary-");
 afterAll(() => tmp.cleanup());
-
-function lcg(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
 
 async function slice(cases: number, seed: number): Promise<DocumentSlice> {
   const rand = lcg(seed);

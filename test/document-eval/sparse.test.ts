@@ -18,19 +18,12 @@ import { isSparse } from "../../src/tasks/document/sparse.js";
 import { tempDir } from "../support/cli.js";
 import { documentCaseRecords } from "../support/cases.js";
 import { writeJsonl } from "./helpers.js";
+import { lcg } from "../support/lcg.js";
 
 const tmp = tempDir("mari-sparse-");
 afterAll(() => tmp.cleanup());
 
 const OPTIONS: ScoreOptions = { lenientIds: false };
-
-function lcg(seed: number): (n: number) => number {
-  let state = seed >>> 0;
-  return (n) => {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    return (state >>> 8) % n;
-  };
-}
 
 /** Positives and negatives, with and without facets, several contra_types on some. */
 async function slice(cases: number): Promise<DocumentSlice> {
