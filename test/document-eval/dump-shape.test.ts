@@ -54,6 +54,21 @@ describe("a file that is not a prediction dump", () => {
     expect(object.code).toBe(2);
     expect(object.stderr).toMatch(/object\.json:1: expected JSONL, one prediction per line .*a single JSON object/);
     expect(object.stdout).toBe("");
+    // A JSON array written on one line is one too, and so is a file of such lines.
+    const oneLine = await evalDump(write("one-line.json", `${JSON.stringify(rows)}\n${JSON.stringify(rows)}\n`));
+    expect(oneLine.code).toBe(2);
+    expect(oneLine.stderr).toMatch(/one-line\.json:1: expected JSONL, one prediction per line .*a JSON array/);
+  });
+
+  it("a JSONL dump whose first line is an array (a header of column names): that line is counted, the rest scored", async () => {
+    const rows = ids.map((id) => JSON.stringify({ case_id: id, judgment: false, evidence_sentence_ids: [], reasoning: "" }));
+    const r = await evalDump(write("header.jsonl", `["case_id", "judgment", "evidence_sentence_ids", "reasoning"]\n${rows.join("\n")}\n`), "header");
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(tmp.dir, "header", "report.json"), "utf8"));
+    expect(report.rejections.not_an_object).toBe(1);
+    expect(report.rejection_examples).toContainEqual(expect.objectContaining({ where: expect.stringMatching(/header\.jsonl:1$/), reason: "not_an_object" }));
+    expect(report.predictions.lines).toBe(ids.length + 1);
+    expect(report.metrics.cases).toBe(ids.length);
   });
 });
 

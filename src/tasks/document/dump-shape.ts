@@ -2,7 +2,7 @@
 // that says what was expected and what the file holds, instead of a report of zeros or of
 // "accuracy ≈ 0.5" from every line scored as a format-invalid negative.
 // - A JSON array, or one JSON object spread over several lines: "expected JSONL, one prediction
-//   per line".
+//   per line". A first line that is an array by itself is one only when no prediction line follows.
 // - Lines that parse, none carrying a prediction field (`judgment`, `prediction`, `completion`): not a dump; when
 //   the first line looks like a slice case, "did you swap the arguments?".
 // The scan stops at the first line with a prediction field (the first line of any real dump), so a
@@ -79,6 +79,11 @@ export async function assertPredictionDump(dumpPath: string, source: DumpSourceO
   let first: { text: string; lineNo: number } | null = null;
   let firstRecord: Record<string, unknown> | null = null;
   let sawObject = false;
+  const jsonArray = (lineNo: number) =>
+    new InputError(located(dumpPath, lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a JSON array (convert it: jq -c '.[]' FILE)`));
+  // A first line that is a whole JSON array by itself: a JSON array on one line, unless a
+  // prediction line follows it (then a JSONL line like any other, counted as not_an_object).
+  let arrayLine = false;
   for await (const line of dumpLines(dumpPath, source)) {
     if (line.text === null || line.text.trim() === "") continue;
     const parsed = parseDumpLine(line.text);
@@ -86,9 +91,9 @@ export async function assertPredictionDump(dumpPath: string, source: DumpSourceO
       first = { text: line.text, lineNo: line.lineNo };
       const trimmed = line.text.trimStart();
       if (trimmed.startsWith("[")) {
-        throw new InputError(
-          located(dumpPath, line.lineNo, `expected JSONL, one prediction per line (${EXAMPLE}); this file is a JSON array (convert it: jq -c '.[]' FILE)`),
-        );
+        if (!("error" in parsed && parsed.error.code === "not_an_object")) throw jsonArray(line.lineNo);
+        arrayLine = true;
+        continue;
       }
       if ("error" in parsed && trimmed.startsWith("{") && (await isOneJsonObject(dumpPath))) {
         throw new InputError(
@@ -103,6 +108,7 @@ export async function assertPredictionDump(dumpPath: string, source: DumpSourceO
     // A Batch API / vLLM output line carries its prediction inside `response`.
     if (PREDICTION_FIELDS.some((field) => Object.hasOwn(record, field)) || isBatchOutputLine(record)) return;
   }
+  if (arrayLine) throw jsonArray(first!.lineNo);
   // An empty dump, or one whose lines are all unreadable: the run counts each line's rejection.
   if (first === null || !sawObject) return;
   const what = firstRecord !== null ? holds(firstRecord) : `"${summarise(first.text)}"`;
