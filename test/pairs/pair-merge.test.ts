@@ -50,6 +50,35 @@ describe("merging pair shard reports", () => {
     expect(merged.metrics).toEqual(whole.metrics);
   });
 
+  it("keeps the unsharded run's examples: the first of the file, in its order, cut at 50", async () => {
+    const t = tempDir();
+    cleanup = t.cleanup;
+    // Every other gold label unrecognised (80 of them: more than the 50 a report keeps), every
+    // seventh record rejected, spread over every shard: each shard's lists are in its own order.
+    const lines = readFileSync(CORPUS, "utf8").trim().split("\n");
+    const text = lines
+      .map((line, k) => {
+        const pair = JSON.parse(line);
+        if (k % 7 === 3) return JSON.stringify({ ...pair, new: 5 });
+        return JSON.stringify(k % 2 === 1 ? { ...pair, gold: `weird ${k}` } : pair);
+      })
+      .join("\n");
+    const pairs = join(t.dir, "pairs.jsonl");
+    writeFileSync(pairs, `${text}\n`);
+    const whole = await run(pairs, join(t.dir, "whole"));
+    const shards = [];
+    for (let index = 0; index < 3; index++) shards.push(await run(pairs, join(t.dir, `s${index}`), { index, count: 3 }));
+    const merged = JSON.parse(JSON.stringify(mergePairReports(shards, { system: whole.system, elapsedSeconds: 0 })));
+    const gold = (r: Report) => (r.pairs as { unrecognised_gold_examples: string[] }).unrecognised_gold_examples;
+    expect(gold(whole)).toHaveLength(50);
+    expect(gold(whole)[0]).toBe(`${pairs}:2: gold "weird 1" is not distinct, restatement or update`);
+    expect(gold(whole)[49]).toMatch(/:(\d+): gold "weird \d+"/);
+    expect(whole.rejection_examples.map((e) => e.where)).toEqual(lines.flatMap((_, k) => (k % 7 === 3 ? [`${pairs}:${k + 1}`] : [])));
+    expect(gold(merged)).toEqual(gold(whole));
+    expect(merged.rejection_examples).toEqual(whole.rejection_examples);
+    expect(comparable(merged)).toEqual(comparable(whole));
+  });
+
   it("refuses reports of different corpora or an incomplete split", async () => {
     const t = tempDir();
     cleanup = t.cleanup;

@@ -9,10 +9,10 @@ import { checkCasesHash } from "../../report/cases-hash.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
-import { InputError, located } from "../../io/errors.js";
+import { InputError, lineOfWhere, located } from "../../io/errors.js";
 import { readDocumentSliceObserved, type DocumentSlice } from "../../io/slice.js";
 import { sha256File } from "../../io/hashing.js";
-import type { RejectionExample, Report, ReportFormat } from "../../report/types.js";
+import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
 import type { ReportOutcome } from "../outcome.js";
 import { loadBaseline } from "../../gates/baseline.js";
@@ -61,12 +61,6 @@ async function readShardReport(path: string): Promise<{ report: Report; shard: S
   }
   checkDocumentShardState(path, shard);
   return { report, shard };
-}
-
-/** The line number at the end of an example's `file:line`. */
-function exampleLine(ex: RejectionExample): number {
-  const m = /:(\d+)$/.exec(ex.where);
-  return m ? Number(m[1]) : 0;
 }
 
 export async function mergeDocumentShards(input: MergeInput): Promise<MergeOutput> {
@@ -226,7 +220,7 @@ function mergedLineCounts(
   }
   const examples = shards
     .flatMap(({ report }) => report.rejection_examples.filter((ex) => ex.reason !== "missing_prediction"))
-    .sort((a, b) => exampleLine(a) - exampleLine(b));
+    .sort((a, b) => lineOfWhere(a.where) - lineOfWhere(b.where));
   const orphanSeen = shards
     .flatMap(({ report, shard }) => (report.orphans?.examples ?? []).map((id, i) => ({ id, line: shard.orphan_first_lines[i] ?? 0 })))
     .sort((a, b) => a.line - b.line)

@@ -5,6 +5,7 @@
 // the first N of its own shard.
 import type { RejectionExample } from "../../report/types.js";
 import { EvidenceTally, MAX_EXAMPLES_PER_CODE } from "./tally.js";
+import { lineOfWhere } from "../../io/errors.js";
 import { MAX_REJECTION_EXAMPLES, RejectionLog } from "./input.js";
 
 type Counts = Record<string, number>;
@@ -22,12 +23,6 @@ function addCounts(target: Counts, source: unknown): void {
   for (const [key, n] of Object.entries((source ?? {}) as Counts)) target[key] = (target[key] ?? 0) + n;
 }
 
-/** Line number at the end of `file:line` (0 when there is none). */
-function lineOf(where: string): number {
-  const m = /:(\d+)$/.exec(where);
-  return m ? Number(m[1]) : 0;
-}
-
 /** Position of an example in a single run's reading order: the input file's stage, then the line. */
 export type ExampleOrder = (where: string) => number;
 
@@ -35,7 +30,7 @@ function mergeExamples<T extends { where: string }>(lists: readonly (readonly T[
   return lists
     .flat()
     .map((item, i) => ({ item, i }))
-    .sort((a, b) => stage(a.item.where) - stage(b.item.where) || lineOf(a.item.where) - lineOf(b.item.where) || a.i - b.i)
+    .sort((a, b) => stage(a.item.where) - stage(b.item.where) || lineOfWhere(a.item.where) - lineOfWhere(b.item.where) || a.i - b.i)
     .slice(0, cap)
     .map(({ item }) => item);
 }
@@ -84,7 +79,7 @@ export function mergeTallies(parts: readonly TallyJson[], stage: ExampleOrder, g
       stage,
     ),
   }));
-  const firstAt = (list: { where: string }[]) => (list.length === 0 ? [Infinity, 0] : [stage(list[0]!.where), lineOf(list[0]!.where)]);
+  const firstAt = (list: { where: string }[]) => (list.length === 0 ? [Infinity, 0] : [stage(list[0]!.where), lineOfWhere(list[0]!.where)]);
   merged.sort((a, b) => firstAt(a.list)[0]! - firstAt(b.list)[0]! || firstAt(a.list)[1]! - firstAt(b.list)[1]!);
   for (const { code, list } of merged) (t.errorExamples as Record<string, unknown>)[code] = list;
   t.dependencyConflictExamples.push(

@@ -11,8 +11,8 @@ import { shardOfCaseId, type Shard } from "../document/score-dump.js";
 // In its own module, which `mari classify` loads without the rest of this one.
 import { assertPairCorpus } from "./corpus-shape.js";
 
-/** Rejection examples kept in a report; the counts are always complete. */
-const MAX_EXAMPLES = 50;
+/** Examples of each list (rejections, unrecognised gold labels) kept in a report; the counts are always complete. */
+export const MAX_EXAMPLES = 50;
 
 export interface LocatedPair {
   pair: PairRecord;
@@ -25,6 +25,9 @@ export interface LocatedPair {
  * records only (a record belongs to the shard of its id; a record without a usable id to shard 0),
  * so shard reports add up exactly; `corpusPairs` and the slice hash always cover the whole file.
  */
+/** What follows the location in an unrecognised gold label's example ("FILE:LINE: gold …"). */
+export const GOLD_MESSAGE = ": gold ";
+
 export class PairInputStats {
   records = 0;
   pairs = 0;
@@ -57,7 +60,9 @@ export class PairInputStats {
     if (located.pair.unrecognisedGold !== undefined) {
       this.unrecognisedGold++;
       if (this.unrecognisedGoldExamples.length < MAX_EXAMPLES) {
-        this.unrecognisedGoldExamples.push(`${located.where}: gold ${JSON.stringify(located.pair.unrecognisedGold)} is not distinct, restatement or update`);
+        this.unrecognisedGoldExamples.push(
+          `${located.where}${GOLD_MESSAGE}${JSON.stringify(located.pair.unrecognisedGold)} is not distinct, restatement or update`,
+        );
       }
     }
   }

@@ -5,7 +5,7 @@ import { checkCasesHash } from "../../report/cases-hash.js";
 import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
-import { InputError, located } from "../../io/errors.js";
+import { InputError, lineOfWhere, located } from "../../io/errors.js";
 import type { ReportOutcome } from "../outcome.js";
 import { readShardReports } from "../shard-reports.js";
 import { shardGateSpecs } from "../../gates/decide.js";
@@ -15,10 +15,22 @@ import { BufferedLines } from "../../io/buffered-lines.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import type { Report, ReportFormat } from "../../report/types.js";
 import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js";
-import { PairInputStats, readPairs } from "./input.js";
+import { GOLD_MESSAGE, MAX_EXAMPLES, PairInputStats, readPairs } from "./input.js";
 import { buildPairReport, pairGateList, type PairCounts } from "./run.js";
 
-const MAX_EXAMPLES = 50;
+/**
+ * The first MAX_EXAMPLES of the shards' example lists in input order (by `lineOf`; shard order
+ * among equals): each shard kept the first of its own lines, so the single run's first ones are
+ * all among them.
+ */
+function firstInInputOrder<T>(lists: readonly (readonly T[])[], lineOf: (item: T) => number): T[] {
+  return lists
+    .flat()
+    .map((item) => ({ item, line: lineOf(item) }))
+    .sort((a, b) => a.line - b.line)
+    .slice(0, MAX_EXAMPLES)
+    .map(({ item }) => item);
+}
 
 function addConfusion(target: Confusion, source: unknown, where: string): void {
   const matrix = source as Record<string, Record<string, unknown>> | undefined;
@@ -62,7 +74,8 @@ export function mergePairReports(
   const tally: PairTally = { confusion: emptyConfusion(), byKind: Object.create(null) as Record<string, Confusion>, unlabelled: 0 };
   const counts: Omit<PairCounts, "labelled" | "unlabelled"> = { records: 0, usable: 0, rejected: 0, unrecognised_gold: 0, unrecognised_gold_examples: [] };
   const rejections: Record<string, number> = {};
-  const examples: Report["rejection_examples"] = [];
+  const examples: Report["rejection_examples"][] = [];
+  const goldExamples: string[][] = [];
   // Shard order, so the merged examples do not depend on the order of the arguments.
   const ordered = [...reports].sort(
     (a, b) => ((a.shard as { index: number } | undefined)?.index ?? 0) - ((b.shard as { index: number } | undefined)?.index ?? 0),
@@ -79,16 +92,16 @@ export function mergePairReports(
     counts.usable += p.usable;
     counts.rejected += p.rejected;
     counts.unrecognised_gold += p.unrecognised_gold;
-    counts.unrecognised_gold_examples.push(...p.unrecognised_gold_examples);
+    goldExamples.push(p.unrecognised_gold_examples);
     for (const [reason, n] of Object.entries(r.rejections)) rejections[reason] = (rejections[reason] ?? 0) + n;
-    examples.push(...r.rejection_examples);
+    examples.push(r.rejection_examples);
   }
-  counts.unrecognised_gold_examples.splice(MAX_EXAMPLES);
+  counts.unrecognised_gold_examples = firstInInputOrder(goldExamples, (message) => lineOfWhere(message.slice(0, message.indexOf(GOLD_MESSAGE))));
   return buildPairReport({
     dataset: first.dataset,
     counts,
     rejections,
-    rejectionExamples: examples.slice(0, MAX_EXAMPLES),
+    rejectionExamples: firstInInputOrder(examples, (example) => lineOfWhere(example.where)),
     tally,
     prices: (first.revision_cost as { unit_prices: UnitPrices }).unit_prices,
     gates: pairGateList(combineGates(context.gates ?? [], shardGates)),
