@@ -1,7 +1,7 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
 import { checkCasesDigest, checkCasesHash } from "../report/cases-hash.js";
-import { readInputText } from "../io/input-file.js";
+import { readInputText, STDIN_REFUSED } from "../io/input-file.js";
 import { parseJsonDocument } from "../io/json-file.js";
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -36,7 +36,7 @@ export async function readReportFile(reportPath: string, flag = "--baseline"): P
   try {
     if ((await stat(path)).isDirectory()) path = join(path, "report.json");
   } catch {
-    throw new InputError(`${flag} ${reportPath}: no such file`);
+    throw new InputError(reportPath === "-" ? `${flag} ${STDIN_REFUSED}` : `${flag} ${reportPath}: no such file`);
   }
   let text: string;
   try {

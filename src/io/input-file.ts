@@ -8,6 +8,10 @@ import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 import { MAX_WHOLE_FILE_BYTES } from "./input-contract.js";
 
+/** Why `-` is refused where an input is a file: the command reads it more than once, or with files beside it. */
+export const STDIN_REFUSED =
+  "-: standard input cannot be this input (it is read more than once, or with the files beside it); save it to a file and give that path";
+
 function kindOf(info: import("node:fs").Stats): string {
   if (info.isDirectory()) return "a directory";
   if (info.isCharacterDevice()) return "a character device";
@@ -18,14 +22,16 @@ function kindOf(info: import("node:fs").Stats): string {
 }
 
 /**
- * Throws an InputError when `path` exists but is not a regular file. A missing or unreadable path
- * is left to the read itself, whose error each caller already words.
+ * Throws an InputError when `path` exists but is not a regular file, or is `-` where no file of
+ * that name exists (a reader that streams stdin never asks). A missing or unreadable path is left
+ * to the read itself, whose error each caller already words.
  */
 export async function assertRegularFile(path: string): Promise<void> {
   let info: import("node:fs").Stats;
   try {
     info = await stat(path);
   } catch {
+    if (path === "-") throw new InputError(STDIN_REFUSED);
     return;
   }
   if (!info.isFile()) {

@@ -31,6 +31,36 @@ describe("mari CLI basics", () => {
     }
   });
 
+  it("refuses '-' by name (exit 2) wherever an input is a file: a dump, evidence inputs, reports", async () => {
+    const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+    const evidence = join(ROOT, "datasets/evidence-example");
+    const input = readFileSync(slice, "utf8").split("\n").slice(0, 3).join("\n");
+    const dir = mkdtempSync(join(tmpdir(), "mari-stdin-"));
+    try {
+      const out = (name: string) => ["--out", join(dir, name)];
+      const dump = join(dir, "dump.jsonl");
+      writeFileSync(dump, '{"case_id":"none","judgment":false}\n');
+      const runs = await Promise.all([
+        runMari(["eval", slice, "--predictions", "-", ...out("a")], { input }),
+        runMari(["eval", slice, "--predictions", dump, "--baseline", "-", ...out("b")], { input }),
+        runMari(["evidence", join(evidence, "docs.jsonl"), "--facts", "-", ...out("c")], { input }),
+        runMari(["evidence", "-", "--facts", join(evidence, "facts.jsonl"), ...out("d")], { input }),
+        runMari(["diff", "-", "-", ...out("e")], { input }),
+        runMari(["trend", "-", ...out("f")], { input }),
+        runMari(["view", "-"], { input }),
+      ]);
+      for (const r of runs) {
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(
+          "-: standard input cannot be this input (it is read more than once, or with the files beside it); save it to a file and give that path",
+        );
+        expect(r.stderr).not.toContain("ENOENT");
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a slice with no usable case is exit 2 with --workers 2 too (threads started early, then closed)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mari-noslice-"));
     try {

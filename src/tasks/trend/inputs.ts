@@ -4,6 +4,7 @@
 import { readdir, realpath, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { InputError } from "../../io/errors.js";
+import { STDIN_REFUSED } from "../../io/input-file.js";
 
 export type TrendAxis = "step" | "name" | "time";
 
@@ -127,7 +128,7 @@ async function reportsOf(arg: string): Promise<string[]> {
     if (found.length === 0) throw new InputError(`trend ${arg}: matches no report.json or directory holding one`);
     return found;
   }
-  throw new InputError(`trend ${arg}: no such file or directory`);
+  throw new InputError(arg === "-" ? `trend ${STDIN_REFUSED}` : `trend ${arg}: no such file or directory`);
 }
 
 /** The point name of a report.json: its directory's name (the file's own name when it is not report.json). */

@@ -6,6 +6,7 @@ import type { Dirent, Stats } from "node:fs";
 import { basename, join } from "node:path";
 import { MAX_VIEW_DEPTH, MAX_VIEW_REPORTS } from "../../core/limits.js";
 import { InputError } from "../../io/errors.js";
+import { STDIN_REFUSED } from "../../io/input-file.js";
 import { naturalCompare } from "../trend/inputs.js";
 
 /** The file names a mari run writes its machine-readable result under. */
@@ -55,7 +56,7 @@ export async function findViewFiles(roots: readonly string[], limit = MAX_VIEW_R
     try {
       info = await stat(root);
     } catch {
-      throw new InputError(`view ${root}: no such file or directory`);
+      throw new InputError(root === "-" ? `view ${STDIN_REFUSED}` : `view ${root}: no such file or directory`);
     }
     if (info.isDirectory()) {
       if (!(await walk(root, 0))) break;
