@@ -10,7 +10,7 @@
 // (src/gates/decide.ts), naming the file and key. The JSON Schema is published at
 // schema/config.schema.json (scripts/write-schema.mjs).
 import { didYouMean } from "./suggest.js";
-import { readInputText } from "../io/input-file.js";
+import { readInputText, STDIN_REFUSED } from "../io/input-file.js";
 import { parseJsonDocument } from "../io/json-file.js";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { z as Zod } from "zod";
@@ -177,6 +177,7 @@ function unknownKeyMessage(keys: readonly string[], path: readonly PropertyKey[]
  * resolved against the file's directory. The whole file is validated, whatever the task.
  */
 export async function loadMariConfig(path?: string, cwd: string = process.cwd(), task?: ConfigTask): Promise<MariConfig> {
+  if (path === "-") throw new InputError(`config ${STDIN_REFUSED}`);
   const file = resolve(cwd, path ?? DEFAULT_CONFIG_FILE);
   let text: string;
   try {

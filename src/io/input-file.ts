@@ -8,9 +8,11 @@ import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 import { MAX_WHOLE_FILE_BYTES } from "./input-contract.js";
 
-/** Why `-` is refused where an input is a file: the command reads it more than once, or with files beside it. */
-export const STDIN_REFUSED =
-  "-: standard input cannot be this input (it is read more than once, or with the files beside it); save it to a file and give that path";
+/**
+ * Why `-` is refused where an input is a file (most are: read more than once, hashed, or read with
+ * the files beside it); commands that stream stdin say so in their help.
+ */
+export const STDIN_REFUSED = "-: this input is read from a file, not from standard input; save it to a file and give that path";
 
 function kindOf(info: import("node:fs").Stats): string {
   if (info.isDirectory()) return "a directory";

@@ -31,7 +31,7 @@ describe("mari CLI basics", () => {
     }
   });
 
-  it("refuses '-' by name (exit 2) wherever an input is a file: a dump, evidence inputs, reports", async () => {
+  it("refuses '-' by name (exit 2) wherever an input is a file: a dump, evidence inputs, reports, a grid, a config", async () => {
     const slice = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
     const evidence = join(ROOT, "datasets/evidence-example");
     const input = readFileSync(slice, "utf8").split("\n").slice(0, 3).join("\n");
@@ -48,12 +48,12 @@ describe("mari CLI basics", () => {
         runMari(["diff", "-", "-", ...out("e")], { input }),
         runMari(["trend", "-", ...out("f")], { input }),
         runMari(["view", "-"], { input }),
+        runMari(["sweep", join(ROOT, "datasets/memory-pairs/mari-pairs.jsonl"), "--grid", "-", ...out("g")], { input }),
+        runMari(["eval", slice, "--predictions", dump, "--config", "-", ...out("h")], { input }),
       ]);
       for (const r of runs) {
         expect(r.code, r.stderr).toBe(2);
-        expect(r.stderr).toContain(
-          "-: standard input cannot be this input (it is read more than once, or with the files beside it); save it to a file and give that path",
-        );
+        expect(r.stderr).toContain("-: this input is read from a file, not from standard input; save it to a file and give that path");
         expect(r.stderr).not.toContain("ENOENT");
       }
     } finally {
