@@ -7,7 +7,9 @@
 // The generated lines mix the three line shapes with what the fast paths must hand over or read
 // exactly: ids and run keys with escapes and non-ASCII characters, long evidence lists, IDs past
 // the document's end, many reasoning references, completions with end markers, `\/` and stray
-// tags, repeated (case, run) lines, orphans, blank, malformed and CRLF lines.
+// tags, repeated (case, run) lines, orphans, blank, malformed and CRLF lines. Last, such a dump
+// (without repeats) in another line order: the same cases.jsonl but for its line numbers, and the
+// same report.json but for what names or follows the order of the lines.
 import { afterAll, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,8 +35,12 @@ const ENDINGS = ["<|im_end|>", "<|eot_id|>", "</s>", "\\n", "<|endoftext|><|endo
 const BETWEEN = ["and", "so", "é", "\\n", "\\t", '\\"', "\\/", "</think>", "😀", "", "[x]"];
 const BAD_LINES = ["", "{", "not json", '{"case_id": 5}', "[]", '{"case_id": "d1", "run": 1.5}'];
 
-/** A slice and the dump's lines as fields (null: a line kept as written), from `seed`. */
-function generate(seed: number): { slice: string; lines: Array<Field[] | string> } {
+/**
+ * A slice and the dump's lines as fields (a string: a line kept as written), from `seed`. With
+ * `repeats` false, every prediction line names its run and no (case, run) comes twice, so that any
+ * order of the lines keeps the same ones.
+ */
+function generate(seed: number, repeats = true): { slice: string; lines: Array<Field[] | string> } {
   const rand = lcg(seed);
   const pick = <T>(a: readonly T[]): T => a[rand(a.length)]!;
   const cases: Array<{ id: string; n: number; label: boolean }> = [];
@@ -65,7 +71,7 @@ function generate(seed: number): { slice: string; lines: Array<Field[] | string>
     for (const c of cases) {
       if (rand(12) === 0) continue;
       const fields: Field[] = [["case_id", rand(40) === 0 ? JSON.stringify(`orphan${rand(3)}`) : JSON.stringify(c.id)]];
-      if (rand(15) !== 0) fields.push(["run", runKeys[r]!]);
+      if (rand(15) !== 0 || !repeats) fields.push(["run", runKeys[r]!]);
       const judgment = rand(10) < 7 ? c.label : !c.label;
       const shape = rand(10);
       if (shape < 3) {
@@ -86,7 +92,7 @@ function generate(seed: number): { slice: string; lines: Array<Field[] | string>
         else fields.push(...inner);
       }
       lines.push(fields);
-      if (rand(25) === 0) lines.push(fields);
+      if (rand(25) === 0 && repeats) lines.push(fields);
       if (rand(60) === 0) lines.push(pick(BAD_LINES));
     }
   }
@@ -194,4 +200,51 @@ describe("a dump spelled three ways", () => {
       expect(seen[2]!.stderr).toBe(seen[0]!.stderr);
     });
   }
+});
+
+describe("a dump in another line order", () => {
+  it("gives the same cases.jsonl but for line numbers, and the same report but for what names lines", async () => {
+    const { slice, lines } = generate(5, false);
+    const slicePath = join(tmp.dir, "slice-order.jsonl");
+    writeFileSync(slicePath, slice);
+    const rand = lcg(105);
+    const shuffled = [...lines];
+    for (let k = shuffled.length - 1; k > 0; k--) {
+      const j = rand(k + 1);
+      [shuffled[k], shuffled[j]] = [shuffled[j]!, shuffled[k]!];
+    }
+    const canonical = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(canonical)
+        : value !== null && typeof value === "object"
+          ? Object.fromEntries(
+              Object.keys(value)
+                .sort()
+                .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+            )
+          : value;
+    const outputs: Array<{ cases: string; report: string }> = [];
+    for (const [name, order] of [
+      ["written", lines],
+      ["shuffled", shuffled],
+    ] as const) {
+      const out = join(tmp.dir, `order-${name}`);
+      const dump = writeDump(`dump-order-${name}.jsonl`, order, 0);
+      const result = await runMari(["eval", slicePath, "--predictions", dump, "--out", out, "--report", "json", "--quiet", "--progress", "none", "--no-cache"]);
+      expect(result.code, result.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+      expect(report.predictions.lines).toBe(lines.length);
+      // What names or orders dump lines: the file, its hash, examples' lines, first appearances.
+      for (const key of ["elapsed_seconds", "system", "rejection_examples", "cases_sha256"]) delete report[key];
+      delete report.predictions.path;
+      delete report.predictions.sha256;
+      report.predictions.runs.sort();
+      delete report.orphans.first_lines;
+      report.orphans.examples.sort();
+      outputs.push({ cases: readFileSync(join(out, "cases.jsonl"), "utf8").replace(/"line":\d+,/g, ""), report: JSON.stringify(canonical(report), null, 1) });
+    }
+    expect(outputs[0]!.report).toContain('"accuracy"');
+    expect(outputs[1]!.cases).toBe(outputs[0]!.cases);
+    expect(outputs[1]!.report).toBe(outputs[0]!.report);
+  });
 });
