@@ -14,12 +14,6 @@ export function located(file: string, line: number | undefined, message: string)
   return line === undefined ? `${file}: ${message}` : `${file}:${line}: ${message}`;
 }
 
-/** The line number at the end of a `file:line` location (0 when it ends in none): shard merges order examples by it. */
-export function lineOfWhere(where: string): number {
-  const m = /:(\d+)$/.exec(where);
-  return m ? Number(m[1]) : 0;
-}
-
 /** File-system failures that are the user's to fix (exit 2), not internal errors. */
 const USER_FS_ERRORS = new Set(["EACCES", "EPERM", "ENOTDIR", "EISDIR", "EROFS", "ENOSPC", "ENOENT", "EEXIST"]);
 

@@ -5,7 +5,7 @@
 // the first N of its own shard.
 import type { RejectionExample } from "../../report/types.js";
 import { EvidenceTally, MAX_EXAMPLES_PER_CODE } from "./tally.js";
-import { lineOfWhere } from "../../io/errors.js";
+import { firstInRunOrder, lineOfWhere } from "../../report/rejection-examples.js";
 import { MAX_REJECTION_EXAMPLES, RejectionLog } from "./input.js";
 
 type Counts = Record<string, number>;
@@ -27,12 +27,7 @@ function addCounts(target: Counts, source: unknown): void {
 export type ExampleOrder = (where: string) => number;
 
 function mergeExamples<T extends { where: string }>(lists: readonly (readonly T[])[], cap: number, stage: ExampleOrder): T[] {
-  return lists
-    .flat()
-    .map((item, i) => ({ item, i }))
-    .sort((a, b) => stage(a.item.where) - stage(b.item.where) || lineOfWhere(a.item.where) - lineOfWhere(b.item.where) || a.i - b.i)
-    .slice(0, cap)
-    .map(({ item }) => item);
+  return firstInRunOrder(lists, cap, (a, b) => stage(a.where) - stage(b.where) || lineOfWhere(a.where) - lineOfWhere(b.where));
 }
 
 /**

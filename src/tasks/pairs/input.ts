@@ -20,13 +20,14 @@ export interface LocatedPair {
   line: number | undefined;
 }
 
+/** What follows the location in an unrecognised gold label's example ("FILE:LINE: gold …"). */
+export const GOLD_MESSAGE = ": gold ";
+
 /**
  * What reading a corpus saw besides the usable pairs. With a shard, the counts cover that shard's
  * records only (a record belongs to the shard of its id; a record without a usable id to shard 0),
  * so shard reports add up exactly; `corpusPairs` and the slice hash always cover the whole file.
  */
-/** What follows the location in an unrecognised gold label's example ("FILE:LINE: gold …"). */
-export const GOLD_MESSAGE = ": gold ";
 
 export class PairInputStats {
   records = 0;

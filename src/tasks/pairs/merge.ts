@@ -5,7 +5,8 @@ import { checkCasesHash } from "../../report/cases-hash.js";
 import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
-import { InputError, lineOfWhere, located } from "../../io/errors.js";
+import { InputError, located } from "../../io/errors.js";
+import { firstInRunOrder, lineOfWhere } from "../../report/rejection-examples.js";
 import type { ReportOutcome } from "../outcome.js";
 import { readShardReports } from "../shard-reports.js";
 import { shardGateSpecs } from "../../gates/decide.js";
@@ -18,19 +19,8 @@ import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js"
 import { GOLD_MESSAGE, MAX_EXAMPLES, PairInputStats, readPairs } from "./input.js";
 import { buildPairReport, pairGateList, type PairCounts } from "./run.js";
 
-/**
- * The first MAX_EXAMPLES of the shards' example lists in input order (by `lineOf`; shard order
- * among equals): each shard kept the first of its own lines, so the single run's first ones are
- * all among them.
- */
-function firstInInputOrder<T>(lists: readonly (readonly T[])[], lineOf: (item: T) => number): T[] {
-  return lists
-    .flat()
-    .map((item) => ({ item, line: lineOf(item) }))
-    .sort((a, b) => a.line - b.line)
-    .slice(0, MAX_EXAMPLES)
-    .map(({ item }) => item);
-}
+/** The line an unrecognised gold label's example ("FILE:LINE: gold …") names. */
+const goldExampleLine = (message: string): number => lineOfWhere(message.slice(0, message.indexOf(GOLD_MESSAGE)));
 
 function addConfusion(target: Confusion, source: unknown, where: string): void {
   const matrix = source as Record<string, Record<string, unknown>> | undefined;
@@ -96,12 +86,12 @@ export function mergePairReports(
     for (const [reason, n] of Object.entries(r.rejections)) rejections[reason] = (rejections[reason] ?? 0) + n;
     examples.push(r.rejection_examples);
   }
-  counts.unrecognised_gold_examples = firstInInputOrder(goldExamples, (message) => lineOfWhere(message.slice(0, message.indexOf(GOLD_MESSAGE))));
+  counts.unrecognised_gold_examples = firstInRunOrder(goldExamples, MAX_EXAMPLES, (a, b) => goldExampleLine(a) - goldExampleLine(b));
   return buildPairReport({
     dataset: first.dataset,
     counts,
     rejections,
-    rejectionExamples: firstInInputOrder(examples, (example) => lineOfWhere(example.where)),
+    rejectionExamples: firstInRunOrder(examples, MAX_EXAMPLES, (a, b) => lineOfWhere(a.where) - lineOfWhere(b.where)),
     tally,
     prices: (first.revision_cost as { unit_prices: UnitPrices }).unit_prices,
     gates: pairGateList(combineGates(context.gates ?? [], shardGates)),
