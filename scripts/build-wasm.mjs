@@ -19,8 +19,9 @@ export const ASC_OPTIONS = ["-O3", "--noAssert", "--runtime", "stub", "--initial
  */
 export async function compileWasm(name) {
   const source = join(ROOT, "wasm", `${name}.ts`);
+  const options = WASM_MODULES.find((m) => m.name === name)?.options ?? [];
   let bytes;
-  const { error, stderr } = await asc.main([source, ...ASC_OPTIONS, "--outFile", `${name}.wasm`], {
+  const { error, stderr } = await asc.main([source, ...ASC_OPTIONS, ...options, "--outFile", `${name}.wasm`], {
     readFile: (file) => {
       try {
         return readFileSync(file, "utf8");
@@ -50,10 +51,14 @@ export function wasmModuleText(name, constName, bytes) {
   ].join("\n");
 }
 
-/** Each module of wasm/: where its bytes go, and under which name. */
+/**
+ * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass
+ * imports its memory: the caller sizes it for the eval, so that it never grows).
+ */
 export const WASM_MODULES = [
   { name: "block-scan", out: "src/io/block-scan-wasm.ts", constName: "BLOCK_SCAN_WASM" },
   { name: "range-write", out: "src/tasks/document/range-write-wasm.ts", constName: "RANGE_WRITE_WASM" },
+  { name: "range-pass", out: "src/tasks/document/range-pass-wasm.ts", constName: "RANGE_PASS_WASM", options: ["--importMemory", "--initialMemory", "1"] },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -14,14 +14,21 @@ export const WASM_PAGE_BYTES = 65536;
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
+  Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
 }
 const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** The exports of the module whose bytes are `base64`, compiled and instantiated now. */
-export function instantiateWasm<Exports>(base64: string, name: string): Exports {
+/** A new WebAssembly memory of `pages` pages, for a module that imports its memory. */
+export function wasmMemory(pages: number): WasmMemory {
+  return new WASM.Memory({ initial: pages, maximum: pages });
+}
+
+/** The exports of the module whose bytes are `base64`, compiled and instantiated now (given `memory` when it imports one). */
+export function instantiateWasm<Exports>(base64: string, name: string, memory?: WasmMemory): Exports {
   const compiled = new WASM.Module(Buffer.from(base64, "base64"));
   return new WASM.Instance(compiled, {
     env: {
+      ...(memory === undefined ? {} : { memory }),
       // The modules have no assertions (compiled with --noAssert); an abort would be a bug.
       abort: () => {
         throw new Error(`${name}: the WebAssembly module aborted`);

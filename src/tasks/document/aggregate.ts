@@ -40,6 +40,7 @@ import {
   type RangePayload,
   type RangeResult,
 } from "./range.js";
+import { denseRangePass } from "./range-pass.js";
 import { EvidenceBuffer, type RunTable } from "./run-table.js";
 import { aggregateSparse, isSparse, type CellTotals } from "./sparse.js";
 
@@ -52,6 +53,12 @@ export interface AggregateOptions extends ScoreOptions {
    * than half the cells have a kept line (sparse.ts), else dense (ranges). Forced by tests only.
    */
   layout?: "dense" | "sparse";
+  /**
+   * Whether a dense eval on this thread may be aggregated by the WebAssembly pass (range-pass.ts)
+   * rather than range.ts's ranges (default true); false only in the tests that hold the two to the
+   * same outputs.
+   */
+  rangePass?: boolean;
   /** Progress of the two phases: (case, run) units aggregated, then bootstrap blocks and SetCons. */
   observer?: RunObserver;
 }
@@ -361,7 +368,7 @@ async function aggregateCells(
 async function aggregateRanges(
   cases: readonly SliceCase[],
   table: RunTable,
-  options: ScoreOptions,
+  options: AggregateOptions,
   writeBytes: (bytes: Uint8Array) => Promise<void>,
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
   totals: CellTotals,
@@ -393,6 +400,17 @@ async function aggregateRanges(
   // threads go on with nothing; a thread sharing nothing here is idle, not slower).
   const cells = rangeCases(table.keys.length) * Math.max(1, rangeRuns(table.keys.length));
   const rangePool = cells < THREAD_RANGE_CELLS ? thisThreadOf(pool) : pool;
+  // On this thread, the whole dense pass is WebAssembly's when it takes the eval (range-pass.ts).
+  const pass = rangePool.workers === 1 && options.rangePass !== false ? denseRangePass(cases, table, encodeRunKeys(table.keys), options) : undefined;
+  if (pass !== undefined) {
+    pass.addInto(totals);
+    aggregating.tick(table.keys.length * cases.length);
+    // Each view is written before the one after next is made (DenseRangePass.lines).
+    for (const bytes of pass.lines()) await write(bytes);
+    await writing;
+    totals.missingExamples.push(...pass.missingExamples());
+    return;
+  }
   // A pool of one worker is this thread: the ranges read the run table where it is.
   const results =
     rangePool.workers === 1

@@ -68,7 +68,7 @@ export interface RangeWriteInput {
 /** Bytes at the start of the memory kept for the fixed fragments and coverage endings; a run's scratch comes after. */
 const KEPT_BYTES = 1 << 21;
 /** The most numerators a case's endings table is kept for (beyond: range.ts's writer). */
-const MOST_NUMERATORS = 1 << 14;
+export const MOST_NUMERATORS = 1 << 14;
 /** Bytes a decimal 31-bit integer and its comma take at most. */
 const UINT_BYTES = 11;
 

@@ -597,7 +597,7 @@ function sumRangeCells(
 }
 
 /** The run lines' fixed parts, as the WebAssembly writer takes them (range-write.ts). */
-const RUN_LINE_FRAGMENTS: RunLineFragments = { run: RUN_KEY.bytes, line: LINE_KEY.bytes, judgment: JUDGMENT.map((row) => row.map((f) => f.bytes)) };
+export const RUN_LINE_FRAGMENTS: RunLineFragments = { run: RUN_KEY.bytes, line: LINE_KEY.bytes, judgment: JUDGMENT.map((row) => row.map((f) => f.bytes)) };
 
 /**
  * Cells a range has at least for the WebAssembly writer to write it: its work per range (laying

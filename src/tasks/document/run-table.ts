@@ -291,6 +291,11 @@ export class RunTable {
     return this.evidence;
   }
 
+  /** How many of evidenceIds's IDs are entries' (the rest is room to grow). */
+  get evidenceLength(): number {
+    return this.evidenceUsed;
+  }
+
   /** Sets into[0], into[1] to the bounds of the evidence IDs of (run, case) in evidenceIds (equal when it has no kept line). */
   evidenceRange(run: number, caseIndex: number, into: Int32Array): void {
     const e = this.entry(run, caseIndex);

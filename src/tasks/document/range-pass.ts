@@ -1,0 +1,471 @@
+// The dense aggregation of a document eval on this thread, in WebAssembly (its source
+// wasm/range-pass.ts, its bytes range-pass-wasm.ts): the run table's columns and everything
+// JavaScript renders once (case lines, run keys, judgment parts, coverage endings, each case's
+// missing prediction and breakdown cells) are laid out in a memory sized for the eval; the module
+// adds every cell into the totals and writes cases.jsonl's lines, range by range as range.ts cuts
+// them. Its sums have range.ts's bits and its lines range.ts's bytes
+// (test/document-eval/range-pass.test.ts); an eval it does not take (see `denseRangePass`) is
+// aggregated by range.ts. The pass is the work per cell without the JavaScript compiler's: on
+// the GRPO-shaped bench, range.ts's loops were a sixth of the main thread and a third of V8's
+// compiling.
+import { countColumn } from "../../core/metrics/run-sums.js";
+import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
+import type { SliceCase } from "../../io/slice.js";
+import { instantiateWasm, WASM_PAGE_BYTES, wasmMemory } from "../../io/wasm.js";
+import type { RejectionExample } from "../../report/types.js";
+import { ByteSink } from "./line-bytes.js";
+import {
+  BREAKDOWN_FIELDS,
+  cellKeysOf,
+  coverageTailsOf,
+  missingExample,
+  RUN_LINE_FRAGMENTS,
+  RUN_SUM_FIELDS,
+  rangeCases,
+  rangeRuns,
+  writeCaseLine,
+} from "./range.js";
+import { MOST_NUMERATORS } from "./range-write.js";
+import { RANGE_PASS_WASM } from "./range-pass-wasm.js";
+import type { RunTable } from "./run-table.js";
+import { CASE_REASONS, EXAMPLES_PER_REASON, scoreCase, type ScoredPrediction, type ScoreOptions } from "./score.js";
+import type { CellTotals } from "./sparse.js";
+
+interface RangePassExports {
+  heapBase(): number;
+  setLayout(table: number): void;
+  check(caseFrom: number, caseTo: number): number;
+  sumRanges(first: number, last: number): void;
+  startLines(): void;
+  linesDone(): number;
+  missingNoted(): number;
+  writeLines(out: number, end: number): number;
+}
+
+/** The run sums and breakdown sums the module adds, in the order it takes their places (its FIELD_* and BREAK_*). */
+const PASS_RUN_FIELDS = [
+  "cases",
+  "tp",
+  "fp",
+  "fn",
+  "tn",
+  "localizationHits",
+  "exactLocalizations",
+  "localizationPrecisionSum",
+  "localizationPrecisionCases",
+  "formatValid",
+  "referenceCoverageSum",
+  "rewardAccuracySum",
+  "rewardFormatSum",
+] as const satisfies readonly (typeof RUN_SUM_FIELDS)[number][];
+const PASS_CELL_FIELDS = ["cases", "correct", "positives", "truePositives", "localizationHits"] as const satisfies readonly (typeof BREAKDOWN_FIELDS)[number][];
+
+/**
+ * The most memory the pass takes: an eval that needs more (the run table of many millions of
+ * cells) is aggregated by range.ts, whose range buffers are bounded.
+ */
+const MOST_PASS_BYTES = 512 << 20;
+
+/**
+ * Cells the module goes over in one call of check or sumRanges, about: V8 compiles a WebAssembly
+ * function's optimized code in the background and uses it from its next call on, so one call for
+ * a whole eval would run in the baseline code throughout.
+ */
+const SLICE_CELLS = 1 << 14;
+
+/** Cases per call for ranges of `caseStep` cases and `runs` runs: whole ranges, about SLICE_CELLS cells. */
+function passSlice(caseStep: number, runs: number): number {
+  return caseStep * Math.max(1, Math.floor(SLICE_CELLS / (caseStep * runs)));
+}
+
+/** Each of the two output buffers holds at least this many bytes, and four of the longest line. */
+const OUTPUT_BYTES = 4 << 20;
+
+/** Bytes a decimal 31-bit integer and its comma take at most (as the module counts them). */
+const UINT_BYTES = 11;
+
+const align8 = (n: number): number => (n + 7) & ~7;
+
+/** Room for the layout table setLayout reads, in entries (it has 45). */
+const LAYOUT_ROOM = 64;
+
+/** Where each of the eval's columns goes in the module's memory: claimed in order, then filled. */
+class Layout {
+  end: number;
+  constructor(start: number) {
+    this.end = align8(start);
+  }
+  claim(bytes: number): number {
+    const at = this.end;
+    this.end = align8(at + bytes);
+    return at;
+  }
+}
+
+/** A fragment table's size: (start, length) per piece, then the pieces. */
+function tableBytes(pieces: readonly Uint8Array[]): number {
+  let bytes = 8 * pieces.length;
+  for (const piece of pieces) bytes += piece.length;
+  return bytes;
+}
+
+/** The encoded run keys: run r's JSON at data[start[r] … start[r + 1]). */
+export interface PassRunKeys {
+  data: Uint8Array;
+  start: Int32Array;
+}
+
+/**
+ * The pass of an eval of `cases` over `table`, ready to add and write; undefined when range.ts
+ * aggregates it instead: no runs or no cases, a cell the module does not render (a coverage that is
+ * not k / n of its case's sentence count, an accuracy reward outside its bins, a negative evidence
+ * ID, a case whose missing prediction cannot be scored: range.ts then reports it as it always has),
+ * or more memory than MOST_PASS_BYTES.
+ */
+export function denseRangePass(cases: readonly SliceCase[], table: RunTable, keys: PassRunKeys, options: ScoreOptions): DenseRangePass | undefined {
+  const R = table.keys.length;
+  if (R === 0 || cases.length === 0) return undefined;
+  let missing: ScoredPrediction[];
+  try {
+    missing = cases.map((c) => scoreCase(c, null, options));
+  } catch {
+    return undefined;
+  }
+  const n = cases.length;
+  const E = table.entries;
+  const idCount = table.evidenceLength;
+  // The case lines, rendered once each.
+  const sink = new ByteSink();
+  const caseEnds = new Int32Array(n);
+  let longestCaseLine = 0;
+  for (let i = 0; i < n; i++) {
+    const before = sink.length;
+    writeCaseLine(sink, cases[i]!);
+    caseEnds[i] = sink.length;
+    longestCaseLine = Math.max(longestCaseLine, sink.length - before);
+  }
+  const caseLineBytes = sink.room(0).subarray(0, sink.length);
+  // Breakdown cells, numbered in order of first appearance (range.ts's order, range after range).
+  const cellIndex = new Map<string, number>();
+  const cellStart = new Int32Array(n + 1);
+  const cellList: number[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const key of cellKeysOf(cases[i]!)) {
+      let id = cellIndex.get(key);
+      if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
+      cellList.push(id);
+    }
+    cellStart[i + 1] = cellList.length;
+  }
+  // Each sentence count's coverage endings, k / n for k = 0 … n.
+  const tailPieces = new Map<number, Uint8Array[]>();
+  let longestTail = 0;
+  for (const c of cases) {
+    const count = c.sentenceCount;
+    if (tailPieces.has(count) || !(count >= 1 && count < MOST_NUMERATORS)) continue;
+    const tails = coverageTailsOf(count);
+    const pieces = Array.from({ length: count + 1 }, (_, k) => tails.bytesOf(k));
+    for (const piece of pieces) longestTail = Math.max(longestTail, piece.length);
+    tailPieces.set(count, pieces);
+  }
+  const fixedPieces = [RUN_LINE_FRAGMENTS.run, RUN_LINE_FRAGMENTS.line];
+  const judgmentPieces = RUN_LINE_FRAGMENTS.judgment.flat();
+  let longestKey = 0;
+  for (let r = 0; r < R; r++) longestKey = Math.max(longestKey, keys.start[r + 1]! - keys.start[r]!);
+  let mostIds = 0;
+  for (let e = 0; e < E; e++) mostIds = Math.max(mostIds, table.evLength[e]!);
+  const longestRunLine =
+    fixedPieces[0]!.length +
+    longestKey +
+    fixedPieces[1]!.length +
+    UINT_BYTES +
+    Math.max(...judgmentPieces.map((p) => p.length)) +
+    mostIds * UINT_BYTES +
+    longestTail;
+  const outputBytes = Math.max(OUTPUT_BYTES, 4 * Math.max(longestCaseLine, longestRunLine));
+
+  const F = RUN_SUM_FIELDS.length;
+  const BF = BREAKDOWN_FIELDS.length;
+  const runStep = Math.max(1, rangeRuns(R));
+  const cellCount = cellIndex.size;
+  // Claimed from after the module's own data; nothing is written until the memory is made.
+  const layout = new Layout(0);
+  const at = {
+    slot: layout.claim(4 * n),
+    label: layout.claim(n),
+    gold: layout.claim(4 * n),
+    sentences: layout.claim(4 * n),
+    missJudgment: layout.claim(n),
+    missPredicted: layout.claim(4 * n),
+    missMatched: layout.claim(4 * n),
+    missCoverage: layout.claim(8 * n),
+    missAccuracy: layout.claim(8 * n),
+    cellStart: layout.claim(4 * (n + 1)),
+    cellIds: layout.claim(4 * cellList.length),
+    caseLines: layout.claim(8 * n + caseLineBytes.length),
+    tailTables: layout.claim(4 * n),
+    tails: layout.claim([...tailPieces.values()].reduce((sum, pieces) => sum + align8(tableBytes(pieces)), 0)),
+    slots: layout.claim(4 * R * table.caseCount),
+    line: layout.claim(4 * E),
+    judgment: layout.claim(E),
+    reason: layout.claim(E),
+    coverage: layout.claim(8 * E),
+    accuracy: layout.claim(8 * E),
+    matched: layout.claim(4 * E),
+    evStart: layout.claim(4 * E),
+    evLength: layout.claim(4 * E),
+    ids: layout.claim(4 * idCount),
+    runKeys: layout.claim(8 * R + keys.data.length),
+    fixed: layout.claim(tableBytes(fixedPieces)),
+    judgments: layout.claim(tableBytes(judgmentPieces)),
+    sums: layout.claim(8 * R * F),
+    cellSums: layout.claim(4 * cellCount * R * BF),
+    fieldTable: layout.claim(4 * (PASS_RUN_FIELDS.length + PASS_CELL_FIELDS.length)),
+    codes: layout.claim(R * n),
+    present: layout.claim(R * n),
+    judgmentColumn: layout.claim(R * n),
+    reasonCounts: layout.claim(8 * CASE_REASONS.length),
+    histogram: layout.claim(8 * REWARD_HISTOGRAM_SLOTS),
+    partial: layout.claim(8 * runStep * F),
+    missing: layout.claim(8 * EXAMPLES_PER_REASON),
+    output: [layout.claim(outputBytes), layout.claim(outputBytes)],
+    layout: layout.claim(4 * LAYOUT_ROOM),
+  };
+  // The module's own data comes first: everything above moves up past it once it is known.
+  const ownBytes = 1 << 16;
+  if (ownBytes + layout.end > MOST_PASS_BYTES) return undefined;
+  const memory = wasmMemory(Math.ceil((ownBytes + layout.end) / WASM_PAGE_BYTES));
+  const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", memory);
+  const base = align8(wasm.heapBase());
+  if (base > ownBytes) return undefined;
+  const to = (offset: number): number => base + offset;
+  const bytes = new Uint8Array(memory.buffer);
+  const ints = new Int32Array(memory.buffer);
+  const floats = new Float64Array(memory.buffer);
+  const putTable = (start: number, pieces: readonly Uint8Array[]): void => {
+    let byteAt = start + 8 * pieces.length;
+    pieces.forEach((piece, k) => {
+      ints[(start >> 2) + 2 * k] = byteAt;
+      ints[(start >> 2) + 2 * k + 1] = piece.length;
+      bytes.set(piece, byteAt);
+      byteAt += piece.length;
+    });
+  };
+
+  // The cases (each column's start hoisted: this loop runs once, mostly before V8 compiles it).
+  const slotAt = to(at.slot) >> 2;
+  const labelAt = to(at.label);
+  const goldAt = to(at.gold) >> 2;
+  const sentencesAt = to(at.sentences) >> 2;
+  const missJudgmentAt = to(at.missJudgment);
+  const missPredictedAt = to(at.missPredicted) >> 2;
+  const missMatchedAt = to(at.missMatched) >> 2;
+  const missCoverageAt = to(at.missCoverage) >> 3;
+  const missAccuracyAt = to(at.missAccuracy) >> 3;
+  for (let i = 0; i < n; i++) {
+    const c = cases[i]!;
+    const m = missing[i]!;
+    ints[slotAt + i] = c.index;
+    bytes[labelAt + i] = c.label ? 1 : 0;
+    ints[goldAt + i] = c.gold.length;
+    ints[sentencesAt + i] = c.sentenceCount;
+    bytes[missJudgmentAt + i] = m.judgment ? 1 : 0;
+    ints[missPredictedAt + i] = m.evidence.length;
+    ints[missMatchedAt + i] = m.matched;
+    floats[missCoverageAt + i] = m.referenceCoverage;
+    floats[missAccuracyAt + i] = m.rewardAccuracy;
+  }
+  ints.set(cellStart, to(at.cellStart) >> 2);
+  ints.set(cellList, to(at.cellIds) >> 2);
+  const caseLineTable = to(at.caseLines);
+  bytes.set(caseLineBytes, caseLineTable + 8 * n);
+  for (let i = 0; i < n; i++) {
+    const from = i === 0 ? 0 : caseEnds[i - 1]!;
+    ints[(caseLineTable >> 2) + 2 * i] = caseLineTable + 8 * n + from;
+    ints[(caseLineTable >> 2) + 2 * i + 1] = caseEnds[i]! - from;
+  }
+  const tailTableOf = new Map<number, number>();
+  let tailAt = to(at.tails);
+  for (const [count, pieces] of tailPieces) {
+    putTable(tailAt, pieces);
+    tailTableOf.set(count, tailAt);
+    tailAt += align8(tableBytes(pieces));
+  }
+  // 0: no table, so check() sends the eval to range.ts.
+  for (let i = 0; i < n; i++) ints[(to(at.tailTables) >> 2) + i] = tailTableOf.get(cases[i]!.sentenceCount) ?? 0;
+
+  // The run table.
+  ints.set(table.cell.subarray(0, R * table.caseCount), to(at.slots) >> 2);
+  ints.set(table.line.subarray(0, E), to(at.line) >> 2);
+  bytes.set(table.judgment.subarray(0, E), to(at.judgment));
+  bytes.set(table.reason.subarray(0, E), to(at.reason));
+  floats.set(table.coverage.subarray(0, E), to(at.coverage) >> 3);
+  floats.set(table.rewardAccuracy.subarray(0, E), to(at.accuracy) >> 3);
+  ints.set(table.matched.subarray(0, E), to(at.matched) >> 2);
+  ints.set(table.evStart.subarray(0, E), to(at.evStart) >> 2);
+  ints.set(table.evLength.subarray(0, E), to(at.evLength) >> 2);
+  ints.set(table.evidenceIds.subarray(0, idCount), to(at.ids) >> 2);
+
+  // The run lines' fragments.
+  const keyTable = to(at.runKeys);
+  bytes.set(keys.data.subarray(keys.start[0]!, keys.start[R]!), keyTable + 8 * R);
+  for (let r = 0; r < R; r++) {
+    ints[(keyTable >> 2) + 2 * r] = keyTable + 8 * R + keys.start[r]! - keys.start[0]!;
+    ints[(keyTable >> 2) + 2 * r + 1] = keys.start[r + 1]! - keys.start[r]!;
+  }
+  putTable(to(at.fixed), fixedPieces);
+  putTable(to(at.judgments), judgmentPieces);
+  const fieldTable = to(at.fieldTable) >> 2;
+  PASS_RUN_FIELDS.forEach((field, k) => (ints[fieldTable + k] = RUN_SUM_FIELDS.indexOf(field)));
+  PASS_CELL_FIELDS.forEach((field, k) => (ints[fieldTable + PASS_RUN_FIELDS.length + k] = BREAKDOWN_FIELDS.indexOf(field)));
+
+  // The layout, in the order the module's setLayout reads it.
+  const layoutTable = [
+    n,
+    to(at.slot),
+    to(at.label),
+    to(at.gold),
+    to(at.sentences),
+    to(at.missJudgment),
+    to(at.missPredicted),
+    to(at.missMatched),
+    to(at.missCoverage),
+    to(at.missAccuracy),
+    to(at.cellStart),
+    to(at.cellIds),
+    caseLineTable,
+    to(at.tailTables),
+    R,
+    table.caseCount,
+    to(at.slots),
+    to(at.line),
+    to(at.judgment),
+    to(at.reason),
+    to(at.coverage),
+    to(at.accuracy),
+    to(at.matched),
+    to(at.evStart),
+    to(at.evLength),
+    to(at.ids),
+    rangeCases(R),
+    runStep,
+    keyTable,
+    to(at.fixed),
+    to(at.judgments),
+    RUN_LINE_FRAGMENTS.judgment[0]!.length,
+    to(at.sums),
+    F,
+    to(at.cellSums),
+    BF,
+    to(at.fieldTable),
+    to(at.codes),
+    to(at.present),
+    to(at.judgmentColumn),
+    to(at.reasonCounts),
+    to(at.histogram),
+    to(at.partial),
+    to(at.missing),
+    EXAMPLES_PER_REASON,
+  ];
+  if (layoutTable.length > LAYOUT_ROOM) throw new Error("range-pass: the layout table outgrew its room");
+  ints.set(layoutTable, to(at.layout) >> 2);
+  wasm.setLayout(to(at.layout));
+  const caseSlice = passSlice(rangeCases(R), R);
+  for (let from = 0; from < n; from += caseSlice) if (wasm.check(from, Math.min(n, from + caseSlice)) !== 0) return undefined;
+  return new DenseRangePass(wasm, memory.buffer, {
+    caseSlice,
+    cases,
+    runKeys: table.keys,
+    cellKeys: [...cellIndex.keys()],
+    at: {
+      sums: to(at.sums),
+      cellSums: to(at.cellSums),
+      codes: to(at.codes),
+      present: to(at.present),
+      judgment: to(at.judgmentColumn),
+      reasonCounts: to(at.reasonCounts),
+      histogram: to(at.histogram),
+      missing: to(at.missing),
+      output: at.output.map(to),
+    },
+    outputBytes,
+  });
+}
+
+interface PassPlaces {
+  sums: number;
+  cellSums: number;
+  codes: number;
+  present: number;
+  judgment: number;
+  reasonCounts: number;
+  histogram: number;
+  missing: number;
+  output: number[];
+}
+
+/** An eval laid out in the module's memory (denseRangePass): its totals, then its lines. */
+export class DenseRangePass {
+  constructor(
+    private readonly wasm: RangePassExports,
+    private readonly buffer: ArrayBuffer,
+    private readonly eval_: {
+      /** Cases per call of sumRanges (whole ranges). */
+      caseSlice: number;
+      cases: readonly SliceCase[];
+      runKeys: readonly string[];
+      cellKeys: readonly string[];
+      at: PassPlaces;
+      outputBytes: number;
+    },
+  ) {}
+
+  /** Adds every cell into `totals` (zeroed, of this eval's runs and cases), as range.ts's ranges added one by one would. */
+  addInto(totals: CellTotals): void {
+    const { caseSlice, cases, runKeys, cellKeys, at } = this.eval_;
+    for (let from = 0; from < cases.length; from += caseSlice) this.wasm.sumRanges(from, Math.min(cases.length, from + caseSlice));
+    const R = runKeys.length;
+    const n = cases.length;
+    const F = RUN_SUM_FIELDS.length;
+    const BF = BREAKDOWN_FIELDS.length;
+    const sums = new Float64Array(this.buffer, at.sums, R * F);
+    for (let r = 0; r < R; r++) totals.sums.store(r, sums, r * F);
+    const cellSums = new Int32Array(this.buffer, at.cellSums, cellKeys.length * R * BF);
+    cellKeys.forEach((key, cell) => {
+      const column = countColumn(R * BF, n);
+      column.set(cellSums.subarray(cell * R * BF, (cell + 1) * R * BF));
+      totals.cellSums.set(key, column);
+    });
+    totals.codes.set(new Uint8Array(this.buffer, at.codes, R * n));
+    totals.judgments.present.set(new Uint8Array(this.buffer, at.present, R * n));
+    totals.judgments.judgment.set(new Uint8Array(this.buffer, at.judgment, R * n));
+    totals.reasonCounts.set(new Float64Array(this.buffer, at.reasonCounts, totals.reasonCounts.length));
+    totals.histogramCounts.set(new Float64Array(this.buffer, at.histogram, totals.histogramCounts.length));
+  }
+
+  /**
+   * cases.jsonl's bytes, in order, in views of the module's memory: two buffers taken in turn, so
+   * a view stays as it is until the one after it has been asked for and the next one is being
+   * made. The caller writes each before it asks for the one after next.
+   */
+  *lines(): Generator<Uint8Array> {
+    const { at, outputBytes } = this.eval_;
+    this.wasm.startLines();
+    for (let k = 0; !this.wasm.linesDone(); k ^= 1) {
+      const start = at.output[k]!;
+      const end = this.wasm.writeLines(start, start + outputBytes);
+      // A buffer holds four of the longest line: one that takes none is a bug, not a loop.
+      if (end === start) throw new Error("range-pass: a cases.jsonl line did not fit its buffer");
+      yield new Uint8Array(this.buffer, start, end - start);
+    }
+  }
+
+  /** The first absent cells' examples, in cases.jsonl order (after `lines`). */
+  missingExamples(): RejectionExample[] {
+    const { cases, runKeys, at } = this.eval_;
+    const noted = new Int32Array(this.buffer, at.missing, 2 * this.wasm.missingNoted());
+    const examples: RejectionExample[] = [];
+    for (let k = 0; k < noted.length; k += 2) examples.push(missingExample(cases[noted[k]!]!, runKeys[noted[k + 1]!]!));
+    return examples;
+  }
+}

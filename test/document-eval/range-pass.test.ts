@@ -1,0 +1,56 @@
+// The WebAssembly dense pass (src/tasks/document/range-pass.ts, its source wasm/range-pass.ts)
+// against range.ts's ranges, the aggregation it replaces on one thread: one generated run table
+// aggregated both ways must give the same numbers to the bit, the same cases.jsonl bytes and the
+// same missing-prediction examples, for every shape of ranges (8 cases, fewer cases above 4,096
+// runs, run blocks above 32,768 runs, a last range of fewer cases), with absent cells,
+// format-invalid lines and fractional coverages; and an eval the pass does not take goes to the
+// ranges with the same result.
+import { afterAll, describe, expect, it } from "vitest";
+import { denseRangePass } from "../../src/tasks/document/range-pass.js";
+import { tempDir } from "../support/cli.js";
+import { numberDifferences } from "../support/number-differences.js";
+import { aggregateOnOneThread, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
+
+const tmp = tempDir("mari-range-pass-");
+afterAll(() => tmp.cleanup());
+
+/** A key that needs escapes every eleventh run. */
+const runKey = (r: number): string => (r % 11 === 5 ? `run "${r}"` : String(r));
+
+describe("the WebAssembly dense pass", () => {
+  // 8 runs: GRPO's shape, a last range of fewer cases; 4,100 runs: ranges of 7 cases; 33,000 runs:
+  // ranges of one case in two run blocks.
+  it.each([
+    [8, 37, 0.95, 1],
+    [40, 20, 0.9, 2],
+    [40, 20, 0.5, 3],
+    [300, 3, 1, 4],
+    [4100, 9, 0.6, 5],
+    [33_000, 2, 0.7, 6],
+  ])("%i runs × %i cases, %f of the cells kept: the numbers, cases.jsonl and examples of range.ts's ranges", async (runs, cases, share, seed) => {
+    const s = await generatedSlice(tmp.dir, cases, seed);
+    const t = generatedRunTable(s, runs, share, seed, runKey);
+    // The pass takes this eval (else the comparison below would compare the ranges with themselves).
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(runs + 1) }, OPTIONS)).toBeDefined();
+    const pass = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: true });
+    const ranges = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: false });
+    expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
+    expect(pass.bytes.equals(ranges.bytes)).toBe(true);
+    expect(pass.result.missingExamples).toEqual(ranges.result.missingExamples);
+    if (share < 1) expect(pass.result.missingExamples.length).toBe(5);
+    expect(pass.bytes.length).toBeGreaterThan(0);
+  });
+
+  it("leaves to range.ts's ranges an eval with a coverage that is not k / n of its case's sentences, with the same result", async () => {
+    const s = await generatedSlice(tmp.dir, 12, 7);
+    const t = generatedRunTable(s, 6, 0.8, 7, runKey);
+    // A coverage no reference list of a case of at most 12 sentences gives: written as it is by both.
+    const extra = t.ensureRun("extra");
+    t.put(extra, s.cases[4]!.index, 999, { judgment: true, reason: null, evidence: [1], referenceCoverage: 0.123456, rewardAccuracy: 1, matched: 0 });
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(8) }, OPTIONS)).toBeUndefined();
+    const pass = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: true });
+    const ranges = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: false });
+    expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
+    expect(pass.bytes.equals(ranges.bytes)).toBe(true);
+  });
+});

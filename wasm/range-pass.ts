@@ -1,0 +1,423 @@
+// AssemblyScript, compiled by scripts/build-wasm.mjs into src/tasks/document/range-pass-wasm.ts
+// (the module's bytes, checked to be current by test/wasm-modules.test.ts).
+//
+// The dense aggregation of a document eval on one thread (src/tasks/document/range-pass.ts):
+// every (case, run) cell of the run table, range by range as range.ts cuts them, added into the
+// eval's totals and written as cases.jsonl's lines. The sums are taken as range.ts takes them
+// (a range's partial sums run by run, its cases in case order, then added into the totals in
+// range order), so every float has the bits range.ts gives it; the lines are assembled from
+// fragments JavaScript rendered (case lines, run keys, judgment parts, coverage endings) and
+// decimal integers. test/document-eval/range-pass.test.ts holds the two to the same outputs.
+//
+// JavaScript lays every column out in the memory it gives the module and their addresses in a
+// table, then calls setLayout once, check and sumRanges a slice of the cases at a time, and
+// writeLines until linesDone.
+
+import { COMMA, copyFragment, fragmentLength, UINT_BYTES, writeUint } from "./fragments";
+
+// The scored cases, by position i (their order in cases.jsonl).
+let caseCount: i32 = 0;
+/** i32: the case's index in the run table (its slice index). */
+let caseSlot: usize = 0;
+/** u8: the gold label. */
+let caseLabel: usize = 0;
+/** i32: gold sentences, and sentences (the denominator of its coverages). */
+let caseGold: usize = 0;
+let caseSentences: usize = 0;
+/** The case's missing prediction (an absent cell): u8 judgment, i32 evidence count and matched, f64 coverage and accuracy reward. */
+let missJudgment: usize = 0;
+let missPredicted: usize = 0;
+let missMatched: usize = 0;
+let missCoverage: usize = 0;
+let missAccuracy: usize = 0;
+/** i32: case i's breakdown cells are cellIds[cellStart[i] … cellStart[i + 1]). */
+let cellStart: usize = 0;
+let cellIds: usize = 0;
+/** Fragment table of the case lines; i32 per case: its coverage endings' fragment table (0: none). */
+let caseLines: usize = 0;
+let tailTables: usize = 0;
+
+
+// The run table: slot (run, table case) at run · tableCases + case holds its entry + 1 (0: none);
+// each entry's fields in a column.
+let runCount: i32 = 0;
+let tableCases: i32 = 0;
+let slots: usize = 0;
+let entLine: usize = 0;
+let entJudgment: usize = 0;
+let entReason: usize = 0;
+let entCoverage: usize = 0;
+let entAccuracy: usize = 0;
+let entMatched: usize = 0;
+let entEvStart: usize = 0;
+let entEvLength: usize = 0;
+let evIds: usize = 0;
+
+
+// The ranges (range.ts's rangeCases and rangeRuns) and the run lines' fragments.
+let caseStep: i32 = 1;
+let runStep: i32 = 1;
+/** Fragment table of the run keys' JSON; of `{"run":` then `,"line":`; of the judgment parts (judgment · reasonCount + reason). */
+let runKeys: usize = 0;
+let fixed: usize = 0;
+let judgmentTable: usize = 0;
+let reasonCount: i32 = 0;
+
+
+// The totals. `fieldTable`: i32 per sum this module adds (the FIELD_* order below), its index among a
+// run's sums (run-sums.ts's RUN_SUM_FIELDS), then per breakdown sum (BREAK_*) its index among a
+// cell's (BREAKDOWN_FIELDS); `runFields` and `cellFields`: the lengths of those two lists.
+let sums: usize = 0;
+let fieldCount: i32 = 0;
+let cellSums: usize = 0;
+let breakdownCount: i32 = 0;
+let codes: usize = 0;
+let present: usize = 0;
+let judgments: usize = 0;
+let reasonCounts: usize = 0;
+let histogram: usize = 0;
+/** f64 × runStep × fieldCount: a range's partial sums. */
+let partial: usize = 0;
+/** i32 pairs (case position, run) of the first `missingMost` absent cells in cases.jsonl order. */
+let missing: usize = 0;
+let missingCount: i32 = 0;
+let missingMost: i32 = 0;
+
+const FIELD_CASES = 0;
+const FIELD_TP = 1;
+const FIELD_FP = 2;
+const FIELD_FN = 3;
+const FIELD_TN = 4;
+const FIELD_HITS = 5;
+const FIELD_EXACT = 6;
+const FIELD_PRECISION_SUM = 7;
+const FIELD_PRECISION_CASES = 8;
+const FIELD_FORMAT_VALID = 9;
+const FIELD_COVERAGE_SUM = 10;
+const FIELD_ACCURACY_SUM = 11;
+const FIELD_FORMAT_SUM = 12;
+const FIELDS = 13;
+const BREAK_CASES = 0;
+const BREAK_CORRECT = 1;
+const BREAK_POSITIVES = 2;
+const BREAK_TRUE_POSITIVES = 3;
+const BREAK_HITS = 4;
+const BREAKS = 5;
+/** Each FIELD_* and BREAK_* as a byte offset into a run's or a cell's sums (i32 each, in the module's own data). */
+const fieldOffsets = memory.data(FIELDS << 2);
+const breakOffsets = memory.data(BREAKS << 2);
+
+@inline function fieldAt(field: i32): usize {
+  return <usize>load<i32>(fieldOffsets + (<usize>field << 2));
+}
+
+@inline function breakAt(field: i32): usize {
+  return <usize>load<i32>(breakOffsets + (<usize>field << 2));
+}
+
+/** Where setLayout reads next. */
+let layoutAt: usize = 0;
+
+@inline function next(): usize {
+  const value = load<i32>(layoutAt);
+  layoutAt += 4;
+  return <usize>value;
+}
+
+/**
+ * Takes the eval's layout from the i32 table at `table` (range-pass.ts's PASS_LAYOUT, in the order
+ * read here): the counts and each column's address.
+ */
+export function setLayout(table: usize): void {
+  layoutAt = table;
+  caseCount = <i32>next(); caseSlot = next(); caseLabel = next(); caseGold = next(); caseSentences = next();
+  missJudgment = next(); missPredicted = next(); missMatched = next(); missCoverage = next(); missAccuracy = next();
+  cellStart = next(); cellIds = next(); caseLines = next(); tailTables = next();
+  runCount = <i32>next(); tableCases = <i32>next(); slots = next(); entLine = next(); entJudgment = next();
+  entReason = next(); entCoverage = next(); entAccuracy = next(); entMatched = next(); entEvStart = next();
+  entEvLength = next(); evIds = next();
+  caseStep = <i32>next(); runStep = <i32>next(); runKeys = next(); fixed = next(); judgmentTable = next();
+  reasonCount = <i32>next();
+  sums = next(); fieldCount = <i32>next(); cellSums = next(); breakdownCount = <i32>next();
+  const fieldTable = next();
+  for (let f = 0; f < FIELDS; f++) store<i32>(fieldOffsets + (<usize>f << 2), load<i32>(fieldTable + (<usize>f << 2)) << 3);
+  for (let f = 0; f < BREAKS; f++) store<i32>(breakOffsets + (<usize>f << 2), load<i32>(fieldTable + (<usize>(FIELDS + f) << 2)) << 2);
+  codes = next(); present = next(); judgments = next(); reasonCounts = next(); histogram = next();
+  partial = next(); missing = next(); missingMost = <i32>next();
+}
+
+// A cell as range.ts's sumRangeCells reads it (cellOutcome), set by `readCell`.
+let cKept: bool = false;
+let cPresent: bool = false;
+let cLine: i32 = 0;
+let cReason: i32 = 0;
+let cJudgment: bool = false;
+let cPredicted: i32 = 0;
+let cMatched: i32 = 0;
+let cCoverage: f64 = 0;
+let cAccuracy: f64 = 0;
+let cEvFrom: i32 = 0;
+let cEvTo: i32 = 0;
+
+@inline function readCell(i: i32, run: i32): void {
+  const e = load<i32>(slots + ((<usize>run * <usize>tableCases + <usize>load<i32>(caseSlot + (<usize>i << 2))) << 2)) - 1;
+  cKept = e >= 0;
+  const at = <usize>e;
+  cLine = cKept ? load<i32>(entLine + (at << 2)) : 0;
+  cPresent = cLine != 0;
+  cReason = cPresent ? <i32>load<u8>(entReason + at) : 1;
+  cEvFrom = cKept ? load<i32>(entEvStart + (at << 2)) : 0;
+  cEvTo = cKept ? cEvFrom + load<i32>(entEvLength + (at << 2)) : 0;
+  const ci = <usize>i;
+  if (cPresent) {
+    cJudgment = load<u8>(entJudgment + at) == 1;
+    cPredicted = cEvTo - cEvFrom;
+    cMatched = load<i32>(entMatched + (at << 2));
+    cCoverage = load<f64>(entCoverage + (at << 3));
+    cAccuracy = load<f64>(entAccuracy + (at << 3));
+  } else {
+    cJudgment = load<u8>(missJudgment + ci) == 1;
+    cPredicted = load<i32>(missPredicted + (ci << 2));
+    cMatched = load<i32>(missMatched + (ci << 2));
+    cCoverage = load<f64>(missCoverage + (ci << 3));
+    cAccuracy = load<f64>(missAccuracy + (ci << 3));
+  }
+}
+
+/** reward-histograms.ts's accuracy bin (−1, 0, 1, (1, 1.5], (1.5, 2]); −1 for any other value. */
+@inline function accuracyBin(value: f64): i32 {
+  if (value == -1) return 0;
+  if (value == 0) return 1;
+  if (value == 1) return 2;
+  if (value > 1 && value <= 1.5) return 3;
+  if (value > 1.5 && value <= 2) return 4;
+  return -1;
+}
+
+const ACCURACY_BINS: i32 = 5;
+
+/** reward-histograms.ts's coverage bin, its edges compared as written; −1 outside [0, 1]. */
+@inline function coverageBin(value: f64): i32 {
+  if (!(value >= 0 && value <= 1)) return -1;
+  let bin = 0;
+  if (value >= 0.1) bin++;
+  if (value >= 0.2) bin++;
+  if (value >= 0.3) bin++;
+  if (value >= 0.4) bin++;
+  if (value >= 0.5) bin++;
+  if (value >= 0.6) bin++;
+  if (value >= 0.7) bin++;
+  if (value >= 0.8) bin++;
+  if (value >= 0.9) bin++;
+  return bin;
+}
+
+/** The k with k / n exactly `value` (0 ≤ k ≤ n), as line-bytes.ts's FractionBytes finds it; −1 for none. */
+@inline function numeratorOf(value: f64, n: i32): i32 {
+  const x = value * <f64>n;
+  let k = Math.floor(x);
+  if (x - k >= 0.5) k += 1;
+  if (!(k >= 0 && k <= <f64>n)) return -1;
+  const ki = <i32>k;
+  return <f64>ki / <f64>n == value ? ki : -1;
+}
+
+/**
+ * 0 when every cell of cases caseFrom … caseTo − 1 is one this module renders and counts as
+ * range.ts does; else the first reason it is not (range.ts then aggregates the eval): 1 a case
+ * with no coverage endings table, 2 a coverage that is not k / n of its case's sentence count, 3
+ * an accuracy reward outside its bins, 4 a negative evidence ID. (The caller goes over the cases
+ * a slice at a time: V8 compiles a WebAssembly function's faster code for its next call, not the
+ * one under way.)
+ */
+export function check(caseFrom: i32, caseTo: i32): i32 {
+  for (let i = caseFrom; i < caseTo; i++) if (load<i32>(tailTables + (<usize>i << 2)) == 0) return 1;
+  for (let i = caseFrom; i < caseTo; i++) {
+    for (let run = 0; run < runCount; run++) {
+      readCell(i, run);
+      if (numeratorOf(cCoverage, load<i32>(caseSentences + (<usize>i << 2))) < 0) return 2;
+      if (accuracyBin(cAccuracy) < 0) return 3;
+      for (let e = cEvFrom; e < cEvTo; e++) if (load<i32>(evIds + (<usize>e << 2)) < 0) return 4;
+    }
+  }
+  return 0;
+}
+
+@inline function bump(at: usize): void {
+  store<f64>(at, load<f64>(at) + 1);
+}
+
+@inline function bumpCount(at: usize): void {
+  store<i32>(at, load<i32>(at) + 1);
+}
+
+/** Adds cell (i, run) into the partial sums at `row` and into the totals range.ts adds directly. */
+@inline function addCell(i: i32, run: i32, row: usize): void {
+  readCell(i, run);
+  const ci = <usize>i;
+  const label = load<u8>(caseLabel + ci) == 1;
+  const judgment = cJudgment;
+  const goldCount = load<i32>(caseGold + (ci << 2));
+  // run-sums.ts's addOutcomeAt.
+  bump(row + fieldAt(FIELD_CASES));
+  if (label) {
+    bump(row + fieldAt(judgment ? FIELD_TP : FIELD_FN));
+    if (cMatched > 0) bump(row + fieldAt(FIELD_HITS));
+    if (cMatched == goldCount && cPredicted == goldCount) bump(row + fieldAt(FIELD_EXACT));
+    if (judgment && cPredicted > 0) {
+      const at = row + fieldAt(FIELD_PRECISION_SUM);
+      store<f64>(at, load<f64>(at) + <f64>cMatched / <f64>cPredicted);
+      bump(row + fieldAt(FIELD_PRECISION_CASES));
+    }
+  } else bump(row + fieldAt(judgment ? FIELD_FP : FIELD_TN));
+  if (cReason == 0) bump(row + fieldAt(FIELD_FORMAT_VALID));
+  const coverageAt = row + fieldAt(FIELD_COVERAGE_SUM);
+  store<f64>(coverageAt, load<f64>(coverageAt) + cCoverage);
+  const accuracyAt = row + fieldAt(FIELD_ACCURACY_SUM);
+  store<f64>(accuracyAt, load<f64>(accuracyAt) + cAccuracy);
+  const formatAt = row + fieldAt(FIELD_FORMAT_SUM);
+  store<f64>(formatAt, load<f64>(formatAt) + (cReason == 0 ? 1.0 : 0.0));
+  // reward-histograms.ts's countRewards.
+  bump(histogram + (<usize>accuracyBin(cAccuracy) << 3));
+  bump(histogram + (<usize>(ACCURACY_BINS + coverageBin(cCoverage)) << 3));
+  // run-sums.ts's addBreakdownOutcomeAt, for each of the case's cells.
+  const last = load<i32>(cellStart + ((ci + 1) << 2));
+  for (let x = load<i32>(cellStart + (ci << 2)); x < last; x++) {
+    const cell = <usize>((<usize>load<i32>(cellIds + (<usize>x << 2)) * <usize>runCount + <usize>run) * <usize>breakdownCount) << 2;
+    const at = cellSums + cell;
+    bumpCount(at + breakAt(BREAK_CASES));
+    if (judgment == label) bumpCount(at + breakAt(BREAK_CORRECT));
+    if (label) {
+      bumpCount(at + breakAt(BREAK_POSITIVES));
+      if (judgment) bumpCount(at + breakAt(BREAK_TRUE_POSITIVES));
+      if (cMatched > 0) bumpCount(at + breakAt(BREAK_HITS));
+    }
+  }
+  const slot = <usize>run * <usize>caseCount + ci;
+  store<u8>(codes + slot, <u8>((label ? 2 : 0) + (judgment ? 1 : 0)));
+  store<u8>(present + slot, cPresent ? 1 : 0);
+  store<u8>(judgments + slot, judgment ? 1 : 0);
+  if (cReason != 0) bump(reasonCounts + (<usize>cReason << 3));
+}
+
+/**
+ * The cells of the ranges from case `first` (the first case of a range) to case `last` into the
+ * totals, in range order; the caller goes over every range, in order, a slice at a time.
+ */
+export function sumRanges(first: i32, last: i32): void {
+  const rowBytes = <usize>fieldCount << 3;
+  for (let caseFrom = first; caseFrom < last; caseFrom += caseStep) {
+    const caseTo = min(caseCount, caseFrom + caseStep);
+    for (let r0 = 0; r0 < runCount; r0 += runStep) {
+      const runs = min(runCount, r0 + runStep) - r0;
+      memory.fill(partial, 0, <usize>runs * rowBytes);
+      for (let r = 0; r < runs; r++) {
+        const row = partial + <usize>r * rowBytes;
+        for (let i = caseFrom; i < caseTo; i++) addCell(i, r0 + r, row);
+      }
+      // run-sums.ts's RunSumsTable.add, run by run.
+      for (let r = 0; r < runs; r++) {
+        const from = partial + <usize>r * rowBytes;
+        const to = sums + <usize>(r0 + r) * rowBytes;
+        for (let f: usize = 0; f < rowBytes; f += 8) store<f64>(to + f, load<f64>(to + f) + load<f64>(from + f));
+      }
+    }
+  }
+}
+
+// Where writeLines stopped: the range (its first case and run), the case in it, and the next run
+// of the block (−1: the case's line is next).
+let wCaseFrom: i32 = 0;
+let wRunFrom: i32 = 0;
+let wCase: i32 = 0;
+let wRun: i32 = -1;
+
+/** Starts writeLines from the first line again. */
+export function startLines(): void {
+  wCaseFrom = 0;
+  wRunFrom = 0;
+  wCase = 0;
+  wRun = -1;
+  missingCount = 0;
+}
+
+/** Whether writeLines has written every line. */
+export function linesDone(): bool {
+  return wCaseFrom >= caseCount;
+}
+
+/** Absent cells noted (at most `missingMost`), their (case, run) at `missing`. */
+export function missingNoted(): i32 {
+  return missingCount;
+}
+
+/**
+ * Writes cases.jsonl's next lines at `out`, as many whole lines as fit before `end`, in range
+ * order: each case of a range, its line, then its runs' lines in the range's block of runs.
+ * Returns where the bytes end; linesDone() tells whether there are more.
+ */
+export function writeLines(out: usize, end: usize): usize {
+  while (wCaseFrom < caseCount) {
+    const caseTo = min(caseCount, wCaseFrom + caseStep);
+    const runTo = min(runCount, wRunFrom + runStep);
+    while (wCase < caseTo) {
+      const ci = <usize>wCase;
+      if (wRun < 0) {
+        if (out + fragmentLength(caseLines, wCase) > end) return out;
+        out = copyFragment(caseLines, wCase, out);
+        wRun = wRunFrom;
+      }
+      const tails = <usize>load<i32>(tailTables + (ci << 2));
+      const sentences = load<i32>(caseSentences + (ci << 2));
+      while (wRun < runTo) {
+        readCell(wCase, wRun);
+        const judgmentEntry = (cJudgment ? 1 : 0) * reasonCount + cReason;
+        const numerator = numeratorOf(cCoverage, sentences);
+        const most =
+          fragmentLength(fixed, 0) +
+          fragmentLength(runKeys, wRun) +
+          fragmentLength(fixed, 1) +
+          UINT_BYTES +
+          fragmentLength(judgmentTable, judgmentEntry) +
+          <usize>(cEvTo - cEvFrom) * UINT_BYTES +
+          fragmentLength(tails, numerator);
+        if (out + most > end) return out;
+        if (!cPresent && missingCount < missingMost) {
+          store<i32>(missing + (<usize>missingCount << 3), wCase);
+          store<i32>(missing + (<usize>missingCount << 3) + 4, wRun);
+          missingCount++;
+        }
+        out = copyFragment(fixed, 0, out);
+        out = copyFragment(runKeys, wRun, out);
+        if (cLine != 0) {
+          out = copyFragment(fixed, 1, out);
+          out = writeUint(out, <u32>cLine);
+        }
+        out = copyFragment(judgmentTable, judgmentEntry, out);
+        for (let e = cEvFrom; e < cEvTo; e++) {
+          if (e > cEvFrom) store<u8>(out++, COMMA);
+          out = writeUint(out, <u32>load<i32>(evIds + (<usize>e << 2)));
+        }
+        out = copyFragment(tails, numerator, out);
+        wRun++;
+      }
+      wCase++;
+      wRun = -1;
+    }
+    // The range's block of runs is written: the next block of the same cases, else the next cases.
+    if (runTo < runCount) {
+      wRunFrom = runTo;
+      wCase = wCaseFrom;
+    } else {
+      wRunFrom = 0;
+      wCaseFrom = caseTo;
+      wCase = caseTo;
+    }
+  }
+  return out;
+}
+
+/** Where the memory free for the caller begins (after this module's own data). */
+export function heapBase(): usize {
+  return __heap_base;
+}
