@@ -9,7 +9,7 @@
 // each, most of a 1M-line eval's scoring (docs/eval.md, "Performance").
 
 import { BLOCK_SCAN_WASM } from "./block-scan-wasm.js";
-import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from "./wasm.js";
+import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from "../core/wasm.js";
 
 /** A row's fields (Int32), ROW_FIELDS per line, as wasm/block-scan.ts writes them. */
 export const ROW_FIELDS = 21;

@@ -9,6 +9,9 @@
 // exactly the probability pmf(k)/bound(k), the pmf ratio evaluated through Stirling's series with
 // its tail correction. Both are exact up to float64 rounding. p is given as an integer ratio so
 // the complement is exact too.
+//
+// The bootstrap draws these in WebAssembly (multinomial-draws.ts), count for count the same: this
+// file is their definition, and the reference the tests hold the module to.
 import type { Prng } from "./prng.js";
 
 /** Uniform in [0, 1) with 53 random bits (two 32-bit outputs). */
@@ -26,7 +29,7 @@ function stirlingTailExact(k: number): number {
   for (let i = 2; i <= k; i++) logFactorial += Math.log(i);
   return logFactorial - ((k + 0.5) * Math.log(k + 1) - (k + 1) + HALF_LOG_2PI);
 }
-const STIRLING_TAIL = Float64Array.from({ length: 10 }, (_, k) => stirlingTailExact(k));
+export const STIRLING_TAIL = Float64Array.from({ length: 10 }, (_, k) => stirlingTailExact(k));
 
 function stirlingTail(k: number): number {
   if (k < 10) return STIRLING_TAIL[k]!;
@@ -41,55 +44,25 @@ function qToThe(q: number, N: number): number {
   return Math.pow(q, N);
 }
 
-/** Entries of InversionPowers per group: trial counts that agree modulo this share an entry. */
-const POWER_WAYS = 64;
-
 /**
- * Math.pow(q, N) of the inversion draws, remembered per multinomial group (the one `group` names)
- * and trial count. A bootstrap draws every resample from the same group sizes, so a group's q is
- * the same each time and its trial count varies little: most powers were computed before, and the
- * power was nine tenths of an inversion draw. A group whose q differs from the one it remembered
- * (another caller's sizes) computes it afresh, so a value never depends on the memo.
+ * Trial counts whose q^N the WebAssembly draws (multinomial-draws.ts) remember per group: counts
+ * that agree modulo this share an entry. A bootstrap draws every resample from the same group
+ * sizes, so a group's q is the same each time and its trial count varies little: most powers were
+ * computed before, and the power was nine tenths of an inversion draw. A value never depends on
+ * the memo: a group whose q or count differs computes it afresh.
  */
-export class InversionPowers {
-  /** The multinomial group of the next draws (set by multinomialCounts). */
-  group = 0;
-  private readonly qOf: Float64Array;
-  private readonly trials: Int32Array;
-  private readonly power: Float64Array;
-
-  constructor(groups: number) {
-    this.qOf = new Float64Array(groups).fill(Number.NaN);
-    this.trials = new Int32Array(groups * POWER_WAYS).fill(-1);
-    this.power = new Float64Array(groups * POWER_WAYS);
-  }
-
-  /** qToThe(q, N) of the current group. */
-  pow(q: number, N: number): number {
-    const g = this.group;
-    if (this.qOf[g] !== q) {
-      this.qOf[g] = q;
-      this.trials.fill(-1, g * POWER_WAYS, (g + 1) * POWER_WAYS);
-    }
-    const at = g * POWER_WAYS + (N & (POWER_WAYS - 1));
-    if (this.trials[at] !== N) {
-      this.trials[at] = N;
-      this.power[at] = qToThe(q, N);
-    }
-    return this.power[at]!;
-  }
-}
+export const POWER_WAYS = 64;
 
 // The draws below take p as part / whole, not as a double: a double argument to a call that is not
 // inlined is boxed, once per group of every resample.
 
 /** Bin(N, p) by inversion, p = part / whole ≤ ½, N·p small. */
-function binomialInversion(prng: Prng, N: number, part: number, whole: number, powers: InversionPowers | undefined): number {
+function binomialInversion(prng: Prng, N: number, part: number, whole: number): number {
   const p = part / whole;
   const q = 1 - p;
   const s = p / q;
   const a = (N + 1) * s;
-  const r0 = powers !== undefined ? powers.pow(q, N) : qToThe(q, N);
+  const r0 = qToThe(q, N);
   for (;;) {
     let u = uniform53(prng);
     let r = r0;
@@ -131,11 +104,11 @@ function binomialRejection(prng: Prng, N: number, part: number, whole: number): 
 }
 
 /** Bin(N, part / whole), 0 ≤ part ≤ whole, whole > 0: exact, seeded by `prng`. */
-export function binomial(prng: Prng, N: number, part: number, whole: number, powers?: InversionPowers): number {
+export function binomial(prng: Prng, N: number, part: number, whole: number): number {
   if (N <= 0 || part <= 0) return 0;
   if (part >= whole) return N;
-  if (2 * part > whole) return N - binomial(prng, N, whole - part, whole, powers);
-  return N * (part / whole) < 10 ? binomialInversion(prng, N, part, whole, powers) : binomialRejection(prng, N, part, whole);
+  if (2 * part > whole) return N - binomial(prng, N, whole - part, whole);
+  return N * (part / whole) < 10 ? binomialInversion(prng, N, part, whole) : binomialRejection(prng, N, part, whole);
 }
 
 /**
@@ -143,22 +116,13 @@ export function binomial(prng: Prng, N: number, part: number, whole: number, pow
  * `counts`; the indices of the groups drawn at least once go to `drawn`, in group order. Returns
  * how many were drawn.
  */
-export function multinomialCounts(
-  prng: Prng,
-  sizes: ArrayLike<number>,
-  n: number,
-  counts: Float64Array,
-  drawn: Int32Array,
-  /** Powers remembered from earlier draws of the same sizes (one memo per `sizes`). */
-  powers?: InversionPowers,
-): number {
+export function multinomialCounts(prng: Prng, sizes: ArrayLike<number>, n: number, counts: Float64Array, drawn: Int32Array): number {
   let trials = n;
   let mass = n;
   let distinct = 0;
   for (let s = 0; s < sizes.length && trials > 0; s++) {
     const size = sizes[s]!;
-    if (powers !== undefined) powers.group = s;
-    const k = binomial(prng, trials, size, mass, powers);
+    const k = binomial(prng, trials, size, mass);
     mass -= size;
     trials -= k;
     counts[s] = k;

@@ -14,9 +14,8 @@
 // of their weights: WeightedRows), k runs packed per float64 (5 at 891 cases). At 8 runs × 37,500
 // cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
-import { InversionPowers, multinomialCounts } from "./binomial.js";
 import { lowBitsKey, unitsKey } from "./bits-key.js";
-import { createPrng } from "./prng.js";
+import { MultinomialDraws } from "./multinomial-draws.js";
 import { SubsetSums } from "./subset-sums.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
@@ -160,21 +159,18 @@ export function bootstrapMacroF1Values(labels: Uint8Array, codes: Uint8Array, ru
   while (2 ** bits <= n) bits++;
   const perSlot = Math.floor(EXACT_BITS / bits);
   if (perSlot < 2) return bootstrapUnpacked(table, n, seed, from, to);
-  const G = table.groups;
   const U = table.runs;
   const field = 2 ** bits;
   const slots = Math.ceil(U / perSlot);
   const subsets = new WeightedRows(table, field, perSlot, slots);
   const perField = 1 / field;
   const runWeights = table.runWeights;
-  const weights = new Float64Array(G);
-  const drawn = new Int32Array(G);
-  const powers = new InversionPowers(G);
+  const draws = new MultinomialDraws(table.sizes);
   const accPositive = new Float64Array(slots);
   const accNegative = new Float64Array(slots);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(table, n, seed, b, weights, drawn, powers);
-    subsets.sum(weights, drawn, draw.distinct, accPositive, accNegative);
+    const draw = drawResample(table, n, seed, b, draws);
+    subsets.sum(draws.counts, draws.drawn, draw.distinct, accPositive, accNegative);
     let total = 0;
     const positives = draw.positives;
     for (let q = 0, u = 0; q < slots; q++) {
@@ -342,20 +338,13 @@ function grownMasks(masks: Int32Array, least: number): Int32Array {
 }
 
 /**
- * Resample b: how many of the n draws fall in each signature group (`weights`, valid at the
- * `distinct` indices listed in `drawn`), and the resample's gold positives.
+ * Resample b: how many of the n draws fall in each signature group (`draws.counts`, valid at the
+ * `distinct` indices listed in `draws.drawn`), and the resample's gold positives.
  */
-export function drawResample(
-  table: SignatureTable,
-  n: number,
-  seed: number,
-  b: number,
-  weights: Float64Array,
-  drawn: Int32Array,
-  /** Powers remembered from the resamples drawn before from this table. */
-  powers?: InversionPowers,
-): { distinct: number; positives: number } {
-  const distinct = multinomialCounts(createPrng(seed, b), table.sizes, n, weights, drawn, powers);
+export function drawResample(table: SignatureTable, n: number, seed: number, b: number, draws: MultinomialDraws): { distinct: number; positives: number } {
+  const distinct = draws.draw(seed, b, n);
+  const weights = draws.counts;
+  const drawn = draws.drawn;
   let positives = 0;
   for (let k = 0; k < distinct; k++) if (table.labels[drawn[k]!]) positives += weights[drawn[k]!]!;
   return { distinct, positives };
@@ -369,12 +358,12 @@ export function bootstrapUnpacked(table: SignatureTable, n: number, seed: number
   const G = table.groups;
   let R = 0;
   for (const w of table.runWeights) R += w;
-  const weights = new Float64Array(G);
-  const drawn = new Int32Array(G);
-  const powers = new InversionPowers(G);
+  const draws = new MultinomialDraws(table.sizes);
+  const weights = draws.counts;
+  const drawn = draws.drawn;
   const values = new Float64Array(to - from);
   for (let b = from; b < to; b++) {
-    const draw = drawResample(table, n, seed, b, weights, drawn, powers);
+    const draw = drawResample(table, n, seed, b, draws);
     let total = 0;
     for (let u = 0; u < table.runs; u++) {
       let tp = 0;

@@ -11,7 +11,7 @@
 import { countColumn } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import type { SliceCase } from "../../io/slice.js";
-import { instantiateWasm, WASM_PAGE_BYTES, wasmMemory } from "../../io/wasm.js";
+import { instantiateWasm, WASM_PAGE_BYTES, wasmMemory } from "../../core/wasm.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink } from "./line-bytes.js";
 import {
@@ -235,7 +235,7 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   const ownBytes = 1 << 16;
   if (ownBytes + layout.end > MOST_PASS_BYTES) return undefined;
   const memory = wasmMemory(Math.ceil((ownBytes + layout.end) / WASM_PAGE_BYTES));
-  const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", memory);
+  const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", { memory });
   const base = align8(wasm.heapBase());
   if (base > ownBytes) return undefined;
   const to = (offset: number): number => base + offset;

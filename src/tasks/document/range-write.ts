@@ -5,7 +5,7 @@
 // range whose values the module does not take (a coverage that is not k / n of its case's
 // sentence count, an evidence ID that is not a 31-bit non-negative integer) or that would not fit
 // in its memory; both give the same bytes (test/document-eval/range-write.test.ts).
-import { instantiateWasm, type WasmMemory } from "../../io/wasm.js";
+import { instantiateWasm, type WasmMemory } from "../../core/wasm.js";
 import { type FractionBytes, isUint31 } from "./line-bytes.js";
 import { RANGE_WRITE_WASM } from "./range-write-wasm.js";
 

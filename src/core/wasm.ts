@@ -23,12 +23,19 @@ export function wasmMemory(pages: number): WasmMemory {
   return new WASM.Memory({ initial: pages, maximum: pages });
 }
 
-/** The exports of the module whose bytes are `base64`, compiled and instantiated now (given `memory` when it imports one). */
-export function instantiateWasm<Exports>(base64: string, name: string, memory?: WasmMemory): Exports {
+/** What a module imports beside `abort`: its memory, when it imports one, and JavaScript functions by name. */
+export interface WasmImports {
+  memory?: WasmMemory;
+  functions?: Record<string, (...args: number[]) => number>;
+}
+
+/** The exports of the module whose bytes are `base64`, compiled and instantiated now with `imports`. */
+export function instantiateWasm<Exports>(base64: string, name: string, imports: WasmImports = {}): Exports {
   const compiled = new WASM.Module(Buffer.from(base64, "base64"));
   return new WASM.Instance(compiled, {
     env: {
-      ...(memory === undefined ? {} : { memory }),
+      ...imports.functions,
+      ...(imports.memory === undefined ? {} : { memory: imports.memory }),
       // The modules have no assertions (compiled with --noAssert); an abort would be a bug.
       abort: () => {
         throw new Error(`${name}: the WebAssembly module aborted`);
