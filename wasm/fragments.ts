@@ -10,6 +10,22 @@
   return out + length;
 }
 
+/** Bytes past a fragment's end that copyFragmentWide may read and write. */
+export const WIDE_SLACK: usize = 8;
+
+/**
+ * copyFragment eight bytes at a time: it writes up to WIDE_SLACK − 1 bytes past the fragment's
+ * end (and reads as far past its source), which the caller leaves room for and writes over next.
+ * memory.copy is a call per fragment: most of a line's time at five or six short fragments a line.
+ */
+@inline export function copyFragmentWide(table: usize, entry: i32, out: usize): usize {
+  const at = table + (<usize>entry << 3);
+  const start = <usize>load<i32>(at);
+  const length = <usize>load<i32>(at + 4);
+  for (let k: usize = 0; k < length; k += 8) store<u64>(out + k, load<u64>(start + k));
+  return out + length;
+}
+
 /** The length of fragment `entry` of `table`. */
 @inline export function fragmentLength(table: usize, entry: i32): usize {
   return <usize>load<i32>(table + (<usize>entry << 3) + 4);

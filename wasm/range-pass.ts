@@ -10,10 +10,10 @@
 // decimal integers. test/document-eval/range-pass.test.ts holds the two to the same outputs.
 //
 // JavaScript lays every column out in the memory it gives the module and their addresses in a
-// table, then calls setLayout once, check and sumRanges a slice of the cases at a time, and
-// writeLines until linesDone.
+// table, then calls setLayout once, sumRanges a slice of the cases at a time, and writeLines until
+// linesDone.
 
-import { COMMA, copyFragment, fragmentLength, UINT_BYTES, writeUint } from "./fragments";
+import { COMMA, copyFragmentWide, fragmentLength, UINT_BYTES, WIDE_SLACK, writeUint } from "./fragments";
 
 // The scored cases, by position i (their order in cases.jsonl).
 let caseCount: i32 = 0;
@@ -78,6 +78,8 @@ let reasonCounts: usize = 0;
 let histogram: usize = 0;
 /** f64 × runStep × fieldCount: a range's partial sums. */
 let partial: usize = 0;
+/** RECORD_BYTES per cell, in cases.jsonl's order: what writeLines needs of each (addCell). */
+let records: usize = 0;
 /** i32 pairs (case position, run) of the first `missingMost` absent cells in cases.jsonl order. */
 let missing: usize = 0;
 let missingCount: i32 = 0;
@@ -143,7 +145,7 @@ export function setLayout(table: usize): void {
   for (let f = 0; f < FIELDS; f++) store<i32>(fieldOffsets + (<usize>f << 2), load<i32>(fieldTable + (<usize>f << 2)) << 3);
   for (let f = 0; f < BREAKS; f++) store<i32>(breakOffsets + (<usize>f << 2), load<i32>(fieldTable + (<usize>(FIELDS + f) << 2)) << 2);
   codes = next(); present = next(); judgments = next(); reasonCounts = next(); histogram = next();
-  partial = next(); missing = next(); missingMost = <i32>next();
+  partial = next(); records = next(); missing = next(); missingMost = <i32>next();
 }
 
 // A cell as range.ts's sumRangeCells reads it (cellOutcome), set by `readCell`.
@@ -222,27 +224,6 @@ const ACCURACY_BINS: i32 = 5;
   return <f64>ki / <f64>n == value ? ki : -1;
 }
 
-/**
- * 0 when every cell of cases caseFrom … caseTo − 1 is one this module renders and counts as
- * range.ts does; else the first reason it is not (range.ts then aggregates the eval): 1 a case
- * with no coverage endings table, 2 a coverage that is not k / n of its case's sentence count, 3
- * an accuracy reward outside its bins, 4 a negative evidence ID. (The caller goes over the cases
- * a slice at a time: V8 compiles a WebAssembly function's faster code for its next call, not the
- * one under way.)
- */
-export function check(caseFrom: i32, caseTo: i32): i32 {
-  for (let i = caseFrom; i < caseTo; i++) if (load<i32>(tailTables + (<usize>i << 2)) == 0) return 1;
-  for (let i = caseFrom; i < caseTo; i++) {
-    for (let run = 0; run < runCount; run++) {
-      readCell(i, run);
-      if (numeratorOf(cCoverage, load<i32>(caseSentences + (<usize>i << 2))) < 0) return 2;
-      if (accuracyBin(cAccuracy) < 0) return 3;
-      for (let e = cEvFrom; e < cEvTo; e++) if (load<i32>(evIds + (<usize>e << 2)) < 0) return 4;
-    }
-  }
-  return 0;
-}
-
 @inline function bump(at: usize): void {
   store<f64>(at, load<f64>(at) + 1);
 }
@@ -251,10 +232,27 @@ export function check(caseFrom: i32, caseTo: i32): i32 {
   store<i32>(at, load<i32>(at) + 1);
 }
 
-/** Adds cell (i, run) into the partial sums at `row` and into the totals range.ts adds directly. */
-@inline function addCell(i: i32, run: i32, row: usize): void {
+/**
+ * Adds cell (i, run) into the partial sums at `row` and into the totals range.ts adds directly,
+ * and notes what its run line needs at `record` (RECORD_BYTES: the line number, the evidence's
+ * bounds, the judgment part, the coverage's numerator), so that writeLines reads the cells in the
+ * order it writes them (reading the run table case by case took a cache line per column and
+ * run). 0, or why the module does not take the cell (range.ts then aggregates the eval): 2 a
+ * coverage that is not k / n of its case's sentence count, 3 an accuracy reward outside its bins,
+ * 4 a negative evidence ID.
+ */
+@inline function addCell(i: i32, run: i32, row: usize, record: usize): i32 {
   readCell(i, run);
   const ci = <usize>i;
+  const numerator = numeratorOf(cCoverage, load<i32>(caseSentences + (ci << 2)));
+  if (numerator < 0) return 2;
+  if (accuracyBin(cAccuracy) < 0) return 3;
+  for (let e = cEvFrom; e < cEvTo; e++) if (load<i32>(evIds + (<usize>e << 2)) < 0) return 4;
+  store<i32>(record, cLine);
+  store<i32>(record + 4, cEvFrom);
+  store<i32>(record + 8, cEvTo);
+  store<u16>(record + 12, <u16>((cJudgment ? 1 : 0) * reasonCount + cReason));
+  store<u16>(record + 14, <u16>numerator);
   const label = load<u8>(caseLabel + ci) == 1;
   const judgment = cJudgment;
   const goldCount = load<i32>(caseGold + (ci << 2));
@@ -298,22 +296,36 @@ export function check(caseFrom: i32, caseTo: i32): i32 {
   store<u8>(present + slot, cPresent ? 1 : 0);
   store<u8>(judgments + slot, judgment ? 1 : 0);
   if (cReason != 0) bump(reasonCounts + (<usize>cReason << 3));
+  return 0;
 }
+
+/** Bytes of a cell's record (addCell). */
+const RECORD_BYTES: usize = 16;
 
 /**
  * The cells of the ranges from case `first` (the first case of a range) to case `last` into the
- * totals, in range order; the caller goes over every range, in order, a slice at a time.
+ * totals, in range order, their records in cases.jsonl's order; the caller goes over every range,
+ * in order, a slice at a time (V8 compiles a WebAssembly function's faster code for its next call,
+ * not the one under way). 0, or why the module does not take the eval (addCell; 1: a case with no
+ * coverage endings table), and the totals are then not to be read.
  */
-export function sumRanges(first: i32, last: i32): void {
+export function sumRanges(first: i32, last: i32): i32 {
   const rowBytes = <usize>fieldCount << 3;
   for (let caseFrom = first; caseFrom < last; caseFrom += caseStep) {
     const caseTo = min(caseCount, caseFrom + caseStep);
+    const w = caseTo - caseFrom;
+    for (let i = caseFrom; i < caseTo; i++) if (load<i32>(tailTables + (<usize>i << 2)) == 0) return 1;
     for (let r0 = 0; r0 < runCount; r0 += runStep) {
       const runs = min(runCount, r0 + runStep) - r0;
+      // The range's cells in cases.jsonl: after every case before it (all runs), and the blocks of runs before r0.
+      const base = records + (<usize>caseFrom * <usize>runCount + <usize>r0 * <usize>w) * RECORD_BYTES;
       memory.fill(partial, 0, <usize>runs * rowBytes);
       for (let r = 0; r < runs; r++) {
         const row = partial + <usize>r * rowBytes;
-        for (let i = caseFrom; i < caseTo; i++) addCell(i, r0 + r, row);
+        for (let i = caseFrom; i < caseTo; i++) {
+          const status = addCell(i, r0 + r, row, base + (<usize>(i - caseFrom) * <usize>runs + <usize>r) * RECORD_BYTES);
+          if (status != 0) return status;
+        }
       }
       // run-sums.ts's RunSumsTable.add, run by run.
       for (let r = 0; r < runs; r++) {
@@ -323,6 +335,7 @@ export function sumRanges(first: i32, last: i32): void {
       }
     }
   }
+  return 0;
 }
 
 // Where writeLines stopped: the range (its first case and run), the case in it, and the next run
@@ -331,6 +344,8 @@ let wCaseFrom: i32 = 0;
 let wRunFrom: i32 = 0;
 let wCase: i32 = 0;
 let wRun: i32 = -1;
+/** The next run line's record. */
+let wRecord: usize = 0;
 
 /** Starts writeLines from the first line again. */
 export function startLines(): void {
@@ -338,6 +353,7 @@ export function startLines(): void {
   wRunFrom = 0;
   wCase = 0;
   wRun = -1;
+  wRecord = records;
   missingCount = 0;
 }
 
@@ -363,43 +379,47 @@ export function writeLines(out: usize, end: usize): usize {
     while (wCase < caseTo) {
       const ci = <usize>wCase;
       if (wRun < 0) {
-        if (out + fragmentLength(caseLines, wCase) > end) return out;
-        out = copyFragment(caseLines, wCase, out);
+        if (out + fragmentLength(caseLines, wCase) + WIDE_SLACK > end) return out;
+        out = copyFragmentWide(caseLines, wCase, out);
         wRun = wRunFrom;
       }
       const tails = <usize>load<i32>(tailTables + (ci << 2));
-      const sentences = load<i32>(caseSentences + (ci << 2));
       while (wRun < runTo) {
-        readCell(wCase, wRun);
-        const judgmentEntry = (cJudgment ? 1 : 0) * reasonCount + cReason;
-        const numerator = numeratorOf(cCoverage, sentences);
+        const line = load<i32>(wRecord);
+        const evFrom = load<i32>(wRecord + 4);
+        const evTo = load<i32>(wRecord + 8);
+        const judgmentEntry = <i32>load<u16>(wRecord + 12);
+        const numerator = <i32>load<u16>(wRecord + 14);
         const most =
           fragmentLength(fixed, 0) +
           fragmentLength(runKeys, wRun) +
           fragmentLength(fixed, 1) +
           UINT_BYTES +
           fragmentLength(judgmentTable, judgmentEntry) +
-          <usize>(cEvTo - cEvFrom) * UINT_BYTES +
-          fragmentLength(tails, numerator);
+          <usize>(evTo - evFrom) * UINT_BYTES +
+          fragmentLength(tails, numerator) +
+          WIDE_SLACK;
         if (out + most > end) return out;
-        if (!cPresent && missingCount < missingMost) {
+        // No line: an absent cell (range.ts's missing prediction).
+        if (line == 0 && missingCount < missingMost) {
           store<i32>(missing + (<usize>missingCount << 3), wCase);
           store<i32>(missing + (<usize>missingCount << 3) + 4, wRun);
           missingCount++;
         }
-        out = copyFragment(fixed, 0, out);
-        out = copyFragment(runKeys, wRun, out);
-        if (cLine != 0) {
-          out = copyFragment(fixed, 1, out);
-          out = writeUint(out, <u32>cLine);
+        out = copyFragmentWide(fixed, 0, out);
+        out = copyFragmentWide(runKeys, wRun, out);
+        if (line != 0) {
+          out = copyFragmentWide(fixed, 1, out);
+          out = writeUint(out, <u32>line);
         }
-        out = copyFragment(judgmentTable, judgmentEntry, out);
-        for (let e = cEvFrom; e < cEvTo; e++) {
-          if (e > cEvFrom) store<u8>(out++, COMMA);
+        out = copyFragmentWide(judgmentTable, judgmentEntry, out);
+        for (let e = evFrom; e < evTo; e++) {
+          if (e > evFrom) store<u8>(out++, COMMA);
           out = writeUint(out, <u32>load<i32>(evIds + (<usize>e << 2)));
         }
-        out = copyFragment(tails, numerator, out);
+        out = copyFragmentWide(tails, numerator, out);
         wRun++;
+        wRecord += RECORD_BYTES;
       }
       wCase++;
       wRun = -1;

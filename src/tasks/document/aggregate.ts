@@ -402,7 +402,7 @@ async function aggregateRanges(
   const rangePool = cells < THREAD_RANGE_CELLS ? thisThreadOf(pool) : pool;
   // On this thread, the whole dense pass is WebAssembly's when it takes the eval (range-pass.ts).
   const pass = rangePool.workers === 1 && options.rangePass !== false ? denseRangePass(cases, table, encodeRunKeys(table.keys), options) : undefined;
-  if (pass !== undefined) {
+  if (pass?.sum()) {
     pass.addInto(totals);
     aggregating.tick(table.keys.length * cases.length);
     // Each view is written before the one after next is made (DenseRangePass.lines).

@@ -34,8 +34,7 @@ import type { CellTotals } from "./sparse.js";
 interface RangePassExports {
   heapBase(): number;
   setLayout(table: number): void;
-  check(caseFrom: number, caseTo: number): number;
-  sumRanges(first: number, last: number): void;
+  sumRanges(first: number, last: number): number;
   startLines(): void;
   linesDone(): number;
   missingNoted(): number;
@@ -67,7 +66,7 @@ const PASS_CELL_FIELDS = ["cases", "correct", "positives", "truePositives", "loc
 const MOST_PASS_BYTES = 512 << 20;
 
 /**
- * Cells the module goes over in one call of check or sumRanges, about: V8 compiles a WebAssembly
+ * Cells the module goes over in one call of sumRanges, about: V8 compiles a WebAssembly
  * function's optimized code in the background and uses it from its next call on, so one call for
  * a whole eval would run in the baseline code throughout.
  */
@@ -80,6 +79,9 @@ function passSlice(caseStep: number, runs: number): number {
 
 /** Each of the two output buffers holds at least this many bytes, and four of the longest line. */
 const OUTPUT_BYTES = 4 << 20;
+
+/** Bytes of a cell's record in the module (its RECORD_BYTES): what its run line needs, in cases.jsonl's order. */
+const RECORD_BYTES = 16;
 
 /** Bytes a decimal 31-bit integer and its comma take at most (as the module counts them). */
 const UINT_BYTES = 11;
@@ -116,11 +118,11 @@ export interface PassRunKeys {
 }
 
 /**
- * The pass of an eval of `cases` over `table`, ready to add and write; undefined when range.ts
- * aggregates it instead: no runs or no cases, a cell the module does not render (a coverage that is
- * not k / n of its case's sentence count, an accuracy reward outside its bins, a negative evidence
- * ID, a case whose missing prediction cannot be scored: range.ts then reports it as it always has),
- * or more memory than MOST_PASS_BYTES.
+ * The pass of an eval of `cases` over `table`, laid out, to `sum`, add and write; undefined when
+ * range.ts aggregates it instead: no runs or no cases, a case whose missing prediction cannot be
+ * scored (range.ts then reports it as it always has), or more memory than MOST_PASS_BYTES. `sum`
+ * turns down an eval with a cell the module does not render: a coverage that is not k / n of its
+ * case's sentence count, an accuracy reward outside its bins, a negative evidence ID.
  */
 export function denseRangePass(cases: readonly SliceCase[], table: RunTable, keys: PassRunKeys, options: ScoreOptions): DenseRangePass | undefined {
   const R = table.keys.length;
@@ -227,6 +229,7 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     reasonCounts: layout.claim(8 * CASE_REASONS.length),
     histogram: layout.claim(8 * REWARD_HISTOGRAM_SLOTS),
     partial: layout.claim(8 * runStep * F),
+    records: layout.claim(RECORD_BYTES * R * n),
     missing: layout.claim(8 * EXAMPLES_PER_REASON),
     output: [layout.claim(outputBytes), layout.claim(outputBytes)],
     layout: layout.claim(4 * LAYOUT_ROOM),
@@ -234,7 +237,8 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   // The module's own data comes first: everything above moves up past it once it is known.
   const ownBytes = 1 << 16;
   if (ownBytes + layout.end > MOST_PASS_BYTES) return undefined;
-  const memory = wasmMemory(Math.ceil((ownBytes + layout.end) / WASM_PAGE_BYTES));
+  // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
+  const memory = wasmMemory(Math.ceil((ownBytes + layout.end + 8) / WASM_PAGE_BYTES));
   const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", { memory });
   const base = align8(wasm.heapBase());
   if (base > ownBytes) return undefined;
@@ -364,16 +368,15 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     to(at.reasonCounts),
     to(at.histogram),
     to(at.partial),
+    to(at.records),
     to(at.missing),
     EXAMPLES_PER_REASON,
   ];
   if (layoutTable.length > LAYOUT_ROOM) throw new Error("range-pass: the layout table outgrew its room");
   ints.set(layoutTable, to(at.layout) >> 2);
   wasm.setLayout(to(at.layout));
-  const caseSlice = passSlice(rangeCases(R), R);
-  for (let from = 0; from < n; from += caseSlice) if (wasm.check(from, Math.min(n, from + caseSlice)) !== 0) return undefined;
   return new DenseRangePass(wasm, memory.buffer, {
-    caseSlice,
+    caseSlice: passSlice(rangeCases(R), R),
     cases,
     runKeys: table.keys,
     cellKeys: [...cellIndex.keys()],
@@ -420,10 +423,20 @@ export class DenseRangePass {
     },
   ) {}
 
-  /** Adds every cell into `totals` (zeroed, of this eval's runs and cases), as range.ts's ranges added one by one would. */
+  /**
+   * Sums every cell in the module's memory: whether it took them all. False when a cell is one it
+   * does not render (see denseRangePass): the eval is then range.ts's, and nothing of the pass is
+   * to be read.
+   */
+  sum(): boolean {
+    const { caseSlice, cases } = this.eval_;
+    for (let from = 0; from < cases.length; from += caseSlice) if (this.wasm.sumRanges(from, Math.min(cases.length, from + caseSlice)) !== 0) return false;
+    return true;
+  }
+
+  /** Adds the sums (after `sum` took every cell) into `totals`, zeroed, of this eval's runs and cases: as range.ts's ranges added one by one would. */
   addInto(totals: CellTotals): void {
-    const { caseSlice, cases, runKeys, cellKeys, at } = this.eval_;
-    for (let from = 0; from < cases.length; from += caseSlice) this.wasm.sumRanges(from, Math.min(cases.length, from + caseSlice));
+    const { cases, runKeys, cellKeys, at } = this.eval_;
     const R = runKeys.length;
     const n = cases.length;
     const F = RUN_SUM_FIELDS.length;
