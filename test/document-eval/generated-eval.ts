@@ -1,4 +1,4 @@
-// A generated slice and run table, aggregated in process on one thread: the fixtures of the tests
+// A generated slice and run table, aggregated in process: the fixtures of the tests
 // that hold two paths of the document aggregation (dense and sparse, the WebAssembly pass and
 // range.ts's ranges) to the same numbers and bytes.
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
@@ -6,7 +6,7 @@ import { createChunkPool } from "../../src/pool/pool.js";
 import { aggregateDocumentEval, type Aggregate, type AggregateOptions } from "../../src/tasks/document/aggregate.js";
 import type { DocumentTaskPayload, DocumentTaskResult } from "../../src/tasks/document/range.js";
 import { RunTable } from "../../src/tasks/document/run-table.js";
-import { scoreCase, type ScoreOptions, type ScoreState } from "../../src/tasks/document/score.js";
+import { scoreCase, scoreInit, type ScoreOptions, type ScoreState } from "../../src/tasks/document/score.js";
 import { DOCUMENT_TASK_MODULE } from "../../src/tasks/document/task-module.js";
 import { lcg } from "../support/lcg.js";
 import { writeJsonl } from "./helpers.js";
@@ -64,17 +64,22 @@ export function generatedRunTable(s: DocumentSlice, runs: number, share: number,
   return t;
 }
 
-/** The eval aggregated in process on one thread (`options` over seed 3, 40 resamples): its aggregate and cases.jsonl's bytes. */
-export async function aggregateOnOneThread(
+/**
+ * The eval aggregated in process (`options` over seed 3, 40 resamples), on this thread or with
+ * `workers` − 1 worker threads: its aggregate and cases.jsonl's bytes.
+ */
+export async function aggregateInProcess(
   s: DocumentSlice,
   t: RunTable,
   options: Pick<AggregateOptions, "layout" | "rangePass">,
+  workers = 1,
 ): Promise<{ result: Aggregate; bytes: Buffer }> {
   const pool = await createChunkPool<ScoreState, DocumentTaskPayload, DocumentTaskResult>({
-    workers: 1,
+    workers,
     taskModule: DOCUMENT_TASK_MODULE,
-    initData: null,
+    initData: workers > 1 ? scoreInit(s, OPTIONS) : null,
     state: { slice: s, options: OPTIONS },
+    shareThread: true,
   });
   const parts: Uint8Array[] = [];
   try {

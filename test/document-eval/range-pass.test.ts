@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { denseRangePass } from "../../src/tasks/document/range-pass.js";
 import { tempDir } from "../support/cli.js";
 import { numberDifferences } from "../support/number-differences.js";
-import { aggregateOnOneThread, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
+import { aggregateInProcess, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
 
 const tmp = tempDir("mari-range-pass-");
 afterAll(() => tmp.cleanup());
@@ -32,13 +32,24 @@ describe("the WebAssembly dense pass", () => {
     const t = generatedRunTable(s, runs, share, seed, runKey);
     // The pass takes this eval (else the comparison below would compare the ranges with themselves).
     expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(runs + 1) }, OPTIONS)?.sum()).toBe(true);
-    const pass = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: true });
-    const ranges = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: false });
+    const pass = await aggregateInProcess(s, t, { layout: "dense", rangePass: true });
+    const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false });
     expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
     expect(pass.bytes.equals(ranges.bytes)).toBe(true);
     expect(pass.result.missingExamples).toEqual(ranges.result.missingExamples);
     if (share < 1) expect(pass.result.missingExamples.length).toBe(5);
     expect(pass.bytes.length).toBeGreaterThan(0);
+  });
+
+  it("takes the eval whatever the worker count; range.ts's ranges on worker threads give the same", async () => {
+    const s = await generatedSlice(tmp.dir, 30, 8);
+    // 200 runs: ranges of 8 cases × 200 runs, past the cells below which ranges stay on this thread.
+    const t = generatedRunTable(s, 200, 0.9, 8, runKey);
+    const pass = await aggregateInProcess(s, t, { layout: "dense" }, 2);
+    const threads = await aggregateInProcess(s, t, { layout: "dense", rangePass: false }, 2);
+    expect(numberDifferences(threads.result, pass.result)).toEqual([]);
+    expect(pass.bytes.equals(threads.bytes)).toBe(true);
+    expect(pass.result.missingExamples).toEqual(threads.result.missingExamples);
   });
 
   it("leaves to range.ts's ranges an eval with a coverage that is not k / n of its case's sentences, with the same result", async () => {
@@ -48,8 +59,8 @@ describe("the WebAssembly dense pass", () => {
     const extra = t.ensureRun("extra");
     t.put(extra, s.cases[4]!.index, 999, { judgment: true, reason: null, evidence: [1], referenceCoverage: 0.123456, rewardAccuracy: 1, matched: 0 });
     expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(8) }, OPTIONS)?.sum()).toBe(false);
-    const pass = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: true });
-    const ranges = await aggregateOnOneThread(s, t, { layout: "dense", rangePass: false });
+    const pass = await aggregateInProcess(s, t, { layout: "dense", rangePass: true });
+    const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false });
     expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
     expect(pass.bytes.equals(ranges.bytes)).toBe(true);
   });

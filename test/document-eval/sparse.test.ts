@@ -15,13 +15,13 @@ import { isSparse } from "../../src/tasks/document/sparse.js";
 import { tempDir } from "../support/cli.js";
 import { documentCaseRecords } from "../support/cases.js";
 import { numberDifferences } from "../support/number-differences.js";
-import { aggregateOnOneThread, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
+import { aggregateInProcess, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
 
 const tmp = tempDir("mari-sparse-");
 afterAll(() => tmp.cleanup());
 
 async function aggregate(s: DocumentSlice, t: RunTable, layout: "dense" | "sparse", file: string): Promise<Aggregate> {
-  const { result, bytes } = await aggregateOnOneThread(s, t, { layout });
+  const { result, bytes } = await aggregateInProcess(s, t, { layout });
   writeFileSync(file, bytes);
   return result;
 }
