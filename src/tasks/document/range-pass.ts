@@ -11,7 +11,7 @@
 import { countColumn } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import type { SliceCase } from "../../io/slice.js";
-import { instantiateWasm, WASM_PAGE_BYTES, wasmMemory } from "../../core/wasm.js";
+import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory, wasmMemory } from "../../core/wasm.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink } from "./line-bytes.js";
 import {
@@ -238,7 +238,13 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   const ownBytes = 1 << 16;
   if (ownBytes + layout.end > MOST_PASS_BYTES) return undefined;
   // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
-  const memory = wasmMemory(Math.ceil((ownBytes + layout.end + 8) / WASM_PAGE_BYTES));
+  let memory: WasmMemory;
+  try {
+    memory = wasmMemory(Math.ceil((ownBytes + layout.end + 8) / WASM_PAGE_BYTES));
+  } catch {
+    // The process cannot have that much more memory: range.ts's ranges need less at a time.
+    return undefined;
+  }
   const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", { memory });
   const base = align8(wasm.heapBase());
   if (base > ownBytes) return undefined;
