@@ -3,8 +3,9 @@
 // aggregated both ways must give the same numbers to the bit, the same cases.jsonl bytes and the
 // same missing-prediction examples, for every shape of ranges (8 cases, fewer cases above 4,096
 // runs, run blocks above 32,768 runs, a last range of fewer cases), with absent cells,
-// format-invalid lines and fractional coverages; and an eval the pass does not take goes to the
-// ranges with the same result.
+// format-invalid lines and fractional coverages, with one worker and with two; and an eval the
+// pass does not take (a coverage that is not k / n, a negative evidence ID) goes to the ranges with
+// the same result.
 import { afterAll, describe, expect, it } from "vitest";
 import { denseRangePass } from "../../src/tasks/document/range-pass.js";
 import { tempDir } from "../support/cli.js";
@@ -63,5 +64,27 @@ describe("the WebAssembly dense pass", () => {
     const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false });
     expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
     expect(pass.bytes.equals(ranges.bytes)).toBe(true);
+    expect(pass.bytes.includes(Buffer.from('"reference_coverage":0.123456}'))).toBe(true);
+  });
+
+  it("leaves to range.ts's ranges an eval with a negative evidence ID, with the same result", async () => {
+    const s = await generatedSlice(tmp.dir, 12, 9);
+    const t = generatedRunTable(s, 6, 0.8, 9, runKey);
+    // An ID the module's writer does not write (range.ts writes it as JavaScript renders it).
+    const extra = t.ensureRun("extra");
+    t.put(extra, s.cases[3]!.index, 999, {
+      judgment: true,
+      reason: "evidence_out_of_document",
+      evidence: [-3],
+      referenceCoverage: 0,
+      rewardAccuracy: 0,
+      matched: 0,
+    });
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(8) }, OPTIONS)?.sum()).toBe(false);
+    const pass = await aggregateInProcess(s, t, { layout: "dense", rangePass: true });
+    const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false });
+    expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
+    expect(pass.bytes.equals(ranges.bytes)).toBe(true);
+    expect(pass.bytes.includes(Buffer.from('"evidence_sentence_ids":[-3]'))).toBe(true);
   });
 });
