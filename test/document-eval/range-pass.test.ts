@@ -1,5 +1,5 @@
 // The WebAssembly dense pass (src/tasks/document/range-pass.ts, its source wasm/range-pass.ts)
-// against range.ts's ranges, the aggregation it replaces on one thread: one generated run table
+// against range.ts's ranges, the aggregation it replaces: one generated run table
 // aggregated both ways must give the same numbers to the bit, the same cases.jsonl bytes and the
 // same missing-prediction examples, for every shape of ranges (8 cases, fewer cases above 4,096
 // runs, run blocks above 32,768 runs, a last range of fewer cases), with absent cells,
