@@ -1,5 +1,6 @@
 // Instantiating mari's WebAssembly modules (their sources in wasm/, their bytes in the
-// *-wasm.ts files scripts/build-wasm.mjs writes), one instance per thread.
+// *-wasm.ts files scripts/build-wasm.mjs writes): one instance per thread, or per use for a module
+// that imports a memory sized for it (each compiled once per thread).
 
 /** A module's memory, as the part of the WebAssembly API used here sees it. */
 export interface WasmMemory {
@@ -29,9 +30,13 @@ export interface WasmImports {
   functions?: Record<string, (...args: number[]) => number>;
 }
 
-/** The exports of the module whose bytes are `base64`, compiled and instantiated now with `imports`. */
+/** Each module compiled on this thread, by its bytes in base64. */
+const compiledModules = new Map<string, object>();
+
+/** The exports of the module whose bytes are `base64`, instantiated now with `imports` (compiled at its first use on this thread). */
 export function instantiateWasm<Exports>(base64: string, name: string, imports: WasmImports = {}): Exports {
-  const compiled = new WASM.Module(Buffer.from(base64, "base64"));
+  let compiled = compiledModules.get(base64);
+  if (compiled === undefined) compiledModules.set(base64, (compiled = new WASM.Module(Buffer.from(base64, "base64"))));
   return new WASM.Instance(compiled, {
     env: {
       ...imports.functions,
