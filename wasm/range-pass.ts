@@ -1,7 +1,7 @@
 // AssemblyScript, compiled by scripts/build-wasm.mjs into src/tasks/document/range-pass-wasm.ts
 // (the module's bytes, checked to be current by test/wasm-modules.test.ts).
 //
-// The dense aggregation of a document eval on one thread (src/tasks/document/range-pass.ts):
+// The dense aggregation of a document eval, on the main thread (src/tasks/document/range-pass.ts):
 // every (case, run) cell of the run table, range by range as range.ts cuts them, added into the
 // eval's totals and written as cases.jsonl's lines. The sums are taken as range.ts takes them
 // (a range's partial sums run by run, its cases in case order, then added into the totals in
@@ -63,10 +63,9 @@ let fixed: usize = 0;
 let judgmentTable: usize = 0;
 let reasonCount: i32 = 0;
 
-
-// The totals. `fieldTable`: i32 per sum this module adds (the FIELD_* order below), its index among a
-// run's sums (run-sums.ts's RUN_SUM_FIELDS), then per breakdown sum (BREAK_*) its index among a
-// cell's (BREAKDOWN_FIELDS); `runFields` and `cellFields`: the lengths of those two lists.
+// The totals: per run, `fieldCount` f64 sums (run-sums.ts's RUN_SUM_FIELDS); per breakdown cell
+// and run, `breakdownCount` i32 counts (BREAKDOWN_FIELDS). setLayout's field table gives, for each
+// sum this module adds (the FIELD_* order below, then the BREAK_* order), its index among those.
 let sums: usize = 0;
 let fieldCount: i32 = 0;
 let cellSums: usize = 0;
