@@ -1,8 +1,10 @@
-// Aggregates a scored document eval (docs/eval.md, "Metrics"). Cases are cut into fixed ranges
-// (range.ts) that pool workers turn into cases.jsonl bytes and partial sums; results come
-// back in range order and are added in that order, so every float sum is computed the same way
-// whatever the worker count or dump chunk size: reports are byte-identical. Bootstrap resamples are
-// computed in blocks on the same pool. SetCons and majority vote run here, from per-run bitsets.
+// Aggregates a scored document eval (docs/eval.md, "Metrics"). Cases are cut into fixed ranges,
+// each turned into cases.jsonl bytes and partial sums added in range order, so every float sum is
+// computed the same way whatever the worker count or dump chunk size: reports are byte-identical.
+// A dense eval's ranges are all taken by one WebAssembly pass on this thread (range-pass.ts) when
+// it takes the eval; else range.ts's ranges run on the pool's workers and come back in order.
+// Bootstrap resamples are computed in blocks on the same pool. SetCons and majority vote run here,
+// from per-run bitsets.
 import { SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { dict } from "../../core/dict.js";
 import { BOOTSTRAP_RESAMPLING, percentileInterval } from "../../core/metrics/bootstrap.js";
