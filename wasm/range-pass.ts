@@ -148,7 +148,6 @@ export function setLayout(table: usize): void {
 }
 
 // A cell as range.ts's sumRangeCells reads it (cellOutcome), set by `readCell`.
-let cKept: bool = false;
 let cPresent: bool = false;
 let cLine: i32 = 0;
 let cReason: i32 = 0;
@@ -162,13 +161,13 @@ let cEvTo: i32 = 0;
 
 @inline function readCell(i: i32, run: i32): void {
   const e = load<i32>(slots + ((<usize>run * <usize>tableCases + <usize>load<i32>(caseSlot + (<usize>i << 2))) << 2)) - 1;
-  cKept = e >= 0;
+  const kept = e >= 0;
   const at = <usize>e;
-  cLine = cKept ? load<i32>(entLine + (at << 2)) : 0;
+  cLine = kept ? load<i32>(entLine + (at << 2)) : 0;
   cPresent = cLine != 0;
   cReason = cPresent ? <i32>load<u8>(entReason + at) : 1;
-  cEvFrom = cKept ? load<i32>(entEvStart + (at << 2)) : 0;
-  cEvTo = cKept ? cEvFrom + load<i32>(entEvLength + (at << 2)) : 0;
+  cEvFrom = kept ? load<i32>(entEvStart + (at << 2)) : 0;
+  cEvTo = kept ? cEvFrom + load<i32>(entEvLength + (at << 2)) : 0;
   const ci = <usize>i;
   if (cPresent) {
     cJudgment = load<u8>(entJudgment + at) == 1;

@@ -30,6 +30,33 @@ export interface WasmImports {
   functions?: Record<string, (...args: number[]) => number>;
 }
 
+/** Bytes kept at the start of a memory a module imports for its own data: the caller's columns come after. */
+export const WASM_OWN_BYTES = 1 << 16;
+
+/** A module instantiated with a memory of its own (instantiateSized), the caller's bytes from WASM_OWN_BYTES on. */
+export interface SizedWasm<Exports> {
+  exports: Exports;
+  buffer: ArrayBuffer;
+}
+
+/**
+ * The module whose bytes are `base64` (it imports its memory and exports `heapBase`), with a
+ * memory of WASM_OWN_BYTES and `bytes` more, which never grows: growing would detach the buffer,
+ * and a detached buffer makes V8 check every typed array access of the process. Throws when the
+ * memory cannot be had, or when the module's own data outgrew its room.
+ */
+export function instantiateSized<Exports extends { heapBase(): number }>(
+  base64: string,
+  name: string,
+  bytes: number,
+  functions?: WasmImports["functions"],
+): SizedWasm<Exports> {
+  const memory = wasmMemory(Math.ceil((WASM_OWN_BYTES + bytes) / WASM_PAGE_BYTES));
+  const exports = instantiateWasm<Exports>(base64, name, functions === undefined ? { memory } : { memory, functions });
+  if (exports.heapBase() > WASM_OWN_BYTES) throw new Error(`${name}: the module's own data outgrew its room`);
+  return { exports, buffer: memory.buffer };
+}
+
 /** Each module compiled on this thread, by its bytes in base64. */
 const compiledModules = new Map<string, object>();
 

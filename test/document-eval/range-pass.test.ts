@@ -55,6 +55,7 @@ describe("the WebAssembly dense pass", () => {
     const s = await generatedSlice(tmp.dir, 30, 8);
     // 200 runs: ranges of 8 cases × 200 runs, past the cells below which ranges stay on this thread.
     const t = generatedRunTable(s, 200, 0.9, 8, runKey);
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(201) }, OPTIONS)?.sum()).toBe(true);
     expect((await sameAsRanges(s, t, 2)).bytes.length).toBeGreaterThan(0);
   });
 

@@ -3,7 +3,7 @@
 // (seed, b), the same to the bit (test/core/metrics/multinomial-draws.test.ts), without the
 // JavaScript compiler's work: on the GRPO-shaped bench the draws' loops were a tenth of the main
 // thread, and as much again in V8's optimizing compiles. binomial.ts remains their definition.
-import { instantiateWasm, WASM_PAGE_BYTES, wasmMemory } from "../wasm.js";
+import { instantiateSized, WASM_OWN_BYTES } from "../wasm.js";
 import { POWER_WAYS, STIRLING_TAIL } from "./binomial.js";
 import { MULTINOMIAL_WASM } from "./multinomial-wasm.js";
 
@@ -12,9 +12,6 @@ interface MultinomialExports {
   setLayout(groups: number, sizes: number, counts: number, drawn: number, q: number, trials: number, powers: number, ways: number, stirling: number): void;
   draw(seed: number, stream: number, n: number): number;
 }
-
-/** Bytes kept for the module's own data, before the groups' columns. */
-const OWN_BYTES = 1 << 16;
 
 /** Multinomial draws over groups of fixed sizes, one resample at a time (one instance per bootstrap loop). */
 export class MultinomialDraws {
@@ -27,18 +24,17 @@ export class MultinomialDraws {
   constructor(sizes: ArrayLike<number>) {
     const G = sizes.length;
     // sizes, counts, q (f64 each); drawn (i32); per way an i32 trial count and an f64 power; the Stirling table.
-    const at = { sizes: OWN_BYTES, counts: OWN_BYTES + 8 * G, q: OWN_BYTES + 16 * G, stirling: OWN_BYTES + 24 * G };
+    const own = WASM_OWN_BYTES;
+    const at = { sizes: own, counts: own + 8 * G, q: own + 16 * G, stirling: own + 24 * G };
     const powersAt = at.stirling + 8 * STIRLING_TAIL.length;
     const trialsAt = powersAt + 8 * POWER_WAYS * G;
     const drawnAt = trialsAt + 4 * POWER_WAYS * G;
-    const end = drawnAt + 4 * G;
-    const memory = wasmMemory(Math.ceil(end / WASM_PAGE_BYTES));
-    this.wasm = instantiateWasm<MultinomialExports>(MULTINOMIAL_WASM, "multinomial", { memory, functions: { log: Math.log, pow: Math.pow } });
-    if (this.wasm.heapBase() > OWN_BYTES) throw new Error("multinomial: the module's data outgrew its room");
-    new Float64Array(memory.buffer, at.sizes, G).set(sizes);
-    new Float64Array(memory.buffer, at.stirling, STIRLING_TAIL.length).set(STIRLING_TAIL);
-    this.counts = new Float64Array(memory.buffer, at.counts, G);
-    this.drawn = new Int32Array(memory.buffer, drawnAt, G);
+    const { exports, buffer } = instantiateSized<MultinomialExports>(MULTINOMIAL_WASM, "multinomial", drawnAt + 4 * G - own, { log: Math.log, pow: Math.pow });
+    this.wasm = exports;
+    new Float64Array(buffer, at.sizes, G).set(sizes);
+    new Float64Array(buffer, at.stirling, STIRLING_TAIL.length).set(STIRLING_TAIL);
+    this.counts = new Float64Array(buffer, at.counts, G);
+    this.drawn = new Int32Array(buffer, drawnAt, G);
     this.wasm.setLayout(G, at.sizes, at.counts, drawnAt, at.q, trialsAt, powersAt, POWER_WAYS, at.stirling);
   }
 

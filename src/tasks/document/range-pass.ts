@@ -11,7 +11,7 @@
 import { countColumn } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import type { SliceCase } from "../../io/slice.js";
-import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory, wasmMemory } from "../../core/wasm.js";
+import { instantiateSized, type SizedWasm, WASM_OWN_BYTES } from "../../core/wasm.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink } from "./line-bytes.js";
 import {
@@ -25,7 +25,7 @@ import {
   rangeRuns,
   writeCaseLine,
 } from "./range.js";
-import { MOST_NUMERATORS } from "./range-write.js";
+import { fragmentTableBytes, MOST_NUMERATORS, putFragmentTable, UINT_BYTES } from "./range-write.js";
 import { RANGE_PASS_WASM } from "./range-pass-wasm.js";
 import type { RunTable } from "./run-table.js";
 import { CASE_REASONS, EXAMPLES_PER_REASON, scoreCase, type ScoredPrediction, type ScoreOptions } from "./score.js";
@@ -82,15 +82,15 @@ function passSlice(caseStep: number, runs: number): number {
 /** Each of the two output buffers holds at least this many bytes, and four of the longest line. */
 const OUTPUT_BYTES = 4 << 20;
 
+/** Bytes a run-table entry takes over the eight entry columns laid out below (line … evLength). */
+const ENTRY_BYTES = 4 + 1 + 1 + 8 + 8 + 4 + 4 + 4;
+
 /** Bytes of a cell's record in the module (its RECORD_BYTES): what its run line needs, in cases.jsonl's order. */
 const RECORD_BYTES = 16;
 
-/** Bytes a decimal 31-bit integer and its comma take at most (as the module counts them). */
-const UINT_BYTES = 11;
-
 const align8 = (n: number): number => (n + 7) & ~7;
 
-/** Room for the layout table setLayout reads, in entries (it has 45). */
+/** Room for the layout table setLayout reads, in entries (checked when it is written). */
 const LAYOUT_ROOM = 64;
 
 /** Where each of the eval's columns goes in the module's memory: claimed in order, then filled. */
@@ -104,13 +104,6 @@ class Layout {
     this.end = align8(at + bytes);
     return at;
   }
-}
-
-/** A fragment table's size: (start, length) per piece, then the pieces. */
-function tableBytes(pieces: readonly Uint8Array[]): number {
-  let bytes = 8 * pieces.length;
-  for (const piece of pieces) bytes += piece.length;
-  return bytes;
 }
 
 /** The encoded run keys: run r's JSON at data[start[r] … start[r + 1]). */
@@ -138,6 +131,9 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   const n = cases.length;
   const E = table.entries;
   const idCount = table.evidenceLength;
+  // The biggest columns alone (slots, records, per-run sums, entry columns): an eval past the bound
+  // on these is turned down before anything is rendered for it.
+  if (4 * R * table.caseCount + RECORD_BYTES * R * n + 8 * R * RUN_SUM_FIELDS.length + ENTRY_BYTES * E > MOST_PASS_BYTES) return undefined;
   // The case lines, rendered once each.
   const sink = new ByteSink();
   const caseEnds = new Int32Array(n);
@@ -208,7 +204,7 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     cellIds: layout.claim(4 * cellList.length),
     caseLines: layout.claim(8 * n + caseLineBytes.length),
     tailTables: layout.claim(4 * n),
-    tails: layout.claim([...tailPieces.values()].reduce((sum, pieces) => sum + align8(tableBytes(pieces)), 0)),
+    tails: layout.claim([...tailPieces.values()].reduce((sum, pieces) => sum + align8(fragmentTableBytes(pieces)), 0)),
     slots: layout.claim(4 * R * table.caseCount),
     line: layout.claim(4 * E),
     judgment: layout.claim(E),
@@ -220,8 +216,8 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     evLength: layout.claim(4 * E),
     ids: layout.claim(4 * idCount),
     runKeys: layout.claim(8 * R + keys.data.length),
-    fixed: layout.claim(tableBytes(fixedPieces)),
-    judgments: layout.claim(tableBytes(judgmentPieces)),
+    fixed: layout.claim(fragmentTableBytes(fixedPieces)),
+    judgments: layout.claim(fragmentTableBytes(judgmentPieces)),
     sums: layout.claim(8 * R * F),
     cellSums: layout.claim(4 * cellCount * R * BF),
     fieldTable: layout.claim(4 * (PASS_RUN_FIELDS.length + PASS_CELL_FIELDS.length)),
@@ -236,33 +232,21 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     output: [layout.claim(outputBytes), layout.claim(outputBytes)],
     layout: layout.claim(4 * LAYOUT_ROOM),
   };
-  // The module's own data comes first: everything above moves up past it once it is known.
-  const ownBytes = 1 << 16;
-  if (ownBytes + layout.end > MOST_PASS_BYTES) return undefined;
-  // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
-  let memory: WasmMemory;
+  if (WASM_OWN_BYTES + layout.end > MOST_PASS_BYTES) return undefined;
+  let sized: SizedWasm<RangePassExports>;
   try {
-    memory = wasmMemory(Math.ceil((ownBytes + layout.end + 8) / WASM_PAGE_BYTES));
+    // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
+    sized = instantiateSized<RangePassExports>(RANGE_PASS_WASM, "range-pass", layout.end + 8);
   } catch {
     // The process cannot have that much more memory: range.ts's ranges need less at a time.
     return undefined;
   }
-  const wasm = instantiateWasm<RangePassExports>(RANGE_PASS_WASM, "range-pass", { memory });
-  const base = align8(wasm.heapBase());
-  if (base > ownBytes) return undefined;
-  const to = (offset: number): number => base + offset;
-  const bytes = new Uint8Array(memory.buffer);
-  const ints = new Int32Array(memory.buffer);
-  const floats = new Float64Array(memory.buffer);
-  const putTable = (start: number, pieces: readonly Uint8Array[]): void => {
-    let byteAt = start + 8 * pieces.length;
-    pieces.forEach((piece, k) => {
-      ints[(start >> 2) + 2 * k] = byteAt;
-      ints[(start >> 2) + 2 * k + 1] = piece.length;
-      bytes.set(piece, byteAt);
-      byteAt += piece.length;
-    });
-  };
+  const wasm = sized.exports;
+  // Everything claimed above comes after the module's own data.
+  const to = (offset: number): number => WASM_OWN_BYTES + offset;
+  const bytes = new Uint8Array(sized.buffer);
+  const ints = new Int32Array(sized.buffer);
+  const floats = new Float64Array(sized.buffer);
 
   // The cases (each column's start hoisted: this loop runs once, mostly before V8 compiles it).
   const slotAt = to(at.slot) >> 2;
@@ -299,11 +283,11 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   const tailTableOf = new Map<number, number>();
   let tailAt = to(at.tails);
   for (const [count, pieces] of tailPieces) {
-    putTable(tailAt, pieces);
+    putFragmentTable(bytes, ints, tailAt, pieces);
     tailTableOf.set(count, tailAt);
-    tailAt += align8(tableBytes(pieces));
+    tailAt += align8(fragmentTableBytes(pieces));
   }
-  // 0: no table, so check() sends the eval to range.ts.
+  // 0: no table, so sumRanges turns the eval down (range.ts takes it).
   for (let i = 0; i < n; i++) ints[(to(at.tailTables) >> 2) + i] = tailTableOf.get(cases[i]!.sentenceCount) ?? 0;
 
   // The run table.
@@ -325,8 +309,8 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     ints[(keyTable >> 2) + 2 * r] = keyTable + 8 * R + keys.start[r]! - keys.start[0]!;
     ints[(keyTable >> 2) + 2 * r + 1] = keys.start[r + 1]! - keys.start[r]!;
   }
-  putTable(to(at.fixed), fixedPieces);
-  putTable(to(at.judgments), judgmentPieces);
+  putFragmentTable(bytes, ints, to(at.fixed), fixedPieces);
+  putFragmentTable(bytes, ints, to(at.judgments), judgmentPieces);
   const fieldTable = to(at.fieldTable) >> 2;
   PASS_RUN_FIELDS.forEach((field, k) => (ints[fieldTable + k] = RUN_SUM_FIELDS.indexOf(field)));
   PASS_CELL_FIELDS.forEach((field, k) => (ints[fieldTable + PASS_RUN_FIELDS.length + k] = BREAKDOWN_FIELDS.indexOf(field)));
@@ -383,7 +367,7 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   if (layoutTable.length > LAYOUT_ROOM) throw new Error("range-pass: the layout table outgrew its room");
   ints.set(layoutTable, to(at.layout) >> 2);
   wasm.setLayout(to(at.layout));
-  return new DenseRangePass(wasm, memory.buffer, {
+  return new DenseRangePass(wasm, sized.buffer, {
     caseSlice: passSlice(rangeCases(R), R),
     cases,
     runKeys: table.keys,
@@ -420,7 +404,7 @@ export class DenseRangePass {
   constructor(
     private readonly wasm: RangePassExports,
     private readonly buffer: ArrayBuffer,
-    private readonly eval_: {
+    private readonly laid: {
       /** Cases per call of sumRanges (whole ranges). */
       caseSlice: number;
       cases: readonly SliceCase[];
@@ -437,14 +421,14 @@ export class DenseRangePass {
    * to be read.
    */
   sum(): boolean {
-    const { caseSlice, cases } = this.eval_;
+    const { caseSlice, cases } = this.laid;
     for (let from = 0; from < cases.length; from += caseSlice) if (this.wasm.sumRanges(from, Math.min(cases.length, from + caseSlice)) !== 0) return false;
     return true;
   }
 
   /** Adds the sums (after `sum` took every cell) into `totals`, zeroed, of this eval's runs and cases: as range.ts's ranges added one by one would. */
   addInto(totals: CellTotals): void {
-    const { cases, runKeys, cellKeys, at } = this.eval_;
+    const { cases, runKeys, cellKeys, at } = this.laid;
     const R = runKeys.length;
     const n = cases.length;
     const F = RUN_SUM_FIELDS.length;
@@ -470,7 +454,7 @@ export class DenseRangePass {
    * made. The caller writes each before it asks for the one after next.
    */
   *lines(): Generator<Uint8Array> {
-    const { at, outputBytes } = this.eval_;
+    const { at, outputBytes } = this.laid;
     this.wasm.startLines();
     for (let k = 0; !this.wasm.linesDone(); k ^= 1) {
       const start = at.output[k]!;
@@ -483,7 +467,7 @@ export class DenseRangePass {
 
   /** The first absent cells' examples, in cases.jsonl order (after `lines`). */
   missingExamples(): RejectionExample[] {
-    const { cases, runKeys, at } = this.eval_;
+    const { cases, runKeys, at } = this.laid;
     const noted = new Int32Array(this.buffer, at.missing, 2 * this.wasm.missingNoted());
     const examples: RejectionExample[] = [];
     for (let k = 0; k < noted.length; k += 2) examples.push(missingExample(cases[noted[k]!]!, runKeys[noted[k + 1]!]!));

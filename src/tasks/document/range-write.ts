@@ -69,10 +69,28 @@ export interface RangeWriteInput {
 const KEPT_BYTES = 1 << 21;
 /** The most numerators a case's endings table is kept for (beyond: range.ts's writer). */
 export const MOST_NUMERATORS = 1 << 14;
-/** Bytes a decimal 31-bit integer and its comma take at most. */
-const UINT_BYTES = 11;
+/** Bytes a decimal 31-bit integer and its comma take at most (as the modules count them: wasm/fragments.ts). */
+export const UINT_BYTES = 11;
 
 const align8 = (n: number): number => (n + 7) & ~7;
+
+/** The size of a fragment table of `pieces`, as the modules read one: (start, length) per piece, then the pieces. */
+export function fragmentTableBytes(pieces: readonly Uint8Array[]): number {
+  let bytes = 8 * pieces.length;
+  for (const piece of pieces) bytes += piece.length;
+  return bytes;
+}
+
+/** Writes a fragment table of `pieces` at `at` of a module's memory (its bytes, and the same as 32-bit integers). */
+export function putFragmentTable(bytes: Uint8Array, ints: Int32Array, at: number, pieces: readonly Uint8Array[]): void {
+  let byteAt = at + 8 * pieces.length;
+  pieces.forEach((piece, k) => {
+    ints[(at >> 2) + 2 * k] = byteAt;
+    ints[(at >> 2) + 2 * k + 1] = piece.length;
+    bytes.set(piece, byteAt);
+    byteAt += piece.length;
+  });
+}
 
 /** The module and what its memory keeps from range to range (one per thread). */
 class RangeWriter {
@@ -109,16 +127,8 @@ class RangeWriter {
 
   /** A table of `pieces` (start, length) with their bytes after it, among the kept bytes: its start, or -1. */
   private keepTable(pieces: readonly Uint8Array[]): number {
-    const size = 8 * pieces.length + pieces.reduce((sum, p) => sum + p.length, 0);
-    const at = this.keep(size);
-    if (at < 0) return -1;
-    let byteAt = at + 8 * pieces.length;
-    pieces.forEach((piece, k) => {
-      this.ints[(at >> 2) + 2 * k] = byteAt;
-      this.ints[(at >> 2) + 2 * k + 1] = piece.length;
-      this.bytes.set(piece, byteAt);
-      byteAt += piece.length;
-    });
+    const at = this.keep(fragmentTableBytes(pieces));
+    if (at >= 0) putFragmentTable(this.bytes, this.ints, at, pieces);
     return at;
   }
 
