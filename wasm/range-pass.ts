@@ -84,6 +84,50 @@ let missing: usize = 0;
 let missingCount: i32 = 0;
 let missingMost: i32 = 0;
 
+// The case explorer's summary of each scored case (report/explorer-summary.ts's CaseSummary,
+// filled by explorer.ts's tableSummary cell by cell), gathered here as the cells are summed: per
+// case, whether a run fails (u8), the summary's bits (u8), its runs' accuracy rewards summed in run
+// order (f64), and its reason codes in order of first appearance (u8 each, four in a u32).
+let caseFailed: usize = 0;
+let caseBits: usize = 0;
+let caseRewardSum: usize = 0;
+let caseReasons: usize = 0;
+/** The summary's bit of each outcome (tp, fp, fn, tn, invalid), then of a localization miss, a positive and a negative judgment. */
+const SUMMARY_BITS = 8;
+const summaryBits = memory.data(SUMMARY_BITS << 2);
+const BIT_INVALID = 4;
+const BIT_LOC_MISS = 5;
+const BIT_JUDGED_POSITIVE = 6;
+const BIT_JUDGED_NEGATIVE = 7;
+/** CASE_REASONS's index of missing_prediction: an absent cell's reason. */
+const MISSING_REASON = 1;
+/** Set when the summary does not stand for tableSummary's: a kept line without a line number, or a case with more than four reasons. */
+let summaryLost = false;
+
+@inline function summaryBit(k: i32): i32 {
+  return load<i32>(summaryBits + (<usize>k << 2));
+}
+
+/** Notes reason `code` for case `ci` unless it has it already. */
+function noteReason(ci: usize, code: i32): void {
+  const at = caseReasons + (ci << 2);
+  const packed = load<u32>(at);
+  for (let s: u32 = 0; s < 32; s += 8) {
+    const held = <i32>((packed >> s) & 0xff);
+    if (held == code) return;
+    if (held == 0) {
+      store<u32>(at, packed | (<u32>code << s));
+      return;
+    }
+  }
+  summaryLost = true;
+}
+
+/** Whether the per-case summary stands (after every sumRanges call took its cells). */
+export function summaryTaken(): bool {
+  return !summaryLost;
+}
+
 const FIELD_CASES = 0;
 const FIELD_TP = 1;
 const FIELD_FP = 2;
@@ -145,9 +189,13 @@ export function setLayout(table: usize): void {
   for (let f = 0; f < BREAKS; f++) store<i32>(breakOffsets + (<usize>f << 2), load<i32>(fieldTable + (<usize>(FIELDS + f) << 2)) << 2);
   codes = next(); present = next(); judgments = next(); reasonCounts = next(); histogram = next();
   partial = next(); records = next(); missing = next(); missingMost = <i32>next();
+  caseFailed = next(); caseBits = next(); caseRewardSum = next(); caseReasons = next();
+  const bitTable = next();
+  for (let k = 0; k < SUMMARY_BITS; k++) store<i32>(summaryBits + (<usize>k << 2), load<i32>(bitTable + (<usize>k << 2)));
 }
 
 // A cell as range.ts's sumRangeCells reads it (cellOutcome), set by `readCell`.
+let cKept: bool = false;
 let cPresent: bool = false;
 let cLine: i32 = 0;
 let cReason: i32 = 0;
@@ -162,6 +210,7 @@ let cEvTo: i32 = 0;
 @inline function readCell(i: i32, run: i32): void {
   const e = load<i32>(slots + ((<usize>run * <usize>tableCases + <usize>load<i32>(caseSlot + (<usize>i << 2))) << 2)) - 1;
   const kept = e >= 0;
+  cKept = kept;
   const at = <usize>e;
   cLine = kept ? load<i32>(entLine + (at << 2)) : 0;
   cPresent = cLine != 0;
@@ -294,6 +343,19 @@ const ACCURACY_BINS: i32 = 5;
   store<u8>(present + slot, cPresent ? 1 : 0);
   store<u8>(judgments + slot, judgment ? 1 : 0);
   if (cReason != 0) bump(reasonCounts + (<usize>cReason << 3));
+  // explorer-summary.ts's CaseSummary.add of the run as its cases.jsonl line reads (localization
+  // is missed on a gold-positive case when no gold sentence is matched).
+  const valid = cReason == 0;
+  const locMiss = label && cMatched == 0;
+  let bits = <i32>load<u8>(caseBits + ci) | summaryBit(valid ? (label ? (judgment ? 0 : 2) : judgment ? 1 : 3) : BIT_INVALID);
+  if (locMiss) bits |= summaryBit(BIT_LOC_MISS);
+  if (cReason != MISSING_REASON) bits |= summaryBit(judgment ? BIT_JUDGED_POSITIVE : BIT_JUDGED_NEGATIVE);
+  store<u8>(caseBits + ci, <u8>bits);
+  if (judgment != label || !valid || locMiss) store<u8>(caseFailed + ci, 1);
+  const rewardAt = caseRewardSum + (ci << 3);
+  store<f64>(rewardAt, load<f64>(rewardAt) + cAccuracy);
+  if (cReason != 0) noteReason(ci, cReason);
+  if (cKept && cLine < 1) summaryLost = true;
   return 0;
 }
 

@@ -8,9 +8,10 @@
 /** The outcome tags of a run, in the order their bits are numbered. */
 export const OUTCOMES = ["tp", "fp", "fn", "tn", "invalid"] as const;
 export const OUTCOME_INVALID = 4;
-const LOC_MISS = 1 << 5;
-const JUDGED_POSITIVE = 1 << 6;
-const JUDGED_NEGATIVE = 1 << 7;
+/** A case's summary bits after its outcomes' (1 << outcome index): a run missed the gold sentences, a run judged positive, one judged negative. */
+export const LOC_MISS = 1 << 5;
+export const JUDGED_POSITIVE = 1 << 6;
+export const JUDGED_NEGATIVE = 1 << 7;
 /** The outcome bits that make a case a failure (fp, fn, invalid). */
 const FAILED_OUTCOMES = 0b10110;
 
@@ -150,6 +151,31 @@ export class CaseSummary {
     run.reason = reason;
     run.reward_accuracy = reward;
     this.add(index, run, times, facets);
+  }
+
+  /**
+   * Sets case `index` whole, as `add` would leave it after its runs: for a summary gathered
+   * elsewhere (an eval's dense WebAssembly pass) with the same arithmetic, its rewards summed one
+   * run at a time in run order.
+   */
+  setCase(
+    index: number,
+    facets: Record<string, string>,
+    failed: boolean,
+    bits: number,
+    runs: number,
+    rewardSum: number,
+    rewards: number,
+    reasons: string[],
+  ): void {
+    this.present[index] = 1;
+    this.facetsOf[index] = facets;
+    this.failed[index] = failed ? 1 : 0;
+    this.bits[index] = bits;
+    this.runCount[index] = runs;
+    this.rewardSum[index] = rewardSum;
+    this.rewardCount[index] = rewards;
+    if (reasons.length > 0) this.reasonsOf.set(index, reasons);
   }
 
   /** Marks a case failed (a case that changed against a baseline). */

@@ -9,7 +9,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { DocumentSlice } from "../../src/io/slice.js";
 import type { Aggregate } from "../../src/tasks/document/aggregate.js";
+import { passSummary, tableSummary } from "../../src/tasks/document/explorer.js";
 import { denseRangePass } from "../../src/tasks/document/range-pass.js";
+import type { CaseSummary } from "../../src/report/explorer-summary.js";
 import type { RunTable } from "../../src/tasks/document/run-table.js";
 import { tempDir } from "../support/cli.js";
 import { numberDifferences } from "../support/number-differences.js";
@@ -21,13 +23,35 @@ afterAll(() => tmp.cleanup());
 /** A key that needs escapes every eleventh run. */
 const runKey = (r: number): string => (r % 11 === 5 ? `run "${r}"` : String(r));
 
-/** The eval aggregated by the pass and by range.ts's ranges (on `workers`), held to the same numbers, bytes and examples: the pass's. */
+/** A case summary's every field, its reward sums as bytes (so that every bit is compared). */
+function summaryFields(summary: CaseSummary) {
+  return {
+    present: [...summary.present],
+    failed: [...summary.failed],
+    bits: [...summary.bits],
+    runCount: [...summary.runCount],
+    rewardSum: Buffer.from(summary.rewardSum.buffer).toString("hex"),
+    rewardCount: [...summary.rewardCount],
+    reasonsOf: [...summary.reasonsOf].sort((a, b) => a[0] - b[0]),
+    facetsOf: summary.facetsOf,
+  };
+}
+
+/**
+ * The eval aggregated by the pass and by range.ts's ranges (on `workers`), held to the same numbers,
+ * bytes and examples, and the pass's case columns (when they stand) to the case explorer's summary
+ * read from the run table: the pass's.
+ */
 async function sameAsRanges(s: DocumentSlice, t: RunTable, workers = 1): Promise<{ result: Aggregate; bytes: Buffer }> {
   const pass = await aggregateInProcess(s, t, { layout: "dense" }, workers);
   const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false }, workers);
-  expect(numberDifferences(ranges.result, pass.result)).toEqual([]);
+  // The pass's case columns are its own (checked below).
+  const { caseColumns: columns, ...numbers } = pass.result;
+  expect(numberDifferences(ranges.result, numbers)).toEqual([]);
   expect(pass.bytes.equals(ranges.bytes)).toBe(true);
   expect(pass.result.missingExamples).toEqual(ranges.result.missingExamples);
+  if (columns) expect(summaryFields(passSummary(s.cases, columns, s.cases.length))).toEqual(summaryFields(tableSummary(s.cases, t, s.cases.length)));
+  expect(ranges.result.caseColumns).toBeUndefined();
   return pass;
 }
 
@@ -47,6 +71,8 @@ describe("the WebAssembly dense pass", () => {
     // The pass takes this eval (else the comparison below would compare the ranges with themselves).
     expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(runs + 1) }, OPTIONS)?.sum()).toBe(true);
     const pass = await sameAsRanges(s, t);
+    // Its case columns stand (else the explorer's summary above was not compared).
+    expect(pass.result.caseColumns).toBeDefined();
     if (share < 1) expect(pass.result.missingExamples.length).toBe(5);
     expect(pass.bytes.length).toBeGreaterThan(0);
   });

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DocumentSlice } from "../../src/io/slice.js";
 import type { Aggregate } from "../../src/tasks/document/aggregate.js";
-import { buildDocumentExplorer } from "../../src/tasks/document/explorer.js";
+import { buildDocumentExplorer, passSummary } from "../../src/tasks/document/explorer.js";
 import { RunTable } from "../../src/tasks/document/run-table.js";
 import { scoreCase } from "../../src/tasks/document/score.js";
 import { isSparse } from "../../src/tasks/document/sparse.js";
@@ -39,7 +39,8 @@ describe("sparse aggregation", () => {
     expect(isSparse(s.cases, t, OPTIONS)).toBe(share < 0.5);
     const denseFile = join(tmp.dir, `dense-${runs}-${share}.jsonl`);
     const sparseFile = join(tmp.dir, `sparse-${runs}-${share}.jsonl`);
-    const dense = await aggregate(s, t, "dense", denseFile);
+    // The dense pass's case columns are the explorer's (range-pass.test.ts), not a number of the report.
+    const { caseColumns, ...dense } = await aggregate(s, t, "dense", denseFile);
     const sparse = await aggregate(s, t, "sparse", sparseFile);
     expect(numberDifferences(dense, sparse)).toEqual([]);
     expect(dense.reasons.get("missing_prediction")).toBeGreaterThan(0);
@@ -58,6 +59,18 @@ describe("sparse aggregation", () => {
     expect(fromTable.shown).toBeGreaterThan(0);
     expect(JSON.stringify(await explorer(denseFile))).toBe(JSON.stringify(fromTable));
     expect(JSON.stringify(await explorer(sparseFile))).toBe(JSON.stringify(fromTable));
+    if (caseColumns) {
+      const fromColumns = await buildDocumentExplorer({
+        outcomes: { cases: s.cases, table: t },
+        summary: passSummary(s.cases, caseColumns, s.cases.length),
+        slice: s,
+        dumpPath: null,
+        runs: t.keys,
+        seed: 3,
+        caseCap: 8,
+      });
+      expect(JSON.stringify(fromColumns)).toBe(JSON.stringify(fromTable));
+    }
   });
 });
 

@@ -42,7 +42,7 @@ import {
   type RangePayload,
   type RangeResult,
 } from "./range.js";
-import { denseRangePass } from "./range-pass.js";
+import { denseRangePass, type PassCaseColumns } from "./range-pass.js";
 import { EvidenceBuffer, type RunTable } from "./run-table.js";
 import { aggregateSparse, isSparse, type CellTotals } from "./sparse.js";
 
@@ -92,6 +92,8 @@ export interface Aggregate {
   histograms: Record<string, HistogramBin[]>;
   invalid: { count: number; total: number };
   casesScored: number;
+  /** What the dense pass gathered of each case for the case explorer (absent when it did not aggregate the eval, or they do not stand). */
+  caseColumns?: PassCaseColumns;
 }
 
 /**
@@ -300,7 +302,7 @@ export async function aggregateDocumentEval(
   const totals = emptyCellTotals(runCount, caseCount);
   const labels = Uint8Array.from(cases, (c) => (c.label ? 1 : 0));
   const observer = options.observer ?? SILENT_OBSERVER;
-  await aggregateCells(cases, table, options, writeBytes, pool, totals, observer);
+  const caseColumns = await aggregateCells(cases, table, options, writeBytes, pool, totals, observer);
   const { bootstrapValues, setconsOutcome } = await resampleWithSetCons(cases, table, options, pool, totals, labels, observer);
   const { reasons, invalid } = reasonTally(totals.reasonCounts);
   const { metrics, runs, spread, pooled } = runMetricTables(table, totals.sums);
@@ -320,6 +322,7 @@ export async function aggregateDocumentEval(
     histograms: rewardHistograms(totals.histogramCounts),
     invalid: { count: invalid, total: caseCount * runCount },
     casesScored: caseCount * runCount,
+    ...(caseColumns ? { caseColumns } : {}),
   };
 }
 
@@ -344,7 +347,11 @@ function emptyCellTotals(runCount: number, caseCount: number): CellTotals {
   };
 }
 
-/** Every (case, run) cell into `totals` and cases.jsonl's bytes to `writeBytes`: sparse pass or ranges on the pool. */
+/**
+ * Every (case, run) cell into `totals` and cases.jsonl's bytes to `writeBytes`: sparse pass or
+ * ranges (the dense WebAssembly pass, or on the pool). Returns what the dense pass gathered of each
+ * case for the case explorer, when it took the eval.
+ */
 async function aggregateCells(
   cases: readonly SliceCase[],
   table: RunTable,
@@ -353,24 +360,30 @@ async function aggregateCells(
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
   totals: CellTotals,
   observer: RunObserver,
-): Promise<void> {
+): Promise<PassCaseColumns | undefined> {
   const cellCount = table.keys.length * cases.length;
   const aggregating = observer.progress("aggregate (case × run)", cellCount);
   let aggregated = false;
+  let caseColumns: PassCaseColumns | undefined;
   try {
     if (options.layout === "sparse" || (options.layout === undefined && isSparse(cases, table, options))) {
       await aggregateSparse(cases, table, options, writeBytes, totals);
       aggregating.tick(cellCount);
     } else {
-      await aggregateRanges(cases, table, options, writeBytes, pool, totals, aggregating);
+      caseColumns = await aggregateRanges(cases, table, options, writeBytes, pool, totals, aggregating);
     }
     aggregated = true;
   } finally {
     aggregating.done(aggregated);
   }
+  return caseColumns;
 }
 
-/** The dense pass: range payloads through the pool, each result written and added in range order. */
+/**
+ * The dense pass: the WebAssembly pass on this thread when it takes the eval (returning its case
+ * columns, when they stand), else range payloads through the pool, each result written and added
+ * in range order.
+ */
 async function aggregateRanges(
   cases: readonly SliceCase[],
   table: RunTable,
@@ -379,7 +392,7 @@ async function aggregateRanges(
   pool: ChunkPool<DocumentTaskPayload, DocumentTaskResult>,
   totals: CellTotals,
   aggregating: Progress,
-): Promise<void> {
+): Promise<PassCaseColumns | undefined> {
   // The previous range's bytes are written while this one is merged and the next one computed;
   // awaiting each write right away left the CPU idle for a fifth of the run.
   let writing: Promise<void> = Promise.resolve();
@@ -411,7 +424,7 @@ async function aggregateRanges(
     for (const bytes of pass.lines()) await write(bytes);
     await writing;
     totals.missingExamples.push(...pass.missingExamples());
-    return;
+    return pass.caseColumns();
   }
   // Range payloads are built for one task each: their buffers move to the worker.
   const spares: Uint8Array[] = [];
@@ -445,6 +458,7 @@ async function aggregateRanges(
   }
   await flush();
   await writing;
+  return undefined;
 }
 
 /** Adds one range's block (runs runFrom … of the cases from caseFrom) into the eval's totals. */

@@ -475,9 +475,12 @@ function inputErrorsOf(result: DocumentEvalResult, report: Report, settings: Res
 /** report.html's case explorer, from the run table in memory, the slice and the dump. */
 async function explorerOf(result: DocumentEvalResult, settings: Resolved, run: ReportRun, changes: CaseChange[] | undefined) {
   // Loaded only by a run that writes report.html.
-  const { buildDocumentExplorer } = await import("./explorer.js");
+  const { buildDocumentExplorer, passSummary } = await import("./explorer.js");
+  const columns = result.aggregate.caseColumns;
   return buildDocumentExplorer({
     outcomes: { cases: result.cases, table: result.table },
+    // The dense pass's per-case columns, when it gathered them: no second pass over the cells.
+    ...(columns ? { summary: passSummary(result.cases, columns, result.slice.cases.length) } : {}),
     slice: result.slice,
     dumpPath: run.dumpPath,
     ...(run.offsets ? { offsets: run.offsets } : {}),

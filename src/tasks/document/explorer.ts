@@ -30,6 +30,7 @@ import {
 import type { CaseChange } from "../../gates/changes.js";
 import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
+import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
 import { CASE_REASONS, scoreCase, type ScoreOptions } from "./score.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
@@ -363,6 +364,21 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
       addKept(k, e);
     }
     if (R > next) addAbsent(k, R - next);
+  }
+  return summary;
+}
+
+/**
+ * tableSummary's summary from the columns the dense WebAssembly pass gathered as it summed the
+ * cells (range-pass.ts): per case, its facets and its reasons' names; nothing per cell.
+ */
+export function passSummary(cases: readonly SliceCase[], columns: PassCaseColumns, caseCount: number): CaseSummary {
+  const summary = new CaseSummary(caseCount);
+  for (let k = 0; k < cases.length; k++) {
+    const reasons: string[] = [];
+    for (let packed = columns.reasons[k]!; packed !== 0; packed >>>= 8) reasons.push(CASE_REASONS[packed & 0xff]!);
+    const c = cases[k]!;
+    summary.setCase(c.index, caseFacets(c), columns.failed[k] === 1, columns.bits[k]!, columns.runs, columns.rewardSum[k]!, columns.runs, reasons);
   }
   return summary;
 }

@@ -11,6 +11,7 @@
 import { countColumn } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import type { SliceCase } from "../../io/slice.js";
+import { JUDGED_NEGATIVE, JUDGED_POSITIVE, LOC_MISS, OUTCOMES } from "../../report/explorer-summary.js";
 import { instantiateSized, type SizedWasm, WASM_OWN_BYTES } from "../../core/wasm.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink } from "./line-bytes.js";
@@ -39,6 +40,27 @@ interface RangePassExports {
   linesDone(): number;
   missingNoted(): number;
   writeLines(out: number, end: number): number;
+  summaryTaken(): number;
+}
+
+/** The outcomes in the order the module numbers them (its summary's bit table starts with theirs). */
+const MODULE_OUTCOMES = ["tp", "fp", "fn", "tn", "invalid"] as const satisfies readonly (typeof OUTCOMES)[number][];
+
+/** The module's summary bit table: each outcome's bit as explorer-summary.ts numbers them, then its three other bits. */
+const SUMMARY_BIT_TABLE = [...MODULE_OUTCOMES.map((o) => 1 << OUTCOMES.indexOf(o)), LOC_MISS, JUDGED_POSITIVE, JUDGED_NEGATIVE];
+
+/**
+ * What the pass gathered of each scored case (position i in the eval's cases) for the case
+ * explorer: whether a run fails, the summary's bits, the accuracy rewards summed in run order, and
+ * the reason codes (CASE_REASONS indices) in order of first appearance, a byte each in
+ * reasons[i] from the lowest (0: none). Every case has `runs` runs, each with a reward.
+ */
+export interface PassCaseColumns {
+  runs: number;
+  failed: Uint8Array;
+  bits: Uint8Array;
+  rewardSum: Float64Array;
+  reasons: Uint32Array;
 }
 
 /** The run sums and breakdown sums the module adds, in the order it takes their places (its FIELD_* and BREAK_*). */
@@ -229,6 +251,11 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     partial: layout.claim(8 * runStep * F),
     records: layout.claim(RECORD_BYTES * R * n),
     missing: layout.claim(8 * EXAMPLES_PER_REASON),
+    caseFailed: layout.claim(n),
+    caseBits: layout.claim(n),
+    caseRewardSum: layout.claim(8 * n),
+    caseReasons: layout.claim(4 * n),
+    summaryBits: layout.claim(4 * SUMMARY_BIT_TABLE.length),
     output: [layout.claim(outputBytes), layout.claim(outputBytes)],
     layout: layout.claim(4 * LAYOUT_ROOM),
   };
@@ -363,9 +390,15 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     to(at.records),
     to(at.missing),
     EXAMPLES_PER_REASON,
+    to(at.caseFailed),
+    to(at.caseBits),
+    to(at.caseRewardSum),
+    to(at.caseReasons),
+    to(at.summaryBits),
   ];
   if (layoutTable.length > LAYOUT_ROOM) throw new Error("range-pass: the layout table outgrew its room");
   ints.set(layoutTable, to(at.layout) >> 2);
+  ints.set(SUMMARY_BIT_TABLE, to(at.summaryBits) >> 2);
   wasm.setLayout(to(at.layout));
   return new DenseRangePass(wasm, sized.buffer, {
     caseSlice: passSlice(rangeCases(R), R),
@@ -381,6 +414,10 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
       reasonCounts: to(at.reasonCounts),
       histogram: to(at.histogram),
       missing: to(at.missing),
+      caseFailed: to(at.caseFailed),
+      caseBits: to(at.caseBits),
+      caseRewardSum: to(at.caseRewardSum),
+      caseReasons: to(at.caseReasons),
       output: at.output.map(to),
     },
     outputBytes,
@@ -396,6 +433,10 @@ interface PassPlaces {
   reasonCounts: number;
   histogram: number;
   missing: number;
+  caseFailed: number;
+  caseBits: number;
+  caseRewardSum: number;
+  caseReasons: number;
   output: number[];
 }
 
@@ -463,6 +504,24 @@ export class DenseRangePass {
       if (end === start) throw new Error("range-pass: a cases.jsonl line did not fit its buffer");
       yield new Uint8Array(this.buffer, start, end - start);
     }
+  }
+
+  /**
+   * The case explorer's columns (after `sum` took every cell), copied out of the module's memory;
+   * undefined when they do not stand for explorer.ts's tableSummary (a kept line without a line
+   * number, a case with more than four reasons), which then reads the run table itself.
+   */
+  caseColumns(): PassCaseColumns | undefined {
+    if (!this.wasm.summaryTaken()) return undefined;
+    const { cases, runKeys, at } = this.laid;
+    const n = cases.length;
+    return {
+      runs: runKeys.length,
+      failed: new Uint8Array(this.buffer, at.caseFailed, n).slice(),
+      bits: new Uint8Array(this.buffer, at.caseBits, n).slice(),
+      rewardSum: new Float64Array(this.buffer, at.caseRewardSum, n).slice(),
+      reasons: new Uint32Array(this.buffer, at.caseReasons, n).slice(),
+    };
   }
 
   /** The first absent cells' examples, in cases.jsonl order (after `lines`). */
