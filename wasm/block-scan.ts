@@ -8,15 +8,18 @@
 // (test/io/block-scan.test.ts).
 //
 // The shape, within the JavaScript scanner's grammar: an object whose members are among case_id,
-// run, judgment, evidence_sentence_ids, reasoning and completion, each at most once, with spaces
-// (0x20) only between tokens; case_id a string without escapes; run an integer or a string without
-// escapes; judgment true or false; evidence_sentence_ids a list of integers; reasoning a string
-// whose escapes are `\" \\ \/ \b \f \n \r \t`, its sentence references recorded as
+// run, judgment, evidence_sentence_ids, reasoning, completion and prediction, each at most once,
+// with spaces (0x20) only between tokens; case_id a string without escapes; run an integer or a
+// string without escapes; judgment true or false; evidence_sentence_ids a list of integers;
+// reasoning a string whose escapes are `\" \\ \/ \b \f \n \r \t`, its sentence references recorded as
 // core/document/references.ts records them, as long as each number in them is ASCII digits;
 // completion a string whose raw bytes hold the whole completion layout (`<think>`, a newline, the
 // think text, the middle marker, the judgment line, the evidence line, a newline and `</answer>`,
 // newlines written `\n`), read as dump-bytes.ts's layoutUntil reads it, its think text's references
-// recorded. Integers: 0, or 1-9 then digits, at most 15 digits, not followed by `.`, `e` or `E`.
+// recorded; prediction (the cache shape) an object, maybe empty, whose members are among judgment,
+// evidence_sentence_ids, reasoning and completion, each at most once and read as on the line, with
+// none of those four on the line itself (before or after it), as dump-bytes.ts's scanPrediction
+// reads it. Integers: 0, or 1-9 then digits, at most 15 digits, not followed by `.`, `e` or `E`.
 
 // Row fields (i32), ROW_FIELDS per line.
 const ROW_FIELDS: i32 = 21;
@@ -339,13 +342,14 @@ function pushNumber(value: f64): bool {
   return true;
 }
 
-// The six keys read here, each with its closing quote, compared as little-endian words (`case_id"` is one u64).
+// The seven keys read here, each with its closing quote, compared as little-endian words (`case_id"` is one u64).
 const KEY_CASE_ID = 1;
 const KEY_RUN = 2;
 const KEY_JUDGMENT = 3;
 const KEY_EVIDENCE_IDS = 4;
 const KEY_REASONING = 5;
 const KEY_COMPLETION = 6;
+const KEY_PREDICTION = 7;
 
 /** `completi`, the first eight bytes of `completion` (then `on` and its quote). */
 const COMPLETION_HEAD: u64 = 0x6974656c706d6f63;
@@ -353,7 +357,7 @@ const COMPLETION_HEAD: u64 = 0x6974656c706d6f63;
 /** The kind of the key keyAt read last. */
 let keyRead = 0;
 
-/** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the six. */
+/** The key whose opening quote is at `at`: the position after its closing quote (its kind in keyRead), or -1 when it is none of the seven. */
 @inline function keyAt(at: i32, end: i32): i32 {
   // The first letter tells which of the keys it can be.
   const letter = at + 1 < end ? byteAt(at + 1) : 0;
@@ -390,6 +394,14 @@ let keyRead = 0;
     if (at + 23 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x65636e6564697665 && load<u64>(blockAt + <usize>(at + 9)) == 0x636e65746e65735f && load<u32>(blockAt + <usize>(at + 17)) == 0x64695f65 && load<u16>(blockAt + <usize>(at + 21)) == 0x2273) {
       keyRead = KEY_EVIDENCE_IDS;
       return at + 23;
+    }
+    return -1;
+  }
+  if (letter == 0x70) {
+    // `predicti`, then `ion"` (overlapping it by a byte).
+    if (at + 12 <= end && load<u64>(blockAt + <usize>(at + 1)) == 0x6974636964657270 && load<u32>(blockAt + <usize>(at + 8)) == 0x226e6f69) {
+      keyRead = KEY_PREDICTION;
+      return at + 12;
     }
     return -1;
   }
@@ -464,6 +476,108 @@ function summarizeReferences(row: usize, from: i32, to: i32, both: bool): void {
   store<i32>(row + (REFERENCE_HIGHEST << 2), <i32>highest);
 }
 
+/**
+ * The value at `at` of a member whose key is of kind `kind` (one of the six fields, not
+ * `prediction`) into the row: the position after it, or -1. A field read already leaves the shape.
+ */
+function readValue(kind: i32, at: i32, end: i32, row: usize): i32 {
+  const c = byteAt(at);
+  const value = at;
+  if (kind == KEY_CASE_ID) {
+    if (load<i32>(row + (CASE_START << 2)) >= 0 || c != QUOTE || (at = plainString(at + 1, end)) < 0) return -1;
+    store<i32>(row + (CASE_START << 2), value + 1);
+    store<i32>(row + (CASE_END << 2), at - 1);
+  } else if (kind == KEY_RUN) {
+    if (load<i32>(row + (RUN_KIND << 2)) != 0) return -1;
+    if (c == QUOTE) {
+      if ((at = plainString(at + 1, end)) < 0) return -1;
+      store<i32>(row + (RUN_KIND << 2), 2);
+      store<i32>(row + (RUN_START << 2), value + 1);
+      store<i32>(row + (RUN_END << 2), at - 1);
+    } else {
+      if ((at = integerAt(at, end)) < 0) return -1;
+      store<i32>(row + (RUN_KIND << 2), 1);
+      store<i32>(row + (RUN_VALUE << 2), numberCount);
+      if (!pushNumber(integerValue)) return -1;
+    }
+  } else if (kind == KEY_JUDGMENT) {
+    if (load<i32>(row + (JUDGMENT << 2)) != 0) return -1;
+    if (c == 0x74 && at + 4 <= end && byteAt(at + 1) == 0x72 && byteAt(at + 2) == 0x75 && byteAt(at + 3) == 0x65) {
+      store<i32>(row + (JUDGMENT << 2), 1);
+      at += 4;
+    } else if (c == 0x66 && at + 5 <= end && byteAt(at + 1) == 0x61 && byteAt(at + 2) == 0x6c && byteAt(at + 3) == 0x73 && byteAt(at + 4) == 0x65) {
+      store<i32>(row + (JUDGMENT << 2), 2);
+      at += 5;
+    } else return -1;
+  } else if (kind == KEY_EVIDENCE_IDS) {
+    if (load<i32>(row + (EVIDENCE_COUNT << 2)) >= 0 || c != OPEN_LIST) return -1;
+    const from = numberCount;
+    at = skipSpaces(at + 1, end);
+    if (at < end && byteAt(at) == CLOSE_LIST) at++;
+    else {
+      for (;;) {
+        at = skipSpaces(at, end);
+        if (at >= end || (at = integerAt(at, end)) < 0 || !pushNumber(integerValue)) return -1;
+        at = skipSpaces(at, end);
+        if (at >= end) return -1;
+        const next = byteAt(at++);
+        if (next == CLOSE_LIST) break;
+        if (next != COMMA) return -1;
+      }
+    }
+    store<i32>(row + (EVIDENCE_COUNT << 2), numberCount - from);
+    store<i32>(row + (EVIDENCE_FROM << 2), from);
+  } else if (kind == KEY_COMPLETION) {
+    if (load<i32>(row + (COMPLETION_START << 2)) >= 0 || c != QUOTE || (at = completionString(at + 1, end)) < 0) return -1;
+    store<i32>(row + (COMPLETION_START << 2), value + 1);
+    store<i32>(row + (COMPLETION_END << 2), at - 1);
+    store<i32>(row + (LAYOUT_MIDDLE << 2), layoutMiddle);
+    store<i32>(row + (LAYOUT_NEWLINE << 2), layoutNewline);
+  } else {
+    if (load<i32>(row + (REASONING_START << 2)) >= 0 || c != QUOTE || (at = reasoningString(at + 1, end)) < 0) return -1;
+    store<i32>(row + (REASONING_START << 2), value + 1);
+    store<i32>(row + (REASONING_END << 2), at - 1);
+    store<i32>(row + (REASONING_ESCAPED << 2), escaped ? 1 : 0);
+  }
+  return at;
+}
+
+/** Whether the kind is one of the prediction's own fields: judgment, evidence_sentence_ids, reasoning, completion. */
+@inline function predictionField(kind: i32): bool {
+  return kind >= KEY_JUDGMENT && kind <= KEY_COMPLETION;
+}
+
+/** Whether the row holds one of the prediction's own fields (dump-bytes.ts's predictionFieldRead). */
+@inline function predictionFieldRead(row: usize): bool {
+  return load<i32>(row + (JUDGMENT << 2)) != 0 || load<i32>(row + (EVIDENCE_COUNT << 2)) >= 0 || load<i32>(row + (REASONING_START << 2)) >= 0 || load<i32>(row + (COMPLETION_START << 2)) >= 0;
+}
+
+/**
+ * The members of a `prediction` object from `at` (after its `{`) into the row, as dump-bytes.ts's
+ * scanPrediction reads them: the position after its `}`, or -1. Only the prediction's own four
+ * fields are read here; any other key (which the scanner checks and drops, or turns down) leaves
+ * the line to the scanner.
+ */
+function readPrediction(at: i32, end: i32, row: usize): i32 {
+  at = skipSpaces(at, end);
+  if (at < end && byteAt(at) == CLOSE_OBJECT) return at + 1;
+  for (;;) {
+    at = skipSpaces(at, end);
+    if (at >= end || byteAt(at) != QUOTE || (at = keyAt(at, end)) < 0 || !predictionField(keyRead)) return -1;
+    const kind = keyRead;
+    at = skipSpaces(at, end);
+    if (at >= end || byteAt(at) != COLON) return -1;
+    at = skipSpaces(at + 1, end);
+    if (at >= end || (at = readValue(kind, at, end, row)) < 0) return -1;
+    at = skipSpaces(at, end);
+    if (at >= end) return -1;
+    const next = byteAt(at++);
+    if (next == CLOSE_OBJECT) return at;
+    if (next != COMMA) return -1;
+  }
+  return -1;
+}
+
 /** Reads the line [start, end) into the row at `row`: whether it has the shape (else the row's status is 0 and nothing else in it holds). */
 function readLine(start: i32, end: i32, row: usize): bool {
   if (start >= end || byteAt(start) != OPEN_OBJECT) return false;
@@ -475,6 +589,8 @@ function readLine(start: i32, end: i32, row: usize): bool {
   store<i32>(row + (REASONING_START << 2), -1);
   store<i32>(row + (COMPLETION_START << 2), -1);
   store<i32>(row + (REFERENCE_FROM << 2), referenceCount);
+  // Whether the line has had its `prediction` object: the four fields are then that object's alone.
+  let prediction = false;
   let at = skipSpaces(start + 1, end);
   for (;;) {
     at = skipSpaces(at, end);
@@ -484,64 +600,11 @@ function readLine(start: i32, end: i32, row: usize): bool {
     if (at >= end || byteAt(at) != COLON) return false;
     at = skipSpaces(at + 1, end);
     if (at >= end) return false;
-    const c = byteAt(at);
-    const value = at;
-    if (kind == KEY_CASE_ID) {
-      if (load<i32>(row + (CASE_START << 2)) >= 0 || c != QUOTE || (at = plainString(at + 1, end)) < 0) return false;
-      store<i32>(row + (CASE_START << 2), value + 1);
-      store<i32>(row + (CASE_END << 2), at - 1);
-    } else if (kind == KEY_RUN) {
-      if (load<i32>(row + (RUN_KIND << 2)) != 0) return false;
-      if (c == QUOTE) {
-        if ((at = plainString(at + 1, end)) < 0) return false;
-        store<i32>(row + (RUN_KIND << 2), 2);
-        store<i32>(row + (RUN_START << 2), value + 1);
-        store<i32>(row + (RUN_END << 2), at - 1);
-      } else {
-        if ((at = integerAt(at, end)) < 0) return false;
-        store<i32>(row + (RUN_KIND << 2), 1);
-        store<i32>(row + (RUN_VALUE << 2), numberCount);
-        if (!pushNumber(integerValue)) return false;
-      }
-    } else if (kind == KEY_JUDGMENT) {
-      if (load<i32>(row + (JUDGMENT << 2)) != 0) return false;
-      if (c == 0x74 && at + 4 <= end && byteAt(at + 1) == 0x72 && byteAt(at + 2) == 0x75 && byteAt(at + 3) == 0x65) {
-        store<i32>(row + (JUDGMENT << 2), 1);
-        at += 4;
-      } else if (c == 0x66 && at + 5 <= end && byteAt(at + 1) == 0x61 && byteAt(at + 2) == 0x6c && byteAt(at + 3) == 0x73 && byteAt(at + 4) == 0x65) {
-        store<i32>(row + (JUDGMENT << 2), 2);
-        at += 5;
-      } else return false;
-    } else if (kind == KEY_EVIDENCE_IDS) {
-      if (load<i32>(row + (EVIDENCE_COUNT << 2)) >= 0 || c != OPEN_LIST) return false;
-      const from = numberCount;
-      at = skipSpaces(at + 1, end);
-      if (at < end && byteAt(at) == CLOSE_LIST) at++;
-      else {
-        for (;;) {
-          at = skipSpaces(at, end);
-          if (at >= end || (at = integerAt(at, end)) < 0 || !pushNumber(integerValue)) return false;
-          at = skipSpaces(at, end);
-          if (at >= end) return false;
-          const next = byteAt(at++);
-          if (next == CLOSE_LIST) break;
-          if (next != COMMA) return false;
-        }
-      }
-      store<i32>(row + (EVIDENCE_COUNT << 2), numberCount - from);
-      store<i32>(row + (EVIDENCE_FROM << 2), from);
-    } else if (kind == KEY_COMPLETION) {
-      if (load<i32>(row + (COMPLETION_START << 2)) >= 0 || c != QUOTE || (at = completionString(at + 1, end)) < 0) return false;
-      store<i32>(row + (COMPLETION_START << 2), value + 1);
-      store<i32>(row + (COMPLETION_END << 2), at - 1);
-      store<i32>(row + (LAYOUT_MIDDLE << 2), layoutMiddle);
-      store<i32>(row + (LAYOUT_NEWLINE << 2), layoutNewline);
-    } else {
-      if (load<i32>(row + (REASONING_START << 2)) >= 0 || c != QUOTE || (at = reasoningString(at + 1, end)) < 0) return false;
-      store<i32>(row + (REASONING_START << 2), value + 1);
-      store<i32>(row + (REASONING_END << 2), at - 1);
-      store<i32>(row + (REASONING_ESCAPED << 2), escaped ? 1 : 0);
-    }
+    if (kind == KEY_PREDICTION) {
+      // As scanPrediction: one object, and none of its fields on the line before it.
+      if (prediction || predictionFieldRead(row) || byteAt(at) != OPEN_OBJECT || (at = readPrediction(at + 1, end, row)) < 0) return false;
+      prediction = true;
+    } else if ((prediction && predictionField(kind)) || (at = readValue(kind, at, end, row)) < 0) return false;
     at = skipSpaces(at, end);
     if (at >= end) return false;
     const next = byteAt(at++);

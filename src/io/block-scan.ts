@@ -1,6 +1,7 @@
 // The first pass over a block of dump lines, in WebAssembly (its source wasm/block-scan.ts, its
 // bytes block-scan-wasm.ts). The lines of the commonest shapes (a structured prediction: case_id,
-// run, judgment, evidence_sentence_ids and reasoning; a raw completion in the layout) are read
+// run, judgment, evidence_sentence_ids and reasoning; the cache shape, those fields in a nested
+// `prediction` object beside case_id and run; a raw completion in the layout) are read
 // there, the whole block in one call, each into a row of numbers: where its strings and the
 // layout's parts lie, its run, judgment and evidence, and the sentence references of its
 // reasoning or think text. dump-bytes.ts then takes such a line from its row rather

@@ -57,11 +57,11 @@ function lineEnds(block: Buffer): Int32Array {
   return Int32Array.from(ends);
 }
 
-/** Each line of the block read both ways: how many the module took. Fails at the first difference. */
-function compareBlock(lines: readonly string[]): number {
+/** Each line of the block read both ways: whether the module took it. Fails at the first difference. */
+function compareLines(lines: readonly string[]): boolean[] {
   const block = Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8");
   const ends = lineEnds(block);
-  let taken = 0;
+  const taken = lines.map(() => false);
   const results = lines.map((_, k) => {
     const start = k === 0 ? 0 : ends[k - 1]! + 1;
     const end = ends[k]! > start && block[ends[k]! - 1] === 0x0d ? ends[k]! - 1 : ends[k]!;
@@ -72,13 +72,22 @@ function compareBlock(lines: readonly string[]): number {
   const rows = scanBlockRows(block, ends);
   results.forEach(({ start, end, accepted, fields }, k) => {
     if (rows === undefined || rows.rows[k * ROW_FIELDS + ROW_STATUS] !== 1) return;
-    taken++;
+    taken[k] = true;
     // Each call reads row k afresh (scanBlockRows above left the same rows).
     expect({ line: lines[k], accepted }).toStrictEqual({ line: lines[k], accepted: true });
     expect(scanLineAt(block, start, end, k)).toBe(true);
     expect({ line: lines[k], fields: snapshot() }).toStrictEqual({ line: lines[k], fields });
   });
   return taken;
+}
+
+/** How many of the block's lines the module took, each read both ways (compareLines). */
+const compareBlock = (lines: readonly string[]): number => compareLines(lines).filter(Boolean).length;
+
+/** Whether the JavaScript scanner accepts the line alone. */
+function scannerAccepts(line: string): boolean {
+  const block = Buffer.from(line, "utf8");
+  return scanLineBytes(block, 0, block.length);
 }
 
 // Raw JSON text of the values (escapes written as the line holds them).
@@ -150,6 +159,35 @@ const completion = fc
     close: fc.constantFrom("\\n</answer>", "\\n</answer>", "\\n<\\/answer>", "</answer>", "\\n</answer>x"),
   })
   .map((c) => `"${c.open}${c.think}${c.middle}${c.judgment}${c.evidenceLine}${c.close}"`);
+/** A cache shape's `prediction`: its members (any may come twice, or be one it may not hold), or a value that is no such object. */
+const predictionMember = fc.oneof(
+  { weight: 3, arbitrary: judgment.map((v) => ["judgment", v] as const) },
+  { weight: 3, arbitrary: evidence.map((v) => ["evidence_sentence_ids", v] as const) },
+  { weight: 3, arbitrary: reasoning.map((v) => ["reasoning", v] as const) },
+  { weight: 2, arbitrary: completion.map((v) => ["completion", v] as const) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ["case_id", '"c0"'],
+      ["run", "1"],
+      ["model", '"m"'],
+      ["id", '"c0"'],
+      ["prediction", "{}"],
+      ["extra", '{"a":1}'],
+      ["extra", '[1,"x"]'],
+      ["judgmen", "true"],
+    ),
+  },
+);
+const prediction = fc.oneof(
+  {
+    weight: 6,
+    arbitrary: fc
+      .record({ members: fc.array(predictionMember, { maxLength: 4 }), space })
+      .map(({ members, space: s }) => `{${s}${members.map(([k, v]) => `"${k}"${s}:${s}${v}`).join(`${s},${s}`)}${s}}`),
+  },
+  { weight: 1, arbitrary: fc.constantFrom("{}", "{ }", "null", "[]", '"x"', "{,}", '{"judgment":true,}', '{"judgment":true') },
+);
 const member = fc.oneof(
   { weight: 3, arbitrary: caseId.map((v) => ["case_id", v] as const) },
   { weight: 3, arbitrary: run.map((v) => ["run", v] as const) },
@@ -157,13 +195,14 @@ const member = fc.oneof(
   { weight: 3, arbitrary: evidence.map((v) => ["evidence_sentence_ids", v] as const) },
   { weight: 3, arbitrary: reasoning.map((v) => ["reasoning", v] as const) },
   { weight: 3, arbitrary: completion.map((v) => ["completion", v] as const) },
-  { weight: 1, arbitrary: fc.constantFrom(["model", '"m"'], ["id", '"c0"'], ["prediction", '{"judgment":true}'], ["case_i", '"c0"'], ["run\\u0020", "1"]) },
+  { weight: 3, arbitrary: prediction.map((v) => ["prediction", v] as const) },
+  { weight: 1, arbitrary: fc.constantFrom(["model", '"m"'], ["id", '"c0"'], ["case_i", '"c0"'], ["run\\u0020", "1"]) },
 );
 /** A line: its members (a key may come twice), spaces between tokens, a "\r" or spaces at its end. */
 const line = fc
   .record({ members: fc.array(member, { maxLength: 7 }), space, tail: fc.constantFrom("", "", " ", "\r", "x") })
   .map(({ members, space: s, tail }) => `{${s}${members.map(([k, v]) => `"${k}"${s}:${s}${v}`).join(`${s},${s}`)}${s}}${tail}`);
-/** The shapes judges write: mari's own structured line and a trainer's raw completion, compact or as json.dumps writes them. */
+/** The shapes judges write: mari's own structured line, the cache shape and a trainer's raw completion, compact or as json.dumps writes them. */
 const judgeId = fc.constantFrom('"c0"', '"3488771835_6"', '"caf\u00e9"', '"g12"');
 const judgeRun = fc.nat({ max: 1000 }).map(String);
 const judgeIds = fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 4 }).map((ids) => `[${ids.join(",")}]`);
@@ -176,19 +215,32 @@ const shaped = fc.oneof(
     .map(
       (v) => `{"case_id": ${v.id}, "run": ${v.run}, "completion": "<think>\\n${v.think}\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}`,
     ),
+  fc
+    .record({ id: judgeId, run: judgeRun, judgment: fc.constantFrom("true", "false"), evidence: judgeIds, reasoning: judgeText, spaced: fc.boolean() })
+    .map((v) =>
+      v.spaced
+        ? `{"case_id": ${v.id}, "run": ${v.run}, "prediction": {"judgment": ${v.judgment}, "evidence_sentence_ids": ${v.evidence.replaceAll(",", ", ")}, "reasoning": "${v.reasoning}"}}`
+        : `{"case_id":${v.id},"run":${v.run},"prediction":{"judgment":${v.judgment},"evidence_sentence_ids":${v.evidence},"reasoning":"${v.reasoning}"}}`,
+    ),
 );
 
 describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
   it("takes only lines the JavaScript scanner accepts, with the same fields, its references counting the same", () => {
     let taken = 0;
+    let cacheShaped = 0;
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 12 }), (lines) => {
-        taken += compareBlock(lines);
+        compareLines(lines).forEach((took, k) => {
+          if (!took) return;
+          taken++;
+          if (lines[k]!.includes('"prediction"')) cacheShaped++;
+        });
       }),
       { numRuns: 3000 },
     );
-    // Most of these lines leave the shape somewhere; enough of them are taken to compare.
+    // Most of these lines leave the shape somewhere; enough of them are taken to compare, cache-shaped ones among them.
     expect(taken).toBeGreaterThan(500);
+    expect(cacheShaped).toBeGreaterThan(50);
   });
 
   it("takes most lines of the shapes judges write, with the same fields", () => {
@@ -208,14 +260,16 @@ describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
   it("reads lines of the shape wherever they fall in the block and its 16-byte steps", () => {
     const base = '{"case_id":"c0","run":1,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"see [2]-[4] and [1-3]"}';
     const layout = '{"case_id":"c0","run":2,"completion":"<think>\\n[5] vs [2-3]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}';
+    const cached = '{"case_id":"c0","run":3,"prediction":{"judgment":true,"evidence_sentence_ids":[1,2],"reasoning":"Sentence [1] and [2]-[3]"}}';
     for (let pad = 0; pad < 40; pad++) {
       const lines = [
         `{"case_id":"${"p".repeat(pad)}","run":0,"judgment":false,"evidence_sentence_ids":[],"reasoning":"x"}`,
         base,
         layout,
         base.replace("[2]-[4]", "[2]-[4".padEnd(pad + 6, "1")),
+        cached.replace("[1]", `[1]${" ".repeat(pad)}`),
       ];
-      expect(compareBlock(lines)).toBe(4);
+      expect(compareBlock(lines)).toBe(5);
     }
   });
 
@@ -237,8 +291,68 @@ describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
       line("[3-1]"),
       line("[1]-[3] [2-6] [8] [7] [10-12] [9]"),
       '{"case_id":"c0","run":0,"completion":"<think>\\n[2] [1-2] [40] [3]-[1]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}',
+      `{"case_id":"c0","run":0,"prediction":{"reasoning":"${many(17)}"}}`,
+      `{"case_id":"c0","run":0,"prediction":{"reasoning":"[5]-[2] and [3]"}}`,
+      '{"case_id":"c0","run":0,"prediction":{"completion":"<think>\\n[2] [1-2] [40]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}}',
+      // Both a reasoning and a completion: their references are recorded, not summed.
+      '{"case_id":"c0","run":0,"prediction":{"reasoning":"[1] [9]","completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}}',
     ];
     expect(compareBlock(lines)).toBe(lines.length);
+  });
+
+  it("reads the cache shape as the scanner does, and none of the lines it turns down", () => {
+    const layout = '"<think>\\n[2] [4-5]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"';
+    // Lines the scanner reads: each is read here too, with the same fields.
+    const read = [
+      '{"case_id":"x","run":3,"prediction":{"judgment":true,"evidence_sentence_ids":[1,2],"reasoning":"Sentence [1] ..."}}',
+      '{"prediction":{"reasoning":"[2]-[4]","evidence_sentence_ids":[],"judgment":false},"case_id":"x","run":"r1"}',
+      '{"case_id":"x","prediction":{"judgment":true},"run":0}',
+      '{"case_id":"x","run":0,"prediction":{}}',
+      '{ "case_id" : "x" , "prediction" : { } , "run" : 0 } ',
+      '{"case_id": "x", "run": 0, "prediction": {"judgment": true, "evidence_sentence_ids": [1, 2], "reasoning": "a \\"b\\" \\\\ [3]\\n\\/\\t"}}',
+      `{"case_id":"x","run":0,"prediction":{"judgment":false,"completion":${layout}}}`,
+      `{"case_id":"x","run":0,"prediction":{"reasoning":"[1] and [7]","completion":${layout}}}`,
+      '{"run":0,"prediction":{"judgment":true}}',
+      '{"case_id":"x","run":0,"prediction":{"reasoning":"[0] [3-1] [99999999999999999999]"}}',
+    ];
+    // Lines the scanner turns down: none is read here.
+    const refused = [
+      '{"case_id":"x","run":0,"prediction":{"judgment":true},"prediction":{"judgment":true}}',
+      '{"case_id":"x","run":0,"prediction":{},"prediction":{}}',
+      '{"case_id":"x","judgment":true,"prediction":{"reasoning":"[1]"}}',
+      '{"case_id":"x","evidence_sentence_ids":[1],"prediction":{}}',
+      '{"case_id":"x","prediction":{"reasoning":"[1]"},"judgment":true}',
+      '{"case_id":"x","prediction":{},"evidence_sentence_ids":[1]}',
+      '{"case_id":"x","prediction":{"judgment":true},"reasoning":"[1]"}',
+      `{"case_id":"x","prediction":{"judgment":true},"completion":${layout}}`,
+      '{"run":0,"prediction":{"case_id":"x","judgment":true}}',
+      '{"case_id":"x","prediction":{"run":0,"judgment":true}}',
+      '{"case_id":"x","run":0,"prediction":{"prediction":{}}}',
+      '{"case_id":"x","run":0,"prediction":{"extra":{"a":1},"judgment":true}}',
+      '{"case_id":"x","run":0,"prediction":{"reasoning":"\\u0041 [2]"}}',
+      '{"case_id":"x","run":0,"prediction":{"id":"x"}}',
+      '{"case_id":"x","run":0,"prediction":{"judgment":true,"judgment":false}}',
+      '{"case_id":"x","run":0,"prediction":{"reasoning":"a","reasoning":"b"}}',
+      '{"case_id":"x","run":0,"prediction":null}',
+      '{"case_id":"x","run":0,"prediction":[]}',
+      '{"case_id":"x","run":0,"prediction":{"judgment":true,}}',
+      '{"case_id":"x","run":0,"prediction":{,}}',
+      '{"case_id":"x","run":0,"prediction":{"judgment":true}',
+      '{"case_id":"x","run":0,"prediction":{"judgment":true}}}',
+    ];
+    // Lines the scanner reads that are left to it: a key it checks and drops, a value of its wider grammar.
+    const left = [
+      '{"case_id":"x","run":0,"prediction":{"judgment":true,"model":"m"}}',
+      '{"case_id":"x","run":0,"prediction":{"extra":[1,"x",true],"judgment":true}}',
+      '{"case_id":"x","run":0,"prediction":{"judgment":"yes"}}',
+      '{"case_id":"x","run":0,"prediction":{"reasoning":"[\u0663] and [2]"}}',
+      '{"case_id":"x","run":0,"prediction":{"completion":"no layout [2]"}}',
+      '{"case_id":"x","run":0,"model":"m","prediction":{"judgment":true}}',
+    ];
+    for (const line of [...read, ...left]) expect({ line, accepted: scannerAccepts(line) }).toStrictEqual({ line, accepted: true });
+    for (const line of refused) expect({ line, accepted: scannerAccepts(line) }).toStrictEqual({ line, accepted: false });
+    const lines = [...read, ...refused, ...left];
+    expect(compareLines(lines)).toStrictEqual(lines.map((_, k) => k < read.length));
   });
 
   it("leaves to the JavaScript scanner each line only it reads", () => {
@@ -257,7 +371,8 @@ describe("the WebAssembly first pass over a block (block-scan.ts)", () => {
       '{"case_id":"c\\u0030","run":0,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
       '{"case_id":"c0","run":0,"judgment":"yes","evidence_sentence_ids":[2],"reasoning":"[2]"}',
       '{"case_id":"c0","run":1234567890123456,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
-      '{"case_id":"c0","run":0,"prediction":{"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}}',
+      '{"case_id":"c0","run":0,"prediction":{"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]","model":"m"}}',
+      '{"case_id":"c0","run":0,"prediction":{"judgment":"yes","evidence_sentence_ids":[2],"reasoning":"[2]"}}',
       '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]","model":"m"}',
       '{"case_id":"c0",\t"run":0,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
     ];
