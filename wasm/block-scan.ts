@@ -657,3 +657,319 @@ export function scanLines(block: usize, ends: usize, lineCount: i32, rows: usize
     start = end + 1;
   }
 }
+
+// Scoring the rows scanLines read last (src/tasks/document/row-scores.ts): the line's case found by
+// its id's bytes, its prediction checked and scored as score-bytes.ts's scoreLineBytes and
+// scoreChecked score it, into per-line outputs. A line this does not take keeps its row and goes
+// to score-bytes.ts as before.
+
+// The slice's case facts, laid out by the caller (useCaseFacts) where block scanning never writes.
+let idBytesAt: usize = 0;
+let idStartsAt: usize = 0;
+let caseOfAt: usize = 0;
+let entryCount: i32 = 0;
+let tableAt: usize = 0;
+let tableMask: u32 = 0;
+/** Per case four i32: sentence count (0: a case score-bytes.ts's CaseFacts does not call ready), gold positive, first gold ID, gold ID count. */
+let casesAt: usize = 0;
+let goldAt: usize = 0;
+/** The entry found last: a case's runs often follow one another, a run's cases in slice order. */
+let lastEntry: i32 = 0;
+
+/** A hash of `length` bytes at `at`, a word at a time, then its tail a byte at a time. */
+function hashBytes(at: usize, length: i32): u32 {
+  let h: u32 = 0x811c9dc5 ^ <u32>length;
+  let k: i32 = 0;
+  for (; k + 4 <= length; k += 4) {
+    h = (h ^ load<u32>(at + <usize>k)) * 0x5bd1e995;
+    h ^= h >> 15;
+  }
+  for (; k < length; k++) h = (h ^ <u32>load<u8>(at + <usize>k)) * 0x01000193;
+  h ^= h >> 13;
+  h *= 0xc2b2ae35;
+  return h ^ (h >> 16);
+}
+
+/** Whether entry `entry`'s id is the `length` bytes at `at`. */
+function isEntry(entry: i32, at: usize, length: i32): bool {
+  const from = load<i32>(idStartsAt + (<usize>entry << 2));
+  if (load<i32>(idStartsAt + (<usize>(entry + 1) << 2)) - from != length) return false;
+  const id = idBytesAt + <usize>from;
+  let k: i32 = 0;
+  for (; k + 8 <= length; k += 8) if (load<u64>(id + <usize>k) != load<u64>(at + <usize>k)) return false;
+  for (; k < length; k++) if (load<u8>(id + <usize>k) != load<u8>(at + <usize>k)) return false;
+  return true;
+}
+
+/**
+ * The slice's case ids (entry k's UTF-8 bytes at idBytes[idStarts[k] .. idStarts[k + 1]), its case
+ * index caseOf[k]), `cases` and `gold` as casesAt and goldAt say, and room for a hash table of
+ * `tableSize` (a power of two above the entry count) i32 at `table`: kept for scoreRows.
+ */
+export function useCaseFacts(idBytes: usize, idStarts: usize, caseOf: usize, entries: i32, table: usize, tableSize: i32, cases: usize, gold: usize): void {
+  idBytesAt = idBytes;
+  idStartsAt = idStarts;
+  caseOfAt = caseOf;
+  entryCount = entries;
+  tableAt = table;
+  tableMask = <u32>tableSize - 1;
+  casesAt = cases;
+  goldAt = gold;
+  lastEntry = 0;
+  memory.fill(table, 0, <usize>tableSize << 2);
+  for (let k: i32 = 0; k < entries; k++) {
+    const from = load<i32>(idStarts + (<usize>k << 2));
+    const length = load<i32>(idStarts + (<usize>(k + 1) << 2)) - from;
+    let slot = hashBytes(idBytes + <usize>from, length) & tableMask;
+    while (load<i32>(table + (<usize>slot << 2)) != 0) slot = (slot + 1) & tableMask;
+    store<i32>(table + (<usize>slot << 2), k + 1);
+  }
+}
+
+/** The entry of the case id block[start .. end), or -1. */
+function findEntry(start: i32, end: i32): i32 {
+  const at = blockAt + <usize>start;
+  const length = end - start;
+  if (entryCount == 0) return -1;
+  const last = lastEntry;
+  if (isEntry(last, at, length)) return last;
+  if (last + 1 < entryCount && isEntry(last + 1, at, length)) {
+    lastEntry = last + 1;
+    return last + 1;
+  }
+  let slot = hashBytes(at, length) & tableMask;
+  for (;;) {
+    const entry = load<i32>(tableAt + (<usize>slot << 2)) - 1;
+    if (entry < 0) return -1;
+    if (isEntry(entry, at, length)) {
+      lastEntry = entry;
+      return entry;
+    }
+    slot = (slot + 1) & tableMask;
+  }
+  return -1;
+}
+
+/** A judgment string of the layout as score-bytes.ts's judgmentOfBytes reads it: 1 true, 0 false, -1 not one it takes. */
+function layoutJudgment(start: i32, end: i32): i32 {
+  const length = end - start;
+  if (length < 2 || length > 5) return -1;
+  let folded: u64 = 0;
+  for (let k = start; k < end; k++) {
+    let c = byteAt(k);
+    if (c >= 0x80) return -1;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    folded = folded * 128 + <u64>c;
+  }
+  // "yes", "true", "no", "false", each character a base-128 digit.
+  if (folded == 0x1e72f3 || folded == 0xe9cbae5) return 1;
+  if (folded == 0x376f || folded == 0x66c3b39e5) return 0;
+  return -1;
+}
+
+/**
+ * The layout's `Evidence:` list block[start .. end) in the plain form score-bytes.ts's
+ * plainIdsOfBytes takes (`[]`, `[3, 12]`: integers of at most nine digits without a leading zero,
+ * joined by ", ") into the i32 at `ids` (room for `room`): how many, or -1 for any other text or
+ * a list that does not fit.
+ */
+function plainIds(start: i32, end: i32, ids: usize, room: i32): i32 {
+  if (end - start < 2 || byteAt(start) != OPEN_LIST || byteAt(end - 1) != CLOSE_LIST) return -1;
+  if (end - start == 2) return 0;
+  let count: i32 = 0;
+  let at = start + 1;
+  for (;;) {
+    const from = at;
+    let value: i32 = 0;
+    while (at < end) {
+      const c = byteAt(at);
+      if (c < 0x30 || c > 0x39) break;
+      // Nine digits at most: checked below, before the value is used.
+      if (at - from < 9) value = value * 10 + <i32>(c - 0x30);
+      at++;
+    }
+    const digits = at - from;
+    if (digits == 0 || digits > 9 || (digits > 1 && byteAt(from) == 0x30)) return -1;
+    if (count == room) return -1;
+    store<i32>(ids + (<usize>count << 2), value);
+    count++;
+    if (at == end - 1) return count;
+    if (byteAt(at) != COMMA || byteAt(at + 1) != SPACE) return -1;
+    at += 2;
+  }
+  return -1;
+}
+
+/** The IDs [0, count) at `ids` sorted and de-duplicated in place (as sortedUnique): how many remain. */
+function sortUnique(ids: usize, count: i32): i32 {
+  let kept: i32 = 0;
+  for (let k: i32 = 0; k < count; k++) {
+    // Entries from `kept` on are not yet read: the kept prefix never grows past the one read.
+    const id = load<i32>(ids + (<usize>k << 2));
+    let at = kept;
+    while (at > 0 && load<i32>(ids + (<usize>(at - 1) << 2)) > id) at--;
+    if (at > 0 && load<i32>(ids + (<usize>(at - 1) << 2)) == id) continue;
+    for (let m = kept; m > at; m--) store<i32>(ids + (<usize>m << 2), load<i32>(ids + (<usize>(m - 1) << 2)));
+    store<i32>(ids + (<usize>at << 2), id);
+    kept++;
+  }
+  return kept;
+}
+
+// The reasons a scored line can have: the caller maps them to its own codes (row-scores.ts's ROW_REASONS).
+const REASON_NONE = 0;
+const REASON_EVIDENCE_OUT = 1; // evidence_out_of_document
+const REASON_POSITIVE_WITHOUT = 2; // positive_without_evidence
+const REASON_NEGATIVE_WITH = 3; // negative_with_evidence
+const REASON_REFERENCE_OUT = 4; // reasoning_reference_out_of_document
+
+/** Evidence lists longer than this are left to JavaScript (sorted here by insertion). */
+const IDS_SORTED: i32 = 256;
+
+// A scored line's outputs: SCORE_FIELDS i32 and VALUE_FIELDS f64.
+const SCORE_FIELDS: i32 = 4;
+const SCORE_CASE = 0; // the case index; -1: the line is not scored here
+const SCORE_FLAGS = 1; // reason | judgment << 4 | run kind << 5
+const SCORE_MATCHED = 2;
+const SCORE_EVIDENCE_COUNT = 3; // its IDs follow the previous scored lines' in the ID list
+const VALUE_FIELDS: i32 = 3;
+const VALUE_COVERAGE = 0;
+const VALUE_REWARD = 1;
+const VALUE_RUN = 2; // an integer run's value
+
+/**
+ * Scores the row at `row` into `score` and `value`, its sorted unique evidence IDs at `ids` (room
+ * for `room`): how many IDs, or -1 when the line is left to JavaScript (nothing then holds).
+ */
+function scoreRow(row: usize, answerFinal: bool, score: usize, value: usize, ids: usize, room: i32): i32 {
+  const caseStart = load<i32>(row + (CASE_START << 2));
+  if (caseStart < 0) return -1;
+  const entry = findEntry(caseStart, load<i32>(row + (CASE_END << 2)));
+  if (entry < 0) return -1;
+  const caseIndex = load<i32>(caseOfAt + (<usize>entry << 2));
+  const facts = casesAt + (<usize>caseIndex << 4);
+  const n = load<i32>(facts);
+  if (n < 1) return -1;
+  const positive = load<i32>(facts + 4) != 0;
+  let reason = REASON_NONE;
+  let judgment = false;
+  let rawCount: i32 = 0;
+  let reasonStart: i32 = 0;
+  let reasonEnd: i32 = 0;
+  const judgmentKind = load<i32>(row + (JUDGMENT << 2));
+  if (judgmentKind != 0) {
+    judgment = judgmentKind == 1;
+    const count = load<i32>(row + (EVIDENCE_COUNT << 2));
+    if (count > 0) {
+      if (count > room || count > IDS_SORTED) return -1;
+      rawCount = count;
+      const from = numbersAt + (<usize>load<i32>(row + (EVIDENCE_FROM << 2)) << 3);
+      // Checked as the numbers they are (up to 15 digits), then kept as i32.
+      let low: f64 = Infinity;
+      let high: f64 = -Infinity;
+      for (let k: i32 = 0; k < count; k++) {
+        const id = load<f64>(from + (<usize>k << 3));
+        if (id < low) low = id;
+        if (id > high) high = id;
+      }
+      if (low < 1 || high > <f64>n) reason = REASON_EVIDENCE_OUT;
+      else for (let k: i32 = 0; k < count; k++) store<i32>(ids + (<usize>k << 2), <i32>load<f64>(from + (<usize>k << 3)));
+    }
+    const reasoning = load<i32>(row + (REASONING_START << 2));
+    if (reasoning >= 0) {
+      reasonStart = reasoning;
+      reasonEnd = load<i32>(row + (REASONING_END << 2));
+    }
+  } else {
+    const completion = load<i32>(row + (COMPLETION_START << 2));
+    if (completion < 0 || !answerFinal) return -1;
+    const middle = load<i32>(row + (LAYOUT_MIDDLE << 2));
+    const newline = load<i32>(row + (LAYOUT_NEWLINE << 2));
+    const answerEnd = load<i32>(row + (COMPLETION_END << 2)) - ANSWER_CLOSE_LENGTH;
+    const said = layoutJudgment(middle + THINK_TO_JUDGMENT_LENGTH, newline);
+    if (said < 0) return -1;
+    judgment = said == 1;
+    rawCount = plainIds(newline + JUDGMENT_TO_EVIDENCE_LENGTH, answerEnd, ids, min(room, IDS_SORTED));
+    if (rawCount < 0) return -1;
+    if (rawCount > 0) {
+      let low: i32 = i32.MAX_VALUE;
+      let high: i32 = i32.MIN_VALUE;
+      for (let k: i32 = 0; k < rawCount; k++) {
+        const id = load<i32>(ids + (<usize>k << 2));
+        if (id < low) low = id;
+        if (id > high) high = id;
+      }
+      if (low < 1 || high > n) reason = REASON_EVIDENCE_OUT;
+    }
+    reasonStart = completion + THINK_OPEN_LENGTH;
+    reasonEnd = max(reasonStart, middle);
+  }
+  if (reason == REASON_NONE) {
+    if (judgment && rawCount == 0) reason = REASON_POSITIVE_WITHOUT;
+    else if (!judgment && rawCount > 0) reason = REASON_NEGATIVE_WITH;
+  }
+  let referenceCount: i32 = 0;
+  if (reason == REASON_NONE && reasonEnd > reasonStart) {
+    // The row's summary of the line's references (their only text is this one when it says it).
+    const summary = load<i32>(row + (REFERENCE_SUMMARY << 2));
+    if (summary == -1) return -1;
+    if (summary == -2 || load<i32>(row + (REFERENCE_HIGHEST << 2)) > n) reason = REASON_REFERENCE_OUT;
+    else referenceCount = summary;
+  }
+  const count = reason == REASON_NONE ? sortUnique(ids, rawCount) : 0;
+  // A format-invalid prediction scores as a negative judgment without evidence or references.
+  const judged = reason == REASON_NONE && count > 0;
+  const gold = goldAt + (<usize>load<i32>(facts + 8) << 2);
+  const goldCount = load<i32>(facts + 12);
+  let matched: i32 = 0;
+  for (let i: i32 = 0, j: i32 = 0; i < count && j < goldCount; ) {
+    const x = load<i32>(ids + (<usize>i << 2));
+    const y = load<i32>(gold + (<usize>j << 2));
+    if (x == y) {
+      matched++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  // rewards.ts's accuracyReward.
+  let reward: f64;
+  if (!positive) reward = judged ? 0 : 1;
+  else if (!judged) reward = 0;
+  else reward = matched == 0 ? -1 : 1 + <f64>matched / <f64>goldCount;
+  const runKind = load<i32>(row + (RUN_KIND << 2));
+  store<i32>(score + (SCORE_CASE << 2), caseIndex);
+  store<i32>(score + (SCORE_FLAGS << 2), reason | (judged ? 16 : 0) | (runKind << 5));
+  store<i32>(score + (SCORE_MATCHED << 2), matched);
+  store<i32>(score + (SCORE_EVIDENCE_COUNT << 2), count);
+  store<f64>(value + (VALUE_COVERAGE << 3), reason == REASON_NONE ? <f64>referenceCount / <f64>n : 0);
+  store<f64>(value + (VALUE_REWARD << 3), reward);
+  store<f64>(value + (VALUE_RUN << 3), runKind == 1 ? load<f64>(numbersAt + (<usize>load<i32>(row + (RUN_VALUE << 2)) << 3)) : 0);
+  return count;
+}
+
+/**
+ * Scores the lines whose rows scanLines wrote last (at `rows`, over the same block and numbers):
+ * line k's outputs at scores + 4·SCORE_FIELDS·k (SCORE_CASE -1 when it is left to JavaScript) and
+ * values + 8·VALUE_FIELDS·k, the scored lines' evidence IDs one after another at `ids` (room for
+ * `idRoom`). `answerFinal`: whether a completion's `\n</answer>` end is read as written (else
+ * completions are left to JavaScript). Returns how many lines it scored.
+ */
+export function scoreRows(rows: usize, lineCount: i32, answerFinal: bool, scores: usize, values: usize, ids: usize, idRoom: i32): i32 {
+  let idCount: i32 = 0;
+  let scored: i32 = 0;
+  for (let k: i32 = 0; k < lineCount; k++) {
+    const row = rows + (<usize>(k * ROW_FIELDS) << 2);
+    const score = scores + (<usize>(k * SCORE_FIELDS) << 2);
+    store<i32>(score + (SCORE_CASE << 2), -1);
+    if (load<i32>(row + (STATUS << 2)) != 1) continue;
+    const count = scoreRow(row, answerFinal, score, values + (<usize>(k * VALUE_FIELDS) << 3), ids + (<usize>idCount << 2), idRoom - idCount);
+    if (count < 0) {
+      store<i32>(score + (SCORE_CASE << 2), -1);
+      continue;
+    }
+    idCount += count;
+    scored++;
+  }
+  return scored;
+}

@@ -54,6 +54,10 @@ export interface BlockRows {
   rows: Int32Array;
   numbers: Float64Array;
   references: Float64Array;
+  /** Where the rows lie in the module's memory. */
+  rowsAt: number;
+  /** Where the caller's room after them lies (scanBlockRows's `tailBytes`), 16-byte aligned. */
+  tailAt: number;
 }
 
 interface BlockScanExports {
@@ -84,41 +88,73 @@ function blockScan(): BlockScanExports {
   return module;
 }
 
+/**
+ * The module's instance with all its exports, for a caller that runs its other exports over the
+ * rows (tasks/document/row-scores.ts: the module's memory holds them and the block already).
+ */
+export function blockScanInstance(): BlockScanExports & Readonly<Record<string, unknown>> {
+  return blockScan() as BlockScanExports & Readonly<Record<string, unknown>>;
+}
+
 const align16 = (n: number): number => (n + 15) & ~15;
+
+/** Bytes kept at the start of the free memory for a caller's data (reserveScanMemory); blocks are read after them. */
+let reservedBytes = 0;
+
+/** Grows the memory to `size` bytes at least: false when it cannot. */
+function memoryOf(wasm: BlockScanExports, size: number): boolean {
+  const memory = wasm.memory;
+  if (memory.buffer.byteLength >= size) return true;
+  try {
+    memory.grow(Math.ceil((size - memory.buffer.byteLength) / WASM_PAGE_BYTES));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Keeps `bytes` at the start of the module's free memory from block scanning (replacing what was
+ * kept before), for data the caller lays out once and its exports read while rows are scored: its
+ * address (16-byte aligned), or undefined when the memory cannot hold it.
+ */
+export function reserveScanMemory(bytes: number): number | undefined {
+  const wasm = blockScan();
+  const at = align16(wasm.heapBase());
+  if (!memoryOf(wasm, at + bytes)) {
+    reservedBytes = 0;
+    return undefined;
+  }
+  reservedBytes = align16(bytes);
+  return at;
+}
 
 /** Bytes a block's lines have on average at least, for them to be read here: a block of shorter lines would take more memory in rows than it holds. */
 const LEAST_BYTES_PER_LINE = 16;
 
 /**
- * Reads the block's lines, line k ending at ends[k] (its newline, or the block's end), into rows;
- * undefined for a block of lines shorter than LEAST_BYTES_PER_LINE on average (left to the
- * JavaScript scanner).
+ * Reads the block's lines, line k ending at ends[k] (its newline, or the block's end), into rows,
+ * with `tailBytes` of room after them for the caller; undefined for a block of lines shorter than
+ * LEAST_BYTES_PER_LINE on average (left to the JavaScript scanner).
  */
-export function scanBlockRows(block: Uint8Array, ends: Int32Array): BlockRows | undefined {
+export function scanBlockRows(block: Uint8Array, ends: Int32Array, tailBytes = 0): BlockRows | undefined {
   const count = ends.length;
   if (count * LEAST_BYTES_PER_LINE > block.length) return undefined;
   const wasm = blockScan();
   const numberLimit = NUMBERS_PER_LINE * count + EXTRA_ROOM;
   const referenceLimit = REFERENCES_PER_LINE * count + EXTRA_ROOM;
-  const blockAt = align16(wasm.heapBase());
+  const blockAt = align16(wasm.heapBase()) + reservedBytes;
   const endsAt = align16(blockAt + block.length);
   const rowsAt = align16(endsAt + 4 * count);
   const numbersAt = align16(rowsAt + 4 * ROW_FIELDS * count);
   const referencesAt = align16(numbersAt + 8 * numberLimit);
-  const size = referencesAt + 24 * referenceLimit;
-  const memory = wasm.memory;
+  const tailAt = align16(referencesAt + 24 * referenceLimit);
   // Growing detaches the memory's old ArrayBuffer, and V8 then checks every typed array access of
   // the process for a detached buffer: the module starts with room for the blocks the readers cut
-  // (wasm/ is compiled with 16 MiB), so only a block of a very long line makes it grow.
-  if (memory.buffer.byteLength < size) {
-    try {
-      memory.grow(Math.ceil((size - memory.buffer.byteLength) / WASM_PAGE_BYTES));
-    } catch {
-      // No memory to grow into: the block is the JavaScript scanner's.
-      return undefined;
-    }
-  }
-  const buffer = memory.buffer;
+  // (wasm/ is compiled with 16 MiB), so only a block of a very long line makes it grow. No memory
+  // to grow into: the block is the JavaScript scanner's.
+  if (!memoryOf(wasm, tailAt + tailBytes)) return undefined;
+  const buffer = wasm.memory.buffer;
   new Uint8Array(buffer, blockAt, block.length).set(block);
   new Int32Array(buffer, endsAt, count).set(ends);
   wasm.scanLines(blockAt, endsAt, count, rowsAt, numbersAt, numberLimit, referencesAt, referenceLimit);
@@ -126,5 +162,7 @@ export function scanBlockRows(block: Uint8Array, ends: Int32Array): BlockRows | 
     rows: new Int32Array(buffer, rowsAt, ROW_FIELDS * count),
     numbers: new Float64Array(buffer, numbersAt, numberLimit),
     references: new Float64Array(buffer, referencesAt, 3 * referenceLimit),
+    rowsAt,
+    tailAt,
   };
 }

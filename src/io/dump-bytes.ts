@@ -698,11 +698,13 @@ let ahead: BlockRows | undefined;
 
 /**
  * Reads the block's lines ahead (block-scan.ts), line k ending at ends[k]: scanLineAt then takes
- * each line of the shape read there from its row. The block must be valid UTF-8.
+ * each line of the shape read there from its row. The block must be valid UTF-8. Returns the rows
+ * (undefined when the block was not read there), with `tailBytes` of room after them for the caller.
  */
-export function scanLinesAhead(block: Uint8Array, ends: Int32Array): void {
-  ahead = scanBlockRows(block, ends);
+export function scanLinesAhead(block: Uint8Array, ends: Int32Array, tailBytes = 0): BlockRows | undefined {
+  ahead = scanBlockRows(block, ends, tailBytes);
   aheadBlock = ahead === undefined ? undefined : block;
+  return ahead;
 }
 
 /**

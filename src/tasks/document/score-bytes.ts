@@ -62,13 +62,16 @@ export const byteOutcome: ByteOutcome = {
   evidenceCount: 0,
 };
 
-/** The slice's case ids by their UTF-8 bytes (open addressing over an FNV-1a hash). */
+/**
+ * The slice's case ids by their UTF-8 bytes (open addressing over an FNV-1a hash): entry k's id is
+ * bytes[starts[k] .. starts[k + 1]), its case caseOf[k] (row-scores.ts copies them into WebAssembly).
+ */
 class CaseIdIndex {
-  private readonly bytes: Uint8Array;
+  readonly bytes: Uint8Array;
   /** `bytes` read four bytes at a time, as the block's words are. */
   private readonly words: DataView;
-  private readonly starts: Int32Array;
-  private readonly caseOf: Int32Array;
+  readonly starts: Int32Array;
+  readonly caseOf: Int32Array;
   /** Slot → entry + 1 (0: empty). */
   private readonly table: Int32Array;
   private readonly mask: number;
@@ -185,7 +188,7 @@ function hashOf(words: DataView, bytes: Uint8Array, start: number, end: number):
 }
 
 /** What scoring needs of each case, worked out on its first line: sentence count, gold label, gold IDs. */
-class CaseFacts {
+export class CaseFacts {
   readonly ids: CaseIdIndex;
   /** 0: not yet worked out; 1: ready; 2: a case the string path must score (it throws). */
   private readonly known: Uint8Array;
@@ -226,7 +229,7 @@ const factsOf = new WeakMap<ScoringSlice, CaseFacts>();
 let lastSlice: ScoringSlice | undefined;
 let lastFacts: CaseFacts | undefined;
 
-function factsFor(slice: ScoringSlice): CaseFacts {
+export function factsFor(slice: ScoringSlice): CaseFacts {
   if (slice === lastSlice) return lastFacts!;
   let facts = factsOf.get(slice);
   if (facts === undefined) factsOf.set(slice, (facts = new CaseFacts(slice)));
@@ -250,7 +253,7 @@ const finalEnd = new WeakMap<object, boolean>();
 let lastRule: object | undefined;
 let lastFinal = false;
 
-function answerEndIsFinalFor(completionEnd: CompletionEndRule | undefined): boolean {
+export function answerEndIsFinalFor(completionEnd: CompletionEndRule | undefined): boolean {
   const rule = completionEnd ?? finalEnd;
   if (rule === lastRule) return lastFinal;
   let final = finalEnd.get(rule);

@@ -19,11 +19,25 @@ import {
   runKeyProblem,
   type DumpLineRejection,
 } from "../../io/dump.js";
-import { scanLinesAhead } from "../../io/dump-bytes.js";
 import { scanDumpLine } from "../../io/dump-scan.js";
 import type { JsonObject } from "../../io/records.js";
 import { RUN_ABSENT, RUN_INTEGER } from "../../io/dump-bytes.js";
 import { byteOutcome, scoreLineBytes } from "./score-bytes.js";
+import {
+  ROW_REASONS,
+  SCORE_CASE,
+  SCORE_EVIDENCE_COUNT,
+  SCORE_FIELDS,
+  SCORE_FLAGS,
+  SCORE_MATCHED,
+  scoreBlockRows,
+  VALUE_COVERAGE,
+  VALUE_FIELDS,
+  VALUE_REWARD,
+  VALUE_RUN,
+  type RowScores,
+} from "./row-scores.js";
+import { ROW_FIELDS, ROW_RUN_END, ROW_RUN_START } from "../../io/block-scan.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -315,6 +329,17 @@ class ChunkColumns {
     r.matched[i] = matched;
   }
 
+  /** ids[from .. from + count) as the line's evidence. */
+  pushEvidenceList(ids: Int32Array, from: number, count: number): void {
+    while (this.evidenceCount + count > this.evidence.length) {
+      const grown = new Int32Array(2 * this.evidence.length);
+      grown.set(this.evidence);
+      this.evidence = grown;
+    }
+    this.evidence.set(ids.subarray(from, from + count), this.evidenceCount);
+    this.evidenceCount += count;
+  }
+
   pushEvidence(id: number): void {
     if (this.evidenceCount === this.evidence.length) {
       const grown = new Int32Array(2 * this.evidence.length);
@@ -404,6 +429,42 @@ function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: nu
   return true;
 }
 
+/** CASE_REASONS indices of row-scores.ts's reasons. */
+const ROW_REASON_INDEX = Uint8Array.from(ROW_REASONS, (r) => reasonIndex(r as CaseReason | null));
+
+/**
+ * Line i as scored in WebAssembly (row-scores.ts) into the columns; `idAt` is where its IDs start
+ * among the scored lines'. Returns where the next scored line's IDs start.
+ */
+function scoreLineOfRow(scores: RowScores, i: number, block: Buffer, idAt: number, out: ChunkColumns): number {
+  const s = scores.scores;
+  const v = scores.values;
+  const at = i * SCORE_FIELDS;
+  const flags = s[at + SCORE_FLAGS]!;
+  const runKind = flags >>> 5;
+  let runKey: number;
+  if (runKind === RUN_INTEGER) runKey = out.integerRunKeyOf(v[i * VALUE_FIELDS + VALUE_RUN]!);
+  else if (runKind === RUN_ABSENT) runKey = out.runKeyOf("0");
+  else {
+    const row = i * ROW_FIELDS;
+    const rows = scores.rows.rows;
+    runKey = out.runKeyOf(block.toString("utf8", rows[row + ROW_RUN_START]!, rows[row + ROW_RUN_END]!));
+  }
+  const count = s[at + SCORE_EVIDENCE_COUNT]!;
+  out.prediction(
+    i,
+    s[at + SCORE_CASE]!,
+    runKey,
+    ROW_REASON_INDEX[flags & 15]!,
+    (flags & 16) !== 0,
+    v[i * VALUE_FIELDS + VALUE_COVERAGE]!,
+    v[i * VALUE_FIELDS + VALUE_REWARD]!,
+    s[at + SCORE_MATCHED]!,
+  );
+  if (count > 0) out.pushEvidenceList(scores.ids, idAt, count);
+  return idAt + count;
+}
+
 /** The ends of the lines of a block scored without them (a block a thread was sent, a `--chunk-size` part). */
 const blockLineEnds = new LineEnds();
 
@@ -423,11 +484,19 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     const count = ends.length;
     const out = new ChunkColumns(firstLineNo, count);
     const valid = isUtf8(block);
-    if (valid) scanLinesAhead(block, ends);
+    // Read ahead, and scored in WebAssembly where it can (row-scores.ts); the rest by the byte path.
+    const scores = valid ? scoreBlockRows(state.slice, state.options.completionEnd, block, ends) : undefined;
+    const scoredCases = scores?.scores;
+    let idAt = 0;
     let start = 0;
     for (let i = 0; i < count; i++) {
       out.startLine(i);
       const end = ends[i]!;
+      if (scoredCases !== undefined && scoredCases[i * SCORE_FIELDS + SCORE_CASE]! >= 0) {
+        idAt = scoreLineOfRow(scores!, i, block, idAt, out);
+        start = end + 1;
+        continue;
+      }
       // The line's text drops one final "\r" (lineText).
       const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
       if (!valid || !scoreLineOfBytes(state, i, block, start, textEnd, out)) {
