@@ -5,7 +5,8 @@
 // of the narrow shape below is read here, in one pass over the block, into a row of numbers; every
 // other line is left to the JavaScript scanner, which reads it as before. A row holds what that
 // scanner would have recorded for the line, so both ways give the same fields
-// (test/io/block-scan.test.ts).
+// (test/io/block-scan.test.ts). scoreRows, at the end, then scores the lines just read against the
+// slice's case facts the caller laid out (src/tasks/document/row-scores.ts).
 //
 // The shape, within the JavaScript scanner's grammar: an object whose members are among case_id,
 // run, judgment, evidence_sentence_ids, reasoning, completion and prediction, each at most once,

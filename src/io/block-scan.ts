@@ -7,7 +7,10 @@
 // reasoning or think text. dump-bytes.ts then takes such a line from its row rather
 // than reading its bytes again in JavaScript; a line of any other shape has a row that says so and
 // is read by dump-bytes.ts's own scanner. JavaScript read these lines at about half a microsecond
-// each, most of a 1M-line eval's scoring (docs/eval.md, "Performance").
+// each, most of a 1M-line eval's scoring (docs/eval.md, "Performance"). The same module's other
+// exports score the rows (tasks/document/row-scores.ts, through blockScanInstance): room after a
+// block's rows is kept for their outputs, and room before the block for the slice's facts, which
+// outlive blocks (reserveScanMemory).
 
 import { BLOCK_SCAN_WASM } from "./block-scan-wasm.js";
 import { instantiateWasm, WASM_PAGE_BYTES, type WasmMemory } from "../core/wasm.js";

@@ -1,9 +1,10 @@
-// The byte path of the dump pass (src/tasks/document/score-bytes.ts, reached through `scoreBlock`)
-// against the full parser: for generated dump lines of every shape, and those lines mutated byte
-// by byte, the columns `scoreBlock` writes for a line equal what `parseDumpLine`, `dumpCaseId`,
-// `dumpRunKey` and `scoreCase` give for its text — the oracle never calls the byte scanner or the
-// string scanner. The byte path must also answer for the shapes judges write, or it would agree by
-// never answering.
+// The byte path of the dump pass (src/tasks/document/score-bytes.ts, reached through `scoreBlock`,
+// and the lines it scores in WebAssembly, row-scores.ts) against the full parser: for generated
+// dump lines of every shape, and those lines mutated byte by byte, the columns `scoreBlock` writes
+// for a line equal what `parseDumpLine`, `dumpCaseId`, `dumpRunKey` and `scoreCase` give for its
+// text — the oracle never calls the byte scanner or the string scanner. The byte path and the
+// WebAssembly scorer must also answer for the shapes judges write, or they would agree by never
+// answering.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,6 +17,8 @@ import {
   type ScoreState,
 } from "../../src/tasks/document/score.js";
 import { scoreLineBytes } from "../../src/tasks/document/score-bytes.js";
+import { SCORE_CASE, SCORE_FIELDS, scoreBlockRows } from "../../src/tasks/document/row-scores.js";
+import { LineEnds } from "../../src/io/lines.js";
 import { dumpCaseId, dumpRunKey, isBatchOutputLine, LINE_REJECTIONS, parseDumpLine, runKeyProblem } from "../../src/io/dump.js";
 import { lineText } from "../../src/io/lines.js";
 import { batchOutputRecord } from "../../src/judges/batch-results.js";
@@ -109,6 +112,15 @@ function fromColumns(r: ChunkResult, i: number): Record<string, unknown> {
     matched: r.matched[i],
     evidence: [...r.evData.subarray(r.evStart[i]!, r.evStart[i + 1]!)],
   };
+}
+
+/** Which lines of the block scoreBlock scores in WebAssembly (row-scores.ts) under `options`. */
+function wasmScored(lines: readonly string[], options: ScoreOptions, on: DocumentSlice = slice): boolean[] {
+  const block = Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8");
+  const scores = scoreBlockRows(on, options.completionEnd, block, new LineEnds().of(block));
+  const scored = lines.map((_, i) => scores !== undefined && scores.scores[i * SCORE_FIELDS + SCORE_CASE]! >= 0);
+  expect(scores?.scored ?? 0).toBe(scored.filter((x) => x).length);
+  return scored;
 }
 
 const OPTION_SETS: ScoreOptions[] = [{ lenientIds: false }, { lenientIds: true }, { lenientIds: false, completionEnd: { specialTokens: ["r>"] } }];
@@ -504,6 +516,162 @@ describe("scoreBlock's byte path", () => {
       const bytes = Buffer.from(l, "utf8");
       expect(scoreLineBytes(slice, undefined, bytes, 0, bytes.length)).toBe(false);
       expect(agree(l)).toBe(true);
+    }
+  });
+});
+
+describe("scoreBlock's lines scored in WebAssembly", () => {
+  /** Each line, in one block, equals the oracle (messages aside: a chunk keeps only the first few). */
+  function agreeInBlock(lines: readonly string[], options: ScoreOptions): void {
+    const r = scoreBlock({ slice, options }, 1, Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8"));
+    lines.forEach((l, i) => {
+      expect({ ...fromColumns(r, i), message: undefined }).toStrictEqual({ ...oracle(l, options), message: undefined });
+    });
+  }
+
+  // The shapes as judges write them, without the members the block's WebAssembly pass leaves to
+  // JavaScript (a `model`, a reasoning beside a completion or a `prediction`).
+  const plainStructured = fc.record(
+    {
+      case_id: knownId,
+      run: fc.oneof(fc.nat({ max: 300 }), fc.constantFrom("r1")),
+      judgment: fc.boolean(),
+      evidence_sentence_ids: fc.oneof(inRange, inRange, inRange, idList),
+      reasoning: reasoningText,
+    },
+    { requiredKeys: ["case_id", "judgment"] },
+  );
+  // Completions in the layout with answers mostly taken: every outcome, IDs in and out of the document.
+  const layoutCompletion = fc.oneof(
+    completionText,
+    fc
+      .tuple(thinkText, fc.constantFrom("yes", "no", "True", "FALSE", "nO"), fc.constantFrom("[]", "[1, 2]", "[2, 2, 12]", "[13]", "[0]", "[7, 3, 1]", "[5]"))
+      .map(([think, judgment, evidence]) => `<think>\n${think}\n</think>\n<answer>\nJudgment: ${judgment}\nEvidence: ${evidence}\n</answer>`),
+  );
+  const plainCompletion = fc.record({ case_id: knownId, run: fc.nat({ max: 9 }), completion: layoutCompletion }, { requiredKeys: ["case_id", "completion"] });
+  const plainCache = fc.record(
+    {
+      case_id: knownId,
+      run: fc.nat({ max: 9 }),
+      prediction: fc.oneof(
+        fc.record({ judgment: fc.boolean(), evidence_sentence_ids: fc.oneof(inRange, idList), reasoning: reasoningText }, { requiredKeys: ["judgment"] }),
+        fc.record({ completion: layoutCompletion }),
+      ),
+    },
+    { requiredKeys: ["case_id", "prediction"] },
+  );
+  const plainShaped = fc.tuple(fc.oneof(plainStructured, plainCompletion, plainCache), fc.constantFrom("", " ")).map(([value, space]) => {
+    const json = JSON.stringify(value);
+    return space === "" ? json : json.replace(/([,:[{])/g, `$1${space}`);
+  });
+
+  it("scores blocks of the shapes judges write as the full parser and scoreCase do, many lines there", () => {
+    let lines = 0;
+    let scored = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(plainShaped, plainShaped, plainShaped, plainShaped, plainShaped, shaped, written, mutated), { minLength: 1, maxLength: 40 }),
+        (block) => {
+          for (const options of OPTION_SETS) agreeInBlock(block, options);
+          const taken = wasmScored(block, { lenientIds: false });
+          lines += block.length;
+          scored += taken.filter((x) => x).length;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    // A third of the lines are of other shapes, and some values are outside on purpose (odd evidence, references or layouts).
+    expect(scored).toBeGreaterThan(lines / 5);
+  });
+
+  it("scores there the common lines of each shape and outcome", () => {
+    const lines = [
+      // Format-valid: matched 2 of 2 gold, references [2] and [3]-[5] (4 of 12 sentences).
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[5,2,5],"reasoning":"Sentence [2] and [3]-[5]."}',
+      // Right, no gold sentence cited: reward -1.
+      '{"case_id":"c0","run":1,"judgment":true,"evidence_sentence_ids":[3],"reasoning":"[1-2]"}',
+      // One of three gold IDs: reward 1 + 1/3.
+      '{"case_id":"\ud83d\ude00 id","run":1,"judgment":true,"evidence_sentence_ids":[9,3],"reasoning":""}',
+      '{"case_id":"c1","run":2,"judgment":false,"evidence_sentence_ids":[],"reasoning":"fine [1]-[3]"}',
+      '{"case_id":"c1","judgment":false}',
+      '{"case_id":"c1","run":"r7","judgment":true,"evidence_sentence_ids":[1]}',
+      // Each reason: out of the document, positive without evidence, negative with, a reference beyond the document.
+      '{"case_id":"c0","run":3,"judgment":true,"evidence_sentence_ids":[2,13],"reasoning":"[2]"}',
+      '{"case_id":"c0","run":3,"judgment":true,"evidence_sentence_ids":[0],"reasoning":"[2]"}',
+      '{"case_id":"c0","run":4,"judgment":true,"evidence_sentence_ids":[],"reasoning":"[2]"}',
+      '{"case_id":"c1","run":5,"judgment":false,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
+      '{"case_id":"c1","run":6,"judgment":false,"evidence_sentence_ids":[],"reasoning":"[2]-[4]"}',
+      '{"case_id":"c1","run":6,"judgment":false,"evidence_sentence_ids":[],"reasoning":"[3-2]"}',
+      '{"case_id":"c0","run":7,"prediction":{"judgment":true,"evidence_sentence_ids":[12,2,5],"reasoning":"[1]-[3] [9]"}}',
+      '{"case_id":"caf\u00e9","run":7,"completion":"<think>\\nSentence [3] and [1].\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [7, 2]\\n</answer>"}',
+      '{"case_id":"c0","run":8,"completion":"<think>\\n</think>\\n<answer>\\nJudgment: FALSE\\nEvidence: []\\n</answer>"}',
+      '{"case_id":"c0","run":9,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: True\\nEvidence: [13]\\n</answer>"}',
+      '{"case_id":"3488771835_6","run":9,"completion":"<think>\\n[1] [2]\\n</think>\\n<answer>\\nJudgment: no\\nEvidence: []\\n</answer>"}',
+    ];
+    for (const options of OPTION_SETS.slice(0, 2)) {
+      expect(wasmScored(lines, options)).toStrictEqual(lines.map(() => true));
+      agreeInBlock(lines, options);
+      for (const l of lines) agree(l);
+    }
+  });
+
+  it("leaves to JavaScript orphans, string judgments, completions under a rule that cuts their end, and cases not ready", () => {
+    const lines = [
+      '{"case_id":"nowhere","run":0,"judgment":true,"evidence_sentence_ids":[1]}',
+      '{"case_id":"c1","run":0,"judgment":"no","evidence_sentence_ids":[]}',
+      '{"case_id":"c0","run":1,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: maybe\\nEvidence: [2]\\n</answer>"}',
+      '{"case_id":"c0","run":1,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2,3]\\n</answer>"}',
+      '{"case_id":"c0","run":1,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[1] [2] [3] [4] [5] [6] [7] [8] [9] [10] [11] [12] [1] [2] [3] [4] [5]"}',
+    ];
+    expect(wasmScored(lines, { lenientIds: false })).toStrictEqual(lines.map(() => false));
+    const completion = '{"case_id":"c0","run":1,"completion":"<think>\\n[2]\\n</think>\\n<answer>\\nJudgment: yes\\nEvidence: [2]\\n</answer>"}';
+    expect(wasmScored([completion], { lenientIds: false })).toStrictEqual([true]);
+    expect(wasmScored([completion], { lenientIds: false, completionEnd: { specialTokens: ["r>"] } })).toStrictEqual([false]);
+    expect(wasmScored([completion], { lenientIds: false, completionEnd: { keepSpecialTokens: true, specialTokens: ["r>"] } })).toStrictEqual([true]);
+    // A case whose gold is outside its document: the string path throws for it, so it must reach it.
+    const broken = { ...slice, cases: [sliceCase(0, "c0", 3, true, [5]), sliceCase(1, "c1", 3, false, [])] } as DocumentSlice;
+    const line = '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[1],"reasoning":"x"}';
+    const fine = '{"case_id":"c1","run":0,"judgment":false,"evidence_sentence_ids":[],"reasoning":"x"}';
+    expect(wasmScored([line, fine], { lenientIds: false }, broken)).toStrictEqual([false, true]);
+    expect(() => scoreBlock({ slice: broken, options: { lenientIds: false } }, 1, Buffer.from(`${line}\n`))).toThrow();
+  });
+
+  it("lays each slice's facts out afresh when the slice changes", () => {
+    // The same ids, other gold and sentence counts; and many ids, so that the table is probed.
+    const ids = Array.from({ length: 3000 }, (_, k) => `case-${k}`);
+    const other = {
+      ...slice,
+      cases: [
+        sliceCase(0, "c1", 12, true, [4]),
+        sliceCase(1, "c0", 2, false, []),
+        ...ids.map((id, k) => sliceCase(k + 2, id, 1 + (k % 12), k % 3 === 0, k % 3 === 0 ? [1] : [])),
+      ],
+    } as DocumentSlice;
+    (other as { byId: Map<string, number> }).byId = new Map(other.cases.map((c) => [c.id, c.index]));
+    const lines = [
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
+      '{"case_id":"c1","run":0,"judgment":true,"evidence_sentence_ids":[4],"reasoning":"[2]-[3]"}',
+      ...ids.map((id, k) => `{"case_id":"${id}","run":${k % 4},"judgment":${k % 2 === 0},"evidence_sentence_ids":[${k % 2 === 0 ? 1 : ""}]}`),
+    ];
+    for (const on of [slice, other, slice, other]) {
+      const expected = lines.map((l) => {
+        const id = JSON.parse(l).case_id as string;
+        return on.byId.has(id);
+      });
+      expect(wasmScored(lines, { lenientIds: false }, on)).toStrictEqual(expected);
+      const r = scoreBlock({ slice: on, options: { lenientIds: false } }, 1, Buffer.from(lines.map((l) => `${l}\n`).join("")));
+      for (const i of [0, 1, 2, 3, 1000, 2999, 3001]) {
+        const l = lines[i]!;
+        const id = JSON.parse(l).case_id as string;
+        const caseIndex = on.byId.get(id);
+        if (caseIndex === undefined) continue;
+        const scored = scoreCase(on.cases[caseIndex]!, JSON.parse(l), { lenientIds: false });
+        expect(r.caseIndex[i]).toBe(caseIndex);
+        expect(CASE_REASONS[r.code[i]!] ?? null).toBe(scored.reason);
+        expect(r.coverage[i]).toBe(scored.referenceCoverage);
+        expect(r.rewardAccuracy[i]).toBe(scored.rewardAccuracy);
+        expect(r.matched[i]).toBe(scored.matched);
+      }
     }
   });
 });

@@ -6,7 +6,8 @@
 // judgment the string path accepts, evidence of integers; any other line (a rejected judgment, a
 // quoted evidence sentence, a completion outside the layout …) returns false and takes the string
 // path, whose messages quote the values. test/document-eval/score-bytes.property.test.ts holds
-// the two to the same columns.
+// the two to the same columns. The lines of the commonest shapes are scored before it, in
+// WebAssembly (row-scores.ts, from this file's case facts): this takes the ones left over.
 import { checkedGold, accuracyReward } from "../../core/document/rewards.js";
 import { reasoningReferenceCountOfBytes, recordedReferenceCount, summarizedReferenceCount } from "../../core/document/references.js";
 import { pythonTruthy, type DocumentContradictionErrorCode } from "../../core/document/index.js";

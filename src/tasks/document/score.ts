@@ -1,8 +1,9 @@
 // Scores a block of dump lines against the slice (docs/core-document.md, docs/comparable-reports.md). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
-// arrays so that a million lines cross the worker boundary cheaply. Each line takes the byte path
-// (score-bytes.ts: read and scored on the block's bytes) when it is in the shapes judges write, else
-// the string path (decoded alone, parsed, `scoreCase`); both write the same columns.
+// arrays so that a million lines cross the worker boundary cheaply. A line the block's WebAssembly
+// pass read and scored (row-scores.ts) has its outputs copied into the columns; any other takes the
+// byte path (score-bytes.ts: read and scored on the block's bytes) when it is in the shapes judges
+// write, else the string path (decoded alone, parsed, `scoreCase`); all three write the same columns.
 import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pythonTruthy } from "../../core/document/index.js";
 import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
