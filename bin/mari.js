@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in the compiled package (run `npm run build` first), and runs from
-// its bundle (dist/bundle/, scripts/build.mjs): one file to load instead of about 200 modules.
-// Under V8 coverage (NODE_V8_COVERAGE, `npm run coverage`) it runs tsc's own modules, whose source
-// maps lead back to src/.
-const { main } = await import(process.env.NODE_V8_COVERAGE ? "../dist/cli/main.js" : "../dist/bundle/main.js");
+// its bundle (dist/bundle/, scripts/build.mjs), with V8's code cache of it when that holds for this
+// process (load-cli.js).
+import { loadCli } from "./load-cli.js";
+
+const { main } = await loadCli();
 
 // stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
 // output: one line on stderr and exit 2 (the exit codes in the README), never a stack trace or the gate-failed code.

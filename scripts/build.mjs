@@ -12,8 +12,13 @@
 // the files found next to a module (the browser scripts, the punkt data, the worker and task modules
 // that worker threads load) are found where tsc put them.
 //
+// It also writes the CLI as one CommonJS script (dist/bundle/cli.cjs) and V8's code cache of it
+// (scripts/code-cache.mjs), which bin/load-cli.js runs instead of the ES modules when the cache
+// holds for the process: Node 20 compiles ES modules from source on every start.
+//
 // The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts, the browser
-// scripts and tsconfig.json) and one of the outputs (dist/**/*.js). `ensureBuilt()` (used by `npm run build`
+// scripts and tsconfig.json), one of the outputs (dist/**/*.js) and the Node the code cache was
+// made with (another Node makes the cache again). `ensureBuilt()` (used by `npm run build`
 // and by the test suite's global setup) compares both with the files on disk:
 //   - both equal: dist/ is current, nothing to do;
 //   - inputs changed: incremental `tsc` (fast: only the changed files and their dependents);
@@ -88,20 +93,36 @@ function copyBrowserScripts() {
 }
 
 /**
- * An esbuild plugin: in each module of dist/, `import.meta.url` becomes the URL of that module's own
- * file, found from the bundle's directory (every output file of the bundle lies in dist/bundle/).
+ * An esbuild plugin: each module of dist/ with `import.meta.url` replaced by the URL of that
+ * module's own file, found from `base`, an expression for the URL of the output file it lands in
+ * (every output lies in dist/bundle/), then passed through `also` (default: as it is).
  */
-const importMetaOfDist = {
-  name: "import-meta-of-dist",
-  setup(b) {
-    b.onLoad({ filter: /\.js$/ }, (args) => {
-      const contents = readFileSync(args.path, "utf8");
-      if (!args.path.startsWith(DIST) || !contents.includes("import.meta.url")) return { contents, loader: "js" };
-      const fromBundle = relative(BUNDLE, args.path).split("\\").join("/");
-      return { contents: contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`), loader: "js" };
-    });
-  },
-};
+function distModules(base, also = (contents) => contents) {
+  return {
+    name: "dist-modules",
+    setup(b) {
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        let contents = readFileSync(args.path, "utf8");
+        if (!args.path.startsWith(DIST)) return { contents, loader: "js" };
+        if (contents.includes("import.meta.url")) {
+          const fromBundle = relative(BUNDLE, args.path).split("\\").join("/");
+          contents = contents.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromBundle)}, ${base}).href`);
+        }
+        return { contents: also(contents), loader: "js" };
+      });
+    },
+  };
+}
+
+/**
+ * A CommonJS script has no dynamic import of its own (one needs vm's experimental loader hook):
+ * the packages the script leaves to node_modules, and Node's built-in modules, are required
+ * instead, when first asked for as before.
+ */
+const SCRIPT_EXTERNALS = ["piscina"];
+function requireExternals(contents) {
+  return contents.replace(/\bimport\("((?:node:)[a-z_/]+|piscina)"\)/g, (_, name) => `Promise.resolve().then(() => require(${JSON.stringify(name)}))`);
+}
 
 /** dist/bundle/: the CLI's entry (dist/cli/main.js) and everything it imports from dist/, as one module and its lazy chunks. */
 async function bundleCli() {
@@ -115,9 +136,43 @@ async function bundleCli() {
     platform: "node",
     target: "node20",
     packages: "external",
-    plugins: [importMetaOfDist],
+    plugins: [distModules("import.meta.url")],
     logLevel: "error",
   });
+}
+
+/**
+ * dist/bundle/cli.cjs: the CLI as one CommonJS script, its packages included, which bin/load-cli.js
+ * runs with V8's code cache of it (an ES module cannot take one in Node 20). piscina stays a
+ * package of node_modules: it starts its worker threads from a file beside its own.
+ */
+async function bundleCliScript() {
+  await build({
+    entryPoints: [join(DIST, "cli", "main.js")],
+    outfile: join(BUNDLE, "cli.cjs"),
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node20",
+    external: SCRIPT_EXTERNALS,
+    // A CommonJS function has no `import.meta`: the script's own URL, from its file.
+    banner: { js: 'var __mariScriptUrl = require("node:url").pathToFileURL(__filename).href;' },
+    plugins: [distModules("__mariScriptUrl", requireExternals)],
+    logLevel: "error",
+  });
+  const left = readFileSync(join(BUNDLE, "cli.cjs"), "utf8").match(/\bimport\("[^"]*"\)/g);
+  if (left) throw new Error(`build failed: dist/bundle/cli.cjs keeps a dynamic import, which it cannot run: ${left.join(", ")}`);
+}
+
+/** V8's code cache of dist/bundle/cli.cjs, made by scripts/code-cache.mjs in a process without flags, as `mari` runs. */
+function makeCodeCache() {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const result = spawnSync(process.execPath, [join(ROOT, "scripts", "code-cache.mjs")], { cwd: ROOT, env, encoding: "utf8" });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}`.trim();
+    throw new Error(`build failed (code cache, exit ${result.status ?? result.signal}):\n${output}`);
+  }
 }
 
 /**
@@ -127,13 +182,21 @@ async function bundleCli() {
 export async function ensureBuilt() {
   const stamp = readStamp();
   const before = currentHashes();
-  if (stamp && stamp.src === before.src && stamp.dist === before.dist) return "current";
+  if (stamp && stamp.src === before.src && stamp.dist === before.dist) {
+    if (stamp.node === process.version) return "current";
+    // Another Node than the one the code cache was made with: the cache again, nothing else.
+    makeCodeCache();
+    writeFileSync(STAMP, `${JSON.stringify({ ...before, node: process.version })}\n`);
+    return "code cache";
+  }
   const full = !stamp || stamp.dist !== before.dist;
   tsc(full);
   copyBrowserScripts();
   await bundleCli();
+  await bundleCliScript();
+  makeCodeCache();
   const after = currentHashes();
-  writeFileSync(STAMP, `${JSON.stringify(after)}\n`);
+  writeFileSync(STAMP, `${JSON.stringify({ ...after, node: process.version })}\n`);
   return full ? "full" : "incremental";
 }
 

@@ -8,12 +8,10 @@ import { endWithTest } from "./children.js";
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const MARI_BIN = join(ROOT, "bin/mari.js");
 /**
- * Node's arguments for a CLI child: the script, after one V8 flag. A child lives a fraction of a
- * second, and V8's default tier-up budget has it compile functions with the optimizing compiler
- * that it then barely runs (a quarter of a lexical eval's CPU time); a larger budget optimizes only
- * what runs long. Semantics are V8's either way: a budget only moves when code is optimized.
+ * Node's arguments for a CLI child: the script alone, as `mari` runs, so that an eval loads from
+ * the code-cached script (bin/load-cli.js: a flag would send it to the ES modules).
  */
-export const MARI_COMMAND: readonly string[] = ["--interrupt-budget=1000000", MARI_BIN];
+export const MARI_COMMAND: readonly string[] = [MARI_BIN];
 /** The same as a shell command line (for the `mari` scripts the docs' examples run). */
 export const MARI_SHELL = [process.execPath, ...MARI_COMMAND].map((arg) => `"${arg}"`).join(" ");
 

@@ -1,0 +1,88 @@
+// Loads the CLI's code for bin/mari.js. Node 20 compiles every ES module from its source on every
+// start, and a short `mari eval` spent about a third of its CPU there (parsing and compiling the
+// bundle's functions). The build therefore also writes the CLI as one script (dist/bundle/cli.cjs)
+// and V8's code cache of it (cli.cjs.cache, made by scripts/code-cache.mjs after an eval ran in
+// it), which V8 takes instead of compiling again: an eval loads from it. The cache holds only for
+// the Node, V8 and flags it was made with (cli.cjs.json); with any other (a `node --flag`,
+// NODE_OPTIONS, an upgraded Node) V8 would refuse it after compiling the whole script, so the CLI
+// loads from its ES modules instead (dist/bundle/main.js), as it does for the other commands and
+// under module hooks and preloads, which see ES modules only.
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+const SCRIPT = fileURLToPath(new URL("../dist/bundle/cli.cjs", import.meta.url));
+
+/** What the running process must share with the one that made the cache for V8 to take it. */
+export function runtimeKey() {
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    arch: process.arch,
+    execArgv: process.execArgv,
+    nodeOptions: process.env.NODE_OPTIONS ?? "",
+  };
+}
+
+/** The script of `source` as this loader runs it: a CommonJS function, strict as the ES modules it was bundled from. */
+export function cliScript(source, cachedData) {
+  // No dynamic import inside (scripts/build.mjs requires its packages and Node's modules instead).
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`, { filename: SCRIPT, cachedData });
+}
+
+/** Runs the script, returning its exports (the CLI's `main`). */
+export function runCliScript(script) {
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(SCRIPT), module, SCRIPT, dirname(SCRIPT));
+  return module.exports;
+}
+
+/** The sha256 of the script's source, recorded with its cache. */
+export function sourceHash(source) {
+  return createHash("sha256").update(source).digest("hex");
+}
+
+export const SCRIPT_PATH = SCRIPT;
+export const CACHE_PATH = `${SCRIPT}.cache`;
+export const KEY_PATH = `${SCRIPT}.json`;
+
+/** The script's source and its code cache, when the cache was made for this process; else undefined. */
+export function cachedSource() {
+  let key;
+  try {
+    key = JSON.parse(readFileSync(KEY_PATH, "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (JSON.stringify(key.runtime) !== JSON.stringify(runtimeKey())) return undefined;
+  let source;
+  let cachedData;
+  try {
+    source = readFileSync(SCRIPT, "utf8");
+    cachedData = readFileSync(CACHE_PATH);
+  } catch {
+    return undefined;
+  }
+  // A script rebuilt since its cache (a partial build) would compile whole and then be refused.
+  return key.source === sourceHash(source) ? { source, cachedData } : undefined;
+}
+
+/**
+ * The command the cache is made for (scripts/code-cache.mjs runs evals): the script holds every
+ * command, and loading it with its cache costs a command whose functions the cache does not hold
+ * more than its ES modules do (`mari --version` 20 ms of CPU and 17 MB more; `mari classify`
+ * would pass its 64 MB bound).
+ */
+const CACHED_COMMAND = "eval";
+
+/** The CLI's `main`: from the code-cached script for an eval when its cache holds for this process, else from the ES modules. */
+export async function loadCli(argv = process.argv) {
+  // Under V8 coverage (NODE_V8_COVERAGE, `npm run coverage`) tsc's own modules, whose source maps lead back to src/.
+  if (process.env.NODE_V8_COVERAGE) return import("../dist/cli/main.js");
+  const command = argv.slice(2).find((arg) => !arg.startsWith("-"));
+  const cached = command === CACHED_COMMAND ? cachedSource() : undefined;
+  return cached ? runCliScript(cliScript(cached.source, cached.cachedData)) : import("../dist/bundle/main.js");
+}
