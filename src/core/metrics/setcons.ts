@@ -709,10 +709,20 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
 export function majorityVote(labels: Uint8Array, runs: readonly RunJudgments[] | JudgmentColumns): Record<string, number> {
   const c = judgmentColumns(runs, labels.length);
   const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
+  // Run by run, as the columns lie (case by case read a cache line per run and case: 20 ms of the
+  // 1M bench), without a branch (judgments are unpredictable); a balance is a sum of ±1, the same
+  // in any order. (x | −x) >> 31 is −1 for a non-zero byte x, else 0.
+  const balances = new Int32Array(labels.length);
+  for (let r = 0; r < c.runs; r++) {
+    const at = r * c.cases;
+    for (let i = 0; i < labels.length; i++) {
+      const present = c.present[at + i]!;
+      const judgment = c.judgment[at + i]!;
+      balances[i]! += ((present | -present) >> 31) & ((((judgment | -judgment) >> 31) & 2) - 1);
+    }
+  }
   for (let i = 0; i < labels.length; i++) {
-    let balance = 0;
-    for (let r = 0; r < c.runs; r++) if (c.present[r * c.cases + i]) balance += c.judgment[r * c.cases + i] ? 1 : -1;
-    const vote = balance > 0;
+    const vote = balances[i]! > 0;
     if (labels[i]) vote ? counts.tp++ : counts.fn++;
     else vote ? counts.fp++ : counts.tn++;
   }
