@@ -7,7 +7,6 @@
 // NODE_OPTIONS, an upgraded Node) V8 would refuse it after compiling the whole script, so the CLI
 // loads from its ES modules instead (dist/bundle/main.js), as it does for the other commands and
 // under module hooks and preloads, which see ES modules only.
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -42,6 +41,8 @@ export function runCliScript(script) {
 
 /** The sha256 of the script's source, recorded with its cache. */
 export function sourceHash(source) {
+  // Loaded here: the commands that do not load the script need no node:crypto to start.
+  const { createHash } = createRequire(import.meta.url)("node:crypto");
   return createHash("sha256").update(source).digest("hex");
 }
 
