@@ -13,7 +13,9 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
-const SCRIPT = fileURLToPath(new URL("../dist/bundle/cli.cjs", import.meta.url));
+export const SCRIPT_PATH = fileURLToPath(new URL("../dist/bundle/cli.cjs", import.meta.url));
+export const CACHE_PATH = `${SCRIPT_PATH}.cache`;
+export const KEY_PATH = `${SCRIPT_PATH}.json`;
 
 /** What the running process must share with the one that made the cache for V8 to take it. */
 export function runtimeKey() {
@@ -29,13 +31,13 @@ export function runtimeKey() {
 /** The script of `source` as this loader runs it: a CommonJS function, strict as the ES modules it was bundled from. */
 export function cliScript(source, cachedData) {
   // No dynamic import inside (scripts/build.mjs requires its packages and Node's modules instead).
-  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`, { filename: SCRIPT, cachedData });
+  return new vm.Script(`(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`, { filename: SCRIPT_PATH, cachedData });
 }
 
 /** Runs the script, returning its exports (the CLI's `main`). */
 export function runCliScript(script) {
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(SCRIPT), module, SCRIPT, dirname(SCRIPT));
+  script.runInThisContext()(module.exports, createRequire(SCRIPT_PATH), module, SCRIPT_PATH, dirname(SCRIPT_PATH));
   return module.exports;
 }
 
@@ -45,10 +47,6 @@ export function sourceHash(source) {
   const { createHash } = createRequire(import.meta.url)("node:crypto");
   return createHash("sha256").update(source).digest("hex");
 }
-
-export const SCRIPT_PATH = SCRIPT;
-export const CACHE_PATH = `${SCRIPT}.cache`;
-export const KEY_PATH = `${SCRIPT}.json`;
 
 /** The script's source and its code cache, when the cache was made for this process; else undefined. */
 export function cachedSource() {
@@ -62,7 +60,7 @@ export function cachedSource() {
   let source;
   let cachedData;
   try {
-    source = readFileSync(SCRIPT, "utf8");
+    source = readFileSync(SCRIPT_PATH, "utf8");
     cachedData = readFileSync(CACHE_PATH);
   } catch {
     return undefined;
