@@ -6,8 +6,8 @@
 // eval's totals and written as cases.jsonl's lines. The sums are taken as range.ts takes them
 // (a range's partial sums run by run, its cases in case order, then added into the totals in
 // range order), so every float has the bits range.ts gives it; the lines are assembled from
-// fragments JavaScript rendered (case lines, run keys, judgment parts, coverage endings) and
-// decimal integers. test/document-eval/range-pass.test.ts holds the two to the same outputs.
+// fragments JavaScript rendered (case ids and optional fields, run keys, judgment parts, coverage
+// endings) and decimal integers (case indices, gold IDs, sentence counts, line numbers, evidence). test/document-eval/range-pass.test.ts holds the two to the same outputs.
 //
 // JavaScript lays every column out in the memory it gives the module and their addresses in a
 // table, then calls setLayout once, sumRanges a slice of the cases at a time, and writeLines until
@@ -33,8 +33,18 @@ let missAccuracy: usize = 0;
 /** i32: case i's breakdown cells are cellIds[cellStart[i] … cellStart[i + 1]). */
 let cellStart: usize = 0;
 let cellIds: usize = 0;
-/** Fragment table of the case lines; i32 per case: its coverage endings' fragment table (0: none). */
-let caseLines: usize = 0;
+/**
+ * A case's line is assembled from its own parts, two fragments a case (its id as JSON writes
+ * between the quotes, then its optional fields: range.ts's writeCaseLineTail), its gold IDs
+ * (caseGoldIds[caseGoldStart[i] … caseGoldStart[i + 1])) and the fixed fragments of caseFixed
+ * (range.ts's CASE_LINE_FRAGMENTS: id open, index, label-and-gold opening by label, sentence
+ * count, end).
+ */
+let caseParts: usize = 0;
+let caseGoldStart: usize = 0;
+let caseGoldIds: usize = 0;
+let caseFixed: usize = 0;
+/** i32 per case: its coverage endings' fragment table (0: none). */
 let tailTables: usize = 0;
 
 
@@ -160,6 +170,9 @@ const breakOffsets = memory.data(BREAKS << 2);
   return <usize>load<i32>(breakOffsets + (<usize>field << 2));
 }
 
+/** The fixed fragments' bytes a case line takes at most (one label opening is longer). */
+let caseFixedBytes: usize = 0;
+
 /** Where setLayout reads next. */
 let layoutAt: usize = 0;
 
@@ -177,7 +190,8 @@ export function setLayout(table: usize): void {
   layoutAt = table;
   caseCount = <i32>next(); caseSlot = next(); caseLabel = next(); caseGold = next(); caseSentences = next();
   missJudgment = next(); missPredicted = next(); missMatched = next(); missCoverage = next(); missAccuracy = next();
-  cellStart = next(); cellIds = next(); caseLines = next(); tailTables = next();
+  cellStart = next(); cellIds = next(); caseParts = next(); caseGoldStart = next(); caseGoldIds = next();
+  caseFixed = next(); tailTables = next();
   runCount = <i32>next(); tableCases = <i32>next(); slots = next(); entLine = next(); entJudgment = next();
   entReason = next(); entCoverage = next(); entAccuracy = next(); entMatched = next(); entEvStart = next();
   entEvLength = next(); evIds = next();
@@ -190,6 +204,8 @@ export function setLayout(table: usize): void {
   codes = next(); present = next(); judgments = next(); reasonCounts = next(); histogram = next();
   partial = next(); records = next(); missing = next(); missingMost = <i32>next();
   caseFailed = next(); caseBits = next(); caseRewardSum = next(); caseReasons = next();
+  caseFixedBytes = 0;
+  for (let k = 0; k < 6; k++) caseFixedBytes += fragmentLength(caseFixed, k);
   const bitTable = next();
   for (let k = 0; k < SUMMARY_BITS; k++) store<i32>(summaryBits + (<usize>k << 2), load<i32>(bitTable + (<usize>k << 2)));
 }
@@ -439,8 +455,28 @@ export function writeLines(out: usize, end: usize): usize {
     while (wCase < caseTo) {
       const ci = <usize>wCase;
       if (wRun < 0) {
-        if (out + fragmentLength(caseLines, wCase) + WIDE_SLACK > end) return out;
-        out = copyFragmentWide(caseLines, wCase, out);
+        const goldFrom = load<i32>(caseGoldStart + (ci << 2));
+        const goldTo = load<i32>(caseGoldStart + (ci << 2) + 4);
+        const most =
+          caseFixedBytes +
+          fragmentLength(caseParts, 2 * wCase) +
+          fragmentLength(caseParts, 2 * wCase + 1) +
+          <usize>(goldTo - goldFrom + 2) * UINT_BYTES +
+          WIDE_SLACK;
+        if (out + most > end) return out;
+        out = copyFragmentWide(caseFixed, 0, out);
+        out = copyFragmentWide(caseParts, 2 * wCase, out);
+        out = copyFragmentWide(caseFixed, 1, out);
+        out = writeUint(out, <u32>load<i32>(caseSlot + (ci << 2)));
+        out = copyFragmentWide(caseFixed, 2 + <i32>load<u8>(caseLabel + ci), out);
+        for (let g = goldFrom; g < goldTo; g++) {
+          if (g > goldFrom) store<u8>(out++, COMMA);
+          out = writeUint(out, <u32>load<i32>(caseGoldIds + (<usize>g << 2)));
+        }
+        out = copyFragmentWide(caseFixed, 4, out);
+        out = writeUint(out, <u32>load<i32>(caseSentences + (ci << 2)));
+        out = copyFragmentWide(caseParts, 2 * wCase + 1, out);
+        out = copyFragmentWide(caseFixed, 5, out);
         wRun = wRunFrom;
       }
       const tails = <usize>load<i32>(tailTables + (ci << 2));

@@ -7,7 +7,7 @@
 // pass does not take (a coverage that is not k / n, a negative evidence ID) goes to the ranges with
 // the same result.
 import { afterAll, describe, expect, it } from "vitest";
-import type { DocumentSlice } from "../../src/io/slice.js";
+import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { Aggregate } from "../../src/tasks/document/aggregate.js";
 import { passSummary, tableSummary } from "../../src/tasks/document/explorer.js";
 import { denseRangePass } from "../../src/tasks/document/range-pass.js";
@@ -16,6 +16,7 @@ import type { RunTable } from "../../src/tasks/document/run-table.js";
 import { tempDir } from "../support/cli.js";
 import { numberDifferences } from "../support/number-differences.js";
 import { aggregateInProcess, generatedRunTable, generatedSlice, OPTIONS } from "./generated-eval.js";
+import { writeJsonl } from "./helpers.js";
 
 const tmp = tempDir("mari-range-pass-");
 afterAll(() => tmp.cleanup());
@@ -93,6 +94,38 @@ describe("the WebAssembly dense pass", () => {
     t.put(extra, s.cases[4]!.index, 999, { judgment: true, reason: null, evidence: [1], referenceCoverage: 0.123456, rewardAccuracy: 1, matched: 0 });
     expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(8) }, OPTIONS)?.sum()).toBe(false);
     expect((await sameAsRanges(s, t)).bytes.includes(Buffer.from('"reference_coverage":0.123456}'))).toBe(true);
+  });
+
+  it("assembles every case line as range.ts writes it: ids needing every kind of escape, many gold IDs, optional fields", async () => {
+    const ids = ["plain", 'q"uote', "back\\slash", "tab\there", "line\u2028sep", "caf\u00e9", "emoji \u{1f600}", "lone \ud800", "\u007f", "nul \u0000 end"];
+    const rows = ids.map((id, i) => {
+      const sentences = Array.from({ length: 1 + ((i * 7) % 40) }, (_, s) => `Sentence ${s} of ${i}.`);
+      const label = i % 3 !== 0;
+      // Up to 12 gold IDs, two-digit ones among them, not in order.
+      const gold = label ? [...new Set(Array.from({ length: 1 + (i % 12) }, (_, k) => 1 + ((k * 13 + i) % sentences.length)))] : [];
+      return {
+        id,
+        sentences,
+        label,
+        ...(label ? { gold_sentence_ids: gold } : {}),
+        ...(i % 2 ? { scope: `scope "${i}"\u00e9` } : {}),
+        ...(i % 4 === 1 ? { contra_type: "negation" } : {}),
+        ...(i % 3 === 1 ? { source: { page: i, note: "\u00fc" } } : {}),
+      };
+    });
+    const s = await readDocumentSlice(writeJsonl(tmp.dir, "escapes.jsonl", rows), {});
+    expect(s.cases.map((c) => c.id)).toEqual(ids);
+    const t = generatedRunTable(s, 5, 0.8, 11, runKey);
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(6) }, OPTIONS)?.sum()).toBe(true);
+    const { bytes } = await sameAsRanges(s, t);
+    // The lines are those of cases.jsonl's reader's format: each case line parses back to its case.
+    const caseLines = bytes
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.startsWith('{"case_id":'))
+      .map((line) => JSON.parse(line));
+    expect(caseLines.map((line) => line.case_id)).toEqual(ids);
+    expect(caseLines.map((line) => line.gold_sentence_ids)).toEqual(s.cases.map((c) => c.gold));
   });
 
   it("leaves to range.ts's ranges an eval with a negative evidence ID, with the same result", async () => {

@@ -1,6 +1,6 @@
 // The dense aggregation of a document eval on this thread, in WebAssembly (its source
 // wasm/range-pass.ts, its bytes range-pass-wasm.ts): the run table's columns and everything
-// JavaScript renders once (case lines, run keys, judgment parts, coverage endings, each case's
+// JavaScript renders once (each case's id and optional fields, run keys, judgment parts, coverage endings, each case's
 // missing prediction and breakdown cells) are laid out in a memory sized for the eval; the module
 // adds every cell into the totals and writes cases.jsonl's lines, range by range as range.ts cuts
 // them. Its sums have range.ts's bits and its lines range.ts's bytes
@@ -24,7 +24,9 @@ import {
   RUN_SUM_FIELDS,
   rangeCases,
   rangeRuns,
-  writeCaseLine,
+  CASE_LINE_FRAGMENTS,
+  hasCaseLineTail,
+  writeCaseLineTail,
 } from "./range.js";
 import { fragmentTableBytes, MOST_NUMERATORS, putFragmentTable, UINT_BYTES } from "./range-write.js";
 import { RANGE_PASS_WASM } from "./range-pass-wasm.js";
@@ -134,6 +136,62 @@ export interface PassRunKeys {
   start: Int32Array;
 }
 
+/** Each case's own parts of its case line, which the module assembles with CASE_LINE_FRAGMENTS. */
+interface CaseLineParts {
+  /**
+   * Part k of case i is bytes[starts[2i + k] … starts[2i + k + 1]): part 0 its id as JSON.stringify
+   * writes it between the quotes, part 1 its optional fields (often none).
+   */
+  bytes: Uint8Array;
+  starts: Int32Array;
+  /** Case i's gold IDs are gold[goldStart[i] … goldStart[i + 1]). */
+  goldStart: Int32Array;
+  gold: Int32Array;
+  /** The most bytes a case's parts and its numbers (gold IDs, index, sentence count) take. */
+  longest: number;
+}
+
+/** Text JSON.stringify writes as it is between the quotes: printable ASCII but quote and backslash. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The cases' parts of their lines, or undefined for a gold ID the module cannot write as range.ts
+ * does (not an integer in 0 … 2^31 − 1; scoring the cases' missing predictions has already turned
+ * such a slice down). Rendering whole case lines here took 32 ms of the GRPO bench's 37,500 cases
+ * and V8 compiled five functions for it.
+ */
+function caseLineParts(cases: readonly SliceCase[]): CaseLineParts | undefined {
+  const n = cases.length;
+  const sink = new ByteSink();
+  const starts = new Int32Array(2 * n + 1);
+  const goldStart = new Int32Array(n + 1);
+  let goldTotal = 0;
+  for (let i = 0; i < n; i++) goldTotal += cases[i]!.gold.length;
+  const gold = new Int32Array(goldTotal);
+  let goldAt = 0;
+  let longest = 0;
+  for (let i = 0; i < n; i++) {
+    const c = cases[i]!;
+    const before = sink.length;
+    starts[2 * i] = before;
+    const id = c.id;
+    if (PLAIN_JSON_TEXT.test(id)) sink.ascii(id);
+    else sink.text(JSON.stringify(id).slice(1, -1));
+    starts[2 * i + 1] = sink.length;
+    if (hasCaseLineTail(c)) writeCaseLineTail(sink, c);
+    const ids = c.gold;
+    for (let k = 0; k < ids.length; k++) {
+      const g = ids[k]!;
+      if (!((g | 0) === g && g >= 0)) return undefined;
+      gold[goldAt++] = g;
+    }
+    goldStart[i + 1] = goldAt;
+    longest = Math.max(longest, sink.length - before + (ids.length + 2) * UINT_BYTES);
+  }
+  starts[2 * n] = sink.length;
+  return { bytes: sink.room(0).subarray(0, sink.length), starts, goldStart, gold, longest };
+}
+
 /**
  * The pass of an eval of `cases` over `table`, laid out, to `sum`, add and write; undefined when
  * range.ts aggregates it instead: no runs or no cases, a case whose missing prediction cannot be
@@ -156,17 +214,8 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   // The biggest columns alone (slots, records, per-run sums, entry columns): an eval past the bound
   // on these is turned down before anything is rendered for it.
   if (4 * R * table.caseCount + RECORD_BYTES * R * n + 8 * R * RUN_SUM_FIELDS.length + ENTRY_BYTES * E > MOST_PASS_BYTES) return undefined;
-  // The case lines, rendered once each.
-  const sink = new ByteSink();
-  const caseEnds = new Int32Array(n);
-  let longestCaseLine = 0;
-  for (let i = 0; i < n; i++) {
-    const before = sink.length;
-    writeCaseLine(sink, cases[i]!);
-    caseEnds[i] = sink.length;
-    longestCaseLine = Math.max(longestCaseLine, sink.length - before);
-  }
-  const caseLineBytes = sink.room(0).subarray(0, sink.length);
+  const parts = caseLineParts(cases);
+  if (parts === undefined) return undefined;
   // Breakdown cells, numbered in order of first appearance (range.ts's order, range after range).
   const cellIndex = new Map<string, number>();
   const cellStart = new Int32Array(n + 1);
@@ -204,6 +253,14 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     Math.max(...judgmentPieces.map((p) => p.length)) +
     mostIds * UINT_BYTES +
     longestTail;
+  const caseFixedPieces = [
+    CASE_LINE_FRAGMENTS.idOpen,
+    CASE_LINE_FRAGMENTS.index,
+    ...CASE_LINE_FRAGMENTS.labelGold,
+    CASE_LINE_FRAGMENTS.sentenceCount,
+    CASE_LINE_FRAGMENTS.end,
+  ];
+  const longestCaseLine = caseFixedPieces.reduce((sum, p) => sum + p.length, 0) + parts.longest;
   const outputBytes = Math.max(OUTPUT_BYTES, 4 * Math.max(longestCaseLine, longestRunLine));
 
   const F = RUN_SUM_FIELDS.length;
@@ -224,7 +281,10 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     missAccuracy: layout.claim(8 * n),
     cellStart: layout.claim(4 * (n + 1)),
     cellIds: layout.claim(4 * cellList.length),
-    caseLines: layout.claim(8 * n + caseLineBytes.length),
+    caseParts: layout.claim(16 * n + parts.bytes.length),
+    caseGoldStart: layout.claim(4 * (n + 1)),
+    caseGoldIds: layout.claim(4 * parts.gold.length),
+    caseFixed: layout.claim(fragmentTableBytes(caseFixedPieces)),
     tailTables: layout.claim(4 * n),
     tails: layout.claim([...tailPieces.values()].reduce((sum, pieces) => sum + align8(fragmentTableBytes(pieces)), 0)),
     slots: layout.claim(4 * R * table.caseCount),
@@ -300,13 +360,17 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   }
   ints.set(cellStart, to(at.cellStart) >> 2);
   ints.set(cellList, to(at.cellIds) >> 2);
-  const caseLineTable = to(at.caseLines);
-  bytes.set(caseLineBytes, caseLineTable + 8 * n);
-  for (let i = 0; i < n; i++) {
-    const from = i === 0 ? 0 : caseEnds[i - 1]!;
-    ints[(caseLineTable >> 2) + 2 * i] = caseLineTable + 8 * n + from;
-    ints[(caseLineTable >> 2) + 2 * i + 1] = caseEnds[i]! - from;
+  // Each case's two parts as a fragment table: part k of case i is bytes[starts[2i + k] … starts[2i + k + 1]).
+  const partTable = to(at.caseParts);
+  const partBytes = partTable + 16 * n;
+  bytes.set(parts.bytes, partBytes);
+  for (let k = 0; k < 2 * n; k++) {
+    ints[(partTable >> 2) + 2 * k] = partBytes + parts.starts[k]!;
+    ints[(partTable >> 2) + 2 * k + 1] = parts.starts[k + 1]! - parts.starts[k]!;
   }
+  ints.set(parts.goldStart, to(at.caseGoldStart) >> 2);
+  ints.set(parts.gold, to(at.caseGoldIds) >> 2);
+  putFragmentTable(bytes, ints, to(at.caseFixed), caseFixedPieces);
   const tailTableOf = new Map<number, number>();
   let tailAt = to(at.tails);
   for (const [count, pieces] of tailPieces) {
@@ -356,7 +420,10 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     to(at.missAccuracy),
     to(at.cellStart),
     to(at.cellIds),
-    caseLineTable,
+    partTable,
+    to(at.caseGoldStart),
+    to(at.caseGoldIds),
+    to(at.caseFixed),
     to(at.tailTables),
     R,
     table.caseCount,

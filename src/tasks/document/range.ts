@@ -204,6 +204,20 @@ function writeJsonString(out: ByteSink, text: string): void {
 }
 
 /**
+ * The fixed parts of a case line around its own values, for a writer that assembles the line
+ * itself (range-pass.ts's module): `{"case_id":"` ID `","case_index":` INDEX, the label and gold
+ * opening by label, GOLD `],"sentence_count":` COUNT, then the optional fields (writeCaseLineTail)
+ * and the end. The ID goes between the quotes as JSON.stringify writes its content.
+ */
+export const CASE_LINE_FRAGMENTS = {
+  idOpen: Buffer.concat([CASE_ID_KEY, utf8('"')]),
+  index: Buffer.concat([utf8('"'), CASE_INDEX_KEY]),
+  labelGold: LABEL_GOLD,
+  sentenceCount: SENTENCE_COUNT_KEY,
+  end: CASE_END,
+};
+
+/**
  * Writes the case line of a case in cases.jsonl (docs/reports.md): the case-level fields once,
  * before its run lines; null facets and empty `fields` are left out (the reader restores them).
  * Written as bytes, not built as a string: a line per case was much of an eval's garbage.
@@ -221,6 +235,17 @@ export function writeCaseLine(out: ByteSink, c: SliceCase): void {
   }
   out.bytes(SENTENCE_COUNT_KEY);
   out.number(c.sentenceCount);
+  writeCaseLineTail(out, c);
+  out.bytes(CASE_END);
+}
+
+/** Whether a case line has optional fields (writeCaseLineTail writes any). */
+export function hasCaseLineTail(c: SliceCase): boolean {
+  return c.scope !== null || c.docType !== null || c.contraType !== null || Object.keys(c.extra).length > 0;
+}
+
+/** The optional fields of a case line, after its sentence count. */
+export function writeCaseLineTail(out: ByteSink, c: SliceCase): void {
   if (c.scope !== null) {
     out.bytes(SCOPE_KEY);
     writeJsonString(out, c.scope);
@@ -239,7 +264,6 @@ export function writeCaseLine(out: ByteSink, c: SliceCase): void {
     out.bytes(FIELDS_KEY);
     out.text(JSON.stringify(c.extra));
   }
-  out.bytes(CASE_END);
 }
 
 // Fixed fragments of a run line, pre-encoded. JUDGMENT: by judgment and reason index (no `reason`
