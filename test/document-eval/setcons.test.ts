@@ -354,7 +354,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
   }
 
   /** computeSetCons from ranges, and from lists (the sums made in JavaScript), on the same runs. */
-  function both(R: number, n: number, runs: RunJudgments[], ev: number[][][], seed: number) {
+  function both(n: number, runs: RunJudgments[], ev: number[][][], seed: number) {
     const caseIds = Array.from({ length: n }, (_, i) => `c${i}`);
     const fromRanges = computeSetCons({ caseIds, runs, evidenceOf: () => [], evidenceRanges: asRanges(ev, n, seed), flippedCap: 3 }) as SetConsResult;
     const fromLists = computeSetCons({ caseIds, runs, evidenceOf: (r, i) => ev[r]![i]!, flippedCap: 3 }) as SetConsResult;
@@ -375,7 +375,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
           const present = ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!);
           expect(sums[i]).toBe(present.length >= 2 ? plainGroupedSum(present) : 0);
         }
-        const { fromRanges, fromLists } = both(R, n, runs, ev, seed);
+        const { fromRanges, fromLists } = both(n, runs, ev, seed);
         expect(fromRanges).toEqual(fromLists);
       }),
       { numRuns: 120 },
@@ -386,7 +386,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
     fc.assert(
       fc.property(shape(40, 20, fc.integer({ min: 0, max: 40 }), false), ({ R, n, presentPercent, seed, sets }) => {
         const { runs, ev } = runsOf(R, n, presentPercent, seed, sets);
-        const { fromRanges, fromLists } = both(R, n, runs, ev, seed);
+        const { fromRanges, fromLists } = both(n, runs, ev, seed);
         expect(fromRanges).toEqual(fromLists);
       }),
       { numRuns: 80 },
@@ -404,7 +404,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
         [...new Set(Array.from({ length: rand.nextBelow(2 + Math.floor(i / 20)) }, () => rand.nextBelow(40 + i)))].sort((a, b) => a - b),
       ),
     );
-    const { fromRanges, fromLists } = both(R, n, runs, ev, 4);
+    const { fromRanges, fromLists } = both(n, runs, ev, 4);
     expect(fromRanges).toEqual(fromLists);
     const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, 4));
     for (const i of [0, 64, 65, 130, 199]) expect(sums[i]).toBe(plainGroupedSum(ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!)));

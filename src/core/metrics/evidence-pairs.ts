@@ -37,7 +37,7 @@ class Kernel {
 
   constructor(
     ids: Int32Array,
-    private readonly blockCases: number,
+    blockCases: number,
     private readonly stride: number,
     readonly total: number,
   ) {
