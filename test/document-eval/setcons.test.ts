@@ -370,7 +370,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
     fc.assert(
       fc.property(shape(60, 30, id), ({ R, n, presentPercent, seed, sets }) => {
         const { runs, ev } = runsOf(R, n, presentPercent, seed, sets);
-        const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, seed));
+        const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, seed), { present: new Int32Array(n), positives: new Int32Array(n) });
         for (let i = 0; i < n; i++) {
           const present = ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!);
           expect(sums[i]).toBe(present.length >= 2 ? plainGroupedSum(present) : 0);
@@ -406,7 +406,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
     );
     const { fromRanges, fromLists } = both(n, runs, ev, 4);
     expect(fromRanges).toEqual(fromLists);
-    const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, 4));
+    const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, 4), { present: new Int32Array(n), positives: new Int32Array(n) });
     for (const i of [0, 64, 65, 130, 199]) expect(sums[i]).toBe(plainGroupedSum(ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!)));
   });
 });

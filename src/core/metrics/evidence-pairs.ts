@@ -79,12 +79,19 @@ interface Gathered {
   counts: Int32Array;
 }
 
+/** Per case, the runs present on it and those judging it positive. */
+export interface CaseVotes {
+  present: Int32Array;
+  positives: Int32Array;
+}
+
 /**
  * Per case, the sum over pairs of its present runs of their evidence sets' Jaccard (0 for a case
- * present in fewer than two runs). Cases go in blocks, each run's columns read block by block:
- * walking all runs for one case at a time touched a different cache line per run.
+ * present in fewer than two runs); and its votes, counted into `votes` (the loop reads the
+ * presence anyway). Cases go in blocks, each run's columns read block by block: walking all runs
+ * for one case at a time touched a different cache line per run.
  */
-export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges): Float64Array {
+export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges, votes: CaseVotes): Float64Array {
   const { runs: R, cases: n } = c;
   const out = new Float64Array(n);
   if (R === 0 || n === 0) return out;
@@ -94,7 +101,7 @@ export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges): Fl
   let kernel: Kernel | null = null;
   for (let i0 = 0; i0 < n; i0 += blockCases) {
     const cases = Math.min(n, i0 + blockCases) - i0;
-    const total = gather(c, ranges, i0, cases, block, totals);
+    const total = gather(c, ranges, i0, cases, block, totals, votes);
     // Sized from the cases met so far, with room to spare: a case with more IDs makes a new instance.
     if (kernel === null || total > kernel.total) kernel = new Kernel(ranges.ids, blockCases, R, 2 * total);
     kernel.sumBlock(block, cases, out, i0);
@@ -102,9 +109,9 @@ export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges): Fl
   return out;
 }
 
-/** Gathers the present runs' ranges of cases i0 … i0 + cases into `block`; returns the most IDs a case has in all. */
-function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: number, block: Gathered, totals: Int32Array): number {
-  const { runs: R, cases: n, present } = c;
+/** Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes; returns the most IDs a case has in all. */
+function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: number, block: Gathered, totals: Int32Array, votes: CaseVotes): number {
+  const { runs: R, cases: n, present, judgment } = c;
   const { starts, ends, counts } = block;
   const span = new Int32Array(2);
   counts.fill(0);
@@ -113,6 +120,8 @@ function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: n
     const at = r * n + i0;
     for (let b = 0; b < cases; b++) {
       if (present[at + b] === 0) continue;
+      votes.present[i0 + b]!++;
+      if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
       ranges.range(r, i0 + b, span);
       const e = b * R + counts[b]!++;
       starts[e] = span[0]!;

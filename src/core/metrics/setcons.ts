@@ -21,7 +21,7 @@
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
 import { unitsKey } from "./bits-key.js";
-import { evidencePairSums, type EvidenceRanges } from "./evidence-pairs.js";
+import { type CaseVotes, evidencePairSums, type EvidenceRanges } from "./evidence-pairs.js";
 import { SubsetSums } from "./subset-sums.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
@@ -591,8 +591,9 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const runs = judgmentColumns(input.runs, n);
   if (runs.runs < 2) return { runs: runs.runs, reason: "SetCons needs at least two runs" };
   const agreement = judgmentAgreement(runs, n);
-  const { present: presentOf, positives: positivesOf } = caseVotes(runs);
-  const pairSums = input.evidenceRanges !== undefined ? evidencePairSums(runs, input.evidenceRanges) : keyedPairSums(runs, input);
+  const votes: CaseVotes = { present: new Int32Array(n), positives: new Int32Array(n) };
+  const pairSums = input.evidenceRanges !== undefined ? evidencePairSums(runs, input.evidenceRanges, votes) : keyedPairSums(runs, input, votes);
+  const { present: presentOf, positives: positivesOf } = votes;
   let evidenceSum = 0;
   let evidencePairs = 0;
   let allPresent = 0;
@@ -630,27 +631,12 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   };
 }
 
-/** Per case, the runs present on it and those judging it positive (run by run, as the columns lie, without a branch). */
-function caseVotes(c: JudgmentColumns): { present: Int32Array; positives: Int32Array } {
-  const present = new Int32Array(c.cases);
-  const positives = new Int32Array(c.cases);
-  for (let r = 0; r < c.runs; r++) {
-    const at = r * c.cases;
-    for (let i = 0; i < c.cases; i++) {
-      const here = c.present[at + i]! !== 0 ? 1 : 0;
-      present[i]! += here;
-      positives[i]! += here & (c.judgment[at + i]! !== 0 ? 1 : 0);
-    }
-  }
-  return { present, positives };
-}
-
 /**
  * evidencePairSums for sets given by key and list: per case, the sum over pairs of its present
  * runs of their evidence sets' Jaccard. Cases go in blocks, each run's columns read block by
- * block; each case keeps its distinct evidence sets, not a key per run.
+ * block; each case keeps its distinct evidence sets, not a key per run. Counts `votes` on the way.
  */
-function keyedPairSums(runs: JudgmentColumns, input: SetConsInput): Float64Array {
+function keyedPairSums(runs: JudgmentColumns, input: SetConsInput, votes: CaseVotes): Float64Array {
   const n = runs.cases;
   const sums = new Float64Array(n);
   const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
@@ -661,7 +647,12 @@ function keyedPairSums(runs: JudgmentColumns, input: SetConsInput): Float64Array
     for (let b = 0; b < i1 - i0; b++) groupsOf[b]!.clear();
     for (let r = 0; r < runs.runs; r++) {
       const at = r * n;
-      for (let i = i0; i < i1; i++) if (runs.present[at + i]) groupsOf[i - i0]!.add(evidenceKey(r, i), r);
+      for (let i = i0; i < i1; i++) {
+        if (!runs.present[at + i]) continue;
+        votes.present[i]!++;
+        if (runs.judgment[at + i]) votes.positives[i]!++;
+        groupsOf[i - i0]!.add(evidenceKey(r, i), r);
+      }
     }
     for (let i = i0; i < i1; i++) {
       const groups = groupsOf[i - i0]!;
