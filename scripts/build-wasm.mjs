@@ -52,14 +52,21 @@ export function wasmModuleText(name, constName, bytes) {
 }
 
 /**
- * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass and
- * multinomial import their memory: the caller sizes it for the eval, so that it never grows).
+ * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass,
+ * multinomial and evidence-pairs import their memory: the caller sizes it for the eval, so that it
+ * never grows).
  */
 export const WASM_MODULES = [
   { name: "block-scan", out: "src/io/block-scan-wasm.ts", constName: "BLOCK_SCAN_WASM" },
   { name: "range-write", out: "src/tasks/document/range-write-wasm.ts", constName: "RANGE_WRITE_WASM" },
   { name: "range-pass", out: "src/tasks/document/range-pass-wasm.ts", constName: "RANGE_PASS_WASM", options: ["--importMemory", "--initialMemory", "1"] },
   { name: "multinomial", out: "src/core/metrics/multinomial-wasm.ts", constName: "MULTINOMIAL_WASM", options: ["--importMemory", "--initialMemory", "1"] },
+  {
+    name: "evidence-pairs",
+    out: "src/core/metrics/evidence-pairs-wasm.ts",
+    constName: "EVIDENCE_PAIRS_WASM",
+    options: ["--importMemory", "--initialMemory", "1"],
+  },
 ];
 
 if (import.meta.url === `file://${process.argv[1]}`) {

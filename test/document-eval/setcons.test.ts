@@ -11,7 +11,8 @@ import {
   SUBSET_SUM_RUNS,
   type SetConsResult,
 } from "../../src/core/metrics/setcons.js";
-import { groupedAgreement, presenceGroups } from "../../src/core/metrics/run-agreement.js";
+import { evidencePairSums, type EvidenceRanges } from "../../src/core/metrics/evidence-pairs.js";
+import { groupedAgreement, judgmentColumns, presenceGroups } from "../../src/core/metrics/run-agreement.js";
 import { createPrng } from "../../src/core/metrics/prng.js";
 
 // Cases A (gold +), B (gold −), C (gold +); three runs; C is missing from run 1.
@@ -296,5 +297,116 @@ describe("judgment agreement from per-case vote counts", () => {
   it("gives up (null) past the group limit, so the caller can keep the pairwise loop", () => {
     const runs = randomRuns(30, 40, 6, 3);
     expect(presenceGroups(runs, 40, 2)).toBeNull();
+  });
+});
+
+/**
+ * Evidence as the run table gives it: every (run, case) set as a range of one ID array, the sets
+ * laid out in a shuffled order (ranges need not follow run or case order). Absent cells get a set
+ * too, which only the presence may leave out.
+ */
+function asRanges(ev: readonly (readonly (readonly number[])[])[], n: number, salt: number): EvidenceRanges {
+  const rand = createPrng(salt, 9);
+  const cells = Array.from({ length: ev.length * n }, (_, k) => k);
+  for (let k = cells.length - 1; k > 0; k--) {
+    const j = rand.nextBelow(k + 1);
+    [cells[k], cells[j]] = [cells[j]!, cells[k]!];
+  }
+  const ids: number[] = [];
+  const start = new Int32Array(cells.length);
+  const end = new Int32Array(cells.length);
+  for (const cell of cells) {
+    start[cell] = ids.length;
+    ids.push(...ev[Math.floor(cell / n)]![cell % n]!);
+    end[cell] = ids.length;
+  }
+  return {
+    ids: Int32Array.from(ids),
+    range: (r, i, into) => {
+      into[0] = start[r * n + i]!;
+      into[1] = end[r * n + i]!;
+    },
+  };
+}
+
+describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
+  /** R runs × n cases of random presence and evidence sets drawn from `pool` (sorted unique, some empty). */
+  const shape = (maxRuns: number, maxCases: number, pool: fc.Arbitrary<number>, sorted = true) =>
+    fc.record({
+      R: fc.integer({ min: 2, max: maxRuns }),
+      n: fc.integer({ min: 1, max: maxCases }),
+      presentPercent: fc.integer({ min: 0, max: 100 }),
+      seed: fc.integer({ min: 1, max: 1e6 }),
+      sets: fc.array(
+        fc.array(pool, { maxLength: 5 }).map((ids) => (sorted ? [...new Set(ids)].sort((a, b) => a - b) : ids)),
+        { minLength: 1, maxLength: 40 },
+      ),
+    });
+
+  function runsOf(R: number, n: number, presentPercent: number, seed: number, sets: number[][]) {
+    const rand = createPrng(seed, 8);
+    const runs: RunJudgments[] = Array.from({ length: R }, () => {
+      const present = Uint8Array.from({ length: n }, () => (rand.nextBelow(100) < presentPercent ? 1 : 0));
+      return { present, judgment: Uint8Array.from(present, () => rand.nextBelow(2)) };
+    });
+    const ev = Array.from({ length: R }, () => Array.from({ length: n }, () => sets[rand.nextBelow(sets.length)]!));
+    return { runs, ev };
+  }
+
+  /** computeSetCons from ranges, and from lists (the sums made in JavaScript), on the same runs. */
+  function both(n: number, runs: RunJudgments[], ev: number[][][], seed: number) {
+    const caseIds = Array.from({ length: n }, (_, i) => `c${i}`);
+    const fromRanges = computeSetCons({ caseIds, runs, evidenceOf: () => [], evidenceRanges: asRanges(ev, n, seed), flippedCap: 3 }) as SetConsResult;
+    const fromLists = computeSetCons({ caseIds, runs, evidenceOf: (r, i) => ev[r]![i]!, flippedCap: 3 }) as SetConsResult;
+    return { fromRanges, fromLists };
+  }
+
+  it("per case, equals the plain grouped sum bit for bit (few and many distinct sets, IDs past the packed and small-ID limits)", () => {
+    const id = fc.oneof(
+      fc.integer({ min: 0, max: 12 }),
+      fc.integer({ min: 0, max: 60 }),
+      fc.constantFrom(4095, 4096, 8191, 8192, 2 ** 28, 2 ** 31 - 1, -1, -(2 ** 31)),
+    );
+    fc.assert(
+      fc.property(shape(60, 30, id), ({ R, n, presentPercent, seed, sets }) => {
+        const { runs, ev } = runsOf(R, n, presentPercent, seed, sets);
+        const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, seed), { present: new Int32Array(n), positives: new Int32Array(n) });
+        for (let i = 0; i < n; i++) {
+          const present = ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!);
+          expect(sums[i]).toBe(present.length >= 2 ? plainGroupedSum(present) : 0);
+        }
+        const { fromRanges, fromLists } = both(n, runs, ev, seed);
+        expect(fromRanges).toEqual(fromLists);
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it("equals the JavaScript sums bit for bit on sets that are not strictly sorted (duplicates, any order)", () => {
+    fc.assert(
+      fc.property(shape(40, 20, fc.integer({ min: 0, max: 40 }), false), ({ R, n, presentPercent, seed, sets }) => {
+        const { runs, ev } = runsOf(R, n, presentPercent, seed, sets);
+        const { fromRanges, fromLists } = both(n, runs, ev, seed);
+        expect(fromRanges).toEqual(fromLists);
+      }),
+      { numRuns: 80 },
+    );
+  });
+
+  it("over several blocks of cases, with later cases holding more IDs than earlier ones", () => {
+    // 500 runs: 65 cases a block; each case draws from sets twice as large as the one before.
+    const R = 500;
+    const n = 200;
+    const rand = createPrng(4, 4);
+    const runs = randomRuns(R, n, 3, 4);
+    const ev = Array.from({ length: R }, () =>
+      Array.from({ length: n }, (_, i) =>
+        [...new Set(Array.from({ length: rand.nextBelow(2 + Math.floor(i / 20)) }, () => rand.nextBelow(40 + i)))].sort((a, b) => a - b),
+      ),
+    );
+    const { fromRanges, fromLists } = both(n, runs, ev, 4);
+    expect(fromRanges).toEqual(fromLists);
+    const sums = evidencePairSums(judgmentColumns(runs, n), asRanges(ev, n, 4), { present: new Int32Array(n), positives: new Int32Array(n) });
+    for (const i of [0, 64, 65, 130, 199]) expect(sums[i]).toBe(plainGroupedSum(ev.filter((_, r) => runs[r]!.present[i]).map((run) => run[i]!)));
   });
 });

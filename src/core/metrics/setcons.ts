@@ -14,14 +14,18 @@
 //   sets count as 1), and two groups g, h contribute k_g · k_h · J(S_g, S_h). Cost per case is
 //   O(m + D² · e) for m present runs, D distinct evidence sets and e IDs per set; D is small in
 //   practice (bounded by the distinct answers a model gives), and only the worst case with every run
-//   citing a different set degrades to quadratic in runs.
+//   citing a different set degrades to quadratic in runs. Sets given as ranges of one array (the
+//   run table's) are grouped and summed in WebAssembly (evidence-pairs.ts), EvidenceSets's sums
+//   to the bit; sets given by key and list, here.
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
 import { unitsKey } from "./bits-key.js";
+import { type CaseVotes, evidencePairSums, type EvidenceRanges } from "./evidence-pairs.js";
 import { SubsetSums } from "./subset-sums.js";
 import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
+export type { EvidenceRanges } from "./evidence-pairs.js";
 export type { JudgmentColumns } from "./run-agreement.js";
 
 /** One run's judgments over the slice's cases, in slice order. */
@@ -232,7 +236,7 @@ export function caseEvidenceJaccard(evidence: readonly (readonly number[])[]): {
 
 /**
  * A case's distinct evidence sets by key, in order of first appearance: the first item of each and
- * how many share it (no object per group); for sets added as ranges, the first range. Numeric keys
+ * how many share it (no object per group). Numeric keys
  * (the run table's packed ones, most sets) are found in an open-addressing table of their own, as
  * two int32 halves, text keys in a Map: a Map of numbers above 2^31 boxed and hashed every key, a
  * million times an eval, and a double passed to a call that is not inlined is boxed too.
@@ -245,9 +249,6 @@ class EvidenceGroups {
   // every case grew five arrays afresh.
   first: Int32Array = new Int32Array(16);
   count: Int32Array = new Int32Array(16);
-  /** The first range of each group (addRange only). */
-  from: Int32Array = new Int32Array(16);
-  to: Int32Array = new Int32Array(16);
   /** Per table slot, a numeric key's halves and its group + 1 (0: empty). */
   private keyLow = new Int32Array(64);
   private keyHigh = new Int32Array(64);
@@ -264,32 +265,10 @@ class EvidenceGroups {
     else if (Number.isSafeInteger(key) && key >= 0) g = this.numericGroup(key % PACKED_HALF, Math.floor(key / PACKED_HALF), this.size);
     // Never met from the run table; marked so that no text key can equal it.
     else g = this.textGroup(`#${key}`, this.size);
-    this.counted(g, item, 0, 0);
+    this.counted(g, item);
   }
 
-  /**
-   * Adds `item` with the set ids[start … end): up to three IDs below 2^13 are packed with their
-   * count into two int32 (no key built), other sets keyed by their text.
-   */
-  addRange(ids: Int32Array, start: number, end: number, item: number): void {
-    const size = end - start;
-    const next = this.size;
-    let g = -1;
-    if (size <= 3) {
-      const a = size > 0 ? ids[start]! : 0;
-      const b = size > 1 ? ids[start + 1]! : 0;
-      const c = size > 2 ? ids[start + 2]! : 0;
-      if ((a | b | c) >= 0 && a < PACKED_ID_LIMIT && b < PACKED_ID_LIMIT && c < PACKED_ID_LIMIT) g = this.numericGroup(size + a * 4 + b * 32768, c, next);
-    }
-    if (g < 0) {
-      let text = "";
-      for (let k = start; k < end; k++) text += k === start ? `${ids[k]}` : `,${ids[k]}`;
-      g = this.textGroup(text, next);
-    }
-    this.counted(g, item, start, end);
-  }
-
-  private counted(g: number, item: number, from: number, to: number): void {
+  private counted(g: number, item: number): void {
     if (g !== this.size) {
       this.count[g]!++;
       return;
@@ -297,13 +276,9 @@ class EvidenceGroups {
     if (g === this.first.length) {
       this.first = grown(this.first, g + 1);
       this.count = grown(this.count, g + 1);
-      this.from = grown(this.from, g + 1);
-      this.to = grown(this.to, g + 1);
     }
     this.first[g] = item;
     this.count[g] = 1;
-    this.from[g] = from;
-    this.to[g] = to;
     this.size++;
   }
 
@@ -366,8 +341,6 @@ class EvidenceGroups {
 
 /** Numeric keys are split at 2^28 (a key below 2^53 leaves a high half below 2^25). */
 const PACKED_HALF = 1 << 28;
-/** IDs addRange packs into a key (three of them and a count fit in 28 + 13 bits). */
-const PACKED_ID_LIMIT = 1 << 13;
 
 /** A table slot for a numeric key's halves (only equal keys must meet). */
 function keySlot(low: number, high: number, mask: number): number {
@@ -410,16 +383,6 @@ export class EvidenceSets {
 
   /** The sets of `groups`, each set's IDs from `idsOf(first item)`. */
   load(groups: EvidenceGroups, idsOf: (first: number) => readonly number[]): this {
-    return this.fill(groups, idsOf, null);
-  }
-
-  /** The sets of `groups` added as ranges of `ids` (EvidenceGroups.addRange). */
-  loadRanges(groups: EvidenceGroups, ids: Int32Array): this {
-    return this.fill(groups, null, ids);
-  }
-
-  /** Each set's IDs from idsOf when given, else from its range of `ids`. */
-  private fill(groups: EvidenceGroups, idsOf: ((first: number) => readonly number[]) | null, ids: Int32Array | null): this {
     const D = groups.size;
     this.sets = D;
     if (this.count.length < D) {
@@ -429,12 +392,10 @@ export class EvidenceSets {
     let used = 0;
     let strictlySorted = true;
     for (let g = 0; g < D; g++) {
-      const list: ArrayLike<number> = idsOf !== null ? idsOf(groups.first[g]!) : ids!;
-      const from = idsOf !== null ? 0 : groups.from[g]!;
-      const to = idsOf !== null ? list.length : groups.to[g]!;
-      if (used + to - from > this.ids.length) this.ids = grown(this.ids, used + to - from);
-      for (let k = from; k < to; k++) {
-        if (k > from && !(list[k]! > list[k - 1]!)) strictlySorted = false;
+      const list = idsOf(groups.first[g]!);
+      if (used + list.length > this.ids.length) this.ids = grown(this.ids, used + list.length);
+      for (let k = 0; k < list.length; k++) {
+        if (k > 0 && !(list[k]! > list[k - 1]!)) strictlySorted = false;
         this.ids[used++] = list[k]!;
       }
       this.count[g] = groups.count[g]!;
@@ -615,19 +576,13 @@ export interface SetConsInput {
   evidenceKey?: (run: number, caseIndex: number) => string | number;
   /**
    * The evidence IDs as ranges of one array, used instead of the two above when given: no list or
-   * key is made per (run, case).
+   * key is made per (run, case), and the sums are taken in WebAssembly (evidence-pairs.ts).
    */
   evidenceRanges?: EvidenceRanges;
   flippedCap: number;
 }
 
-/** Evidence sets as ranges of `ids`: run r's on case i at ids[into[0] … into[1]) after range(r, i, into). */
-export interface EvidenceRanges {
-  ids: Int32Array;
-  range(run: number, caseIndex: number, into: Int32Array): void;
-}
-
-/** Cases whose runs are gathered together (see computeSetCons). */
+/** Cases whose runs are gathered together (see keyedPairSums). */
 const CASE_BLOCK = 64;
 
 export function computeSetCons(input: SetConsInput): SetConsOutcome {
@@ -636,56 +591,30 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const runs = judgmentColumns(input.runs, n);
   if (runs.runs < 2) return { runs: runs.runs, reason: "SetCons needs at least two runs" };
   const agreement = judgmentAgreement(runs, n);
+  const votes: CaseVotes = { present: new Int32Array(n), positives: new Int32Array(n) };
+  const pairSums = input.evidenceRanges !== undefined ? evidencePairSums(runs, input.evidenceRanges, votes) : keyedPairSums(runs, input, votes);
+  const { present: presentOf, positives: positivesOf } = votes;
   let evidenceSum = 0;
   let evidencePairs = 0;
   let allPresent = 0;
   let unanimous = 0;
   let flippedCount = 0;
   const flipped: string[] = [];
-  const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
-  // Cases go in blocks, each run's columns read block by block: walking all runs for one case at a
-  // time touched a different cache line per run. Each case keeps its distinct evidence sets, not a
-  // key per run (at a million runs those lists were the largest transient of the eval).
-  const groupsOf = Array.from({ length: CASE_BLOCK }, () => new EvidenceGroups());
-  const sets = new EvidenceSets();
-  const ranges = input.evidenceRanges;
-  const span = new Int32Array(2);
-  const presentOf = new Int32Array(CASE_BLOCK);
-  const positivesOf = new Int32Array(CASE_BLOCK);
-  for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
-    const i1 = Math.min(n, i0 + CASE_BLOCK);
-    for (let b = 0; b < i1 - i0; b++) groupsOf[b]!.clear();
-    presentOf.fill(0);
-    positivesOf.fill(0);
-    for (let r = 0; r < runs.runs; r++) {
-      const at = r * n;
-      for (let i = i0; i < i1; i++) {
-        if (!runs.present[at + i]) continue;
-        if (runs.judgment[at + i]) positivesOf[i - i0]!++;
-        presentOf[i - i0]!++;
-        if (ranges !== undefined) {
-          ranges.range(r, i, span);
-          groupsOf[i - i0]!.addRange(ranges.ids, span[0]!, span[1]!, r);
-        } else groupsOf[i - i0]!.add(evidenceKey(r, i), r);
+  for (let i = 0; i < n; i++) {
+    const present = presentOf[i]!;
+    const positives = positivesOf[i]!;
+    const negatives = present - positives;
+    if (present >= 2) {
+      evidenceSum += pairSums[i]!;
+      evidencePairs += (present * (present - 1)) / 2;
+      if (positives > 0 && negatives > 0) {
+        flippedCount++;
+        if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
       }
     }
-    for (let i = i0; i < i1; i++) {
-      const present = presentOf[i - i0]!;
-      const positives = positivesOf[i - i0]!;
-      const negatives = present - positives;
-      if (present >= 2) {
-        const groups = groupsOf[i - i0]!;
-        evidenceSum += (ranges !== undefined ? sets.loadRanges(groups, ranges.ids) : sets.load(groups, (r) => input.evidenceOf(r, i))).pairSum();
-        evidencePairs += (present * (present - 1)) / 2;
-        if (positives > 0 && negatives > 0) {
-          flippedCount++;
-          if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
-        }
-      }
-      if (present === runs.runs) {
-        allPresent++;
-        if (positives === 0 || negatives === 0) unanimous++;
-      }
+    if (present === runs.runs) {
+      allPresent++;
+      if (positives === 0 || negatives === 0) unanimous++;
     }
   }
   return {
@@ -700,6 +629,37 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
     flipped_count: flippedCount,
     flipped_cases: flipped,
   };
+}
+
+/**
+ * evidencePairSums for sets given by key and list: per case, the sum over pairs of its present
+ * runs of their evidence sets' Jaccard. Cases go in blocks, each run's columns read block by
+ * block; each case keeps its distinct evidence sets, not a key per run. Counts `votes` on the way.
+ */
+function keyedPairSums(runs: JudgmentColumns, input: SetConsInput, votes: CaseVotes): Float64Array {
+  const n = runs.cases;
+  const sums = new Float64Array(n);
+  const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));
+  const groupsOf = Array.from({ length: CASE_BLOCK }, () => new EvidenceGroups());
+  const sets = new EvidenceSets();
+  for (let i0 = 0; i0 < n; i0 += CASE_BLOCK) {
+    const i1 = Math.min(n, i0 + CASE_BLOCK);
+    for (let b = 0; b < i1 - i0; b++) groupsOf[b]!.clear();
+    for (let r = 0; r < runs.runs; r++) {
+      const at = r * n;
+      for (let i = i0; i < i1; i++) {
+        if (!runs.present[at + i]) continue;
+        votes.present[i]!++;
+        if (runs.judgment[at + i]) votes.positives[i]!++;
+        groupsOf[i - i0]!.add(evidenceKey(r, i), r);
+      }
+    }
+    for (let i = i0; i < i1; i++) {
+      const groups = groupsOf[i - i0]!;
+      if (groups.size > 0) sums[i] = sets.load(groups, (r) => input.evidenceOf(r, i)).pairSum();
+    }
+  }
+  return sums;
 }
 
 /**
