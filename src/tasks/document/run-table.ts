@@ -1,7 +1,13 @@
 // Compact per-(case, run) state of a document eval: one typed array per field, evidence in one shared
 // growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
-import { reasonIndex, type ScoredPrediction } from "./score.js";
+import { reasonIndex, type ChunkResult, type ScoredPrediction } from "./score.js";
+
+/** A scored chunk's columns that `putChunk` reads: every line of it a prediction. */
+export type PredictionChunk = Pick<
+  ChunkResult,
+  "firstLineNo" | "count" | "caseIndex" | "runKey" | "judgment" | "code" | "coverage" | "rewardAccuracy" | "matched" | "evStart" | "evData"
+>;
 
 /** What is kept of a scored (case, run) slot, one typed array per field: the run table's and a range payload's layout. */
 export interface SlotColumns {
@@ -228,6 +234,69 @@ export class RunTable {
     this.evLength[e] = to - from;
   }
 
+  /**
+   * `putColumns` for each line of a chunk of predictions, in line order, kept only when its
+   * (case, run) has no kept line yet (in the table or earlier in the chunk) and `keep` has its case;
+   * a line dropped for an existing kept line is passed to `duplicate` with that line's number.
+   * `runOf` maps the chunk's run keys to runs the table has already. The columns grow once, and
+   * when every line is kept (most chunks) the chunk's columns and evidence are copied whole.
+   */
+  putChunk(chunk: PredictionChunk, runOf: Int32Array, keep: Uint8Array, duplicate: (i: number, firstLine: number) => void): void {
+    const count = chunk.count;
+    const first = this.entries;
+    if (first + count > this.line.length) this.growEntries(Math.max(2 * this.line.length, first + count));
+    const { cell, line, entryRun, entryCase, caseCount } = this;
+    const { caseIndex, runKey, firstLineNo } = chunk;
+    let e = first;
+    for (let i = 0; i < count; i++) {
+      const c = caseIndex[i]!;
+      if (keep[c] === 0) continue;
+      const run = runOf[runKey[i]!]!;
+      const s = run * caseCount + c;
+      if (cell[s] !== 0) {
+        duplicate(i, line[cell[s]! - 1]!);
+        continue;
+      }
+      cell[s] = e + 1;
+      line[e] = firstLineNo + i;
+      entryRun[e] = run;
+      entryCase[e] = c;
+      e++;
+    }
+    this.entries = e;
+    this.byCase = undefined;
+    const { evStart, evData } = chunk;
+    if (e - first === count) {
+      // Entry first + i is line i: whole columns. The lines' evidence ranges follow one another, so
+      // the chunk's evidence is copied as one block and each start shifted by the same amount.
+      this.judgment.set(chunk.judgment.subarray(0, count), first);
+      this.reason.set(chunk.code.subarray(0, count), first);
+      this.coverage.set(chunk.coverage.subarray(0, count), first);
+      this.rewardAccuracy.set(chunk.rewardAccuracy.subarray(0, count), first);
+      this.matched.set(chunk.matched.subarray(0, count), first);
+      const from = evStart[0]!;
+      const at = this.reserveEvidence(evStart[count]! - from);
+      this.evidence.set(evData.subarray(from, evStart[count]!), at);
+      const shift = at - from;
+      for (let i = 0; i < count; i++) {
+        this.evStart[first + i] = evStart[i]! + shift;
+        this.evLength[first + i] = evStart[i + 1]! - evStart[i]!;
+      }
+      return;
+    }
+    // Some lines dropped: each entry's fields from its line, found by its line number.
+    for (let x = first; x < e; x++) {
+      const i = line[x]! - firstLineNo;
+      this.judgment[x] = chunk.judgment[i]!;
+      this.reason[x] = chunk.code[i]!;
+      this.coverage[x] = chunk.coverage[i]!;
+      this.rewardAccuracy[x] = chunk.rewardAccuracy[i]!;
+      this.matched[x] = chunk.matched[i]!;
+      this.evStart[x] = this.appendEvidence(evData, evStart[i]!, evStart[i + 1]!);
+      this.evLength[x] = evStart[i + 1]! - evStart[i]!;
+    }
+  }
+
   private growEntries(size: number): void {
     const grown = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (k: number) => T): T => {
       const to = make(size);
@@ -316,14 +385,19 @@ export class RunTable {
   }
 
   private appendEvidence(ids: ArrayLike<number>, from: number, to: number): number {
+    const start = this.reserveEvidence(to - from);
+    for (let k = from; k < to; k++) this.evidence[start + k - from] = ids[k]!;
+    return start;
+  }
+
+  /** Where `count` more evidence IDs go: the buffer grown to hold them and counted as used. */
+  private reserveEvidence(count: number): number {
     const start = this.evidenceUsed;
-    const count = to - from;
     if (start + count > this.evidence.length) {
       const grown = new Int32Array(Math.max(this.evidence.length * 2, start + count));
       grown.set(this.evidence.subarray(0, start));
       this.evidence = grown;
     }
-    for (let k = 0; k < count; k++) this.evidence[start + k] = ids[from + k]!;
     this.evidenceUsed += count;
     return start;
   }

@@ -409,8 +409,14 @@ function casesInShard(slice: DocumentSlice, opts: DocumentEvalOptions): Uint8Arr
   return inShard;
 }
 
+/** Whether every line of the chunk is a prediction. */
+function onlyPredictions(chunk: ChunkResult): boolean {
+  for (let i = 0; i < chunk.count; i++) if (chunk.kind[i] !== LINE_KIND_PREDICTION) return false;
+  return true;
+}
+
 /** The scored dump lines, chunk after chunk in line order: the kept ones into the run table, the others counted. */
-class DumpTally {
+export class DumpTally {
   readonly inShard: Uint8Array;
   readonly table: RunTable;
   readonly runFirstLines: number[] = [];
@@ -437,10 +443,17 @@ class DumpTally {
     this.dumpName = opts.dumpPath;
   }
 
+  /** The chunk's lines, which follow the previous chunk's: a chunk of predictions only (nearly all) at once, else line by line. */
   addChunk(chunk: ChunkResult): void {
+    if (onlyPredictions(chunk)) this.addPredictions(chunk);
+    else this.addLines(chunk);
+  }
+
+  /** Any chunk, line by line: what `addPredictions` does at once for a chunk of predictions only. */
+  addLines(chunk: ChunkResult): void {
+    this.lines += chunk.count;
     let message = 0;
     let orphan = 0;
-    this.lines += chunk.count;
     // Table run of each of the chunk's run keys, resolved on first use (-1: not yet known).
     const runOf = new Int32Array(chunk.runKeys.length).fill(-1);
     for (let i = 0; i < chunk.count; i++) {
@@ -460,6 +473,55 @@ class DumpTally {
     }
   }
 
+  /**
+   * A chunk of predictions only (nearly every chunk of a dump): the same as `addLines`, cheaper.
+   * Its new runs are registered first (a new run has no kept line, so no line of the chunk is a
+   * duplicate in it), then the table takes all its lines at once, then what follows from each kept
+   * line (an example, a --rewards line) is done in line order.
+   */
+  private addPredictions(chunk: ChunkResult): void {
+    this.lines += chunk.count;
+    const table = this.table;
+    const runOf = this.runsOf(chunk);
+    const from = table.entries;
+    table.putChunk(chunk, runOf, this.inShard, (i, firstLine) => this.addDuplicate(chunk, i, firstLine));
+    // The reasons that still want examples, per reason index: most kept lines need nothing more
+    // once each reason has its examples (a reason full now stays full).
+    const wanted = Uint8Array.from(CASE_REASONS, (reason) => (this.writesRewards || (reason !== null && this.wantsExample(reason)) ? 1 : 0));
+    const messages = chunk.messages;
+    let message = 0;
+    for (let e = from; e < table.entries; e++) {
+      const i = table.line[e]! - chunk.firstLineNo;
+      if (wanted[chunk.code[i]!] === 0) continue;
+      const reason = CASE_REASONS[chunk.code[i]!]!;
+      while (message < messages.length && messages[message]![0] < i) message++;
+      const text = messages[message]?.[0] === i ? messages[message]![1] : undefined;
+      this.addKept(chunk, i, reason, text);
+    }
+  }
+
+  /**
+   * The table run of each of the chunk's run keys (-1: no line of this shard has it), new runs
+   * registered in the order of their first line, as `addPrediction` registers them.
+   */
+  private runsOf(chunk: ChunkResult): Int32Array {
+    const runOf = new Int32Array(chunk.runKeys.length).fill(-1);
+    let unresolved = runOf.length;
+    for (let i = 0; i < chunk.count && unresolved > 0; i++) {
+      const keyAt = chunk.runKey[i]!;
+      if (runOf[keyAt]! >= 0 || !this.inShard[chunk.caseIndex[i]!]) continue;
+      const key = chunk.runKeys[keyAt]!;
+      let run = this.table.runIndex(key);
+      if (run === undefined) {
+        run = this.table.ensureRun(key);
+        this.runFirstLines.push(chunk.firstLineNo + i);
+      }
+      runOf[keyAt] = run;
+      unresolved--;
+    }
+    return runOf;
+  }
+
   /** Line i of the chunk, a prediction: kept if it is the first of its (case, run) in this shard. */
   private addPrediction(chunk: ChunkResult, i: number, lineNo: number, text: string | undefined, runOf: Int32Array): void {
     const table = this.table;
@@ -470,18 +532,11 @@ class DumpTally {
     if (runOf[keyAt]! < 0) runOf[keyAt] = table.runIndex(key) ?? -1;
     const existing = runOf[keyAt]! >= 0 ? runOf[keyAt]! : undefined;
     if (existing !== undefined && table.has(existing, caseIndex)) {
-      this.lineRejections.duplicate_prediction = (this.lineRejections.duplicate_prediction ?? 0) + 1;
-      const first = table.lineOf(existing, caseIndex);
-      this.addExample(
-        "duplicate_prediction",
-        `${this.dumpName}:${lineNo}`,
-        `duplicate prediction for case ${JSON.stringify(this.slice.cases[caseIndex]!.id)} in run ${JSON.stringify(key)} (first at line ${first}; kept)`,
-      );
+      this.addDuplicate(chunk, i, table.lineOf(existing, caseIndex));
       return;
     }
     const run = existing ?? (runOf[keyAt] = table.ensureRun(key));
     if (existing === undefined) this.runFirstLines.push(lineNo);
-    const reason = CASE_REASONS[chunk.code[i]!]!;
     table.putColumns(
       run,
       caseIndex,
@@ -495,9 +550,28 @@ class DumpTally {
       chunk.evStart[i]!,
       chunk.evStart[i + 1]!,
     );
+    this.addKept(chunk, i, CASE_REASONS[chunk.code[i]!]!, text);
+  }
+
+  /** Line i of the chunk, dropped: its (case, run) has a kept line already, `firstLine`. */
+  private addDuplicate(chunk: ChunkResult, i: number, firstLine: number): void {
+    const caseId = this.slice.cases[chunk.caseIndex[i]!]!.id;
+    const key = chunk.runKeys[chunk.runKey[i]!]!;
+    this.lineRejections.duplicate_prediction = (this.lineRejections.duplicate_prediction ?? 0) + 1;
+    this.addExample(
+      "duplicate_prediction",
+      `${this.dumpName}:${chunk.firstLineNo + i}`,
+      `duplicate prediction for case ${JSON.stringify(caseId)} in run ${JSON.stringify(key)} (first at line ${firstLine}; kept)`,
+    );
+  }
+
+  /** Line i of the chunk, just kept: its example if it is format-invalid (`text`: its message when not the reason's fixed one), its --rewards line. */
+  private addKept(chunk: ChunkResult, i: number, reason: (typeof CASE_REASONS)[number], text: string | undefined): void {
+    const lineNo = chunk.firstLineNo + i;
     if (reason !== null && this.wantsExample(reason)) this.addExample(reason, `${this.dumpName}:${lineNo}`, text ?? fixedReasonMessage(reason)!);
     if (this.writesRewards) {
-      const c = this.slice.cases[caseIndex]!;
+      const c = this.slice.cases[chunk.caseIndex[i]!]!;
+      const key = chunk.runKeys[chunk.runKey[i]!]!;
       this.rewardsText +=
         `{"case_id":${JSON.stringify(c.id)},"run":${JSON.stringify(key)},"accuracy":${chunk.rewardAccuracy[i]}` +
         `,"reference_coverage":${chunk.coverage[i]},"format":${reason === null ? 1 : 0}` +
