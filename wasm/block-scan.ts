@@ -661,8 +661,8 @@ export function scanLines(block: usize, ends: usize, lineCount: i32, rows: usize
 
 // Scoring the rows scanLines read last (src/tasks/document/row-scores.ts): the line's case found by
 // its id's bytes, its prediction checked and scored as score-bytes.ts's scoreLineBytes and
-// scoreChecked score it, into per-line outputs. A line this does not take keeps its row and goes
-// to score-bytes.ts as before.
+// scoreChecked score it, into columns laid out as the chunk's result's. A line this does not take
+// keeps its row and goes to score-bytes.ts as before.
 
 // The slice's case facts, laid out by the caller (useCaseFacts) where block scanning never writes.
 let idBytesAt: usize = 0;
@@ -817,32 +817,55 @@ function sortUnique(ids: usize, count: i32): i32 {
   return kept;
 }
 
-// The reasons a scored line can have: the caller maps them to its own codes (row-scores.ts's ROW_REASONS).
-const REASON_NONE = 0;
-const REASON_EVIDENCE_OUT = 1; // evidence_out_of_document
-const REASON_POSITIVE_WITHOUT = 2; // positive_without_evidence
-const REASON_NEGATIVE_WITH = 3; // negative_with_evidence
-const REASON_REFERENCE_OUT = 4; // reasoning_reference_out_of_document
+// The reasons a scored line can have, written as the chunk's code column numbers them: their
+// CASE_REASONS indices (src/tasks/document/score.ts; row-scores.ts's ROW_REASON_CODES, checked by
+// test/document-eval/score-bytes.property.test.ts).
+const REASON_NONE: u8 = 0;
+const REASON_EVIDENCE_OUT: u8 = 7; // evidence_out_of_document
+const REASON_POSITIVE_WITHOUT: u8 = 8; // positive_without_evidence
+const REASON_NEGATIVE_WITH: u8 = 9; // negative_with_evidence
+const REASON_REFERENCE_OUT: u8 = 11; // reasoning_reference_out_of_document
+/** A scored line's kind in the chunk's kind column (LINE_KIND_PREDICTION of score.ts). */
+const KIND_PREDICTION: u8 = 2;
 
 /** Evidence lists longer than this are left to JavaScript (sorted here by insertion). */
 const IDS_SORTED: i32 = 256;
 
-// A scored line's outputs: SCORE_FIELDS i32 and VALUE_FIELDS f64.
-const SCORE_FIELDS: i32 = 4;
-const SCORE_CASE = 0; // the case index; -1: the line is not scored here
-const SCORE_FLAGS = 1; // reason | judgment << 4 | run kind << 5
-const SCORE_MATCHED = 2;
-const SCORE_EVIDENCE_COUNT = 3; // its IDs follow the previous scored lines' in the ID list
-const VALUE_FIELDS: i32 = 3;
-const VALUE_COVERAGE = 0;
-const VALUE_REWARD = 1;
-const VALUE_RUN = 2; // an integer run's value
+// The outputs of the lines being scored, a column each, laid out as the chunk's result columns
+// (score.ts's ChunkResult) so that JavaScript copies them whole: line k's kind (u8), code (u8),
+// case (i32, -1: left to JavaScript), judgment (u8), coverage (f64), accuracy reward (f64), matched
+// (i32), where its IDs start among the scored lines' (i32, one more for the end), and its run (i32:
+// an integer run below 2^31, 0 for an absent run, whose key is the integer 0's, else -1).
+let kindsAt: usize = 0;
+let codesAt: usize = 0;
+let caseIndexesAt: usize = 0;
+let judgmentsAt: usize = 0;
+let coveragesAt: usize = 0;
+let rewardsAt: usize = 0;
+let matchesAt: usize = 0;
+let idStartsOutAt: usize = 0;
+let runsAt: usize = 0;
+
+/** Line k's outputs as a fresh chunk's columns hold them for a line JavaScript then scores. */
+function leaveLine(k: i32): void {
+  store<u8>(kindsAt + <usize>k, 0);
+  store<u8>(codesAt + <usize>k, 0);
+  store<i32>(caseIndexesAt + (<usize>k << 2), -1);
+  store<u8>(judgmentsAt + <usize>k, 0);
+  store<f64>(coveragesAt + (<usize>k << 3), 0);
+  store<f64>(rewardsAt + (<usize>k << 3), 0);
+  store<i32>(matchesAt + (<usize>k << 2), 0);
+  store<i32>(runsAt + (<usize>k << 2), -1);
+}
+
+/** Integer runs below this are written in the run column (above, JavaScript reads them from the row). */
+const RUN_COLUMN_BELOW: f64 = 2147483648;
 
 /**
- * Scores the row at `row` into `score` and `value`, its sorted unique evidence IDs at `ids` (room
- * for `room`): how many IDs, or -1 when the line is left to JavaScript (nothing then holds).
+ * Scores the row at `row` into line k's outputs, its sorted unique evidence IDs at `ids` (room for
+ * `room`): how many IDs, or -1 when the line is left to JavaScript (its outputs then unwritten).
  */
-function scoreRow(row: usize, answerFinal: bool, score: usize, value: usize, ids: usize, room: i32): i32 {
+function scoreRow(row: usize, k: i32, answerFinal: bool, ids: usize, room: i32): i32 {
   const caseStart = load<i32>(row + (CASE_START << 2));
   if (caseStart < 0) return -1;
   const entry = findEntry(caseStart, load<i32>(row + (CASE_END << 2)));
@@ -939,38 +962,69 @@ function scoreRow(row: usize, answerFinal: bool, score: usize, value: usize, ids
   else if (!judged) reward = 0;
   else reward = matched == 0 ? -1 : 1 + <f64>matched / <f64>goldCount;
   const runKind = load<i32>(row + (RUN_KIND << 2));
-  store<i32>(score + (SCORE_CASE << 2), caseIndex);
-  store<i32>(score + (SCORE_FLAGS << 2), reason | (judged ? 16 : 0) | (runKind << 5));
-  store<i32>(score + (SCORE_MATCHED << 2), matched);
-  store<i32>(score + (SCORE_EVIDENCE_COUNT << 2), count);
-  store<f64>(value + (VALUE_COVERAGE << 3), reason == REASON_NONE ? <f64>referenceCount / <f64>n : 0);
-  store<f64>(value + (VALUE_REWARD << 3), reward);
-  store<f64>(value + (VALUE_RUN << 3), runKind == 1 ? load<f64>(numbersAt + (<usize>load<i32>(row + (RUN_VALUE << 2)) << 3)) : 0);
+  let run: i32 = runKind == 0 ? 0 : -1;
+  if (runKind == 1) {
+    const value = load<f64>(numbersAt + (<usize>load<i32>(row + (RUN_VALUE << 2)) << 3));
+    if (value < RUN_COLUMN_BELOW) run = <i32>value;
+  }
+  store<u8>(kindsAt + <usize>k, KIND_PREDICTION);
+  store<u8>(codesAt + <usize>k, reason);
+  store<i32>(caseIndexesAt + (<usize>k << 2), caseIndex);
+  store<u8>(judgmentsAt + <usize>k, judged ? 1 : 0);
+  store<f64>(coveragesAt + (<usize>k << 3), reason == REASON_NONE ? <f64>referenceCount / <f64>n : 0);
+  store<f64>(rewardsAt + (<usize>k << 3), reward);
+  store<i32>(matchesAt + (<usize>k << 2), matched);
+  store<i32>(runsAt + (<usize>k << 2), run);
   return count;
 }
 
 /**
  * Scores the lines whose rows scanLines wrote last (at `rows`, over the same block and numbers):
- * line k's outputs at scores + 4·SCORE_FIELDS·k (SCORE_CASE -1 when it is left to JavaScript) and
- * values + 8·VALUE_FIELDS·k, the scored lines' evidence IDs one after another at `ids` (room for
- * `idRoom`). `answerFinal`: whether a completion's `\n</answer>` end is read as written (else
- * completions are left to JavaScript). Returns how many lines it scored.
+ * line k's outputs at index k of the columns (kinds, codes, caseIndexes, judgments, coverages,
+ * rewards, matches, idStarts, runs: see kindsAt), a line left to JavaScript's as a fresh chunk
+ * holds them (its case -1), the scored lines' evidence IDs one after another at `ids` (room for
+ * `idRoom`), line k's from idStarts[k] to idStarts[k + 1]. `answerFinal`: whether a completion's
+ * `\n</answer>` end is read as written (else completions are left to JavaScript). Returns how
+ * many lines it scored.
  */
-export function scoreRows(rows: usize, lineCount: i32, answerFinal: bool, scores: usize, values: usize, ids: usize, idRoom: i32): i32 {
+export function scoreRows(
+  rows: usize,
+  lineCount: i32,
+  answerFinal: bool,
+  kinds: usize,
+  codes: usize,
+  caseIndexes: usize,
+  judgments: usize,
+  coverages: usize,
+  rewards: usize,
+  matches: usize,
+  idStarts: usize,
+  runs: usize,
+  ids: usize,
+  idRoom: i32,
+): i32 {
+  kindsAt = kinds;
+  codesAt = codes;
+  caseIndexesAt = caseIndexes;
+  judgmentsAt = judgments;
+  coveragesAt = coverages;
+  rewardsAt = rewards;
+  matchesAt = matches;
+  idStartsOutAt = idStarts;
+  runsAt = runs;
   let idCount: i32 = 0;
   let scored: i32 = 0;
   for (let k: i32 = 0; k < lineCount; k++) {
     const row = rows + (<usize>(k * ROW_FIELDS) << 2);
-    const score = scores + (<usize>(k * SCORE_FIELDS) << 2);
-    store<i32>(score + (SCORE_CASE << 2), -1);
-    if (load<i32>(row + (STATUS << 2)) != 1) continue;
-    const count = scoreRow(row, answerFinal, score, values + (<usize>(k * VALUE_FIELDS) << 3), ids + (<usize>idCount << 2), idRoom - idCount);
+    store<i32>(idStartsOutAt + (<usize>k << 2), idCount);
+    const count = load<i32>(row + (STATUS << 2)) == 1 ? scoreRow(row, k, answerFinal, ids + (<usize>idCount << 2), idRoom - idCount) : -1;
     if (count < 0) {
-      store<i32>(score + (SCORE_CASE << 2), -1);
+      leaveLine(k);
       continue;
     }
     idCount += count;
     scored++;
   }
+  store<i32>(idStartsOutAt + (<usize>lineCount << 2), idCount);
   return scored;
 }

@@ -12,13 +12,14 @@ import {
   fixedReasonMessage,
   scoreBlock,
   scoreCase,
+  scoreLines,
   type ChunkResult,
   type ScoreOptions,
   type ScoreState,
 } from "../../src/tasks/document/score.js";
 import { scoreLineBytes } from "../../src/tasks/document/score-bytes.js";
-import { SCORE_CASE, SCORE_FIELDS, scoreBlockRows } from "../../src/tasks/document/row-scores.js";
-import { LineEnds } from "../../src/io/lines.js";
+import { ROW_REASON_CODES, scoreBlockRows } from "../../src/tasks/document/row-scores.js";
+import { LineEnds, splitBlock, type Line } from "../../src/io/lines.js";
 import { dumpCaseId, dumpRunKey, isBatchOutputLine, LINE_REJECTIONS, parseDumpLine, runKeyProblem } from "../../src/io/dump.js";
 import { lineText } from "../../src/io/lines.js";
 import { batchOutputRecord } from "../../src/judges/batch-results.js";
@@ -118,7 +119,7 @@ function fromColumns(r: ChunkResult, i: number): Record<string, unknown> {
 function wasmScored(lines: readonly string[], options: ScoreOptions, on: DocumentSlice = slice): boolean[] {
   const block = Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8");
   const scores = scoreBlockRows(on, options.completionEnd, block, new LineEnds().of(block));
-  const scored = lines.map((_, i) => scores !== undefined && scores.scores[i * SCORE_FIELDS + SCORE_CASE]! >= 0);
+  const scored = lines.map((_, i) => scores !== undefined && scores.caseIndex[i]! >= 0);
   expect(scores?.scored ?? 0).toBe(scored.filter((x) => x).length);
   return scored;
 }
@@ -563,6 +564,78 @@ describe("scoreBlock's lines scored in WebAssembly", () => {
   const plainShaped = fc.tuple(fc.oneof(plainStructured, plainCompletion, plainCache), fc.constantFrom("", " ")).map(([value, space]) => {
     const json = JSON.stringify(value);
     return space === "" ? json : json.replace(/([,:[{])/g, `$1${space}`);
+  });
+
+  /**
+   * The block's whole chunk as scoreBlock fills it equals the one the string path alone fills
+   * (scoreLines, every line decoded and scanned as text): every column, the run keys in their order
+   * of first appearance, the evidence's layout, the messages and orphans.
+   */
+  function sameChunk(block: Buffer, options: ScoreOptions, firstLineNo = 1): ChunkResult {
+    const state: ScoreState = { slice, options };
+    const lines: Line[] = [];
+    splitBlock(block, firstLineNo, lines);
+    const r = scoreBlock(state, firstLineNo, block);
+    expect(r).toStrictEqual(scoreLines(state, firstLineNo, lines));
+    return r;
+  }
+
+  // Runs of every kind the chunk keys: absent, integers below and above the run column's 2^31 and
+  // the array of small ones, strings (one the text of an integer, whose key is that integer's).
+  const anyRun = fc.oneof(fc.nat({ max: 300 }), fc.constantFrom(0, "0", "7", 7, "r1", "", 255, 256, 2 ** 31 - 1, 2 ** 31, 1e15 - 1));
+  const keyedShaped = fc.tuple(plainShaped, fc.option(anyRun, { nil: undefined })).map(([json, run]) => {
+    const value = JSON.parse(json) as Record<string, unknown>;
+    delete value["run"];
+    return JSON.stringify(run === undefined ? value : { run, ...value });
+  });
+
+  it("writes the scored lines codes that are their reasons' indices", () => {
+    for (const [reason, code] of Object.entries(ROW_REASON_CODES)) expect(CASE_REASONS[code]).toBe(reason);
+  });
+
+  it("fills a block's chunk as the string path does, lines scored in WebAssembly among any others", () => {
+    let lines = 0;
+    let scored = 0;
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(keyedShaped, keyedShaped, keyedShaped, plainShaped, shaped, written, mutated), { minLength: 1, maxLength: 40 }),
+        fc.constantFrom(1, 7),
+        (block, firstLineNo) => {
+          const bytes = Buffer.from(block.map((l) => `${l}\n`).join(""), "utf8");
+          for (const options of OPTION_SETS) sameChunk(bytes, options, firstLineNo);
+          lines += block.length;
+          scored += wasmScored(block, { lenientIds: false }).filter((x) => x).length;
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(scored).toBeGreaterThan(lines / 5);
+  });
+
+  it("fills the chunk of a block of scored lines only, and of one whose other lines hold evidence between them", () => {
+    const scoredLines = [
+      '{"case_id":"c0","run":"r1","judgment":true,"evidence_sentence_ids":[5,2],"reasoning":"[2]"}',
+      '{"case_id":"c0","run":3000000000,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"[2]"}',
+      '{"case_id":"c1","judgment":false,"evidence_sentence_ids":[]}',
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[12,1,3],"reasoning":"[2]"}',
+      '{"case_id":"c0","run":"3000000000","judgment":true,"evidence_sentence_ids":[4],"reasoning":"[1]"}',
+    ];
+    // A string judgment: the byte path's, with evidence of its own.
+    const other = '{"case_id":"c0","run":"r2","judgment":"yes","evidence_sentence_ids":[7,6]}';
+    expect(wasmScored(scoredLines, { lenientIds: false })).toStrictEqual(scoredLines.map(() => true));
+    expect(wasmScored([other], { lenientIds: false })).toStrictEqual([false]);
+    const only = sameChunk(Buffer.from(scoredLines.map((l) => `${l}\n`).join("")), { lenientIds: false });
+    expect(only.runKeys).toStrictEqual(["r1", "3000000000", "0"]);
+    expect([...only.runKey]).toStrictEqual([0, 1, 2, 2, 1]);
+    expect([...only.evStart]).toStrictEqual([0, 2, 3, 3, 6, 7]);
+    expect([...only.evData]).toStrictEqual([2, 5, 2, 1, 3, 12, 4]);
+    const mixed = [other, scoredLines[0]!, other, other, scoredLines[3]!, scoredLines[4]!, other, "{", scoredLines[2]!];
+    const r = sameChunk(Buffer.from(mixed.map((l) => `${l}\n`).join("")), { lenientIds: false });
+    expect(r.runKeys).toStrictEqual(["r2", "r1", "0", "3000000000"]);
+    expect([...r.evStart]).toStrictEqual([0, 2, 4, 6, 8, 11, 12, 14, 14, 14]);
+    expect([...r.evData]).toStrictEqual([6, 7, 2, 5, 6, 7, 6, 7, 1, 3, 12, 4, 6, 7]);
+    // The same lines in a block that is not UTF-8: none is scored in WebAssembly.
+    sameChunk(Buffer.concat([Buffer.from(mixed.map((l) => `${l}\n`).join("")), Buffer.from([0xff, 0x0a])]), { lenientIds: false });
   });
 
   it("scores blocks of the shapes judges write as the full parser and scoreCase do, many lines there", () => {

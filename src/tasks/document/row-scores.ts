@@ -2,9 +2,9 @@
 // them into rows (io/block-scan.ts), so that the block, its rows and numbers are already in its
 // memory: a line whose row says all that scoring needs (its case ready, a true/false judgment or a
 // raw completion in the layout, integer evidence, its references summed) is scored there as
-// score-bytes.ts scores it, into per-line outputs score.ts copies into its columns. Every other
-// line keeps its row for score-bytes.ts. The slice's case facts (ids, sentence counts, gold) are
-// laid out once per slice in memory kept from block scanning (reserveScanMemory).
+// score-bytes.ts scores it, into columns laid out as the chunk's result's, which score.ts copies
+// whole. Every other line keeps its row for score-bytes.ts. The slice's case facts (ids, sentence
+// counts, gold) are laid out once per slice in memory kept from block scanning (reserveScanMemory).
 // test/document-eval/score-bytes.property.test.ts holds these lines to the string path.
 import type { DocumentContradictionErrorCode } from "../../core/document/index.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
@@ -17,35 +17,57 @@ import { answerEndIsFinalFor, factsFor } from "./score-bytes.js";
 interface RowScoreExports {
   memory: WasmMemory;
   useCaseFacts(idBytes: number, idStarts: number, caseOf: number, entries: number, table: number, tableSize: number, cases: number, gold: number): void;
-  scoreRows(rows: number, lineCount: number, answerFinal: number, scores: number, values: number, ids: number, idRoom: number): number;
+  scoreRows(
+    rows: number,
+    lineCount: number,
+    answerFinal: number,
+    kinds: number,
+    codes: number,
+    caseIndexes: number,
+    judgments: number,
+    coverages: number,
+    rewards: number,
+    matches: number,
+    idStarts: number,
+    runs: number,
+    ids: number,
+    idRoom: number,
+  ): number;
 }
 
-/** The reasons of a scored line's flags (their low four bits), as scoreRows numbers them. */
-export const ROW_REASONS: readonly (DocumentContradictionErrorCode | null)[] = [
-  null,
-  "evidence_out_of_document",
-  "positive_without_evidence",
-  "negative_with_evidence",
-  "reasoning_reference_out_of_document",
-];
+/**
+ * The codes scoreRows writes for a scored line's reason: their CASE_REASONS indices (score.ts,
+ * which imports this file; a test holds the two together).
+ */
+export const ROW_REASON_CODES = {
+  evidence_out_of_document: 7,
+  positive_without_evidence: 8,
+  negative_with_evidence: 9,
+  reasoning_reference_out_of_document: 11,
+} as const satisfies Partial<Record<DocumentContradictionErrorCode, number>>;
 
-/** Per line SCORE_FIELDS i32: the case (-1: not scored there), flags, matched, evidence count. */
-export const SCORE_FIELDS = 4;
-export const SCORE_CASE = 0;
-/** reason (ROW_REASONS) | judgment << 4 | run kind << 5 (the row's: 0 absent, 1 integer, 2 string). */
-export const SCORE_FLAGS = 1;
-export const SCORE_MATCHED = 2;
-export const SCORE_EVIDENCE_COUNT = 3;
-/** Per line VALUE_FIELDS f64: coverage, accuracy reward, an integer run's value. */
-export const VALUE_FIELDS = 3;
-export const VALUE_COVERAGE = 0;
-export const VALUE_REWARD = 1;
-export const VALUE_RUN = 2;
-
-/** A block's lines as scoreRows left them, valid until the next block. */
+/**
+ * A block's lines as scoreRows left them, valid until the next block: per line the columns of a
+ * chunk's result (score.ts's ChunkResult), a line left to JavaScript holding what a fresh chunk's
+ * columns hold (its caseIndex -1).
+ */
 export interface RowScores {
-  scores: Int32Array;
-  values: Float64Array;
+  /** LINE_KIND_PREDICTION for a scored line. */
+  kind: Uint8Array;
+  /** A CASE_REASONS index. */
+  code: Uint8Array;
+  caseIndex: Int32Array;
+  judgment: Uint8Array;
+  coverage: Float64Array;
+  rewardAccuracy: Float64Array;
+  matched: Int32Array;
+  /** Line i's evidence IDs are ids[evStart[i] .. evStart[i + 1]) (count + 1 entries). */
+  evStart: Int32Array;
+  /**
+   * A scored line's run: an integer run's value below 2^31, 0 for an absent run (its key is the
+   * integer 0's, "0"), else -1 (a string run, or a larger integer: its row says which).
+   */
+  run: Int32Array;
   /** The scored lines' evidence IDs, one line's after another's, in line order. */
   ids: Int32Array;
   /** The block's rows (a string run's place is in its row). */
@@ -116,19 +138,51 @@ export function scoreBlockRows(slice: ScoringSlice, completionEnd: CompletionEnd
   }
   const count = ends.length;
   const idRoom = IDS_PER_LINE * count + EXTRA_IDS;
-  const tail = laid ? 4 * SCORE_FIELDS * count + 8 * VALUE_FIELDS * count + 4 * idRoom : 0;
+  // The columns after the rows, each 8-byte aligned (the f64 ones first).
+  const align8 = (n: number): number => (n + 7) & ~7;
+  const coverageAt = 0;
+  const rewardAt = coverageAt + 8 * count;
+  const caseIndexAt = rewardAt + 8 * count;
+  const matchedAt = align8(caseIndexAt + 4 * count);
+  const evStartAt = align8(matchedAt + 4 * count);
+  const runAt = align8(evStartAt + 4 * (count + 1));
+  const idsAt = align8(runAt + 4 * count);
+  const kindAt = align8(idsAt + 4 * idRoom);
+  const codeAt = align8(kindAt + count);
+  const judgmentAt = align8(codeAt + count);
+  const tail = laid ? judgmentAt + count : 0;
   const rows = scanLinesAhead(block, ends, tail);
   if (rows === undefined || !laid) return undefined;
   const wasm = blockScanInstance() as unknown as RowScoreExports;
-  const scoresAt = rows.tailAt;
-  const valuesAt = scoresAt + 4 * SCORE_FIELDS * count;
-  const idsAt = valuesAt + 8 * VALUE_FIELDS * count;
-  const scored = wasm.scoreRows(rows.rowsAt, count, answerEndIsFinalFor(completionEnd) ? 1 : 0, scoresAt, valuesAt, idsAt, idRoom);
+  const at = rows.tailAt;
+  const scored = wasm.scoreRows(
+    rows.rowsAt,
+    count,
+    answerEndIsFinalFor(completionEnd) ? 1 : 0,
+    at + kindAt,
+    at + codeAt,
+    at + caseIndexAt,
+    at + judgmentAt,
+    at + coverageAt,
+    at + rewardAt,
+    at + matchedAt,
+    at + evStartAt,
+    at + runAt,
+    at + idsAt,
+    idRoom,
+  );
   const buffer = wasm.memory.buffer;
   return {
-    scores: new Int32Array(buffer, scoresAt, SCORE_FIELDS * count),
-    values: new Float64Array(buffer, valuesAt, VALUE_FIELDS * count),
-    ids: new Int32Array(buffer, idsAt, idRoom),
+    kind: new Uint8Array(buffer, at + kindAt, count),
+    code: new Uint8Array(buffer, at + codeAt, count),
+    caseIndex: new Int32Array(buffer, at + caseIndexAt, count),
+    judgment: new Uint8Array(buffer, at + judgmentAt, count),
+    coverage: new Float64Array(buffer, at + coverageAt, count),
+    rewardAccuracy: new Float64Array(buffer, at + rewardAt, count),
+    matched: new Int32Array(buffer, at + matchedAt, count),
+    evStart: new Int32Array(buffer, at + evStartAt, count + 1),
+    run: new Int32Array(buffer, at + runAt, count),
+    ids: new Int32Array(buffer, at + idsAt, idRoom),
     rows,
     scored,
   };

@@ -1,9 +1,10 @@
 // Scores a block of dump lines against the slice (docs/core-document.md, docs/comparable-reports.md). Runs in-process or in a
 // pool worker (it is the pool's task module: `init` + `processChunk`); results are columnar typed
-// arrays so that a million lines cross the worker boundary cheaply. A line the block's WebAssembly
-// pass read and scored (row-scores.ts) has its outputs copied into the columns; any other takes the
-// byte path (score-bytes.ts: read and scored on the block's bytes) when it is in the shapes judges
-// write, else the string path (decoded alone, parsed, `scoreCase`); all three write the same columns.
+// arrays so that a million lines cross the worker boundary cheaply. The lines the block's
+// WebAssembly pass read and scored (row-scores.ts) have their outputs copied into the columns whole
+// (only their run keys are looked up line by line); any other line takes the byte path
+// (score-bytes.ts: read and scored on the block's bytes) when it is in the shapes judges write,
+// else the string path (decoded alone, parsed, `scoreCase`); all three write the same columns.
 import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pythonTruthy } from "../../core/document/index.js";
 import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
@@ -24,21 +25,8 @@ import { scanDumpLine } from "../../io/dump-scan.js";
 import type { JsonObject } from "../../io/records.js";
 import { RUN_ABSENT, RUN_INTEGER } from "../../io/dump-bytes.js";
 import { byteOutcome, scoreLineBytes } from "./score-bytes.js";
-import {
-  ROW_REASONS,
-  SCORE_CASE,
-  SCORE_EVIDENCE_COUNT,
-  SCORE_FIELDS,
-  SCORE_FLAGS,
-  SCORE_MATCHED,
-  scoreBlockRows,
-  VALUE_COVERAGE,
-  VALUE_FIELDS,
-  VALUE_REWARD,
-  VALUE_RUN,
-  type RowScores,
-} from "./row-scores.js";
-import { ROW_FIELDS, ROW_RUN_END, ROW_RUN_START } from "../../io/block-scan.js";
+import { scoreBlockRows, type RowScores } from "./row-scores.js";
+import { ROW_FIELDS, ROW_RUN_END, ROW_RUN_KIND, ROW_RUN_START, ROW_RUN_VALUE, type BlockRows } from "../../io/block-scan.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import { JUDGE_ERROR_CODES, type JudgeErrorCode } from "../../judges/types.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
@@ -238,42 +226,65 @@ const chunkRunKeys: string[] = [];
 const chunkMessages: Array<[number, string]> = [];
 const chunkOrphans: Array<[number, string]> = [];
 
-/** A chunk's columns, filled line by line (by the byte path or the string path alike). */
+/**
+ * A chunk's columns: copied whole from the lines scored in WebAssembly, when the block's were, then
+ * filled line by line for the others (by the byte path or the string path alike).
+ */
 class ChunkColumns {
   readonly r: ChunkResult;
   private evidence = new Int32Array(1024);
   private evidenceCount = 0;
+  /** The lines scored in WebAssembly (the other lines' outputs there are a fresh chunk's). */
+  private readonly scored: RowScores | undefined;
+  /** Lines before this have their evidence in `evidence` (the scored lines' IDs are taken up to each other line). */
+  private taken = 0;
   private readonly runKeyIndex = new Map<string, number>();
   /** Chunk run-key index of the integer runs below INTEGER_RUNS_CACHED (-1: not seen yet). */
   private readonly integerRuns = new Int32Array(INTEGER_RUNS_CACHED).fill(-1);
   private readonly examplesPerCode = new Map<string, number>();
 
-  constructor(firstLineNo: number, count: number) {
+  constructor(firstLineNo: number, count: number, scored?: RowScores) {
     chunkRunKeys.length = 0;
     chunkMessages.length = 0;
     chunkOrphans.length = 0;
+    this.scored = scored;
     this.r = {
       firstLineNo,
       count,
-      kind: new Uint8Array(count),
-      code: new Uint8Array(count),
-      caseIndex: new Int32Array(count).fill(-1),
+      kind: scored?.kind.slice() ?? new Uint8Array(count),
+      code: scored?.code.slice() ?? new Uint8Array(count),
+      caseIndex: scored?.caseIndex.slice() ?? new Int32Array(count).fill(-1),
+      // Filled line by line: a run key's index is its order of first appearance in the chunk.
       runKey: new Int32Array(count),
       runKeys: [],
-      judgment: new Uint8Array(count),
-      coverage: new Float64Array(count),
-      rewardAccuracy: new Float64Array(count),
-      matched: new Int32Array(count),
-      evStart: new Int32Array(count + 1),
+      judgment: scored?.judgment.slice() ?? new Uint8Array(count),
+      coverage: scored?.coverage.slice() ?? new Float64Array(count),
+      rewardAccuracy: scored?.rewardAccuracy.slice() ?? new Float64Array(count),
+      matched: scored?.matched.slice() ?? new Int32Array(count),
+      // A scored line's start among the scored lines' IDs, moved up by the other lines' IDs before it (takeScored).
+      evStart: scored?.evStart.slice() ?? new Int32Array(count + 1),
       evData: new Int32Array(0),
       messages: [],
       orphans: [],
     };
   }
 
-  /** Line i starts: its evidence (if any) follows the previous lines'. */
+  /** Line i, one not scored in WebAssembly, starts: its evidence (if any) follows the previous lines'. */
   startLine(i: number): void {
+    this.takeScored(i);
+    this.taken = i + 1;
     this.r.evStart[i] = this.evidenceCount;
+  }
+
+  /** The evidence of the scored lines from `taken` to line `to` (excluded), after that of the lines before them. */
+  private takeScored(to: number): void {
+    const scored = this.scored;
+    const from = this.taken;
+    if (scored === undefined || from >= to) return;
+    const first = scored.evStart[from]!;
+    const shift = this.evidenceCount - first;
+    if (shift !== 0) for (let k = from; k < to; k++) this.r.evStart[k]! += shift;
+    this.pushEvidenceList(scored.ids, first, scored.evStart[to]! - first);
   }
 
   reject(i: number, code: DumpLineRejection, message: string): void {
@@ -330,17 +341,15 @@ class ChunkColumns {
     r.matched[i] = matched;
   }
 
-  /** ids[from .. from + count) as the line's evidence (copied one by one: a subarray per line cost more, in garbage). */
-  pushEvidenceList(ids: Int32Array, from: number, count: number): void {
+  /** ids[from .. from + count), the evidence of the lines they are. */
+  private pushEvidenceList(ids: Int32Array, from: number, count: number): void {
     while (this.evidenceCount + count > this.evidence.length) {
       const grown = new Int32Array(2 * this.evidence.length);
       grown.set(this.evidence);
       this.evidence = grown;
     }
-    const evidence = this.evidence;
-    let at = this.evidenceCount;
-    for (let k = from; k < from + count; k++) evidence[at++] = ids[k]!;
-    this.evidenceCount = at;
+    this.evidence.set(ids.subarray(from, from + count), this.evidenceCount);
+    this.evidenceCount += count;
   }
 
   pushEvidence(id: number): void {
@@ -353,6 +362,7 @@ class ChunkColumns {
   }
 
   finish(): ChunkResult {
+    this.takeScored(this.r.count);
     this.r.runKeys = chunkRunKeys.slice();
     this.r.messages = chunkMessages.slice();
     this.r.orphans = chunkOrphans.slice();
@@ -432,40 +442,24 @@ function scoreLineOfBytes(state: ScoreState, i: number, block: Buffer, start: nu
   return true;
 }
 
-/** CASE_REASONS indices of row-scores.ts's reasons. */
-const ROW_REASON_INDEX = Uint8Array.from(ROW_REASONS, (r) => reasonIndex(r as CaseReason | null));
-
 /**
- * Line i as scored in WebAssembly (row-scores.ts) into the columns; `idAt` is where its IDs start
- * among the scored lines'. Returns where the next scored line's IDs start.
+ * The chunk's run-key index of line i, scored in WebAssembly, whose run is not in its run column:
+ * a string, or an integer of 2^31 or more.
  */
-function scoreLineOfRow(scores: RowScores, i: number, block: Buffer, idAt: number, out: ChunkColumns): number {
-  const s = scores.scores;
-  const v = scores.values;
-  const at = i * SCORE_FIELDS;
-  const flags = s[at + SCORE_FLAGS]!;
-  const runKind = flags >>> 5;
-  let runKey: number;
-  if (runKind === RUN_INTEGER) runKey = out.integerRunKeyOf(v[i * VALUE_FIELDS + VALUE_RUN]!);
-  else if (runKind === RUN_ABSENT) runKey = out.runKeyOf("0");
-  else {
-    const row = i * ROW_FIELDS;
-    const rows = scores.rows.rows;
-    runKey = out.runKeyOf(block.toString("utf8", rows[row + ROW_RUN_START]!, rows[row + ROW_RUN_END]!));
-  }
-  const count = s[at + SCORE_EVIDENCE_COUNT]!;
-  out.prediction(
-    i,
-    s[at + SCORE_CASE]!,
-    runKey,
-    ROW_REASON_INDEX[flags & 15]!,
-    (flags & 16) !== 0,
-    v[i * VALUE_FIELDS + VALUE_COVERAGE]!,
-    v[i * VALUE_FIELDS + VALUE_REWARD]!,
-    s[at + SCORE_MATCHED]!,
-  );
-  if (count > 0) out.pushEvidenceList(scores.ids, idAt, count);
-  return idAt + count;
+function runKeyOfRow(rows: BlockRows, i: number, block: Buffer, out: ChunkColumns): number {
+  const row = i * ROW_FIELDS;
+  const r = rows.rows;
+  if (r[row + ROW_RUN_KIND] === RUN_INTEGER) return out.integerRunKeyOf(rows.numbers[r[row + ROW_RUN_VALUE]!]!);
+  return out.runKeyOf(block.toString("utf8", r[row + ROW_RUN_START]!, r[row + ROW_RUN_END]!));
+}
+
+/** Line i, not scored in WebAssembly, from `block[start .. end)`: by the byte path, else the string path. */
+function scoreLineLeft(state: ScoreState, i: number, block: Buffer, start: number, end: number, valid: boolean, firstLineNo: number, out: ChunkColumns): void {
+  // The line's text drops one final "\r" (lineText).
+  const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
+  if (valid && scoreLineOfBytes(state, i, block, start, textEnd, out)) return;
+  const text = valid || isUtf8(block.subarray(start, end)) ? lineText(block.toString("utf8", start, end), firstLineNo + i) : null;
+  scoreLineText(state, i, text, out);
 }
 
 /** The ends of the lines of a block scored without them (a block a thread was sent, a `--chunk-size` part). */
@@ -485,28 +479,22 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     // Found by the reader when it read the block (LineEnds), else here.
     const ends = lineEnds ?? blockLineEnds.of(block);
     const count = ends.length;
-    const out = new ChunkColumns(firstLineNo, count);
     const valid = isUtf8(block);
-    // Read ahead, and scored in WebAssembly where it can (row-scores.ts); the rest by the byte path.
+    // Read ahead, and scored in WebAssembly where it can (row-scores.ts): those lines' columns are
+    // copied whole, and only their run keys are looked up here, in line order as the others'.
     const scores = valid ? scoreBlockRows(state.slice, state.options.completionEnd, block, ends) : undefined;
-    const scoredCases = scores?.scores;
-    let idAt = 0;
-    let start = 0;
+    const out = new ChunkColumns(firstLineNo, count, scores);
+    const scoredCase = scores?.caseIndex;
+    const runs = scores?.run;
+    const runKey = out.r.runKey;
     for (let i = 0; i < count; i++) {
-      out.startLine(i);
-      const end = ends[i]!;
-      if (scoredCases !== undefined && scoredCases[i * SCORE_FIELDS + SCORE_CASE]! >= 0) {
-        idAt = scoreLineOfRow(scores!, i, block, idAt, out);
-        start = end + 1;
+      if (scoredCase !== undefined && scoredCase[i]! >= 0) {
+        const run = runs![i]!;
+        runKey[i] = run >= 0 ? out.integerRunKeyOf(run) : runKeyOfRow(scores!.rows, i, block, out);
         continue;
       }
-      // The line's text drops one final "\r" (lineText).
-      const textEnd = end > start && block[end - 1] === 0x0d ? end - 1 : end;
-      if (!valid || !scoreLineOfBytes(state, i, block, start, textEnd, out)) {
-        const text = valid || isUtf8(block.subarray(start, end)) ? lineText(block.toString("utf8", start, end), firstLineNo + i) : null;
-        scoreLineText(state, i, text, out);
-      }
-      start = end + 1;
+      out.startLine(i);
+      scoreLineLeft(state, i, block, i === 0 ? 0 : ends[i - 1]! + 1, ends[i]!, valid, firstLineNo, out);
     }
     return out.finish();
   } finally {
