@@ -709,6 +709,33 @@ describe("scoreBlock's lines scored in WebAssembly", () => {
     expect(() => scoreBlock({ slice: broken, options: { lenientIds: false } }, 1, Buffer.from(`${line}\n`))).toThrow();
   });
 
+  it("lays out a case's gold as the check returns it when the slice holds it unsorted or repeated", () => {
+    // Gold the check sorts and de-duplicates (the module must match against [2, 5] and [1, 3]), a
+    // case whose gold is already plain, and a negative one.
+    const unsorted = {
+      ...slice,
+      cases: [sliceCase(0, "c0", 12, true, [5, 2]), sliceCase(1, "c1", 6, true, [3, 3, 1]), sliceCase(2, "c2", 4, true, [4]), sliceCase(3, "c3", 3, false, [])],
+    } as DocumentSlice;
+    (unsorted as { byId: Map<string, number> }).byId = new Map(unsorted.cases.map((c) => [c.id, c.index]));
+    const lines = [
+      '{"case_id":"c0","run":0,"judgment":true,"evidence_sentence_ids":[2,5],"reasoning":"[2] and [5]"}',
+      '{"case_id":"c0","run":1,"judgment":true,"evidence_sentence_ids":[5],"reasoning":"[5]"}',
+      '{"case_id":"c1","run":0,"judgment":true,"evidence_sentence_ids":[1,2,3],"reasoning":"[1]-[3]"}',
+      '{"case_id":"c1","run":1,"judgment":true,"evidence_sentence_ids":[3],"reasoning":"x"}',
+      '{"case_id":"c2","run":0,"judgment":true,"evidence_sentence_ids":[4],"reasoning":"[4]"}',
+      '{"case_id":"c3","run":0,"judgment":false,"evidence_sentence_ids":[],"reasoning":"x"}',
+    ];
+    expect(wasmScored(lines, { lenientIds: false }, unsorted)).toStrictEqual(lines.map(() => true));
+    const state: ScoreState = { slice: unsorted, options: { lenientIds: false } };
+    const block = Buffer.from(lines.map((l) => `${l}\n`).join(""));
+    const parts: Line[] = [];
+    splitBlock(block, 1, parts);
+    const r = scoreBlock(state, 1, block);
+    expect(r).toStrictEqual(scoreLines(state, 1, parts));
+    // The first line matched both gold sentences, the third two of them (1 and 3).
+    expect([...r.matched]).toEqual([2, 1, 2, 1, 1, 0]);
+  });
+
   it("lays each slice's facts out afresh when the slice changes", () => {
     // The same ids, other gold and sentence counts; and many ids, so that the table is probed.
     const ids = Array.from({ length: 3000 }, (_, k) => `case-${k}`);

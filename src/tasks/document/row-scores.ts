@@ -80,15 +80,31 @@ export interface RowScores {
 let laidSlice: ScoringSlice | undefined;
 let laid = false;
 
+/**
+ * Whether a case's gold is exactly what CaseFacts.ready works out for it: a boolean label, at
+ * least one sentence, and integer IDs rising strictly within 1 … n, present for a positive case
+ * only (checkedGold then returns the same IDs).
+ */
+function plainGold(gold: readonly number[], n: number, label: unknown): boolean {
+  if (typeof label !== "boolean" || !(n >= 1) || gold.length > 0 !== label) return false;
+  let previous = 0;
+  for (let g = 0; g < gold.length; g++) {
+    const id = gold[g]!;
+    if (!(Number.isInteger(id) && id > previous && id <= n)) return false;
+    previous = id;
+  }
+  return true;
+}
+
 /** The cases' facts, laid out in the module's memory where block scanning never writes; false when they do not fit. */
 function layCaseFacts(slice: ScoringSlice): boolean {
   const facts = factsFor(slice);
   const { bytes, starts, caseOf } = facts.ids;
   const entries = caseOf.length;
   const caseCount = slice.cases.length;
-  // Every case worked out now (CaseFacts does it on a case's first line): 0 sentences marks one not ready.
+  // Room for every case's gold as read (a checked gold is never longer).
   let goldTotal = 0;
-  for (let k = 0; k < caseCount; k++) if (facts.ready(k)) goldTotal += facts.gold[k]!.length;
+  for (let k = 0; k < caseCount; k++) goldTotal += slice.cases[k]!.gold.length;
   let tableSize = 16;
   while (tableSize < 2 * entries) tableSize *= 2;
   const align16 = (n: number): number => (n + 15) & ~15;
@@ -107,16 +123,26 @@ function layCaseFacts(slice: ScoringSlice): boolean {
   new Int32Array(buffer, at + caseOfOff, entries).set(caseOf);
   const cases = new Int32Array(buffer, at + casesOff, 4 * caseCount);
   const gold = new Int32Array(buffer, at + goldOff, goldTotal);
+  // Every case worked out now (CaseFacts does it on a case's first line): 0 sentences marks one
+  // not ready. A case whose gold is already what the check returns is laid out as it is, without
+  // CaseFacts' checked copy (checkedGold's arrays and compiles were most of this function's cost).
   let goldAt = 0;
   for (let k = 0; k < caseCount; k++) {
-    const ready = facts.ready(k);
-    const ids = ready ? facts.gold[k]! : [];
-    cases[4 * k] = ready ? facts.sentenceCount[k]! : 0;
-    cases[4 * k + 1] = ready ? facts.positive[k]! : 0;
+    const c = slice.cases[k]!;
+    let ids: readonly number[] = c.gold;
+    let n = c.sentenceCount;
+    let positive = c.label === true;
+    if (!plainGold(ids, n, c.label)) {
+      const ready = facts.ready(k);
+      ids = ready ? facts.gold[k]! : [];
+      n = ready ? facts.sentenceCount[k]! : 0;
+      positive = ready && facts.positive[k] === 1;
+    }
+    cases[4 * k] = n;
+    cases[4 * k + 1] = positive ? 1 : 0;
     cases[4 * k + 2] = goldAt;
     cases[4 * k + 3] = ids.length;
-    gold.set(ids, goldAt);
-    goldAt += ids.length;
+    for (let g = 0; g < ids.length; g++) gold[goldAt++] = ids[g]!;
   }
   wasm.useCaseFacts(at + idBytesOff, at + startsOff, at + caseOfOff, entries, at + tableOff, tableSize, at + casesOff, at + goldOff);
   return true;
