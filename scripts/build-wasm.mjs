@@ -53,7 +53,7 @@ export function wasmModuleText(name, constName, bytes) {
 
 /**
  * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass,
- * multinomial and evidence-pairs import their memory: the caller sizes it for the eval, so that it
+ * multinomial, evidence-pairs and judgment-agreement import their memory: the caller sizes it for the eval, so that it
  * never grows).
  */
 export const WASM_MODULES = [
@@ -65,6 +65,12 @@ export const WASM_MODULES = [
     name: "evidence-pairs",
     out: "src/core/metrics/evidence-pairs-wasm.ts",
     constName: "EVIDENCE_PAIRS_WASM",
+    options: ["--importMemory", "--initialMemory", "1"],
+  },
+  {
+    name: "judgment-agreement",
+    out: "src/core/metrics/judgment-agreement-wasm.ts",
+    constName: "JUDGMENT_AGREEMENT_WASM",
     options: ["--importMemory", "--initialMemory", "1"],
   },
 ];

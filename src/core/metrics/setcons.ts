@@ -2,13 +2,10 @@
 // run pairs × cases:
 //
 // * judgment agreement per run pair needs the number of cases present in both runs and the number
-//   on which they agree. Each run is held as two bitsets over cases (present-and-positive,
-//   present-and-negative); for a pair, common = popcount((P_r|N_r) & (P_s|N_s)) and
-//   agree = popcount(P_r & P_s) + popcount(N_r & N_s). Cost O(R² · n / 32) word operations: at
-//   R = 1,875 runs and n = 891 cases that is ≈ 5·10⁷ cheap operations (well under a second).
-//   From 64 runs all present on the same cases (the usual eval), each run's agreement with every
-//   later run comes instead from one sum of packed per-case rows over its positive cases, through
-//   subset sums of blocks of five cases (samePresenceAgreement): about n / 5 row additions per run.
+//   on which they agree. Each run is held as two bitsets over cases (present; present and
+//   positive); for a pair, common = popcount(any_r & any_s) and the disagreements are
+//   popcount(any_r & any_s & (pos_r ^ pos_s)). Cost O(R² · n / 64) word operations, in
+//   WebAssembly (judgment-agreement.ts): at R = 1,122 runs and n = 891 cases that is ≈ 10⁷.
 // * evidence Jaccard is a flat mean over (pair, common case). Per case, the runs present are grouped
 //   by identical evidence set: a group of k runs contributes C(k, 2) pairs of Jaccard 1 (two empty
 //   sets count as 1), and two groups g, h contribute k_g · k_h · J(S_g, S_h). Cost per case is
@@ -20,10 +17,9 @@
 // * unanimous rate, flipped cases and the majority vote come from per-case positive/negative counts,
 //   O(R · n).
 import { binaryMetrics } from "./binary.js";
-import { unitsKey } from "./bits-key.js";
 import { type CaseVotes, evidencePairSums, type EvidenceRanges } from "./evidence-pairs.js";
-import { SubsetSums } from "./subset-sums.js";
-import { groupedAgreement, judgmentColumns, popcount32, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
+import { pairwiseAgreement } from "./judgment-agreement.js";
+import { groupedAgreement, judgmentColumns, presenceGroups, type JudgmentColumns } from "./run-agreement.js";
 
 export type { EvidenceRanges } from "./evidence-pairs.js";
 export type { JudgmentColumns } from "./run-agreement.js";
@@ -55,42 +51,6 @@ export interface SetConsResult {
 export type SetConsOutcome = SetConsResult | { runs: number; reason: string };
 
 /**
- * Every run's cases as two bitsets of `words` words, run r's at r · words: present, and present
- * and positive; with each run's count of present cases and a number shared by runs present on the
- * same cases (the first such run).
- */
-function runBitsets(c: JudgmentColumns, words: number): { any: Uint32Array; pos: Uint32Array; anyCount: Int32Array; presence: Int32Array } {
-  const any = new Uint32Array(c.runs * words);
-  const pos = new Uint32Array(c.runs * words);
-  const anyCount = new Int32Array(c.runs);
-  const presence = new Int32Array(c.runs);
-  const firstOf = new Map<string, number>();
-  for (let r = 0; r < c.runs; r++) {
-    const at = r * c.cases;
-    const base = r * words;
-    // Word by word, without a branch per case (judgments are unpredictable).
-    for (let w = 0; w < words; w++) {
-      let present = 0;
-      let positive = 0;
-      for (let b = 0, i = w * 32; b < 32 && i < c.cases; b++, i++) {
-        const here = c.present[at + i]! !== 0 ? 1 : 0;
-        present |= here << b;
-        positive |= (here & (c.judgment[at + i]! !== 0 ? 1 : 0)) << b;
-      }
-      any[base + w] = present;
-      pos[base + w] = positive;
-      anyCount[r]! += popcount32(present);
-    }
-    // The presence bitset's words as the key: a key per case's bit cost a call per (run, case).
-    const key = unitsKey(new Uint16Array(any.buffer, 4 * base, 2 * words), 0, 2 * words);
-    const first = firstOf.get(key);
-    if (first === undefined) firstOf.set(key, r);
-    presence[r] = first ?? r;
-  }
-  return { any, pos, anyCount, presence };
-}
-
-/**
  * Up to this many runs, judgment agreement is the pairwise loop (its float sums are what reports
  * have always printed); above it, the per-case vote counts of run-agreement.ts, whenever the runs
  * fall into few enough presence patterns for that to be cheaper.
@@ -105,105 +65,7 @@ export function judgmentAgreement(runs: readonly RunJudgments[] | JudgmentColumn
     const groups = presenceGroups(c, caseCount, Math.floor(c.runs / 6));
     if (groups) return groupedAgreement(groups, caseCount);
   }
-  const words = (caseCount + 31) >>> 5;
-  const { any, pos, anyCount, presence } = runBitsets(c, words);
-  if (c.runs >= SUBSET_SUM_RUNS && presence.every((first) => first === 0)) {
-    const shared = samePresenceAgreement(c, anyCount[0]!, pos);
-    if (shared) return shared;
-  }
-  let sum = 0;
-  let used = 0;
-  for (let r = 0; r < c.runs; r++) {
-    const a = r * words;
-    for (let s = r + 1; s < c.runs; s++) {
-      const b = s * words;
-      // On cases present in both, the runs agree where their positive bits are equal. Counts are
-      // integers, so counting the disagreements instead changes no fraction.
-      let common = 0;
-      let differ = 0;
-      if (presence[r] === presence[s]) {
-        common = anyCount[r]!;
-        for (let w = 0; w < words; w++) differ += popcount32(pos[a + w]! ^ pos[b + w]!);
-      } else {
-        for (let w = 0; w < words; w++) {
-          const both = any[a + w]! & any[b + w]!;
-          common += popcount32(both);
-          differ += popcount32(both & (pos[a + w]! ^ pos[b + w]!));
-        }
-      }
-      if (common === 0) continue;
-      sum += (common - differ) / common;
-      used++;
-    }
-  }
-  return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
-}
-
-/** From this many runs, runs all present on the same cases are compared through subset sums (fewer, the popcount loop is cheaper). */
-export const SUBSET_SUM_RUNS = 64;
-/** Float64 entries the subset sums may take (32 MB); past it, the popcount loop. */
-const SUBSET_ENTRIES = 1 << 22;
-
-/**
- * judgmentAgreement for runs all present on the same `common` cases, with the same additions in
- * the same order. Two runs disagree on p_r + p_s − 2 · shared_rs cases (p: cases judged positive,
- * shared: both judged positive), and run r's shared counts with every later run are one sum of
- * packed rows: per case, the runs judging it positive, as fields of one float64 per `perSlot` runs
- * (a field counts at most n cases, < 2^bits). Summed over r's positive cases through subset sums
- * (subset-sums.ts), that is about n / 5 row additions per run where the loop needed a popcount per
- * 32 cases and run pair. Null when the packing or the table does not fit.
- */
-export function samePresenceAgreement(c: JudgmentColumns, common: number, pos: Uint32Array): { mean: number; pairsUsed: number } | null {
-  const { runs: R, cases: n } = c;
-  if (common === 0) return { mean: 0, pairsUsed: 0 };
-  let bits = 1;
-  while (2 ** bits <= n) bits++;
-  const perSlot = Math.floor(53 / bits);
-  if (perSlot < 2) return null;
-  const field = 2 ** bits;
-  const slots = Math.ceil(R / perSlot);
-  const blocksOf = (k: number): number => Math.ceil(n / k);
-  const k = SubsetSums.blockItemsWithin(blocksOf, slots, SUBSET_ENTRIES);
-  if (blocksOf(k) * (2 ** k - 1) * slots > SUBSET_ENTRIES) return null;
-  const subsets = new SubsetSums(blocksOf(k), k, slots);
-  const words = (n + 31) >>> 5;
-  subsets.fillSingles(pos, words, R, n, field, perSlot, (i) => subsets.at(Math.floor(i / k), 1 << (i % k)));
-  subsets.completeSubsets();
-  const positives = new Int32Array(R);
-  for (let s = 0; s < R; s++) for (let w = 0; w < words; w++) positives[s]! += popcount32(pos[s * words + w]!);
-  const picked = new Int32Array(subsets.blocks);
-  const shared = new Float64Array(slots);
-  let sum = 0;
-  let used = 0;
-  for (let r = 0; r + 1 < R; r++) {
-    let count = 0;
-    for (let block = 0; block < subsets.blocks; block++) {
-      // Bits block·k … block·k + k − 1 of run r's positive bitset (k ≤ 5, so at most two words).
-      const first = block * k;
-      const at = r * words + (first >>> 5);
-      const shift = first & 31;
-      let mask = pos[at]! >>> shift;
-      if (shift + k > 32 && (first >>> 5) + 1 < words) mask |= pos[at + 1]! << (32 - shift);
-      mask &= subsets.span;
-      if (mask !== 0) picked[count++] = subsets.at(block, mask);
-    }
-    const firstSlot = Math.floor((r + 1) / perSlot);
-    subsets.sum(picked, count, shared, firstSlot, slots);
-    for (let q = firstSlot; q < slots; q++) {
-      let x = shared[q]!;
-      for (let f = 0, s = q * perSlot; f < perSlot && s < R; f++, s++) {
-        // Dividing by a power of two is exact: this is x % field without fmod.
-        const high = Math.floor(x / field);
-        const both = x - high * field;
-        x = high;
-        if (s <= r) continue;
-        const differ = positives[r]! + positives[s]! - 2 * both;
-        sum += (common - differ) / common;
-        used++;
-      }
-    }
-  }
-  return { mean: sum / used, pairsUsed: used };
+  return pairwiseAgreement(c);
 }
 
 /** Jaccard of two sorted, de-duplicated ID lists; both empty = 1. */

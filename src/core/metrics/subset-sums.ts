@@ -1,10 +1,10 @@
 // Sums of packed counter rows over every subset of small blocks of items (the "four Russians"
 // trick), for sums Σ_{item in S} row(item) over sets S that change many times while the rows stay
-// fixed: the bootstrap's drawn signature groups (bootstrap.ts) and SetCons's positive cases of each
-// run (setcons.ts). Items are cut into blocks of at most five; every non-empty subset of a block
-// has its row sum stored, so a set adds one stored row per block it meets instead of one row per
-// item. Rows hold integer counters packed into float64 fields (the callers keep every sum below
-// 2^53 and every field below its bound), so all sums are exact and their order changes no bit.
+// fixed: the bootstrap's drawn signature groups (bootstrap.ts). Items are cut into blocks of at
+// most five; every non-empty subset of a block has its row sum stored, so a set adds one stored
+// row per block it meets instead of one row per item. Rows hold integer counters packed into
+// float64 fields (the caller keeps every sum below 2^53 and every field below its bound), so all
+// sums are exact and their order changes no bit.
 
 /** Items per block at most: 31 stored rows for 5 items. */
 const MOST_BLOCK_ITEMS = 5;
