@@ -348,32 +348,39 @@ describe("judgment agreement from per-case vote counts", () => {
 });
 
 /**
- * Evidence as the run table gives it: every (run, case) set as a range of one ID array, the sets
- * laid out in a shuffled order (ranges need not follow run or case order). Absent cells get a set
- * too, which only the presence may leave out.
+ * Evidence as the run table keeps it: a slot per (run, table case) holding its entry + 1, and each
+ * entry's range of one ID array. The entries are numbered and laid out in a shuffled order, the
+ * cases sit at shuffled table slots among spare ones, and every second empty set has no entry at
+ * all (an empty range). Absent cells get a set too, which only the presence may leave out.
  */
 function asRanges(ev: readonly (readonly (readonly number[])[])[], n: number, salt: number): EvidenceRanges {
   const rand = createPrng(salt, 9);
-  const cells = Array.from({ length: ev.length * n }, (_, k) => k);
-  for (let k = cells.length - 1; k > 0; k--) {
-    const j = rand.nextBelow(k + 1);
-    [cells[k], cells[j]] = [cells[j]!, cells[k]!];
-  }
-  const ids: number[] = [];
-  const start = new Int32Array(cells.length);
-  const end = new Int32Array(cells.length);
-  for (const cell of cells) {
-    start[cell] = ids.length;
-    ids.push(...ev[Math.floor(cell / n)]![cell % n]!);
-    end[cell] = ids.length;
-  }
-  return {
-    ids: Int32Array.from(ids),
-    range: (r, i, into) => {
-      into[0] = start[r * n + i]!;
-      into[1] = end[r * n + i]!;
-    },
+  const shuffled = (count: number): number[] => {
+    const list = Array.from({ length: count }, (_, k) => k);
+    for (let k = list.length - 1; k > 0; k--) {
+      const j = rand.nextBelow(k + 1);
+      [list[k], list[j]] = [list[j]!, list[k]!];
+    }
+    return list;
   };
+  const stride = n + 3;
+  const slotOf = Int32Array.from(shuffled(stride).slice(0, n));
+  const entryOf = shuffled(ev.length * n);
+  const cells = new Int32Array(ev.length * stride);
+  const start = new Int32Array(ev.length * n);
+  const length = new Int32Array(ev.length * n);
+  const ids: number[] = [];
+  let empty = 0;
+  for (const cell of shuffled(ev.length * n)) {
+    const set = ev[Math.floor(cell / n)]![cell % n]!;
+    if (set.length === 0 && empty++ % 2 === 0) continue;
+    const entry = entryOf[cell]!;
+    cells[Math.floor(cell / n) * stride + slotOf[cell % n]!] = entry + 1;
+    start[entry] = ids.length;
+    ids.push(...set);
+    length[entry] = set.length;
+  }
+  return { ids: Int32Array.from(ids), cells, stride, slotOf, start, length };
 }
 
 describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {

@@ -7,10 +7,19 @@ import { instantiateSized, WASM_OWN_BYTES } from "../wasm.js";
 import { EVIDENCE_PAIRS_WASM } from "./evidence-pairs-wasm.js";
 import type { JudgmentColumns } from "./run-agreement.js";
 
-/** Evidence sets as ranges of `ids`: run r's on case i at ids[into[0] … into[1]) after range(r, i, into). */
+/**
+ * Evidence sets as the run table keeps them: run r's on case i is entry e = cells[r · stride +
+ * slotOf[i]] − 1 (none when e < 0: an empty set), whose IDs are ids[start[e] … start[e] + length[e]).
+ * Columns, not a function per set: a call per (run, case) through the table made the loop that
+ * reads them V8's costliest compile of the GRPO bench's SetCons.
+ */
 export interface EvidenceRanges {
   ids: Int32Array;
-  range(run: number, caseIndex: number, into: Int32Array): void;
+  cells: Int32Array;
+  stride: number;
+  slotOf: Int32Array;
+  start: Int32Array;
+  length: Int32Array;
 }
 
 interface EvidencePairsExports {
@@ -112,21 +121,24 @@ export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges, vot
 /** Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes; returns the most IDs a case has in all. */
 function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: number, block: Gathered, totals: Int32Array, votes: CaseVotes): number {
   const { runs: R, cases: n, present, judgment } = c;
+  const { cells, stride, slotOf, start, length } = ranges;
   const { starts, ends, counts } = block;
-  const span = new Int32Array(2);
   counts.fill(0);
   totals.fill(0);
   for (let r = 0; r < R; r++) {
     const at = r * n + i0;
+    const row = r * stride;
     for (let b = 0; b < cases; b++) {
       if (present[at + b] === 0) continue;
       votes.present[i0 + b]!++;
       if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
-      ranges.range(r, i0 + b, span);
+      const entry = cells[row + slotOf[i0 + b]!]! - 1;
+      const from = entry < 0 ? 0 : start[entry]!;
+      const count = entry < 0 ? 0 : length[entry]!;
       const e = b * R + counts[b]!++;
-      starts[e] = span[0]!;
-      ends[e] = span[1]!;
-      totals[b]! += span[1]! - span[0]!;
+      starts[e] = from;
+      ends[e] = from + count;
+      totals[b]! += count;
     }
   }
   let most = 0;

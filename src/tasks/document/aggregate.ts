@@ -540,7 +540,14 @@ async function resampleWithSetCons(
     runs: totals.judgments,
     evidenceOf: (r, k) => table.evidenceOf(r, tableIndex[k]!),
     evidenceKey: (r, k) => table.evidenceKey(r, tableIndex[k]!),
-    evidenceRanges: { ids: table.evidenceIds, range: (r, k, into) => table.evidenceRange(r, tableIndex[k]!, into) },
+    evidenceRanges: {
+      ids: table.evidenceIds,
+      cells: table.cell,
+      stride: table.caseCount,
+      slotOf: tableIndex,
+      start: table.evStart,
+      length: table.evLength,
+    },
     flippedCap: options.flippedCap,
   });
   resampling.tick();

@@ -365,14 +365,6 @@ export class RunTable {
     return this.evidenceUsed;
   }
 
-  /** Sets into[0], into[1] to the bounds of the evidence IDs of (run, case) in evidenceIds (equal when it has no kept line). */
-  evidenceRange(run: number, caseIndex: number, into: Int32Array): void {
-    const e = this.entry(run, caseIndex);
-    const start = e < 0 ? 0 : this.evStart[e]!;
-    into[0] = start;
-    into[1] = e < 0 ? start : start + this.evLength[e]!;
-  }
-
   /** The evidence IDs of (run, case) (none when it has no kept line). */
   evidenceOf(run: number, caseIndex: number): number[] {
     const e = this.entry(run, caseIndex);
