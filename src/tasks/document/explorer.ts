@@ -545,11 +545,14 @@ class RunPicker {
 
 /**
  * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
- * and the scorer's message), within the page's text budget; `sliceCase` undefined: no message.
- * `reasonsScoredHere`: the runs' reasons are this process's scoring of those very lines (an eval).
+ * and the scorer's message), within the page's text budget; `caseOf[i]` is run i's slice case
+ * (undefined: no message). `reasonsScoredHere`: the runs' reasons are this process's scoring of
+ * those very lines (an eval). Two lists and index loops, not a list of pairs: on tens of thousands
+ * of runs, destructuring each pair cost more than the rest of the loop until it was optimized.
  */
 async function attachTexts(
-  runs: ReadonlyArray<readonly [ExplorerRun, SliceCase | undefined]>,
+  runs: readonly ExplorerRun[],
+  caseOf: ReadonlyArray<SliceCase | undefined>,
   dumpPath: string,
   offsets: LineOffsets | undefined,
   options: ScoreOptions,
@@ -559,13 +562,16 @@ async function attachTexts(
   const lines: number[] = [];
   // The parsed line is kept for a failed run's explanation only.
   const recordLines = new Set<number>();
-  for (const [run, sliceCase] of runs) {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
     if (run.line === undefined) continue;
     lines.push(run.line);
-    if (run.reason !== null && sliceCase !== undefined) recordLines.add(run.line);
+    if (run.reason !== null && caseOf[i] !== undefined) recordLines.add(run.line);
   }
   const texts = await readDumpTexts(dumpPath, lines, offsets, recordLines);
-  for (const [run, sliceCase] of runs) {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    const sliceCase = caseOf[i];
     const t = run.line !== undefined ? texts.get(run.line) : undefined;
     if (t === undefined) continue;
     const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
@@ -715,14 +721,18 @@ async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, sh
     golds[k] = streak.gold;
     picker.offer(k, streak.fails, streak.times, streak.runAt);
   });
-  const withCase: Array<[ExplorerRun, SliceCase]> = [];
+  const runs: ExplorerRun[] = [];
+  const caseOf: SliceCase[] = [];
   cases.forEach((view, k) => {
     if (golds[k] !== undefined) view.doc!.gold = numbers(golds[k]);
     view.doc!.runs = picker.runs(k);
-    for (const run of view.doc!.runs) withCase.push([run, sliceCases[k]!]);
+    for (const run of view.doc!.runs) {
+      runs.push(run);
+      caseOf.push(sliceCases[k]!);
+    }
   });
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
-  if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, scoreOptionsOf(input), budget, fromTable);
+  if (input.dumpPath !== null) await attachTexts(runs, caseOf, input.dumpPath, input.offsets, scoreOptionsOf(input), budget, fromTable);
   return budget.leftOut;
 }
 
@@ -818,16 +828,20 @@ export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Prom
     await readCaseSegments(old.casesPath, ranges, slots, take);
   } else for await (const item of readDocumentCases(old.casesPath)) take(item);
   const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
-  const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
+  const oldRuns: ExplorerRun[] = [];
+  const caseOf: Array<SliceCase | undefined> = [];
   changedCases.forEach((c, k) => {
     const runs = picker.runs(k);
     c.doc!.old_runs = runs;
     if (totals[k]! > runs.length) c.doc!.old_runs_total = totals[k]!;
-    for (const run of runs) withCase.push([run, indexOfId?.get(c.id)]);
+    for (const run of runs) {
+      oldRuns.push(run);
+      caseOf.push(indexOfId?.get(c.id));
+    }
   });
   if (old.dumpPath !== null) {
     data.old_dump = old.dumpName ?? old.dumpPath;
     const used = data.cases.reduce((sum, c) => sum + (c.doc?.runs ?? []).reduce((s, r) => s + (r.reasoning?.length ?? 0) + (r.raw?.length ?? 0), 0), 0);
-    await attachTexts(withCase, old.dumpPath, undefined, scoreOptionsOf(old), { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 }, false);
+    await attachTexts(oldRuns, caseOf, old.dumpPath, undefined, scoreOptionsOf(old), { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 }, false);
   }
 }
