@@ -2,11 +2,14 @@
 // none): one pass over the dump decoding only the wanted lines. On a JSONL dump larger than the
 // reading buffer (lines across its refills, a CRLF line, blank and broken lines) they must equal each
 // wanted line's texts read on its own, and a Parquet dump of the same rows must give the same texts.
-import { writeFileSync } from "node:fs";
+// With the offsets an eval records, the positional reads (near lines read together, one buffer
+// reused for reads of every size) must give the same texts too.
+import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";
 import { readDumpTexts, textsOfDumpLine } from "../../src/tasks/document/dump-texts.js";
+import { LineOffsets } from "../../src/tasks/document/line-offsets.js";
 import { tempDir } from "../support/cli.js";
 import { writeParquet } from "../support/parquet.js";
 
@@ -47,5 +50,35 @@ describe("dump texts read without line offsets", () => {
     const fromParquet = await readDumpTexts(parquetPath, rowLines);
     expect(fromParquet.size).toBe(rowLines.length);
     expect(shown(fromParquet)).toEqual(shown(await readDumpTexts(rowsPath, rowLines)));
+  });
+
+  it("are each wanted line's texts when read by the offsets an eval records", async () => {
+    const lines = rows.map((row) => JSON.stringify(row));
+    // A line far longer than the others: the reused buffer grows for it, and later smaller reads
+    // use only their part of it.
+    const long = JSON.stringify({ case_id: "long", run: 0, judgment: false, evidence_sentence_ids: [], reasoning: "x".repeat(300_000) });
+    const jsonl = [...lines.slice(0, 50), "", "{broken", `${lines[50]}\r`, ...lines.slice(51, 200), long, ...lines.slice(200)];
+    const text = `${jsonl.join("\n")}\n`;
+    const path = join(dir, "offsets.jsonl");
+    writeFileSync(path, text);
+    const bytes = Buffer.from(text);
+    const ends: number[] = [];
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at);
+    const offsets = new LineOffsets();
+    offsets.add(1, bytes.length, Int32Array.from(ends));
+    const readOnItsOwn = (n: number) => textsOfDumpLine(`${jsonl[n - 1]!}\n`);
+    for (let round = 0; round < 4; round++) {
+      const wanted = [...Array.from({ length: 40 + 30 * round }, () => 1 + prng.nextBelow(jsonl.length + 3)), 203, 1 + prng.nextBelow(10)];
+      const texts = await readDumpTexts(path, wanted, offsets);
+      const expected = [...new Set(wanted)].filter((n) => n <= jsonl.length).map((n) => [n, readOnItsOwn(n)] as const);
+      expect([...texts].sort((a, b) => a[0] - b[0])).toEqual(expected.sort((a, b) => a[0] - b[0]));
+      expect(texts.get(203)!.reasoning).toHaveLength(300_000);
+    }
+    // Lines the offsets place past the end of a dump cut short since give no texts.
+    truncateSync(path, bytes.length - Buffer.byteLength(`${jsonl.at(-1)!}\n`) - 10);
+    const cut = await readDumpTexts(path, [1, jsonl.length - 1, jsonl.length], offsets);
+    expect(cut.get(1)).toEqual(readOnItsOwn(1));
+    expect(cut.get(jsonl.length - 1)).toEqual({});
+    expect(cut.get(jsonl.length)).toEqual({});
   });
 });

@@ -3,7 +3,7 @@
 // not read) and the parsed line itself, so that a failed run can show what the model said. Read by
 // positional reads when the dump pass recorded line offsets (eval), else by one streaming pass over
 // the dump's bytes that decodes only the wanted lines (diff).
-import { open } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../../io/lines.js";
@@ -62,6 +62,13 @@ function lineContent(text: string): string {
   return text.slice(start, end);
 }
 
+/** `length` bytes of the file from `position` into `buffer`; zeros past the file's end. */
+function readAt(fd: number, buffer: Buffer, length: number, position: number): void {
+  let done = 0;
+  for (let read = -1; done < length && read !== 0; done += read) read = readSync(fd, buffer, done, length - done, position + done);
+  buffer.fill(0, done, length);
+}
+
 /**
  * The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. Only the
  * lines in `recordLines` (default: every one) keep their parsed line: a page asks for it of its
@@ -78,7 +85,10 @@ export async function readDumpTexts(
   const out = new Map<number, DumpTexts>();
   if (wanted.length === 0) return out;
   if (offsets !== undefined) {
-    const file = await open(dumpPath, "r");
+    // Synchronous reads into one reused buffer: an eval's page wants lines scattered over the whole
+    // dump (thousands of reads), and each awaited read cost more than decoding its lines.
+    const fd = openSync(dumpPath, "r");
+    let buffer = Buffer.allocUnsafe(0);
     try {
       // Wanted lines close to each other are read in one go (gaps up to COALESCE_BYTES are read and skipped).
       let k = 0;
@@ -96,8 +106,8 @@ export async function readDumpTexts(
           end = next[1];
           last++;
         }
-        const buffer = Buffer.alloc(end - first[0]);
-        await file.read(buffer, 0, buffer.length, first[0]);
+        if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
+        readAt(fd, buffer, end - first[0], first[0]);
         for (let j = k; j <= last; j++) {
           const range = offsets.range(wanted[j]!)!;
           out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0]), keepRecord(wanted[j]!)));
@@ -105,7 +115,7 @@ export async function readDumpTexts(
         k = last + 1;
       }
     } finally {
-      await file.close();
+      closeSync(fd);
     }
     return out;
   }

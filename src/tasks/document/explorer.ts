@@ -4,7 +4,7 @@
 // once to gather the chosen ones; the slice's sentences, and the chosen dump lines: their reasoning
 // and, for a format-invalid run, what the model said and why the scorer refused it. Built only when
 // report.html (or diff.html) is written.
-import { describe } from "../../io/dump.js";
+import { describe, extractPrediction } from "../../io/dump.js";
 import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { type CaseHeader, type CaseItem, matchedEvidence, readDocumentCases, decideRun, newRunDecision, runLineDecides } from "../../report/document-cases.js";
 import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
@@ -32,7 +32,7 @@ import { readDumpTexts } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
 import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
-import { CASE_REASONS, scoreCase, type ScoreOptions } from "./score.js";
+import { CASE_REASONS, type CaseReason, fixedReasonMessage, scoreCase, type ScoreOptions } from "./score.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 
 /**
@@ -452,11 +452,29 @@ const FIELD_OF_REASON: Record<string, string> = {
 const GIVEN_CHARS = 400;
 
 /**
- * What a format-invalid dump line said, field by field as written (the field its reason is about
- * marked), and the scorer's message for it, found by scoring the line again with the same function.
+ * The scorer's message for a format-invalid dump line. When `reason` is the scorer's own for this
+ * line (an eval's run table) and one message goes with it, that message is the line's unless the
+ * prediction could not be extracted (a quoted evidence not in the document says which): only then,
+ * or for any other reason, is the line scored again (its reference scan and all).
  */
-function explainFailure(c: SliceCase, record: JsonObject, reason: string, options: ScoreOptions): { message: string | undefined; given: GivenField[] } {
-  const message = scoreCase(c, record, options).message ?? undefined;
+function failureMessage(c: SliceCase, record: JsonObject, reason: string, options: ScoreOptions, reasonScoredHere: boolean): string | undefined {
+  const fixed = reasonScoredHere ? fixedReasonMessage(reason as CaseReason) : undefined;
+  if (fixed !== undefined && extractPrediction(record, c.sentences, options.lenientIds, options.completionEnd).ok) return fixed;
+  return scoreCase(c, record, options).message ?? undefined;
+}
+
+/**
+ * What a format-invalid dump line said, field by field as written (the field its reason is about
+ * marked), and the scorer's message for it (failureMessage).
+ */
+function explainFailure(
+  c: SliceCase,
+  record: JsonObject,
+  reason: string,
+  options: ScoreOptions,
+  reasonScoredHere: boolean,
+): { message: string | undefined; given: GivenField[] } {
+  const message = failureMessage(c, record, reason, options, reasonScoredHere);
   const nested = record["prediction"];
   if (nested !== undefined && !isJsonObject(nested)) return { message, given: [{ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true }] };
   const source = isJsonObject(nested) ? nested : record;
@@ -527,25 +545,33 @@ class RunPicker {
 
 /**
  * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
- * and the scorer's message), within the page's text budget; `sliceCase` undefined: no message.
+ * and the scorer's message), within the page's text budget; `caseOf[i]` is run i's slice case
+ * (undefined: no message). `reasonsScoredHere`: the runs' reasons are this process's scoring of
+ * those very lines (an eval). Two lists and index loops, not a list of pairs: on tens of thousands
+ * of runs, destructuring each pair cost more than the rest of the loop until it was optimized.
  */
 async function attachTexts(
-  runs: ReadonlyArray<readonly [ExplorerRun, SliceCase | undefined]>,
+  runs: readonly ExplorerRun[],
+  caseOf: ReadonlyArray<SliceCase | undefined>,
   dumpPath: string,
   offsets: LineOffsets | undefined,
   options: ScoreOptions,
   budget: { chars: number; leftOut: number },
+  reasonsScoredHere: boolean,
 ): Promise<void> {
   const lines: number[] = [];
   // The parsed line is kept for a failed run's explanation only.
   const recordLines = new Set<number>();
-  for (const [run, sliceCase] of runs) {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
     if (run.line === undefined) continue;
     lines.push(run.line);
-    if (run.reason !== null && sliceCase !== undefined) recordLines.add(run.line);
+    if (run.reason !== null && caseOf[i] !== undefined) recordLines.add(run.line);
   }
   const texts = await readDumpTexts(dumpPath, lines, offsets, recordLines);
-  for (const [run, sliceCase] of runs) {
+  for (let i = 0; i < runs.length; i++) {
+    const run = runs[i]!;
+    const sliceCase = caseOf[i];
     const t = run.line !== undefined ? texts.get(run.line) : undefined;
     if (t === undefined) continue;
     const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
@@ -557,7 +583,7 @@ async function attachTexts(
     if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
     if (t.raw !== undefined) run.raw = pageText(t.raw);
     if (run.reason !== null && t.record !== undefined && sliceCase !== undefined) {
-      const failure = explainFailure(sliceCase, t.record, run.reason, options);
+      const failure = explainFailure(sliceCase, t.record, run.reason, options, reasonsScoredHere);
       if (failure.message !== undefined) run.message = failure.message;
       if (failure.given.length > 0) run.given = failure.given;
     }
@@ -602,7 +628,8 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   );
   const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
-  const textsLeftOut = await attachRuns(input, typeof records === "function" ? recordRuns(records) : tableRuns(records), shown, runCap);
+  const fromTable = typeof records !== "function";
+  const textsLeftOut = await attachRuns(input, fromTable ? tableRuns(records) : recordRuns(records), shown, runCap, fromTable);
   const cases = shown.cases;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
@@ -674,8 +701,12 @@ function caseViews(
   return { cases, sliceCases, slot, textsOmitted };
 }
 
-/** The second pass, over the shown cases' records only: their label, gold and runs, then the runs' texts from the dump. Returns how many runs' texts were left out. */
-async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, shown: ShownCases, runCap: number): Promise<number> {
+/**
+ * The second pass, over the shown cases' records only: their label, gold and runs, then the runs'
+ * texts from the dump (`fromTable`: the runs are an eval's, scored in this process). Returns how
+ * many runs' texts were left out.
+ */
+async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, shown: ShownCases, runCap: number, fromTable: boolean): Promise<number> {
   const { cases, sliceCases, slot } = shown;
   const caseCount = input.slice.cases.length;
   const picker = new RunPicker(cases.length, runCap);
@@ -690,14 +721,18 @@ async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, sh
     golds[k] = streak.gold;
     picker.offer(k, streak.fails, streak.times, streak.runAt);
   });
-  const withCase: Array<[ExplorerRun, SliceCase]> = [];
+  const runs: ExplorerRun[] = [];
+  const caseOf: SliceCase[] = [];
   cases.forEach((view, k) => {
     if (golds[k] !== undefined) view.doc!.gold = numbers(golds[k]);
     view.doc!.runs = picker.runs(k);
-    for (const run of view.doc!.runs) withCase.push([run, sliceCases[k]!]);
+    for (const run of view.doc!.runs) {
+      runs.push(run);
+      caseOf.push(sliceCases[k]!);
+    }
   });
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
-  if (input.dumpPath !== null) await attachTexts(withCase, input.dumpPath, input.offsets, scoreOptionsOf(input), budget);
+  if (input.dumpPath !== null) await attachTexts(runs, caseOf, input.dumpPath, input.offsets, scoreOptionsOf(input), budget, fromTable);
   return budget.leftOut;
 }
 
@@ -793,16 +828,20 @@ export async function attachOldRuns(data: ExplorerData, old: OldSideInput): Prom
     await readCaseSegments(old.casesPath, ranges, slots, take);
   } else for await (const item of readDocumentCases(old.casesPath)) take(item);
   const indexOfId = old.slice ? new Map(old.slice.cases.map((c) => [c.id, c])) : undefined;
-  const withCase: Array<[ExplorerRun, SliceCase | undefined]> = [];
+  const oldRuns: ExplorerRun[] = [];
+  const caseOf: Array<SliceCase | undefined> = [];
   changedCases.forEach((c, k) => {
     const runs = picker.runs(k);
     c.doc!.old_runs = runs;
     if (totals[k]! > runs.length) c.doc!.old_runs_total = totals[k]!;
-    for (const run of runs) withCase.push([run, indexOfId?.get(c.id)]);
+    for (const run of runs) {
+      oldRuns.push(run);
+      caseOf.push(indexOfId?.get(c.id));
+    }
   });
   if (old.dumpPath !== null) {
     data.old_dump = old.dumpName ?? old.dumpPath;
     const used = data.cases.reduce((sum, c) => sum + (c.doc?.runs ?? []).reduce((s, r) => s + (r.reasoning?.length ?? 0) + (r.raw?.length ?? 0), 0), 0);
-    await attachTexts(withCase, old.dumpPath, undefined, scoreOptionsOf(old), { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 });
+    await attachTexts(oldRuns, caseOf, old.dumpPath, undefined, scoreOptionsOf(old), { chars: EXPLORER_TEXT_CHARS - used, leftOut: 0 }, false);
   }
 }
