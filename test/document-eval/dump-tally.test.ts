@@ -152,9 +152,13 @@ function stateOf(tally: DumpTally, rewards: string): unknown {
   };
 }
 
-/** Feeds the chunks to a tally, at once where it can (`addChunk`) or all line by line (`addLines`). */
-function tallied(s: DocumentSlice, opts: DocumentEvalOptions, rewards: boolean, chunks: readonly ChunkResult[], lineByLine: boolean) {
+/**
+ * Feeds the chunks to a tally, at once where it can (`addChunk`) or all line by line (`addLines`),
+ * its table given room for `reserve` entries first.
+ */
+function tallied(s: DocumentSlice, opts: DocumentEvalOptions, rewards: boolean, chunks: readonly ChunkResult[], lineByLine: boolean, reserve = 0) {
   const tally = new DumpTally(s, opts, rewards);
+  tally.table.reserveEntries(reserve);
   let atOnce = 0;
   const putChunk = tally.table.putChunk.bind(tally.table);
   tally.table.putChunk = (...args) => {
@@ -196,6 +200,20 @@ describe("DumpTally: a chunk of predictions at once, as line by line", () => {
       }
     });
   }
+
+  it("fills a table given room first as one that grew, making its columns once", async () => {
+    const s = await generatedSlice(tmp.dir, 12, 5);
+    const chunks = generatedChunks(s, 6, 60);
+    const grown = tallied(s, options(), true, chunks, false);
+    const lines = chunks.reduce((sum, c) => sum + c.count, 0);
+    const roomy = tallied(s, options(), true, chunks, false, lines);
+    expect(roomy.state).toEqual(grown.state);
+    // The room covers every kept line: the columns made by reserveEntries are the ones filled.
+    expect(roomy.tally.table.line.length).toBe(lines);
+    expect(grown.tally.table.line.length).toBeGreaterThan(grown.tally.table.entries);
+    const small = tallied(s, options(), true, chunks, false, 5);
+    expect(small.state).toEqual(grown.state);
+  });
 
   it("keeps a repeated (case, run)'s first line and lists runs by their first kept line", async () => {
     const s = await generatedSlice(tmp.dir, 3, 9);

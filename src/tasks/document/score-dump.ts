@@ -269,6 +269,12 @@ export function autoWorkerCount(predictedSeconds: number, cores: number, load: n
   return Number.isNaN(count) || count < 1 ? 1 : count;
 }
 
+/**
+ * The run table's room reserved from the first chunk's guess, at most (42 bytes an entry: 352 MB of
+ * address space, of which only the pages written are ever memory); past it the columns double.
+ */
+const MOST_RESERVED_ENTRIES = 1 << 23;
+
 export const EXAMPLE_CAP = 5;
 export const ORPHAN_EXAMPLE_CAP = 20;
 export const FLIPPED_CAP = 50;
@@ -308,6 +314,9 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     for await (const result of head.length === 0 ? scored : prepend(head, scored)) {
       done += dump.sizes.shift() ?? 0;
       opts.onProgress?.(done, total);
+      // The whole dump's lines, guessed from the first chunk's: at most one kept line each.
+      if (tally.lines === 0 && done > 0)
+        tally.table.reserveEntries(Math.min(MOST_RESERVED_ENTRIES, Math.ceil((1.05 * (result as ChunkResult).count * total) / done)));
       tally.addChunk(result as ChunkResult);
       if (rewards && tally.rewardsText.length > 0) {
         await rewards.write(tally.rewardsText);
