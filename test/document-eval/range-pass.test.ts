@@ -128,6 +128,26 @@ describe("the WebAssembly dense pass", () => {
     expect(caseLines.map((line) => line.gold_sentence_ids)).toEqual(s.cases.map((c) => c.gold));
   });
 
+  it("scores absent cells of cases whose gold the check sorts as range.ts's ranges do", async () => {
+    const read = await generatedSlice(tmp.dir, 24, 12);
+    // Positive cases' gold given unsorted and repeated (the check sorts it and drops the repeat).
+    const cases = read.cases.map((c) => (c.label && c.sentenceCount > 1 ? { ...c, gold: [c.sentenceCount, 1, c.sentenceCount] } : c));
+    expect(cases.filter((c) => c.gold.length === 3).length).toBeGreaterThan(4);
+    const s = { ...read, cases } as DocumentSlice;
+    const t = generatedRunTable(s, 9, 0.6, 12, runKey);
+    expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(10) }, OPTIONS)?.sum()).toBe(true);
+    // The numbers, bytes and examples (not the explorer's summary: the slice reader never gives such
+    // gold, and the explorer reads it as given).
+    const pass = await aggregateInProcess(s, t, { layout: "dense" }, 1);
+    const ranges = await aggregateInProcess(s, t, { layout: "dense", rangePass: false }, 1);
+    const { caseColumns, ...numbers } = pass.result;
+    expect(caseColumns).toBeDefined();
+    expect(numberDifferences(ranges.result, numbers)).toEqual([]);
+    expect(pass.bytes.equals(ranges.bytes)).toBe(true);
+    expect(pass.result.missingExamples).toEqual(ranges.result.missingExamples);
+    expect(pass.result.missingExamples.length).toBe(5);
+  });
+
   it("leaves to range.ts's ranges an eval with a negative evidence ID, with the same result", async () => {
     const s = await generatedSlice(tmp.dir, 12, 9);
     const t = generatedRunTable(s, 6, 0.8, 9, runKey);

@@ -34,6 +34,23 @@ export function accuracyReward(expectedPositive: boolean, judgmentCorrect: boole
 }
 
 /**
+ * Whether `checkedGold` passes these IDs as they are, for a case with a boolean label and `n`
+ * sentences: integers rising strictly within 1 … n, present for a positive case only. Lets a
+ * caller use a case's gold without the checked copy (the slice reader keeps gold sorted and
+ * unique); false only means the caller must ask checkedGold.
+ */
+export function isCheckedGold(gold: readonly number[], n: number, label: unknown): boolean {
+  if (typeof label !== "boolean" || !(n >= 1) || gold.length > 0 !== label) return false;
+  let previous = 0;
+  for (let g = 0; g < gold.length; g++) {
+    const id = gold[g]!;
+    if (!(Number.isInteger(id) && id > previous && id <= n)) return false;
+    previous = id;
+  }
+  return true;
+}
+
+/**
  * The gold's sentence IDs (sorted, unique) after its checks, in order: integer IDs, inside the
  * document, a positive has gold evidence, a negative has none; else the reason code.
  */

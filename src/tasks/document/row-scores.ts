@@ -7,6 +7,7 @@
 // counts, gold) are laid out once per slice in memory kept from block scanning (reserveScanMemory).
 // test/document-eval/score-bytes.property.test.ts holds these lines to the string path.
 import type { DocumentContradictionErrorCode } from "../../core/document/index.js";
+import { isCheckedGold } from "../../core/document/rewards.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { blockScanInstance, reserveScanMemory, type BlockRows } from "../../io/block-scan.js";
 import { scanLinesAhead } from "../../io/dump-bytes.js";
@@ -80,22 +81,6 @@ export interface RowScores {
 let laidSlice: ScoringSlice | undefined;
 let laid = false;
 
-/**
- * Whether a case's gold is exactly what CaseFacts.ready works out for it: a boolean label, at
- * least one sentence, and integer IDs rising strictly within 1 … n, present for a positive case
- * only (checkedGold then returns the same IDs).
- */
-function plainGold(gold: readonly number[], n: number, label: unknown): boolean {
-  if (typeof label !== "boolean" || !(n >= 1) || gold.length > 0 !== label) return false;
-  let previous = 0;
-  for (let g = 0; g < gold.length; g++) {
-    const id = gold[g]!;
-    if (!(Number.isInteger(id) && id > previous && id <= n)) return false;
-    previous = id;
-  }
-  return true;
-}
-
 /** The cases' facts, laid out in the module's memory where block scanning never writes; false when they do not fit. */
 function layCaseFacts(slice: ScoringSlice): boolean {
   const facts = factsFor(slice);
@@ -132,7 +117,7 @@ function layCaseFacts(slice: ScoringSlice): boolean {
     let ids: readonly number[] = c.gold;
     let n = c.sentenceCount;
     let positive = c.label === true;
-    if (!plainGold(ids, n, c.label)) {
+    if (!isCheckedGold(ids, n, c.label)) {
       const ready = facts.ready(k);
       ids = ready ? facts.gold[k]! : [];
       n = ready ? facts.sentenceCount[k]! : 0;

@@ -67,6 +67,8 @@ export class RunTable {
   matched = new Int32Array(16);
   evStart = new Int32Array(16);
   evLength = new Int32Array(16);
+  /** The most evidence IDs an entry has had (the dense pass sizes its line buffers by it). */
+  mostEvidence = 0;
   /** Per entry: its run and its case (slice index). */
   entryRun = new Int32Array(16);
   entryCase = new Int32Array(16);
@@ -232,6 +234,7 @@ export class RunTable {
     this.matched[e] = matched;
     this.evStart[e] = this.appendEvidence(ids, from, to);
     this.evLength[e] = to - from;
+    if (to - from > this.mostEvidence) this.mostEvidence = to - from;
   }
 
   /**
@@ -278,10 +281,14 @@ export class RunTable {
       const at = this.reserveEvidence(evStart[count]! - from);
       this.evidence.set(evData.subarray(from, evStart[count]!), at);
       const shift = at - from;
+      let most = this.mostEvidence;
       for (let i = 0; i < count; i++) {
+        const length = evStart[i + 1]! - evStart[i]!;
         this.evStart[first + i] = evStart[i]! + shift;
-        this.evLength[first + i] = evStart[i + 1]! - evStart[i]!;
+        this.evLength[first + i] = length;
+        if (length > most) most = length;
       }
+      this.mostEvidence = most;
       return;
     }
     // Some lines dropped: each entry's fields from its line, found by its line number.
@@ -294,6 +301,7 @@ export class RunTable {
       this.matched[x] = chunk.matched[i]!;
       this.evStart[x] = this.appendEvidence(evData, evStart[i]!, evStart[i + 1]!);
       this.evLength[x] = evStart[i + 1]! - evStart[i]!;
+      if (this.evLength[x]! > this.mostEvidence) this.mostEvidence = this.evLength[x]!;
     }
   }
 
