@@ -39,3 +39,39 @@ describe("RunTable run keys", () => {
     expect(table.runIndex("1000")).toBeUndefined();
   });
 });
+
+describe("RunTable.reorderRuns in run order already", () => {
+  it("leaves a table whose runs came in run order as it is, and still moves one that did not", () => {
+    const filled = (keys: readonly string[]): RunTable => {
+      const table = new RunTable(3);
+      keys.forEach((key, r) => {
+        const run = table.ensureRun(key);
+        for (let c = 0; c < 3; c++)
+          if ((r + c) % 2 === 0)
+            table.put(run, c, 10 * r + c + 1, { judgment: c === 0, reason: null, evidence: [c + 1], referenceCoverage: 0.5, rewardAccuracy: 1, matched: 1 });
+      });
+      return table;
+    };
+    const snapshot = (t: RunTable) => ({
+      keys: [...t.keys],
+      listed: [...t.listed],
+      lines: Array.from({ length: t.keys.length }, (_, r) => [0, 1, 2].map((c) => t.lineOf(r, c))),
+      runs: [...t.entryRun.subarray(0, t.entries)],
+      index: t.keys.map((key) => t.runIndex(key)),
+    });
+    const inOrder = filled(["0", "1", "2", "3", "4"]);
+    const before = snapshot(inOrder);
+    const cell = inOrder.cell;
+    inOrder.reorderRuns([0, 1, 2, 3, 4]);
+    expect(snapshot(inOrder)).toEqual(before);
+    // Nothing was copied: the slot column is the one the runs were put in.
+    expect(inOrder.cell).toBe(cell);
+    // Two runs out of order: the table is put into run order, the listing keeps first appearance.
+    const swapped = filled(["1", "0", "2"]);
+    swapped.reorderRuns([1, 0, 2]);
+    expect(swapped.keys).toEqual(["0", "1", "2"]);
+    expect(swapped.listed).toEqual([1, 0, 2]);
+    expect([0, 1, 2].map((c) => swapped.lineOf(0, c))).toEqual([0, 12, 0]);
+    expect([0, 1, 2].map((c) => swapped.lineOf(1, c))).toEqual([1, 0, 3]);
+  });
+});

@@ -121,6 +121,11 @@ export class RunTable {
    * cases.jsonl) follows it; `listed` keeps the order of first appearance.
    */
   reorderRuns(order: readonly number[]): void {
+    // Runs that came in run order (most dumps: 0, 1, 2, …) stay as they are: moving every entry's
+    // run to where it already is took 12 ms of the 1M bench.
+    let moved = false;
+    for (let r = 0; r < order.length && !moved; r++) moved = order[r] !== r;
+    if (!moved) return;
     const n = this.caseCount;
     // Sized for the runs there are (the doubling's spare room is a quarter of the column or more).
     const cell = new Int32Array(this.keys.length * n);
