@@ -166,7 +166,7 @@ export function drawResample(table: SignatureTable, n: number, seed: number, b: 
 }
 
 /**
- * The same computation with separate tp/fp counters: used for slices of ≥ 2^26 cases, and the
+ * The same computation with separate tp/fp counters: used for slices of 2^31 cases or more, and the
  * plain reference the packed loop is tested against.
  */
 export function bootstrapUnpacked(table: SignatureTable, n: number, seed: number, from: number, to: number): Float64Array {
