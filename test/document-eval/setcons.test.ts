@@ -83,12 +83,10 @@ function setJaccard(a: readonly number[], b: readonly number[]): number {
   return new Set(a.filter((x) => inB.has(x))).size / union.size;
 }
 
-/** The definition, written naively (quadratic in runs), to check the counting algorithm. */
-function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: number; evidence: number; used: number } {
+/** The pairwise definition, added in pair order (r, then s ascending): non-zero bytes count as present or positive. */
+function plainAgreement(runs: RunJudgments[], n: number): { mean: number; pairsUsed: number } {
   let sum = 0;
   let used = 0;
-  let evSum = 0;
-  let evPairs = 0;
   for (let r = 0; r < runs.length; r++) {
     for (let s = r + 1; s < runs.length; s++) {
       let common = 0;
@@ -96,9 +94,7 @@ function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: n
       for (let i = 0; i < n; i++) {
         if (!runs[r]!.present[i] || !runs[s]!.present[i]) continue;
         common++;
-        if (runs[r]!.judgment[i] === runs[s]!.judgment[i]) agree++;
-        evSum += setJaccard(ev[r]![i]!, ev[s]![i]!);
-        evPairs++;
+        if (!runs[r]!.judgment[i] === !runs[s]!.judgment[i]) agree++;
       }
       if (common > 0) {
         sum += agree / common;
@@ -106,7 +102,24 @@ function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: n
       }
     }
   }
-  return { judgment: used ? sum / used : 0, evidence: evPairs ? evSum / evPairs : 0, used };
+  return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
+}
+
+/** The definition, written naively (quadratic in runs), to check the counting algorithm. */
+function naive(runs: RunJudgments[], ev: number[][][], n: number): { judgment: number; evidence: number; used: number } {
+  const agreement = plainAgreement(runs, n);
+  let evSum = 0;
+  let evPairs = 0;
+  for (let r = 0; r < runs.length; r++) {
+    for (let s = r + 1; s < runs.length; s++) {
+      for (let i = 0; i < n; i++) {
+        if (!runs[r]!.present[i] || !runs[s]!.present[i]) continue;
+        evSum += setJaccard(ev[r]![i]!, ev[s]![i]!);
+        evPairs++;
+      }
+    }
+  }
+  return { judgment: agreement.mean, evidence: evPairs ? evSum / evPairs : 0, used: agreement.pairsUsed };
 }
 
 describe("SetCons counting algorithm equals the naive definition", () => {
@@ -213,16 +226,6 @@ describe("evidence Jaccard of one case over many runs", () => {
   });
 });
 
-/** The naive definition's judgment agreement, for runs without evidence. */
-function pairwise(runs: RunJudgments[], n: number): { mean: number; pairsUsed: number } {
-  const d = naive(
-    runs,
-    runs.map(() => Array.from({ length: n }, () => [])),
-    n,
-  );
-  return { mean: d.judgment, pairsUsed: d.used };
-}
-
 /** R runs over n cases; presence drawn from `patterns` shared patterns (0 = every run covers every case). */
 function randomRuns(R: number, n: number, patterns: number, salt: number): RunJudgments[] {
   const rand = createPrng(salt, 5);
@@ -252,28 +255,6 @@ function presenceRuns(R: number, n: number, presence: "shared" | "patterns" | "r
   }));
 }
 
-/** The pairwise definition, added in pair order (r, then s ascending): non-zero bytes count as present or positive. */
-function plainAgreement(runs: RunJudgments[], n: number): { mean: number; pairsUsed: number } {
-  let sum = 0;
-  let used = 0;
-  for (let r = 0; r < runs.length; r++) {
-    for (let s = r + 1; s < runs.length; s++) {
-      let common = 0;
-      let agree = 0;
-      for (let i = 0; i < n; i++) {
-        if (!runs[r]!.present[i] || !runs[s]!.present[i]) continue;
-        common++;
-        if (!runs[r]!.judgment[i] === !runs[s]!.judgment[i]) agree++;
-      }
-      if (common > 0) {
-        sum += agree / common;
-        used++;
-      }
-    }
-  }
-  return { mean: used > 0 ? sum / used : 0, pairsUsed: used };
-}
-
 describe("judgment agreement from per-case vote counts", () => {
   it("equals the pairwise definition on random inputs (shared and mixed presence, one to many groups)", () => {
     fc.assert(
@@ -286,7 +267,7 @@ describe("judgment agreement from per-case vote counts", () => {
           const runs = randomRuns(R, n, patterns, salt);
           const groups = presenceGroups(runs, n, Infinity)!;
           const got = groupedAgreement(groups, n);
-          const want = pairwise(runs, n);
+          const want = plainAgreement(runs, n);
           expect(got.pairsUsed).toBe(want.pairsUsed);
           expect(got.mean).toBeCloseTo(want.mean, 12);
         },
@@ -299,7 +280,7 @@ describe("judgment agreement from per-case vote counts", () => {
     for (const patterns of [0, 3]) {
       const n = 6;
       const runs = randomRuns(PAIRWISE_RUN_LIMIT + 100, n, patterns, 17 + patterns);
-      const want = pairwise(runs, n);
+      const want = plainAgreement(runs, n);
       const got = judgmentAgreement(runs, n);
       expect(got.pairsUsed).toBe(want.pairsUsed);
       expect(got.mean).toBeCloseTo(want.mean, 12);
@@ -410,7 +391,7 @@ describe("evidence Jaccard from the run table's ranges (WebAssembly)", () => {
   /** computeSetCons from ranges, and from lists (the sums made in JavaScript), on the same runs. */
   function both(n: number, runs: RunJudgments[], ev: number[][][], seed: number) {
     const caseIds = Array.from({ length: n }, (_, i) => `c${i}`);
-    const fromRanges = computeSetCons({ caseIds, runs, evidenceOf: () => [], evidenceRanges: asRanges(ev, n, seed), flippedCap: 3 }) as SetConsResult;
+    const fromRanges = computeSetCons({ caseIds, runs, evidenceRanges: asRanges(ev, n, seed), flippedCap: 3 }) as SetConsResult;
     const fromLists = computeSetCons({ caseIds, runs, evidenceOf: (r, i) => ev[r]![i]!, flippedCap: 3 }) as SetConsResult;
     return { fromRanges, fromLists };
   }

@@ -32,11 +32,18 @@ interface BootstrapSumsExports {
   resample(distinct: number, index: number): void;
 }
 
-/** What the resamples need of bootstrap.ts's SignatureTable. */
-export interface SignatureGroups {
+/**
+ * Runs with the same outcome on every case have the same macro-F1 in every resample: they are
+ * kept once, as a distinct run u with `runWeights[u]` copies (in order of their first run). Cases
+ * are then grouped by outcome signature (gold label and every distinct run's outcome): group g has
+ * `sizes[g]` cases, gold label `labels[g]` and outcome codes `codes[u · groups + g]`. Groups are
+ * numbered in order of their first case, so the table depends only on the outcomes.
+ */
+export interface SignatureTable {
   groups: number;
   sizes: Float64Array;
   labels: Uint8Array;
+  /** Distinct runs. */
   runs: number;
   runWeights: Float64Array;
   codes: Uint8Array;
@@ -49,7 +56,7 @@ export const MOST_COUNTER_BITS = 31;
  * The values of resamples b = from … to − 1 of the table's n cases and R runs, with counters of
  * `bits` bits (2^bits > n, bits ≤ MOST_COUNTER_BITS).
  */
-export function bootstrapSumsValues(table: SignatureGroups, n: number, R: number, bits: number, seed: number, from: number, to: number): Float64Array {
+export function bootstrapSumsValues(table: SignatureTable, n: number, R: number, bits: number, seed: number, from: number, to: number): Float64Array {
   const { groups: G, runs: U } = table;
   const perLane = Math.floor(32 / bits);
   const rowBytes = 16 * Math.ceil(Math.ceil(U / perLane) / 4);

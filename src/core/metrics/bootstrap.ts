@@ -14,7 +14,7 @@
 // WebAssembly (bootstrap-sums.ts). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
 import { lowBitsKey, unitsKey } from "./bits-key.js";
-import { bootstrapSumsValues, MOST_COUNTER_BITS } from "./bootstrap-sums.js";
+import { bootstrapSumsValues, MOST_COUNTER_BITS, type SignatureTable } from "./bootstrap-sums.js";
 import { MultinomialDraws } from "./multinomial-draws.js";
 
 /** Outcome code of one (case, run): 2·label + judgment (0 = tn, 1 = fp, 2 = fn, 3 = tp). */
@@ -58,23 +58,6 @@ export function percentileInterval(values: Float64Array, seed: number, resamples
   if (values.length === 0) return { low: 0, high: 0, seed, resamples, n };
   const sorted = Float64Array.from(values).sort();
   return { low: percentile(sorted, 0.025), high: percentile(sorted, 0.975), seed, resamples, n };
-}
-
-/**
- * Runs with the same outcome on every case have the same macro-F1 in every resample: they are
- * kept once, as a distinct run u with `runWeights[u]` copies (in order of their first run). Cases
- * are then grouped by outcome signature (gold label and every distinct run's outcome): group g has
- * `sizes[g]` cases, gold label `labels[g]` and outcome codes `codes[u · groups + g]`. Groups are
- * numbered in order of their first case, so the table depends only on the outcomes.
- */
-export interface SignatureTable {
-  groups: number;
-  sizes: Float64Array;
-  labels: Uint8Array;
-  /** Distinct runs. */
-  runs: number;
-  runWeights: Float64Array;
-  codes: Uint8Array;
 }
 
 /** Numbers items 0 … count − 1 by key, in order of first appearance: { of each item, first item of each }. */

@@ -428,21 +428,28 @@ function grown(a: Int32Array, least: number): Int32Array {
   return to;
 }
 
-export interface SetConsInput {
-  caseIds: readonly string[];
-  /** Per run, or as columns over (run, case). */
-  runs: readonly RunJudgments[] | JudgmentColumns;
-  /** The evidence IDs (sorted, unique) of run r on case i; only asked for present cases. */
+/** Each (run, case)'s evidence set as lists (sorted, unique IDs; only asked for present cases). */
+export interface EvidenceLists {
+  /** The evidence IDs of run r on case i. */
   evidenceOf: (run: number, caseIndex: number) => readonly number[];
   /** A canonical key of that set, equal for equal sets only (default: the IDs joined by commas); cheaper than the list. */
   evidenceKey?: (run: number, caseIndex: number) => string | number;
-  /**
-   * The evidence IDs as ranges of one array, used instead of the two above when given: no list or
-   * key is made per (run, case), and the sums are taken in WebAssembly (evidence-pairs.ts).
-   */
-  evidenceRanges?: EvidenceRanges;
-  flippedCap: number;
 }
+
+/**
+ * The evidence as the run table keeps it: no list or key is made per (run, case), and the sums are
+ * taken in WebAssembly (evidence-pairs.ts).
+ */
+export interface EvidenceColumns {
+  evidenceRanges: EvidenceRanges;
+}
+
+export type SetConsInput = (EvidenceLists | EvidenceColumns) & {
+  caseIds: readonly string[];
+  /** Per run, or as columns over (run, case). */
+  runs: readonly RunJudgments[] | JudgmentColumns;
+  flippedCap: number;
+};
 
 /** Cases whose runs are gathered together (see keyedPairSums). */
 const CASE_BLOCK = 64;
@@ -454,7 +461,7 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   if (runs.runs < 2) return { runs: runs.runs, reason: "SetCons needs at least two runs" };
   const agreement = judgmentAgreement(runs, n);
   const votes: CaseVotes = { present: new Int32Array(n), positives: new Int32Array(n) };
-  const pairSums = input.evidenceRanges !== undefined ? evidencePairSums(runs, input.evidenceRanges, votes) : keyedPairSums(runs, input, votes);
+  const pairSums = "evidenceRanges" in input ? evidencePairSums(runs, input.evidenceRanges, votes) : keyedPairSums(runs, input, votes);
   const { present: presentOf, positives: positivesOf } = votes;
   let evidenceSum = 0;
   let evidencePairs = 0;
@@ -498,7 +505,7 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
  * runs of their evidence sets' Jaccard. Cases go in blocks, each run's columns read block by
  * block; each case keeps its distinct evidence sets, not a key per run. Counts `votes` on the way.
  */
-function keyedPairSums(runs: JudgmentColumns, input: SetConsInput, votes: CaseVotes): Float64Array {
+function keyedPairSums(runs: JudgmentColumns, input: EvidenceLists, votes: CaseVotes): Float64Array {
   const n = runs.cases;
   const sums = new Float64Array(n);
   const evidenceKey = input.evidenceKey ?? ((r: number, i: number): string | number => input.evidenceOf(r, i).join(","));

@@ -538,8 +538,6 @@ async function resampleWithSetCons(
   const setconsOutcome = computeSetCons({
     caseIds: cases.map((c) => c.id),
     runs: totals.judgments,
-    evidenceOf: (r, k) => table.evidenceOf(r, tableIndex[k]!),
-    evidenceKey: (r, k) => table.evidenceKey(r, tableIndex[k]!),
     evidenceRanges: {
       ids: table.evidenceIds,
       cells: table.cell,

@@ -28,9 +28,6 @@ export interface EntriesByCase {
   readonly entries: Int32Array;
 }
 
-/** IDs below this pack into a numeric evidence key: 2 + 3 × 13 bits, exact in a float64. */
-const PACKED_ID_LIMIT = 1 << 13;
-
 /**
  * The (case, run) slots: one Int32 per slot (slot `run · caseCount + case`, grown geometrically as
  * runs appear) holding the slot's entry + 1 (0: no kept line, an absent cell), and one typed array
@@ -336,38 +333,6 @@ export class RunTable {
     this.evLength = grown(this.evLength, (k) => new Int32Array(k));
     this.entryRun = grown(this.entryRun, (k) => new Int32Array(k));
     this.entryCase = grown(this.entryCase, (k) => new Int32Array(k));
-  }
-
-  /**
-   * A key equal for equal evidence lists only (SetCons groups runs by it): up to three IDs below
-   * 2^13 packed into an exact integer with the count (most answers; no string built, cheap to hash),
-   * else the IDs as comma-separated text. A number never equals a string, so the two kinds of key
-   * cannot collide.
-   */
-  evidenceKey(run: number, caseIndex: number): number | string {
-    const e = this.entry(run, caseIndex);
-    if (e < 0) return 0;
-    const start = this.evStart[e]!;
-    const count = this.evLength[e]!;
-    const end = start + count;
-    if (count <= 3) {
-      let key = count;
-      let scale = 4;
-      let packed = true;
-      for (let k = start; k < end; k++) {
-        const id = this.evidence[k]!;
-        if (id < 0 || id >= PACKED_ID_LIMIT) {
-          packed = false;
-          break;
-        }
-        key += id * scale;
-        scale *= PACKED_ID_LIMIT;
-      }
-      if (packed) return key;
-    }
-    let text = "";
-    for (let k = start; k < end; k++) text += k === start ? `${this.evidence[k]}` : `,${this.evidence[k]}`;
-    return text;
   }
 
   /** Appends the evidence IDs of (run, case) to `into`. */
