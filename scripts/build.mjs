@@ -160,8 +160,20 @@ async function bundleCliScript() {
     plugins: [distModules("__mariScriptUrl", requireExternals)],
     logLevel: "error",
   });
-  const left = readFileSync(join(BUNDLE, "cli.cjs"), "utf8").match(/\bimport\("[^"]*"\)/g);
+  const script = join(BUNDLE, "cli.cjs");
+  const text = readFileSync(script, "utf8");
+  const left = text.match(/\bimport\("[^"]*"\)/g);
   if (left) throw new Error(`build failed: dist/bundle/cli.cjs keeps a dynamic import, which it cannot run: ${left.join(", ")}`);
+  writeFileSync(script, asciiScript(text));
+}
+
+/**
+ * The script in ASCII, which bin/load-cli.js reads as a one-byte string without decoding UTF-8.
+ * esbuild escapes the code's own characters (its default `charset: "ascii"`) and leaves those of
+ * comments, which become \u escapes here (one per UTF-16 unit).
+ */
+function asciiScript(text) {
+  return text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** V8's code cache of dist/bundle/cli.cjs, made by scripts/code-cache.mjs in a process without flags, as `mari` runs. */

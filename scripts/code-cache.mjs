@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CACHE_PATH, cliScript, KEY_PATH, runCliScript, runtimeKey, SCRIPT_PATH, sourceHash } from "../bin/load-cli.js";
+import { CACHE_PATH, cliScript, KEY_PATH, runCliScript, runtimeKey, SCRIPT_PATH, scriptText, sourceHash } from "../bin/load-cli.js";
 import { dumpLine } from "./dump-lines.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -16,8 +16,8 @@ const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
 
 rmSync(CACHE_PATH, { force: true });
 rmSync(KEY_PATH, { force: true });
-const source = readFileSync(SCRIPT_PATH, "utf8");
-const script = cliScript(source, undefined);
+const bytes = readFileSync(SCRIPT_PATH);
+const script = cliScript(scriptText(bytes), undefined);
 const { main } = runCliScript(script);
 
 const dir = mkdtempSync(join(tmpdir(), "mari-code-cache-"));
@@ -62,4 +62,4 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 writeFileSync(CACHE_PATH, script.createCachedData());
-writeFileSync(KEY_PATH, `${JSON.stringify({ runtime: runtimeKey(), source: sourceHash(source) })}\n`);
+writeFileSync(KEY_PATH, `${JSON.stringify({ runtime: runtimeKey(), source: sourceHash(bytes) })}\n`);

@@ -106,4 +106,13 @@ describe("the CLI's code-cached script", () => {
     expect(modules.numbers.metrics.accuracy).toBeDefined();
     for (const workers of ["1", "2"]) expect(run([], `script-${workers}`, workers)).toEqual(modules);
   });
+
+  it("the build writes the script in ASCII; the loader reads any script as its UTF-8 text", async () => {
+    const bytes = readFileSync(join(ROOT, "dist/bundle/cli.cjs"));
+    expect(bytes.every((b) => b < 0x80)).toBe(true);
+    const { scriptText } = await import(LOADER);
+    expect(scriptText(bytes)).toBe(bytes.toString("utf8"));
+    const wide = Buffer.from("// a \u2014 dash, caf\u00e9, \u{1f600}\nmodule.exports = 1;\n", "utf8");
+    expect(scriptText(wide)).toBe("// a \u2014 dash, caf\u00e9, \u{1f600}\nmodule.exports = 1;\n");
+  });
 });
