@@ -28,12 +28,31 @@ export interface GitRevision {
   dirty: boolean | null;
 }
 
+/** The line of `git status --porcelain=v2 --branch` that names the checked-out commit. */
+const BRANCH_OID = "# branch.oid ";
+
 export async function gitRevision(cwd: string = process.cwd()): Promise<GitRevision> {
-  const head = await git(["rev-parse", "--verify", "HEAD"], cwd);
-  const commit = head?.trim() || null;
-  if (commit === null) return { commit: null, dirty: null };
-  const status = await git(["status", "--porcelain", "--untracked-files=no"], cwd);
-  return { commit, dirty: status === null ? null : status.trim() !== "" };
+  // One git process where two did the job (rev-parse, then status): the branch header of the
+  // porcelain v2 status carries the commit, and each line after it a changed tracked file.
+  const status = await git(["status", "--porcelain=v2", "--branch", "--untracked-files=no"], cwd);
+  if (status === null) {
+    // No work tree (a bare repository, the .git folder itself): the commit still reads, its dirty flag does not.
+    const head = await git(["rev-parse", "--verify", "HEAD"], cwd);
+    const commit = head?.trim() || null;
+    return { commit, dirty: null };
+  }
+  let commit: string | null = null;
+  let dirty = false;
+  for (const line of status.split("\n")) {
+    if (line.startsWith(BRANCH_OID)) {
+      const oid = line.slice(BRANCH_OID.length).trim();
+      // "(initial)" before the first commit.
+      if (/^[0-9a-f]{40,64}$/.test(oid)) commit = oid;
+    } else if (line !== "" && !line.startsWith("#")) {
+      dirty = true;
+    }
+  }
+  return commit === null ? { commit: null, dirty: null } : { commit, dirty };
 }
 
 export async function collectSystemInfo(opts: {

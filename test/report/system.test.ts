@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { redactConfig, redactSecrets, secretEnvValues } from "../../src/report/redact.js";
 import { canonicalJson, sha256File } from "../../src/io/hashing.js";
-import { collectSystemInfo } from "../../src/report/system.js";
+import { collectSystemInfo, gitRevision } from "../../src/report/system.js";
 import { MARI_VERSION } from "../../src/version.js";
 import { ROOT, tempDir } from "../support/cli.js";
 import { SYNC_CHILD } from "../support/children.js";
@@ -72,6 +72,35 @@ describe("provenance", () => {
     const info = await collectSystemInfo({ config: {}, seed: 0, workers: 1, cwd: ROOT });
     expect(info.git_commit).toMatch(/^[0-9a-f]{40}$/);
     expect(typeof info.git_dirty).toBe("boolean");
+  });
+
+  it("reads a checkout's commit and dirty flag: before the first commit, clean, changed, untracked only, bare", async (ctx) => {
+    const probe = spawnSync("git", ["--version"], SYNC_CHILD);
+    if (probe.status !== 0) ctx.skip(`no git command (${probe.error?.message ?? `exit ${probe.status}`})`);
+    const repo = join(dir, "repo");
+    const run = (...args: string[]): string => {
+      const r = spawnSync("git", ["-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { ...SYNC_CHILD, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.trim();
+    };
+    mkdirSync(repo);
+    run("init", "-q");
+    expect(await gitRevision(repo)).toEqual({ commit: null, dirty: null });
+    writeFileSync(join(repo, "a.txt"), "one\n");
+    run("add", "a.txt");
+    run("commit", "-q", "-m", "first");
+    const head = run("rev-parse", "HEAD");
+    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: false });
+    writeFileSync(join(repo, "b.txt"), "untracked\n");
+    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: false });
+    writeFileSync(join(repo, "a.txt"), "two\n");
+    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: true });
+    run("add", "a.txt");
+    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: true });
+    // A bare repository has no work tree to be dirty: its commit, no flag.
+    const bare = join(dir, "bare.git");
+    expect(spawnSync("git", ["clone", "-q", "--bare", repo, bare], SYNC_CHILD).status).toBe(0);
+    expect(await gitRevision(bare)).toEqual({ commit: head, dirty: null });
   });
 });
 
