@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writtenCasesDigest } from "../../src/report/cases-digest.js";
+import { SYNC_CHILD } from "../support/children.js";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
 import { realToolsRequired, venvPython } from "../support/python.js";
 
@@ -17,7 +18,7 @@ const q = ["--quiet", "--progress", "none", "--report", "json"];
 /** Python's xxhash.xxh64 hexdigest of each file's bytes. */
 function pythonXxh64(paths: string[]): string[] {
   const script = "import sys, xxhash\nfor p in sys.argv[1:]:\n    print(xxhash.xxh64(open(p, 'rb').read()).hexdigest())";
-  const r = spawnSync(venvPython(), ["-c", script, ...paths], { encoding: "utf8" });
+  const r = spawnSync(venvPython(), ["-c", script, ...paths], { ...SYNC_CHILD, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`python xxhash failed: ${r.stderr}`);
   return r.stdout.trim().split("\n");
 }
