@@ -6,6 +6,10 @@
 // reader gives. `--allow PATH` (repeatable) names
 // report.json keys (dot paths) whose values may differ, e.g. ci.macro_f1.low; in report.md/html
 // the lines mentioning them are then shown rather than failed. Exit 1 on any other difference.
+// report.json's cases digest is checked on each side against the cases.jsonl beside it (cases_xxh64
+// with XXH64, an older build's cases_sha256 with SHA-256) and left out of the comparison; a base
+// that records cases_sha256 is compared as it would read with cases_xxh64 instead (schema_version
+// at least 1.3.0, report.md's and report.html's rows for both), so nothing else may differ.
 //   node bench/lib/check-identical.mjs --base /tmp/perf-base [--allow ci.macro_f1.low ...] [--quick] [--only NAME]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -13,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import { join } from "node:path";
 import { ROOT } from "./measure.mjs";
 import { writeGrpo, writeRejections } from "./dumps.mjs";
+import xxhash from "xxhash-wasm";
 
 const args = process.argv.slice(2);
 const base = args[args.indexOf("--base") + 1];
@@ -61,7 +66,8 @@ const LARGE = 64 << 20;
 
 // cases.jsonl is compared as the full per-(case, run) records its one reader gives (either layout:
 // a base build from before the compact layout wrote full lines), so only a change of content
-// counts; report.json's cases_sha256, the hash of the file's bytes, is left out for the same reason.
+// counts; report.json's digest of the file's bytes is left out for the same reason, once checked
+// against the file beside it.
 const { readDocumentCases } = await import(join(ROOT, "dist/report/document-cases.js"));
 async function caseRecords(dir) {
   const hash = createHash("sha256");
@@ -78,7 +84,48 @@ function ownText(f) {
   delete j.system;
   delete j.elapsed_seconds;
   delete j.cases_sha256;
+  delete j.cases_xxh64;
   return JSON.stringify(j);
+}
+
+const { h64Raw } = await xxhash();
+const DIGESTS = {
+  cases_xxh64: (bytes) => h64Raw(bytes).toString(16).padStart(16, "0"),
+  cases_sha256: (bytes) => createHash("sha256").update(bytes).digest("hex"),
+};
+/** The problems with the digest report.json in `dir` records of the cases.jsonl beside it. */
+function digestProblems(dir, side) {
+  const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+  const fields = Object.keys(DIGESTS).filter((f) => f in report);
+  if (fields.length === 0) return [`${side} report.json records no cases digest`];
+  const bytes = readFileSync(join(dir, "cases.jsonl"));
+  return fields.flatMap((f) => (DIGESTS[f](bytes) === report[f] ? [] : [`${side} report.json: ${f} is not the digest of its cases.jsonl`]));
+}
+
+/** The schema version that added cases_xxh64, which a report recording it states at least. */
+const CASES_XXH64_SCHEMA = "1.3.0";
+const laterVersion = (a, b) => {
+  const [x, y] = [a, b].map((v) => v.split(".").map(Number));
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] > y[i] ? a : b;
+  return a;
+};
+
+/**
+ * The base's file `f` as it reads with this build's cases digest (the base's report.json recorded
+ * cases_sha256 and this tree's cases_xxh64): the raised schema_version, and report.md's list of
+ * further keys naming the new field.
+ */
+function withNewDigest(f, text, baseReport) {
+  const from = baseReport.schema_version;
+  const to = laterVersion(from, CASES_XXH64_SCHEMA);
+  if (f === "report.json") {
+    const j = JSON.parse(text);
+    j.schema_version = to;
+    return JSON.stringify(j);
+  }
+  if (f === "report.md") return text.replace(`| schema version | ${from} |`, `| schema version | ${to} |`).replace("`cases_sha256`", "`cases_xxh64`");
+  if (f === "report.html") return text.replace(`<tr><td>schema version</td><td>${from}</td></tr>`, `<tr><td>schema version</td><td>${to}</td></tr>`);
+  return text;
 }
 
 function normalise(file, text) {
@@ -87,6 +134,7 @@ function normalise(file, text) {
     delete j.system;
     delete j.elapsed_seconds;
     delete j.cases_sha256;
+    delete j.cases_xxh64;
     const diffs = [];
     for (const path of allow) {
       const keys = path.split(".");
@@ -133,15 +181,32 @@ for (const input of inputs.filter((i) => only === null || i.name === only)) {
       const files = readdirSync(join(OUT, "a")).sort();
       const filesB = readdirSync(join(OUT, "b")).sort();
       if (files.join() !== filesB.join()) problems.push(`files ${files} vs ${filesB}`);
+      problems.push(...digestProblems(join(OUT, "a"), "base"), ...digestProblems(join(OUT, "b"), "this tree's"));
+      const baseReport = JSON.parse(readFileSync(join(OUT, "a", "report.json"), "utf8"));
+      const newDigest = "cases_sha256" in baseReport && "cases_xxh64" in JSON.parse(readFileSync(join(OUT, "b", "report.json"), "utf8"));
+      let digestNoted = false;
+      // Not required (the records are what is compared), but what the digests' change rests on.
+      if (newDigest) {
+        const same = readFileSync(join(OUT, "a", "cases.jsonl")).equals(readFileSync(join(OUT, "b", "cases.jsonl")));
+        console.log(`${label}: cases.jsonl ${same ? "byte for byte the base's" : "not byte for byte the base's (its records are compared)"}`);
+      }
       for (const f of files) {
         if (!filesB.includes(f)) continue;
         if (f === "cases.jsonl") {
           if ((await caseRecords(join(OUT, "a"))) !== (await caseRecords(join(OUT, "b")))) problems.push("cases.jsonl: different records");
           continue;
         }
-        const x = readFileSync(join(OUT, "a", f));
+        let x = readFileSync(join(OUT, "a", f));
         const y = readFileSync(join(OUT, "b", f));
         if (x.equals(y)) continue;
+        if (newDigest && x.length <= LARGE) {
+          x = Buffer.from(withNewDigest(f, x.toString("utf8"), baseReport));
+          if (!digestNoted)
+            console.log(
+              `${label}: the base records cases_sha256, this tree cases_xxh64 (schema_version ${baseReport.schema_version} read as at least ${CASES_XXH64_SCHEMA})`,
+            );
+          digestNoted = true;
+        }
         if (x.length > LARGE || y.length > LARGE) {
           problems.push(`${f}: differs (${x.length} vs ${y.length} bytes)`);
           continue;

@@ -1,6 +1,6 @@
 // `--baseline REPORT.json`: a previous run to compare against, pairing per case. The report gives
 // provenance (slice hash, seed); the cases.jsonl written beside it gives the per-case outcomes.
-import { checkCasesDigest, checkCasesHash } from "../report/cases-hash.js";
+import { casesDigestCheck, checkCasesDigest } from "../report/cases-digest.js";
 import { readInputText, STDIN_REFUSED } from "../io/input-file.js";
 import { parseJsonDocument } from "../io/json-file.js";
 import { stat } from "node:fs/promises";
@@ -85,18 +85,18 @@ export async function loadBaseline(
   }
   if (!casesIsFile) throw new InputError(`--baseline ${path}: the per-case results ${casesPath} are not a file`);
   const extras = extrasFor?.(report);
-  const hashed = report.cases_sha256 !== undefined;
-  // The document reader hashes the file as it reads it; the hash is checked first all the same: a
+  const digests = await casesDigestCheck(path, report, casesPath);
+  // The document reader hashes the file as it reads it; the digest is checked first all the same: a
   // file that does not match is reported as such, whatever else the reading found wrong with it.
   let read: Awaited<ReturnType<typeof readPairedSide>>;
   try {
-    read = await readPairedSide(casesPath, convert, caseReaderOf(report.task), { ...extras, ...(hashed ? { sha256: true } : {}) });
+    read = await readPairedSide(casesPath, convert, caseReaderOf(report.task), { ...extras, ...(digests ? { hash: digests } : {}) });
   } catch (err) {
-    await checkCasesHash(path, report, casesPath);
+    await checkCasesDigest(path, report, casesPath);
     throw err;
   }
-  if (read.sha256 !== undefined) checkCasesDigest(path, report, casesPath, read.sha256);
-  else await checkCasesHash(path, report, casesPath);
+  if (read.hashed) digests!.check();
+  else await checkCasesDigest(path, report, casesPath);
   const { side, skippedLines, skippedExamples } = read;
   if (side.size === 0) throw new InputError(`--baseline ${casesPath}: no usable per-case line`);
   return { path, report, casesPath, side, skippedLines, skippedExamples, ...(extras ? { extras } : {}) };

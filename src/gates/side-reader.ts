@@ -7,7 +7,6 @@
 // unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
 import { byteWords, byteWordsAt } from "../io/byte-words.js";
 import { InputError, located } from "../io/errors.js";
-import { createHash } from "node:crypto";
 import { assertRegularFile } from "../io/input-file.js";
 import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../io/lines.js";
 import type { JsonObject } from "../io/records.js";
@@ -416,8 +415,8 @@ function coverageAt(bytes: Buffer, at: number, stop: number, out: ScannedRun): n
 export interface SideExtras {
   ranges?: CaseRanges;
   summary?: CaseSummary;
-  /** Hash the file's bytes in the same pass (a document cases.jsonl only): its sha256 is then returned beside the side. */
-  sha256?: boolean;
+  /** Fed the file's bytes in order in the same pass (a document cases.jsonl only: the result then says `hashed`). */
+  hash?: { update(bytes: Uint8Array): void };
 }
 
 /** The summary's reading of a record (the general reader's, or a previous-layout line). */
@@ -430,7 +429,7 @@ function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
  * outcomeFromCaseLine would give; and `extras` alongside.
  */
-async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<string | undefined> {
+async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<void> {
   const side = filler.side;
   const { ranges, summary } = extras;
   const decoder = new DocumentCasesDecoder();
@@ -547,7 +546,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
   };
-  const hash = extras.sha256 === true ? createHash("sha256") : undefined;
+  const hash = extras.hash;
   await assertRegularFile(casesPath);
   // One buffer reused block after block (no allocation per chunk); the event loop gets a turn now and then.
   let sinceTurn = 0;
@@ -563,7 +562,6 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     }
   }
   decoder.finish(take);
-  return hash?.digest("hex");
 }
 
 /**
@@ -575,12 +573,14 @@ export async function readPairedSide(
   convert: (line: JsonObject) => PairedOutcome | null = outcomeFromCaseLine,
   read: CaseReader = readCaseLineItems,
   extras: SideExtras = {},
-): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
+): Promise<{ side: PairedSide; hashed?: true } & SideSkips> {
   const filler = new SideFiller(casesPath);
-  let sha256: string | undefined;
-  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) sha256 = await fillDocumentSide(casesPath, filler, extras);
-  else for await (const item of read(casesPath)) filler.item(item, convert);
-  return { side: filler.side, ...(sha256 !== undefined ? { sha256 } : {}), ...filler.skips };
+  if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) {
+    await fillDocumentSide(casesPath, filler, extras);
+    return { side: filler.side, ...(extras.hash !== undefined ? { hashed: true as const } : {}), ...filler.skips };
+  }
+  for await (const item of read(casesPath)) filler.item(item, convert);
+  return { side: filler.side, ...filler.skips };
 }
 
 /**
@@ -618,6 +618,6 @@ export async function readPairedOutcomes(
 }
 
 /** readPairedSide of a document eval's cases.jsonl (with what the case explorer takes from the same reading). */
-export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide; sha256?: string } & SideSkips> {
+export function readDocumentSide(casesPath: string, extras: SideExtras = {}): Promise<{ side: PairedSide; hashed?: true } & SideSkips> {
   return readPairedSide(casesPath, outcomeFromCaseLine, readDocumentCaseItems, extras);
 }

@@ -6,38 +6,31 @@ import { open } from "node:fs/promises";
 /** sha256 of an input file, read in chunks so a multi-GB dump is never held in memory. */
 export async function sha256File(path: string): Promise<string> {
   await assertRegularFile(path);
-  return sha256Chunks(path);
-}
-
-/**
- * sha256 of a file this run has just written (cases.jsonl for report.json's cases_sha256). Not an
- * input of the run, so unlike `sha256File` it is not recorded as one: a later run may write it again.
- */
-export function sha256Written(path: string): Promise<string> {
-  return sha256Chunks(path);
+  const hash = createHash("sha256");
+  await readFileChunks(path, (bytes) => hash.update(bytes));
+  return hash.digest("hex");
 }
 
 /** Read size of a hashed file: 64 KB reads made a 120 MB cases.jsonl cost as much in reads as in hashing. */
 const HASH_READ_BYTES = 1 << 20;
 
 /**
- * sha256 of a file read in chunks into one buffer: never held whole in memory, and without a read
- * stream, whose set-up cost as much as hashing a 2 MB slice (a slower start of `mari serve`).
+ * A file's bytes given to `take` in chunks of one reused buffer (each valid only during its call):
+ * never held whole in memory, and without a read stream, whose set-up cost as much as hashing a 2 MB
+ * slice (a slower start of `mari serve`). The file is neither checked nor noted as an input here.
  */
-async function sha256Chunks(path: string): Promise<string> {
-  const hash = createHash("sha256");
+export async function readFileChunks(path: string, take: (bytes: Uint8Array) => void): Promise<void> {
   const file = await open(path, "r");
   try {
     const chunk = Buffer.allocUnsafe(HASH_READ_BYTES);
     for (;;) {
       const { bytesRead } = await file.read(chunk, 0, chunk.length);
       if (bytesRead === 0) break;
-      hash.update(chunk.subarray(0, bytesRead));
+      take(chunk.subarray(0, bytesRead));
     }
   } finally {
     await file.close();
   }
-  return hash.digest("hex");
 }
 
 export function sha256Text(text: string): string {

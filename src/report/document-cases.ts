@@ -333,7 +333,7 @@ export class DocumentCasesDecoder {
  * marked `blank`). A run line after a case line that is not valid has no case and is one of
  * those; after a line that is not JSON at all it stays with the case line before, and had that line
  * been a case line, its runs repeat (case, run) units of the case before, which every reader
- * refuses (a report's cases_sha256 catches any change first).
+ * refuses (a report's cases digest catches any change first).
  *
  * Sparse layout: a file whose first line is a runs line (`{"runs":[…]}`, every run in order) has
  * run lines for kept lines only; each run of that list without a run line under a case is an

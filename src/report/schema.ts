@@ -97,7 +97,12 @@ export const count = z.number().int().nonnegative();
 export const reportSchema = z
   .object({
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
-    cases_sha256: sha256.optional(),
+    cases_xxh64: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/, "a lowercase hex XXH64")
+      .optional()
+      .describe("XXH64 (seed 0) of the bytes of the cases.jsonl beside this report, 16 hex digits (schema ≥ 1.3.0)"),
+    cases_sha256: sha256.optional().describe("SHA-256 of the bytes of the cases.jsonl beside this report, as reports before 1.3.0 record it"),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
     dataset: z
       .object({

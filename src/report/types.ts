@@ -3,11 +3,23 @@
 // so they are snake_case and stable. Bump REPORT_SCHEMA_VERSION on any breaking change.
 
 export const REPORT_SCHEMA_VERSION = "1.1.0";
+/** The minor version that added `runs_summary`. */
+export const REPORT_SCHEMA_RUNS_SUMMARY = "1.2.0";
+/** The minor version that added `cases_xxh64`. */
+export const REPORT_SCHEMA_CASES_XXH64 = "1.3.0";
 /**
- * The newest report schema (1.2.0 added `runs_summary`). A report states it only when it uses a key
- * added in it, so reports without those keys read byte for byte as before (docs/reports.md).
+ * The newest report schema. A report states the newest version whose keys it uses, so reports
+ * without the newer keys read byte for byte as before (docs/reports.md).
  */
-export const REPORT_SCHEMA_LATEST = "1.2.0";
+export const REPORT_SCHEMA_LATEST = REPORT_SCHEMA_CASES_XXH64;
+
+/** The later of two schema versions (`major.minor.patch`). */
+export function laterSchemaVersion(a: string, b: string): string {
+  const x = a.split(".").map(Number);
+  const y = b.split(".").map(Number);
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return (x[i] ?? 0) > (y[i] ?? 0) ? a : b;
+  return a;
+}
 
 export type TaskName = "documents" | "pairs" | "evidence" | "sweep";
 
@@ -108,7 +120,9 @@ export interface RunsSummary {
 
 export interface Report {
   schema_version: string;
-  /** sha256 of the cases.jsonl written beside this report (readers check it). */
+  /** XXH64 of the cases.jsonl written beside this report (readers check it; src/report/cases-digest.ts). */
+  cases_xxh64?: string;
+  /** SHA-256 of the cases.jsonl beside a report written before `cases_xxh64` (readers still check it). */
   cases_sha256?: string;
   task: TaskName;
   dataset: DatasetInfo;

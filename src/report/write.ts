@@ -1,11 +1,11 @@
 // Writes a report in the formats the user asked for (docs/reports.md, "Output files"). Each file is written atomically
 // (temp + rename) and scrubbed of secret values; report.json is always written, as every other
 // format is a projection of it.
-import { sha256Written } from "../io/hashing.js";
 import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
+import { recordCasesDigest, writtenCasesDigest } from "./cases-digest.js";
 import { redactSecrets, redactStrings, secretEnvValues } from "./redact.js";
 import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
@@ -122,7 +122,7 @@ export async function staleReportFiles(outDir: string, formats: readonly ReportF
  * earlier run in formats not asked for now are removed (staleReportFiles), so the folder holds one
  * run's set. `inputErrors` go
  * into the JUnit file as <error> cases. With `casesFile` (the cases.jsonl just committed), the
- * report records its sha256 (`cases_sha256`), which every reader checks: a run killed between the
+ * report records its digest (`cases_xxh64`, cases-digest.ts), which every reader checks: a run killed between the
  * two renames leaves a pair that does not match, never one that silently disagrees. report.json
  * is written last, so it is the run's commit point.
  */
@@ -134,13 +134,13 @@ export async function writeReportFiles(
     inputErrors?: readonly string[];
     explorer?: ExplorerData;
     casesFile?: string;
-    /** The sha256 of `casesFile`'s bytes when its writer hashed them (else the file is read to hash it). */
-    casesSha256?: string;
+    /** The digest of `casesFile`'s bytes when its writer hashed them (`casesHasher`; else the file is read to hash it). */
+    casesDigest?: string;
   } = {},
 ): Promise<string[]> {
   const stale = await staleReportFiles(outDir, formats);
   const secrets = secretEnvValues();
-  if (options.casesFile !== undefined) report.cases_sha256 = options.casesSha256 ?? (await sha256Written(options.casesFile));
+  if (options.casesFile !== undefined) recordCasesDigest(report, options.casesDigest ?? (await writtenCasesDigest(options.casesFile)));
   // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
   const safeReport = redactStrings(report, secrets);
   const safeExplorer = options.explorer && redactStrings(options.explorer, secrets);

@@ -104,7 +104,8 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
   it("lists the first runs' rows as an uncapped eval of those runs gives them, and counts the rest", async () => {
     const r = report("w1");
     expect(validateReport(r)).toEqual([]);
-    expect(r.schema_version).toBe("1.2.0");
+    // 1.3.0, the version of its cases digest (cases_xxh64), above runs_summary's 1.2.0.
+    expect(r.schema_version).toBe("1.3.0");
     const keys = r.predictions.runs as string[];
     expect(keys).toEqual(Array.from({ length: RUNS }, (_, k) => String(runKey(k))));
     expect(r.runs_summary).toEqual({ runs: RUNS, listed: RUN_ROWS_CAP, omitted: RUNS - RUN_ROWS_CAP });
@@ -113,7 +114,7 @@ describe(`more than RUN_ROWS_CAP (${RUN_ROWS_CAP}) runs`, () => {
     await evalInto("first", join(tmp.dir, "first-runs.jsonl"), { workers: 1 });
     const uncapped = report("first");
     expect(uncapped.runs_summary).toBeUndefined();
-    expect(uncapped.schema_version).toBe("1.1.0");
+    expect(uncapped.schema_version).toBe("1.3.0");
     expect(Object.keys(uncapped.runs)).toHaveLength(RUN_ROWS_CAP);
     expect(r.runs).toEqual(uncapped.runs);
     // And the counts scored here from the dump.

@@ -1,11 +1,11 @@
 // `mari merge` of document shards refuses, with exit 2 and the file (and line) at fault, every
 // set of shards that does not add up to one run: an unreadable or foreign report, mismatched shard
 // counts, a shard given twice, another slice or dump, and cases.jsonl lines that do not belong.
-import { createHash } from "node:crypto";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { redigest } from "../support/cases.js";
 import { evalShards } from "../support/shards.js";
 
 const tmp = tempDir("mari-merge-refusals-");
@@ -33,9 +33,9 @@ function alteredShard1(change: { report?: (r: any) => unknown; reportText?: stri
     const casesPath = join(dir, "cases.jsonl");
     const text = change.cases(readFileSync(casesPath, "utf8").trim().split("\n")).join("\n") + "\n";
     writeFileSync(casesPath, text);
-    // A shard whose report vouches for the altered file (cases_sha256), so the line checks are reached.
+    // A shard whose report vouches for the altered file (its cases digest), so the line checks are reached.
     const report = JSON.parse(readFileSync(reportPath, "utf8"));
-    report.cases_sha256 = createHash("sha256").update(text).digest("hex");
+    redigest(report, text);
     writeFileSync(reportPath, JSON.stringify(report));
   }
   return reportPath;

@@ -95,7 +95,7 @@ describe("shards and merge", () => {
       writeFileSync(shard1, lines.slice(0, lines.length - 3).join("\n") + "\n");
       const truncated = await runMari(["merge", ...reports, "--out", join(tmp.dir, "bad3"), "--quiet"]);
       expect(truncated.code).toBe(2);
-      // The report's cases_sha256 catches it first (the row count still guards reports without one).
+      // The report's cases digest catches it first (the row count still guards reports without one).
       expect(truncated.stderr).toContain(`${shard1}: does not match`);
       writeFileSync(shard1, "");
       expect((await runMari(["merge", ...reports, "--out", join(tmp.dir, "bad4"), "--quiet"])).code).toBe(2);

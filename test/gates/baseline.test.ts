@@ -8,6 +8,7 @@ import { outcomeFromCaseLine, readPairedSide } from "../../src/gates/side-reader
 import { DOCUMENT_CLASSES } from "../../src/gates/paired.js";
 import { tempDir } from "../support/cli.js";
 import { fixtureReport } from "../report/fixture.js";
+import { xxh64Hex } from "../support/cases.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
@@ -137,21 +138,43 @@ describe("baseline", () => {
     expect(other.warning).toMatch(/different slice/);
   });
 
-  it("checks cases_sha256 on the bytes it reads, a mismatch first whatever else the file has wrong", async () => {
-    const caseLine = JSON.stringify({ case_id: "a", case_index: 0, label: true, gold_sentence_ids: [1], sentence_count: 3 });
-    const run = (r: string) => `{"run":"${r}","line":1,"judgment":true,"evidence_sentence_ids":[1],"reference_coverage":0.5}`;
-    const good = `${[caseLine, run("0"), run("1")].join("\n")}\n`;
-    const repeated = `${[caseLine, run("0"), run("0")].join("\n")}\n`;
-    const withHash = (name: string, hashed: string, text: string) => {
-      const root = baselineDir(name, [], { ...fixtureReport(), cases_sha256: createHash("sha256").update(hashed).digest("hex") });
-      writeFileSync(join(root, "cases.jsonl"), text);
-      return root;
-    };
-    const mismatch = /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/;
-    expect((await loadBaseline(withHash("hash-good", good, good))).side.size).toBe(2);
-    await expect(loadBaseline(withHash("hash-changed", good, good.replace('"1"', '"2"')))).rejects.toThrow(mismatch);
-    // The repeated (case, run) the reading refuses is not what is reported: the file is not the run's.
-    await expect(loadBaseline(withHash("hash-changed-repeat", good, repeated))).rejects.toThrow(mismatch);
-    await expect(loadBaseline(withHash("hash-repeat", repeated, repeated))).rejects.toThrow(/run "0" is already on line 2/);
+  const caseLine = JSON.stringify({ case_id: "a", case_index: 0, label: true, gold_sentence_ids: [1], sentence_count: 3 });
+  const run = (r: string) => `{"run":"${r}","line":1,"judgment":true,"evidence_sentence_ids":[1],"reference_coverage":0.5}`;
+  const good = `${[caseLine, run("0"), run("1")].join("\n")}\n`;
+  const repeated = `${[caseLine, run("0"), run("0")].join("\n")}\n`;
+  const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+  // The digests a report records of the text it was written with: this build's, an older build's.
+  const digests = {
+    cases_xxh64: (text: string) => ({ cases_xxh64: xxh64Hex(text) }),
+    cases_sha256: (text: string) => ({ cases_sha256: sha256(text) }),
+  };
+  let dirs = 0;
+  const withDigest = (digest: Record<string, string>, text: string) => {
+    const root = baselineDir(`digest-${dirs++}`, [], { ...fixtureReport(), ...digest });
+    writeFileSync(join(root, "cases.jsonl"), text);
+    return root;
+  };
+
+  it.each(Object.keys(digests) as Array<keyof typeof digests>)(
+    "checks %s on the bytes it reads, a mismatch first whatever else the file has wrong",
+    async (field) => {
+      const recorded = digests[field];
+      const mismatch = new RegExp(`cases\\.jsonl: does not match .*report\\.json \\(its ${field} differs\\)`);
+      expect((await loadBaseline(withDigest(recorded(good), good))).side.size).toBe(2);
+      await expect(loadBaseline(withDigest(recorded(good), good.replace('"1"', '"2"')))).rejects.toThrow(mismatch);
+      // The repeated (case, run) the reading refuses is not what is reported: the file is not the run's.
+      await expect(loadBaseline(withDigest(recorded(good), repeated))).rejects.toThrow(mismatch);
+      await expect(loadBaseline(withDigest(recorded(repeated), repeated))).rejects.toThrow(/run "0" is already on line 2/);
+    },
+  );
+
+  it("a report with both digests has both checked: either one false refuses the file, naming it", async () => {
+    const changed = good.replace('"1"', '"2"');
+    const both = (xxh64Of: string, sha256Of: string) => ({ cases_xxh64: xxh64Hex(xxh64Of), cases_sha256: sha256(sha256Of) });
+    expect((await loadBaseline(withDigest(both(good, good), good))).side.size).toBe(2);
+    await expect(loadBaseline(withDigest(both(good, changed), good))).rejects.toThrow(/\(its cases_sha256 differs\)/);
+    await expect(loadBaseline(withDigest(both(changed, good), good))).rejects.toThrow(/\(its cases_xxh64 differs\)/);
+    // Also when the reading fails on the file first (the file is then hashed on its own).
+    await expect(loadBaseline(withDigest(both(repeated, good), repeated))).rejects.toThrow(/\(its cases_sha256 differs\)/);
   });
 });

@@ -1,13 +1,14 @@
 // Silent loss: a baseline's cases.jsonl is checked like any input (a repeated (case, run)
 // is refused with its line; blank and malformed lines are counted with their lines); a pair-task
-// or future-schema baseline is refused; report.json records the sha256 of its cases.jsonl and
-// --baseline and merge refuse a pair that does not match (a run killed between the two renames).
-import { createHash } from "node:crypto";
+// or future-schema baseline is refused; report.json records the XXH64 of its cases.jsonl (an older
+// report its SHA-256) and --baseline and merge refuse a pair that does not match (a run killed
+// between the two renames).
 import { appendFileSync, cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
+import { asOlderReport, withoutCasesDigest } from "../support/cases.js";
 import { evalShards } from "../support/shards.js";
 import { DOC_SLICE, expectInputError, firstLines, PAIRS, write } from "./helpers.js";
 
@@ -24,7 +25,7 @@ function variant(editCases: (text: string) => string, editReport: (r: any) => vo
   cpSync(base, dir, { recursive: true });
   writeFileSync(join(dir, "cases.jsonl"), editCases(readFileSync(join(dir, "cases.jsonl"), "utf8")));
   const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
-  if (rehash) delete report.cases_sha256; // an edited file: only the line checks apply
+  if (rehash) withoutCasesDigest(report); // an edited file: only the line checks apply
   editReport(report);
   writeFileSync(join(dir, "report.json"), JSON.stringify(report));
   return dir;
@@ -37,13 +38,12 @@ beforeAll(async () => {
 });
 
 describe("a baseline's cases.jsonl and report", () => {
-  it("report.json records the sha256 of its cases.jsonl", () => {
+  it("report.json records the XXH64 of its cases.jsonl, in a schema 1.3.0 report, and no SHA-256 of it", () => {
+    // Checked against an independent XXH64 in test/report/cases-digest-oracle.test.ts.
     const report = JSON.parse(readFileSync(join(base, "report.json"), "utf8"));
-    expect(report.cases_sha256).toBe(
-      createHash("sha256")
-        .update(readFileSync(join(base, "cases.jsonl")))
-        .digest("hex"),
-    );
+    expect(report.cases_xxh64).toMatch(/^[0-9a-f]{16}$/);
+    expect(report.schema_version).toBe("1.3.0");
+    expect(report).not.toHaveProperty("cases_sha256");
   });
 
   it("a repeated (case, run) line: exit 2 with both lines", async () => {
@@ -86,28 +86,54 @@ describe("a baseline's cases.jsonl and report", () => {
     expectInputError(await evalWith(pairsOut), /--baseline is a pairs report; a document eval compares only with a documents report/);
   });
 
-  it("a cases.jsonl that no longer matches its report.json (sha256): exit 2", async () => {
-    const dir = variant(
+  // A line added to cases.jsonl after the run (the report's digest left as it was).
+  const addLine = (dir: string) =>
+    appendFileSync(join(dir, "cases.jsonl"), readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n")[0]!.replace('"run":"0"', '"run":"9"') + "\n");
+  const unchanged = () =>
+    variant(
       (t) => t,
       () => {},
       false,
     );
-    appendFileSync(join(dir, "cases.jsonl"), readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n")[0]!.replace('"run":"0"', '"run":"9"') + "\n");
+
+  it("a cases.jsonl that no longer matches its report.json (cases_xxh64): exit 2", async () => {
+    const dir = unchanged();
+    const r = await evalWith(dir);
+    expect(r.code, r.stderr).toBe(0);
+    addLine(dir);
+    expectInputError(await evalWith(dir), /cases\.jsonl: does not match .*report\.json \(its cases_xxh64 differs\)/);
+  });
+
+  it("an older report's cases_sha256 is still checked: the matching file is read, a changed one is exit 2", async () => {
+    const dir = asOlderReport(unchanged());
+    const r = await evalWith(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(tmp.dir, `o-${n - 1}`, "report.json"), "utf8")).baseline.matched_cases).toBe(8);
+    addLine(dir);
     expectInputError(await evalWith(dir), /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/);
   });
 });
 
 describe("merge checks each shard's cases.jsonl against its report", () => {
   it.each([
-    ["documents", DOC_SLICE],
-    ["pairs", PAIRS],
-  ])("%s: a changed cases.jsonl is exit 2", async (name, input) => {
-    const [s0, s1] = await evalShards(tmp.dir, `hash-${name}`, input);
+    ["documents", "cases_xxh64", DOC_SLICE],
+    ["pairs", "cases_xxh64", PAIRS],
+    ["documents", "cases_sha256", DOC_SLICE],
+    ["pairs", "cases_sha256", PAIRS],
+  ])("%s: a changed cases.jsonl is exit 2 (the shard's report records %s)", async (name, field, input) => {
+    const [s0, s1] = await evalShards(tmp.dir, `hash-${name}-${field}`, input);
+    const merge = (out: string) => runMari(["merge", join(s0, "report.json"), join(s1, "report.json"), "--out", join(tmp.dir, out), "--quiet"]);
+    if (field === "cases_sha256") {
+      // Shards an older build wrote merge as before, into a report with this build's digest.
+      asOlderReport(s0);
+      asOlderReport(s1);
+      const r = await merge(`m-ok-${name}`);
+      // Exit 1 for pairs: the task's default gates fail on this corpus; the files are written all the same.
+      expect(r.code, r.stderr).toBe(name === "pairs" ? 1 : 0);
+      expect(JSON.parse(readFileSync(join(tmp.dir, `m-ok-${name}`, "report.json"), "utf8")).cases_xxh64).toMatch(/^[0-9a-f]{16}$/);
+    }
     const cases = join(s1, "cases.jsonl");
     writeFileSync(cases, readFileSync(cases, "utf8").split("\n").slice(0, -2).join("\n") + "\n");
-    expectInputError(
-      await runMari(["merge", join(s0, "report.json"), join(s1, "report.json"), "--out", join(tmp.dir, `m-${name}`), "--quiet"]),
-      /cases\.jsonl: does not match/,
-    );
+    expectInputError(await merge(`m-${name}-${field}`), new RegExp(`cases\\.jsonl: does not match .*report\\.json \\(its ${field} differs\\)`));
   });
 });

@@ -1,14 +1,14 @@
 // Fields of a report read back are checked against what they summarize. `mari
 // diff` gated on report.json's metrics without looking at cases.jsonl (a flipped cases.jsonl with a
-// recomputed cases_sha256 passed `accuracy>=0.5`, exit 0), and `mari merge` took the first shard's
+// recomputed cases digest passed `accuracy>=0.5`, exit 0), and `mari merge` took the first shard's
 // `predictions.lines` and every shard's `line_rejections` on trust (a merged report whose line
 // accounting no longer added up, exit 0).
-import { createHash } from "node:crypto";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
 import { runTask } from "../support/in-process.js";
+import { asOlderReport, redigest } from "../support/cases.js";
 import { evalShards } from "../support/shards.js";
 import { DOC_SLICE, expectInputError } from "./helpers.js";
 
@@ -22,15 +22,13 @@ function editJson(path: string, change: (value: any) => void): void {
   writeFileSync(path, JSON.stringify(value));
 }
 
-/** A copy of `dir` changed by `edit`, its report's cases_sha256 recomputed as a forger would. */
+/** A copy of `dir` changed by `edit`, its report's cases digest recomputed as a forger would. */
 function forged(dir: string, edit: (copy: string) => void): string {
   const copy = join(tmp.dir, `forged-${n++}`);
   cpSync(dir, copy, { recursive: true });
   edit(copy);
-  const sha = createHash("sha256")
-    .update(readFileSync(join(copy, "cases.jsonl")))
-    .digest("hex");
-  editJson(join(copy, "report.json"), (rep) => void (rep.cases_sha256 = sha));
+  const cases = readFileSync(join(copy, "cases.jsonl"));
+  editJson(join(copy, "report.json"), (rep) => redigest(rep, cases));
   return copy;
 }
 
@@ -47,17 +45,31 @@ describe("mari diff checks report.json's metrics against its cases.jsonl", () =>
     expect(r.code, r.stderr).toBe(0);
   });
 
+  const flipJudgments = (copy: string) => {
+    const path = join(copy, "cases.jsonl");
+    const lines = readFileSync(path, "utf8").split("\n");
+    const flipped = lines.map((l) =>
+      l.includes('"judgment":') ? l.replace(/"judgment":(true|false)/, (_m, v) => `"judgment":${v === "true" ? "false" : "true"}`) : l,
+    );
+    writeFileSync(path, flipped.join("\n"));
+  };
+
   it("every judgment flipped in cases.jsonl, hash recomputed: refused, not gated on the stale accuracy", async () => {
-    const now = forged(old, (copy) => {
-      const path = join(copy, "cases.jsonl");
-      const lines = readFileSync(path, "utf8").split("\n");
-      const flipped = lines.map((l) =>
-        l.includes('"judgment":') ? l.replace(/"judgment":(true|false)/, (_m, v) => `"judgment":${v === "true" ? "false" : "true"}`) : l,
-      );
-      writeFileSync(path, flipped.join("\n"));
-    });
+    const now = forged(old, flipJudgments);
     const r = await diff(now, "--gate", "accuracy>=0.5");
     expectInputError(r, /diff NEW .*report\.json: its accuracy \(0\.55\) does not match its cases\.jsonl \(0\.45\)/);
+  });
+
+  it("an older report (cases_sha256): honest, it passes; flipped, its digest refuses it, and recomputed, its accuracy", async () => {
+    const older = asOlderReport(forged(old, () => {}));
+    const honest = await diff(older, "--gate", "accuracy>=0.5");
+    expect(honest.code, honest.stderr).toBe(0);
+    const changed = join(tmp.dir, `changed-${n++}`);
+    cpSync(older, changed, { recursive: true });
+    flipJudgments(changed);
+    expectInputError(await diff(changed, "--gate", "accuracy>=0.5"), /cases\.jsonl: does not match .*report\.json \(its cases_sha256 differs\)/);
+    const now = forged(older, flipJudgments);
+    expectInputError(await diff(now, "--gate", "accuracy>=0.5"), /diff NEW .*report\.json: its accuracy \(0\.55\) does not match its cases\.jsonl \(0\.45\)/);
   });
 
   it("report.json's accuracy edited: refused, on either side", async () => {

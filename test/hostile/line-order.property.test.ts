@@ -31,7 +31,7 @@ async function reportBytes(lines: string[]): Promise<string> {
   const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
   delete report.system;
   delete report.elapsed_seconds;
-  delete report.cases_sha256;
+  delete report.cases_xxh64;
   delete report.predictions.sha256;
   delete report.predictions.path;
   report.predictions.runs.sort();

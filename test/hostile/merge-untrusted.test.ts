@@ -5,6 +5,7 @@ import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { runMari, tempDir } from "../support/cli.js";
+import { withoutCasesDigest } from "../support/cases.js";
 import { evalShards } from "../support/shards.js";
 import { DOC_SLICE, expectInputError, PAIRS } from "./helpers.js";
 
@@ -18,8 +19,8 @@ const shards = (name: string, slice: string) => evalShards(tmp.dir, name, slice)
 async function mergeWith(dirs: string[], edit: (dir: string) => void) {
   const broken = join(tmp.dir, `broken-${n++}`);
   cpSync(dirs[1]!, broken, { recursive: true });
-  // Without its cases_sha256 (a hand-made or older report), so each line check is what speaks.
-  editJson(join(broken, "report.json"), (rep) => void delete rep.cases_sha256);
+  // Without its cases digest (a hand-made report), so each line check is what speaks.
+  editJson(join(broken, "report.json"), withoutCasesDigest);
   edit(broken);
   return runMari(["merge", join(dirs[0]!, "report.json"), join(broken, "report.json"), "--out", join(tmp.dir, `merged-${n}`), "--quiet"]);
 }

@@ -1,6 +1,6 @@
 // The suite's Python: the virtualenv scripts/python-env.sh creates (.ci/run runs it first) with the
-// real tools pinned in test/python/requirements*.txt. Tests that drive a real tool take it from
-// here. Without it they are skipped on a developer's machine and fail under CI, so that a missing
+// real tools and oracles pinned in test/python/requirements*.txt. Tests that drive a real tool
+// take it from here. Without it they are skipped on a developer's machine and fail under CI, so that a missing
 // install step can never turn into a green run that tested nothing.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 // A report read back by `mari diff` is untrusted: its gates are evaluated on report.json's metrics,
 // so a report.json whose numbers were edited (or a cases.jsonl swapped in with a recomputed
-// cases_sha256) must not pass a gate its cases fail. The headline metrics that the cases determine
+// cases_xxh64) must not pass a gate its cases fail. The headline metrics that the cases determine
 // are recomputed from cases.jsonl and compared with report.json's.
 import type { Baseline } from "../../gates/baseline.js";
 import { DOCUMENT_CLASSES, pairedSideComparison } from "../../gates/paired.js";

@@ -368,7 +368,7 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     const files = await writeReportFiles(outDir, report, formats, {
       inputErrors,
       casesFile,
-      casesSha256: result.casesFile.sha256,
+      casesDigest: result.casesFile.digest,
       ...(explorer ? { explorer } : {}),
     });
     // The summary's "report:" line names every file of the run, cases.jsonl too.

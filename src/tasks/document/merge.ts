@@ -5,7 +5,7 @@
 import { OPTIONS } from "../../core/options/index.js";
 import { inPhase, SILENT_OBSERVER, type Progress, type RunObserver } from "../../io/observer.js";
 import { oneRunEach } from "../../io/output-guard.js";
-import { checkCasesHash } from "../../report/cases-hash.js";
+import { checkCasesDigest } from "../../report/cases-digest.js";
 import { readDocumentCases } from "../../report/document-cases.js";
 import { checkDocumentCaseLine, checkDocumentShardState, checkedCaseLines, readCheckedReport } from "../../report/shard-input.js";
 import { dirname, join } from "node:path";
@@ -169,7 +169,7 @@ async function readOneShardCases(
   reading: Progress,
 ): Promise<number> {
   const casesPath = join(dirname(reportPath), "cases.jsonl");
-  await checkCasesHash(reportPath, report, casesPath);
+  await checkCasesDigest(reportPath, report, casesPath);
   // A shard's cases.jsonl holds one record per (case of the shard, run of the shard). Fewer
   // (a truncated or emptied file) would otherwise turn the lost cases into missing predictions.
   const shardCases = slice.cases.filter((c) => shardOfCaseId(c.id, count) === shard.index).length;
@@ -291,7 +291,7 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
     });
     report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const casesFile = await merged.result.casesFile.commit();
-    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile, casesSha256: merged.result.casesFile.sha256 });
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile, casesDigest: merged.result.casesFile.digest });
     reporting.tick();
     reporting.done();
     return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };

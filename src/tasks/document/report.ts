@@ -5,7 +5,7 @@ import { emptyRunSums, runMetrics } from "../../core/metrics/run-sums.js";
 import { EVERY_KEY, LATER } from "../../gates/decide.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo, type GitRevision } from "../../report/system.js";
-import { REPORT_SCHEMA_LATEST, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
+import { REPORT_SCHEMA_RUNS_SUMMARY, REPORT_SCHEMA_VERSION, type DatasetInfo, type Report } from "../../report/types.js";
 import { sliceFileSha256, sliceRejectionWarnings, type DocumentSlice } from "../../io/slice-kept.js";
 import type { DocumentEvalResult, Shard } from "./score-dump.js";
 
@@ -51,8 +51,9 @@ export async function buildDocumentReport(result: DocumentEvalResult, ctx: Docum
     ...(ctx.git !== undefined ? { git: ctx.git } : {}),
   });
   const report: Report = {
-    // 1.2.0 only for the key it added (so reports of up to RUN_ROWS_CAP runs are as before).
-    schema_version: a.runsSummary ? REPORT_SCHEMA_LATEST : REPORT_SCHEMA_VERSION,
+    // 1.2.0 only for the key it added (so reports of up to RUN_ROWS_CAP runs are as before); the
+    // cases digest, recorded when the files are written, raises it again (recordCasesDigest).
+    schema_version: a.runsSummary ? REPORT_SCHEMA_RUNS_SUMMARY : REPORT_SCHEMA_VERSION,
     task: "documents",
     dataset: {
       path: ctx.slicePath,
@@ -191,7 +192,7 @@ export function documentReportOutline(bootstrap: number): Report {
     baseline: LATER,
     shard: LATER,
     gate_specs: LATER,
-    cases_sha256: LATER,
+    cases_xxh64: LATER,
   };
   return outline as unknown as Report;
 }

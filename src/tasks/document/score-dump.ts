@@ -16,6 +16,7 @@ import { createChunkPool, mapInOrder, type ChunkPool } from "../../pool/pool.js"
 import { availableParallelism, loadavg } from "node:os";
 import type { RejectionExample } from "../../report/types.js";
 import { secretEnvFinder } from "../../report/redact.js";
+import { casesHasher } from "../../report/cases-digest.js";
 import { runOrder } from "../../core/run-order.js";
 import { InputError, located } from "../../io/errors.js";
 import { aggregateDocumentEval, type Aggregate } from "./aggregate.js";
@@ -146,7 +147,8 @@ export interface DocumentEvalResult {
    * (a run that ends in a usage error leaves the previous cases.jsonl in place).
    */
   casesPath: string;
-  casesFile: { commit(): Promise<string>; abort(): Promise<void>; sha256: string };
+  /** `digest`: of the file's bytes, as report.json records it (cases-digest.ts). */
+  casesFile: { commit(): Promise<string>; abort(): Promise<void>; digest: string };
   sliceHash: string;
   /** Of `cases`, how many have a kept line in some run, and how many of the first ones in a row do. */
   coverage: { cases: number; leading: number };
@@ -666,6 +668,9 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   // Runs in run order (by key, src/core/run-order.ts): sums over runs, cases.jsonl and the examples
   // then do not depend on the order the dump's lines arrive in. The listing keeps first appearance.
   table.reorderRuns(runOrder(table.keys));
+  // cases.jsonl's digest (report.json's cases_xxh64), hashed as its bytes are written: reading
+  // the file back to hash it cost as much again in reads.
+  const casesHash = await casesHasher();
   const casesPath = join(input.outDir, "cases.jsonl");
   const writer = await AtomicLineWriter.open(casesPath);
   let readablePath: string;
@@ -685,9 +690,6 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
   // this thread knows it already (a slice loaded from the compiled-slice cache comes with it): here.
   const threadSliceHash = pool.workers > 1 && knownSliceHash(slice) === undefined ? pool.run({ kind: "slice-hash" }) : undefined;
   threadSliceHash?.catch(() => {});
-  // cases.jsonl's sha256 (report.json's cases_sha256), hashed as its bytes are written: reading
-  // the file back to hash it cost as much again in reads.
-  const casesHash = createHash("sha256");
   let aggregate: Aggregate;
   try {
     aggregate = await aggregateDocumentEval(
@@ -741,7 +743,7 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
         return casesPath;
       },
       abort: () => writer.abort(),
-      sha256: casesHash.digest("hex"),
+      digest: casesHash.digest(),
     },
     sliceHash: threadSliceHash ? ((await threadSliceHash) as SliceHashResult).hash : sliceHashOf(slice),
     coverage: coverageOf(cases, table),

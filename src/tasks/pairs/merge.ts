@@ -1,7 +1,7 @@
 // Combines shard reports of one pair corpus (`mari eval PAIRS --shard I/N`) into the report a single
 // run would write: every pair number is a projection of summed counts (docs/eval.md, "Scale, determinism, sharding").
 import { oneRunEach } from "../../io/output-guard.js";
-import { checkCasesHash } from "../../report/cases-hash.js";
+import { checkCasesDigest } from "../../report/cases-digest.js";
 import { checkedCaseLines, checkPairCaseLine } from "../../report/shard-input.js";
 import { emptyConfusion, PAIR_CLASSES, type Confusion, type PairTally, type UnitPrices } from "../../core/pairs/index.js";
 import { dirname, join } from "node:path";
@@ -129,7 +129,7 @@ async function runPairMergeInRun(options: PairMergeOptions): Promise<ReportOutco
   const lines = new Map<string, string>();
   for (const [k, path] of options.reportPaths.entries()) {
     const casesPath = join(dirname(path), "cases.jsonl");
-    await checkCasesHash(path, reports[k]!, casesPath);
+    await checkCasesDigest(path, reports[k]!, casesPath);
     try {
       for await (const line of checkedCaseLines(casesPath, checkPairCaseLine)) {
         const id = line.record.id as string;

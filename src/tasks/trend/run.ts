@@ -319,7 +319,7 @@ class PointPairs {
   ) {}
 
   /**
-   * A point's report with its cases: the cases must match the report's cases_sha256 and the
+   * A point's report with its cases: the cases must match the report's cases digest and the
    * headline metrics they determine must match report.json's (as `mari diff` checks), so a
    * report.json edited after its run cannot pass a gate or become the best point.
    */
