@@ -9,8 +9,8 @@
 import { InputError, located } from "../io/errors.js";
 import { readFileChunks } from "../io/hashing.js";
 import { assertRegularFile } from "../io/input-file.js";
+import { xxh64Hasher } from "../io/xxh64.js";
 import { createHash } from "node:crypto";
-import type { XXHashAPI } from "xxhash-wasm";
 import { laterSchemaVersion, REPORT_SCHEMA_CASES_XXH64, type Report } from "./types.js";
 
 /** The field a report records its cases.jsonl's digest in: XXH64 (seed 0) of the bytes, 16 lowercase hex digits. */
@@ -27,28 +27,9 @@ export interface CasesHasher {
   digest(): string;
 }
 
-// The package compiles a small WebAssembly module: loaded on first use and instantiated once per process.
-let xxhash: Promise<XXHashAPI> | undefined;
-function xxhashApi(): Promise<XXHashAPI> {
-  xxhash ??= import("xxhash-wasm").then((m) => m.default());
-  return xxhash;
-}
-
-/**
- * Bytes given to the package at once: it copies them into its WebAssembly memory, which grows to
- * the largest piece and stays so (the 1M eval writes 4 MB pieces); 1 MiB pieces hash as fast.
- */
-const PIECE_BYTES = 1 << 20;
-
 /** The hashing a report's CASES_DIGEST_FIELD is made with. */
-export async function casesHasher(): Promise<CasesHasher> {
-  const state = (await xxhashApi()).create64(0n);
-  return {
-    update(bytes) {
-      for (let at = 0; at < bytes.length; at += PIECE_BYTES) state.update(bytes.subarray(at, at + PIECE_BYTES));
-    },
-    digest: () => state.digest().toString(16).padStart(16, "0"),
-  };
+export function casesHasher(): Promise<CasesHasher> {
+  return xxh64Hasher();
 }
 
 function sha256Hasher(): CasesHasher {
