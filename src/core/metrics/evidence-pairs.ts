@@ -118,30 +118,49 @@ export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges, vot
   return out;
 }
 
-/** Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes; returns the most IDs a case has in all. */
+/**
+ * Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes;
+ * returns the most IDs a case has in all. A call per run: the loop over runs around the loop over
+ * cases had not gone round when V8 compiled the inner loop on the fly, and that code dropped back
+ * to the interpreter at the end of every block's first run.
+ */
 function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: number, block: Gathered, totals: Int32Array, votes: CaseVotes): number {
+  block.counts.fill(0);
+  totals.fill(0);
+  let most = 0;
+  for (let r = 0; r < c.runs; r++) most = gatherRun(c, ranges, r, i0, cases, block, totals, votes, most);
+  return most;
+}
+
+/** gather's part for run r, returning the larger of `most` and the most IDs a case has so far (its totals only grow). */
+function gatherRun(
+  c: JudgmentColumns,
+  ranges: EvidenceRanges,
+  r: number,
+  i0: number,
+  cases: number,
+  block: Gathered,
+  totals: Int32Array,
+  votes: CaseVotes,
+  most: number,
+): number {
   const { runs: R, cases: n, present, judgment } = c;
   const { cells, stride, slotOf, start, length } = ranges;
   const { starts, ends, counts } = block;
-  counts.fill(0);
-  totals.fill(0);
-  for (let r = 0; r < R; r++) {
-    const at = r * n + i0;
-    const row = r * stride;
-    for (let b = 0; b < cases; b++) {
-      if (present[at + b] === 0) continue;
-      votes.present[i0 + b]!++;
-      if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
-      const entry = cells[row + slotOf[i0 + b]!]! - 1;
-      const from = entry < 0 ? 0 : start[entry]!;
-      const count = entry < 0 ? 0 : length[entry]!;
-      const e = b * R + counts[b]!++;
-      starts[e] = from;
-      ends[e] = from + count;
-      totals[b]! += count;
-    }
+  const at = r * n + i0;
+  const row = r * stride;
+  for (let b = 0; b < cases; b++) {
+    if (present[at + b] === 0) continue;
+    votes.present[i0 + b]!++;
+    if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
+    const entry = cells[row + slotOf[i0 + b]!]! - 1;
+    const from = entry < 0 ? 0 : start[entry]!;
+    const count = entry < 0 ? 0 : length[entry]!;
+    const e = b * R + counts[b]!++;
+    starts[e] = from;
+    ends[e] = from + count;
+    const total = (totals[b]! += count);
+    if (total > most) most = total;
   }
-  let most = 0;
-  for (let b = 0; b < cases; b++) most = Math.max(most, totals[b]!);
   return most;
 }
