@@ -198,10 +198,17 @@ class CompiledCase implements SliceCase {
 
 /** The cases of a compiled slice, decoded (their sentences when first read). */
 function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlice, "cases" | "byId"> {
-  const strings = stringTable(compiled.strings);
-  const cases: SliceCase[] = new Array(compiled.cases);
   const byId = new Map<string, number>();
-  for (let i = 0; i < compiled.cases; i++) {
+  return { cases: decodeInto(stringTable(compiled.strings), v, compiled.cases, byId), byId };
+}
+
+/**
+ * decodeCases's loop, and all its function does: code after a loop V8 compiles on the fly has no
+ * type feedback yet (it had not run), which sent the compiled code back to the interpreter.
+ */
+function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
+  const cases: SliceCase[] = new Array(count);
+  for (let i = 0; i < count; i++) {
     const first = v.caseString[i]!;
     const contraType = stringAt(strings, first + 4);
     const extra = stringAt(strings, first + 5);
@@ -223,7 +230,7 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
     cases[i] = c;
     byId.set(c.id, i);
   }
-  return { cases, byId };
+  return cases;
 }
 
 /**

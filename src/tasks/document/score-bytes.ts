@@ -80,38 +80,38 @@ class CaseIdIndex {
   private lastEntry = 0;
 
   constructor(byId: ReadonlyMap<string, number>) {
+    const ids = Array.from(byId.keys());
+    const index = Array.from(byId.values());
     let bytes = Buffer.allocUnsafe(1 << 16);
-    const starts: number[] = [0];
-    const cases: number[] = [];
-    // forEach, not for…of: no [id, index] pair and iterator result made per case (37,500 on the GRPO bench).
-    byId.forEach((index, id) => {
-      const used = starts[starts.length - 1]!;
+    const starts = new Int32Array(ids.length + 1);
+    const caseOf = new Int32Array(ids.length);
+    // The ASCII ids that fit by putAsciiIds, each other one here: a rare case inside its loop would
+    // meet code without type feedback once V8 had compiled the loop on the fly.
+    let skipped = 0;
+    for (let k = 0; (k = putAsciiIds(ids, index, k, skipped, bytes, starts, caseOf)) < ids.length; ) {
+      const id = ids[k]!;
+      const used = starts[k - skipped]!;
       if (bytes.length - used < 3 * id.length) {
         const bigger = Buffer.allocUnsafe(2 * bytes.length + 3 * id.length);
         bytes.copy(bigger, 0, 0, used);
         bytes = bigger;
+        continue;
       }
-      // An ASCII id byte by byte (a Buffer write per id was most of this index's time on 37,500 ids).
-      let end = used;
-      let k = 0;
-      for (; k < id.length; k++) {
-        const code = id.charCodeAt(k);
-        if (code >= 0x80) break;
-        bytes[end++] = code;
+      // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
+      // with a `\u` escape, which the string path reads).
+      if (!isWellFormed(id)) skipped++;
+      else {
+        starts[k - skipped + 1] = used + bytes.write(id, used, "utf8");
+        caseOf[k - skipped] = index[k]!;
       }
-      if (k < id.length) {
-        // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
-        // with a `\u` escape, which the string path reads).
-        if (!isWellFormed(id)) return;
-        end = used + bytes.write(id, used, "utf8");
-      }
-      starts.push(end);
-      cases.push(index);
-    });
+      k++;
+    }
+    const entries = ids.length - skipped;
     this.bytes = bytes;
     this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.starts = Int32Array.from(starts);
-    this.caseOf = Int32Array.from(cases);
+    this.starts = skipped === 0 ? starts : starts.slice(0, entries + 1);
+    this.caseOf = skipped === 0 ? caseOf : caseOf.slice(0, entries);
+    const cases = this.caseOf;
     let size = 16;
     while (size < 2 * cases.length) size *= 2;
     this.table = new Int32Array(size);
@@ -153,6 +153,35 @@ class CaseIdIndex {
     const from = this.starts[entry]!;
     return this.starts[entry + 1]! - from === length && sameBytes(this.words, this.bytes, from, words, block, start, length);
   }
+}
+
+/**
+ * Writes ids[k …] as entries k − skipped … of CaseIdIndex (their bytes, starts and cases) while
+ * they are ASCII and there is room for three bytes a character (a byte loop: a Buffer write per id
+ * was most of this index's time on 37,500 ids); returns the k it stopped at.
+ */
+function putAsciiIds(
+  ids: readonly string[],
+  index: readonly number[],
+  k: number,
+  skipped: number,
+  bytes: Buffer,
+  starts: Int32Array,
+  caseOf: Int32Array,
+): number {
+  for (; k < ids.length; k++) {
+    const id = ids[k]!;
+    let end = starts[k - skipped]!;
+    if (bytes.length - end < 3 * id.length) return k;
+    for (let j = 0; j < id.length; j++) {
+      const code = id.charCodeAt(j);
+      if (code >= 0x80) return k;
+      bytes[end++] = code;
+    }
+    starts[k - skipped + 1] = end;
+    caseOf[k - skipped] = index[k]!;
+  }
+  return k;
 }
 
 /** String.prototype.isWellFormed (Node 20; not in the ES2023 typings): no lone surrogate. */
