@@ -128,37 +128,39 @@ function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: n
   block.counts.fill(0);
   totals.fill(0);
   let most = 0;
-  for (let r = 0; r < c.runs; r++) most = gatherRun(c, ranges, r, i0, cases, block, totals, votes, most);
+  for (let r = 0; r < c.runs; r++) most = gatherRun(c, ranges, block, totals, votes, c.runs, r * c.cases + i0, r * ranges.stride, i0, cases, most);
   return most;
 }
 
-/** gather's part for run r, returning the larger of `most` and the most IDs a case has so far (its totals only grow). */
+/**
+ * gather's part for one run, whose columns start at `at` (present, judgment) and `row` (cells):
+ * returns the larger of `most` and the most IDs a case has so far (its totals only grow). The
+ * loop is all it does, reading the columns inside it: V8 keeps no type feedback for the first calls'
+ * code before the loop, and code compiled with none went back to the interpreter.
+ */
 function gatherRun(
   c: JudgmentColumns,
   ranges: EvidenceRanges,
-  r: number,
-  i0: number,
-  cases: number,
   block: Gathered,
   totals: Int32Array,
   votes: CaseVotes,
+  R: number,
+  at: number,
+  row: number,
+  i0: number,
+  cases: number,
   most: number,
 ): number {
-  const { runs: R, cases: n, present, judgment } = c;
-  const { cells, stride, slotOf, start, length } = ranges;
-  const { starts, ends, counts } = block;
-  const at = r * n + i0;
-  const row = r * stride;
   for (let b = 0; b < cases; b++) {
-    if (present[at + b] === 0) continue;
+    if (c.present[at + b] === 0) continue;
     votes.present[i0 + b]!++;
-    if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
-    const entry = cells[row + slotOf[i0 + b]!]! - 1;
-    const from = entry < 0 ? 0 : start[entry]!;
-    const count = entry < 0 ? 0 : length[entry]!;
-    const e = b * R + counts[b]!++;
-    starts[e] = from;
-    ends[e] = from + count;
+    if (c.judgment[at + b] !== 0) votes.positives[i0 + b]!++;
+    const entry = ranges.cells[row + ranges.slotOf[i0 + b]!]! - 1;
+    const from = entry < 0 ? 0 : ranges.start[entry]!;
+    const count = entry < 0 ? 0 : ranges.length[entry]!;
+    const e = b * R + block.counts[b]!++;
+    block.starts[e] = from;
+    block.ends[e] = from + count;
     const total = (totals[b]! += count);
     if (total > most) most = total;
   }
