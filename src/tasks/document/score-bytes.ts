@@ -73,9 +73,12 @@ class CaseIdIndex {
   private readonly words: DataView;
   readonly starts: Int32Array;
   readonly caseOf: Int32Array;
-  /** Slot → entry + 1 (0: empty). */
-  private readonly table: Int32Array;
-  private readonly mask: number;
+  /**
+   * Slot → entry + 1 (0: empty), made at the first lookup that needs it: the lines scored in
+   * WebAssembly (all of most dumps) are found through the module's own table.
+   */
+  private table: Int32Array | undefined;
+  private mask = 0;
   /** The entry `find` found last. */
   private lastEntry = 0;
 
@@ -111,16 +114,15 @@ class CaseIdIndex {
     this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.starts = skipped === 0 ? starts : starts.slice(0, entries + 1);
     this.caseOf = skipped === 0 ? caseOf : caseOf.slice(0, entries);
-    const cases = this.caseOf;
+  }
+
+  /** The hash table of the entries, made now. */
+  private madeTable(): Int32Array {
     let size = 16;
-    while (size < 2 * cases.length) size *= 2;
-    this.table = new Int32Array(size);
+    while (size < 2 * this.caseOf.length) size *= 2;
     this.mask = size - 1;
-    for (let k = 0; k < cases.length; k++) {
-      let slot = hashOf(this.words, this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.table[slot] = k + 1;
-    }
+    this.table = hashTable(this.words, this.bytes, this.starts, this.caseOf.length, size);
+    return this.table;
   }
 
   /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
@@ -134,12 +136,13 @@ class CaseIdIndex {
       this.lastEntry = last + 1;
       return this.caseOf[last + 1]!;
     }
+    const table = this.table ?? this.madeTable();
     // The slot before the hash's, so that each probe steps the same way (a step first taken only
     // after the code is optimized would undo that).
     let slot = (hashOf(words, block, start, end) + this.mask) & this.mask;
     for (;;) {
       slot = (slot + 1) & this.mask;
-      const entry = this.table[slot]! - 1;
+      const entry = table[slot]! - 1;
       if (entry < 0) return -1;
       if (this.isEntry(entry, block, words, start, length)) {
         this.lastEntry = entry;
@@ -153,6 +156,17 @@ class CaseIdIndex {
     const from = this.starts[entry]!;
     return this.starts[entry + 1]! - from === length && sameBytes(this.words, this.bytes, from, words, block, start, length);
   }
+}
+
+/** A table of `size` slots (a power of two) holding entry + 1 of each of the `entries` ids (bytes[starts[k] … starts[k + 1])) at its hash, probing on. */
+function hashTable(words: DataView, bytes: Uint8Array, starts: Int32Array, entries: number, size: number): Int32Array {
+  const table = new Int32Array(size);
+  for (let k = 0; k < entries; k++) {
+    let slot = hashOf(words, bytes, starts[k]!, starts[k + 1]!) & (size - 1);
+    while (table[slot] !== 0) slot = (slot + 1) & (size - 1);
+    table[slot] = k + 1;
+  }
+  return table;
 }
 
 /**
