@@ -105,22 +105,25 @@ const SIGNATURE_BLOCK = 64;
  * Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u, whose codes
  * start at base[u]) as `width` 16-bit units, filled run by run within blocks of cases: reading the
  * codes case by case jumped n bytes per bit, and filling all cases run by run swept every
- * signature once per run.
+ * signature once per run. A call per block: with many runs, the loop over runs of the first block
+ * was compiled on the fly before the loop over blocks had gone round, and that code dropped back to
+ * the interpreter at the end of the block.
  */
 function caseSignatures(labels: Uint8Array, codes: Uint8Array, base: readonly number[], width: number): Uint16Array {
   const n = labels.length;
-  const U = base.length;
   const signatures = new Uint16Array(n * width);
-  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) {
-    const i1 = Math.min(n, i0 + SIGNATURE_BLOCK);
-    for (let i = i0; i < i1; i++) signatures[i * width] = labels[i]!;
-    for (let u = 0; u < U; u++) {
-      const unit = (u + 1) >>> 4;
-      const shift = (u + 1) & 15;
-      for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
-    }
-  }
+  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) signatureBlock(labels, codes, base, width, i0, Math.min(n, i0 + SIGNATURE_BLOCK), signatures);
   return signatures;
+}
+
+/** caseSignatures of cases i0 … i1 − 1. */
+function signatureBlock(labels: Uint8Array, codes: Uint8Array, base: readonly number[], width: number, i0: number, i1: number, signatures: Uint16Array): void {
+  for (let i = i0; i < i1; i++) signatures[i * width] = labels[i]!;
+  for (let u = 0; u < base.length; u++) {
+    const unit = (u + 1) >>> 4;
+    const shift = (u + 1) & 15;
+    for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
+  }
 }
 
 /** The signatures of `width` > 1 units as strings, one per case (unitsKey). */
