@@ -63,6 +63,11 @@ export function stringTable(packed: PackedStrings): StringTable {
   return { text: Buffer.from(buffer, 4 * (count + 1), unitBytes * start[count]!).toString(wide ? "utf16le" : "latin1"), start };
 }
 
+/** Whether string k of a table is "". */
+function isEmptyAt(table: StringTable, k: number): boolean {
+  return table.start[k] === table.start[k + 1];
+}
+
 /** String k of a table: a slice of its text. */
 export function stringAt(table: StringTable, k: number): string {
   return table.text.slice(table.start[k]!, table.start[k + 1]!);
@@ -102,7 +107,6 @@ function numberViews(buffer: SharedArrayBuffer, cases: number, gold: number): Nu
 
 // Breakdown fields are never "" (an empty value reads as absent), so "" stands for null.
 const optional = (value: string | null): string => value ?? "";
-const fromOptional = (text: string): string | null => (text === "" ? null : text);
 
 function compile(slice: DocumentSlice): CompiledSlice {
   const strings: string[] = [];
@@ -160,7 +164,8 @@ const NO_EXTRA: JsonObject = Object.freeze(dict());
  * A case of a compiled slice, whose sentences become strings when they are first read. An eval
  * reads only their count (`sentenceCount`) but for the cases its page shows: making every
  * sentence a string on opening (412,500 of them for the GRPO bench's slice) and copying them
- * through the young generation cost about 3 % of a `--report json` eval of that slice.
+ * through the young generation cost about 3 % of a `--report json` eval of that slice. Its `where`
+ * too, which only a message about the case reads.
  */
 class CompiledCase implements SliceCase {
   readonly #strings: StringTable;
@@ -171,7 +176,6 @@ class CompiledCase implements SliceCase {
   constructor(
     readonly index: number,
     readonly id: string,
-    readonly where: string,
     readonly label: boolean,
     readonly gold: number[],
     readonly scope: string | null,
@@ -184,6 +188,10 @@ class CompiledCase implements SliceCase {
   ) {
     this.#strings = strings;
     this.#firstSentence = firstSentence;
+  }
+
+  get where(): string {
+    return stringAt(this.#strings, this.#firstSentence - CASE_FIELDS + 1);
   }
 
   get sentences(): string[] {
@@ -210,19 +218,17 @@ function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: M
   const cases: SliceCase[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const first = v.caseString[i]!;
-    const contraType = stringAt(strings, first + 4);
-    const extra = stringAt(strings, first + 5);
+    // Optional fields by their length first: most cases have none, and need no string for them.
     const c = new CompiledCase(
       i,
       stringAt(strings, first),
-      stringAt(strings, first + 1),
       v.label[i] === 1,
       goldOf(v, i),
-      fromOptional(stringAt(strings, first + 2)),
-      fromOptional(stringAt(strings, first + 3)),
-      contraType === "" ? null : (JSON.parse(contraType) as string | string[]),
+      isEmptyAt(strings, first + 2) ? null : stringAt(strings, first + 2),
+      isEmptyAt(strings, first + 3) ? null : stringAt(strings, first + 3),
+      isEmptyAt(strings, first + 4) ? null : (JSON.parse(stringAt(strings, first + 4)) as string | string[]),
       // Keys are the user's: a null-prototype object, as the slice reader builds it.
-      extra === "" ? NO_EXTRA : Object.assign(dict(), JSON.parse(extra) as Record<string, unknown>),
+      isEmptyAt(strings, first + 5) ? NO_EXTRA : Object.assign(dict(), JSON.parse(stringAt(strings, first + 5)) as Record<string, unknown>),
       v.caseString[i + 1]! - first - CASE_FIELDS,
       strings,
       first + CASE_FIELDS,
