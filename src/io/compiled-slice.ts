@@ -63,11 +63,6 @@ export function stringTable(packed: PackedStrings): StringTable {
   return { text: Buffer.from(buffer, 4 * (count + 1), unitBytes * start[count]!).toString(wide ? "utf16le" : "latin1"), start };
 }
 
-/** Whether string k of a table is "". */
-function isEmptyAt(table: StringTable, k: number): boolean {
-  return table.start[k] === table.start[k + 1];
-}
-
 /** String k of a table: a slice of its text. */
 export function stringAt(table: StringTable, k: number): string {
   return table.text.slice(table.start[k]!, table.start[k + 1]!);
@@ -144,15 +139,6 @@ export function compileSlice(slice: DocumentSlice): CompiledSlice {
   return compiled;
 }
 
-/** Case i's gold ids (copied one by one: a subarray per case, then Array.from, cost 15 times more). */
-function goldOf(v: NumberViews, i: number): number[] {
-  const from = v.goldStart[i]!;
-  const to = v.goldStart[i + 1]!;
-  const gold: number[] = [];
-  for (let k = from; k < to; k++) gold.push(v.gold[k]!);
-  return gold;
-}
-
 /**
  * The extra fields of every case that has none: one object, frozen (nothing writes a case's extra
  * fields after the slice reader), instead of a null-prototype object per case, which V8 keeps as a
@@ -216,19 +202,27 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
  */
 function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
   const cases: SliceCase[] = new Array(count);
+  // stringAt, isEmptyAt and goldOf written out: called from the loop before V8 compiles it on the
+  // fly, each was also compiled on its own.
+  const { text, start } = strings;
   for (let i = 0; i < count; i++) {
     const first = v.caseString[i]!;
+    // Gold ids copied one by one: a subarray per case, then Array.from, cost 15 times more.
+    const gold: number[] = [];
+    for (let k = v.goldStart[i]!; k < v.goldStart[i + 1]!; k++) gold.push(v.gold[k]!);
     // Optional fields by their length first: most cases have none, and need no string for them.
     const c = new CompiledCase(
       i,
-      stringAt(strings, first),
+      text.slice(start[first]!, start[first + 1]!),
       v.label[i] === 1,
-      goldOf(v, i),
-      isEmptyAt(strings, first + 2) ? null : stringAt(strings, first + 2),
-      isEmptyAt(strings, first + 3) ? null : stringAt(strings, first + 3),
-      isEmptyAt(strings, first + 4) ? null : (JSON.parse(stringAt(strings, first + 4)) as string | string[]),
+      gold,
+      start[first + 2] === start[first + 3] ? null : text.slice(start[first + 2]!, start[first + 3]!),
+      start[first + 3] === start[first + 4] ? null : text.slice(start[first + 3]!, start[first + 4]!),
+      start[first + 4] === start[first + 5] ? null : (JSON.parse(text.slice(start[first + 4]!, start[first + 5]!)) as string | string[]),
       // Keys are the user's: a null-prototype object, as the slice reader builds it.
-      isEmptyAt(strings, first + 5) ? NO_EXTRA : Object.assign(dict(), JSON.parse(stringAt(strings, first + 5)) as Record<string, unknown>),
+      start[first + 5] === start[first + 6]
+        ? NO_EXTRA
+        : Object.assign(dict(), JSON.parse(text.slice(start[first + 5]!, start[first + 6]!)) as Record<string, unknown>),
       v.caseString[i + 1]! - first - CASE_FIELDS,
       strings,
       first + CASE_FIELDS,
