@@ -764,6 +764,8 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
 
 /** How many of `cases` have a kept line in some run; and the length of the covered run of cases from the first. */
 function coverageOf(cases: readonly SliceCase[], table: RunTable): { cases: number; leading: number } {
+  // A kept line in every slot (every case in every run: most dumps) covers them all, unlooked at.
+  if (table.keys.length > 0 && table.entries === table.caseCount * table.keys.length) return { cases: cases.length, leading: cases.length };
   const counts = coveredCases(cases, table.cell, table.caseCount, table.keys.length, new Float64Array(2));
   return { cases: counts[0]!, leading: counts[1]! };
 }
