@@ -85,11 +85,14 @@ class CaseIdIndex {
   constructor(byId: ReadonlyMap<string, number>) {
     const ids = Array.from(byId.keys());
     const index = Array.from(byId.values());
-    let bytes = Buffer.allocUnsafe(1 << 16);
+    // Room for every id as ASCII (most are): the buffer grown between calls of putAsciiIds had V8
+    // compile it twice, on the fly and then whole.
+    let bytes = Buffer.allocUnsafe(Math.max(1 << 16, ids.join("").length));
     const starts = new Int32Array(ids.length + 1);
     const caseOf = new Int32Array(ids.length);
-    // The ASCII ids that fit by putAsciiIds, each other one here: a rare case inside its loop would
-    // meet code without type feedback once V8 had compiled the loop on the fly.
+    // The ASCII ids that fit by putAsciiIds, each other one here (UTF-8, with room for three bytes
+    // a character): a rare case inside its loop would meet code without type feedback once V8 had
+    // compiled the loop on the fly.
     let skipped = 0;
     for (let k = 0; (k = putAsciiIds(ids, index, k, skipped, bytes, starts, caseOf)) < ids.length; ) {
       const id = ids[k]!;
@@ -171,8 +174,8 @@ function hashTable(words: DataView, bytes: Uint8Array, starts: Int32Array, entri
 
 /**
  * Writes ids[k …] as entries k − skipped … of CaseIdIndex (their bytes, starts and cases) while
- * they are ASCII and there is room for three bytes a character (a byte loop: a Buffer write per id
- * was most of this index's time on 37,500 ids); returns the k it stopped at.
+ * they are ASCII and fit (a byte loop: a Buffer write per id was most of this index's time on
+ * 37,500 ids); returns the k it stopped at.
  */
 function putAsciiIds(
   ids: readonly string[],
@@ -186,7 +189,7 @@ function putAsciiIds(
   for (; k < ids.length; k++) {
     const id = ids[k]!;
     let end = starts[k - skipped]!;
-    if (bytes.length - end < 3 * id.length) return k;
+    if (bytes.length - end < id.length) return k;
     for (let j = 0; j < id.length; j++) {
       const code = id.charCodeAt(j);
       if (code >= 0x80) return k;
