@@ -102,7 +102,6 @@ function numberViews(buffer: SharedArrayBuffer, cases: number, gold: number): Nu
 
 // Breakdown fields are never "" (an empty value reads as absent), so "" stands for null.
 const optional = (value: string | null): string => value ?? "";
-const fromOptional = (text: string): string | null => (text === "" ? null : text);
 
 function compile(slice: DocumentSlice): CompiledSlice {
   const strings: string[] = [];
@@ -140,15 +139,6 @@ export function compileSlice(slice: DocumentSlice): CompiledSlice {
   return compiled;
 }
 
-/** Case i's gold ids (copied one by one: a subarray per case, then Array.from, cost 15 times more). */
-function goldOf(v: NumberViews, i: number): number[] {
-  const from = v.goldStart[i]!;
-  const to = v.goldStart[i + 1]!;
-  const gold: number[] = [];
-  for (let k = from; k < to; k++) gold.push(v.gold[k]!);
-  return gold;
-}
-
 /**
  * The extra fields of every case that has none: one object, frozen (nothing writes a case's extra
  * fields after the slice reader), instead of a null-prototype object per case, which V8 keeps as a
@@ -160,7 +150,8 @@ const NO_EXTRA: JsonObject = Object.freeze(dict());
  * A case of a compiled slice, whose sentences become strings when they are first read. An eval
  * reads only their count (`sentenceCount`) but for the cases its page shows: making every
  * sentence a string on opening (412,500 of them for the GRPO bench's slice) and copying them
- * through the young generation cost about 3 % of a `--report json` eval of that slice.
+ * through the young generation cost about 3 % of a `--report json` eval of that slice. Its `where`
+ * too, which only a message about the case reads.
  */
 class CompiledCase implements SliceCase {
   readonly #strings: StringTable;
@@ -171,7 +162,6 @@ class CompiledCase implements SliceCase {
   constructor(
     readonly index: number,
     readonly id: string,
-    readonly where: string,
     readonly label: boolean,
     readonly gold: number[],
     readonly scope: string | null,
@@ -186,6 +176,10 @@ class CompiledCase implements SliceCase {
     this.#firstSentence = firstSentence;
   }
 
+  get where(): string {
+    return stringAt(this.#strings, this.#firstSentence - CASE_FIELDS + 1);
+  }
+
   get sentences(): string[] {
     if (this.#sentences === undefined) {
       const list = new Array<string>(this.sentenceCount);
@@ -198,24 +192,37 @@ class CompiledCase implements SliceCase {
 
 /** The cases of a compiled slice, decoded (their sentences when first read). */
 function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlice, "cases" | "byId"> {
-  const strings = stringTable(compiled.strings);
-  const cases: SliceCase[] = new Array(compiled.cases);
   const byId = new Map<string, number>();
-  for (let i = 0; i < compiled.cases; i++) {
+  return { cases: decodeInto(stringTable(compiled.strings), v, compiled.cases, byId), byId };
+}
+
+/**
+ * decodeCases's loop, and all its function does: code after a loop V8 compiles on the fly has no
+ * type feedback yet (it had not run), which sent the compiled code back to the interpreter.
+ */
+function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
+  const cases: SliceCase[] = new Array(count);
+  // stringAt, isEmptyAt and goldOf written out: called from the loop before V8 compiles it on the
+  // fly, each was also compiled on its own.
+  const { text, start } = strings;
+  for (let i = 0; i < count; i++) {
     const first = v.caseString[i]!;
-    const contraType = stringAt(strings, first + 4);
-    const extra = stringAt(strings, first + 5);
+    // Gold ids copied one by one: a subarray per case, then Array.from, cost 15 times more.
+    const gold: number[] = [];
+    for (let k = v.goldStart[i]!; k < v.goldStart[i + 1]!; k++) gold.push(v.gold[k]!);
+    // Optional fields by their length first: most cases have none, and need no string for them.
     const c = new CompiledCase(
       i,
-      stringAt(strings, first),
-      stringAt(strings, first + 1),
+      text.slice(start[first]!, start[first + 1]!),
       v.label[i] === 1,
-      goldOf(v, i),
-      fromOptional(stringAt(strings, first + 2)),
-      fromOptional(stringAt(strings, first + 3)),
-      contraType === "" ? null : (JSON.parse(contraType) as string | string[]),
+      gold,
+      start[first + 2] === start[first + 3] ? null : text.slice(start[first + 2]!, start[first + 3]!),
+      start[first + 3] === start[first + 4] ? null : text.slice(start[first + 3]!, start[first + 4]!),
+      start[first + 4] === start[first + 5] ? null : (JSON.parse(text.slice(start[first + 4]!, start[first + 5]!)) as string | string[]),
       // Keys are the user's: a null-prototype object, as the slice reader builds it.
-      extra === "" ? NO_EXTRA : Object.assign(dict(), JSON.parse(extra) as Record<string, unknown>),
+      start[first + 5] === start[first + 6]
+        ? NO_EXTRA
+        : Object.assign(dict(), JSON.parse(text.slice(start[first + 5]!, start[first + 6]!)) as Record<string, unknown>),
       v.caseString[i + 1]! - first - CASE_FIELDS,
       strings,
       first + CASE_FIELDS,
@@ -223,7 +230,7 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
     cases[i] = c;
     byId.set(c.id, i);
   }
-  return { cases, byId };
+  return cases;
 }
 
 /**

@@ -1,6 +1,6 @@
 // A slice as plain data, for comparing slices made different ways (read from the file, opened from
-// its compiled form): a compiled slice's cases make their sentences when first read (an accessor,
-// not a field of their own), so each case is compared field by field, the sentences included.
+// its compiled form): a compiled slice's cases make their sentences and `where` when first read
+// (accessors, not fields of their own), so each case is compared field by field, those included.
 import type { DocumentSlice, SliceCase } from "../../src/io/slice-kept.js";
 
 /** Every field of a case as a plain value; `extra` with its keys, their order and its prototype. */

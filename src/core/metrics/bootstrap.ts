@@ -13,7 +13,7 @@
 // resample, each adding its row of U counters packed k to a 32-bit lane (3 at 891 cases) in
 // WebAssembly (bootstrap-sums.ts). At 8 runs × 37,500 cases, G ≤ 512.
 import { macroF1 } from "./binary.js";
-import { lowBitsKey, unitsKey } from "./bits-key.js";
+import { lowBitsKeys, unitsKey } from "./bits-key.js";
 import { bootstrapSumsValues, MOST_COUNTER_BITS, type SignatureTable } from "./bootstrap-sums.js";
 import { MultinomialDraws } from "./multinomial-draws.js";
 
@@ -60,56 +60,98 @@ export function percentileInterval(values: Float64Array, seed: number, resamples
   return { low: percentile(sorted, 0.025), high: percentile(sorted, 0.975), seed, resamples, n };
 }
 
-/** Numbers items 0 … count − 1 by key, in order of first appearance: { of each item, first item of each }. */
-function groupByKey(count: number, keyOf: (k: number) => string | number): { groupOf: Int32Array; first: number[] } {
+/**
+ * Numbers keys[0 … count) in order of first appearance, counting each group's keys into sizes[g]
+ * (room for a group per key); returns the first key's index of each group. The loop is all the
+ * function does: code after a loop that V8 compiles on the fly has not run yet, and sent V8 back
+ * to the interpreter.
+ */
+function groupKeys(keys: ArrayLike<string | number>, count: number, sizes: Float64Array): number[] {
   const index = new Map<string | number, number>();
-  const groupOf = new Int32Array(count);
   const first: number[] = [];
   for (let k = 0; k < count; k++) {
-    const key = keyOf(k);
+    const key = keys[k]!;
     let g = index.get(key);
     if (g === undefined) {
       g = first.length;
       index.set(key, g);
       first.push(k);
     }
-    groupOf[k] = g;
+    sizes[g]!++;
   }
-  return { groupOf, first };
+  return first;
+}
+
+/** groupKeys of one-unit keys (signatures of up to 15 distinct runs), found by their value rather than through a Map. */
+function groupUnits(keys: Uint16Array, sizes: Float64Array): number[] {
+  const groupAt = new Int32Array(1 << 16);
+  const first: number[] = [];
+  for (let k = 0; k < keys.length; k++) {
+    let g = groupAt[keys[k]!]! - 1;
+    if (g < 0) {
+      g = first.length;
+      groupAt[keys[k]!] = g + 1;
+      first.push(k);
+    }
+    sizes[g]!++;
+  }
+  return first;
 }
 
 /** Cases whose signatures are filled together (their units stay in cache across the runs). */
 const SIGNATURE_BLOCK = 64;
 
+/**
+ * Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u, whose codes
+ * start at base[u]) as `width` 16-bit units, filled run by run within blocks of cases: reading the
+ * codes case by case jumped n bytes per bit, and filling all cases run by run swept every
+ * signature once per run. A call per block: with many runs, the loop over runs of the first block
+ * was compiled on the fly before the loop over blocks had gone round, and that code dropped back to
+ * the interpreter at the end of the block.
+ */
+function caseSignatures(labels: Uint8Array, codes: Uint8Array, base: readonly number[], width: number): Uint16Array {
+  const n = labels.length;
+  const signatures = new Uint16Array(n * width);
+  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) signatureBlock(labels, codes, base, width, i0, Math.min(n, i0 + SIGNATURE_BLOCK), signatures);
+  return signatures;
+}
+
+/** caseSignatures of cases i0 … i1 − 1. */
+function signatureBlock(labels: Uint8Array, codes: Uint8Array, base: readonly number[], width: number, i0: number, i1: number, signatures: Uint16Array): void {
+  for (let i = i0; i < i1; i++) signatures[i * width] = labels[i]!;
+  for (let u = 0; u < base.length; u++) {
+    const unit = (u + 1) >>> 4;
+    const shift = (u + 1) & 15;
+    for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
+  }
+}
+
+/** The signatures of `width` > 1 units as strings, one per case (unitsKey). */
+function signatureKeys(signatures: Uint16Array, n: number, width: number): string[] {
+  const keys: string[] = [];
+  for (let i = 0; i < n; i++) keys.push(unitsKey(signatures, i * width, (i + 1) * width));
+  return keys;
+}
+
+// Each step's loop in a function of its own, called once: in one function, each loop V8 compiled on
+// the fly met the next one with no type feedback, and was compiled again (four times in all).
 export function signatureTable(labels: Uint8Array, codes: Uint8Array, R: number): SignatureTable {
   const n = labels.length;
-  const runGroups = groupByKey(R, (r) => lowBitsKey(codes, r * n, n));
-  const U = runGroups.first.length;
-  const runWeights = new Float64Array(U);
-  for (let r = 0; r < R; r++) runWeights[runGroups.groupOf[r]!]!++;
-  const base = runGroups.first.map((r) => r * n);
-  // Each case's signature (bit 0 its label, bit u + 1 its judgment in distinct run u) as 16-bit
-  // units, filled run by run within blocks of cases: reading the codes case by case jumped n bytes
-  // per bit, and filling all cases run by run swept every signature once per run.
+  const runSizes = new Float64Array(R);
+  const runFirst = groupKeys(lowBitsKeys(codes, n, R), R, runSizes);
+  const U = runFirst.length;
+  const runWeights = runSizes.slice(0, U);
+  const base = runFirst.map((r) => r * n);
   const width = (U + 16) >>> 4;
-  const signatures = new Uint16Array(n * width);
-  for (let i = 0; i < n; i++) signatures[i * width] = labels[i]!;
-  for (let i0 = 0; i0 < n; i0 += SIGNATURE_BLOCK) {
-    const i1 = Math.min(n, i0 + SIGNATURE_BLOCK);
-    for (let u = 0; u < U; u++) {
-      const unit = (u + 1) >>> 4;
-      const shift = (u + 1) & 15;
-      for (let i = i0, at = base[u]!; i < i1; i++) signatures[i * width + unit]! |= (codes[at + i]! & 1) << shift;
-    }
-  }
-  const caseGroups = groupByKey(n, (i) => (width === 1 ? signatures[i]! : unitsKey(signatures, i * width, (i + 1) * width)));
-  const G = caseGroups.first.length;
-  const table: SignatureTable = { groups: G, sizes: new Float64Array(G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
-  for (let i = 0; i < n; i++) table.sizes[caseGroups.groupOf[i]!]!++;
-  caseGroups.first.forEach((i, g) => (table.labels[g] = labels[i]!));
+  const signatures = caseSignatures(labels, codes, base, width);
+  const caseSizes = new Float64Array(n);
+  const first = width === 1 ? groupUnits(signatures, caseSizes) : groupKeys(signatureKeys(signatures, n, width), n, caseSizes);
+  const G = first.length;
+  const table: SignatureTable = { groups: G, sizes: caseSizes.slice(0, G), labels: new Uint8Array(G), runs: U, runWeights, codes: new Uint8Array(U * G) };
+  for (let g = 0; g < G; g++) table.labels[g] = labels[first[g]!]!;
   // Run by run, reading and writing along the rows: group by group jumped a row per run.
   for (let u = 0; u < U; u++) {
-    for (let g = 0, from = base[u]!, to = u * G; g < G; g++) table.codes[to + g] = codes[from + caseGroups.first[g]!]!;
+    for (let g = 0, from = base[u]!, to = u * G; g < G; g++) table.codes[to + g] = codes[from + first[g]!]!;
   }
   return table;
 }

@@ -118,30 +118,51 @@ export function evidencePairSums(c: JudgmentColumns, ranges: EvidenceRanges, vot
   return out;
 }
 
-/** Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes; returns the most IDs a case has in all. */
+/**
+ * Gathers the present runs' ranges of cases i0 … i0 + cases into `block`, counting their votes;
+ * returns the most IDs a case has in all. A call per run: the loop over runs around the loop over
+ * cases had not gone round when V8 compiled the inner loop on the fly, and that code dropped back
+ * to the interpreter at the end of every block's first run.
+ */
 function gather(c: JudgmentColumns, ranges: EvidenceRanges, i0: number, cases: number, block: Gathered, totals: Int32Array, votes: CaseVotes): number {
-  const { runs: R, cases: n, present, judgment } = c;
-  const { cells, stride, slotOf, start, length } = ranges;
-  const { starts, ends, counts } = block;
-  counts.fill(0);
+  block.counts.fill(0);
   totals.fill(0);
-  for (let r = 0; r < R; r++) {
-    const at = r * n + i0;
-    const row = r * stride;
-    for (let b = 0; b < cases; b++) {
-      if (present[at + b] === 0) continue;
-      votes.present[i0 + b]!++;
-      if (judgment[at + b] !== 0) votes.positives[i0 + b]!++;
-      const entry = cells[row + slotOf[i0 + b]!]! - 1;
-      const from = entry < 0 ? 0 : start[entry]!;
-      const count = entry < 0 ? 0 : length[entry]!;
-      const e = b * R + counts[b]!++;
-      starts[e] = from;
-      ends[e] = from + count;
-      totals[b]! += count;
-    }
-  }
   let most = 0;
-  for (let b = 0; b < cases; b++) most = Math.max(most, totals[b]!);
+  for (let r = 0; r < c.runs; r++) most = gatherRun(c, ranges, block, totals, votes, c.runs, r * c.cases + i0, r * ranges.stride, i0, cases, most);
+  return most;
+}
+
+/**
+ * gather's part for one run, whose columns start at `at` (present, judgment) and `row` (cells):
+ * returns the larger of `most` and the most IDs a case has so far (its totals only grow). The
+ * loop is all it does, reading the columns inside it: V8 keeps no type feedback for the first calls'
+ * code before the loop, and code compiled with none went back to the interpreter.
+ */
+function gatherRun(
+  c: JudgmentColumns,
+  ranges: EvidenceRanges,
+  block: Gathered,
+  totals: Int32Array,
+  votes: CaseVotes,
+  R: number,
+  at: number,
+  row: number,
+  i0: number,
+  cases: number,
+  most: number,
+): number {
+  for (let b = 0; b < cases; b++) {
+    if (c.present[at + b] === 0) continue;
+    votes.present[i0 + b]!++;
+    if (c.judgment[at + b] !== 0) votes.positives[i0 + b]!++;
+    const entry = ranges.cells[row + ranges.slotOf[i0 + b]!]! - 1;
+    const from = entry < 0 ? 0 : ranges.start[entry]!;
+    const count = entry < 0 ? 0 : ranges.length[entry]!;
+    const e = b * R + block.counts[b]!++;
+    block.starts[e] = from;
+    block.ends[e] = from + count;
+    const total = (totals[b]! += count);
+    if (total > most) most = total;
+  }
   return most;
 }

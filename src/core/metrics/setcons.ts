@@ -462,42 +462,50 @@ export function computeSetCons(input: SetConsInput): SetConsOutcome {
   const agreement = judgmentAgreement(runs, n);
   const votes: CaseVotes = { present: new Int32Array(n), positives: new Int32Array(n) };
   const pairSums = "evidenceRanges" in input ? evidencePairSums(runs, input.evidenceRanges, votes) : keyedPairSums(runs, input, votes);
-  const { present: presentOf, positives: positivesOf } = votes;
-  let evidenceSum = 0;
-  let evidencePairs = 0;
-  let allPresent = 0;
-  let unanimous = 0;
-  let flippedCount = 0;
   const flipped: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const present = presentOf[i]!;
-    const positives = positivesOf[i]!;
-    const negatives = present - positives;
-    if (present >= 2) {
-      evidenceSum += pairSums[i]!;
-      evidencePairs += (present * (present - 1)) / 2;
-      if (positives > 0 && negatives > 0) {
-        flippedCount++;
-        if (flipped.length < input.flippedCap) flipped.push(caseIds[i]!);
-      }
-    }
-    if (present === runs.runs) {
-      allPresent++;
-      if (positives === 0 || negatives === 0) unanimous++;
-    }
-  }
+  const [evidenceSum, evidencePairs, allPresent, unanimous, flippedCount] = caseTallies(votes, pairSums, runs.runs, caseIds, input.flippedCap, flipped);
   return {
     runs: runs.runs,
     pairs: (runs.runs * (runs.runs - 1)) / 2,
     pairs_used: agreement.pairsUsed,
     judgment: agreement.mean,
-    evidence: evidencePairs > 0 ? evidenceSum / evidencePairs : 0,
-    unanimous_rate: allPresent > 0 ? unanimous / allPresent : null,
-    unanimous_cases: unanimous,
-    cases_in_all_runs: allPresent,
-    flipped_count: flippedCount,
+    evidence: evidencePairs! > 0 ? evidenceSum! / evidencePairs! : 0,
+    unanimous_rate: allPresent! > 0 ? unanimous! / allPresent! : null,
+    unanimous_cases: unanimous!,
+    cases_in_all_runs: allPresent!,
+    flipped_count: flippedCount!,
     flipped_cases: flipped,
   };
+}
+
+/**
+ * Over the cases: the evidence sums and pairs of those present in two runs or more, the cases in
+ * all R runs and how many of them are unanimous, and the flipped cases (their IDs into `flipped`,
+ * up to `cap`), as [evidence sum, evidence pairs, in all runs, unanimous, flipped]. Totals kept in
+ * the array throughout: code after the loop had no type feedback when V8 compiled the loop on the
+ * fly, and dropped it back to the interpreter.
+ */
+function caseTallies(votes: CaseVotes, pairSums: Float64Array, R: number, caseIds: readonly string[], cap: number, flipped: string[]): Float64Array {
+  const { present: presentOf, positives: positivesOf } = votes;
+  const totals = new Float64Array(5);
+  for (let i = 0; i < caseIds.length; i++) {
+    const present = presentOf[i]!;
+    const positives = positivesOf[i]!;
+    const negatives = present - positives;
+    if (present >= 2) {
+      totals[0]! += pairSums[i]!;
+      totals[1]! += (present * (present - 1)) / 2;
+      if (positives > 0 && negatives > 0) {
+        totals[4]!++;
+        if (flipped.length < cap) flipped.push(caseIds[i]!);
+      }
+    }
+    if (present === R) {
+      totals[2]!++;
+      if (positives === 0 || negatives === 0) totals[3]!++;
+    }
+  }
+  return totals;
 }
 
 /**
@@ -537,23 +545,31 @@ function keyedPairSums(runs: JudgmentColumns, input: EvidenceLists, votes: CaseV
  */
 export function majorityVote(labels: Uint8Array, runs: readonly RunJudgments[] | JudgmentColumns): Record<string, number> {
   const c = judgmentColumns(runs, labels.length);
-  const counts = { tp: 0, fp: 0, fn: 0, tn: 0 };
   // Run by run, as the columns lie (case by case read a cache line per run and case: 20 ms of the
-  // 1M bench), without a branch (judgments are unpredictable); a balance is a sum of ±1, the same
-  // in any order. (x | −x) >> 31 is −1 for a non-zero byte x, else 0.
+  // 1M bench), a call per run: the loop over runs around the loop over cases had not gone round
+  // when V8 compiled the inner loop on the fly, which then dropped back at the end of the first run.
   const balances = new Int32Array(labels.length);
-  for (let r = 0; r < c.runs; r++) {
-    const at = r * c.cases;
-    for (let i = 0; i < labels.length; i++) {
-      const present = c.present[at + i]!;
-      const judgment = c.judgment[at + i]!;
-      balances[i]! += ((present | -present) >> 31) & ((((judgment | -judgment) >> 31) & 2) - 1);
-    }
+  for (let r = 0; r < c.runs; r++) addVotes(c.present, c.judgment, r * c.cases, balances);
+  // Outcome counts indexed 2 · label + vote (0 = tn, 1 = fp, 2 = fn, 3 = tp).
+  const outcomes = tallyVotes(labels, balances, new Float64Array(4));
+  return { cases: labels.length, ...binaryMetrics({ tp: outcomes[3]!, fp: outcomes[1]!, fn: outcomes[2]!, tn: outcomes[0]! }) };
+}
+
+/**
+ * Adds one run's votes (columns from `at`) to each case's balance, without a branch (judgments are
+ * unpredictable); a balance is a sum of ±1, the same in any order. (x | −x) >> 31 is −1 for a
+ * non-zero byte x, else 0.
+ */
+function addVotes(present: Uint8Array, judgment: Uint8Array, at: number, balances: Int32Array): void {
+  for (let i = 0; i < balances.length; i++) {
+    const p = present[at + i]!;
+    const j = judgment[at + i]!;
+    balances[i]! += ((p | -p) >> 31) & ((((j | -j) >> 31) & 2) - 1);
   }
-  for (let i = 0; i < labels.length; i++) {
-    const vote = balances[i]! > 0;
-    if (labels[i]) vote ? counts.tp++ : counts.fn++;
-    else vote ? counts.fp++ : counts.tn++;
-  }
-  return { cases: labels.length, ...binaryMetrics(counts) };
+}
+
+/** Counts each case's outcome (majority vote positive when its balance is) into outcomes[2 · label + vote]. */
+function tallyVotes(labels: Uint8Array, balances: Int32Array, outcomes: Float64Array): Float64Array {
+  for (let i = 0; i < labels.length; i++) outcomes[(labels[i] ? 2 : 0) + (balances[i]! > 0 ? 1 : 0)]!++;
+  return outcomes;
 }

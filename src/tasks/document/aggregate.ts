@@ -531,12 +531,10 @@ async function resampleWithSetCons(
   const resampling = observer.progress("bootstrap blocks + SetCons", blocks.length + 1);
   const bootstrapDone = Promise.all(blocks.map((block) => pool.run(block).then((result) => (resampling.tick(), result))));
   bootstrapDone.catch(() => resampling.done(false));
-  // The run table's index of each case, read once per (run, case) below: not through the case objects.
-  // A plain loop: Int32Array.from walks the array through an iterator.
-  const tableIndex = new Int32Array(cases.length);
-  for (let k = 0; k < cases.length; k++) tableIndex[k] = cases[k]!.index;
+  const caseIds: string[] = [];
+  const tableIndex = caseIdsAndIndices(cases, caseIds);
   const setconsOutcome = computeSetCons({
-    caseIds: cases.map((c) => c.id),
+    caseIds,
     runs: totals.judgments,
     evidenceRanges: {
       ids: table.evidenceIds,
@@ -553,6 +551,21 @@ async function resampleWithSetCons(
   for (const result of await bootstrapDone) bootstrapValues.push((result as BootstrapResult).values);
   resampling.done();
   return { bootstrapValues, setconsOutcome };
+}
+
+/**
+ * The run table's index of each case, read once per (run, case) by SetCons: not through the case
+ * objects; and each case's ID, pushed onto `ids`. A plain loop (Int32Array.from walks the array
+ * through an iterator), which is all the function does: code after a loop V8 compiles on the fly
+ * had no type feedback yet, and sent that code back to the interpreter.
+ */
+function caseIdsAndIndices(cases: readonly SliceCase[], ids: string[]): Int32Array {
+  const index = new Int32Array(cases.length);
+  for (let k = 0; k < cases.length; k++) {
+    index[k] = cases[k]!.index;
+    ids.push(cases[k]!.id);
+  }
+  return index;
 }
 
 /** Per-case reason counts by name (the non-zero ones) and how many were invalid in all. */

@@ -208,15 +208,37 @@ const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
  */
 function caseLineParts(cases: readonly SliceCase[]): CaseLineParts | undefined {
   const n = cases.length;
-  const sink = new ByteSink();
+  const sizes = caseTextSizes(cases, new Float64Array(2));
+  // Room for every plain ID from the start: the buffer grown inside the loop below met the growing
+  // code with no type feedback, after V8 had compiled the loop on the fly.
+  const sink = new ByteSink(new Uint8Array(sizes[1]! + 64));
   const starts = new Int32Array(2 * n + 1);
   const goldStart = new Int32Array(n + 1);
-  let goldTotal = 0;
-  for (let i = 0; i < n; i++) goldTotal += cases[i]!.gold.length;
-  const gold = new Int32Array(goldTotal);
+  const gold = new Int32Array(sizes[0]!);
+  const longest = writeCaseParts(cases, sink, starts, goldStart, gold);
+  if (longest < 0) return undefined;
+  starts[2 * n] = sink.length;
+  return { bytes: sink.room(0).subarray(0, sink.length), starts, goldStart, gold, longest };
+}
+
+/** [the cases' gold IDs, their IDs' characters]. */
+function caseTextSizes(cases: readonly SliceCase[], sizes: Float64Array): Float64Array {
+  for (let i = 0; i < cases.length; i++) {
+    sizes[0]! += cases[i]!.gold.length;
+    sizes[1]! += cases[i]!.id.length;
+  }
+  return sizes;
+}
+
+/**
+ * Writes caseLineParts's parts and gold IDs; returns their `longest`, or −1 for a gold ID the
+ * module cannot write. The loop is all it does: code after a loop V8 compiles on the fly has no
+ * type feedback yet, and sent it back to the interpreter.
+ */
+function writeCaseParts(cases: readonly SliceCase[], sink: ByteSink, starts: Int32Array, goldStart: Int32Array, gold: Int32Array): number {
   let goldAt = 0;
   let longest = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < cases.length; i++) {
     const c = cases[i]!;
     const before = sink.length;
     starts[2 * i] = before;
@@ -228,14 +250,80 @@ function caseLineParts(cases: readonly SliceCase[]): CaseLineParts | undefined {
     const ids = c.gold;
     for (let k = 0; k < ids.length; k++) {
       const g = ids[k]!;
-      if (!((g | 0) === g && g >= 0)) return undefined;
+      if (!((g | 0) === g && g >= 0)) return -1;
       gold[goldAt++] = g;
     }
     goldStart[i + 1] = goldAt;
     longest = Math.max(longest, sink.length - before + (ids.length + 2) * UINT_BYTES);
   }
-  starts[2 * n] = sink.length;
-  return { bytes: sink.room(0).subarray(0, sink.length), starts, goldStart, gold, longest };
+  return longest;
+}
+
+/**
+ * The breakdown cells of each case, numbered in order of first appearance (range.ts's order,
+ * range after range): case i's are cellList[cellStart[i] … cellStart[i + 1]). Returns cellList.
+ */
+function caseCells(cases: readonly SliceCase[], cellIndex: Map<string, number>, cellStart: Int32Array): number[] {
+  const cellList: number[] = [];
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    // cellKeysOf's keys: none without a facet (an array made for none was most of this loop).
+    if (c.scope !== null || c.docType !== null || c.contraType !== null)
+      for (const key of cellKeysOf(c)) {
+        let id = cellIndex.get(key);
+        if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
+        cellList.push(id);
+      }
+    cellStart[i + 1] = cellList.length;
+  }
+  return cellList;
+}
+
+/** The cases' sentence counts that have coverage endings (1 … MOST_NUMERATORS − 1), each once, in order of first appearance. */
+function tailCounts(cases: readonly SliceCase[]): number[] {
+  const seen = new Uint8Array(MOST_NUMERATORS);
+  const counts: number[] = [];
+  for (let i = 0; i < cases.length; i++) {
+    const count = cases[i]!.sentenceCount;
+    if (!(count >= 1 && count < MOST_NUMERATORS) || seen[count] !== 0) continue;
+    seen[count] = 1;
+    counts.push(count);
+  }
+  return counts;
+}
+
+/** Where layCases writes each case's columns: indices into the memory's bytes, or its ints for the 32-bit columns. */
+interface CasePlaces {
+  slot: number;
+  label: number;
+  gold: number;
+  sentences: number;
+  tailTables: number;
+  /** The case parts' fragment table, and the byte where their bytes start. */
+  partTable: number;
+  partBytes: number;
+}
+
+/**
+ * Each case's columns in the module's memory: its slot, label, gold count, sentence count, its
+ * coverage endings' table (tailTableAt by sentence count; 0, none, for a count without one) and
+ * its parts' two fragments (part k of case i is parts.bytes[starts[2i + k] … starts[2i + k + 1])).
+ */
+function layCases(cases: readonly SliceCase[], bytes: Uint8Array, ints: Int32Array, at: CasePlaces, starts: Int32Array, tailTableAt: Int32Array): void {
+  const { slot, label, gold, sentences, tailTables, partTable, partBytes } = at;
+  for (let i = 0; i < cases.length; i++) {
+    const c = cases[i]!;
+    ints[slot + i] = c.index;
+    bytes[label + i] = c.label ? 1 : 0;
+    ints[gold + i] = c.gold.length;
+    ints[sentences + i] = c.sentenceCount;
+    ints[tailTables + i] = tailTableAt[c.sentenceCount] ?? 0;
+    const k = 2 * i;
+    ints[partTable + 2 * k] = partBytes + starts[k]!;
+    ints[partTable + 2 * k + 1] = starts[k + 1]! - starts[k]!;
+    ints[partTable + 2 * k + 2] = partBytes + starts[k + 1]!;
+    ints[partTable + 2 * k + 3] = starts[k + 2]! - starts[k + 1]!;
+  }
 }
 
 /**
@@ -258,27 +346,15 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   if (4 * R * table.caseCount + RECORD_BYTES * R * n + 8 * R * RUN_SUM_FIELDS.length + ENTRY_BYTES * E > MOST_PASS_BYTES) return undefined;
   const parts = caseLineParts(cases);
   if (parts === undefined) return undefined;
-  // Breakdown cells, numbered in order of first appearance (range.ts's order, range after range).
+  // Each loop over the cases is a function of its own that ends with it: V8 compiles a loop on the
+  // fly, and code after it that had not run yet sent it back to the interpreter.
   const cellIndex = new Map<string, number>();
   const cellStart = new Int32Array(n + 1);
-  const cellList: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const c = cases[i]!;
-    // cellKeysOf's keys: none without a facet (an array made for none was most of this loop).
-    if (c.scope !== null || c.docType !== null || c.contraType !== null)
-      for (const key of cellKeysOf(c)) {
-        let id = cellIndex.get(key);
-        if (id === undefined) cellIndex.set(key, (id = cellIndex.size));
-        cellList.push(id);
-      }
-    cellStart[i + 1] = cellList.length;
-  }
+  const cellList = caseCells(cases, cellIndex, cellStart);
   // Each sentence count's coverage endings, k / n for k = 0 … n.
   const tailPieces = new Map<number, Uint8Array[]>();
   let longestTail = 0;
-  for (const c of cases) {
-    const count = c.sentenceCount;
-    if (tailPieces.has(count) || !(count >= 1 && count < MOST_NUMERATORS)) continue;
+  for (const count of tailCounts(cases)) {
     const tails = coverageTailsOf(count);
     const pieces = Array.from({ length: count + 1 }, (_, k) => tails.bytesOf(k));
     for (const piece of pieces) longestTail = Math.max(longestTail, piece.length);
@@ -379,50 +455,42 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   const ints = new Int32Array(sized.buffer);
   const floats = new Float64Array(sized.buffer);
 
-  // The cases (each column's start hoisted: this loop runs once, mostly before V8 compiles it).
-  const slotAt = to(at.slot) >> 2;
-  const labelAt = to(at.label);
-  const goldAt = to(at.gold) >> 2;
-  const sentencesAt = to(at.sentences) >> 2;
-  const missJudgmentAt = to(at.missJudgment);
-  const missPredictedAt = to(at.missPredicted) >> 2;
-  const missMatchedAt = to(at.missMatched) >> 2;
-  const missCoverageAt = to(at.missCoverage) >> 3;
-  const missAccuracyAt = to(at.missAccuracy) >> 3;
-  for (let i = 0; i < n; i++) {
-    const c = cases[i]!;
-    ints[slotAt + i] = c.index;
-    bytes[labelAt + i] = c.label ? 1 : 0;
-    ints[goldAt + i] = c.gold.length;
-    ints[sentencesAt + i] = c.sentenceCount;
-  }
-  bytes.set(missing.judgment, missJudgmentAt);
-  ints.set(missing.predicted, missPredictedAt);
-  ints.set(missing.matched, missMatchedAt);
-  floats.set(missing.coverage, missCoverageAt);
-  floats.set(missing.accuracy, missAccuracyAt);
+  bytes.set(missing.judgment, to(at.missJudgment));
+  ints.set(missing.predicted, to(at.missPredicted) >> 2);
+  ints.set(missing.matched, to(at.missMatched) >> 2);
+  floats.set(missing.coverage, to(at.missCoverage) >> 3);
+  floats.set(missing.accuracy, to(at.missAccuracy) >> 3);
   ints.set(cellStart, to(at.cellStart) >> 2);
   ints.set(cellList, to(at.cellIds) >> 2);
-  // Each case's two parts as a fragment table: part k of case i is bytes[starts[2i + k] … starts[2i + k + 1]).
   const partTable = to(at.caseParts);
   const partBytes = partTable + 16 * n;
   bytes.set(parts.bytes, partBytes);
-  for (let k = 0; k < 2 * n; k++) {
-    ints[(partTable >> 2) + 2 * k] = partBytes + parts.starts[k]!;
-    ints[(partTable >> 2) + 2 * k + 1] = parts.starts[k + 1]! - parts.starts[k]!;
-  }
   ints.set(parts.goldStart, to(at.caseGoldStart) >> 2);
   ints.set(parts.gold, to(at.caseGoldIds) >> 2);
   putFragmentTable(bytes, ints, to(at.caseFixed), caseFixedPieces);
-  const tailTableOf = new Map<number, number>();
+  const tailTableAt = new Int32Array(MOST_NUMERATORS);
   let tailAt = to(at.tails);
   for (const [count, pieces] of tailPieces) {
     putFragmentTable(bytes, ints, tailAt, pieces);
-    tailTableOf.set(count, tailAt);
+    tailTableAt[count] = tailAt;
     tailAt += align8(fragmentTableBytes(pieces));
   }
-  // 0: no table, so sumRanges turns the eval down (range.ts takes it).
-  for (let i = 0; i < n; i++) ints[(to(at.tailTables) >> 2) + i] = tailTableOf.get(cases[i]!.sentenceCount) ?? 0;
+  layCases(
+    cases,
+    bytes,
+    ints,
+    {
+      slot: to(at.slot) >> 2,
+      label: to(at.label),
+      gold: to(at.gold) >> 2,
+      sentences: to(at.sentences) >> 2,
+      tailTables: to(at.tailTables) >> 2,
+      partTable: partTable >> 2,
+      partBytes,
+    },
+    parts.starts,
+    tailTableAt,
+  );
 
   // The run table.
   ints.set(table.cell.subarray(0, R * table.caseCount), to(at.slots) >> 2);

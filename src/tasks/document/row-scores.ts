@@ -13,7 +13,7 @@ import { blockScanInstance, reserveScanMemory, type BlockRows } from "../../io/b
 import { scanLinesAhead } from "../../io/dump-bytes.js";
 import type { ScoringSlice } from "../../io/compiled-slice.js";
 import type { WasmMemory } from "../../core/wasm.js";
-import { answerEndIsFinalFor, factsFor } from "./score-bytes.js";
+import { answerEndIsFinalFor, type CaseFacts, factsFor } from "./score-bytes.js";
 
 interface RowScoreExports {
   memory: WasmMemory;
@@ -88,8 +88,7 @@ function layCaseFacts(slice: ScoringSlice): boolean {
   const entries = caseOf.length;
   const caseCount = slice.cases.length;
   // Room for every case's gold as read (a checked gold is never longer).
-  let goldTotal = 0;
-  for (let k = 0; k < caseCount; k++) goldTotal += slice.cases[k]!.gold.length;
+  const goldTotal = goldCount(slice.cases);
   let tableSize = 16;
   while (tableSize < 2 * entries) tableSize *= 2;
   const align16 = (n: number): number => (n + 15) & ~15;
@@ -108,11 +107,29 @@ function layCaseFacts(slice: ScoringSlice): boolean {
   new Int32Array(buffer, at + caseOfOff, entries).set(caseOf);
   const cases = new Int32Array(buffer, at + casesOff, 4 * caseCount);
   const gold = new Int32Array(buffer, at + goldOff, goldTotal);
-  // Every case worked out now (CaseFacts does it on a case's first line): 0 sentences marks one
-  // not ready. A case whose gold is already what the check returns is laid out as it is, without
-  // CaseFacts' checked copy (checkedGold's arrays and compiles were most of this function's cost).
+  layFacts(slice, facts, cases, gold);
+  wasm.useCaseFacts(at + idBytesOff, at + startsOff, at + caseOfOff, entries, at + tableOff, tableSize, at + casesOff, at + goldOff);
+  return true;
+}
+
+/** How many gold IDs the cases have. */
+function goldCount(cases: ScoringSlice["cases"]): number {
+  let total = 0;
+  for (let k = 0; k < cases.length; k++) total += cases[k]!.gold.length;
+  return total;
+}
+
+/**
+ * Each case's facts into `cases` (sentence count, gold label, where its gold starts in `gold`, how
+ * many) and its gold IDs into `gold`. Every case worked out now (CaseFacts does it on a case's
+ * first line): 0 sentences marks one not ready. A case whose gold is already what the check
+ * returns is laid out as it is, without CaseFacts' checked copy (checkedGold's arrays and compiles
+ * were most of this function's cost). The loop is all the function does (as goldCount's): V8
+ * compiles a loop on the fly, and code after it that had not run yet sent it back to the interpreter.
+ */
+function layFacts(slice: ScoringSlice, facts: CaseFacts, cases: Int32Array, gold: Int32Array): void {
   let goldAt = 0;
-  for (let k = 0; k < caseCount; k++) {
+  for (let k = 0; k < slice.cases.length; k++) {
     const c = slice.cases[k]!;
     let ids: readonly number[] = c.gold;
     let n = c.sentenceCount;
@@ -129,8 +146,6 @@ function layCaseFacts(slice: ScoringSlice): boolean {
     cases[4 * k + 3] = ids.length;
     for (let g = 0; g < ids.length; g++) gold[goldAt++] = ids[g]!;
   }
-  wasm.useCaseFacts(at + idBytesOff, at + startsOff, at + caseOfOff, entries, at + tableOff, tableSize, at + casesOff, at + goldOff);
-  return true;
 }
 
 /** Evidence IDs the outputs have room for beyond these per line (a line whose IDs do not fit is left to JavaScript). */

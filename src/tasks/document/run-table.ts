@@ -252,21 +252,17 @@ export class RunTable {
     if (first + count > this.line.length) this.growEntries(Math.max(2 * this.line.length, first + count));
     const { cell, line, entryRun, entryCase, caseCount } = this;
     const { caseIndex, runKey, firstLineNo } = chunk;
+    // The lines placeLines takes (nearly all), each other one here: dropped for its shard, or a
+    // duplicate of a kept line.
     let e = first;
     for (let i = 0; i < count; i++) {
+      const stop = placeLines(caseIndex, runKey, runOf, keep, cell, caseCount, line, entryRun, entryCase, firstLineNo, i, count, e);
+      e += stop - i;
+      i = stop;
+      if (i === count) break;
       const c = caseIndex[i]!;
       if (keep[c] === 0) continue;
-      const run = runOf[runKey[i]!]!;
-      const s = run * caseCount + c;
-      if (cell[s] !== 0) {
-        duplicate(i, line[cell[s]! - 1]!);
-        continue;
-      }
-      cell[s] = e + 1;
-      line[e] = firstLineNo + i;
-      entryRun[e] = run;
-      entryCase[e] = c;
-      e++;
+      duplicate(i, line[cell[runOf[runKey[i]!]! * caseCount + c]! - 1]!);
     }
     this.entries = e;
     this.byCase = undefined;
@@ -282,15 +278,7 @@ export class RunTable {
       const from = evStart[0]!;
       const at = this.reserveEvidence(evStart[count]! - from);
       this.evidence.set(evData.subarray(from, evStart[count]!), at);
-      const shift = at - from;
-      let most = this.mostEvidence;
-      for (let i = 0; i < count; i++) {
-        const length = evStart[i + 1]! - evStart[i]!;
-        this.evStart[first + i] = evStart[i]! + shift;
-        this.evLength[first + i] = length;
-        if (length > most) most = length;
-      }
-      this.mostEvidence = most;
+      this.mostEvidence = shiftStarts(evStart, count, at - from, this.evStart, this.evLength, first, this.mostEvidence);
       return;
     }
     // Some lines dropped: each entry's fields from its line, found by its line number.
@@ -381,6 +369,60 @@ export class RunTable {
     this.evidenceUsed += count;
     return start;
   }
+}
+
+// putChunk's two loops over a chunk's lines, each in a function that ends with it: V8 compiles a
+// loop on the fly, and code after it (or a rare case inside it) that had not run yet sent that code
+// back to the interpreter; the functions also take no property of an object before their loop, code
+// that ran on the first call before V8 kept any type feedback for the function.
+
+/**
+ * Places lines from … of a chunk as entries e, e + 1, … (cell, line, run and case of each) while
+ * each is kept and new (its case in `keep`, its (case, run) without a kept line); returns the line
+ * it stopped at.
+ */
+function placeLines(
+  caseIndex: Int32Array,
+  runKey: Int32Array,
+  runOf: Int32Array,
+  keep: Uint8Array,
+  cell: Int32Array,
+  caseCount: number,
+  line: Int32Array,
+  entryRun: Int32Array,
+  entryCase: Int32Array,
+  firstLineNo: number,
+  from: number,
+  count: number,
+  e: number,
+): number {
+  for (let i = from; i < count; i++, e++) {
+    const c = caseIndex[i]!;
+    if (keep[c] === 0) return i;
+    const run = runOf[runKey[i]!]!;
+    const s = run * caseCount + c;
+    if (cell[s] !== 0) return i;
+    cell[s] = e + 1;
+    line[e] = firstLineNo + i;
+    entryRun[e] = run;
+    entryCase[e] = c;
+  }
+  return count;
+}
+
+/**
+ * The evidence starts and lengths of entries first … first + count − 1 from a chunk's lines'
+ * (`evStart`, count + 1 of them), each start shifted by `shift`; returns the larger of `most` and
+ * the longest.
+ */
+function shiftStarts(evStart: Int32Array, count: number, shift: number, toStart: Int32Array, toLength: Int32Array, first: number, most: number): number {
+  for (let i = 0; i < count; i++) {
+    const length = evStart[i + 1]! - evStart[i]!;
+    toStart[first + i] = evStart[i]! + shift;
+    toLength[first + i] = length;
+    if (length > most) most = length;
+  }
+  return most;
 }
 
 /**

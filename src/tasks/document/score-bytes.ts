@@ -73,54 +73,59 @@ class CaseIdIndex {
   private readonly words: DataView;
   readonly starts: Int32Array;
   readonly caseOf: Int32Array;
-  /** Slot → entry + 1 (0: empty). */
-  private readonly table: Int32Array;
-  private readonly mask: number;
+  /**
+   * Slot → entry + 1 (0: empty), made at the first lookup that needs it: the lines scored in
+   * WebAssembly (all of most dumps) are found through the module's own table.
+   */
+  private table: Int32Array | undefined;
+  private mask = 0;
   /** The entry `find` found last. */
   private lastEntry = 0;
 
   constructor(byId: ReadonlyMap<string, number>) {
-    let bytes = Buffer.allocUnsafe(1 << 16);
-    const starts: number[] = [0];
-    const cases: number[] = [];
-    // forEach, not for…of: no [id, index] pair and iterator result made per case (37,500 on the GRPO bench).
-    byId.forEach((index, id) => {
-      const used = starts[starts.length - 1]!;
+    const ids = Array.from(byId.keys());
+    const index = Array.from(byId.values());
+    // Room for every id as ASCII (most are): the buffer grown between calls of putAsciiIds had V8
+    // compile it twice, on the fly and then whole.
+    let bytes = Buffer.allocUnsafe(Math.max(1 << 16, ids.join("").length));
+    const starts = new Int32Array(ids.length + 1);
+    const caseOf = new Int32Array(ids.length);
+    // The ASCII ids that fit by putAsciiIds, each other one here (UTF-8, with room for three bytes
+    // a character): a rare case inside its loop would meet code without type feedback once V8 had
+    // compiled the loop on the fly.
+    let skipped = 0;
+    for (let k = 0; (k = putAsciiIds(ids, index, k, skipped, bytes, starts, caseOf)) < ids.length; ) {
+      const id = ids[k]!;
+      const used = starts[k - skipped]!;
       if (bytes.length - used < 3 * id.length) {
         const bigger = Buffer.allocUnsafe(2 * bytes.length + 3 * id.length);
         bytes.copy(bigger, 0, 0, used);
         bytes = bigger;
+        continue;
       }
-      // An ASCII id byte by byte (a Buffer write per id was most of this index's time on 37,500 ids).
-      let end = used;
-      let k = 0;
-      for (; k < id.length; k++) {
-        const code = id.charCodeAt(k);
-        if (code >= 0x80) break;
-        bytes[end++] = code;
+      // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
+      // with a `\u` escape, which the string path reads).
+      if (!isWellFormed(id)) skipped++;
+      else {
+        starts[k - skipped + 1] = used + bytes.write(id, used, "utf8");
+        caseOf[k - skipped] = index[k]!;
       }
-      if (k < id.length) {
-        // An id with a lone surrogate has no UTF-8 bytes of its own (a dump line can name it only
-        // with a `\u` escape, which the string path reads).
-        if (!isWellFormed(id)) return;
-        end = used + bytes.write(id, used, "utf8");
-      }
-      starts.push(end);
-      cases.push(index);
-    });
+      k++;
+    }
+    const entries = ids.length - skipped;
     this.bytes = bytes;
     this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.starts = Int32Array.from(starts);
-    this.caseOf = Int32Array.from(cases);
+    this.starts = skipped === 0 ? starts : starts.slice(0, entries + 1);
+    this.caseOf = skipped === 0 ? caseOf : caseOf.slice(0, entries);
+  }
+
+  /** The hash table of the entries, made now. */
+  private madeTable(): Int32Array {
     let size = 16;
-    while (size < 2 * cases.length) size *= 2;
-    this.table = new Int32Array(size);
+    while (size < 2 * this.caseOf.length) size *= 2;
     this.mask = size - 1;
-    for (let k = 0; k < cases.length; k++) {
-      let slot = hashOf(this.words, this.bytes, this.starts[k]!, this.starts[k + 1]!) & this.mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.table[slot] = k + 1;
-    }
+    this.table = hashTable(this.words, this.bytes, this.starts, this.caseOf.length, size);
+    return this.table;
   }
 
   /** The case index of the id `block[start .. end)` (`words`: the block's), or -1. */
@@ -134,12 +139,13 @@ class CaseIdIndex {
       this.lastEntry = last + 1;
       return this.caseOf[last + 1]!;
     }
+    const table = this.table ?? this.madeTable();
     // The slot before the hash's, so that each probe steps the same way (a step first taken only
     // after the code is optimized would undo that).
     let slot = (hashOf(words, block, start, end) + this.mask) & this.mask;
     for (;;) {
       slot = (slot + 1) & this.mask;
-      const entry = this.table[slot]! - 1;
+      const entry = table[slot]! - 1;
       if (entry < 0) return -1;
       if (this.isEntry(entry, block, words, start, length)) {
         this.lastEntry = entry;
@@ -153,6 +159,46 @@ class CaseIdIndex {
     const from = this.starts[entry]!;
     return this.starts[entry + 1]! - from === length && sameBytes(this.words, this.bytes, from, words, block, start, length);
   }
+}
+
+/** A table of `size` slots (a power of two) holding entry + 1 of each of the `entries` ids (bytes[starts[k] … starts[k + 1])) at its hash, probing on. */
+function hashTable(words: DataView, bytes: Uint8Array, starts: Int32Array, entries: number, size: number): Int32Array {
+  const table = new Int32Array(size);
+  for (let k = 0; k < entries; k++) {
+    let slot = hashOf(words, bytes, starts[k]!, starts[k + 1]!) & (size - 1);
+    while (table[slot] !== 0) slot = (slot + 1) & (size - 1);
+    table[slot] = k + 1;
+  }
+  return table;
+}
+
+/**
+ * Writes ids[k …] as entries k − skipped … of CaseIdIndex (their bytes, starts and cases) while
+ * they are ASCII and fit (a byte loop: a Buffer write per id was most of this index's time on
+ * 37,500 ids); returns the k it stopped at.
+ */
+function putAsciiIds(
+  ids: readonly string[],
+  index: readonly number[],
+  k: number,
+  skipped: number,
+  bytes: Buffer,
+  starts: Int32Array,
+  caseOf: Int32Array,
+): number {
+  for (; k < ids.length; k++) {
+    const id = ids[k]!;
+    let end = starts[k - skipped]!;
+    if (bytes.length - end < id.length) return k;
+    for (let j = 0; j < id.length; j++) {
+      const code = id.charCodeAt(j);
+      if (code >= 0x80) return k;
+      bytes[end++] = code;
+    }
+    starts[k - skipped + 1] = end;
+    caseOf[k - skipped] = index[k]!;
+  }
+  return k;
 }
 
 /** String.prototype.isWellFormed (Node 20; not in the ES2023 typings): no lone surrogate. */

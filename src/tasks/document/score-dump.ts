@@ -25,6 +25,7 @@ import {
   fixedReasonMessage,
   LINE_KIND_ORPHAN,
   LINE_KIND_PREDICTION,
+  LINE_KIND_REJECTED,
   WORKER_HEAP_MB,
   type ChunkResult,
   type ScoreInit,
@@ -420,10 +421,23 @@ function casesInShard(slice: DocumentSlice, opts: DocumentEvalOptions): Uint8Arr
   return inShard;
 }
 
-/** Whether every line of the chunk is a prediction. */
+/**
+ * The first of entries e … end − 1 (kept from a chunk starting at line `firstLineNo`) whose line's
+ * reason is `wanted`, else `end`. The loop is all it does: V8 compiles it on the fly, and code after
+ * it that had not run yet sent that code back to the interpreter.
+ */
+function nextWanted(line: Int32Array, firstLineNo: number, code: Uint8Array, wanted: Uint8Array, e: number, end: number): number {
+  for (; e < end; e++) if (wanted[code[line[e]! - firstLineNo]!] !== 0) return e;
+  return end;
+}
+
+/**
+ * Whether every line of the chunk is a prediction: no line of the two other kinds (a line is one
+ * of the three), found by two scans in native code, where a loop here was compiled by V8 on the fly.
+ */
 function onlyPredictions(chunk: ChunkResult): boolean {
-  for (let i = 0; i < chunk.count; i++) if (chunk.kind[i] !== LINE_KIND_PREDICTION) return false;
-  return true;
+  const kind = chunk.kind.subarray(0, chunk.count);
+  return kind.indexOf(LINE_KIND_REJECTED) < 0 && kind.indexOf(LINE_KIND_ORPHAN) < 0;
 }
 
 /** The scored dump lines, chunk after chunk in line order: the kept ones into the run table, the others counted. */
@@ -501,9 +515,9 @@ export class DumpTally {
     const wanted = Uint8Array.from(CASE_REASONS, (reason) => (this.writesRewards || (reason !== null && this.wantsExample(reason)) ? 1 : 0));
     const messages = chunk.messages;
     let message = 0;
-    for (let e = from; e < table.entries; e++) {
+    const end = table.entries;
+    for (let e = from; (e = nextWanted(table.line, chunk.firstLineNo, chunk.code, wanted, e, end)) < end; e++) {
       const i = table.line[e]! - chunk.firstLineNo;
-      if (wanted[chunk.code[i]!] === 0) continue;
       const reason = CASE_REASONS[chunk.code[i]!]!;
       while (message < messages.length && messages[message]![0] < i) message++;
       const text = messages[message]?.[0] === i ? messages[message]![1] : undefined;
@@ -752,16 +766,26 @@ export async function finishDocumentEval(input: FinishInput): Promise<DocumentEv
 
 /** How many of `cases` have a kept line in some run; and the length of the covered run of cases from the first. */
 function coverageOf(cases: readonly SliceCase[], table: RunTable): { cases: number; leading: number } {
-  let covered = 0;
-  let leading = 0;
+  // A kept line in every slot (every case in every run: most dumps) covers them all, unlooked at.
+  if (table.keys.length > 0 && table.entries === table.caseCount * table.keys.length) return { cases: cases.length, leading: cases.length };
+  const counts = coveredCases(cases, table.cell, table.caseCount, table.keys.length, new Float64Array(2));
+  return { cases: counts[0]!, leading: counts[1]! };
+}
+
+/**
+ * coverageOf's counts into [covered, leading] (`cell`: the run table's slots, 0 where no kept
+ * line). Kept in the array through the loop: code after it had no type feedback when V8 compiled
+ * the loop on the fly, and sent it back to the interpreter.
+ */
+function coveredCases(cases: readonly SliceCase[], cell: Int32Array, caseCount: number, runs: number, counts: Float64Array): Float64Array {
   let gap = false;
   for (let i = 0; i < cases.length; i++) {
-    const c = cases[i]!;
+    const c = cases[i]!.index;
     let any = false;
-    for (let run = 0; run < table.keys.length && !any; run++) any = table.has(run, c.index);
-    if (any) covered++;
+    for (let run = 0; run < runs && !any; run++) any = cell[run * caseCount + c] !== 0;
+    if (any) counts[0]!++;
     else gap = true;
-    if (!gap) leading = covered;
+    if (!gap) counts[1] = counts[0]!;
   }
-  return { cases: covered, leading };
+  return counts;
 }

@@ -240,7 +240,7 @@ class ChunkColumns {
   private taken = 0;
   private readonly runKeyIndex = new Map<string, number>();
   /** Chunk run-key index of the integer runs below INTEGER_RUNS_CACHED (-1: not seen yet). */
-  private readonly integerRuns = new Int32Array(INTEGER_RUNS_CACHED).fill(-1);
+  readonly integerRuns = new Int32Array(INTEGER_RUNS_CACHED).fill(-1);
   private readonly examplesPerCode = new Map<string, number>();
 
   constructor(firstLineNo: number, count: number, scored?: RowScores) {
@@ -488,6 +488,7 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     const runs = scores?.run;
     const runKey = out.r.runKey;
     for (let i = 0; i < count; i++) {
+      if (scoredCase !== undefined && (i = knownRunKeys(scoredCase, runs!, out.integerRuns, runKey, i, count)) === count) break;
       if (scoredCase !== undefined && scoredCase[i]! >= 0) {
         const run = runs![i]!;
         runKey[i] = run >= 0 ? out.integerRunKeyOf(run) : runKeyOfRow(scores!.rows, i, block, out);
@@ -500,6 +501,21 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
   } finally {
     Error.stackTraceLimit = stackLimit;
   }
+}
+
+/**
+ * The run keys of lines from … of a block whose lines scored in WebAssembly have integer runs the
+ * chunk has met (`known[run]`: as integerRunKeyOf gives them); returns the first line that is not
+ * one. The loop is all it does, and the rest of a line's handling is scoreBlock's: V8 compiles the
+ * loop on the fly, and code that had not run yet sent that code back to the interpreter.
+ */
+function knownRunKeys(scoredCase: Int32Array, runs: Int32Array, known: Int32Array, runKey: Int32Array, from: number, to: number): number {
+  for (let i = from; i < to; i++) {
+    const run = runs[i]!;
+    if (scoredCase[i]! < 0 || run < 0 || run >= known.length || known[run]! < 0) return i;
+    runKey[i] = known[run]!;
+  }
+  return to;
 }
 
 /**

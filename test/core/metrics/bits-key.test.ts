@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { bitsKey, lowBitsKey, unitsKey } from "../../../src/core/metrics/bits-key.js";
+import { bitsKey, lowBitsKeys, unitsKey } from "../../../src/core/metrics/bits-key.js";
 
 describe("row keys", () => {
-  it("lowBitsKey is bitsKey of the bytes' low bits (short rows as numbers, long ones as units)", () => {
+  it("lowBitsKeys is bitsKey of each row's low bits (short rows as numbers, long ones as units)", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(20), (bytes, skip) => {
-        const from = Math.min(skip, bytes.length);
-        const count = bytes.length - from;
-        expect(lowBitsKey(bytes, from, count)).toBe(bitsKey(count, (k) => bytes[from + k]! & 1));
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 4 }), (bytes, rows) => {
+        const count = Math.floor(bytes.length / rows);
+        const keys = lowBitsKeys(bytes, count, rows);
+        expect(keys.length).toBe(rows);
+        for (let r = 0; r < rows; r++) expect(keys[r]).toBe(bitsKey(count, (k) => bytes[r * count + k]! & 1));
       }),
       { numRuns: 200 },
     );
