@@ -46,7 +46,7 @@ describe("dump texts read without line offsets", () => {
     const rowsPath = join(dir, "rows.jsonl");
     writeFileSync(rowsPath, `${lines.join("\n")}\n`);
     const rowLines = Array.from({ length: 50 }, (_, k) => 1 + 8 * k);
-    const shown = (m: Map<number, { reasoning?: string; raw?: string }>) => [...m].map(([n, t]) => [n, t.reasoning, t.raw]);
+    const shown = (m: Map<number, { reasoning?: string | undefined; raw?: string | undefined }>) => [...m].map(([n, t]) => [n, t.reasoning, t.raw]);
     const fromParquet = await readDumpTexts(parquetPath, rowLines);
     expect(fromParquet.size).toBe(rowLines.length);
     expect(shown(fromParquet)).toEqual(shown(await readDumpTexts(rowsPath, rowLines)));

@@ -12,11 +12,12 @@ import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import type { LineOffsets } from "./line-offsets.js";
 
+/** A dump line's texts: every field in each (undefined when the line has none), so that they all have one shape. */
 export interface DumpTexts {
-  reasoning?: string;
-  raw?: string;
+  reasoning: string | undefined;
+  raw: string | undefined;
   /** The line as the scorer reads it (a batch output line converted to the cache shape). */
-  record?: JsonObject;
+  record: JsonObject | undefined;
 }
 
 const COALESCE_BYTES = 64 * 1024;
@@ -28,26 +29,26 @@ const MAX_READ_BYTES = 4 * 1024 * 1024;
  */
 export function textsOfDumpLine(text: string, keepRecord = true): DumpTexts {
   const parsed = parseDumpLine(lineContent(text));
-  if ("error" in parsed) return {};
+  if ("error" in parsed) return { reasoning: undefined, raw: undefined, record: undefined };
   let record = parsed.record;
   if (isBatchOutputLine(record)) {
     const converted = batchOutputRecord(record);
-    if ("orphan" in converted) return {};
+    if ("orphan" in converted) return { reasoning: undefined, raw: undefined, record: undefined };
     record = converted.record;
   }
   const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;
-  const out: DumpTexts = keepRecord ? { record } : {};
-  if (typeof source["reasoning"] === "string") out.reasoning = source["reasoning"];
+  let reasoning = typeof source["reasoning"] === "string" ? source["reasoning"] : undefined;
+  let raw: string | undefined;
   const completion = source["completion"];
   if (typeof completion === "string") {
-    out.raw = completion;
-    const layout = parseCompletionLayout(completion);
-    if (layout && out.reasoning === undefined) out.reasoning = layout.think;
+    raw = completion;
+    // The think text is the reasoning when the line gives none.
+    if (reasoning === undefined) reasoning = parseCompletionLayout(completion)?.think;
   } else if (typeof source["raw"] === "string") {
     // A judge's answer it could not read (kept beside its error code by mari's judges).
-    out.raw = source["raw"];
+    raw = source["raw"];
   }
-  return out;
+  return { reasoning, raw, record: keepRecord ? record : undefined };
 }
 
 /** A line's text without a leading byte order mark and its line end (`\n`, `\r\n`, then one more `\r`). */
@@ -70,6 +71,62 @@ function readAt(fd: number, buffer: Buffer, length: number, position: number): v
 }
 
 /**
+ * The texts of the `wanted` lines (sorted, without repeats) into `out`, read at the offsets the dump
+ * pass recorded: lines close to each other in one read (gaps up to COALESCE_BYTES are read and skipped).
+ */
+function readAtOffsets(
+  fd: number,
+  wanted: Float64Array,
+  offsets: LineOffsets,
+  recordLines: ReadonlySet<number> | undefined,
+  out: Map<number, DumpTexts>,
+): void {
+  let buffer = Buffer.allocUnsafe(0);
+  let k = 0;
+  while (k < wanted.length) {
+    const first = offsets.range(wanted[k]!);
+    if (first === undefined) {
+      k++;
+      continue;
+    }
+    let last = k;
+    let end = first[1];
+    while (last + 1 < wanted.length) {
+      const next = offsets.range(wanted[last + 1]!);
+      if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
+      end = next[1];
+      last++;
+    }
+    if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
+    readAt(fd, buffer, end - first[0], first[0]);
+    textsOfRead(buffer, first[0], wanted, k, last, offsets, recordLines, out);
+    k = last + 1;
+  }
+}
+
+/**
+ * The texts of wanted[from … to], read into `buffer` from byte `at` of the dump. A function of its
+ * own, called once per read: the loop over the reads stays short, so V8 compiles this one (with the
+ * line's parse) when it is hot instead of compiling the whole loop over the reads again on stack.
+ */
+function textsOfRead(
+  buffer: Buffer,
+  at: number,
+  wanted: Float64Array,
+  from: number,
+  to: number,
+  offsets: LineOffsets,
+  recordLines: ReadonlySet<number> | undefined,
+  out: Map<number, DumpTexts>,
+): void {
+  for (let j = from; j <= to; j++) {
+    const lineNo = wanted[j]!;
+    const range = offsets.range(lineNo)!;
+    out.set(lineNo, textsOfDumpLine(buffer.toString("utf8", range[0] - at, range[1] - at), recordLines === undefined || recordLines.has(lineNo)));
+  }
+}
+
+/**
  * The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. Only the
  * lines in `recordLines` (default: every one) keep their parsed line: a page asks for it of its
  * format-invalid runs only.
@@ -81,39 +138,16 @@ export async function readDumpTexts(
   recordLines?: ReadonlySet<number>,
 ): Promise<Map<number, DumpTexts>> {
   const keepRecord = (lineNo: number) => recordLines === undefined || recordLines.has(lineNo);
-  const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
+  // A typed array sorts numbers without a comparison function.
+  const wanted = Float64Array.from(new Set(lineNumbers)).sort();
   const out = new Map<number, DumpTexts>();
   if (wanted.length === 0) return out;
   if (offsets !== undefined) {
     // Synchronous reads into one reused buffer: an eval's page wants lines scattered over the whole
     // dump (thousands of reads), and each awaited read cost more than decoding its lines.
     const fd = openSync(dumpPath, "r");
-    let buffer = Buffer.allocUnsafe(0);
     try {
-      // Wanted lines close to each other are read in one go (gaps up to COALESCE_BYTES are read and skipped).
-      let k = 0;
-      while (k < wanted.length) {
-        const first = offsets.range(wanted[k]!);
-        if (first === undefined) {
-          k++;
-          continue;
-        }
-        let last = k;
-        let end = first[1];
-        while (last + 1 < wanted.length) {
-          const next = offsets.range(wanted[last + 1]!);
-          if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
-          end = next[1];
-          last++;
-        }
-        if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
-        readAt(fd, buffer, end - first[0], first[0]);
-        for (let j = k; j <= last; j++) {
-          const range = offsets.range(wanted[j]!)!;
-          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0]), keepRecord(wanted[j]!)));
-        }
-        k = last + 1;
-      }
+      readAtOffsets(fd, wanted, offsets, recordLines, out);
     } finally {
       closeSync(fd);
     }
