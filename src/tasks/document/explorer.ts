@@ -138,6 +138,10 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
           runAt: (t) => pageRun(table.keys[from + t]!, c.label, false, false, "missing_prediction", [], absent.rewardAccuracy, 0, localization_hit, null),
         });
       };
+      // Every kept line of the case visits as this one streak, its fields set for it: the visitor
+      // takes what it keeps at once (no object and function made per run).
+      let run: ExplorerRun;
+      const kept: RunStreak = { caseIndex: c.index, label: c.label, gold: c.gold, fails: false, times: 1, runAt: () => run };
       let next = 0;
       for (let r = 0; r < R; r++) {
         const e = table.entry(r, c.index);
@@ -152,7 +156,7 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
         const count = table.evLength[e]!;
         const matched = matchedEvidence(header.goldSet, table.evidenceIds, from, from + count);
         const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
-        const run = pageRun(
+        run = pageRun(
           table.keys[r]!,
           c.label,
           reason === null,
@@ -164,14 +168,8 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
           decided.localizationHit,
           table.line[e]!,
         );
-        visit({
-          caseIndex: c.index,
-          label: c.label,
-          gold: c.gold,
-          fails: runFails(decided.correct, reason === null, decided.localizationHit),
-          times: 1,
-          runAt: () => run,
-        });
+        kept.fails = runFails(decided.correct, reason === null, decided.localizationHit);
+        visit(kept);
       }
       gap(next, R);
     }
@@ -475,18 +473,24 @@ function explainFailure(
   reasonScoredHere: boolean,
 ): { message: string | undefined; given: GivenField[] } {
   const message = failureMessage(c, record, reason, options, reasonScoredHere);
+  // One array made in one place for every line, so that V8 sees one shape of answer.
+  const given: GivenField[] = [];
   const nested = record["prediction"];
-  if (nested !== undefined && !isJsonObject(nested)) return { message, given: [{ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true }] };
+  if (nested !== undefined && !isJsonObject(nested)) {
+    given.push({ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true });
+    return { message, given };
+  }
   const source = isJsonObject(nested) ? nested : record;
   // A completion's fields are inside its text, shown whole as the raw completion.
-  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given: [] };
+  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given };
   const bad = FIELD_OF_REASON[reason] ?? "error";
   const fields = ["judgment", Object.hasOwn(source, "evidence_sentence_ids") ? "evidence_sentence_ids" : "evidence", "error"];
   // The reasoning is shown in full below the table when it is text; here only when it is the problem and not text.
   if (bad === "reasoning" && typeof source["reasoning"] !== "string") fields.push("reasoning");
-  const given = fields
-    .filter((field) => Object.hasOwn(source, field) || field === bad)
-    .map((field) => ({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") }));
+  for (const field of fields) {
+    if (!Object.hasOwn(source, field) && field !== bad) continue;
+    given.push({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") });
+  }
   return { message, given };
 }
 
