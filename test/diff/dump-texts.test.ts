@@ -8,13 +8,21 @@ import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";
-import { readDumpTexts, textsOfDumpLine } from "../../src/tasks/document/dump-texts.js";
+import { type DumpTexts, forEachDumpLine, textsOfDumpLine } from "../../src/tasks/document/dump-texts.js";
 import { LineOffsets } from "../../src/tasks/document/line-offsets.js";
 import { tempDir } from "../support/cli.js";
 import { writeParquet } from "../support/parquet.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
+
+/** The texts forEachDumpLine visits for the given line numbers (sorted and without repeats for it), by line number. */
+async function readDumpTexts(path: string, lineNumbers: readonly number[], offsets?: LineOffsets): Promise<Map<number, DumpTexts>> {
+  const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
+  const texts = new Map<number, DumpTexts>();
+  await forEachDumpLine(path, wanted, offsets, (index, t) => texts.set(wanted[index]!, t));
+  return texts;
+}
 
 const prng = createPrng(5, 0);
 const rows = Array.from({ length: 400 }, (_, i) => ({

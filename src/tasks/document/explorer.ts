@@ -28,7 +28,7 @@ import {
   type GivenField,
 } from "../../report/explorer.js";
 import type { CaseChange } from "../../gates/changes.js";
-import { readDumpTexts } from "./dump-texts.js";
+import { forEachDumpLine } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
 import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
@@ -549,10 +549,10 @@ class RunPicker {
 
 /**
  * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
- * and the scorer's message), within the page's text budget; `caseOf[i]` is run i's slice case
- * (undefined: no message). `reasonsScoredHere`: the runs' reasons are this process's scoring of
- * those very lines (an eval). Two lists and index loops, not a list of pairs: on tens of thousands
- * of runs, destructuring each pair cost more than the rest of the loop until it was optimized.
+ * and the scorer's message), within the page's text budget, spent in the runs' order; `caseOf[i]`
+ * is run i's slice case (undefined: no message). `reasonsScoredHere`: the runs' reasons are this
+ * process's scoring of those very lines (an eval). The lines are read in the dump's order and each
+ * is done with as it is read (its parsed line is not kept); its texts wait, in columns, for the budget.
  */
 async function attachTexts(
   runs: readonly ExplorerRun[],
@@ -563,34 +563,50 @@ async function attachTexts(
   budget: { chars: number; leftOut: number },
   reasonsScoredHere: boolean,
 ): Promise<void> {
-  const lines: number[] = [];
-  // The parsed line is kept for a failed run's explanation only.
-  const recordLines = new Set<number>();
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    if (run.line === undefined) continue;
-    lines.push(run.line);
-    if (run.reason !== null && caseOf[i] !== undefined) recordLines.add(run.line);
+  // The runs of each line: the first in `firstRun`, each one's next in `nextRun` (-1: none).
+  const firstRun = new Map<number, number>();
+  const nextRun = new Int32Array(runs.length).fill(-1);
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const line = runs[i]!.line;
+    if (line === undefined) continue;
+    const later = firstRun.get(line);
+    if (later !== undefined) nextRun[i] = later;
+    firstRun.set(line, i);
   }
-  const texts = await readDumpTexts(dumpPath, lines, offsets, recordLines);
+  // A typed array sorts numbers without a comparison function.
+  const wanted = Float64Array.from(firstRun.keys()).sort();
+  const read = new Uint8Array(runs.length);
+  const reasoning: Array<string | undefined> = new Array(runs.length);
+  const raw: Array<string | undefined> = new Array(runs.length);
+  const messages: Array<string | undefined> = new Array(runs.length);
+  const given: Array<GivenField[] | undefined> = new Array(runs.length);
+  await forEachDumpLine(dumpPath, wanted, offsets, (index, t) => {
+    for (let i = firstRun.get(wanted[index]!)!; i >= 0; i = nextRun[i]!) {
+      read[i] = 1;
+      reasoning[i] = t.reasoning;
+      raw[i] = t.raw;
+      const reason = runs[i]!.reason;
+      const sliceCase = caseOf[i];
+      if (reason === null || t.record === undefined || sliceCase === undefined) continue;
+      // Explained before the budget is spent (whether the run's texts fit is known only in the runs' order).
+      const failure = explainFailure(sliceCase, t.record, reason, options, reasonsScoredHere);
+      messages[i] = failure.message;
+      if (failure.given.length > 0) given[i] = failure.given;
+    }
+  });
   for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    const sliceCase = caseOf[i];
-    const t = run.line !== undefined ? texts.get(run.line) : undefined;
-    if (t === undefined) continue;
-    const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
+    if (read[i] === 0) continue;
+    const size = (reasoning[i]?.length ?? 0) + (raw[i]?.length ?? 0);
     if (size > 0 && budget.chars <= 0) {
       budget.leftOut++;
       continue;
     }
     budget.chars -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
-    if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
-    if (t.raw !== undefined) run.raw = pageText(t.raw);
-    if (run.reason !== null && t.record !== undefined && sliceCase !== undefined) {
-      const failure = explainFailure(sliceCase, t.record, run.reason, options, reasonsScoredHere);
-      if (failure.message !== undefined) run.message = failure.message;
-      if (failure.given.length > 0) run.given = failure.given;
-    }
+    const run = runs[i]!;
+    if (reasoning[i] !== undefined) run.reasoning = pageText(reasoning[i]!);
+    if (raw[i] !== undefined) run.raw = pageText(raw[i]!);
+    if (messages[i] !== undefined) run.message = messages[i]!;
+    if (given[i] !== undefined) run.given = given[i]!;
   }
 }
 
