@@ -89,4 +89,27 @@ describe("dump texts read without line offsets", () => {
     expect(cut.get(jsonl.length - 1)).toEqual({});
     expect(cut.get(jsonl.length)).toEqual({});
   });
+
+  it("are at the offsets of each line, recorded block after block", () => {
+    // Blocks of many lines, of one line and of none; the offsets must grow past their first room.
+    const blocks = [Array.from({ length: 3000 }, (_, i) => `{"n":${i}}`), ["{}"], [], Array.from({ length: 700 }, (_, i) => "x".repeat(i % 7))];
+    const offsets = new LineOffsets();
+    let lineNo = 1;
+    let at = 0;
+    const expected: Array<[number, number]> = [];
+    for (const lines of blocks) {
+      const text = lines.map((line) => `${line}\n`).join("");
+      const ends: number[] = [];
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", end + 1)) ends.push(end);
+      offsets.add(lineNo, text.length, Int32Array.from(ends));
+      for (const line of lines) {
+        expected.push([at, at + line.length + 1]);
+        at += line.length + 1;
+      }
+      lineNo += lines.length;
+    }
+    expect(Array.from({ length: lineNo - 1 }, (_, k) => offsets.range(k + 1))).toEqual(expected);
+    expect(offsets.range(lineNo)).toBeUndefined();
+    expect(offsets.range(0)).toBeUndefined();
+  });
 });
