@@ -390,7 +390,9 @@ export function describe(value: unknown, maxChars = 60): string {
   let text: string;
   try {
     // Numbers inside lists and objects are shown as written (`[3.0]`, not the parser's marker).
-    text = (JSON.stringify(value) ?? String(value)).replace(FLOAT_MARKER_JSON, "$1");
+    text = JSON.stringify(value) ?? String(value);
+    // The marker's name is in the text wherever the pattern could match: most texts skip the search.
+    if (text.includes(FLOAT_MARKER)) text = text.replace(FLOAT_MARKER_JSON, "$1");
   } catch {
     // A value nested deeper than the stack allows (a hostile line or request body).
     return "(a value nested too deeply to show)";

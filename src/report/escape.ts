@@ -43,10 +43,47 @@ export function escapeCell(text: string): string {
 
 /** JSON for a <script type="application/json"> block: no `<` survives, so nothing can end the block. */
 export function embedJson(value: unknown): string {
+  return escapeEmbedded(JSON.stringify(value));
+}
+
+/**
+ * embedJson of an object in pieces, one per element of its array member `key` (the rest as one
+ * piece before and one after), that join to embedJson(value): the members as JSON.stringify writes
+ * an object's (own enumerable keys in order, no `undefined` or function members, an array's
+ * `undefined` as null). On a page of several megabytes, a text that V8 must hold as two-byte (one
+ * character past U+00FF) then makes only its own piece two-byte, not the whole page, whose UTF-8
+ * encoding (and the escapes' scans) otherwise take the slow path. For plain data only (no toJSON).
+ */
+export function embedJsonPieces(value: object, key: string): string[] {
+  const pieces: string[] = [];
+  let text = "{";
+  let first = true;
+  for (const name of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[name];
+    if (name === key && Array.isArray(member)) {
+      pieces.push(escapeEmbedded(`${text}${first ? "" : ","}${JSON.stringify(name)}:[`));
+      for (let i = 0; i < member.length; i++) {
+        if (i > 0) pieces.push(",");
+        pieces.push(escapeEmbedded(JSON.stringify(member[i]) ?? "null"));
+      }
+      text = "]";
+    } else {
+      const json = JSON.stringify(member);
+      if (json === undefined) continue;
+      text += `${first ? "" : ","}${JSON.stringify(name)}:${json}`;
+    }
+    first = false;
+  }
+  pieces.push(escapeEmbedded(`${text}}`));
+  return pieces;
+}
+
+/** A JSON text with `<` and the two line separators escaped (each one character, so a text escapes alike whole or in pieces). */
+function escapeEmbedded(json: string): string {
   // replaceAll of a string, not a regular expression: on a page of several megabytes the three
   // regular-expression passes cost ten times as much; the two line separators are rare.
-  let json = JSON.stringify(value).replaceAll("<", "\\u003c");
-  if (json.includes("\u2028")) json = json.replaceAll("\u2028", "\\u2028");
-  if (json.includes("\u2029")) json = json.replaceAll("\u2029", "\\u2029");
-  return json;
+  let out = json.replaceAll("<", "\\u003c");
+  if (out.includes("\u2028")) out = out.replaceAll("\u2028", "\\u2028");
+  if (out.includes("\u2029")) out = out.replaceAll("\u2029", "\\u2029");
+  return out;
 }

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { createPrng } from "../core/metrics/prng.js";
 import { UNITS_PER_CASE } from "../core/limits.js";
 import { RUN_OPTIONS } from "../core/options/run.js";
-import { embedJson } from "./escape.js";
+import { embedJsonPieces } from "./escape.js";
 
 /** What one run said about a document case. */
 export interface ExplorerRun {
@@ -192,12 +192,20 @@ export function describeSelection(
 
 /** The explorer's HTML (controls filled by the script) and the data block. */
 export function explorerHtml(data: ExplorerData): string {
-  return `<section id="cases">
+  return explorerHtmlPieces(data).join("");
+}
+
+/** explorerHtml in pieces that join to it, a case's data one piece (embedJsonPieces). */
+export function explorerHtmlPieces(data: ExplorerData): string[] {
+  const pieces = embedJsonPieces(data, "cases");
+  pieces[0] = `<section id="cases">
 <h2>Cases</h2>
 <p class="note" id="explorer-selection"></p>
 <div id="mari-explorer"><p class="note">The case explorer needs JavaScript; every case is in ${data.rest.replace(/[<>&"']/g, "")}.</p></div>
-<script type="application/json" id="mari-explorer-data">${embedJson(data)}</script>
+<script type="application/json" id="mari-explorer-data">${pieces[0]}`;
+  pieces[pieces.length - 1] = `${pieces[pieces.length - 1]}</script>
 </section>`;
+  return pieces;
 }
 
 export const EXPLORER_STYLE = `#mari-explorer .controls{display:flex;flex-wrap:wrap;gap:.4em;align-items:center;margin:.5em 0}

@@ -27,7 +27,7 @@ import type { ExampleLine } from "./format.js";
 import { createHash } from "node:crypto";
 import { escapeHtml } from "./escape.js";
 import { isShare } from "../core/metrics/descriptors/index.js";
-import { explorerScript, EXPLORER_STYLE, explorerHtml, type ExplorerData } from "./explorer.js";
+import { explorerScript, EXPLORER_STYLE, explorerHtmlPieces, type ExplorerData } from "./explorer.js";
 import { subjectLine } from "./subject.js";
 import type { Report } from "./types.js";
 
@@ -41,9 +41,14 @@ const MAX_RUN_COLUMNS = 20;
  * only, so a script that escaping were ever to let through would still not run). `body` is HTML.
  */
 export function htmlPage(page: { title: string; style: string; body: string; script?: string }): string {
+  return htmlPagePieces({ ...page, body: [page.body] }).join("");
+}
+
+/** htmlPage in pieces that join to it, its body given in pieces (a page of megabytes is written so: embedJsonPieces). */
+export function htmlPagePieces(page: { title: string; style: string; body: readonly string[]; script?: string }): string[] {
   const scriptSrc = page.script === undefined ? "" : ` script-src 'sha256-${createHash("sha256").update(page.script, "utf8").digest("base64")}';`;
   const script = page.script === undefined ? "" : `<script>${page.script}</script>\n`;
-  return `<!DOCTYPE html>
+  const head = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -52,10 +57,15 @@ export function htmlPage(page: { title: string; style: string; body: string; scr
 <style>${page.style}</style>
 </head>
 <body>
-${page.body}
+`;
+  return [
+    head,
+    ...page.body,
+    `
 ${script}</body>
 </html>
-`;
+`,
+  ];
 }
 
 const e = escapeHtml;
@@ -455,6 +465,11 @@ function capitalized(text: string): string {
 
 /** report.html; with `explorer`, the case explorer (and its script) follows the confusion matrix. */
 export function renderHtml(report: Report, explorer?: ExplorerData): string {
+  return renderHtmlPieces(report, explorer).join("");
+}
+
+/** renderHtml in pieces that join to it (the case explorer's cases one piece each: explorerHtmlPieces). */
+export function renderHtmlPieces(report: Report, explorer?: ExplorerData): string[] {
   const verdict =
     report.gates.length === 0
       ? "No gates."
@@ -466,7 +481,7 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     ...(report.warnings ?? []).map((warning) => `<p class="banner warning"><strong>WARNING:</strong> ${e(warning)}</p>`),
   ].join("\n");
   // The answer first: verdict, the gates, headline metrics, rejections; the detail after.
-  const body = [
+  const before = [
     gates(report),
     metrics(report),
     rejections(report),
@@ -477,26 +492,25 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
     setcons(report),
     majority(report),
     confusion(report),
-    explorer ? explorerHtml(explorer) : "",
-    histograms(report),
-    claimStates(report),
-    errorCodes(report),
-    dependencies(report),
-    freshness(report),
-    provenance(report),
-  ]
-    .filter((part) => part !== "")
-    .join("\n");
+  ].filter((part) => part !== "");
+  const after = [histograms(report), claimStates(report), errorCodes(report), dependencies(report), freshness(report), provenance(report)].filter(
+    (part) => part !== "",
+  );
+  // The sections one after the other, a newline between two: the explorer's pieces between those before and after it.
+  const sections = explorer
+    ? [before.map((part) => `${part}\n`).join(""), ...explorerHtmlPieces(explorer), after.map((part) => `\n${part}`).join("")]
+    : [[...before, ...after].join("\n")];
   const subject = subjectLine(report);
   const heading = subject === "" ? `mari report: ${report.task}` : subject;
-  return htmlPage({
-    title: `${heading} · mari ${report.task}`,
-    style: explorer ? `${STYLE}\n${EXPLORER_STYLE}` : STYLE,
-    ...(explorer ? { script: explorerScript() } : {}),
-    body: `<h1>${e(heading)}</h1>
+  sections[0] = `<h1>${e(heading)}</h1>
 <p class="subject">mari report: ${e(report.task)}</p>
 <p class="verdict">${verdict}</p>${explorer ? `\n<p><a href="#cases">Cases: ${explorer.shown} of ${explorer.total}</a></p>` : ""}
 ${note}
-${body}`,
+${sections[0]}`;
+  return htmlPagePieces({
+    title: `${heading} · mari ${report.task}`,
+    style: explorer ? `${STYLE}\n${EXPLORER_STYLE}` : STYLE,
+    ...(explorer ? { script: explorerScript() } : {}),
+    body: sections,
   });
 }

@@ -56,18 +56,31 @@ export function renderReportJson(report: Report): string {
   }
 }
 
-/** A format's rendering; each renderer is loaded only by a run that writes its format. */
-async function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): Promise<string> {
+/** A format's rendering (report.html in pieces: renderHtmlPieces); each renderer is loaded only by a run that writes its format. */
+async function render(format: ReportFormat, report: Report, inputErrors: readonly string[], explorer?: ExplorerData): Promise<string | string[]> {
   switch (format) {
     case "json":
       return renderReportJson(report);
     case "md":
       return (await import("./markdown.js")).renderMarkdown(report);
     case "html":
-      return (await import("./html.js")).renderHtml(report, explorer);
+      return (await import("./html.js")).renderHtmlPieces(report, explorer);
     case "junit":
       return (await import("./junit.js")).renderJunit(report, inputErrors);
   }
+}
+
+/**
+ * The UTF-8 bytes of a text in pieces: a page of megabytes whose few characters past U+00FF would
+ * make it one two-byte string, encoded by the slow path, is encoded piece by piece instead.
+ */
+function utf8(pieces: readonly string[]): Buffer {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at);
+  return bytes;
 }
 
 /** How each format's file begins when mari wrote it: only such a file is ever removed. */
@@ -148,7 +161,12 @@ export async function writeReportFiles(
   const written: string[] = [];
   for (const format of [...wanted.filter((f) => f !== "json"), "json" as const]) {
     const path = join(outDir, REPORT_FILE_NAMES[format]);
-    await writeFileAtomic(path, redactSecrets(await render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer), secrets));
+    const text = await render(format, safeReport, redactStrings(options.inputErrors ?? [], secrets), safeExplorer);
+    // A text in pieces is scrubbed whole (a secret may straddle two pieces); with nothing to scrub, each piece is encoded alone.
+    await writeFileAtomic(
+      path,
+      typeof text === "string" || secrets.length > 0 ? redactSecrets(typeof text === "string" ? text : text.join(""), secrets) : utf8(text),
+    );
     written.push(path);
   }
   for (const path of stale) await unlink(path).catch(() => {});

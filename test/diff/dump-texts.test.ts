@@ -8,13 +8,21 @@ import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPrng } from "../../src/core/metrics/prng.js";
-import { readDumpTexts, textsOfDumpLine } from "../../src/tasks/document/dump-texts.js";
+import { type DumpTexts, forEachDumpLine, textsOfDumpLine } from "../../src/tasks/document/dump-texts.js";
 import { LineOffsets } from "../../src/tasks/document/line-offsets.js";
 import { tempDir } from "../support/cli.js";
 import { writeParquet } from "../support/parquet.js";
 
 const { dir, cleanup } = tempDir();
 afterAll(cleanup);
+
+/** The texts forEachDumpLine visits for the given line numbers (sorted and without repeats for it), by line number. */
+async function readDumpTexts(path: string, lineNumbers: readonly number[], offsets?: LineOffsets): Promise<Map<number, DumpTexts>> {
+  const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
+  const texts = new Map<number, DumpTexts>();
+  await forEachDumpLine(path, wanted, offsets, (index, t) => texts.set(wanted[index]!, t));
+  return texts;
+}
 
 const prng = createPrng(5, 0);
 const rows = Array.from({ length: 400 }, (_, i) => ({
@@ -46,7 +54,7 @@ describe("dump texts read without line offsets", () => {
     const rowsPath = join(dir, "rows.jsonl");
     writeFileSync(rowsPath, `${lines.join("\n")}\n`);
     const rowLines = Array.from({ length: 50 }, (_, k) => 1 + 8 * k);
-    const shown = (m: Map<number, { reasoning?: string; raw?: string }>) => [...m].map(([n, t]) => [n, t.reasoning, t.raw]);
+    const shown = (m: Map<number, { reasoning?: string | undefined; raw?: string | undefined }>) => [...m].map(([n, t]) => [n, t.reasoning, t.raw]);
     const fromParquet = await readDumpTexts(parquetPath, rowLines);
     expect(fromParquet.size).toBe(rowLines.length);
     expect(shown(fromParquet)).toEqual(shown(await readDumpTexts(rowsPath, rowLines)));
@@ -80,5 +88,28 @@ describe("dump texts read without line offsets", () => {
     expect(cut.get(1)).toEqual(readOnItsOwn(1));
     expect(cut.get(jsonl.length - 1)).toEqual({});
     expect(cut.get(jsonl.length)).toEqual({});
+  });
+
+  it("are at the offsets of each line, recorded block after block", () => {
+    // Blocks of many lines, of one line and of none; the offsets must grow past their first room.
+    const blocks = [Array.from({ length: 3000 }, (_, i) => `{"n":${i}}`), ["{}"], [], Array.from({ length: 700 }, (_, i) => "x".repeat(i % 7))];
+    const offsets = new LineOffsets();
+    let lineNo = 1;
+    let at = 0;
+    const expected: Array<[number, number]> = [];
+    for (const lines of blocks) {
+      const text = lines.map((line) => `${line}\n`).join("");
+      const ends: number[] = [];
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", end + 1)) ends.push(end);
+      offsets.add(lineNo, text.length, Int32Array.from(ends));
+      for (const line of lines) {
+        expected.push([at, at + line.length + 1]);
+        at += line.length + 1;
+      }
+      lineNo += lines.length;
+    }
+    expect(Array.from({ length: lineNo - 1 }, (_, k) => offsets.range(k + 1))).toEqual(expected);
+    expect(offsets.range(lineNo)).toBeUndefined();
+    expect(offsets.range(0)).toBeUndefined();
   });
 });

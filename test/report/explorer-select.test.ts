@@ -1,7 +1,7 @@
 // The explorer's bounded selection: everything when it fits; else the failures first (in input
 // order, up to the cap), then a seeded sample of the passing cases, and a sentence saying so.
 import { describe, expect, it } from "vitest";
-import { embedJson } from "../../src/report/escape.js";
+import { embedJson, embedJsonPieces } from "../../src/report/escape.js";
 import { describeSelection, explorerCap, explorerRunsPerCase, selectCases } from "../../src/report/explorer.js";
 
 describe("explorer selection", () => {
@@ -46,5 +46,21 @@ describe("explorer selection", () => {
     const embedded = embedJson({ reasoning: "</script><script>alert(1)</script>\u2028" });
     expect(embedded).not.toContain("<");
     expect(JSON.parse(embedded)).toEqual({ reasoning: "</script><script>alert(1)</script>\u2028" });
+  });
+  it("embeds a page's data in pieces that join to embedJson's text, one piece per case", () => {
+    const data = {
+      kind: "documents",
+      left: undefined,
+      call: () => 1,
+      cases: [{ text: "</script>\u2028 Łódź", n: -0 }, undefined, "é\u2029", [1, "<"]],
+      after: { "<tag>": ["\u2029"] },
+    };
+    const pieces = embedJsonPieces(data, "cases");
+    expect(pieces.join("")).toBe(embedJson(data));
+    expect(pieces).toHaveLength(2 + 2 * data.cases.length - 1);
+    expect(pieces.join("")).not.toContain("<");
+    for (const value of [{ cases: [] }, { cases: "no list", n: 1 }, { a: 1 }, {}, { first: undefined, cases: [1] }]) {
+      expect(embedJsonPieces(value, "cases").join("")).toBe(embedJson(value));
+    }
   });
 });

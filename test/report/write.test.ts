@@ -2,6 +2,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { InputError } from "../../src/io/errors.js";
+import type { ExplorerData } from "../../src/report/explorer.js";
+import { renderHtml } from "../../src/report/html.js";
 import { parseReportFormats, writeReportFiles } from "../../src/report/write.js";
 import { validateReport } from "../../src/report/schema.js";
 import { tempDir } from "../support/cli.js";
@@ -40,6 +42,37 @@ describe("writeReportFiles", () => {
     expect(validateReport(json)).toEqual([]);
     expect(json).toEqual(JSON.parse(JSON.stringify(fixtureReport())));
     expect(readFileSync(join(out, "report.junit.xml"), "utf8")).toContain('<error message="slice.jsonl:2: bad"');
+  });
+
+  it("writes report.html with its case explorer as renderHtml gives it, whether or not there is a secret to scrub", async () => {
+    // Text past U+00FF in one case only: the page is encoded piece by piece, the same bytes.
+    const explorer: ExplorerData = {
+      kind: "documents",
+      total: 2,
+      shown: 2,
+      selection: "All 2 cases are shown.",
+      rest: "cases.jsonl beside this page",
+      runs: 1,
+      facets: ["scope"],
+      counts: { tags: { fn: 1 }, facets: { scope: { local: 2 } } },
+      cases: [
+        {
+          id: "a",
+          tags: ["fn"],
+          facets: { scope: "local" },
+          score: 0.5,
+          doc: { label: true, sentences: ["Łódź – Zürich</script>", "\u2028"], gold: [1], runs: [] },
+        },
+        { id: "b", tags: [], facets: { scope: "local" }, score: null, doc: { label: false, sentences: ["plain"], gold: [], runs: [] } },
+      ],
+    };
+    for (const secret of [undefined, "sk-test-0123456789abcdef"]) {
+      if (secret === undefined) delete process.env.MARI_TEST_API_KEY;
+      else process.env.MARI_TEST_API_KEY = secret;
+      const out = join(dir, `page-${secret === undefined ? "plain" : "secret"}`);
+      await writeReportFiles(out, fixtureReport(), ["html"], { explorer });
+      expect(readFileSync(join(out, "report.html"))).toEqual(Buffer.from(renderHtml(fixtureReport(), explorer)));
+    }
   });
 
   it("never writes the value of a secret environment variable", async () => {

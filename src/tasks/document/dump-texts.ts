@@ -2,7 +2,8 @@
 // model's raw text (a `<think>…</think><answer>…</answer>` completion, or the answer a judge could
 // not read) and the parsed line itself, so that a failed run can show what the model said. Read by
 // positional reads when the dump pass recorded line offsets (eval), else by one streaming pass over
-// the dump's bytes that decodes only the wanted lines (diff).
+// the dump's bytes that decodes only the wanted lines (diff). Each line is handed to the caller as
+// it is read, so that what is parsed of it and not kept dies young.
 import { closeSync, openSync, readSync } from "node:fs";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
 import { assertRegularFile } from "../../io/input-file.js";
@@ -12,42 +13,40 @@ import { isJsonObject, type JsonObject } from "../../io/records.js";
 import { batchOutputRecord } from "../../judges/batch-results.js";
 import type { LineOffsets } from "./line-offsets.js";
 
+/** A dump line's texts: every field in each (undefined when the line has none), so that they all have one shape. */
 export interface DumpTexts {
-  reasoning?: string;
-  raw?: string;
+  reasoning: string | undefined;
+  raw: string | undefined;
   /** The line as the scorer reads it (a batch output line converted to the cache shape). */
-  record?: JsonObject;
+  record: JsonObject | undefined;
 }
 
 const COALESCE_BYTES = 64 * 1024;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-/**
- * Reasoning and raw completion of one dump line's text (nothing for a line that is not a JSON
- * object), and the parsed line unless `keepRecord` is false.
- */
-export function textsOfDumpLine(text: string, keepRecord = true): DumpTexts {
+/** Reasoning, raw completion and the parsed line of one dump line's text (nothing for a line that is not a JSON object). */
+export function textsOfDumpLine(text: string): DumpTexts {
   const parsed = parseDumpLine(lineContent(text));
-  if ("error" in parsed) return {};
+  if ("error" in parsed) return { reasoning: undefined, raw: undefined, record: undefined };
   let record = parsed.record;
   if (isBatchOutputLine(record)) {
     const converted = batchOutputRecord(record);
-    if ("orphan" in converted) return {};
+    if ("orphan" in converted) return { reasoning: undefined, raw: undefined, record: undefined };
     record = converted.record;
   }
   const source = isJsonObject(record["prediction"]) ? record["prediction"] : record;
-  const out: DumpTexts = keepRecord ? { record } : {};
-  if (typeof source["reasoning"] === "string") out.reasoning = source["reasoning"];
+  let reasoning = typeof source["reasoning"] === "string" ? source["reasoning"] : undefined;
+  let raw: string | undefined;
   const completion = source["completion"];
   if (typeof completion === "string") {
-    out.raw = completion;
-    const layout = parseCompletionLayout(completion);
-    if (layout && out.reasoning === undefined) out.reasoning = layout.think;
+    raw = completion;
+    // The think text is the reasoning when the line gives none.
+    if (reasoning === undefined) reasoning = parseCompletionLayout(completion)?.think;
   } else if (typeof source["raw"] === "string") {
     // A judge's answer it could not read (kept beside its error code by mari's judges).
-    out.raw = source["raw"];
+    raw = source["raw"];
   }
-  return out;
+  return { reasoning, raw, record };
 }
 
 /** A line's text without a leading byte order mark and its line end (`\n`, `\r\n`, then one more `\r`). */
@@ -70,79 +69,95 @@ function readAt(fd: number, buffer: Buffer, length: number, position: number): v
 }
 
 /**
- * The texts of the given dump lines (1-based line numbers). Unreadable lines are left out. Only the
- * lines in `recordLines` (default: every one) keep their parsed line: a page asks for it of its
- * format-invalid runs only.
+ * Visits the given dump lines (1-based line numbers, sorted and without repeats) that can be read,
+ * each as its index in `wanted` and its texts.
  */
-export async function readDumpTexts(
+export async function forEachDumpLine(
   dumpPath: string,
-  lineNumbers: readonly number[],
-  offsets?: LineOffsets,
-  recordLines?: ReadonlySet<number>,
-): Promise<Map<number, DumpTexts>> {
-  const keepRecord = (lineNo: number) => recordLines === undefined || recordLines.has(lineNo);
-  const wanted = [...new Set(lineNumbers)].sort((a, b) => a - b);
-  const out = new Map<number, DumpTexts>();
-  if (wanted.length === 0) return out;
+  wanted: ArrayLike<number>,
+  offsets: LineOffsets | undefined,
+  visit: (index: number, texts: DumpTexts) => void,
+): Promise<void> {
+  if (wanted.length === 0) return;
   if (offsets !== undefined) {
     // Synchronous reads into one reused buffer: an eval's page wants lines scattered over the whole
     // dump (thousands of reads), and each awaited read cost more than decoding its lines.
     const fd = openSync(dumpPath, "r");
-    let buffer = Buffer.allocUnsafe(0);
     try {
-      // Wanted lines close to each other are read in one go (gaps up to COALESCE_BYTES are read and skipped).
-      let k = 0;
-      while (k < wanted.length) {
-        const first = offsets.range(wanted[k]!);
-        if (first === undefined) {
-          k++;
-          continue;
-        }
-        let last = k;
-        let end = first[1];
-        while (last + 1 < wanted.length) {
-          const next = offsets.range(wanted[last + 1]!);
-          if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
-          end = next[1];
-          last++;
-        }
-        if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
-        readAt(fd, buffer, end - first[0], first[0]);
-        for (let j = k; j <= last; j++) {
-          const range = offsets.range(wanted[j]!)!;
-          out.set(wanted[j]!, textsOfDumpLine(buffer.toString("utf8", range[0] - first[0], range[1] - first[0]), keepRecord(wanted[j]!)));
-        }
-        k = last + 1;
-      }
+      visitAtOffsets(fd, wanted, offsets, visit);
     } finally {
       closeSync(fd);
     }
-    return out;
+    return;
   }
   // One pass over the blocks, decoding the wanted lines only (every other line is only a newline
   // found), up to the last wanted one.
   const last = wanted[wanted.length - 1]!;
-  const visit = (lineNo: number, text: string | null): void => {
-    if (text !== null) out.set(lineNo, textsOfDumpLine(text, keepRecord(lineNo)));
-  };
   // Lines come in order: the next wanted one is `wanted[next]`.
   let next = 0;
   const skip = (lineNo: number): boolean => {
     while (wanted[next]! < lineNo) next++;
     return wanted[next] !== lineNo;
   };
+  const visitLine = (_lineNo: number, text: string | null): void => {
+    if (text !== null) visit(next, textsOfDumpLine(text));
+  };
   if (await isConvertedDump(dumpPath)) {
     for await (const { firstLineNo, block } of dumpLineBlocks(dumpPath)) {
       if (firstLineNo > last) break;
-      forEachLine(block, firstLineNo, visit, skip);
+      forEachLine(block, firstLineNo, visitLine, skip);
     }
-    return out;
+    return;
   }
   // A JSONL dump: its own bytes through one reused buffer (nothing allocated per chunk).
   await assertRegularFile(dumpPath);
   for (const { firstLineNo, block } of fileLineBlocks(dumpPath, LINE_BLOCK_BYTES)) {
     if (firstLineNo > last) break;
-    forEachLine(block, firstLineNo, visit, skip);
+    forEachLine(block, firstLineNo, visitLine, skip);
   }
-  return out;
+}
+
+/** forEachDumpLine by the offsets the dump pass recorded: lines close to each other in one read (gaps up to COALESCE_BYTES are read and skipped). */
+function visitAtOffsets(fd: number, wanted: ArrayLike<number>, offsets: LineOffsets, visit: (index: number, texts: DumpTexts) => void): void {
+  let buffer = Buffer.allocUnsafe(0);
+  let k = 0;
+  while (k < wanted.length) {
+    const first = offsets.range(wanted[k]!);
+    if (first === undefined) {
+      k++;
+      continue;
+    }
+    let last = k;
+    let end = first[1];
+    while (last + 1 < wanted.length) {
+      const next = offsets.range(wanted[last + 1]!);
+      if (next === undefined || next[0] - end > COALESCE_BYTES || next[1] - first[0] > MAX_READ_BYTES) break;
+      end = next[1];
+      last++;
+    }
+    if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
+    readAt(fd, buffer, end - first[0], first[0]);
+    visitRead(buffer, first[0], wanted, k, last, offsets, visit);
+    k = last + 1;
+  }
+}
+
+/**
+ * Visits wanted[from … to], read into `buffer` from byte `at` of the dump. A function of its own,
+ * called once per read: the loop over the reads stays short, so V8 compiles this one (with the
+ * line's parse) when it is hot instead of compiling the whole loop over the reads again on stack.
+ */
+function visitRead(
+  buffer: Buffer,
+  at: number,
+  wanted: ArrayLike<number>,
+  from: number,
+  to: number,
+  offsets: LineOffsets,
+  visit: (index: number, texts: DumpTexts) => void,
+): void {
+  for (let j = from; j <= to; j++) {
+    const range = offsets.range(wanted[j]!)!;
+    visit(j, textsOfDumpLine(buffer.toString("utf8", range[0] - at, range[1] - at)));
+  }
 }

@@ -28,7 +28,7 @@ import {
   type GivenField,
 } from "../../report/explorer.js";
 import type { CaseChange } from "../../gates/changes.js";
-import { readDumpTexts } from "./dump-texts.js";
+import { forEachDumpLine } from "./dump-texts.js";
 import type { LineOffsets } from "./line-offsets.js";
 import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
@@ -138,6 +138,10 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
           runAt: (t) => pageRun(table.keys[from + t]!, c.label, false, false, "missing_prediction", [], absent.rewardAccuracy, 0, localization_hit, null),
         });
       };
+      // Every kept line of the case visits as this one streak, its fields set for it: the visitor
+      // takes what it keeps at once (no object and function made per run).
+      let run: ExplorerRun;
+      const kept: RunStreak = { caseIndex: c.index, label: c.label, gold: c.gold, fails: false, times: 1, runAt: () => run };
       let next = 0;
       for (let r = 0; r < R; r++) {
         const e = table.entry(r, c.index);
@@ -152,7 +156,7 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
         const count = table.evLength[e]!;
         const matched = matchedEvidence(header.goldSet, table.evidenceIds, from, from + count);
         const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
-        const run = pageRun(
+        run = pageRun(
           table.keys[r]!,
           c.label,
           reason === null,
@@ -164,14 +168,8 @@ function tableRuns({ cases, table }: ScoredTable): ShownRuns {
           decided.localizationHit,
           table.line[e]!,
         );
-        visit({
-          caseIndex: c.index,
-          label: c.label,
-          gold: c.gold,
-          fails: runFails(decided.correct, reason === null, decided.localizationHit),
-          times: 1,
-          runAt: () => run,
-        });
+        kept.fails = runFails(decided.correct, reason === null, decided.localizationHit);
+        visit(kept);
       }
       gap(next, R);
     }
@@ -455,11 +453,15 @@ const GIVEN_CHARS = 400;
  * The scorer's message for a format-invalid dump line. When `reason` is the scorer's own for this
  * line (an eval's run table) and one message goes with it, that message is the line's unless the
  * prediction could not be extracted (a quoted evidence not in the document says which): only then,
- * or for any other reason, is the line scored again (its reference scan and all).
+ * or for any other reason, is the line scored again (its reference scan and all). Of the reasons
+ * with one message, evidence_out_of_document alone is also one the extraction gives (scoreCase
+ * checks the evidence and reasoning only once it succeeded): the line is extracted again for it
+ * only (on the 1M bench, extracting each of 7,939 lines again took 18 ms with its compiles).
  */
 function failureMessage(c: SliceCase, record: JsonObject, reason: string, options: ScoreOptions, reasonScoredHere: boolean): string | undefined {
   const fixed = reasonScoredHere ? fixedReasonMessage(reason as CaseReason) : undefined;
-  if (fixed !== undefined && extractPrediction(record, c.sentences, options.lenientIds, options.completionEnd).ok) return fixed;
+  if (fixed !== undefined && (reason !== "evidence_out_of_document" || extractPrediction(record, c.sentences, options.lenientIds, options.completionEnd).ok))
+    return fixed;
   return scoreCase(c, record, options).message ?? undefined;
 }
 
@@ -475,18 +477,24 @@ function explainFailure(
   reasonScoredHere: boolean,
 ): { message: string | undefined; given: GivenField[] } {
   const message = failureMessage(c, record, reason, options, reasonScoredHere);
+  // One array made in one place for every line, so that V8 sees one shape of answer.
+  const given: GivenField[] = [];
   const nested = record["prediction"];
-  if (nested !== undefined && !isJsonObject(nested)) return { message, given: [{ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true }] };
+  if (nested !== undefined && !isJsonObject(nested)) {
+    given.push({ field: "prediction", value: describe(nested, GIVEN_CHARS), bad: true });
+    return { message, given };
+  }
   const source = isJsonObject(nested) ? nested : record;
   // A completion's fields are inside its text, shown whole as the raw completion.
-  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given: [] };
+  if (!Object.hasOwn(source, "judgment") && typeof source["completion"] === "string") return { message, given };
   const bad = FIELD_OF_REASON[reason] ?? "error";
   const fields = ["judgment", Object.hasOwn(source, "evidence_sentence_ids") ? "evidence_sentence_ids" : "evidence", "error"];
   // The reasoning is shown in full below the table when it is text; here only when it is the problem and not text.
   if (bad === "reasoning" && typeof source["reasoning"] !== "string") fields.push("reasoning");
-  const given = fields
-    .filter((field) => Object.hasOwn(source, field) || field === bad)
-    .map((field) => ({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") }));
+  for (const field of fields) {
+    if (!Object.hasOwn(source, field) && field !== bad) continue;
+    given.push({ field, value: describe(source[field], GIVEN_CHARS), bad: field === bad || (bad === "evidence_sentence_ids" && field === "evidence") });
+  }
   return { message, given };
 }
 
@@ -545,10 +553,10 @@ class RunPicker {
 
 /**
  * Adds each run's texts from the dump (reasoning, raw text; for a format-invalid run, what it said
- * and the scorer's message), within the page's text budget; `caseOf[i]` is run i's slice case
- * (undefined: no message). `reasonsScoredHere`: the runs' reasons are this process's scoring of
- * those very lines (an eval). Two lists and index loops, not a list of pairs: on tens of thousands
- * of runs, destructuring each pair cost more than the rest of the loop until it was optimized.
+ * and the scorer's message), within the page's text budget, spent in the runs' order; `caseOf[i]`
+ * is run i's slice case (undefined: no message). `reasonsScoredHere`: the runs' reasons are this
+ * process's scoring of those very lines (an eval). The lines are read in the dump's order and each
+ * is done with as it is read (its parsed line is not kept); its texts wait, in columns, for the budget.
  */
 async function attachTexts(
   runs: readonly ExplorerRun[],
@@ -559,34 +567,50 @@ async function attachTexts(
   budget: { chars: number; leftOut: number },
   reasonsScoredHere: boolean,
 ): Promise<void> {
-  const lines: number[] = [];
-  // The parsed line is kept for a failed run's explanation only.
-  const recordLines = new Set<number>();
-  for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    if (run.line === undefined) continue;
-    lines.push(run.line);
-    if (run.reason !== null && caseOf[i] !== undefined) recordLines.add(run.line);
+  // The runs of each line: the first in `firstRun`, each one's next in `nextRun` (-1: none).
+  const firstRun = new Map<number, number>();
+  const nextRun = new Int32Array(runs.length).fill(-1);
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const line = runs[i]!.line;
+    if (line === undefined) continue;
+    const later = firstRun.get(line);
+    if (later !== undefined) nextRun[i] = later;
+    firstRun.set(line, i);
   }
-  const texts = await readDumpTexts(dumpPath, lines, offsets, recordLines);
+  // A typed array sorts numbers without a comparison function.
+  const wanted = Float64Array.from(firstRun.keys()).sort();
+  const read = new Uint8Array(runs.length);
+  const reasoning: Array<string | undefined> = new Array(runs.length);
+  const raw: Array<string | undefined> = new Array(runs.length);
+  const messages: Array<string | undefined> = new Array(runs.length);
+  const given: Array<GivenField[] | undefined> = new Array(runs.length);
+  await forEachDumpLine(dumpPath, wanted, offsets, (index, t) => {
+    for (let i = firstRun.get(wanted[index]!)!; i >= 0; i = nextRun[i]!) {
+      read[i] = 1;
+      reasoning[i] = t.reasoning;
+      raw[i] = t.raw;
+      const reason = runs[i]!.reason;
+      const sliceCase = caseOf[i];
+      if (reason === null || t.record === undefined || sliceCase === undefined) continue;
+      // Explained before the budget is spent (whether the run's texts fit is known only in the runs' order).
+      const failure = explainFailure(sliceCase, t.record, reason, options, reasonsScoredHere);
+      messages[i] = failure.message;
+      if (failure.given.length > 0) given[i] = failure.given;
+    }
+  });
   for (let i = 0; i < runs.length; i++) {
-    const run = runs[i]!;
-    const sliceCase = caseOf[i];
-    const t = run.line !== undefined ? texts.get(run.line) : undefined;
-    if (t === undefined) continue;
-    const size = (t.reasoning?.length ?? 0) + (t.raw?.length ?? 0);
+    if (read[i] === 0) continue;
+    const size = (reasoning[i]?.length ?? 0) + (raw[i]?.length ?? 0);
     if (size > 0 && budget.chars <= 0) {
       budget.leftOut++;
       continue;
     }
     budget.chars -= Math.min(size, 2 * EXPLORER_TEXT_CHARS_EACH);
-    if (t.reasoning !== undefined) run.reasoning = pageText(t.reasoning);
-    if (t.raw !== undefined) run.raw = pageText(t.raw);
-    if (run.reason !== null && t.record !== undefined && sliceCase !== undefined) {
-      const failure = explainFailure(sliceCase, t.record, run.reason, options, reasonsScoredHere);
-      if (failure.message !== undefined) run.message = failure.message;
-      if (failure.given.length > 0) run.given = failure.given;
-    }
+    const run = runs[i]!;
+    if (reasoning[i] !== undefined) run.reasoning = pageText(reasoning[i]!);
+    if (raw[i] !== undefined) run.raw = pageText(raw[i]!);
+    if (messages[i] !== undefined) run.message = messages[i]!;
+    if (given[i] !== undefined) run.given = given[i]!;
   }
 }
 
