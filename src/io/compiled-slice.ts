@@ -202,8 +202,8 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
  */
 function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
   const cases: SliceCase[] = new Array(count);
-  // stringAt, isEmptyAt and goldOf written out: called from the loop before V8 compiles it on the
-  // fly, each was also compiled on its own.
+  // stringAt, the empty-field test and the gold copy written out: as functions called from the
+  // loop before V8 compiled it on the fly, each was also compiled on its own.
   const { text, start } = strings;
   for (let i = 0; i < count; i++) {
     const first = v.caseString[i]!;

@@ -124,7 +124,7 @@ function readHeader(fd: number, key: string): { header: Header; bodyAt: number }
 /**
  * The compiled slice in the cache file, or undefined when it is not a whole, intact file for
  * `key`. The body is read straight into the shared buffers the threads are handed (no copy of the
- * file in between) and its sha256 checked against the header's.
+ * file in between) and its XXH64 checked against the header's.
  */
 function decodeFile(fd: number, path: string, key: string, xxh64: XXHashAPI): { compiled: CompiledSlice; header: Header } | undefined {
   const read = readHeader(fd, key);
