@@ -2,8 +2,8 @@
 // fields, extra fields, sentences) as code units in one SharedArrayBuffer, and the offsets,
 // labels and gold ids in another. Worker threads (`mari eval`'s
 // pool, `mari serve`'s scoring threads) are handed the two buffers, which are shared, not copied,
-// and decode their cases from them: one string decode and a slice per string, instead of a
-// structured clone of every case object per thread. UTF-16 code units are copied as they are, so
+// and decode their cases from them (every case's fields as one string, then slices of it; a case's
+// sentences when first read), instead of a structured clone of every case object per thread. UTF-16 code units are copied as they are, so
 // a lone surrogate survives the trip. A slice is compiled once however many pools use it (kept per
 // slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
 import { dict } from "../core/dict.js";
@@ -49,42 +49,70 @@ export function packStrings(strings: readonly string[]): PackedStrings {
   return { buffer, count, wide };
 }
 
-/** Every string of `packed` decoded as one text, and where each starts in it (`start`, count + 1 entries). */
-export interface StringTable {
-  text: string;
-  start: Int32Array;
+/**
+ * The strings of `packed`, decoded as they are asked for: strings k … l − 1 are one decode of their
+ * code units (`text`), each a slice of it. A slice's sentences are most of its text (10 of the
+ * GRPO bench slice's 11 MB) and an eval reads few of them, so they are not all decoded on opening.
+ */
+export class StringTable {
+  /** Where string k starts among the code units (count + 1 entries). */
+  readonly start: Int32Array;
+  readonly #units: Buffer;
+  readonly #unitBytes: number;
+  readonly #encoding: "latin1" | "utf16le";
+
+  constructor(packed: PackedStrings) {
+    const { buffer, count, wide } = packed;
+    this.start = new Int32Array(buffer, 0, count + 1);
+    this.#unitBytes = wide ? 2 : 1;
+    this.#encoding = wide ? "utf16le" : "latin1";
+    this.#units = Buffer.from(buffer, 4 * (count + 1), this.#unitBytes * this.start[count]!);
+  }
+
+  /** Strings from … to − 1 as one text (string k is its part from start[k] − start[from]). */
+  text(from: number, to: number): string {
+    return this.#units.toString(this.#encoding, this.#unitBytes * this.start[from]!, this.#unitBytes * this.start[to]!);
+  }
+
+  /** Strings from … to − 1, decoded together. */
+  strings(from: number, to: number): string[] {
+    const text = this.text(from, to);
+    const base = this.start[from]!;
+    const list = new Array<string>(to - from);
+    for (let k = from; k < to; k++) list[k - from] = text.slice(this.start[k]! - base, this.start[k + 1]! - base);
+    return list;
+  }
 }
 
-/** The text of all the strings of `packed`, decoded once. */
 export function stringTable(packed: PackedStrings): StringTable {
-  const { buffer, count, wide } = packed;
-  const start = new Int32Array(buffer, 0, count + 1);
-  const unitBytes = wide ? 2 : 1;
-  return { text: Buffer.from(buffer, 4 * (count + 1), unitBytes * start[count]!).toString(wide ? "utf16le" : "latin1"), start };
+  return new StringTable(packed);
 }
 
-/** String k of a table: a slice of its text. */
+/** String k of a table. */
 export function stringAt(table: StringTable, k: number): string {
-  return table.text.slice(table.start[k]!, table.start[k + 1]!);
+  return table.text(k, k + 1);
 }
 
-/** Strings of a case before its sentences: id, where, scope, doc_type, contra_type (JSON), extra (JSON). */
+/**
+ * A case's strings before its sentences: id, where, scope, doc_type, contra_type (JSON), extra
+ * (JSON). Every case's come first, case by case; then every case's sentences, case by case.
+ */
 const CASE_FIELDS = 6;
 
 export interface CompiledSlice {
   path: string;
   format: RecordFormat;
   sentences: SentenceRule;
-  /** Every case's CASE_FIELDS strings, then its sentences. */
+  /** Every case's CASE_FIELDS strings, then every case's sentences. */
   strings: PackedStrings;
-  /** Int32: caseString (cases + 1), goldStart (cases + 1), gold; then Uint8 labels. */
+  /** Int32: sentenceStart (cases + 1, each case's first sentence among the strings), goldStart (cases + 1), gold; then Uint8 labels. */
   numbers: SharedArrayBuffer;
   cases: number;
   gold: number;
 }
 
 interface NumberViews {
-  caseString: Int32Array;
+  sentenceStart: Int32Array;
   goldStart: Int32Array;
   gold: Int32Array;
   label: Uint8Array;
@@ -93,7 +121,7 @@ interface NumberViews {
 function numberViews(buffer: SharedArrayBuffer, cases: number, gold: number): NumberViews {
   const ints = 2 * (cases + 1) + gold;
   return {
-    caseString: new Int32Array(buffer, 0, cases + 1),
+    sentenceStart: new Int32Array(buffer, 0, cases + 1),
     goldStart: new Int32Array(buffer, 4 * (cases + 1), cases + 1),
     gold: new Int32Array(buffer, 8 * (cases + 1), gold),
     label: new Uint8Array(buffer, 4 * ints, cases),
@@ -109,22 +137,22 @@ function compile(slice: DocumentSlice): CompiledSlice {
   for (const c of slice.cases) {
     const extra = Object.keys(c.extra).length === 0 ? "" : JSON.stringify(c.extra);
     strings.push(c.id, c.where, optional(c.scope), optional(c.docType), c.contraType === null ? "" : JSON.stringify(c.contraType), extra);
-    for (const sentence of c.sentences) strings.push(sentence);
     gold += c.gold.length;
   }
+  for (const c of slice.cases) for (const sentence of c.sentences) strings.push(sentence);
   const cases = slice.cases.length;
   const numbers = new SharedArrayBuffer(4 * (2 * (cases + 1) + gold) + cases);
   const v = numberViews(numbers, cases, gold);
-  let stringIndex = 0;
+  let stringIndex = CASE_FIELDS * cases;
   let goldAt = 0;
   slice.cases.forEach((c, i) => {
-    v.caseString[i] = stringIndex;
-    stringIndex += CASE_FIELDS + c.sentenceCount;
+    v.sentenceStart[i] = stringIndex;
+    stringIndex += c.sentenceCount;
     v.goldStart[i] = goldAt;
     for (const id of c.gold) v.gold[goldAt++] = id;
     v.label[i] = c.label ? 1 : 0;
   });
-  v.caseString[cases] = stringIndex;
+  v.sentenceStart[cases] = stringIndex;
   v.goldStart[cases] = goldAt;
   const { path, format, sentences } = slice;
   return { path, format, sentences, strings: packStrings(strings), numbers, cases, gold };
@@ -177,15 +205,11 @@ class CompiledCase implements SliceCase {
   }
 
   get where(): string {
-    return stringAt(this.#strings, this.#firstSentence - CASE_FIELDS + 1);
+    return stringAt(this.#strings, CASE_FIELDS * this.index + 1);
   }
 
   get sentences(): string[] {
-    if (this.#sentences === undefined) {
-      const list = new Array<string>(this.sentenceCount);
-      for (let k = 0; k < list.length; k++) list[k] = stringAt(this.#strings, this.#firstSentence + k);
-      this.#sentences = list;
-    }
+    this.#sentences ??= this.#strings.strings(this.#firstSentence, this.#firstSentence + this.sentenceCount);
     return this.#sentences;
   }
 }
@@ -203,10 +227,12 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
 function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
   const cases: SliceCase[] = new Array(count);
   // stringAt, the empty-field test and the gold copy written out: as functions called from the
-  // loop before V8 compiled it on the fly, each was also compiled on its own.
-  const { text, start } = strings;
+  // loop before V8 compiled it on the fly, each was also compiled on its own. Every case's fields
+  // are one text (the strings before the first sentence start at 0).
+  const { start } = strings;
+  const text = strings.text(0, CASE_FIELDS * count);
   for (let i = 0; i < count; i++) {
-    const first = v.caseString[i]!;
+    const first = CASE_FIELDS * i;
     // Gold ids copied one by one: a subarray per case, then Array.from, cost 15 times more.
     const gold: number[] = [];
     for (let k = v.goldStart[i]!; k < v.goldStart[i + 1]!; k++) gold.push(v.gold[k]!);
@@ -223,9 +249,9 @@ function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: M
       start[first + 5] === start[first + 6]
         ? NO_EXTRA
         : Object.assign(dict(), JSON.parse(text.slice(start[first + 5]!, start[first + 6]!)) as Record<string, unknown>),
-      v.caseString[i + 1]! - first - CASE_FIELDS,
+      v.sentenceStart[i + 1]! - v.sentenceStart[i]!,
       strings,
-      first + CASE_FIELDS,
+      v.sentenceStart[i]!,
     );
     cases[i] = c;
     byId.set(c.id, i);

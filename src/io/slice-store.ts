@@ -28,7 +28,7 @@ import {
 } from "./slice-kept.js";
 
 /** Bumped whenever the file layout or the compiled form changes (with mari's version, in every key). */
-const LAYOUT = 2;
+const LAYOUT = 3;
 const MAGIC = "mari-compiled-slice";
 
 /** The user cache directory: `$XDG_CACHE_HOME`, else `~/.cache` (the XDG base directory default), with mari's folder in it. */
