@@ -17,8 +17,9 @@
 // holds for the process: Node 20 compiles ES modules from source on every start.
 //
 // The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts, the browser
-// scripts and tsconfig.json), one of the outputs (dist/**/*.js) and the Node the code cache was
-// made with (another Node makes the cache again). `ensureBuilt()` (used by `npm run build`
+// scripts and tsconfig.json), one of the outputs (dist/**/*.js), and the Node the code cache was
+// made with and a hash of the scripts that make and load it (another Node, or a change to those
+// scripts, makes the cache again). `ensureBuilt()` (used by `npm run build`
 // and by the test suite's global setup) compares both with the files on disk:
 //   - both equal: dist/ is current, nothing to do;
 //   - inputs changed: incremental `tsc` (fast: only the changed files and their dependents);
@@ -59,11 +60,15 @@ function hashFiles(files) {
   return hash.digest("hex");
 }
 
-/** The current hashes of the build's inputs and outputs. */
+/** What the code cache is made by (its warm-up evals and their dump lines) and loaded by (the script's wrapper). */
+const CODE_CACHE_INPUTS = ["scripts/code-cache.mjs", "scripts/dump-lines.mjs", "bin/load-cli.js"].map((path) => join(ROOT, path));
+
+/** The current hashes of the build's inputs and outputs, and of the code cache's own inputs. */
 export function currentHashes() {
   return {
     src: hashFiles([...listFiles(SRC, ".ts"), ...listFiles(BROWSER, ".js"), join(ROOT, "tsconfig.json")]),
     dist: hashFiles(listFiles(DIST, ".js")),
+    codeCache: hashFiles(CODE_CACHE_INPUTS),
   };
 }
 
@@ -246,11 +251,12 @@ export async function ensureBuilt() {
   if (stamp && stamp.src === before.src && stamp.dist === before.dist) {
     // Outputs of sources removed before a build that left them (nothing built imports them).
     const stale = removeStaleOutputs().length > 0;
-    if (stamp.node === process.version && !stale) return "current";
-    // Another Node than the one the code cache was made with: the cache again, nothing else.
-    if (stamp.node !== process.version) makeCodeCache();
+    const cacheCurrent = stamp.node === process.version && stamp.codeCache === before.codeCache;
+    if (cacheCurrent && !stale) return "current";
+    // Another Node than the one the code cache was made with, or other scripts making it: the cache again, nothing else.
+    if (!cacheCurrent) makeCodeCache();
     writeFileSync(STAMP, `${JSON.stringify({ ...currentHashes(), node: process.version })}\n`);
-    return stamp.node !== process.version ? "code cache" : "stale outputs removed";
+    return cacheCurrent ? "stale outputs removed" : "code cache";
   }
   const full = !stamp || stamp.dist !== before.dist;
   tsc(full);
