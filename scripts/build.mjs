@@ -17,18 +17,21 @@
 // holds for the process: Node 20 compiles ES modules from source on every start.
 //
 // The stamp (dist/.build-stamp.json) holds one content hash of the inputs (src/**/*.ts, the browser
-// scripts and tsconfig.json), one of the outputs (dist/**/*.js) and the Node the code cache was
-// made with (another Node makes the cache again). `ensureBuilt()` (used by `npm run build`
+// scripts and tsconfig.json), one of the outputs (dist/**/*.js), and the Node the code cache was
+// made with and a hash of the scripts that make and load it (another Node, or a change to those
+// scripts, makes the cache again). `ensureBuilt()` (used by `npm run build`
 // and by the test suite's global setup) compares both with the files on disk:
 //   - both equal: dist/ is current, nothing to do;
 //   - inputs changed: incremental `tsc` (fast: only the changed files and their dependents);
 //   - outputs changed (a file of dist/ edited, deleted or written by another build): full `tsc`,
 //     because an incremental build trusts its own record of what it emitted.
 // A build that fails (a type error included) throws, so the tests never run against old output.
+// Every build, the up-to-date one included, removes from dist/ the outputs of sources that no
+// longer exist (removeStaleOutputs: tsc never deletes, so a renamed source left its old module).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -57,11 +60,15 @@ function hashFiles(files) {
   return hash.digest("hex");
 }
 
-/** The current hashes of the build's inputs and outputs. */
+/** What the code cache is made by (its warm-up evals and their dump lines) and loaded by (the script's wrapper). */
+const CODE_CACHE_INPUTS = ["scripts/code-cache.mjs", "scripts/dump-lines.mjs", "bin/load-cli.js"].map((path) => join(ROOT, path));
+
+/** The current hashes of the build's inputs and outputs, and of the code cache's own inputs. */
 export function currentHashes() {
   return {
     src: hashFiles([...listFiles(SRC, ".ts"), ...listFiles(BROWSER, ".js"), join(ROOT, "tsconfig.json")]),
     dist: hashFiles(listFiles(DIST, ".js")),
+    codeCache: hashFiles(CODE_CACHE_INPUTS),
   };
 }
 
@@ -90,6 +97,53 @@ function copyBrowserScripts() {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file, target);
   }
+}
+
+/**
+ * The outputs of dist/ that come from a source of src/, by suffix (the longest first), each with the
+ * suffixes its source may have: tsc's JavaScript, declarations and their maps of a .ts, and the
+ * browser scripts copied as they are.
+ */
+const OUTPUT_SOURCES = [
+  [".d.ts.map", [".ts"]],
+  [".d.ts", [".ts"]],
+  [".js.map", [".ts"]],
+  [".js", [".ts", ".js"]],
+];
+
+/**
+ * Removes the outputs in `dist` whose source in `src` no longer exists (a source renamed or
+ * removed), and the folders that leaves empty: tsc writes over what it finds and never deletes, so
+ * a removed source's old module would stay in dist/, importable and packed. dist/bundle/ (esbuild
+ * makes it anew) and the build's own files are left alone. Returns the removed paths, relative to
+ * `dist`.
+ */
+export function removeStaleOutputs(src = SRC, dist = DIST) {
+  if (!existsSync(dist)) return [];
+  const sources = new Set(
+    readdirSync(src, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => relative(src, join(e.parentPath, e.name))),
+  );
+  const removed = [];
+  for (const entry of readdirSync(dist, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const output = relative(dist, path);
+    if (output.startsWith(`bundle${sep}`)) continue;
+    const match = OUTPUT_SOURCES.find(([suffix]) => output.endsWith(suffix));
+    if (match === undefined) continue;
+    const [suffix, sourceSuffixes] = match;
+    const stem = output.slice(0, -suffix.length);
+    if (sourceSuffixes.some((s) => sources.has(stem + s))) continue;
+    rmSync(path);
+    removed.push(output);
+  }
+  const folders = new Set();
+  for (const output of removed) for (let dir = dirname(join(dist, output)); dir !== dist; dir = dirname(dir)) folders.add(dir);
+  // A folder's path is longer than its parent's: a folder left holding only emptied folders is empty by its turn.
+  for (const dir of [...folders].sort((a, b) => b.length - a.length)) if (readdirSync(dir).length === 0) rmdirSync(dir);
+  return removed;
 }
 
 /**
@@ -188,21 +242,25 @@ function makeCodeCache() {
 }
 
 /**
- * Makes dist/ the build of the current sources. Returns what it did: "current" (nothing),
- * "incremental" or "full".
+ * Makes dist/ the build of the current sources. Returns what it did: "current" (nothing), "code
+ * cache" (made again for this Node), "stale outputs removed", "incremental" or "full".
  */
 export async function ensureBuilt() {
   const stamp = readStamp();
   const before = currentHashes();
   if (stamp && stamp.src === before.src && stamp.dist === before.dist) {
-    if (stamp.node === process.version) return "current";
-    // Another Node than the one the code cache was made with: the cache again, nothing else.
-    makeCodeCache();
-    writeFileSync(STAMP, `${JSON.stringify({ ...before, node: process.version })}\n`);
-    return "code cache";
+    // Outputs of sources removed before a build that left them (nothing built imports them).
+    const stale = removeStaleOutputs().length > 0;
+    const cacheCurrent = stamp.node === process.version && stamp.codeCache === before.codeCache;
+    if (cacheCurrent && !stale) return "current";
+    // Another Node than the one the code cache was made with, or other scripts making it: the cache again, nothing else.
+    if (!cacheCurrent) makeCodeCache();
+    writeFileSync(STAMP, `${JSON.stringify({ ...currentHashes(), node: process.version })}\n`);
+    return cacheCurrent ? "stale outputs removed" : "code cache";
   }
   const full = !stamp || stamp.dist !== before.dist;
   tsc(full);
+  removeStaleOutputs();
   copyBrowserScripts();
   await bundleCli();
   await bundleCliScript();

@@ -3,7 +3,10 @@
 // script without a cache, runs evals in it, so that the functions an eval runs are compiled, and
 // writes the cache (cli.cjs.cache) with what it holds for (cli.cjs.json: this Node, V8 and flags,
 // the script's hash). The evals: a dump of the three line shapes over the shipped 160-document
-// slice, `--report json` with the compiled slice read afresh, then every report with it cached.
+// slice, `--report json` with the compiled slice read afresh, then every report with it cached;
+// then every report of a small dump whose second run is format-invalid in each way a judge gets it
+// wrong, so that the functions report.html's case explorer explains a failed run with are in the
+// cache too (else V8 compiles them in every eval that has such a line).
 // Run by scripts/build.mjs in a process of its own, without flags or NODE_OPTIONS, as `mari` runs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +16,26 @@ import { dumpLine } from "./dump-lines.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const SLICE = join(ROOT, "datasets/contradoc/contradoc-160.jsonl");
+
+/**
+ * A format-invalid prediction for each reason a dump line is scored invalid for, in the three
+ * shapes (the fields of a structured line, a cache-shaped `prediction`, a raw completion).
+ */
+const INVALID = [
+  { judgment: "maybe", evidence_sentence_ids: [], reasoning: "Unsure." },
+  { judgment: true, evidence_sentence_ids: ["1"], reasoning: "Sentence [1]." },
+  { judgment: true, evidence_sentence_ids: [999], reasoning: "Sentence [1]." },
+  { judgment: true, evidence_sentence_ids: [], reasoning: "Nothing cited." },
+  { judgment: false, evidence_sentence_ids: [1], reasoning: "Sentence [1]." },
+  { judgment: true, evidence_sentence_ids: [1], reasoning: 7 },
+  { judgment: true, evidence_sentence_ids: [1], reasoning: "Sentences [1] and [999]." },
+  { judgment: true, evidence_sentence_ids: "[1]", reasoning: "Sentence [1]." },
+  { prediction: "yes" },
+  { prediction: { judgment: true, evidence_sentence_ids: [999], reasoning: "Sentence [1]." } },
+  { completion: "<think>\nSentence [1].\n</think>\n<answer>\nJudgment: perhaps\nEvidence: [1]\n</answer>" },
+  { completion: "<think>\nSentence [1].\n</think>\n<answer>\nJudgment: yes\nEvidence: [999]\n</answer>" },
+  { completion: "Judgment: yes" },
+];
 
 rmSync(CACHE_PATH, { force: true });
 rmSync(KEY_PATH, { force: true });
@@ -35,14 +58,21 @@ try {
   }
   const dump = join(dir, "dump.jsonl");
   writeFileSync(dump, `${lines.join("\n")}\n`);
+  // The first cases again, run 0 format-valid and run 1 invalid in the way of its entry of INVALID.
+  const invalidLines = INVALID.flatMap((wrong, k) => [
+    dumpLine(k % 3, ids[k], 0, false, [], "Nothing [1] contradicts."),
+    JSON.stringify({ case_id: ids[k], run: 1, ...wrong }),
+  ]);
+  const invalidDump = join(dir, "invalid.jsonl");
+  writeFileSync(invalidDump, `${invalidLines.join("\n")}\n`);
   const cacheDir = join(dir, "cache");
-  const evalArgs = (out, ...more) => [
+  const evalArgs = (predictions, out, ...more) => [
     "node",
     "mari",
     "eval",
     SLICE,
     "--predictions",
-    dump,
+    predictions,
     "--out",
     join(dir, out),
     "--workers",
@@ -54,7 +84,13 @@ try {
     "none",
     ...more,
   ];
-  for (const argv of [evalArgs("json", "--report", "json"), evalArgs("all")]) {
+  const warmUps = [
+    evalArgs(dump, "json", "--report", "json"),
+    evalArgs(dump, "all"),
+    // Only the cases the small dump covers (the others would be scored as missing predictions).
+    evalArgs(invalidDump, "invalid", "--limit", String(INVALID.length)),
+  ];
+  for (const argv of warmUps) {
     const code = await main(argv);
     if (code !== 0) throw new Error(`code-cache: \`mari ${argv.slice(2).join(" ")}\` exited ${code}`);
   }

@@ -10,6 +10,9 @@
 // with XXH64, an older build's cases_sha256 with SHA-256) and left out of the comparison; a base
 // that records cases_sha256 is compared as it would read with cases_xxh64 instead (schema_version
 // at least 1.3.0, report.md's and report.html's rows for both), so nothing else may differ.
+// `--only NAME` checks one input (rejections, grpo, eval-1m: the 1M dump, when
+// bench/out/eval-dump.jsonl exists and without --quick); a NAME that is unknown or unavailable is
+// exit 2, naming the inputs.
 //   node bench/lib/check-identical.mjs --base /tmp/perf-base [--allow ci.macro_f1.low ...] [--quick] [--only NAME]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -26,16 +29,55 @@ const OUT = join(ROOT, "bench/out/identical");
 mkdirSync(OUT, { recursive: true });
 
 const CONTRADOC = join(ROOT, "datasets/contradoc/contradoc-891.jsonl");
-const inputs = [];
-const rej = join(OUT, "rejections.jsonl");
-await writeRejections(CONTRADOC, rej);
-inputs.push({ name: "rejections", slice: CONTRADOC, dump: rej, extra: [[], ["--lenient-ids"]] });
 const grpoSlice = join(ROOT, "bench/out/grpo-slice.jsonl");
 const grpoDump = join(ROOT, "bench/out/grpo-dump.jsonl");
-if (!existsSync(grpoDump)) await writeGrpo(grpoSlice, grpoDump);
-inputs.push({ name: "grpo", slice: grpoSlice, dump: grpoDump, extra: [[]] });
 const big = join(ROOT, "bench/out/eval-dump.jsonl");
-if (!args.includes("--quick") && existsSync(big)) inputs.push({ name: "eval-1m", slice: CONTRADOC, dump: big, extra: [[]] });
+// Every input, each with what writes its dump when it is checked, or why it cannot be checked now.
+const INPUTS = [
+  {
+    name: "rejections",
+    slice: CONTRADOC,
+    dump: join(OUT, "rejections.jsonl"),
+    extra: [[], ["--lenient-ids"]],
+    prepare: (input) => writeRejections(CONTRADOC, input.dump),
+  },
+  {
+    name: "grpo",
+    slice: grpoSlice,
+    dump: grpoDump,
+    extra: [[]],
+    prepare: async () => {
+      if (!existsSync(grpoDump)) await writeGrpo(grpoSlice, grpoDump);
+    },
+  },
+  {
+    name: "eval-1m",
+    slice: CONTRADOC,
+    dump: big,
+    extra: [[]],
+    unavailable: args.includes("--quick")
+      ? "left out by --quick"
+      : existsSync(big)
+        ? undefined
+        : "bench/out/eval-dump.jsonl is missing; `npm run bench -- eval` writes it",
+  },
+];
+
+// --only NAME checks that input alone; a name that selects nothing is an error, not a silent pass.
+const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : null;
+const available = INPUTS.filter((input) => input.unavailable === undefined);
+const inputs = only === null ? available : available.filter((input) => input.name === only);
+if (only !== null && inputs.length === 0) {
+  const known = INPUTS.find((input) => input.name === only);
+  const names = available.map((input) => input.name).join(", ");
+  console.error(
+    known
+      ? `check-identical: --only ${only}: unavailable (${known.unavailable}); the available inputs: ${names}`
+      : `check-identical: --only ${JSON.stringify(only)}: no such input; the inputs: ${INPUTS.map((input) => input.name + (input.unavailable ? ` (unavailable: ${input.unavailable})` : "")).join(", ")}`,
+  );
+  process.exit(2);
+}
+for (const input of inputs) await input.prepare?.(input);
 
 function run(bin, input, opts, dir) {
   rmSync(dir, { recursive: true, force: true });
@@ -154,8 +196,7 @@ function normalise(file, text) {
 }
 
 let failed = 0;
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
-for (const input of inputs.filter((i) => only === null || i.name === only)) {
+for (const input of inputs) {
   for (const extra of input.extra) {
     // This tree's outputs must also agree across worker counts and chunk sizes, allowed keys included.
     let firstOwn = null;

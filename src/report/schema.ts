@@ -18,6 +18,8 @@ export const confidenceInterval = z.object({
 });
 
 export const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "a lowercase hex sha256");
+/** A per-case file's digest (src/report/cases-digest.ts). */
+const xxh64 = z.string().regex(/^[0-9a-f]{16}$/, "a lowercase hex XXH64");
 
 /** Where a result was made (the part of `system` a sweep shares with a report). */
 export const buildInfoFields = {
@@ -97,12 +99,9 @@ export const count = z.number().int().nonnegative();
 export const reportSchema = z
   .object({
     schema_version: z.string().regex(/^\d+\.\d+\.\d+$/),
-    cases_xxh64: z
-      .string()
-      .regex(/^[0-9a-f]{16}$/, "a lowercase hex XXH64")
-      .optional()
-      .describe("XXH64 (seed 0) of the bytes of the cases.jsonl beside this report, 16 hex digits (schema ≥ 1.3.0)"),
+    cases_xxh64: xxh64.optional().describe("XXH64 (seed 0) of the bytes of the cases.jsonl beside this report, 16 hex digits (schema ≥ 1.3.0)"),
     cases_sha256: sha256.optional().describe("SHA-256 of the bytes of the cases.jsonl beside this report, as reports before 1.3.0 record it"),
+    located_xxh64: xxh64.optional().describe("evidence: XXH64 (seed 0) of the bytes of the located.jsonl beside this report, 16 hex digits (schema ≥ 1.4.0)"),
     task: z.enum(["documents", "pairs", "evidence", "sweep"]),
     dataset: z
       .object({

@@ -7,11 +7,13 @@ export const REPORT_SCHEMA_VERSION = "1.1.0";
 export const REPORT_SCHEMA_RUNS_SUMMARY = "1.2.0";
 /** The minor version that added `cases_xxh64`. */
 export const REPORT_SCHEMA_CASES_XXH64 = "1.3.0";
+/** The minor version that added `located_xxh64` (evidence). */
+export const REPORT_SCHEMA_LOCATED_XXH64 = "1.4.0";
 /**
  * The newest report schema. A report states the newest version whose keys it uses, so reports
  * without the newer keys read byte for byte as before (docs/reports.md).
  */
-export const REPORT_SCHEMA_LATEST = REPORT_SCHEMA_CASES_XXH64;
+export const REPORT_SCHEMA_LATEST = REPORT_SCHEMA_LOCATED_XXH64;
 
 /** The later of two schema versions (`major.minor.patch`). */
 export function laterSchemaVersion(a: string, b: string): string {
@@ -124,6 +126,8 @@ export interface Report {
   cases_xxh64?: string;
   /** SHA-256 of the cases.jsonl beside a report written before `cases_xxh64` (readers still check it). */
   cases_sha256?: string;
+  /** XXH64 of the located.jsonl written beside an evidence report (readers check it; src/report/cases-digest.ts). */
+  located_xxh64?: string;
   task: TaskName;
   dataset: DatasetInfo;
   predictions: PredictionsInfo | null;

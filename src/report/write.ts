@@ -5,7 +5,7 @@ import { open, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
-import { recordCasesDigest, writtenCasesDigest } from "./cases-digest.js";
+import { recordCasesDigests, type WrittenCaseFile } from "./cases-digest.js";
 import { redactSecrets, redactStrings, secretEnvValues } from "./redact.js";
 import type { ExplorerData } from "./explorer.js";
 import type { Report, ReportFormat } from "./types.js";
@@ -134,10 +134,11 @@ export async function staleReportFiles(outDir: string, formats: readonly ReportF
  * Writes the report files into `outDir` and returns their paths (json first). Report files of an
  * earlier run in formats not asked for now are removed (staleReportFiles), so the folder holds one
  * run's set. `inputErrors` go
- * into the JUnit file as <error> cases. With `casesFile` (the cases.jsonl just committed), the
- * report records its digest (`cases_xxh64`, cases-digest.ts), which every reader checks: a run killed between the
- * two renames leaves a pair that does not match, never one that silently disagrees. report.json
- * is written last, so it is the run's commit point.
+ * into the JUnit file as <error> cases. With `caseFiles` (the per-case files just committed:
+ * cases.jsonl, located.jsonl), the report records each one's digest (`cases_xxh64`,
+ * `located_xxh64`; cases-digest.ts), which every reader checks: a run killed between the renames
+ * leaves files that do not match, never ones that silently disagree. report.json is written last,
+ * so it is the run's commit point.
  */
 export async function writeReportFiles(
   outDir: string,
@@ -146,14 +147,12 @@ export async function writeReportFiles(
   options: {
     inputErrors?: readonly string[];
     explorer?: ExplorerData;
-    casesFile?: string;
-    /** The digest of `casesFile`'s bytes when its writer hashed them (`casesHasher`; else the file is read to hash it). */
-    casesDigest?: string;
+    caseFiles?: readonly WrittenCaseFile[];
   } = {},
 ): Promise<string[]> {
   const stale = await staleReportFiles(outDir, formats);
   const secrets = secretEnvValues();
-  if (options.casesFile !== undefined) recordCasesDigest(report, options.casesDigest ?? (await writtenCasesDigest(options.casesFile)));
+  await recordCasesDigests(report, options.caseFiles ?? []);
   // Redacted before rendering, so every escaping sees "[redacted]"; the text scrub below is the backstop.
   const safeReport = redactStrings(report, secrets);
   const safeExplorer = options.explorer && redactStrings(options.explorer, secrets);

@@ -1,7 +1,8 @@
 // report.json's cases_xxh64 against an independent XXH64: the Python xxhash package (pinned in
 // test/python/requirements.txt, in the suite's virtualenv) over the bytes of the cases.jsonl that
 // real `mari` child processes wrote beside it: a document eval (hashed as its lines are written),
-// a merge of document shards (the same), a pair eval (the file read back once written).
+// a merge of document shards (the same), a pair eval (the file read back once written), and an
+// evidence run's cases.jsonl and located.jsonl (report.json's cases_xxh64 and located_xxh64).
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -73,5 +74,16 @@ describe.runIf(realToolsRequired())("cases_xxh64 is the XXH64 of Python's xxhash
     expect(r.code, r.stderr).toBe(1);
     const { recorded, python } = recordedAndPython(out);
     expect(recorded).toBe(python);
+  });
+
+  it("of an evidence run's cases.jsonl and located.jsonl", async () => {
+    const example = join(ROOT, "datasets/evidence-example");
+    const out = join(tmp.dir, "evidence");
+    const files = ["docs", "facts", "located", "materials"].map((name) => join(example, `${name}.jsonl`));
+    const r = await runMari(["evidence", files[0]!, "--facts", files[1]!, "--located", files[2]!, "--materials", files[3]!, "--out", out, ...q]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+    const python = pythonXxh64([join(out, "cases.jsonl"), join(out, "located.jsonl")]);
+    expect([report.cases_xxh64, report.located_xxh64]).toEqual(python);
   });
 });

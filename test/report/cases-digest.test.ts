@@ -3,10 +3,10 @@
 // for whichever digest fields a report carries. The digest against an independent implementation:
 // cases-digest-oracle.test.ts.
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { casesHasher, checkCasesDigest, recordCasesDigest, writtenCasesDigest } from "../../src/report/cases-digest.js";
+import { casesHasher, checkCasesDigest, recordCasesDigests, writtenCasesDigest } from "../../src/report/cases-digest.js";
 import { laterSchemaVersion, type Report } from "../../src/report/types.js";
 import { tempDir } from "../support/cli.js";
 import { xxh64Hex } from "../support/cases.js";
@@ -48,23 +48,31 @@ describe("the cases digest", () => {
     expect(await writtenCasesDigest(path)).toBe(whole);
   });
 
-  it("is recorded with the schema version that added it, never lowering a later one", () => {
+  it("is recorded under each file's field with the schema version that added it, never lowering a later one", async () => {
+    const cases = { path: join(tmp.dir, "cases.jsonl"), digest: "0123456789abcdef" };
     const report = { ...fixtureReport(), schema_version: "1.1.0" } as Report;
-    recordCasesDigest(report, "0123456789abcdef");
+    await recordCasesDigests(report, [cases]);
     expect(report).toMatchObject({ schema_version: "1.3.0", cases_xxh64: "0123456789abcdef" });
+    // A file its writer did not hash is read; located.jsonl's field came in 1.4.0.
+    const located = join(tmp.dir, "located.jsonl");
+    writeFileSync(located, '{"case_id":"a"}\n');
+    await recordCasesDigests(report, [{ path: located }]);
+    expect(report).toMatchObject({ schema_version: "1.4.0", cases_xxh64: "0123456789abcdef", located_xxh64: xxh64Hex('{"case_id":"a"}\n') });
     const later = { ...fixtureReport(), schema_version: "1.10.0" } as Report;
-    recordCasesDigest(later, "0123456789abcdef");
+    await recordCasesDigests(later, [cases]);
     expect(later.schema_version).toBe("1.10.0");
+    await expect(recordCasesDigests(later, [{ path: join(tmp.dir, "rewards.jsonl"), digest: "0123456789abcdef" }])).rejects.toThrow(/not a per-case file/);
     expect(laterSchemaVersion("1.2.0", "1.3.0")).toBe("1.3.0");
     expect(laterSchemaVersion("2.0.0", "1.3.0")).toBe("2.0.0");
   });
 
   it("is not looked for when the report records none (a hand-made report): the file is not even read", async () => {
-    await expect(checkCasesDigest("report.json", {}, join(tmp.dir, "absent.jsonl"))).resolves.toBeUndefined();
+    await expect(checkCasesDigest("report.json", {}, join(tmp.dir, "absent", "cases.jsonl"))).resolves.toBeUndefined();
   });
 
   it("checks each field a report carries with its own hash", async () => {
-    const path = join(tmp.dir, "checked.jsonl");
+    const path = join(tmp.dir, "checked", "cases.jsonl");
+    mkdirSync(join(tmp.dir, "checked"));
     const text = '{"case_id":"a"}\n';
     writeFileSync(path, text);
     const sha256 = createHash("sha256").update(text).digest("hex");
@@ -79,5 +87,18 @@ describe("the cases digest", () => {
     await expect(checkCasesDigest("r.json", { cases_sha256: wrong(sha256) }, path)).rejects.toThrow(refused("cases_sha256"));
     await expect(checkCasesDigest("r.json", { cases_xxh64: xxh64, cases_sha256: wrong(sha256) }, path)).rejects.toThrow(refused("cases_sha256"));
     await expect(checkCasesDigest("r.json", { cases_xxh64: wrong(xxh64), cases_sha256: sha256 }, path)).rejects.toThrow(refused("cases_xxh64"));
+  });
+
+  it("checks a located.jsonl against located_xxh64 only: the digests of cases.jsonl are another file's", async () => {
+    const path = join(tmp.dir, "located.jsonl");
+    const text = '{"case_id":"b"}\n';
+    writeFileSync(path, text);
+    const xxh64 = xxh64Hex(text);
+    const other = xxh64Hex("another file\n");
+    await expect(checkCasesDigest("r.json", { located_xxh64: xxh64, cases_xxh64: other }, path)).resolves.toBeUndefined();
+    await expect(checkCasesDigest("r.json", { cases_xxh64: other }, path)).resolves.toBeUndefined();
+    await expect(checkCasesDigest("r.json", { located_xxh64: other, cases_xxh64: xxh64 }, path)).rejects.toThrow(
+      `${path}: does not match r.json (its located_xxh64 differs)`,
+    );
   });
 });

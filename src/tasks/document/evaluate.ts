@@ -367,8 +367,7 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     const casesFile = await result.casesFile.commit();
     const files = await writeReportFiles(outDir, report, formats, {
       inputErrors,
-      casesFile,
-      casesDigest: result.casesFile.digest,
+      caseFiles: [{ path: casesFile, digest: result.casesFile.digest }],
       ...(explorer ? { explorer } : {}),
     });
     // The summary's "report:" line names every file of the run, cases.jsonl too.

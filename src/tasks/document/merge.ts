@@ -291,7 +291,9 @@ async function runDocumentMergeInRun(options: DocumentMergeOptions): Promise<Rep
     });
     report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const casesFile = await merged.result.casesFile.commit();
-    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, { casesFile, casesDigest: merged.result.casesFile.digest });
+    const files = await writeReportFiles(options.outDir, report, formats ?? DEFAULT_REPORT_FORMATS, {
+      caseFiles: [{ path: casesFile, digest: merged.result.casesFile.digest }],
+    });
     reporting.tick();
     reporting.done();
     return { report, outDir: options.outDir, files: [...files, casesFile], inputErrors: [] };

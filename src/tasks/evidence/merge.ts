@@ -7,6 +7,7 @@ import { shardGateSpecs } from "../../gates/decide.js";
 import { combineGates, type GateSpec } from "../../gates/spec.js";
 import { AtomicLineWriter } from "../../io/atomic-write.js";
 import { InputError, located } from "../../io/errors.js";
+import { checkCasesDigest, type CaseFileName } from "../../report/cases-digest.js";
 import { canonicalJson, sha256Text } from "../../io/hashing.js";
 import { readLines } from "../../io/lines.js";
 import type { Report, ReportFormat } from "../../report/types.js";
@@ -33,11 +34,15 @@ export interface EvidenceMergeOptions {
   gates?: readonly GateSpec[];
 }
 
-/** The per-case lines of every shard (each carries its input `line`), back in input order. */
-async function mergeCaseLines(paths: readonly string[], name: string, outDir: string): Promise<string> {
+/**
+ * The per-case lines of every shard (each carries its input `line`), back in input order; each
+ * shard's file is first checked against the digest its report records of it.
+ */
+async function mergeCaseLines(reportPaths: readonly string[], reports: readonly Report[], name: CaseFileName, outDir: string): Promise<string> {
   const rows: { line: number; text: string }[] = [];
-  for (const report of paths) {
-    const path = join(dirname(report), name);
+  for (const [k, reportPath] of reportPaths.entries()) {
+    const path = join(dirname(reportPath), name);
+    await checkCasesDigest(reportPath, reports[k]!, path);
     try {
       for await (const line of readLines(path)) {
         if (line.text === null || line.text.trim() === "") continue;
@@ -125,10 +130,12 @@ async function runEvidenceMergeInRun(options: EvidenceMergeOptions): Promise<Rep
     elapsedSeconds: 0,
   });
   if (tally.cases + tally.locatedCases === 0) throw new InputError(`merge: no case to score in any shard (${log.total} rejected records)`);
-  const files: string[] = [];
-  if (settings.facts !== undefined) files.push(await mergeCaseLines(options.reportPaths, "cases.jsonl", options.outDir));
-  if (settings.located !== undefined) files.push(await mergeCaseLines(options.reportPaths, "located.jsonl", options.outDir));
+  const caseFiles: string[] = [];
+  if (settings.facts !== undefined) caseFiles.push(await mergeCaseLines(options.reportPaths, reports, "cases.jsonl", options.outDir));
+  if (settings.located !== undefined) caseFiles.push(await mergeCaseLines(options.reportPaths, reports, "located.jsonl", options.outDir));
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  files.push(...(await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS)));
-  return { report, outDir: options.outDir, files, inputErrors: [] };
+  const written = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, {
+    caseFiles: caseFiles.map((path) => ({ path })),
+  });
+  return { report, outDir: options.outDir, files: [...caseFiles, ...written], inputErrors: [] };
 }

@@ -354,12 +354,16 @@ async function runEvidenceInRun(options: EvidenceOptions): Promise<ReportOutcome
   const inputErrors = strictFailure ? log.examples.map(rejectionLine) : [];
   const formats = options.formats ?? DEFAULT_REPORT_FORMATS;
   const explorer = formats.includes("html") ? await caseExplorer(run, facts, located, documentSet.documents) : undefined;
-  const written = await writeReportFiles(run.outDir, report, formats, { inputErrors, ...(explorer ? { explorer } : {}) });
-  const files = [
+  const caseFiles = [
     ...(options.facts !== undefined ? [join(run.outDir, "cases.jsonl")] : []),
     ...(options.located !== undefined ? [join(run.outDir, "located.jsonl")] : []),
-    ...written,
   ];
+  const written = await writeReportFiles(run.outDir, report, formats, {
+    inputErrors,
+    caseFiles: caseFiles.map((path) => ({ path })),
+    ...(explorer ? { explorer } : {}),
+  });
+  const files = [...caseFiles, ...written];
   reporting.tick();
   reporting.done();
   return { report, outDir: run.outDir, files, inputErrors: strictFailure ? [`--strict: ${log.total} rejected record(s)`] : [] };

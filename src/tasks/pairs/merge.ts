@@ -167,6 +167,8 @@ async function runPairMergeInRun(options: PairMergeOptions): Promise<ReportOutco
   }
   await cases.commit();
   report.elapsed_seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, { casesFile: join(options.outDir, "cases.jsonl") });
+  const files = await writeReportFiles(options.outDir, report, options.formats ?? DEFAULT_REPORT_FORMATS, {
+    caseFiles: [{ path: join(options.outDir, "cases.jsonl") }],
+  });
   return { report, outDir: options.outDir, files: [join(options.outDir, "cases.jsonl"), ...files], inputErrors: [] };
 }

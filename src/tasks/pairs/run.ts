@@ -250,7 +250,11 @@ async function runPairEvalInRun(options: PairEvalOptions): Promise<ReportOutcome
         ...(options.explorerCases !== undefined ? { caseCap: options.explorerCases } : {}),
       })
     : undefined;
-  const written = await writeReportFiles(outDir, report, formats, { inputErrors, casesFile: join(outDir, "cases.jsonl"), ...(explorer ? { explorer } : {}) });
+  const written = await writeReportFiles(outDir, report, formats, {
+    inputErrors,
+    caseFiles: [{ path: join(outDir, "cases.jsonl") }],
+    ...(explorer ? { explorer } : {}),
+  });
   reporting.tick();
   reporting.done();
 
