@@ -2,9 +2,9 @@
 // TypeScript project that installs the tarball and type-checks a use of the library with tsc from
 // its node_modules, under --strict, without skipLibCheck and with `"types": []` (what `tsc --init`
 // writes): mari's .d.ts files must bring what they use (@types/node is a dependency and is
-// referenced). The published manifest has no `prepare` script, and the clone's is left as it was.
+// referenced). The published manifest has no `prepare` script, and the packed tree's is left as it was.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, tempDir } from "../support/cli.js";
@@ -18,12 +18,18 @@ describe("the published package", () => {
   it(
     "has no prepare script, and its types check under --strict in a fresh project",
     () => {
-      const before = readFileSync(join(ROOT, "package.json"), "utf8");
-      const packed = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { ...SYNC_CHILD, cwd: ROOT, encoding: "utf8" });
+      // Packed from a copy of what the package ships (and the hooks' script): the prepack hook
+      // rewrites package.json until postpack, and a tracked file changed in the clone meanwhile
+      // makes every eval the other test files run then record the tree as dirty.
+      const source = join(dir, "source");
+      const shipped: string[] = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).files;
+      for (const path of [...shipped, "package.json", "scripts/pack-manifest.mjs"]) cpSync(join(ROOT, path), join(source, path), { recursive: true });
+      const before = readFileSync(join(source, "package.json"), "utf8");
+      const packed = spawnSync("npm", ["pack", "--pack-destination", dir, "--silent"], { ...SYNC_CHILD, cwd: source, encoding: "utf8" });
       expect(packed.status, packed.stderr).toBe(0);
-      // The clone's manifest is restored, byte for byte, and the hook's copy is gone.
-      expect(readFileSync(join(ROOT, "package.json"), "utf8")).toBe(before);
-      expect(existsSync(join(ROOT, ".package.json.prepack"))).toBe(false);
+      // The manifest is restored, byte for byte, and the hook's copy is gone.
+      expect(readFileSync(join(source, "package.json"), "utf8")).toBe(before);
+      expect(existsSync(join(source, ".package.json.prepack"))).toBe(false);
       const tarball = readdirSync(dir).find((f) => f.endsWith(".tgz"))!;
       const project = join(dir, "project");
       const modules = join(project, "node_modules");
