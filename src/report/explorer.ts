@@ -195,7 +195,7 @@ export function explorerHtml(data: ExplorerData): string {
   return explorerHtmlPieces(data).join("");
 }
 
-/** explorerHtml in pieces that join to it, a case's data one piece (embedJsonPieces). */
+/** explorerHtml in pieces that join to it, a few cases' data a piece (embedJsonPieces). */
 export function explorerHtmlPieces(data: ExplorerData): string[] {
   const pieces = embedJsonPieces(data, "cases");
   pieces[0] = `<section id="cases">
