@@ -126,10 +126,21 @@ export function emptyCounts(): ExplorerCounts {
 
 /** Counts one case: its tags and its facet values. */
 export function countCase(counts: ExplorerCounts, tags: Iterable<string>, facets: Record<string, string>): void {
-  for (const tag of tags) counts.tags[tag] = (counts.tags[tag] ?? 0) + 1;
-  for (const [name, value] of Object.entries(facets)) {
+  countTags(counts, tags, 1);
+  countFacets(counts, facets, 1);
+}
+
+/** Counts the tags of `times` cases that have these tags. */
+export function countTags(counts: ExplorerCounts, tags: Iterable<string>, times: number): void {
+  for (const tag of tags) counts.tags[tag] = (counts.tags[tag] ?? 0) + times;
+}
+
+/** Counts the facet values of `times` cases that have these facets. */
+export function countFacets(counts: ExplorerCounts, facets: Record<string, string>, times: number): void {
+  for (const name of Object.keys(facets)) {
     const values = (counts.facets[name] ??= Object.create(null) as Record<string, number>);
-    values[value] = (values[value] ?? 0) + 1;
+    const value = facets[name]!;
+    values[value] = (values[value] ?? 0) + times;
   }
 }
 
@@ -195,7 +206,7 @@ export function explorerHtml(data: ExplorerData): string {
   return explorerHtmlPieces(data).join("");
 }
 
-/** explorerHtml in pieces that join to it, a case's data one piece (embedJsonPieces). */
+/** explorerHtml in pieces that join to it, a few cases' data a piece (embedJsonPieces). */
 export function explorerHtmlPieces(data: ExplorerData): string[] {
   const pieces = embedJsonPieces(data, "cases");
   pieces[0] = `<section id="cases">

@@ -468,7 +468,7 @@ export function renderHtml(report: Report, explorer?: ExplorerData): string {
   return renderHtmlPieces(report, explorer).join("");
 }
 
-/** renderHtml in pieces that join to it (the case explorer's cases one piece each: explorerHtmlPieces). */
+/** renderHtml in pieces that join to it (the case explorer's cases a few a piece: explorerHtmlPieces). */
 export function renderHtmlPieces(report: Report, explorer?: ExplorerData): string[] {
   const verdict =
     report.gates.length === 0

@@ -47,7 +47,7 @@ describe("explorer selection", () => {
     expect(embedded).not.toContain("<");
     expect(JSON.parse(embedded)).toEqual({ reasoning: "</script><script>alert(1)</script>\u2028" });
   });
-  it("embeds a page's data in pieces that join to embedJson's text, one piece per case", () => {
+  it("embeds a page's data in pieces that join to embedJson's text, a few cases a piece", () => {
     const data = {
       kind: "documents",
       left: undefined,
@@ -55,11 +55,20 @@ describe("explorer selection", () => {
       cases: [{ text: "</script>\u2028 Łódź", n: -0 }, undefined, "é\u2029", [1, "<"]],
       after: { "<tag>": ["\u2029"] },
     };
-    const pieces = embedJsonPieces(data, "cases");
-    expect(pieces.join("")).toBe(embedJson(data));
-    expect(pieces).toHaveLength(2 + 2 * data.cases.length - 1);
-    expect(pieces.join("")).not.toContain("<");
-    for (const value of [{ cases: [] }, { cases: "no list", n: 1 }, { a: 1 }, {}, { first: undefined, cases: [1] }]) {
+    for (const perPiece of [1, 3, 4, 16]) {
+      const pieces = embedJsonPieces(data, "cases", perPiece);
+      expect(pieces.join("")).toBe(embedJson(data));
+      expect(pieces).toHaveLength(2 + 2 * Math.ceil(data.cases.length / perPiece) - 1);
+      expect(pieces.join("")).not.toContain("<");
+    }
+    for (const value of [
+      { cases: [] },
+      { cases: "no list", n: 1 },
+      { a: 1 },
+      {},
+      { first: undefined, cases: [1] },
+      { cases: Array.from({ length: 40 }, (_, i) => ({ i })) },
+    ]) {
       expect(embedJsonPieces(value, "cases").join("")).toBe(embedJson(value));
     }
   });

@@ -11,7 +11,8 @@ import { type CaseRanges, readCaseSegments } from "../../report/case-ranges.js";
 import { CaseSummary, FACETS, facetsOf, finiteOrNull, OUTCOMES, outcomeIndex, runFails } from "../../report/explorer-summary.js";
 import type { DocumentSlice, SliceCase } from "../../io/slice.js";
 import {
-  countCase,
+  countFacets,
+  countTags,
   describeSelection,
   EXPLORER_CASE_CAP,
   EXPLORER_DOCUMENT_CHARS,
@@ -23,6 +24,7 @@ import {
   pageText,
   selectCases,
   type ExplorerCase,
+  type ExplorerCounts,
   type ExplorerData,
   type ExplorerRun,
   type GivenField,
@@ -78,100 +80,90 @@ export interface ScoredTable {
 }
 
 /**
- * A streak of `times` runs of one case that the page takes alike (they share their outcome): the
- * case's index, label and gold as its records carry them (gold as read, not yet checked), whether
- * the runs fail, and the t-th of them as the page shows it.
+ * How the shown cases' runs are read: each into `picker` under its case's position k among the
+ * shown ones, case by case, each case's in run order; before a case's runs, `fields` gets its label
+ * and gold as its records carry them (gold as read, not yet checked).
  */
-interface RunStreak {
-  caseIndex: unknown;
-  label: unknown;
-  gold: unknown;
-  fails: boolean;
-  times: number;
-  runAt: (t: number) => ExplorerRun;
-}
-
-/** The wanted cases' runs, case by case, each case's in run order. */
-type ShownRuns = (want: (caseIndex: number) => boolean, visit: (streak: RunStreak) => void) => Promise<void>;
+type ShownRuns = (shown: ShownCases, picker: RunPicker, fields: (k: number, label: unknown, gold: unknown) => void) => Promise<void>;
 
 /** The runs of a report's records. */
 function recordRuns(records: CaseRecords): ShownRuns {
-  return (want, visit) =>
-    records(want, (line, times, recordAt) =>
-      visit({
-        caseIndex: line["case_index"],
-        label: line["label"],
-        gold: line["gold_sentence_ids"],
-        fails: lineFails(line),
-        times,
-        runAt: (t) => runOfLine(recordAt(t)),
-      }),
+  return (shown, picker, fields) =>
+    records(
+      (index) => isShown(shown, index),
+      (line, times, recordAt) => {
+        const index = line["case_index"];
+        if (typeof index !== "number" || !isShown(shown, index)) return;
+        const k = shown.slot[index]!;
+        fields(k, line["label"], line["gold_sentence_ids"]);
+        picker.offer(k, lineFails(line), times, (t) => runOfLine(recordAt(t)));
+      },
     );
 }
 
 /**
- * The runs of an eval's wanted cases read from its run table's columns, as the records its
+ * The runs of an eval's shown cases read from its run table's columns, as the records its
  * cases.jsonl gives back would show them (the same case line, the run lines' derived fields from
- * matchedEvidence and decideRun as in runLineDecides), without building those records: the scored
- * cases in slice order, each run in run order, absent cells in streaks; a kept line the reader
- * refuses (no line number, a coverage that is not a number) gives no run.
+ * matchedEvidence and decideRun as in runLineDecides), without building those records: the shown
+ * cases (scored ones all) in slice order, each run in run order, absent cells in streaks; a kept
+ * line the reader refuses (no line number, a coverage that is not a number) gives no run. The GRPO
+ * bench page's 16,000 runs go through this loop once, mostly before V8 optimizes it, so a run takes
+ * few steps: it goes to the picker as it is made (no visitor between), the columns are locals.
  */
-function tableRuns({ cases, table }: ScoredTable): ShownRuns {
-  return async (want, visit) => {
-    const R = table.keys.length;
+function tableRuns(table: RunTable): ShownRuns {
+  return async ({ sliceCases }, picker, fields) => {
+    const { keys, line, coverage, reason: reasonCode, judgment: judged, evStart, evLength, evidenceIds } = table;
+    const R = keys.length;
     const decision = newRunDecision();
-    for (let k = 0; k < cases.length; k++) {
-      const c = cases[k]!;
-      if (!want(c.index)) continue;
+    for (let k = 0; k < sliceCases.length; k++) {
+      const c = sliceCases[k]!;
       const header = headerOf(c);
+      let read = false;
       // The absent runs from … to − 1, as one streak.
       const gap = (from: number, to: number) => {
-        if (to <= from) return;
         const absent = runLineDecides(header, false, false, [], 0);
         const { localization_hit } = absent.loc;
-        visit({
-          caseIndex: c.index,
-          label: c.label,
-          gold: c.gold,
-          fails: runFails(absent.correct, false, localization_hit),
-          times: to - from,
-          runAt: (t) => pageRun(table.keys[from + t]!, c.label, false, false, "missing_prediction", [], absent.rewardAccuracy, 0, localization_hit, null),
-        });
+        if (!read) fields(k, c.label, c.gold);
+        read = true;
+        picker.offer(k, runFails(absent.correct, false, localization_hit), to - from, (t) =>
+          pageRun(keys[from + t]!, c.label, false, false, "missing_prediction", [], absent.rewardAccuracy, 0, localization_hit, null),
+        );
       };
-      // Every kept line of the case visits as this one streak, its fields set for it: the visitor
-      // takes what it keeps at once (no object and function made per run).
-      let run: ExplorerRun;
-      const kept: RunStreak = { caseIndex: c.index, label: c.label, gold: c.gold, fails: false, times: 1, runAt: () => run };
       let next = 0;
       for (let r = 0; r < R; r++) {
         const e = table.entry(r, c.index);
         if (e < 0) continue;
-        gap(next, r);
+        if (r > next) gap(next, r);
         next = r + 1;
-        const coverage = table.coverage[e]!;
-        if (table.line[e]! < 1 || !Number.isFinite(coverage)) continue;
-        const reason = CASE_REASONS[table.reason[e]!]!;
-        const judgment = table.judgment[e] === 1;
-        const from = table.evStart[e]!;
-        const count = table.evLength[e]!;
-        const matched = matchedEvidence(header.goldSet, table.evidenceIds, from, from + count);
-        const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage);
-        run = pageRun(
-          table.keys[r]!,
-          c.label,
-          reason === null,
-          judgment,
-          reason,
-          table.evidenceOf(r, c.index),
-          decided.rewardAccuracy,
-          coverage,
-          decided.localizationHit,
-          table.line[e]!,
+        if (line[e]! < 1 || !Number.isFinite(coverage[e]!)) continue;
+        const reason = CASE_REASONS[reasonCode[e]!]!;
+        const judgment = judged[e] === 1;
+        const from = evStart[e]!;
+        const count = evLength[e]!;
+        const matched = matchedEvidence(header.goldSet, evidenceIds, from, from + count);
+        const decided = decideRun(decision, header, judgment, reason === null, count, matched, coverage[e]!);
+        if (!read) fields(k, c.label, c.gold);
+        read = true;
+        const fails = runFails(decided.correct, reason === null, decided.localizationHit);
+        if (!picker.wants(k, fails)) continue;
+        picker.take(
+          k,
+          fails,
+          pageRun(
+            keys[r]!,
+            c.label,
+            reason === null,
+            judgment,
+            reason,
+            table.evidenceOf(r, c.index),
+            decided.rewardAccuracy,
+            coverage[e]!,
+            decided.localizationHit,
+            line[e]!,
+          ),
         );
-        kept.fails = runFails(decided.correct, reason === null, decided.localizationHit);
-        visit(kept);
       }
-      gap(next, R);
+      if (R > next) gap(next, R);
     }
   };
 }
@@ -246,7 +238,8 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   };
   // The facets are asked for on a case's first run only: one function for every case.
   let facetCase = 0;
-  const facets = () => caseFacets(cases[facetCase]!);
+  const caseFacets = new CaseFacets();
+  const facets = () => caseFacets.of(cases[facetCase]!);
   // The reason codes the table's kept lines carry, numbered 0, 1, … in order of appearance. Case
   // k's kinds of kept line are (judgment · reasons + reason's number) · (gold + 1) + matched. The
   // reward of each kind met so far is kept in a slot: one for each kind of each case (case k's from
@@ -372,11 +365,18 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
  */
 export function passSummary(cases: readonly SliceCase[], columns: PassCaseColumns, caseCount: number): CaseSummary {
   const summary = new CaseSummary(caseCount);
+  const facets = new CaseFacets();
+  const none: string[] = [];
   for (let k = 0; k < cases.length; k++) {
-    const reasons: string[] = [];
-    for (let packed = columns.reasons[k]!; packed !== 0; packed >>>= 8) reasons.push(CASE_REASONS[packed & 0xff]!);
+    // A list only for a case with reasons (setCase keeps none of an empty one).
+    let reasons = none;
+    const first = columns.reasons[k]!;
+    if (first !== 0) {
+      reasons = [];
+      for (let packed = first; packed !== 0; packed >>>= 8) reasons.push(CASE_REASONS[packed & 0xff]!);
+    }
     const c = cases[k]!;
-    summary.setCase(c.index, caseFacets(c), columns.failed[k] === 1, columns.bits[k]!, columns.runs, columns.rewardSum[k]!, columns.runs, reasons);
+    summary.setCase(c.index, facets.of(c), columns.failed[k] === 1, columns.bits[k]!, columns.runs, columns.rewardSum[k]!, columns.runs, reasons);
   }
   return summary;
 }
@@ -402,9 +402,32 @@ function entryOrder(table: RunTable): "runs" | "cases" | "other" {
 /** Kinds of kept line tableSummary remembers per case when it cannot keep every kind (a case has a few against a thousand runs). */
 const KIND_SLOTS = 16;
 
-/** A slice case's facets, as its case line gives them (facetsOf of its header), without the header. */
-function caseFacets(c: SliceCase): Record<string, string> {
-  return facetsOf({ scope: c.scope, doc_type: c.docType, contra_type: c.contraType });
+/**
+ * Slice cases' facets, as their case lines give them (facetsOf of a header), without the header:
+ * one object for all the cases with the same scope, doc_type and contra_type (the GRPO bench's
+ * 37,500 cases share one; an object per case was kept, and copied by the young collections, until
+ * the page was written), so that countScored counts the facet filters once per object. A case
+ * whose contra_type is a list has an object of its own.
+ */
+class CaseFacets {
+  /** scope → doc_type → contra_type → facets (a Map tells null from "null"). */
+  private readonly known = new Map<string | null, Map<string | null, Map<string | null, Record<string, string>>>>();
+
+  of(c: SliceCase): Record<string, string> {
+    const { scope, docType, contraType } = c;
+    if (typeof contraType === "object" && contraType !== null) return this.made(c);
+    let byDocType = this.known.get(scope);
+    if (byDocType === undefined) this.known.set(scope, (byDocType = new Map()));
+    let byContraType = byDocType.get(docType);
+    if (byContraType === undefined) byDocType.set(docType, (byContraType = new Map()));
+    let facets = byContraType.get(contraType);
+    if (facets === undefined) byContraType.set(contraType, (facets = this.made(c)));
+    return facets;
+  }
+
+  private made(c: SliceCase): Record<string, string> {
+    return facetsOf({ scope: c.scope, doc_type: c.docType, contra_type: c.contraType });
+  }
 }
 
 export interface DocumentExplorerInput {
@@ -516,37 +539,44 @@ function lineFails(line: JsonObject): boolean {
  * passing ones are kept; the page gets the failing ones first, then passing ones, in run order.
  */
 class RunPicker {
-  /** Per case, the failing and the passing runs kept, each with the number it was offered as. */
-  private readonly kept: Array<{ failing: ExplorerRun[]; failingSeq: number[]; passing: ExplorerRun[]; passingSeq: number[] }>;
-  private offered = 0;
+  /** Per case, the runs kept in the order they were offered, and whether each fails. */
+  private readonly kept: ExplorerRun[][];
+  private readonly keptFails: boolean[][];
+  /** Per case, how many of its kept runs fail and how many pass. */
+  private readonly failing: Int32Array;
+  private readonly passing: Int32Array;
   constructor(
     cases: number,
     private readonly cap: number,
   ) {
-    this.kept = Array.from({ length: cases }, () => ({ failing: [], failingSeq: [], passing: [], passingSeq: [] }));
+    this.kept = Array.from({ length: cases }, () => []);
+    this.keptFails = Array.from({ length: cases }, () => []);
+    this.failing = new Int32Array(cases);
+    this.passing = new Int32Array(cases);
   }
-  /** Offers `times` runs of case k that all fail or all pass (the t-th is `runAt(t)`). */
+  /** Offers `times` runs of case k that all fail or all pass (the t-th is `runAt(t)`, made only when kept). */
   offer(k: number, fails: boolean, times: number, runAt: (t: number) => ExplorerRun): void {
-    const into = this.kept[k]!;
-    const list = fails ? into.failing : into.passing;
-    const seq = fails ? into.failingSeq : into.passingSeq;
-    for (let t = 0; t < times && list.length < this.cap; t++) {
-      list.push(runAt(t));
-      seq.push(this.offered++);
-    }
+    for (let t = 0; t < times && this.wants(k, fails); t++) this.take(k, fails, runAt(t));
+  }
+  /** Whether a run of case k that fails (or passes) is kept when offered. */
+  wants(k: number, fails: boolean): boolean {
+    return (fails ? this.failing : this.passing)[k]! < this.cap;
+  }
+  /** Keeps a run of case k that `wants` said it keeps. */
+  take(k: number, fails: boolean, run: ExplorerRun): void {
+    this.kept[k]!.push(run);
+    this.keptFails[k]!.push(fails);
+    (fails ? this.failing : this.passing)[k]!++;
   }
   runs(k: number): ExplorerRun[] {
-    const { failing, failingSeq, passing, passingSeq } = this.kept[k]!;
-    const passingKept = Math.max(0, this.cap - failing.length);
-    // Both lists are in the order their runs were offered: merged, not sorted.
+    const passingKept = Math.max(0, this.cap - this.failing[k]!);
+    const kept = this.kept[k]!;
+    // Usually every passing run kept fits beside the failing ones: the list is the page's as it is.
+    if (this.passing[k]! <= passingKept) return kept;
+    const keptFails = this.keptFails[k]!;
     const runs: ExplorerRun[] = [];
-    let f = 0;
-    let p = 0;
-    while (f < failing.length && p < passingKept && p < passing.length) {
-      runs.push(failingSeq[f]! < passingSeq[p]! ? failing[f++]! : passing[p++]!);
-    }
-    while (f < failing.length) runs.push(failing[f++]!);
-    while (p < passingKept && p < passing.length) runs.push(passing[p++]!);
+    let passing = 0;
+    for (let i = 0; i < kept.length; i++) if (keptFails[i] || passing++ < passingKept) runs.push(kept[i]!);
     return runs;
   }
 }
@@ -632,28 +662,19 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   }
   const changeOf = (i: number) => (changed.size > 0 ? changed.get(input.slice.cases[i]!.id)?.status : undefined);
   const tagsOf = (i: number) => summary.tags(i, changeOf(i));
-  // Only the cases this report scored (a shard's), in slice order; every one counted for the
-  // filters (its tags into one list, refilled per case).
+  // Only the cases this report scored (a shard's), in slice order, and which of them failed.
   const scored: number[] = [];
-  const counts = emptyCounts();
-  const tags: string[] = [];
-  for (let i = 0; i < input.slice.cases.length; i++) {
-    if (!summary.present[i]) continue;
-    scored.push(i);
-    tags.length = 0;
-    countCase(counts, summary.tagsInto(i, changeOf(i), tags), summary.facetsOf[i]!);
-  }
+  for (let i = 0; i < input.slice.cases.length; i++) if (summary.present[i]) scored.push(i);
+  const failed = new Uint8Array(scored.length);
+  for (let k = 0; k < scored.length; k++) failed[k] = summary.failed[scored[k]!]!;
+  const counts = countScored(summary, scored, changeOf);
   const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
   const cap = explorerCap(input.runs.length, caseCap);
-  const selection = selectCases(
-    Uint8Array.from(scored, (i) => summary.failed[i]!),
-    cap,
-    input.seed,
-  );
+  const selection = selectCases(failed, cap, input.seed);
   const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
   const fromTable = typeof records !== "function";
-  const textsLeftOut = await attachRuns(input, fromTable ? tableRuns(records) : recordRuns(records), shown, runCap, fromTable);
+  const textsLeftOut = await attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
   const cases = shown.cases;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
@@ -675,6 +696,65 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   };
 }
 
+/** Cases grouped by a key: each key's first case and number of cases, in order of first cases. */
+class CaseKinds<Key> {
+  private readonly kindOf = new Map<Key, number>();
+  readonly first: number[] = [];
+  readonly size: number[] = [];
+
+  /** The kind of the last case added, and its key (cases of a kind often come one after the other). */
+  private lastKind = -1;
+  private lastKey: Key | undefined;
+
+  add(key: Key, index: number): void {
+    if (key === this.lastKey && this.lastKind >= 0) {
+      this.size[this.lastKind]!++;
+      return;
+    }
+    let kind = this.kindOf.get(key);
+    if (kind !== undefined) this.size[kind]!++;
+    else {
+      kind = this.first.length;
+      this.kindOf.set(key, kind);
+      this.first.push(index);
+      this.size.push(1);
+    }
+    this.lastKind = kind;
+    this.lastKey = key;
+  }
+}
+
+/**
+ * The filter and facet counts over the scored cases (slice indices, in slice order), as countCase
+ * of each in turn gives them, keys in order of first appearance, counted per kind of case: the
+ * cases with the same summary bits, reasons and change have the same tags, and the cases with one
+ * facets object (CaseFacets shares them) the same facet values. Each kind's first case is counted,
+ * as many times as the kind has cases; a case brings no key that its kind's first case did not
+ * bring before it, so the keys come in the same order. (The GRPO bench's 37,500 cases are 7 kinds
+ * of tags and one of facets.)
+ */
+function countScored(summary: CaseSummary, scored: readonly number[], changeOf: (index: number) => string | undefined): ExplorerCounts {
+  const tagKinds = new CaseKinds<number | string>();
+  const facetKinds = new CaseKinds<Record<string, string>>();
+  const anyReasons = summary.reasonsOf.size > 0;
+  for (let k = 0; k < scored.length; k++) {
+    const i = scored[k]!;
+    const reasons = anyReasons ? summary.reasonsOf.get(i) : undefined;
+    const change = changeOf(i);
+    // Most cases' tags are their summary bits' alone.
+    tagKinds.add(reasons === undefined && change === undefined ? summary.bits[i]! : JSON.stringify([summary.bits[i], reasons, change]), i);
+    facetKinds.add(summary.facetsOf[i]!, i);
+  }
+  const counts = emptyCounts();
+  const tags: string[] = [];
+  tagKinds.first.forEach((i, kind) => {
+    tags.length = 0;
+    countTags(counts, summary.tagsInto(i, changeOf(i), tags), tagKinds.size[kind]!);
+  });
+  facetKinds.first.forEach((i, kind) => countFacets(counts, summary.facetsOf[i]!, facetKinds.size[kind]!));
+  return counts;
+}
+
 /** The first pass over every record: each case's summary. */
 export async function recordSummary(caseCount: number, records: CaseRecords): Promise<CaseSummary> {
   const summary = new CaseSummary(caseCount);
@@ -682,7 +762,7 @@ export async function recordSummary(caseCount: number, records: CaseRecords): Pr
   return summary;
 }
 
-/** The chosen cases' views (no runs yet) and their slice cases, each slice case's position among them (-1: not shown), and how many documents' texts were left out. */
+/** The chosen cases' views (no runs yet) and their slice cases (in slice order), each slice case's position among them (-1: not shown), and how many documents' texts were left out. */
 interface ShownCases {
   cases: ExplorerCase[];
   sliceCases: SliceCase[];
@@ -725,36 +805,36 @@ function caseViews(
   return { cases, sliceCases, slot, textsOmitted };
 }
 
+/** Whether slice case `index` is one of the shown ones. */
+function isShown({ slot }: ShownCases, index: number): boolean {
+  return index >= 0 && index < slot.length && slot[index]! >= 0;
+}
+
 /**
  * The second pass, over the shown cases' records only: their label, gold and runs, then the runs'
  * texts from the dump (`fromTable`: the runs are an eval's, scored in this process). Returns how
  * many runs' texts were left out.
  */
 async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, shown: ShownCases, runCap: number, fromTable: boolean): Promise<number> {
-  const { cases, sliceCases, slot } = shown;
-  const caseCount = input.slice.cases.length;
+  const { cases, sliceCases } = shown;
   const picker = new RunPicker(cases.length, runCap);
   // Each shown case's gold as its last record gives it, checked once the runs are read.
   const golds: unknown[] = new Array(cases.length);
-  const chosen = (index: number) => index >= 0 && index < caseCount && slot[index]! >= 0;
-  await shownRuns(chosen, (streak) => {
-    const index = streak.caseIndex;
-    if (typeof index !== "number" || !chosen(index)) return;
-    const k = slot[index]!;
-    cases[k]!.doc!.label = typeof streak.label === "boolean" ? streak.label : null;
-    golds[k] = streak.gold;
-    picker.offer(k, streak.fails, streak.times, streak.runAt);
+  await shownRuns(shown, picker, (k, label, gold) => {
+    cases[k]!.doc!.label = typeof label === "boolean" ? label : null;
+    golds[k] = gold;
   });
   const runs: ExplorerRun[] = [];
   const caseOf: SliceCase[] = [];
-  cases.forEach((view, k) => {
-    if (golds[k] !== undefined) view.doc!.gold = numbers(golds[k]);
-    view.doc!.runs = picker.runs(k);
-    for (const run of view.doc!.runs) {
-      runs.push(run);
+  for (let k = 0; k < cases.length; k++) {
+    const doc = cases[k]!.doc!;
+    if (golds[k] !== undefined) doc.gold = numbers(golds[k]);
+    doc.runs = picker.runs(k);
+    for (let i = 0; i < doc.runs.length; i++) {
+      runs.push(doc.runs[i]!);
       caseOf.push(sliceCases[k]!);
     }
-  });
+  }
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
   if (input.dumpPath !== null) await attachTexts(runs, caseOf, input.dumpPath, input.offsets, scoreOptionsOf(input), budget, fromTable);
   return budget.leftOut;
