@@ -13,7 +13,7 @@
 // imports (node:fs's streams included), 1 to 3 ms of an eval's CPU. The other commands import
 // their ES modules from here.
 const { isAscii } = require("node:buffer");
-const { readFileSync } = require("node:fs");
+const { closeSync, fstatSync, openSync, readFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { dirname, join } = require("node:path");
 const vm = require("node:vm");
@@ -54,6 +54,23 @@ function sourceHash(bytes) {
 }
 
 /**
+ * The script's bytes, and the file they were read from as its size, inode and change time (which
+ * every write of the file sets and, unlike its modification time, no copy or `touch` sets back),
+ * taken after the read: a script written since the cache was made, even with its length kept, has
+ * another.
+ */
+function readScript() {
+  const fd = openSync(SCRIPT_PATH, "r");
+  try {
+    const bytes = readFileSync(fd);
+    const { size, ino, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { bytes, file: `${size}:${ino}:${ctimeNs}` };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * The script's text. The build writes it in ASCII (scripts/build.mjs), which read as Latin-1 is the
  * same text and becomes a one-byte string without a UTF-8 decoding pass: the UTF-8 reading of its
  * 2.5 MB, into a two-byte string when one character is not ASCII, took 4 ms of every eval's start.
@@ -71,16 +88,20 @@ function cachedSource() {
     return undefined;
   }
   if (JSON.stringify(key.runtime) !== JSON.stringify(runtimeKey())) return undefined;
-  let bytes;
+  let script;
   let cachedData;
   try {
-    bytes = readFileSync(SCRIPT_PATH);
+    script = readScript();
     cachedData = readFileSync(CACHE_PATH);
   } catch {
     return undefined;
   }
-  // A script rebuilt since its cache (a partial build) would compile whole and then be refused.
-  return key.source === sourceHash(bytes) ? { source: scriptText(bytes), cachedData } : undefined;
+  // The file the cache was made from (readScript) still holds the bytes it was made from, which
+  // then need no hashing; any other file (a copy of the build, a script rebuilt since: a partial
+  // build) holds them only if they hash alike. A script rebuilt since its cache would compile whole
+  // and then be refused, or with the same length be taken with a cache of other code.
+  if (script.file !== key.file && sourceHash(script.bytes) !== key.source) return undefined;
+  return { source: scriptText(script.bytes), cachedData };
 }
 
 /**
@@ -100,4 +121,4 @@ async function loadCli(argv = process.argv) {
   return cached ? runCliScript(cliScript(cached.source, cached.cachedData)) : import("../dist/bundle/main.js");
 }
 
-module.exports = { SCRIPT_PATH, CACHE_PATH, KEY_PATH, runtimeKey, cliScript, runCliScript, sourceHash, scriptText, cachedSource, loadCli };
+module.exports = { SCRIPT_PATH, CACHE_PATH, KEY_PATH, runtimeKey, cliScript, runCliScript, sourceHash, readScript, scriptText, cachedSource, loadCli };
