@@ -73,7 +73,7 @@ function readScript() {
 /**
  * The script's text. The build writes it in ASCII (scripts/build.mjs), which read as Latin-1 is the
  * same text and becomes a one-byte string without a UTF-8 decoding pass: the UTF-8 reading of its
- * 2.5 MB, into a two-byte string when one character is not ASCII, took 4 ms of every eval's start.
+ * 2.5 MB then, into a two-byte string when one character is not ASCII, took 4 ms of every eval's start.
  */
 function scriptText(bytes) {
   return isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString("utf8");

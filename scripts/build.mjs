@@ -169,6 +169,9 @@ async function bundleCliScript() {
     platform: "node",
     target: "node20",
     external: SCRIPT_EXTERNALS,
+    // Without its indentation and line breaks (a quarter of its bytes), which every eval read and
+    // copied into a string; the code and its names are kept, so a stack trace still names functions.
+    minifyWhitespace: true,
     // A CommonJS function has no `import.meta`: the script's own URL, from its file.
     banner: { js: 'var __mariScriptUrl = require("node:url").pathToFileURL(__filename).href;' },
     plugins: [distModules("__mariScriptUrl", scriptModule)],
