@@ -7,19 +7,23 @@
 // NODE_OPTIONS, an upgraded Node) V8 would refuse it after compiling the whole script, so the CLI
 // loads from its ES modules instead (dist/bundle/main.js), as it does for the other commands and
 // under module hooks and preloads, which see ES modules only.
-import { isAscii } from "node:buffer";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
-import vm from "node:vm";
+//
+// bin/ is CommonJS (bin/package.json): an eval from the script needs no ES module, and an ES module
+// entry has Node run its module loader first and read every export of each Node module it
+// imports (node:fs's streams included), 1 to 3 ms of an eval's CPU. The other commands import
+// their ES modules from here.
+const { isAscii } = require("node:buffer");
+const { closeSync, fstatSync, openSync, readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, join } = require("node:path");
+const vm = require("node:vm");
 
-export const SCRIPT_PATH = fileURLToPath(new URL("../dist/bundle/cli.cjs", import.meta.url));
-export const CACHE_PATH = `${SCRIPT_PATH}.cache`;
-export const KEY_PATH = `${SCRIPT_PATH}.json`;
+const SCRIPT_PATH = join(__dirname, "../dist/bundle/cli.cjs");
+const CACHE_PATH = `${SCRIPT_PATH}.cache`;
+const KEY_PATH = `${SCRIPT_PATH}.json`;
 
 /** What the running process must share with the one that made the cache for V8 to take it. */
-export function runtimeKey() {
+function runtimeKey() {
   return {
     node: process.version,
     v8: process.versions.v8,
@@ -30,36 +34,53 @@ export function runtimeKey() {
 }
 
 /** The script of `source` as this loader runs it: a CommonJS function, strict as the ES modules it was bundled from. */
-export function cliScript(source, cachedData) {
+function cliScript(source, cachedData) {
   // No dynamic import inside (scripts/build.mjs requires its packages and Node's modules instead).
   return new vm.Script(`(function (exports, require, module, __filename, __dirname) {"use strict";${source}\n})`, { filename: SCRIPT_PATH, cachedData });
 }
 
 /** Runs the script, returning its exports (the CLI's `main`). */
-export function runCliScript(script) {
+function runCliScript(script) {
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(SCRIPT_PATH), module, SCRIPT_PATH, dirname(SCRIPT_PATH));
   return module.exports;
 }
 
 /** The sha256 of the script's bytes, recorded with its cache. */
-export function sourceHash(bytes) {
+function sourceHash(bytes) {
   // Loaded here: the commands that do not load the script need no node:crypto to start.
-  const { createHash } = createRequire(import.meta.url)("node:crypto");
+  const { createHash } = require("node:crypto");
   return createHash("sha256").update(bytes).digest("hex");
+}
+
+/**
+ * The script's bytes, and the file they were read from as its size, inode and change time (which
+ * every write of the file sets and, unlike its modification time, no copy or `touch` sets back),
+ * taken after the read: a script written since the cache was made, even with its length kept, has
+ * another.
+ */
+function readScript() {
+  const fd = openSync(SCRIPT_PATH, "r");
+  try {
+    const bytes = readFileSync(fd);
+    const { size, ino, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { bytes, file: `${size}:${ino}:${ctimeNs}` };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**
  * The script's text. The build writes it in ASCII (scripts/build.mjs), which read as Latin-1 is the
  * same text and becomes a one-byte string without a UTF-8 decoding pass: the UTF-8 reading of its
- * 2.5 MB, into a two-byte string when one character is not ASCII, took 4 ms of every eval's start.
+ * 2.5 MB then, into a two-byte string when one character is not ASCII, took 4 ms of every eval's start.
  */
-export function scriptText(bytes) {
+function scriptText(bytes) {
   return isAscii(bytes) ? bytes.latin1Slice(0, bytes.length) : bytes.toString("utf8");
 }
 
 /** The script's source and its code cache, when the cache was made for this process; else undefined. */
-export function cachedSource() {
+function cachedSource() {
   let key;
   try {
     key = JSON.parse(readFileSync(KEY_PATH, "utf8"));
@@ -67,16 +88,20 @@ export function cachedSource() {
     return undefined;
   }
   if (JSON.stringify(key.runtime) !== JSON.stringify(runtimeKey())) return undefined;
-  let bytes;
+  let script;
   let cachedData;
   try {
-    bytes = readFileSync(SCRIPT_PATH);
+    script = readScript();
     cachedData = readFileSync(CACHE_PATH);
   } catch {
     return undefined;
   }
-  // A script rebuilt since its cache (a partial build) would compile whole and then be refused.
-  return key.source === sourceHash(bytes) ? { source: scriptText(bytes), cachedData } : undefined;
+  // The file the cache was made from (readScript) still holds the bytes it was made from, which
+  // then need no hashing; any other file (a copy of the build, a script rebuilt since: a partial
+  // build) holds them only if they hash alike. A script rebuilt since its cache would compile whole
+  // and then be refused, or with the same length be taken with a cache of other code.
+  if (script.file !== key.file && sourceHash(script.bytes) !== key.source) return undefined;
+  return { source: scriptText(script.bytes), cachedData };
 }
 
 /**
@@ -88,10 +113,12 @@ export function cachedSource() {
 const CACHED_COMMAND = "eval";
 
 /** The CLI's `main`: from the code-cached script for an eval when its cache holds for this process, else from the ES modules. */
-export async function loadCli(argv = process.argv) {
+async function loadCli(argv = process.argv) {
   // Under V8 coverage (NODE_V8_COVERAGE, `npm run coverage`) tsc's own modules, whose source maps lead back to src/.
   if (process.env.NODE_V8_COVERAGE) return import("../dist/cli/main.js");
   const command = argv.slice(2).find((arg) => !arg.startsWith("-"));
   const cached = command === CACHED_COMMAND ? cachedSource() : undefined;
   return cached ? runCliScript(cliScript(cached.source, cached.cachedData)) : import("../dist/bundle/main.js");
 }
+
+module.exports = { SCRIPT_PATH, CACHE_PATH, KEY_PATH, runtimeKey, cliScript, runCliScript, sourceHash, readScript, scriptText, cachedSource, loadCli };

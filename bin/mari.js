@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI lives in the compiled package (run `npm run build` first), and runs from
 // its bundle (dist/bundle/, scripts/build.mjs), with V8's code cache of it when that holds for this
-// process (load-cli.js).
-import { loadCli } from "./load-cli.js";
+// process (load-cli.js). CommonJS, as load-cli.js is (bin/package.json; load-cli.js says why).
+const { loadCli } = require("./load-cli.js");
 
-const { main } = await loadCli();
+loadCli().then(({ main }) => {
+  // stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
+  // output: one line on stderr and exit 2 (the exit codes in the README), never a stack trace or the gate-failed code.
+  process.stdout.on("error", (err) => {
+    process.stderr.write(`mari: stdout: cannot write (${(err && (err.code ?? err.message)) || String(err)})\n`);
+    process.exit(2);
+  });
 
-// stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
-// output: one line on stderr and exit 2 (the exit codes in the README), never a stack trace or the gate-failed code.
-process.stdout.on("error", (err) => {
-  process.stderr.write(`mari: stdout: cannot write (${(err && (err.code ?? err.message)) || String(err)})\n`);
-  process.exit(2);
+  // stderr that cannot be written (2>/dev/full, a closed pipe) only loses the messages: the run goes
+  // on and its exit code still says how it ended. Without a listener the stream's `error` event
+  // would crash the process with the gate-failed code.
+  process.stderr.on("error", () => {});
+
+  main(process.argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`mari: internal error: ${err && err.stack ? err.stack : String(err)}\n`);
+      process.exitCode = 3;
+    },
+  );
 });
-
-// stderr that cannot be written (2>/dev/full, a closed pipe) only loses the messages: the run goes
-// on and its exit code still says how it ended. Without a listener the stream's `error` event
-// would crash the process with the gate-failed code.
-process.stderr.on("error", () => {});
-
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`mari: internal error: ${err && err.stack ? err.stack : String(err)}\n`);
-    process.exitCode = 3;
-  },
-);

@@ -2,16 +2,16 @@
 // Makes V8's code cache of the CLI's script (dist/bundle/cli.cjs, bin/load-cli.js): compiles the
 // script without a cache, runs evals in it, so that the functions an eval runs are compiled, and
 // writes the cache (cli.cjs.cache) with what it holds for (cli.cjs.json: this Node, V8 and flags,
-// the script's hash). The evals: a dump of the three line shapes over the shipped 160-document
-// slice, `--report json` with the compiled slice read afresh, then every report with it cached;
-// then every report of a small dump whose second run is format-invalid in each way a judge gets it
-// wrong, so that the functions report.html's case explorer explains a failed run with are in the
-// cache too (else V8 compiles them in every eval that has such a line).
+// the script's hash, the file it was read from). The evals: a dump of the three line shapes over
+// the shipped 160-document slice, `--report json` with the compiled slice read afresh, then every
+// report with it cached; then every report of a small dump whose second run is format-invalid in
+// each way a judge gets it wrong, so that the functions report.html's case explorer explains a
+// failed run with are in the cache too (else V8 compiles them in every eval that has such a line).
 // Run by scripts/build.mjs in a process of its own, without flags or NODE_OPTIONS, as `mari` runs.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { CACHE_PATH, cliScript, KEY_PATH, runCliScript, runtimeKey, SCRIPT_PATH, scriptText, sourceHash } from "../bin/load-cli.js";
+import { CACHE_PATH, cliScript, KEY_PATH, readScript, runCliScript, runtimeKey, scriptText, sourceHash } from "../bin/load-cli.js";
 import { dumpLine } from "./dump-lines.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -39,7 +39,7 @@ const INVALID = [
 
 rmSync(CACHE_PATH, { force: true });
 rmSync(KEY_PATH, { force: true });
-const bytes = readFileSync(SCRIPT_PATH);
+const { bytes, file } = readScript();
 const script = cliScript(scriptText(bytes), undefined);
 const { main } = runCliScript(script);
 
@@ -98,4 +98,4 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 writeFileSync(CACHE_PATH, script.createCachedData());
-writeFileSync(KEY_PATH, `${JSON.stringify({ runtime: runtimeKey(), source: sourceHash(bytes) })}\n`);
+writeFileSync(KEY_PATH, `${JSON.stringify({ runtime: runtimeKey(), source: sourceHash(bytes), file })}\n`);

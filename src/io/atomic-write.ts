@@ -2,8 +2,7 @@
 // CI job that is killed half-way) never sees a truncated report.
 import { releaseTemp, removeStaleTemps, trackTemp } from "./temp-files.js";
 import { outputKind, refusePseudoFileSystem } from "./output-guard.js";
-import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, basename, join } from "node:path";
 import { InputError } from "./errors.js";
 
@@ -56,11 +55,25 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   }
 }
 
-/** A streamed file that only appears under its final name after `commit()`. */
+/**
+ * Bytes a writer gathers before writing them out, and above which `write` waits for them to be
+ * written (a write stream's default high-water mark).
+ */
+const GATHER_BYTES = 16 * 1024;
+
+/**
+ * A streamed file that only appears under its final name after `commit()`. Written through a file
+ * handle, not a write stream: the first use of Node's stream code cost an eval about 1.5 ms of CPU.
+ */
 export class AtomicLineWriter {
-  private readonly stream: WriteStream;
   private readonly temp: string;
-  private failure: Error | undefined;
+  /** Opened at once, as a write stream opens its file; a failure to open is the first write's or the end's. */
+  private readonly file: Promise<FileHandle>;
+  private gathered: Uint8Array[] = [];
+  private gatheredBytes = 0;
+  /** The writes of the gathered bytes, one after another, in the order they were handed over. */
+  private writing: Promise<void> = Promise.resolve();
+  private failure: unknown;
   private ended = false;
 
   private constructor(
@@ -70,9 +83,9 @@ export class AtomicLineWriter {
     private readonly direct = false,
   ) {
     this.temp = temp;
-    this.stream = createWriteStream(temp);
-    this.stream.on("error", (err) => {
-      this.failure = err;
+    this.file = open(temp, "w");
+    this.file.catch((err: unknown) => {
+      this.failure ??= err;
     });
   }
 
@@ -81,36 +94,55 @@ export class AtomicLineWriter {
     return (await outputKind(target)) === "stream" ? new AtomicLineWriter(target, target, true) : new AtomicLineWriter(target, tempPathFor(target));
   }
 
-  /** Writes text; resolves once the stream can take more (back-pressure keeps memory bounded). */
+  /**
+   * Writes text; resolves once the writer can take more (back-pressure keeps memory bounded). The
+   * bytes are kept, not copied, until written: a caller hands over a buffer it no longer changes.
+   */
   async write(text: string | Uint8Array): Promise<void> {
     if (this.failure) throw writeError(this.target, this.failure);
-    if (!this.stream.write(text)) {
-      // A stream that fails while full never drains: wait for whichever comes first.
-      await new Promise<void>((resolve, reject) => {
-        const onDrain = () => {
-          this.stream.off("error", onError);
-          resolve();
-        };
-        const onError = (err: Error) => {
-          this.stream.off("drain", onDrain);
-          reject(writeError(this.target, err));
-        };
-        this.stream.once("drain", onDrain);
-        this.stream.once("error", onError);
-      });
+    const bytes = typeof text === "string" ? Buffer.from(text) : text;
+    this.gathered.push(bytes);
+    this.gatheredBytes += bytes.length;
+    if (this.gatheredBytes < GATHER_BYTES) return;
+    try {
+      await this.writeGathered();
+    } catch (err) {
+      throw writeError(this.target, err);
     }
   }
 
+  /** Writes out what was gathered, after the writes before it; the promise of all the writes so far. */
+  private writeGathered(): Promise<void> {
+    if (this.gatheredBytes > 0) {
+      const bytes = this.gathered.length === 1 ? this.gathered[0]! : Buffer.concat(this.gathered, this.gatheredBytes);
+      this.gathered = [];
+      this.gatheredBytes = 0;
+      this.writing = this.writing.then(async () => {
+        const file = await this.file;
+        // A write may take fewer bytes than it was given (a pipe, a full disk); the rest follow.
+        for (let at = 0; at < bytes.length; ) at += (await file.write(bytes, at, bytes.length - at)).bytesWritten;
+      });
+      this.writing.catch((err: unknown) => {
+        this.failure ??= err;
+      });
+    }
+    return this.writing;
+  }
+
+  /** Writes out what was gathered and closes the file, whether or not the writes failed (once). */
   private async end(): Promise<void> {
     if (this.ended) return;
-    await new Promise<void>((resolve, reject) => {
-      this.stream.end((err?: Error | null) => (err ? reject(err) : resolve()));
-    });
     this.ended = true;
+    const written = this.writeGathered();
+    const closed = written.then(
+      () => this.file.then((file) => file.close()),
+      () => this.file.then((file) => file.close()).catch(() => {}),
+    );
+    await Promise.all([written, closed]);
   }
 
   /**
-   * Ends the stream and returns where the text can be read until `commit()` (which then only
+   * Ends the writing and returns where the text can be read until `commit()` (which then only
    * renames) or `abort()`: a run that may still fail reads its own output without publishing it.
    */
   async finish(): Promise<string> {
@@ -140,7 +172,10 @@ export class AtomicLineWriter {
   }
 
   async abort(): Promise<void> {
-    this.stream.destroy();
+    // What was gathered is dropped; a write under way ends before the file is closed.
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    await this.end().catch(() => {});
     if (!this.direct) await rm(this.temp, { force: true });
     releaseTemp(this.temp);
   }

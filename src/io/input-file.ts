@@ -3,7 +3,6 @@
 // block forever), a socket or a directory is refused up front. `-` (stdin) is the way to stream,
 // where a command supports it. A UTF-16 file is refused with the fix, not read as garbled UTF-8.
 import { noteInput } from "./output-guard.js";
-import { createReadStream } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { InputError } from "./errors.js";
 import { MAX_WHOLE_FILE_BYTES } from "./input-contract.js";
@@ -66,7 +65,26 @@ export async function* refuseUtf16(name: string, chunks: AsyncIterable<Buffer>):
 /** A file's bytes in chunks, after the regular-file rule; refuses UTF-16. */
 export async function* inputFileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
   await assertRegularFile(path);
-  yield* refuseUtf16(path, createReadStream(path, { highWaterMark: chunkBytes }) as AsyncIterable<Buffer>);
+  yield* refuseUtf16(path, fileChunks(path, chunkBytes));
+}
+
+/**
+ * A file's bytes in chunks of `chunkBytes` (the last one shorter), each a buffer of its own. Read
+ * through a file handle rather than a read stream: the first use of Node's stream code cost an
+ * eval about 1.5 ms of CPU, which sniffs its slice's format this way.
+ */
+async function* fileChunks(path: string, chunkBytes: number): AsyncGenerator<Buffer> {
+  const file = await open(path, "r");
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(chunkBytes);
+      const { bytesRead } = await file.read(chunk, 0, chunkBytes, null);
+      if (bytesRead === 0) return;
+      yield bytesRead === chunkBytes ? chunk : chunk.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
 }
 
 /** Whether a regular file starts with these (latin1) bytes; false for a missing or shorter file. */

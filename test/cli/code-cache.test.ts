@@ -1,10 +1,11 @@
 // The CLI's code-cached script (bin/load-cli.js; dist/bundle/cli.cjs and its V8 code cache, made
 // by scripts/build.mjs and scripts/code-cache.mjs): V8 takes the build's cache in a plain `node`,
 // an eval run from the script writes what the ES modules write (with one worker thread and two),
-// and a flag, NODE_OPTIONS or another command loads the ES modules.
+// a flag, NODE_OPTIONS or another command loads the ES modules, and a script that is not the one
+// the cache was made from is taken only with the same bytes.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SYNC_CHILD } from "../support/children.js";
 import { dumpLine } from "../../scripts/dump-lines.mjs";
@@ -105,6 +106,41 @@ describe("the CLI's code-cached script", () => {
     expect(modules.explorer).toBeDefined();
     expect(modules.numbers.metrics.accuracy).toBeDefined();
     for (const workers of ["1", "2"]) expect(run([], `script-${workers}`, workers)).toEqual(modules);
+  });
+
+  it("checks the script the cache was made from by its file, any other by its bytes: a changed one is refused", () => {
+    // A copy of the launcher and the script's files: a copied file is another file (its change time).
+    const copy = join(dir, "copy");
+    for (const file of ["bin/load-cli.js", "bin/package.json", "dist/bundle/cli.cjs", "dist/bundle/cli.cjs.cache", "dist/bundle/cli.cjs.json"]) {
+      mkdirSync(dirname(join(copy, file)), { recursive: true });
+      copyFileSync(join(ROOT, file), join(copy, file));
+    }
+    const checkFile = join(dir, "check.cjs");
+    writeFileSync(
+      checkFile,
+      `const m = require(${JSON.stringify(join(copy, "bin/load-cli.js"))});
+const holds = m.cachedSource() !== undefined;
+console.log(JSON.stringify({ holds, hashed: process.moduleLoadList.includes("NativeModule crypto"), file: m.readScript().file }));
+`,
+    );
+    const check = (): { holds: boolean; hashed: boolean; file: string } => {
+      const r = node([checkFile]);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const keyPath = join(copy, "dist/bundle/cli.cjs.json");
+    const scriptPath = join(copy, "dist/bundle/cli.cjs");
+    // Another file with the same bytes: hashed, and taken.
+    const copied = check();
+    expect(copied).toMatchObject({ holds: true, hashed: true });
+    // The file the cache was made from: taken without hashing (node:crypto is not even loaded).
+    writeFileSync(keyPath, JSON.stringify({ ...JSON.parse(readFileSync(keyPath, "utf8")), file: copied.file }));
+    expect(check()).toMatchObject({ holds: true, hashed: false });
+    // That file rewritten with one byte changed, its length kept: hashed, and refused.
+    const bytes = readFileSync(scriptPath);
+    bytes[4] = bytes[4] === 0x58 ? 0x59 : 0x58;
+    writeFileSync(scriptPath, bytes);
+    expect(check()).toMatchObject({ holds: false, hashed: true });
   });
 
   it("the build writes the script in ASCII; the loader reads any script as its UTF-8 text", async () => {

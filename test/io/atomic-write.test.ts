@@ -42,6 +42,23 @@ describe("atomic writes to an unwritable place", () => {
     await writer.commit();
     expect(readFileSync(target, "utf8")).toBe("0\n1\n2\n");
   });
+
+  it("a writer keeps the order of writes not awaited, small and large, text and bytes; abort leaves nothing", async () => {
+    const target = join(tmp.dir, "out", "order.jsonl");
+    const writer = await AtomicLineWriter.open(target);
+    const pieces: (string | Uint8Array)[] = [];
+    for (let i = 0; i < 200; i++) pieces.push(i % 3 === 0 ? Buffer.from(`${i}:${"b".repeat(i * 37)}\n`) : `${i}:${"t".repeat((i * 997) % 40000)}\n`);
+    await Promise.all(pieces.map((piece) => writer.write(piece)));
+    const temp = await writer.finish();
+    const expected = Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece) : piece)));
+    expect(readFileSync(temp).equals(expected)).toBe(true);
+    await writer.commit();
+    expect(readFileSync(target).equals(expected)).toBe(true);
+    const dropped = await AtomicLineWriter.open(join(tmp.dir, "out", "dropped.jsonl"));
+    await dropped.write("x".repeat(100_000));
+    await dropped.abort();
+    expect(readdirSync(join(tmp.dir, "out")).sort()).toEqual(["ok.jsonl", "order.jsonl"]);
+  });
 });
 
 describe("commands with an unwritable output exit 2 (were 3)", () => {
