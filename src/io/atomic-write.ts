@@ -32,7 +32,8 @@ async function makeParent(target: string): Promise<void> {
   removeStaleTemps(dirname(target));
 }
 
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+/** Writes `data` (or its chunks, one after another: no copy of them joined) to `target` atomically. */
+export async function writeFileAtomic(target: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   await makeParent(target);
   if ((await outputKind(target)) === "stream") {
     try {

@@ -8,7 +8,7 @@
 // slice object; slices read again from the same bytes are the same object: readDocumentSliceCached).
 import { dict } from "../core/dict.js";
 import type { JsonObject, RecordFormat } from "./records.js";
-import type { DocumentSlice, SentenceRule, SliceCase } from "./slice-kept.js";
+import { NO_EXTRA_FIELDS, type DocumentSlice, type SentenceRule, type SliceCase } from "./slice-kept.js";
 
 /** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
 export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
@@ -168,13 +168,6 @@ export function compileSlice(slice: DocumentSlice): CompiledSlice {
 }
 
 /**
- * The extra fields of every case that has none: one object, frozen (nothing writes a case's extra
- * fields after the slice reader), instead of a null-prototype object per case, which V8 keeps as a
- * hash table (37,500 of them on the GRPO bench slice, promoted by the young collections one by one).
- */
-const NO_EXTRA: JsonObject = Object.freeze(dict());
-
-/**
  * A case of a compiled slice, whose sentences become strings when they are first read. An eval
  * reads only their count (`sentenceCount`) but for the cases its page shows: making every
  * sentence a string on opening (412,500 of them for the GRPO bench's slice) and copying them
@@ -247,7 +240,7 @@ function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: M
       start[first + 4] === start[first + 5] ? null : (JSON.parse(text.slice(start[first + 4]!, start[first + 5]!)) as string | string[]),
       // Keys are the user's: a null-prototype object, as the slice reader builds it.
       start[first + 5] === start[first + 6]
-        ? NO_EXTRA
+        ? NO_EXTRA_FIELDS
         : Object.assign(dict(), JSON.parse(text.slice(start[first + 5]!, start[first + 6]!)) as Record<string, unknown>),
       v.sentenceStart[i + 1]! - v.sentenceStart[i]!,
       strings,

@@ -5,7 +5,7 @@
 import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth, parseBoundedJson, TOO_DEEP_MESSAGE } from "./depth.js";
 import { Readable } from "node:stream";
-import { readLines, sourceChunks, sourceName, type InputSource, type StreamSource } from "./lines.js";
+import { readLineBatches, readLines, sourceChunks, sourceName, type InputSource, type Line, type StreamSource } from "./lines.js";
 import { firstInvalidLine, noteInvalidUtf8Lines } from "./csv-utf8.js";
 import { readInputBytes, readInputText, wholeFileTooLarge } from "./input-file.js";
 import { InputError } from "./errors.js";
@@ -291,14 +291,16 @@ function isContainer(value: JsonObject): boolean {
   return keys.length > 0 && keys.every((k) => (k === "pos" || k === "neg") && isJsonObject(value[k]));
 }
 
+/** A JSONL line of the source named `name` as its record, as written. */
+function jsonlItem(name: string, line: Line): RecordItem {
+  const where = `${name}:${line.lineNo}`;
+  const parsed = parseJsonLine(line.text);
+  return "error" in parsed ? { where, line: line.lineNo, error: parsed.error } : { where, line: line.lineNo, record: parsed.record };
+}
+
 async function* readJsonl(source: InputSource): AsyncGenerator<RecordItem> {
   const name = sourceName(source);
-  for await (const line of readLines(source)) {
-    const where = `${name}:${line.lineNo}`;
-    const parsed = parseJsonLine(line.text);
-    if ("error" in parsed) yield { where, line: line.lineNo, error: parsed.error };
-    else yield { where, line: line.lineNo, record: parsed.record };
-  }
+  for await (const line of readLines(source)) yield jsonlItem(name, line);
 }
 
 /** The one CSV error the parser steps over itself: a record with the wrong number of fields. */
@@ -634,15 +636,30 @@ async function* readParquet(source: InputSource): AsyncGenerator<RecordItem> {
   }
 }
 
+/** A record item under the null rule (`nullAsAbsent`). */
+function underNullRule(item: RecordItem): RecordItem {
+  if (item.record === undefined) return item;
+  const record = nullAsAbsent(item.record);
+  return record === item.record ? item : { ...item, record };
+}
+
 /** Records from a path or a stream (`-` on the command line), each under the null rule (`nullAsAbsent`). */
 export async function* readRecords(source: InputSource, format?: RecordFormat): AsyncGenerator<RecordItem> {
-  for await (const item of readRecordsAsWritten(source, format)) {
-    if (item.record === undefined) yield item;
-    else {
-      const record = nullAsAbsent(item.record);
-      yield record === item.record ? item : { ...item, record };
-    }
+  for await (const item of readRecordsAsWritten(source, format)) yield underNullRule(item);
+}
+
+/**
+ * `readRecords` of a source in a known format, a batch at a time: a JSONL file's come a block of
+ * lines at a time, one turn of the async generators per block rather than four per record (a
+ * 37,500-record slice's read spent about as much in those turns as in parsing its lines).
+ */
+export async function* readRecordBatches(source: InputSource, format: RecordFormat): AsyncGenerator<readonly RecordItem[]> {
+  if (format !== "jsonl") {
+    for await (const item of readRecords(source, format)) yield [item];
+    return;
   }
+  const name = sourceName(source);
+  for await (const lines of readLineBatches(source)) yield lines.map((line) => underNullRule(jsonlItem(name, line)));
 }
 
 /** Records as the file holds them; a stream is sniffed from its head, then replayed. */

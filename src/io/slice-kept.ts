@@ -5,6 +5,7 @@
 // splitters.
 import type { SENTENCE_RULES } from "../core/options/documents.js";
 import { hash } from "node:crypto";
+import { dict } from "../core/dict.js";
 import { sha256Text } from "./hashing.js";
 import type { Progress } from "./observer.js";
 import type { JsonObject, RecordFormat } from "./records.js";
@@ -31,6 +32,13 @@ export interface SliceCase {
   /** Unknown fields, passed through to per-case output. */
   extra: JsonObject;
 }
+
+/**
+ * The extra fields of every case that has none: one object, frozen (nothing writes a case's extra
+ * fields after the slice reader), instead of a null-prototype object per case, which V8 keeps as a
+ * hash table (37,500 of them on the GRPO bench slice, promoted by the young collections one by one).
+ */
+export const NO_EXTRA_FIELDS: JsonObject = Object.freeze(dict());
 
 /** How a `text` becomes numbered sentences: mari's own rule (the default) or nltk's Punkt. */
 export type SentenceRule = (typeof SENTENCE_RULES)[number];
@@ -148,12 +156,27 @@ export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[]
   return lines;
 }
 
+/** What JSON.stringify writes escaped in a string: a quote, a backslash, control characters, a lone surrogate. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * canonicalJson's text of {id, sentences, label, gold}, written with its keys already in sorted
+ * order (a string, a boolean and arrays of strings and integers: no key inside to sort). Strings
+ * with nothing to escape (nearly all) are written between quotes as they are: ≈ 1.5× as fast as
+ * JSON.stringify of the object.
+ */
+function caseJson(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">): string {
+  const { id, sentences } = c;
+  let plain = !JSON_ESCAPED.test(id);
+  for (let k = 0; plain && k < sentences.length; k++) plain = !JSON_ESCAPED.test(sentences[k]!);
+  if (!plain || sentences.length === 0) return JSON.stringify({ gold: c.gold, id, label: c.label, sentences });
+  return `{"gold":[${c.gold.join(",")}],"id":"${id}","label":${c.label},"sentences":["${sentences.join('","')}"]}`;
+}
+
 /** A case's content hash: sha256 of canonicalJson's text of {id, sentences, label, gold}, in hex. */
 export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">): string {
-  // canonicalJson's text written with its keys already in sorted order (a string, a boolean and
-  // arrays of strings and numbers: no key inside to sort). The one-shot hash is ≈ 3× faster than
-  // a Hash object per case.
-  return hash("sha256", JSON.stringify({ gold: c.gold, id: c.id, label: c.label, sentences: c.sentences }), "hex");
+  // The one-shot hash is ≈ 3× faster than a Hash object per case.
+  return hash("sha256", caseJson(c), "hex");
 }
 
 const hashOf = new WeakMap<object, string>();

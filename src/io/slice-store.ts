@@ -60,8 +60,11 @@ function cacheKey(path: string, options: SliceReadOptions, content: string): str
   return createHash("sha256").update(JSON.stringify(fields)).digest("hex");
 }
 
-/** The file's bytes: a 4-byte header length, the header (JSON), the packed strings, the numbers. */
-function encode(slice: DocumentSlice, compiled: CompiledSlice, key: string, records: number, xxh64: XXHashAPI): Buffer {
+/**
+ * The file's bytes in their parts, written one after another rather than copied into one buffer: a
+ * 4-byte header length, the header (JSON), the packed strings, the numbers.
+ */
+function encode(slice: DocumentSlice, compiled: CompiledSlice, key: string, records: number, xxh64: XXHashAPI): Buffer[] {
   const strings = Buffer.from(compiled.strings.buffer);
   const numbers = Buffer.from(compiled.numbers);
   const body = xxh64With(xxh64);
@@ -86,7 +89,7 @@ function encode(slice: DocumentSlice, compiled: CompiledSlice, key: string, reco
   const head = Buffer.from(JSON.stringify(header), "utf8");
   const length = Buffer.alloc(4);
   length.writeUInt32LE(head.length);
-  return Buffer.concat([length, head, strings, numbers]);
+  return [length, head, strings, numbers];
 }
 
 /** Reads `into.length` bytes of `fd` from `position`; false when the file ends first. */

@@ -12,10 +12,11 @@ import { InputError, located } from "./errors.js";
 import { createHash } from "node:crypto";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
-import { csvColumns, detectRecordFormat, readRecords, type JsonObject, type RecordFormat } from "./records.js";
+import { csvColumns, detectRecordFormat, readRecordBatches, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 import { sourceChunks } from "./lines.js";
 import {
   keepSlice,
+  NO_EXTRA_FIELDS,
   sliceKeptInProcess,
   takeKeptSlice,
   type DocumentSlice,
@@ -68,7 +69,11 @@ const LABEL_STRINGS: Readonly<Record<string, boolean>> = {
 
 /** The first field present (not undefined) among aliases. */
 function pick(record: JsonObject, names: readonly string[]): unknown {
-  for (const name of names) if (Object.hasOwn(record, name) && record[name] !== undefined) return record[name];
+  for (const name of names) {
+    // The value first: most names are absent, and an own-property test is the dearer of the two.
+    const value = record[name];
+    if (value !== undefined && Object.hasOwn(record, name)) return value;
+  }
   return undefined;
 }
 
@@ -190,9 +195,11 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
     gold = readGoldIds(record.gold_sentence_ids, sentences!.length, fail) ?? alignEvidence(sentences!, goldEvidence(record, fail));
     if (gold.length === 0) fail("a positive case needs gold evidence (non-empty `evidence`, `gold_sentence_ids` or `contra_list`)");
   }
-  const extra: JsonObject = dict();
+  let extra = NO_EXTRA_FIELDS;
   for (const key of Object.keys(record)) {
-    if (!KNOWN_FIELDS.has(key)) extra[key] = record[key];
+    if (KNOWN_FIELDS.has(key)) continue;
+    if (extra === NO_EXTRA_FIELDS) extra = dict();
+    extra[key] = record[key];
   }
   return {
     index,
@@ -230,28 +237,30 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
     // The same bytes as the path gives (the file's chunks), named by the path: a stream of them
     // lets `onBytes` see each chunk once, as it is read.
     const source = onBytes !== undefined && STREAMED_FORMATS.has(detected) ? { name: path, chunks: tapped(path, onBytes) } : path;
-    for await (const item of readRecords(source, detected)) {
-      progress?.tick();
-      if (item.error) {
-        // A blank line carries no record.
-        if (item.error.code !== "blank_line") reject(item.where, item.error.message);
-        continue;
+    for await (const items of readRecordBatches(source, detected)) {
+      for (const item of items) {
+        progress?.tick();
+        if (item.error) {
+          // A blank line carries no record.
+          if (item.error.code !== "blank_line") reject(item.where, item.error.message);
+          continue;
+        }
+        let c: SliceCase;
+        try {
+          c = sliceCaseFromRecord(item.record, cases.length, item.where, sentences);
+        } catch (err) {
+          if (!(err instanceof SliceRecordError) || strict) throw err;
+          rejected.push({ where: err.where, message: err.detail });
+          continue;
+        }
+        const previous = byId.get(c.id);
+        if (previous !== undefined) {
+          reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${cases[previous]!.where})`);
+          continue;
+        }
+        byId.set(c.id, c.index);
+        cases.push(c);
       }
-      let c: SliceCase;
-      try {
-        c = sliceCaseFromRecord(item.record, cases.length, item.where, sentences);
-      } catch (err) {
-        if (!(err instanceof SliceRecordError) || strict) throw err;
-        rejected.push({ where: err.where, message: err.detail });
-        continue;
-      }
-      const previous = byId.get(c.id);
-      if (previous !== undefined) {
-        reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${cases[previous]!.where})`);
-        continue;
-      }
-      byId.set(c.id, c.index);
-      cases.push(c);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;

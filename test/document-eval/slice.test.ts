@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -187,5 +188,28 @@ describe("the slice hash", () => {
     const slice = await readDocumentSlice(path);
     const hashes = slice.cases.map((c) => sha256Text(canonicalJson({ id: c.id, sentences: c.sentences, label: c.label, gold: c.gold })));
     expect(sliceHashOf(slice)).toBe(sha256Text(hashes.sort().join("\n")));
+  });
+
+  it("hashes each case's canonical JSON whatever its strings hold", async () => {
+    const { sliceCaseHash } = await import("../../src/io/slice-kept.js");
+    const { canonicalJson, sha256Text } = await import("../../src/io/hashing.js");
+    // Plain text, and text with what JSON escapes: quotes, backslashes, controls, surrogates (paired or lone).
+    const text = fc.oneof(
+      fc.string(),
+      fc.string({ unit: "binary" }),
+      fc.constantFrom('say "no"', "a\\b", "\u0000\t", "\ud83d\ude00", "\ud83d", "\ude00x", "\u007f\u2028"),
+    );
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(text, { maxLength: 5 }),
+        fc.boolean(),
+        fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { maxLength: 4 }),
+        (id, sentences, label, gold) => {
+          expect(sliceCaseHash({ id, sentences, label, gold })).toBe(sha256Text(canonicalJson({ id, sentences, label, gold })));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isPythonWhitespace } from "../../../src/core/python/whitespace.js";
 import {
@@ -134,5 +135,87 @@ describe("alignEvidence", () => {
     expect(alignEvidence(sentences, [])).toEqual([]);
     expect(alignEvidence(sentences, ["", "  \n"])).toEqual([]);
     expect(alignEvidence(sentences, ["", "workers"])).toEqual([3]);
+  });
+});
+
+describe("alignEvidence against jaccardTokens and tokenJaccard", () => {
+  /** The alignment as its definition reads, on the reference tokens and score. */
+  function alignByDefinition(sentences: readonly string[], evidence: readonly string[]): number[] {
+    const gold = new Set<number>();
+    for (const quote of evidence) {
+      if (stripPythonWhitespace(quote).length === 0) continue;
+      const quoteTokens = jaccardTokens(quote);
+      let best = 0;
+      let bestScore = -1;
+      sentences.forEach((sentence, index) => {
+        const score = tokenJaccard(quoteTokens, jaccardTokens(sentence));
+        if (score > bestScore) [best, bestScore] = [index, score];
+      });
+      if (sentences.length > 0) gold.add(best + 1);
+    }
+    return [...gold].sort((a, b) => a - b);
+  }
+  // Few words, cases and folds among them, so that tokens repeat, tie and match across texts.
+  const word = fc.constantFrom(
+    "alpha",
+    "Alpha",
+    "BETA",
+    "beta",
+    "g4mma",
+    "x",
+    "42",
+    "Straße",
+    "strasse",
+    "ﬁle",
+    "file",
+    "İstanbul",
+    "\u212a",
+    "k",
+    "ſun",
+    "sun",
+    "é",
+    "",
+  );
+  const gap = fc.constantFrom("", " ", ", ", ". ", "-", "\u00a0", "\n", "!");
+  const text = fc.array(fc.tuple(word, gap), { maxLength: 8 }).map((parts) => parts.map(([w, g]) => w + g).join(""));
+
+  it("gives the gold ids the definition gives", () => {
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 6 }), fc.array(text, { maxLength: 4 }), (sentences, evidence) => {
+        expect(alignEvidence(sentences, evidence)).toEqual(alignByDefinition(sentences, evidence));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("keeps a vocabulary larger than its first tables", () => {
+    const many = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x${"y".repeat(i % 50)}`);
+    const sentences = [many.slice(0, 1500).join(" "), many.slice(1500).join(" "), many.slice(1000, 2000).join(" ")];
+    const evidence = [many.slice(1000, 2000).join(" "), many.slice(2900).join(" "), many.slice(0, 1400).join(" ")];
+    expect(alignEvidence(sentences, evidence)).toEqual(alignByDefinition(sentences, evidence));
+  });
+});
+
+describe("splitSentences against the reference's re.split", () => {
+  // `re.split(r"(?<=[.!?])\s+", text)` with Python's `\s`, then stripped pieces, empty ones dropped.
+  const pythonBreak = new RegExp(`(?<=[.!?])[${PYTHON_WHITESPACE}]+`);
+  const bySplit = (text: string): string[] => {
+    const pieces = text
+      .split(pythonBreak)
+      .map(stripPythonWhitespace)
+      .filter((piece) => piece.length > 0);
+    return pieces.length > 0 ? pieces : [stripPythonWhitespace(text)];
+  };
+  const text = fc
+    .array(fc.constantFrom("a", "Bc", ".", "!", "?", "...", " ", "  ", "\n", "\u0085", "\u001c", "\u3000", "\ufeff", "ß", "3.14"), { maxLength: 30 })
+    .map((parts) => parts.join(""));
+
+  it("gives the pieces the reference's split gives", () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(splitSentences(t)).toEqual(bySplit(t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
