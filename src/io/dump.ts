@@ -225,56 +225,31 @@ export function lenientId(value: unknown): unknown {
   return value;
 }
 
-const THINK_OPEN = "<think>\n";
-const THINK_TO_ANSWER = "\n</think>\n<answer>\n";
-const ANSWER_CLOSE = "\n</answer>";
-const JUDGMENT_PREFIX = "Judgment: ";
-const EVIDENCE_PREFIX = "Evidence: ";
+const [THINK, THINK_CLOSE, ANSWER, ANSWER_CLOSE] = LAYOUT_TAGS as [string, string, string, string];
 
-/** Whether one of the four tags starts at `at` (where text has a `<`). */
-function tagAt(text: string, at: number): boolean {
-  // The character after `<` tells which tags can start here: `<think>`, `<answer>` or a closing one.
-  const next = text.charCodeAt(at + 1);
-  if (next === 0x74 /* t */) return text.startsWith(LAYOUT_TAGS[0]!, at);
-  if (next === 0x61 /* a */) return text.startsWith(LAYOUT_TAGS[2]!, at);
-  return next === 0x2f /* / */ && (text.startsWith(LAYOUT_TAGS[1]!, at) || text.startsWith(LAYOUT_TAGS[3]!, at));
-}
-
-/**
- * Whether no tag occurs anywhere but at the four places the layout put one (the `<`s of `<think>`,
- * `</think>`, `<answer>` and `</answer>`): then each tag occurs exactly once.
- */
-function noOtherTag(text: string, places: readonly [number, number, number, number]): boolean {
-  for (let at = text.indexOf("<"); at !== -1; at = text.indexOf("<", at + 1)) {
-    if (at === places[0] || at === places[1] || at === places[2] || at === places[3]) continue;
-    if (tagAt(text, at)) return false;
-  }
-  return true;
-}
+/** `<` where none of the four tags starts: the text between the tags may hold such a `<` only. */
+const LONE_LT = `<(?!${LAYOUT_TAGS.map((tag) => tag.slice(1)).join("|")})`;
+/** Text without a tag in it (the think text), and the same within one line (an answer's value). */
+const UNTAGGED = `[^<]*(?:${LONE_LT}[^<]*)*`;
+const UNTAGGED_LINE = `[^<\\n]*(?:${LONE_LT}[^<\\n]*)*`;
 
 /**
  * The tagged layout, exactly: `<think>\n…\n</think>\n<answer>\nJudgment: X\nEvidence: [...]\n</answer>`,
- * each tag once, nothing before or after. Returns the think text and the two answer values.
+ * each tag once, nothing before or after; an empty think text may share its newline with
+ * `<think>\n`. One regular expression, run as V8's compiled regexp code: the case explorer reads
+ * the think text of thousands of lines in a process that never ran the layout as JavaScript (the
+ * scorer reads completions as bytes), where a parse by string searches cost 2.6 times as much
+ * (20.6 against 7.9 ms of CPU for the 16,000 completions of the GRPO bench's page).
  */
+const LAYOUT = new RegExp(
+  `^${THINK}\\n(?:(${UNTAGGED})\\n)?${THINK_CLOSE}\\n${ANSWER}\\nJudgment: (${UNTAGGED_LINE})\\nEvidence: (${UNTAGGED_LINE})\\n${ANSWER_CLOSE}$`,
+);
+
+/** The tagged layout (LAYOUT): the think text and the two answer values. */
 export function parseCompletionLayout(completion: string): { think: string; judgment: string; evidence: string } | undefined {
-  if (!completion.startsWith(THINK_OPEN) || !completion.endsWith(ANSWER_CLOSE)) return undefined;
-  const middle = completion.indexOf(THINK_TO_ANSWER, THINK_OPEN.length - 1);
-  if (middle === -1) return undefined;
-  const answerStart = middle + THINK_TO_ANSWER.length;
-  const answerEnd = completion.length - ANSWER_CLOSE.length;
-  // The opening, the middle and the end each hold their tags; any further one breaks the layout.
-  if (!noOtherTag(completion, [0, middle + 1, answerStart - "<answer>\n".length, answerEnd + 1])) return undefined;
-  if (answerStart > answerEnd) return undefined;
-  // Exactly two answer lines: one newline inside the answer, the other is the one before `</answer>`.
-  const newline = completion.indexOf("\n", answerStart);
-  if (newline >= answerEnd || completion.indexOf("\n", newline + 1) !== answerEnd) return undefined;
-  if (!completion.startsWith(JUDGMENT_PREFIX, answerStart) || !completion.startsWith(EVIDENCE_PREFIX, newline + 1)) return undefined;
-  const think = middle < THINK_OPEN.length ? "" : completion.slice(THINK_OPEN.length, middle);
-  return {
-    think,
-    judgment: completion.slice(answerStart + JUDGMENT_PREFIX.length, newline),
-    evidence: completion.slice(newline + 1 + EVIDENCE_PREFIX.length, answerEnd),
-  };
+  const match = LAYOUT.exec(completion);
+  if (match === null) return undefined;
+  return { think: match[1] ?? "", judgment: match[2]!, evidence: match[3]! };
 }
 
 /** Maps a quoted sentence to the first sentence that contains it or that it contains (case-insensitive). */

@@ -232,6 +232,9 @@ const LAYOUT_PIECES = [
   " ",
   "<thin",
   "answer>",
+  "</",
+  "think>\n",
+  "\r",
 ];
 
 function randomCompletion(r: (n: number) => number): string {
@@ -241,8 +244,8 @@ function randomCompletion(r: (n: number) => number): string {
     return text;
   }
   // A layout close to the valid one, with a few random edits.
-  const think = ["", "a", "Sentence [3] and [4].", "x\ny", "<", "</think>"][r(6)]!;
-  let text = `<think>\n${think}\n</think>\n<answer>\nJudgment: ${["yes", "No", ""][r(3)]}\nEvidence: ${["[1]", "[]", "", "[1]\n"][r(4)]}\n</answer>`;
+  const think = ["", "a", "Sentence [3] and [4].", "x\ny", "<", "</think>", "\n", "a<", "<\n</answer"][r(9)]!;
+  let text = `<think>\n${think}\n</think>\n<answer>\nJudgment: ${["yes", "No", ""][r(3)]}\nEvidence: ${["[1]", "[]", "", "[1]\n", "[1]<", "<answer"][r(6)]}\n</answer>`;
   for (let edits = r(3); edits > 0; edits--) {
     const at = r(text.length + 1);
     const piece = LAYOUT_PIECES[r(LAYOUT_PIECES.length)]!;
