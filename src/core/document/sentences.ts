@@ -88,6 +88,13 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
   return union === 0 ? 0 : shared / union;
 }
 
+/** `from`'s values at the start of a zeroed array of `length`. */
+function grown(from: Int32Array, length: number): Int32Array {
+  const to = new Int32Array(length);
+  to.set(from);
+  return to;
+}
+
 /**
  * Alignment tokens as small integer ids, one vocabulary per `alignEvidence` call: each token's
  * characters are looked up in a hash table of typed arrays as the text is scanned, so a slice's
@@ -96,13 +103,6 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
  * makes, which stays the reference form: ASCII text is lower-cased as it is scanned (its casefold),
  * other text is case-folded first.
  */
-/** `from`'s values at the start of a zeroed array of `length`. */
-function grown(from: Int32Array, length: number): Int32Array {
-  const to = new Int32Array(length);
-  to.set(from);
-  return to;
-}
-
 class AlignmentVocabulary {
   /** Open addressing: id + 1 of the token in each slot, 0 when empty. */
   #slots: Int32Array = new Int32Array(1 << 10);
