@@ -21,13 +21,7 @@ export interface DumpTexts {
   record: JsonObject | undefined;
 }
 
-/**
- * The widest gap between two wanted lines read in one read rather than two: a read of a few lines
- * costs about a microsecond, as does copying some 8 KB of the lines between (measured on the
- * GRPO bench dump, in the page cache). With 64 KB, the page's 2,000 cases spread over that dump
- * read all of its 43 MB again.
- */
-const COALESCE_BYTES = 8 * 1024;
+const COALESCE_BYTES = 64 * 1024;
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
 /** Reasoning, raw completion and the parsed line of one dump line's text (nothing for a line that is not a JSON object). */
