@@ -5,7 +5,7 @@
 // "read every line and JSON.parse it" in the same rounds: every round runs the floor and each
 // variant once, interleaved, so a machine shared with other jobs slows them alike; the figures are
 // medians over the rounds of wall time, CPU seconds (user + sys) and peak RSS of the child
-// processes (/usr/bin/time -v when present, else a resourceUsage wrapper), and each variant's CPU
+// processes (bench/lib/measure-child.py), and each variant's CPU
 // and wall as a RATIO to the floor's median. Variants: default reports and `--report json`, with
 // `--workers 1` and `--workers 2`; on the GRPO dump also a cold compiled-slice cache (emptied
 // before the run) beside the warm one (left by the previous run). One more variant on each dump,

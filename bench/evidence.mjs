@@ -2,8 +2,8 @@
 // `mari evidence` at scale: 1,000 markdown documents with nested sections and 100,000 facts cases
 // citing them (mostly accepted, some of each main rejection code), generated from a fixed seed,
 // then the CLI against the floor "read + JSON.parse every line of both files", best of 3 each, as
-// wall time, CPU seconds (user + sys) and peak RSS of child processes (/usr/bin/time -v when
-// present, else a resourceUsage wrapper). Needs a build. Writes bench/results/evidence.json.
+// wall time, CPU seconds (user + sys) and peak RSS of child processes (bench/lib/measure-child.py).
+// Needs a build. Writes bench/results/evidence.json.
 //   node bench/evidence.mjs [--documents N] [--cases N] [--repeat K]
 import { once } from "node:events";
 import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

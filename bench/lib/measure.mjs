@@ -14,10 +14,17 @@ export const ROOT = resolve(import.meta.dirname, "../..");
  */
 export const BENCH_CACHE_HOME = resolve(ROOT, "bench/out/cache-home");
 process.env.XDG_CACHE_HOME = BENCH_CACHE_HOME;
-const TIME = "/usr/bin/time";
+/**
+ * Measures a child from outside (bench/lib/measure-child.py: its wall time, the kernel's accounting
+ * of it once exited, and its main thread's CPU from /proc before it is reaped), so the child runs
+ * exactly as a user runs it. A preload reading /proc from inside would make mari refuse its code
+ * cache, which is made for a node started without flags, and load its ES modules instead.
+ */
+const MEASURE_CHILD = resolve(import.meta.dirname, "measure-child.py");
+const PYTHON = process.env.MARI_BENCH_PYTHON ?? "python3";
 
-/** Which timer `measureChild` uses on this machine (recorded in the results). */
-export const TIMER = existsSync(TIME) ? "/usr/bin/time -v" : "process.resourceUsage wrapper";
+/** How `measureChild` measures (recorded in the results). */
+export const TIMER = "bench/lib/measure-child.py (wait4, main thread from /proc)";
 
 /** `--name N` from the command line, as a number, or the fallback. */
 export function flag(name, fallback) {
@@ -25,27 +32,12 @@ export function flag(name, fallback) {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 }
 
-// Without /usr/bin/time, a small parent runs the command and prints the same three lines.
-const WRAPPER = `
-import { spawnSync } from "node:child_process";
-const r = spawnSync(process.argv[1], process.argv.slice(2), { stdio: ["ignore", "ignore", "inherit"] });
-const u = process.resourceUsage();
-const c = r.status === 0 ? 0 : r.status ?? 3;
-console.error("User time (seconds): " + (u.userCPUTime / 1e6));
-console.error("System time (seconds): " + (u.systemCPUTime / 1e6));
-console.error("Maximum resident set size (kbytes): " + u.maxRSS);
-process.exit(c);
-`;
-
-const MAIN_THREAD_CPU = resolve(import.meta.dirname, "main-thread-cpu.mjs");
-
 /**
- * Runs `node ...args` from the repository root; throws when it fails. The child also reports its
- * main thread's CPU seconds (main-thread-cpu.mjs), so its CPU splits into the main thread's and
- * the other threads'.
+ * Runs `node ...args` from the repository root; throws when it fails. Its CPU splits into the main
+ * thread's and the other threads' (V8's compilers and GC helpers, the libuv pool, workers).
  */
 export function measureChild(args) {
-  return measureCommand(process.execPath, ["--import", MAIN_THREAD_CPU, ...args]);
+  return measureCommand(process.execPath, args);
 }
 
 /**
@@ -53,22 +45,20 @@ export function measureChild(args) {
  * `{ stdout: true }` the result also holds what the program printed (for a small output).
  */
 export async function measureCommand(program, args, { stdout: keepStdout = false } = {}) {
-  const useTime = existsSync(TIME);
-  const command = useTime ? TIME : process.execPath;
-  const argv = useTime ? ["-v", program, ...args] : ["--input-type=module", "-e", WRAPPER, program, ...args];
-  const started = process.hrtime.bigint();
+  const command = PYTHON;
+  const argv = [MEASURE_CHILD, program, ...args];
   const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"] });
   let stdout = "";
   if (keepStdout) child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const [code] = await once(child, "close");
-  const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
   const field = (label) => {
     const m = new RegExp(`${label}: ([\\d.]+)`).exec(stderr);
     return m ? Number(m[1]) : null;
   };
+  const wall = field("Elapsed \\(seconds\\)");
   const user = field("User time \\(seconds\\)");
   const sys = field("System time \\(seconds\\)");
   const rss = field("Maximum resident set size \\(kbytes\\)");
@@ -76,7 +66,7 @@ export async function measureCommand(program, args, { stdout: keepStdout = false
   const cpu = user !== null && sys !== null ? user + sys : null;
   return {
     wall_seconds: wall,
-    cpu_seconds: cpu,
+    cpu_seconds: cpu === null ? null : Number(cpu.toFixed(6)),
     ...(mainThread !== null && cpu !== null ? { main_thread_cpu_seconds: mainThread, other_threads_cpu_seconds: Number((cpu - mainThread).toFixed(2)) } : {}),
     peak_rss_mb: rss === null ? null : rss / 1024,
     load_average_1m: loadavg()[0],
