@@ -110,15 +110,13 @@ async function parseFloor(path) {
   return { seconds: seconds(start), lines: n };
 }
 
-// Reports the child's own CPU time and peak RSS as it exits (portable: no /usr/bin/time needed).
-const USAGE_HOOK =
-  'data:text/javascript,process.on("exit",()=>{const u=process.resourceUsage();' +
-  'process.stderr.write("\\nBENCH_USAGE "+JSON.stringify({maxRssKb:u.maxRSS,userUs:u.userCPUTime,systemUs:u.systemCPUTime})+"\\n")})';
-
-/** End to end, as users run it: `mari classify FILE > /dev/null` in a child process. */
+/**
+ * End to end, as users run it: `mari classify FILE` in a child process, its stdout's lines counted
+ * here, measured from outside (bench/lib/measure-child.py: a preload would add Node's module
+ * loader to the process measured).
+ */
 async function cliRun(path) {
-  const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, ["--import", USAGE_HOOK, join(ROOT, "bin/mari.js"), "classify", path], {
+  const child = spawn("python3", [join(ROOT, "bench/lib/measure-child.py"), process.execPath, join(ROOT, "bin/mari.js"), "classify", path], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdoutLines = 0;
@@ -128,10 +126,14 @@ async function cliRun(path) {
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const [code] = await once(child, "close");
-  const wall = seconds(start);
-  const usage = JSON.parse(/BENCH_USAGE (.*)/.exec(stderr)?.[1] ?? "null");
-  if (code !== 0 || stdoutLines !== PAIRS || usage === null) throw new Error(`mari classify failed (exit ${code}): ${stderr.slice(0, 500)}`);
-  return { wall, cpu: (usage.userUs + usage.systemUs) / 1e6, maxRssMb: usage.maxRssKb / 1024 };
+  const field = (label) => Number(new RegExp(`^${label}: ([\\d.]+)$`, "m").exec(stderr)?.[1] ?? Number.NaN);
+  const wall = field("Elapsed \\(seconds\\)");
+  const cpu = field("User time \\(seconds\\)") + field("System time \\(seconds\\)");
+  const maxRssKb = field("Maximum resident set size \\(kbytes\\)");
+  if (code !== 0 || stdoutLines !== PAIRS || !Number.isFinite(cpu) || !Number.isFinite(maxRssKb)) {
+    throw new Error(`mari classify failed (exit ${code}): ${stderr.slice(0, 500)}`);
+  }
+  return { wall, cpu, maxRssMb: maxRssKb / 1024 };
 }
 
 const streamPath = join(tmpdir(), `mari-bench-classify-${process.pid}.jsonl`);
