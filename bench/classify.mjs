@@ -14,6 +14,7 @@ import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { once } from "node:events";
 import { prng } from "./lib/log-fuzz.mjs";
+import { measuredCommand, measuredFields } from "./lib/measure.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const DIST = join(ROOT, "dist/core/classifier/index.js");
@@ -116,9 +117,8 @@ async function parseFloor(path) {
  * loader to the process measured).
  */
 async function cliRun(path) {
-  const child = spawn("python3", [join(ROOT, "bench/lib/measure-child.py"), process.execPath, join(ROOT, "bin/mari.js"), "classify", path], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const [file, args] = measuredCommand(process.execPath, [join(ROOT, "bin/mari.js"), "classify", path]);
+  const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stdoutLines = 0;
   child.stdout.on("data", (chunk) => {
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) stdoutLines++;
@@ -126,11 +126,9 @@ async function cliRun(path) {
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const [code] = await once(child, "close");
-  const field = (label) => Number(new RegExp(`^${label}: ([\\d.]+)$`, "m").exec(stderr)?.[1] ?? Number.NaN);
-  const wall = field("Elapsed \\(seconds\\)");
-  const cpu = field("User time \\(seconds\\)") + field("System time \\(seconds\\)");
-  const maxRssKb = field("Maximum resident set size \\(kbytes\\)");
-  if (code !== 0 || stdoutLines !== PAIRS || !Number.isFinite(cpu) || !Number.isFinite(maxRssKb)) {
+  const { wall, user, sys, rssKb: maxRssKb } = measuredFields(stderr);
+  const cpu = user === null || sys === null ? null : user + sys;
+  if (code !== 0 || stdoutLines !== PAIRS || cpu === null || maxRssKb === null) {
     throw new Error(`mari classify failed (exit ${code}): ${stderr.slice(0, 500)}`);
   }
   return { wall, cpu, maxRssMb: maxRssKb / 1024 };

@@ -7,11 +7,11 @@
     Maximum resident set size (kbytes): K
     Main thread CPU (seconds): M        (where /proc is)
 
-W is from the fork to the exit; U, S and K come from the kernel's accounting of the exited child (wait4), as /usr/bin/time
-reports them. The main thread's share is read from /proc while the exited child is still unreaped
-(waitid with WNOWAIT), so the command runs exactly as a user runs it: a preload that read it from
-inside would change the process measured (for mari: its code cache is made for no preloads).
-Exits with the command's status.
+W is from the fork to the exit; U, S and K come from the kernel's accounting of the exited child
+(wait4), as /usr/bin/time reports them. The main thread's share is read from /proc while the
+exited child is still unreaped (waitid with WNOWAIT), so the command runs exactly as a user runs
+it: a preload that read it from inside would change the process measured (for mari: its code
+cache is made for no preloads). Exits with the command's status.
 """
 import os
 import sys

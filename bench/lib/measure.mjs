@@ -21,7 +21,6 @@ process.env.XDG_CACHE_HOME = BENCH_CACHE_HOME;
  * cache, which is made for a node started without flags, and load its ES modules instead.
  */
 const MEASURE_CHILD = resolve(import.meta.dirname, "measure-child.py");
-const PYTHON = process.env.MARI_BENCH_PYTHON ?? "python3";
 
 /** How `measureChild` measures (recorded in the results). */
 export const TIMER = "bench/lib/measure-child.py (wait4, main thread from /proc)";
@@ -30,6 +29,26 @@ export const TIMER = "bench/lib/measure-child.py (wait4, main thread from /proc)
 export function flag(name, fallback) {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** The command that runs `program ...args` under the measurer: [file, args] for spawn. */
+export function measuredCommand(program, args) {
+  return ["python3", [MEASURE_CHILD, program, ...args]];
+}
+
+/** What the measurer reported on stderr (its lines come last, after whatever the command wrote there); null for a figure it did not give. */
+export function measuredFields(stderr) {
+  const field = (label) => {
+    const all = [...stderr.matchAll(new RegExp(`^${label}: ([\\d.]+)$`, "gm"))];
+    return all.length > 0 ? Number(all.at(-1)[1]) : null;
+  };
+  return {
+    wall: field("Elapsed \\(seconds\\)"),
+    user: field("User time \\(seconds\\)"),
+    sys: field("System time \\(seconds\\)"),
+    rssKb: field("Maximum resident set size \\(kbytes\\)"),
+    mainThread: field("Main thread CPU \\(seconds\\)"),
+  };
 }
 
 /**
@@ -45,24 +64,15 @@ export function measureChild(args) {
  * `{ stdout: true }` the result also holds what the program printed (for a small output).
  */
 export async function measureCommand(program, args, { stdout: keepStdout = false } = {}) {
-  const command = PYTHON;
-  const argv = [MEASURE_CHILD, program, ...args];
-  const child = spawn(command, argv, { cwd: ROOT, stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"] });
+  const [file, argv] = measuredCommand(program, args);
+  const child = spawn(file, argv, { cwd: ROOT, stdio: ["ignore", keepStdout ? "pipe" : "ignore", "pipe"] });
   let stdout = "";
   if (keepStdout) child.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
   const [code] = await once(child, "close");
   if (code !== 0) throw new Error(`${args.join(" ")} exited ${code}: ${stderr.slice(-2000)}`);
-  const field = (label) => {
-    const m = new RegExp(`${label}: ([\\d.]+)`).exec(stderr);
-    return m ? Number(m[1]) : null;
-  };
-  const wall = field("Elapsed \\(seconds\\)");
-  const user = field("User time \\(seconds\\)");
-  const sys = field("System time \\(seconds\\)");
-  const rss = field("Maximum resident set size \\(kbytes\\)");
-  const mainThread = field("Main thread CPU \\(seconds\\)");
+  const { wall, user, sys, rssKb: rss, mainThread } = measuredFields(stderr);
   const cpu = user !== null && sys !== null ? user + sys : null;
   return {
     wall_seconds: wall,
