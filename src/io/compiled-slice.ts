@@ -84,15 +84,6 @@ export class StringTable {
   }
 }
 
-export function stringTable(packed: PackedStrings): StringTable {
-  return new StringTable(packed);
-}
-
-/** String k of a table. */
-export function stringAt(table: StringTable, k: number): string {
-  return table.text(k, k + 1);
-}
-
 /**
  * A case's strings before its sentences: id, where, scope, doc_type, contra_type (JSON), extra
  * (JSON). Every case's come first, case by case; then every case's sentences, case by case.
@@ -198,7 +189,7 @@ class CompiledCase implements SliceCase {
   }
 
   get where(): string {
-    return stringAt(this.#strings, CASE_FIELDS * this.index + 1);
+    return this.#strings.text(CASE_FIELDS * this.index + 1, CASE_FIELDS * this.index + 2);
   }
 
   get sentences(): string[] {
@@ -210,7 +201,7 @@ class CompiledCase implements SliceCase {
 /** The cases of a compiled slice, decoded (their sentences when first read). */
 function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlice, "cases" | "byId"> {
   const byId = new Map<string, number>();
-  return { cases: decodeInto(stringTable(compiled.strings), v, compiled.cases, byId), byId };
+  return { cases: decodeInto(new StringTable(compiled.strings), v, compiled.cases, byId), byId };
 }
 
 /**
@@ -219,7 +210,7 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
  */
 function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: Map<string, number>): SliceCase[] {
   const cases: SliceCase[] = new Array(count);
-  // stringAt, the empty-field test and the gold copy written out: as functions called from the
+  // A string's slice, the empty-field test and the gold copy written out: as functions called from the
   // loop before V8 compiled it on the fly, each was also compiled on its own. Every case's fields
   // are one text (the strings before the first sentence start at 0).
   const { start } = strings;

@@ -156,7 +156,10 @@ export function sliceRejectionWarnings(slice: DocumentSlice, cap = 20): string[]
   return lines;
 }
 
-/** What JSON.stringify writes escaped in a string: a quote, a backslash, control characters, a lone surrogate. */
+/**
+ * What JSON.stringify may write escaped in a string: a quote, a backslash, control characters, a
+ * surrogate (a lone one is escaped; a string with a pair takes the JSON.stringify path all the same).
+ */
 const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**

@@ -114,8 +114,10 @@ export async function casesDigestCheck(reportPath: string, report: DigestFields,
   const checks: Array<{ field: string; recorded: string; hasher: CasesHasher }> = [];
   const xxh64 = report[field];
   if (xxh64 !== undefined) checks.push({ field, recorded: xxh64, hasher: await casesHasher() });
-  const sha256 = older !== undefined ? report[older] : undefined;
-  if (older !== undefined && sha256 !== undefined) checks.push({ field: older, recorded: sha256, hasher: sha256Hasher() });
+  if (older !== undefined) {
+    const sha256 = report[older];
+    if (sha256 !== undefined) checks.push({ field: older, recorded: sha256, hasher: sha256Hasher() });
+  }
   if (checks.length === 0) return undefined;
   return {
     update(bytes) {

@@ -1,7 +1,7 @@
 // The slice compiled into shared memory for worker threads: what they decode is the slice as read,
 // every field of every case, exactly (lone surrogates, empty strings, user-named keys).
 import { describe, expect, it } from "vitest";
-import { caseCount, compileSlice, openCompiledSlice, packStrings, type PackedStrings, stringAt, stringTable } from "../../src/io/compiled-slice.js";
+import { caseCount, compileSlice, openCompiledSlice, packStrings, type PackedStrings, StringTable } from "../../src/io/compiled-slice.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice-kept.js";
 import { dict } from "../../src/core/dict.js";
@@ -64,13 +64,15 @@ describe("compileSlice / openCompiledSlice", () => {
   });
 });
 
-/** Every string of `packed`, read back through its string table. */
+/** Every string of `packed`, read back through its string table one by one; and all at once, which must agree. */
 const unpack = (packed: PackedStrings): string[] => {
-  const table = stringTable(packed);
-  return Array.from({ length: packed.count }, (_, k) => stringAt(table, k));
+  const table = new StringTable(packed);
+  const oneByOne = Array.from({ length: packed.count }, (_, k) => table.text(k, k + 1));
+  expect(table.strings(0, packed.count)).toEqual(oneByOne);
+  return oneByOne;
 };
 
-describe("packStrings / stringTable", () => {
+describe("packStrings / StringTable", () => {
   it("gives the strings back as they were, code unit for code unit", () => {
     const strings = ["", "a", "\udc00", "x\ud83d", "[1] \u{1f600} x", "", "é".repeat(1000)];
     const packed = packStrings(strings);

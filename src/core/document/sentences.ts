@@ -122,7 +122,12 @@ class AlignmentVocabulary {
    */
   #inText: Int32Array = new Int32Array(1 << 9);
   #inQuote: Int32Array = new Int32Array(1 << 9);
-  #stamp = 0;
+  /**
+   * The last stamp given to a text and to a quote: counted apart, so that the texts scanned while a
+   * quote is compared (which may run their count round and clear `#inText`) never clear its marks.
+   */
+  #textStamp = 0;
+  #quoteStamp = 0;
 
   /** Forgets every token (ids start again from 0). */
   clear(): void {
@@ -130,19 +135,13 @@ class AlignmentVocabulary {
     this.#count = 0;
   }
 
-  /** A stamp no id carries yet. */
-  #newStamp(): number {
-    if (this.#stamp === 0x7fffffff) {
-      this.#inText.fill(0);
-      this.#inQuote.fill(0);
-      this.#stamp = 0;
-    }
-    return ++this.#stamp;
-  }
-
-  /** Marks ids[from] … ids[to − 1] as a quote's; returns the quote's stamp (for `inQuote`). */
+  /** Marks ids[from] … ids[to − 1] as a quote's; returns the quote's stamp (for `inQuote`), one no id carries yet. */
   markQuote(from: number, to: number): number {
-    const stamp = this.#newStamp();
+    if (this.#quoteStamp === 0x7fffffff) {
+      this.#inQuote.fill(0);
+      this.#quoteStamp = 0;
+    }
+    const stamp = ++this.#quoteStamp;
     for (let k = from; k < to; k++) this.#inQuote[this.ids[k]!] = stamp;
     return stamp;
   }
@@ -164,7 +163,12 @@ class AlignmentVocabulary {
 
   /** `tokenize` of text case-folded already, or of `raw` text: −1 when that has a code unit above ASCII. */
   #scan(text: string, raw: boolean, at: number): number {
-    const stamp = this.#newStamp();
+    // A stamp no id carries yet.
+    if (this.#textStamp === 0x7fffffff) {
+      this.#inText.fill(0);
+      this.#textStamp = 0;
+    }
+    const stamp = ++this.#textStamp;
     const length = text.length;
     let end = at;
     let i = 0;
