@@ -44,13 +44,13 @@ export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = Object.fromEnt
 /** [field, metric] of every per-case value a line may carry, in the order its values are taken. */
 const CASE_VALUE_FIELDS: readonly (readonly [string, string])[] = [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)];
 
-/** What a document run line in mari's own shape gives for each per-case field, as scanRunLine and decideRun read it. */
-type RunLineValue = (decision: RunDecision, scanned: ScannedRun) => number | undefined;
+/** What a document run line gives for each per-case field, from what decideRun decided and the line's validity and coverage. */
+type RunLineValue = (decision: RunDecision, formatValid: boolean, coverage: number) => number | undefined;
 const RUN_LINE_VALUES: Readonly<Record<string, RunLineValue>> = {
   localization_hit: (d) => caseValue(d.localizationHit),
   exact_localization: (d) => caseValue(d.exactLocalization),
-  format_valid: (_d, s) => caseValue(s.formatValid),
-  reference_coverage: (_d, s) => caseValue(s.coverage),
+  format_valid: (_d, formatValid) => caseValue(formatValid),
+  reference_coverage: (_d, _v, coverage) => caseValue(coverage),
   reward_accuracy: (d) => caseValue(d.rewardAccuracy),
 };
 
@@ -60,6 +60,46 @@ const DOCUMENT_RUN_VALUES: readonly RunLineValue[] = Object.keys(DOCUMENT_CASE_V
   if (read === undefined) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
   return read;
 });
+
+/**
+ * A document run line as a unit of a side (PairedSide.addUnit's arguments), made as
+ * outcomeFromCaseLine would make it from the line's full record: its gold and predicted classes,
+ * and DOCUMENT_CASE_VALUES in order with the null ones (gold negatives) left out. Metric names and
+ * classes are interned in the side on first use; one is reused line after line.
+ */
+export class DocumentRunUnit {
+  readonly keys = new Int32Array(CASE_VALUE_FIELDS.length);
+  readonly values = new Float64Array(CASE_VALUE_FIELDS.length);
+  /** How many of keys/values the last line gave. */
+  count = 0;
+  gold = 0;
+  predicted = 0;
+  private readonly metricIndex = new Int32Array(CASE_VALUE_FIELDS.length).fill(-1);
+  private readonly classIndex = new Int32Array(2).fill(-1);
+
+  constructor(private readonly side: PairedSide) {}
+
+  /** The unit of a run line under a case labelled `label`, whose judgment, validity and coverage decided `d` (decideRun). */
+  take(label: boolean, judgment: boolean, formatValid: boolean, coverage: number, d: RunDecision): void {
+    let count = 0;
+    for (let k = 0; k < DOCUMENT_RUN_VALUES.length; k++) {
+      const v = DOCUMENT_RUN_VALUES[k]!(d, formatValid, coverage);
+      if (v === undefined) continue;
+      if (this.metricIndex[k]! < 0) this.metricIndex[k] = this.side.valueName(CASE_VALUE_FIELDS[k]![1]);
+      this.keys[count] = this.metricIndex[k]!;
+      this.values[count++] = v;
+    }
+    this.count = count;
+    this.gold = this.classOf(label);
+    this.predicted = this.classOf(judgment);
+  }
+
+  private classOf(judgment: boolean): number {
+    const k = judgment ? 0 : 1;
+    if (this.classIndex[k]! < 0) this.classIndex[k] = this.side.label(documentClass(judgment));
+    return this.classIndex[k]!;
+  }
+}
 
 /** A field's value as a paired value: booleans 0/1, finite numbers as they are, else none (undefined). */
 function caseValue(v: unknown): number | undefined {
@@ -464,27 +504,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   const decoder = new DocumentCasesDecoder();
   const scanned = newScannedRun();
   const decided = newRunDecision();
-  // Indices interned on first use, as PairedSide.add would intern them.
-  const metricIndex = new Int32Array(CASE_VALUE_FIELDS.length).fill(-1);
-  const metric = (k: number): number => {
-    if (metricIndex[k]! < 0) metricIndex[k] = side.valueName(CASE_VALUE_FIELDS[k]![1]);
-    return metricIndex[k]!;
-  };
-  const labelIndex = new Int32Array(2).fill(-1);
-  const classOf = (judgment: boolean): number => {
-    const k = judgment ? 0 : 1;
-    if (labelIndex[k]! < 0) labelIndex[k] = side.label(documentClass(judgment));
-    return labelIndex[k]!;
-  };
-  const keys = new Int32Array(CASE_VALUE_FIELDS.length);
-  const values = new Float64Array(CASE_VALUE_FIELDS.length);
-  // A run line's values into keys/values (CASE_VALUE_FIELDS index k, value v), `taken` so far.
-  let taken = 0;
-  const takeValue = (k: number, v: number | undefined): void => {
-    if (v === undefined) return;
-    keys[taken] = metric(k);
-    values[taken++] = v;
-  };
+  const unit = new DocumentRunUnit(side);
   let header: CaseHeader | null = null;
   let caseIdx = -1;
   // The run keys of the case before, in order: the next case's run lines usually repeat them, so
@@ -563,10 +583,8 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     const count = scanned.evidenceCount;
     const matched = matchedEvidence(h.goldSet, scanned.evidence, 0, count);
     const d = decideRun(decided, h, scanned.judgment, scanned.formatValid, count, matched, scanned.coverage);
-    // DOCUMENT_CASE_VALUES in order, the null ones (gold negatives) left out as outcomeFromCaseLine leaves them.
-    taken = 0;
-    for (let k = 0; k < DOCUMENT_RUN_VALUES.length; k++) takeValue(k, DOCUMENT_RUN_VALUES[k]!(d, scanned));
-    filler.unit(lineNo, caseIdx, r, classOf(h.label), classOf(scanned.judgment), keys, values, taken);
+    unit.take(h.label, scanned.judgment, scanned.formatValid, scanned.coverage, d);
+    filler.unit(lineNo, caseIdx, r, unit.gold, unit.predicted, unit.keys, unit.values, unit.count);
     if (summary !== undefined) {
       // With the values the record expandRunLine makes of this line would carry.
       const reason = scanned.formatValid ? null : reasonOf(block);

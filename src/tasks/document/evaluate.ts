@@ -19,6 +19,7 @@ import { DEFAULT_REPORT_FORMATS, writeReportFiles } from "../../report/write.js"
 import { type GitRevision, gitRevision } from "../../report/system.js";
 import type { ReportOutcome } from "../outcome.js";
 import type { CaseChange } from "../../gates/changes.js";
+import type { PairedSide } from "../../gates/paired-side.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
 import { checkGates } from "../../gates/decide.js";
@@ -328,6 +329,12 @@ interface ReportRun {
   lenientIds: boolean;
 }
 
+/** This run's side of a `--baseline` comparison: from its run table, else (an entry the file's reader refuses) read from its cases.jsonl. */
+async function ownSide(result: DocumentEvalResult): Promise<PairedSide> {
+  const fromTable = (await import("./table-side.js")).tableSide(result.table, result.cases);
+  return fromTable ?? (await (await import("../../gates/side-reader.js")).readDocumentSide(result.casesPath)).side;
+}
+
 /** The report of a scored run: built, decided and written (cases.jsonl published just before it). */
 async function reportOn(result: DocumentEvalResult, settings: Resolved, run: ReportRun): Promise<ReportOutcome> {
   const { outDir, observer } = settings;
@@ -342,9 +349,10 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     for (const warning of sliceRejectionWarnings(result.slice)) observer.log(`warning: ${warning}`);
     const dumpChanged = await changedWhileRead(dumpPath, "the dump", run.dumpBefore);
     if (dumpChanged !== undefined) warn(report, observer, dumpChanged);
-    // The run's side of the comparison, read once: the paired metrics and the explorer's
-    // regressed/fixed filters (the per-case changes against the baseline) both use it.
-    const currentSide = baseline ? (await (await import("../../gates/side-reader.js")).readDocumentSide(result.casesPath)).side : undefined;
+    // The run's side of the comparison, made once: the paired metrics and the explorer's
+    // regressed/fixed filters (the per-case changes against the baseline) both use it. It is the
+    // side its cases.jsonl reads as, made from the run table that file was written from.
+    const currentSide = baseline ? await ownSide(result) : undefined;
     const changes: CaseChange[] | undefined =
       baseline && currentSide && explore ? (await import("../../gates/changes.js")).caseChanges(currentSide, baseline.side) : undefined;
     steps.tick();
