@@ -53,7 +53,7 @@ export function wasmModuleText(name, constName, bytes) {
 
 /**
  * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass,
- * multinomial, evidence-pairs, judgment-agreement and bootstrap-sums import their memory: the caller sizes it for the eval, so that it
+ * multinomial, evidence-pairs, judgment-agreement, run-lines and bootstrap-sums import their memory: the caller sizes it for the eval, so that it
  * never grows).
  */
 export const WASM_MODULES = [
@@ -71,6 +71,12 @@ export const WASM_MODULES = [
     name: "judgment-agreement",
     out: "src/core/metrics/judgment-agreement-wasm.ts",
     constName: "JUDGMENT_AGREEMENT_WASM",
+    options: ["--importMemory", "--initialMemory", "1"],
+  },
+  {
+    name: "run-lines",
+    out: "src/gates/run-lines-wasm.ts",
+    constName: "RUN_LINES_WASM",
     options: ["--importMemory", "--initialMemory", "1"],
   },
   {

@@ -2,10 +2,9 @@
 // becomes a (case, run) outcome, lines that give none are counted with their reason, and a repeated
 // (case, run) is refused with the line it was first seen on. A document eval's run lines, a million
 // on a large run, are the cost: the ones in the exact shape mari writes (the keys in the writer's
-// order, no spaces, plain strings and numbers) are scanned in place and go into the side as indices,
+// order, no spaces, plain strings and numbers) are read in WebAssembly (run-lines.ts) and go into the side as indices,
 // with no record and no object per line; every other line (case lines, older layouts, anything
 // unusual) takes the one general reader, src/report/document-cases.ts, and gives the same outcome.
-import { byteWords, byteWordsAt } from "../io/byte-words.js";
 import { InputError, located } from "../io/errors.js";
 import { assertRegularFile } from "../io/input-file.js";
 import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../io/lines.js";
@@ -26,6 +25,7 @@ import { type CaseSummary, facetsOf } from "../report/explorer-summary.js";
 import { pairedFields } from "../core/metrics/descriptors/index.js";
 import { documentClass } from "./paired.js";
 import { type PairedOutcome, PairedSide } from "./paired-side.js";
+import { type RunLineRows, withRunLineRows } from "./run-lines.js";
 
 const SKIPPED_EXAMPLES = 5;
 /** How many bytes of a document cases.jsonl are read between turns of the event loop. */
@@ -44,22 +44,34 @@ export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = Object.fromEnt
 /** [field, metric] of every per-case value a line may carry, in the order its values are taken. */
 const CASE_VALUE_FIELDS: readonly (readonly [string, string])[] = [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)];
 
-/** What a document run line gives for each per-case field, from what decideRun decided and the line's validity and coverage. */
-type RunLineValue = (decision: RunDecision, formatValid: boolean, coverage: number) => number | undefined;
-const RUN_LINE_VALUES: Readonly<Record<string, RunLineValue>> = {
-  localization_hit: (d) => caseValue(d.localizationHit),
-  exact_localization: (d) => caseValue(d.exactLocalization),
-  format_valid: (_d, formatValid) => caseValue(formatValid),
-  reference_coverage: (_d, _v, coverage) => caseValue(coverage),
-  reward_accuracy: (d) => caseValue(d.rewardAccuracy),
-};
+/**
+ * What a document run line gives for each per-case field it can carry, from what decideRun decided
+ * and the line's validity and coverage (as caseValue reads the full record's field).
+ */
+const RUN_LINE_FIELDS = ["localization_hit", "exact_localization", "format_valid", "reference_coverage", "reward_accuracy"] as const;
 
-/** The run-line reading of each documents field, in CASE_VALUE_FIELDS order (a declared field without one is a programming error). */
-const DOCUMENT_RUN_VALUES: readonly RunLineValue[] = Object.keys(DOCUMENT_CASE_VALUES).map((field) => {
-  const read = RUN_LINE_VALUES[field];
-  if (read === undefined) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
-  return read;
+/** Per DOCUMENT_CASE_VALUES field, in order, its index in RUN_LINE_FIELDS (a declared field without one is a programming error). */
+const DOCUMENT_RUN_FIELDS = Int32Array.from(Object.keys(DOCUMENT_CASE_VALUES), (field) => {
+  const k = (RUN_LINE_FIELDS as readonly string[]).indexOf(field);
+  if (k < 0) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
+  return k;
 });
+
+/** RUN_LINE_FIELDS[field]'s value as caseValue gives it (NaN: none). */
+function runLineValue(field: number, d: RunDecision, formatValid: boolean, coverage: number): number {
+  switch (field) {
+    case 0:
+      return d.localizationHit === null ? Number.NaN : d.localizationHit ? 1 : 0;
+    case 1:
+      return d.exactLocalization === null ? Number.NaN : d.exactLocalization ? 1 : 0;
+    case 2:
+      return formatValid ? 1 : 0;
+    case 3:
+      return Number.isFinite(coverage) ? coverage : Number.NaN;
+    default:
+      return Number.isFinite(d.rewardAccuracy) ? d.rewardAccuracy : Number.NaN;
+  }
+}
 
 /**
  * A document run line as a unit of a side (PairedSide.addUnit's arguments), made as
@@ -82,9 +94,9 @@ export class DocumentRunUnit {
   /** The unit of a run line under a case labelled `label`, whose judgment, validity and coverage decided `d` (decideRun). */
   take(label: boolean, judgment: boolean, formatValid: boolean, coverage: number, d: RunDecision): void {
     let count = 0;
-    for (let k = 0; k < DOCUMENT_RUN_VALUES.length; k++) {
-      const v = DOCUMENT_RUN_VALUES[k]!(d, formatValid, coverage);
-      if (v === undefined) continue;
+    for (let k = 0; k < DOCUMENT_RUN_FIELDS.length; k++) {
+      const v = runLineValue(DOCUMENT_RUN_FIELDS[k]!, d, formatValid, coverage);
+      if (v !== v) continue;
       if (this.metricIndex[k]! < 0) this.metricIndex[k] = this.side.valueName(CASE_VALUE_FIELDS[k]![1]);
       this.keys[count] = this.metricIndex[k]!;
       this.values[count++] = v;
@@ -224,257 +236,7 @@ class SideFiller {
   }
 }
 
-/** A compact run line as scanned by scanRunLine (one object, reused line after line: newScannedRun). */
-export interface ScannedRun {
-  /** The run key's bytes (`runStart`..`runEnd`, ASCII): a string's content, or an integer as written. */
-  runStart: number;
-  runEnd: number;
-  /** The reason's bytes (printable ASCII without escapes) when the run is format-invalid. */
-  reasonStart: number;
-  reasonEnd: number;
-  judgment: boolean;
-  formatValid: boolean;
-  /** The evidence ids: the first `evidenceCount` of `evidence` (a typed array grown when a line has more). */
-  evidence: Float64Array;
-  evidenceCount: number;
-  coverage: number;
-  /**
-   * The bytes (at most their array's length) and value of the last coverage read as text: the run
-   * lines of a case mostly repeat one, and matching its bytes is cheaper than reading the number.
-   */
-  coverageBytes: Uint8Array;
-  coverageLength: number;
-  coverageValue: number;
-  /** The bytes last scanned, as a DataView (made once per block). */
-  viewOf: Uint8Array | null;
-  view: DataView;
-}
-
-/** A ScannedRun to reuse for every line of a file. */
-export function newScannedRun(): ScannedRun {
-  return {
-    runStart: 0,
-    runEnd: 0,
-    reasonStart: 0,
-    reasonEnd: 0,
-    judgment: false,
-    formatValid: true,
-    evidence: new Float64Array(16),
-    evidenceCount: 0,
-    coverage: 0,
-    coverageBytes: new Uint8Array(32),
-    coverageLength: -1,
-    coverageValue: 0,
-    viewOf: null,
-    view: new DataView(new ArrayBuffer(0)),
-  };
-}
-
 const NEWLINE = 0x0a;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-const ZERO = 0x30;
-const NINE = 0x39;
-
-const RUN_KEY = byteWords('{"run":');
-const LINE_KEY = byteWords(',"line":');
-const JUDGMENT_TRUE = byteWords(',"judgment":true');
-const JUDGMENT_FALSE = byteWords(',"judgment":false');
-const REASON_KEY = byteWords(',"reason":');
-const EVIDENCE_KEY = byteWords(',"evidence_sentence_ids":[');
-const COVERAGE_KEY = byteWords(',"reference_coverage":');
-
-/** End (past the closing quote) of a JSON string of printable ASCII without escapes at `at`; -1 otherwise. */
-function plainStringEnd(bytes: Uint8Array, at: number, end: number): number {
-  if (bytes[at] !== QUOTE) return -1;
-  for (let i = at + 1; i < end; i++) {
-    const ch = bytes[i]!;
-    if (ch === QUOTE) return i + 1;
-    if (ch === BACKSLASH || ch < 0x20 || ch > 0x7e) return -1;
-  }
-  return -1;
-}
-
-function digitsEnd(bytes: Uint8Array, at: number, end: number): number {
-  let i = at;
-  while (i < end && bytes[i]! >= ZERO && bytes[i]! <= NINE) i++;
-  return i;
-}
-
-/** End of a JSON integer at `at` that String() gives back as written (no "-0", at most 15 digits, so exact); -1 otherwise. */
-function plainIntegerEnd(bytes: Uint8Array, at: number, end: number): number {
-  const first = bytes[at] === MINUS ? at + 1 : at;
-  const stop = digitsEnd(bytes, first, end);
-  const digits = stop - first;
-  if (digits === 0 || digits > 15) return -1;
-  if (bytes[first] === ZERO && (digits > 1 || first > at)) return -1;
-  return stop;
-}
-
-/** End of a JSON number at `at`, by the JSON grammar exactly (so that Number() reads it as JSON.parse does); -1 otherwise. */
-function numberEnd(bytes: Uint8Array, at: number, end: number): number {
-  let i = bytes[at] === MINUS ? at + 1 : at;
-  const int = digitsEnd(bytes, i, end);
-  if (int === i || (bytes[i] === ZERO && int > i + 1)) return -1;
-  i = int;
-  if (bytes[i] === 0x2e) {
-    const frac = digitsEnd(bytes, i + 1, end);
-    if (frac === i + 1) return -1;
-    i = frac;
-  }
-  if (bytes[i] === 0x65 || bytes[i] === 0x45) {
-    let j = i + 1;
-    if (bytes[j] === 0x2b || bytes[j] === MINUS) j++;
-    const exp = digitsEnd(bytes, j, end);
-    if (exp === j) return -1;
-    i = exp;
-  }
-  return i;
-}
-
-/** The value of the integer `bytes[at..end)` that plainIntegerEnd accepted. */
-function integerAt(bytes: Uint8Array, at: number, end: number): number {
-  const negative = bytes[at] === MINUS;
-  let value = 0;
-  for (let i = negative ? at + 1 : at; i < end; i++) value = value * 10 + (bytes[i]! - ZERO);
-  return negative ? -value : value;
-}
-
-/**
- * Reads the run line `bytes[start..end)` when it is written as mari writes it —
- * `{"run":…,"line":…,"judgment":…,"reason":…,"evidence_sentence_ids":[…],"reference_coverage":…}`,
- * `line` and `reason` optional, no spaces, strings of printable ASCII without escapes — into `out`.
- * False for anything else: the line then takes the general reader, which decides what it is.
- */
-export function scanRunLine(bytes: Buffer, start: number, end: number, out: ScannedRun): boolean {
-  if (out.viewOf !== bytes) {
-    out.viewOf = bytes;
-    out.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
-  const view = out.view;
-  if (!byteWordsAt(view, start, end, RUN_KEY)) return false;
-  let i = start + RUN_KEY.length;
-  if (bytes[i] === QUOTE) {
-    const stop = plainStringEnd(bytes, i, end);
-    if (stop < 0) return false;
-    out.runStart = i + 1;
-    out.runEnd = stop - 1;
-    i = stop;
-  } else {
-    const stop = plainIntegerEnd(bytes, i, end);
-    if (stop < 0) return false;
-    out.runStart = i;
-    out.runEnd = stop;
-    i = stop;
-  }
-  if (byteWordsAt(view, i, end, LINE_KEY)) {
-    i += LINE_KEY.length;
-    // A positive integer (the reader refuses anything else).
-    const stop = plainIntegerEnd(bytes, i, end);
-    if (stop < 0 || bytes[i] === MINUS || bytes[i] === ZERO) return false;
-    i = stop;
-  }
-  if (byteWordsAt(view, i, end, JUDGMENT_TRUE)) {
-    out.judgment = true;
-    i += JUDGMENT_TRUE.length;
-  } else if (byteWordsAt(view, i, end, JUDGMENT_FALSE)) {
-    out.judgment = false;
-    i += JUDGMENT_FALSE.length;
-  } else return false;
-  out.formatValid = true;
-  if (byteWordsAt(view, i, end, REASON_KEY)) {
-    const stop = plainStringEnd(bytes, i + REASON_KEY.length, end);
-    if (stop < 0) return false;
-    out.formatValid = false;
-    out.reasonStart = i + REASON_KEY.length + 1;
-    out.reasonEnd = stop - 1;
-    i = stop;
-  }
-  if (!byteWordsAt(view, i, end, EVIDENCE_KEY)) return false;
-  i += EVIDENCE_KEY.length;
-  let count = 0;
-  if (bytes[i] === 0x5d) i++;
-  else {
-    for (;;) {
-      const stop = plainIntegerEnd(bytes, i, end);
-      if (stop < 0) return false;
-      if (count === out.evidence.length) {
-        const more = new Float64Array(2 * count);
-        more.set(out.evidence);
-        out.evidence = more;
-      }
-      out.evidence[count++] = integerAt(bytes, i, stop);
-      i = stop;
-      const ch = bytes[i++];
-      if (ch === 0x5d) break;
-      if (ch !== 0x2c) return false;
-    }
-  }
-  out.evidenceCount = count;
-  if (!byteWordsAt(view, i, end, COVERAGE_KEY)) return false;
-  i += COVERAGE_KEY.length;
-  // The coverage of the line before, when it is this one too, is known to be a number already.
-  if (end - 1 - i === out.coverageLength && bytes[end - 1] === 0x7d && sameBytes(bytes, i, out.coverageBytes, out.coverageLength)) {
-    out.coverage = out.coverageValue;
-    return true;
-  }
-  const stop = numberEnd(bytes, i, end);
-  if (stop < 0 || stop + 1 !== end || bytes[stop] !== 0x7d) return false;
-  out.coverage = coverageAt(bytes, i, stop, out);
-  return Number.isFinite(out.coverage);
-}
-
-/** Whether `bytes[at..at + length)` are the first `length` of `known`. */
-function sameBytes(bytes: Uint8Array, at: number, known: Uint8Array, length: number): boolean {
-  let k = 0;
-  while (k < length && bytes[at + k] === known[k]) k++;
-  return k === length;
-}
-
-/** The JSON number `bytes[at..stop)` as JSON.parse reads it (0 and 1 without a string), kept as the line before's coverage when finite. */
-function coverageAt(bytes: Buffer, at: number, stop: number, out: ScannedRun): number {
-  const length = stop - at;
-  if (length === 1 && (bytes[at] === ZERO || bytes[at] === ZERO + 1)) return bytes[at]! - ZERO;
-  const last = out.coverageBytes;
-  const exact = exactDecimal(bytes, at, stop);
-  const value = exact === exact ? exact : Number(bytes.toString("latin1", at, stop));
-  // Only a finite value is kept: the line before's coverage is taken as it is (above).
-  if (length <= last.length && Number.isFinite(value)) {
-    for (let k = 0; k < length; k++) last[k] = bytes[at + k]!;
-    out.coverageLength = length;
-    out.coverageValue = value;
-  }
-  return value;
-}
-
-/** 10^0 … 10^22: each exactly a double. */
-const POWERS_OF_TEN = Float64Array.from({ length: 23 }, (_, k) => 10 ** k);
-const EXACT_INTEGER = 2 ** 53;
-
-/**
- * The value of the JSON number `bytes[at..stop)` (numberEnd accepted it) when it has no exponent
- * and its digits, the point ignored, make an integer w < 2^53 with at most 22 after the point: then
- * w and 10^k are exact doubles and one division, rounded as IEEE 754 rounds it, gives the double
- * nearest the decimal, which is what JSON.parse gives (Clinger's fast path). NaN otherwise. A
- * coverage k / n as mari writes it has at most 17 digits; about four in five pass.
- */
-export function exactDecimal(bytes: Uint8Array, at: number, stop: number): number {
-  const negative = bytes[at] === MINUS;
-  let w = 0;
-  let point = -1;
-  for (let i = negative ? at + 1 : at; i < stop; i++) {
-    const ch = bytes[i]!;
-    if (ch === 0x2e) point = i;
-    else if (ch >= ZERO && ch <= NINE) w = w * 10 + (ch - ZERO);
-    else return Number.NaN;
-  }
-  const after = point < 0 ? 0 : stop - point - 1;
-  // Every step below 2^53 is exact; a w that passed it is at least 2^53 as computed (rounding keeps order).
-  if (w >= EXACT_INTEGER || after > 22) return Number.NaN;
-  const value = w / POWERS_OF_TEN[after]!;
-  return negative ? -value : value;
-}
 
 /**
  * What the case explorer of `mari diff` takes from the same reading of a document cases.jsonl:
@@ -494,15 +256,14 @@ function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
 }
 
 /**
- * A document eval's cases.jsonl into `filler`: run lines in mari's own shape through scanRunLine,
+ * A document eval's cases.jsonl into `filler`: run lines in mari's own shape from their rows (`rows`),
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
  * outcomeFromCaseLine would give; and `extras` alongside.
  */
-async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: SideExtras = {}): Promise<void> {
+async function fillDocumentSide(casesPath: string, filler: SideFiller, rows: RunLineRows, extras: SideExtras = {}): Promise<void> {
   const side = filler.side;
   const { ranges, summary } = extras;
   const decoder = new DocumentCasesDecoder();
-  const scanned = newScannedRun();
   const decided = newRunDecision();
   const unit = new DocumentRunUnit(side);
   let header: CaseHeader | null = null;
@@ -512,26 +273,28 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   let previousRuns: number[] = [];
   let currentRuns: number[] = [];
   const runOf = (bytes: Buffer): number => {
-    const length = scanned.runEnd - scanned.runStart;
+    const start = rows.runStart();
+    const length = rows.runEnd() - start;
     const expected = previousRuns[currentRuns.length];
     if (expected !== undefined) {
       const known = side.runs.list[expected]!;
       let same = known.length === length;
-      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[scanned.runStart + k];
+      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[start + k];
       if (same) return expected;
     }
-    return side.runs.add(bytes.toString("latin1", scanned.runStart, scanned.runEnd));
+    return side.runs.add(bytes.toString("latin1", start, start + length));
   };
   // Reason codes met so far, matched in place as run keys are.
   const reasons: string[] = [];
   const reasonOf = (bytes: Buffer): string => {
-    const length = scanned.reasonEnd - scanned.reasonStart;
+    const start = rows.reasonStart();
+    const length = rows.reasonEnd() - start;
     for (const known of reasons) {
       let same = known.length === length;
-      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[scanned.reasonStart + k];
+      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[start + k];
       if (same) return known;
     }
-    const text = bytes.toString("latin1", scanned.reasonStart, scanned.reasonEnd);
+    const text = bytes.toString("latin1", start, start + length);
     reasons.push(text);
     return text;
   };
@@ -571,7 +334,10 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   const takeBytes = (lineNo: number, start: number, end: number): boolean => {
     const h = decoder.header;
     // A sparse file's run lines all go through the decoder: it yields the absent runs between them.
-    if (h === null || decoder.sparse || !scanRunLine(block, start, end, scanned)) return false;
+    if (h === null || decoder.sparse || !rows.rowAt(start)) return false;
+    const coverage = rows.coverage();
+    // Not a number the reader takes (1e999): the general reader says so.
+    if (!Number.isFinite(coverage)) return false;
     if (h !== header) {
       header = h;
       caseIdx = side.caseFor(h.case_id);
@@ -580,15 +346,18 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
     }
     const r = runOf(block);
     currentRuns.push(r);
-    const count = scanned.evidenceCount;
-    const matched = matchedEvidence(h.goldSet, scanned.evidence, 0, count);
-    const d = decideRun(decided, h, scanned.judgment, scanned.formatValid, count, matched, scanned.coverage);
-    unit.take(h.label, scanned.judgment, scanned.formatValid, scanned.coverage, d);
+    const judgment = rows.judgment();
+    const formatValid = rows.reasonStart() < 0;
+    const count = rows.evidenceCount();
+    const from = rows.evidenceFrom();
+    const matched = matchedEvidence(h.goldSet, rows.ids, from, from + count);
+    const d = decideRun(decided, h, judgment, formatValid, count, matched, coverage);
+    unit.take(h.label, judgment, formatValid, coverage, d);
     filler.unit(lineNo, caseIdx, r, unit.gold, unit.predicted, unit.keys, unit.values, unit.count);
     if (summary !== undefined) {
       // With the values the record expandRunLine makes of this line would carry.
-      const reason = scanned.formatValid ? null : reasonOf(block);
-      summary.addFields(h.case_index, h.label, scanned.judgment, scanned.formatValid, d.correct, d.localizationHit, reason, d.rewardAccuracy, 1, headerFacets);
+      const reason = formatValid ? null : reasonOf(block);
+      summary.addFields(h.case_index, h.label, judgment, formatValid, d.correct, d.localizationHit, reason, d.rewardAccuracy, 1, headerFacets);
     }
     if (ranges !== undefined) ranges.note(h.case_id, h.case_index, offset + start, offset + end, lineNo);
     return true;
@@ -600,6 +369,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, extras: S
   for (const chunk of fileLineBlocks(casesPath, LINE_BLOCK_BYTES)) {
     block = chunk.block;
     hash?.update(block);
+    rows.scan(block, chunk.lineEnds);
     forEachLine(block, chunk.firstLineNo, visit, takeBytes);
     offset += block.length;
     sinceTurn += block.length;
@@ -623,7 +393,7 @@ export async function readPairedSide(
 ): Promise<{ side: PairedSide; hashed?: true } & SideSkips> {
   const filler = new SideFiller(casesPath);
   if (read === readDocumentCaseItems && convert === outcomeFromCaseLine) {
-    await fillDocumentSide(casesPath, filler, extras);
+    await withRunLineRows((rows) => fillDocumentSide(casesPath, filler, rows, extras));
     return { side: filler.side, ...(extras.hash !== undefined ? { hashed: true as const } : {}), ...filler.skips };
   }
   for await (const item of read(casesPath)) filler.item(item, convert);

@@ -1,14 +1,29 @@
-// The run-line scanner's reading of a coverage without a string (exactDecimal): whenever it gives a
-// value, that value is the one JSON.parse gives for the same text, to the bit (-0 included); it
-// declines (NaN) for what it cannot read exactly, and the scanner then asks Number().
+// The run-line scanner's reading of a coverage without a string (wasm/run-lines.ts, exactDecimal):
+// whenever it gives a value, that value is the one JSON.parse gives for the same text, to the bit
+// (-0 included); it declines (NaN) for what it cannot read exactly, and the reader then asks Number().
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { exactDecimal } from "../../src/gates/side-reader.js";
+import { instantiateSized, WASM_OWN_BYTES } from "../../src/core/wasm.js";
+import { RUN_LINES_WASM } from "../../src/gates/run-lines-wasm.js";
+
+const ROOM = 4096;
+const { exports, buffer } = instantiateSized<{ heapBase(): number; exactDecimal(block: number, at: number, stop: number): number }>(
+  RUN_LINES_WASM,
+  "run-lines",
+  ROOM,
+);
+const memory = new Uint8Array(buffer);
+
+/** The module's exactDecimal of a number's text (written into its memory between other bytes). */
+function exactDecimal(text: string): number {
+  const bytes = Buffer.from(`x${text}y`, "latin1");
+  memory.set(bytes, WASM_OWN_BYTES);
+  return exports.exactDecimal(WASM_OWN_BYTES, 1, 1 + text.length);
+}
 
 /** exactDecimal of a JSON number's text, and JSON.parse's value of it. */
 function both(text: string): { exact: number; parsed: number } {
-  const bytes = Buffer.from(`x${text}y`, "latin1");
-  return { exact: exactDecimal(bytes, 1, 1 + text.length), parsed: JSON.parse(text) as number };
+  return { exact: exactDecimal(text), parsed: JSON.parse(text) as number };
 }
 
 function agrees(text: string): boolean {
@@ -44,7 +59,7 @@ describe("a coverage read without a string", () => {
   it("declines at and past 2^53 digits and past 22 places, reads just below", () => {
     // 2^53 + 1 computes as 2^53 digit by digit: it must be declined, not read as 2^53.
     for (const text of ["9007199254740993", "0.9007199254740993", "9007199254740992", "90071992547409921", "1.00000000000000000000001"]) {
-      expect(exactDecimal(Buffer.from(text), 0, text.length), text).toBeNaN();
+      expect(exactDecimal(text), text).toBeNaN();
     }
     for (const text of ["9007199254740991", "0.9007199254740991", "0.0000000000000000000001", "-0", "-0.0", "0.5", "123.456"]) {
       const { exact, parsed } = both(text);
@@ -54,6 +69,6 @@ describe("a coverage read without a string", () => {
   });
 
   it("declines an exponent", () => {
-    for (const text of ["1e-7", "2.5E-1", "5e0"]) expect(exactDecimal(Buffer.from(text), 0, text.length), text).toBeNaN();
+    for (const text of ["1e-7", "2.5E-1", "5e0"]) expect(exactDecimal(text), text).toBeNaN();
   });
 });
