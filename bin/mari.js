@@ -4,6 +4,12 @@
 // process (load-cli.js). CommonJS, as load-cli.js is (bin/package.json; load-cli.js says why).
 const { loadCli } = require("./load-cli.js");
 
+/** The one report of an internal error (exit 3): the CLI's own failures, and a CLI that cannot load (a broken install). */
+function internalError(err) {
+  process.stderr.write(`mari: internal error: ${err && err.stack ? err.stack : String(err)}\n`);
+  process.exitCode = 3;
+}
+
 loadCli().then(({ main }) => {
   // stdout that cannot be written (a full disk, /dev/full, a reader that went away) is an unwritable
   // output: one line on stderr and exit 2 (the exit codes in the README), never a stack trace or the gate-failed code.
@@ -17,13 +23,7 @@ loadCli().then(({ main }) => {
   // would crash the process with the gate-failed code.
   process.stderr.on("error", () => {});
 
-  main(process.argv).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.stderr.write(`mari: internal error: ${err && err.stack ? err.stack : String(err)}\n`);
-      process.exitCode = 3;
-    },
-  );
-});
+  main(process.argv).then((code) => {
+    process.exitCode = code;
+  }, internalError);
+}, internalError);

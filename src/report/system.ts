@@ -33,7 +33,7 @@ export interface GitRevision {
 /** The line of `git status --porcelain=v2 --branch` that names the checked-out commit. */
 const BRANCH_OID = "# branch.oid ";
 
-export async function gitRevision(cwd: string = process.cwd()): Promise<GitRevision> {
+export function gitRevision(cwd: string = process.cwd()): GitRevision {
   // One git process where two did the job (rev-parse, then status): the branch header of the
   // porcelain v2 status carries the commit, and each line after it a changed tracked file.
   const status = git(["status", "--porcelain=v2", "--branch", "--untracked-files=no"], cwd);
@@ -65,13 +65,13 @@ export async function collectSystemInfo(opts: {
   judgeNote?: string;
   cwd?: string;
   /**
-   * `gitRevision()` started earlier by the caller: spawning git costs the calling thread time in
+   * `gitRevision()` taken earlier by the caller: spawning git costs the calling thread time in
    * proportion to the process's memory (≈ 18 ms late in a GRPO-sized eval), so a run starts it
    * while it is small.
    */
-  git?: Promise<GitRevision>;
+  git?: GitRevision;
 }): Promise<SystemInfo> {
-  const { commit, dirty } = await (opts.git ?? gitRevision(opts.cwd));
+  const { commit, dirty } = opts.git ?? gitRevision(opts.cwd);
   const config = redactConfig(opts.config);
   const info: SystemInfo = {
     mari_version: MARI_VERSION,

@@ -1,10 +1,12 @@
 // Exit code 3 (the exit codes in README.md, "Commands"): an internal error is reported as such, with its stack, and exits 3; never
 // as a gate failure or an input error. The faults are injected from outside (a module preloaded
 // into the child with NODE_OPTIONS=--import, see test/support/faults/), so src/ has no test hook.
-import { existsSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ROOT, runMari, tempDir } from "../support/cli.js";
+import { SYNC_CHILD } from "../support/children.js";
 import { preloadFault } from "../support/fault-preload.js";
 
 const { dir, cleanup } = tempDir();
@@ -41,5 +43,16 @@ describe("internal errors exit 3", () => {
     // Other commands are unaffected by the same preload.
     const help = await runMari(["eval", "--help"], { env: { NODE_OPTIONS: preloadFault("unloadable-command.mjs"), MARI_FAULT_COMMAND: "merge" } });
     expect(help.code).toBe(0);
+  });
+
+  it("a launcher whose CLI cannot load (a broken install: bin/ without dist/): exit 3, never the gate-failed code", () => {
+    const install = join(dir, "broken-install");
+    cpSync(join(ROOT, "bin"), join(install, "bin"), { recursive: true });
+    for (const args of [["--version"], ["eval", "--help"]]) {
+      const r = spawnSync(process.execPath, [join(install, "bin/mari.js"), ...args], { encoding: "utf8", ...SYNC_CHILD });
+      expect(r.status, r.stderr).toBe(3);
+      expect(r.stderr).toMatch(/^mari: internal error: Error \[ERR_MODULE_NOT_FOUND\]: Cannot find module '\S+\/dist\/bundle\/main\.js'/);
+      expect(r.stdout).toBe("");
+    }
   });
 });

@@ -85,18 +85,18 @@ describe("provenance", () => {
     };
     mkdirSync(repo);
     run("init", "-q");
-    expect(await gitRevision(repo)).toEqual({ commit: null, dirty: null });
+    expect(gitRevision(repo)).toEqual({ commit: null, dirty: null });
     writeFileSync(join(repo, "a.txt"), "one\n");
     run("add", "a.txt");
     run("commit", "-q", "-m", "first");
     const head = run("rev-parse", "HEAD");
-    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: false });
+    expect(gitRevision(repo)).toEqual({ commit: head, dirty: false });
     writeFileSync(join(repo, "b.txt"), "untracked\n");
-    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: false });
+    expect(gitRevision(repo)).toEqual({ commit: head, dirty: false });
     writeFileSync(join(repo, "a.txt"), "two\n");
-    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: true });
+    expect(gitRevision(repo)).toEqual({ commit: head, dirty: true });
     run("add", "a.txt");
-    expect(await gitRevision(repo)).toEqual({ commit: head, dirty: true });
+    expect(gitRevision(repo)).toEqual({ commit: head, dirty: true });
     // A bare repository has no work tree to be dirty: its commit, no flag.
     const bare = join(dir, "bare.git");
     expect(spawnSync("git", ["clone", "-q", "--bare", repo, bare], SYNC_CHILD).status).toBe(0);

@@ -321,7 +321,7 @@ interface ReportRun {
   explore: boolean;
   offsets: LineOffsets | undefined;
   dumpBefore: Awaited<ReturnType<typeof snapshotFile>>;
-  git: Promise<GitRevision>;
+  git: GitRevision;
   baseline: Baseline | undefined;
   workers: number;
   seed: number;

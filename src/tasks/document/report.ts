@@ -12,7 +12,7 @@ import type { DocumentEvalResult, Shard } from "./score-dump.js";
 export interface DocumentReportContext {
   slicePath: string;
   /** The git revision, looked up when the run started (collectSystemInfo's `git`). */
-  git?: Promise<GitRevision>;
+  git?: GitRevision;
   dumpPath: string | null;
   seed: number;
   bootstrap: number;
