@@ -20,7 +20,6 @@ import { type GitRevision, gitRevision } from "../../report/system.js";
 import type { ReportOutcome } from "../outcome.js";
 import type { CaseChange } from "../../gates/changes.js";
 import type { PairedSide } from "../../gates/paired-side.js";
-import { withoutOsr } from "./without-osr.js";
 import { LineOffsets } from "./line-offsets.js";
 import { buildDocumentReport, documentReportOutline, strictViolations } from "./report.js";
 import { checkGates } from "../../gates/decide.js";
@@ -371,17 +370,14 @@ async function reportOn(result: DocumentEvalResult, settings: Resolved, run: Rep
     report.elapsed_seconds = Number(process.hrtime.bigint() - settings.started) / 1e9;
     const inputErrors = inputErrorsOf(result, report, settings, dumpPath);
     steps.tick();
-    // The case explorer and the page: loops that each run once (without-osr.ts).
-    const explorer = explore ? await withoutOsr(() => explorerOf(result, settings, run, changes)) : undefined;
+    const explorer = explore ? await explorerOf(result, settings, run, changes) : undefined;
     if (explore) steps.tick();
     const casesFile = await result.casesFile.commit();
-    const writeFiles = () =>
-      writeReportFiles(outDir, report, formats, {
-        inputErrors,
-        caseFiles: [{ path: casesFile, digest: result.casesFile.digest }],
-        ...(explorer ? { explorer } : {}),
-      });
-    const files = explore ? await withoutOsr(writeFiles) : await writeFiles();
+    const files = await writeReportFiles(outDir, report, formats, {
+      inputErrors,
+      caseFiles: [{ path: casesFile, digest: result.casesFile.digest }],
+      ...(explorer ? { explorer } : {}),
+    });
     // The summary's "report:" line names every file of the run, cases.jsonl too.
     steps.tick();
     completed = true;

@@ -31,6 +31,7 @@ import {
 } from "../../report/explorer.js";
 import type { CaseChange } from "../../gates/changes.js";
 import { forEachDumpLine } from "./dump-texts.js";
+import { unoptimized } from "./unoptimized.js";
 import type { LineOffsets } from "./line-offsets.js";
 import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
@@ -85,6 +86,13 @@ export interface ScoredTable {
  * and gold as its records carry them (gold as read, not yet checked).
  */
 type ShownRuns = (shown: ShownCases, picker: RunPicker, fields: (k: number, label: unknown, gold: unknown) => void) => Promise<void>;
+
+/**
+ * The most steps (shown cases × runs) of a page's run picking that runs unoptimized. Measured with
+ * `mari eval`, default reports, against V8's usual tiering: the GRPO bench (2,000 shown cases × 8
+ * runs) 0.93× the CPU; one case × 1,000,000 runs (a million steps) 1.13×.
+ */
+const SHORT_PICK_STEPS = 100_000;
 
 /** The runs of a report's records. */
 function recordRuns(records: CaseRecords): ShownRuns {
@@ -674,7 +682,12 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
   const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
   const fromTable = typeof records !== "function";
-  const textsLeftOut = await attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
+  const attach = () => attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
+  // A short pick (each shown case's runs looked at once) runs unoptimized (unoptimized.ts), unless
+  // its texts come from a second pass over a converted dump (a Parquet file's pages decoded again).
+  const steps = shown.cases.length * (fromTable ? records.table.keys.length : runCap);
+  const short = steps <= SHORT_PICK_STEPS && (input.dumpPath === null || input.offsets !== undefined);
+  const textsLeftOut = short ? await unoptimized(attach) : await attach();
   const cases = shown.cases;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
@@ -836,7 +849,11 @@ async function attachRuns(input: DocumentExplorerInput, shownRuns: ShownRuns, sh
     }
   }
   const budget = { chars: EXPLORER_TEXT_CHARS, leftOut: 0 };
-  if (input.dumpPath !== null) await attachTexts(runs, caseOf, input.dumpPath, input.offsets, scoreOptionsOf(input), budget, fromTable);
+  if (input.dumpPath !== null) {
+    const texts = () => attachTexts(runs, caseOf, input.dumpPath!, input.offsets, scoreOptionsOf(input), budget, fromTable);
+    // Read by their offsets, the texts are one line per picked run, at most the page's runs: unoptimized.
+    await (input.offsets !== undefined ? unoptimized(texts) : texts());
+  }
   return budget.leftOut;
 }
 
