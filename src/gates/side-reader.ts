@@ -298,7 +298,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, rows: Run
     reasons.push(text);
     return text;
   };
-  // The facets of the case line the scanned run lines are under (asked for once per case).
+  // The facets of the case line the run lines read from rows are under (asked for once per case).
   const headerFacets = (): Record<string, string> => facetsOf((header ?? {}) as unknown as Record<string, unknown>);
   let block: Buffer = Buffer.alloc(0);
   /** The file offset of `block`. */
@@ -383,7 +383,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, rows: Run
 
 /**
  * Streams a cases.jsonl file into per-case accumulators (src/gates/paired-side.ts), without an
- * object per line; a document eval's run lines in mari's own shape are scanned in place.
+ * object per line; a document eval's run lines in mari's own shape are read from their rows (run-lines.ts).
  */
 export async function readPairedSide(
   casesPath: string,

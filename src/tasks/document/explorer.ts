@@ -90,7 +90,8 @@ type ShownRuns = (shown: ShownCases, picker: RunPicker, fields: (k: number, labe
 /**
  * The most steps (shown cases × runs) of a page's run picking that runs unoptimized. Measured with
  * `mari eval`, default reports, against V8's usual tiering: the GRPO bench (2,000 shown cases × 8
- * runs) 0.93× the CPU; one case × 1,000,000 runs (a million steps) 1.13×.
+ * runs, its texts unoptimized too) 0.93–0.95× the CPU; one case × 1,000,000 runs (a million steps)
+ * 1.13×.
  */
 const SHORT_PICK_STEPS = 100_000;
 
