@@ -44,34 +44,22 @@ export const PAIR_CASE_VALUES: Readonly<Record<string, string>> = Object.fromEnt
 /** [field, metric] of every per-case value a line may carry, in the order its values are taken. */
 const CASE_VALUE_FIELDS: readonly (readonly [string, string])[] = [...Object.entries(DOCUMENT_CASE_VALUES), ...Object.entries(PAIR_CASE_VALUES)];
 
-/**
- * What a document run line gives for each per-case field it can carry, from what decideRun decided
- * and the line's validity and coverage (as caseValue reads the full record's field).
- */
-const RUN_LINE_FIELDS = ["localization_hit", "exact_localization", "format_valid", "reference_coverage", "reward_accuracy"] as const;
+/** What a document run line gives for each per-case field, from what decideRun decided and the line's validity and coverage. */
+type RunLineValue = (decision: RunDecision, formatValid: boolean, coverage: number) => number | undefined;
+const RUN_LINE_VALUES: Readonly<Record<string, RunLineValue>> = {
+  localization_hit: (d) => caseValue(d.localizationHit),
+  exact_localization: (d) => caseValue(d.exactLocalization),
+  format_valid: (_d, formatValid) => caseValue(formatValid),
+  reference_coverage: (_d, _valid, coverage) => caseValue(coverage),
+  reward_accuracy: (d) => caseValue(d.rewardAccuracy),
+};
 
-/** Per DOCUMENT_CASE_VALUES field, in order, its index in RUN_LINE_FIELDS (a declared field without one is a programming error). */
-const DOCUMENT_RUN_FIELDS = Int32Array.from(Object.keys(DOCUMENT_CASE_VALUES), (field) => {
-  const k = (RUN_LINE_FIELDS as readonly string[]).indexOf(field);
-  if (k < 0) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
-  return k;
+/** The run-line reading of each documents field, in CASE_VALUE_FIELDS order (a declared field without one is a programming error). */
+const DOCUMENT_RUN_VALUES: readonly RunLineValue[] = Object.keys(DOCUMENT_CASE_VALUES).map((field) => {
+  const read = RUN_LINE_VALUES[field];
+  if (read === undefined) throw new Error(`side-reader: the documents per-case field ${field} has no run-line reading`);
+  return read;
 });
-
-/** RUN_LINE_FIELDS[field]'s value as caseValue gives it (NaN: none). */
-function runLineValue(field: number, d: RunDecision, formatValid: boolean, coverage: number): number {
-  switch (field) {
-    case 0:
-      return d.localizationHit === null ? Number.NaN : d.localizationHit ? 1 : 0;
-    case 1:
-      return d.exactLocalization === null ? Number.NaN : d.exactLocalization ? 1 : 0;
-    case 2:
-      return formatValid ? 1 : 0;
-    case 3:
-      return Number.isFinite(coverage) ? coverage : Number.NaN;
-    default:
-      return Number.isFinite(d.rewardAccuracy) ? d.rewardAccuracy : Number.NaN;
-  }
-}
 
 /**
  * A document run line as a unit of a side (PairedSide.addUnit's arguments), made as
@@ -94,9 +82,9 @@ export class DocumentRunUnit {
   /** The unit of a run line under a case labelled `label`, whose judgment, validity and coverage decided `d` (decideRun). */
   take(label: boolean, judgment: boolean, formatValid: boolean, coverage: number, d: RunDecision): void {
     let count = 0;
-    for (let k = 0; k < DOCUMENT_RUN_FIELDS.length; k++) {
-      const v = runLineValue(DOCUMENT_RUN_FIELDS[k]!, d, formatValid, coverage);
-      if (v !== v) continue;
+    for (let k = 0; k < DOCUMENT_RUN_VALUES.length; k++) {
+      const v = DOCUMENT_RUN_VALUES[k]!(d, formatValid, coverage);
+      if (v === undefined) continue;
       if (this.metricIndex[k]! < 0) this.metricIndex[k] = this.side.valueName(CASE_VALUE_FIELDS[k]![1]);
       this.keys[count] = this.metricIndex[k]!;
       this.values[count++] = v;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readDocumentSide } from "../../src/gates/side-reader.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
+import { RunTable } from "../../src/tasks/document/run-table.js";
 import { runDocumentEval } from "../../src/tasks/document/score-dump.js";
 import { tableSide } from "../../src/tasks/document/table-side.js";
 import { tempDir } from "../support/cli.js";
@@ -120,5 +121,20 @@ describe("an eval's side from its run table", () => {
       "tiny",
       false,
     );
+  });
+
+  it("is not made when an entry has what the file's reader refuses (the caller reads the file)", async () => {
+    const slice = await readDocumentSlice(contradoc);
+    const cases = slice.cases.slice(0, 2);
+    const made = (line: number, coverage: number) => {
+      const table = new RunTable(slice.cases.length);
+      const run = table.ensureRun("0");
+      for (const c of cases) table.putColumns(run, c.index, c === cases[1] ? line : 1, 1, 0, c === cases[1] ? coverage : 0.5, 1, 0, [1], 0, 1);
+      return tableSide(table, cases);
+    };
+    expect(made(1, 0.5)).toBeDefined();
+    expect(made(0, 0.5)).toBeUndefined();
+    expect(made(1, Number.NaN)).toBeUndefined();
+    expect(made(1, Number.POSITIVE_INFINITY)).toBeUndefined();
   });
 });

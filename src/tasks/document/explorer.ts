@@ -144,7 +144,7 @@ function tableRuns(table: RunTable): ShownRuns {
         if (e < 0) continue;
         if (r > next) gap(next, r);
         next = r + 1;
-        if (line[e]! < 1 || !Number.isFinite(coverage[e]!)) continue;
+        if (table.refusedOnReadBack(e)) continue;
         const reason = CASE_REASONS[reasonCode[e]!]!;
         const judgment = judged[e] === 1;
         const from = evStart[e]!;
@@ -289,9 +289,9 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
     summary.addFields(c.index, c.label, false, false, a.correct, a.loc.localization_hit, "missing_prediction", a.rewardAccuracy, times, facets);
   };
   const addKept = (k: number, e: number): void => {
+    // A kept line the reader would refuse gives no record there.
+    if (table.refusedOnReadBack(e)) return;
     const coverage = table.coverage[e]!;
-    // A kept line the reader would refuse (no line number, a coverage that is not a number) gives no record there.
-    if (table.line[e]! < 1 || !Number.isFinite(coverage)) return;
     const reasonIdx = table.reason[e]!;
     const judgment = table.judgment[e] === 1;
     const from = table.evStart[e]!;

@@ -182,6 +182,14 @@ export class RunTable {
     return this.cell[run * this.caseCount + caseIndex] !== 0;
   }
 
+  /**
+   * Whether entry e's cases.jsonl line is one the file's reader refuses (no line number, a coverage
+   * that is not a number): what reads the table as that file reads gives it no run.
+   */
+  refusedOnReadBack(e: number): boolean {
+    return this.line[e]! < 1 || !Number.isFinite(this.coverage[e]!);
+  }
+
   /** The dump line kept for (run, case), 0 when none. */
   lineOf(run: number, caseIndex: number): number {
     const e = this.entry(run, caseIndex);

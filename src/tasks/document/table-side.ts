@@ -18,8 +18,8 @@ import { CASE_REASONS } from "./score.js";
  * a coverage that is not a number), so that the caller reads the file instead.
  */
 export function tableSide(table: RunTable, cases: readonly SliceCase[]): PairedSide | undefined {
-  const { keys, line, coverage, reason, judgment, evStart, evLength, evidenceIds } = table;
-  for (let e = 0; e < table.entries; e++) if (line[e]! < 1 || !Number.isFinite(coverage[e]!)) return undefined;
+  const { keys, coverage, reason, judgment, evStart, evLength, evidenceIds } = table;
+  for (let e = 0; e < table.entries; e++) if (table.refusedOnReadBack(e)) return undefined;
   const side = new PairedSide();
   const unit = new DocumentRunUnit(side);
   const decision = newRunDecision();
