@@ -15,6 +15,7 @@ import { MARI_VERSION } from "../version.js";
 import { compileSlice, openCompiledSlice, type CompiledSlice } from "./compiled-slice.js";
 import { sha256File } from "./hashing.js";
 import { xxh64Api, xxh64With } from "./xxh64.js";
+import { withoutPretenuring } from "./v8-phases.js";
 import { inPhase, type RunObserver } from "./observer.js";
 import {
   keepSlice,
@@ -208,10 +209,12 @@ export async function readDocumentSliceStored(path: string, options: SliceReadOp
 
 /**
  * `readDocumentSliceCached`, its module loaded only when a slice is read: a slice loaded from the
- * cache needs none of the record readers and sentence splitters (a faster `mari serve` start).
+ * cache needs none of the record readers and sentence splitters (a faster `mari serve` start). Read
+ * without V8's pretenuring (v8-phases.ts): the GRPO bench's run without the cache took 0.96–0.98× the CPU
+ * (alternating pairs).
  */
 async function readSlice(path: string, options: SliceReadOptions): Promise<DocumentSlice> {
-  return (await import("./slice.js")).readDocumentSliceCached(path, options);
+  return withoutPretenuring(async () => (await import("./slice.js")).readDocumentSliceCached(path, options));
 }
 
 /** `readDocumentSliceStored` as one phase of a run, counted in records read. */

@@ -31,7 +31,7 @@ import {
 } from "../../report/explorer.js";
 import type { CaseChange } from "../../gates/changes.js";
 import { forEachDumpLine } from "./dump-texts.js";
-import { unoptimized } from "./unoptimized.js";
+import { unoptimized } from "../../io/v8-phases.js";
 import type { LineOffsets } from "./line-offsets.js";
 import type { PassCaseColumns } from "./range-pass.js";
 import type { RunTable } from "./run-table.js";
@@ -684,7 +684,7 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
   const fromTable = typeof records !== "function";
   const attach = () => attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
-  // A short pick (each shown case's runs looked at once) runs unoptimized (unoptimized.ts), unless
+  // A short pick (each shown case's runs looked at once) runs unoptimized (v8-phases.ts), unless
   // its texts come from a second pass over a converted dump (a Parquet file's pages decoded again).
   const steps = shown.cases.length * (fromTable ? records.table.keys.length : runCap);
   const short = steps <= SHORT_PICK_STEPS && (input.dumpPath === null || input.offsets !== undefined);
