@@ -18,10 +18,13 @@ export interface Xxh64 {
 }
 
 /**
- * Bytes given to the package at once: it copies them into its WebAssembly memory, which grows to
- * the largest piece and stays so (the 1M eval writes 4 MB pieces); 1 MiB pieces hash as fast.
+ * Bytes given to the package at once: it copies them, after its state, into its WebAssembly
+ * memory (one page of 64 KiB), which would grow to the largest piece. Growing detaches the memory's
+ * old ArrayBuffer, and V8 then throws away every optimized function of the process that reads a
+ * typed array and checks each typed array access for a detached buffer from then on
+ * (src/core/wasm.ts). Pieces that fit the page leave it as it is.
  */
-const PIECE_BYTES = 1 << 20;
+const PIECE_BYTES = 1 << 15;
 
 /** A hashing with the package loaded. */
 export function xxh64With(loaded: XXHashAPI): Xxh64 {
