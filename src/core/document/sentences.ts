@@ -258,6 +258,44 @@ class AlignmentVocabulary {
   }
 }
 
+/**
+ * Which of the characters a-z and 0-9 an ASCII text has, case-folded (bits 0–25 the letters, 26–35
+ * the digits): two texts with the same alignment tokens have the same; −1 for a text with a code
+ * unit above ASCII (whose case folding may make token characters).
+ */
+function tokenCharMask(text: string): number {
+  let letters = 0;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) return -1;
+    const lower = code | 0x20;
+    if (lower >= 0x61 && lower <= 0x7a) letters |= 1 << (lower - 0x61);
+    else if (code >= 0x30 && code <= 0x39) digits |= 1 << (code - 0x30);
+  }
+  return (letters >>> 0) + digits * 2 ** 26;
+}
+
+/**
+ * alignEvidence's choice for a quote that is some sentence's text exactly (as given, or stripped),
+ * found without tokens; −1 when it cannot be told so. That sentence j scores 1 (the same tokens,
+ * and some), so the choice is the first sentence scoring 1: j, unless one before it has the same
+ * token set, which its characters rule out. A quote without tokens, or a text above ASCII, is
+ * left to the tokens.
+ */
+function exactBest(sentences: readonly string[], quote: string, stripped: string): number {
+  let j = sentences.indexOf(quote);
+  if (j < 0 && stripped !== quote) j = sentences.indexOf(stripped);
+  if (j < 0) return -1;
+  const mask = tokenCharMask(stripped);
+  if (mask <= 0) return -1;
+  for (let i = 0; i < j; i++) {
+    const other = tokenCharMask(sentences[i]!);
+    if (other < 0 || other === mask) return -1;
+  }
+  return j;
+}
+
 /** Made on the first alignment; each call clears its tokens. */
 let vocabulary: AlignmentVocabulary | undefined;
 
@@ -275,11 +313,20 @@ export function alignEvidence(sentences: readonly string[], evidence: readonly s
   // first compared with it: a quote whose tokens are a sentence's ends its search there, and the
   // sentences after it are not tokenized for it. The quote's ids go after the sentences made so far.
   let made = 0;
-  const sentenceStart = new Int32Array(sentences.length);
-  const sentenceEnd = new Int32Array(sentences.length).fill(-1);
+  // Made for the first quote that needs tokens.
+  let sentenceStart: Int32Array | undefined;
+  let sentenceEnd: Int32Array | undefined;
   const gold = new Set<number>();
   for (const quote of evidence) {
-    if (stripPythonWhitespace(quote).length === 0) continue;
+    const stripped = stripPythonWhitespace(quote);
+    if (stripped.length === 0) continue;
+    const exact = exactBest(sentences, quote, stripped);
+    if (exact >= 0) {
+      gold.add(exact + 1);
+      continue;
+    }
+    sentenceStart ??= new Int32Array(sentences.length);
+    sentenceEnd ??= new Int32Array(sentences.length).fill(-1);
     const quoteEnd = words.tokenize(quote, made);
     const quoteSize = quoteEnd - made;
     const quoteStamp = words.markQuote(made, quoteEnd);

@@ -175,8 +175,13 @@ describe("document core properties", () => {
     const words = fc.array(fc.constantFrom("Budget", "river", "7", "north", "x9", "the", "-", "."), { maxLength: 5 }).map((w) => w.join(" "));
     fc.assert(
       fc.property(fc.array(words, { minLength: 1, maxLength: 6 }), fc.array(fc.oneof(words, fc.nat(5)), { maxLength: 4 }), (sentences, picks) => {
-        // A number picks one of the sentences as the quote, written in another case.
-        const evidence = picks.map((p) => (typeof p === "number" ? (sentences[p % sentences.length] ?? "").toUpperCase() : p));
+        // A number picks one of the sentences as the quote: written in another case, as it is, or
+        // with whitespace around it (a quote that is a sentence's text is found without tokens).
+        const evidence = picks.map((p) => {
+          if (typeof p !== "number") return p;
+          const sentence = sentences[p % sentences.length] ?? "";
+          return p % 3 === 0 ? sentence.toUpperCase() : p % 3 === 1 ? sentence : ` ${sentence}\n`;
+        });
         expect(alignEvidence(sentences, evidence)).toEqual(oracle(sentences, evidence));
       }),
       { numRuns: 2000 },

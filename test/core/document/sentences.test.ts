@@ -188,6 +188,29 @@ describe("alignEvidence against jaccardTokens and tokenJaccard", () => {
     );
   });
 
+  it("gives them for quotes that are a sentence's text, as it is or with whitespace around it", () => {
+    // Such a quote is found without tokens unless a sentence before it may share its tokens.
+    const picked = fc.array(text, { minLength: 1, maxLength: 6 }).chain((sentences) =>
+      fc.tuple(
+        fc.constant(sentences),
+        fc.array(
+          fc.tuple(fc.nat(), fc.constantFrom("", " ", "\n", "\u00a0")).map(([k, pad]) => pad + sentences[k % sentences.length]! + pad),
+          { minLength: 1, maxLength: 3 },
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(picked, ([sentences, evidence]) => {
+        expect(alignEvidence(sentences, evidence)).toEqual(alignByDefinition(sentences, evidence));
+      }),
+      { numRuns: 3000 },
+    );
+    // An earlier sentence with the quote's tokens in another text wins the tie.
+    expect(alignEvidence(["Beta, alpha!", "alpha beta"], ["alpha beta"])).toEqual([1]);
+    expect(alignEvidence(["sun", "\u017fun"], ["\u017fun"])).toEqual([1]);
+    expect(alignEvidence(["beta", "alpha beta"], ["alpha beta"])).toEqual([2]);
+  });
+
   it("keeps a vocabulary larger than its first tables", () => {
     const many = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x${"y".repeat(i % 50)}`);
     const sentences = [many.slice(0, 1500).join(" "), many.slice(1500).join(" "), many.slice(1000, 2000).join(" ")];
