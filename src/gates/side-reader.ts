@@ -243,6 +243,13 @@ function summarizeRecord(summary: CaseSummary, record: JsonObject): void {
   summary.add(record["case_index"], record, 1, () => facetsOf(record));
 }
 
+/** Whether `bytes[start … start + length)` are the code units of `known` (ASCII, as a run key or reason is). */
+function bytesSpell(known: string, bytes: Uint8Array, start: number, length: number): boolean {
+  if (known.length !== length) return false;
+  for (let k = 0; k < length; k++) if (known.charCodeAt(k) !== bytes[start + k]) return false;
+  return true;
+}
+
 /**
  * A document eval's cases.jsonl into `filler`: run lines in mari's own shape from their rows (`rows`),
  * every other line through the general reader (DocumentCasesDecoder), with the outcome
@@ -264,12 +271,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, rows: Run
     const start = rows.runStart();
     const length = rows.runEnd() - start;
     const expected = previousRuns[currentRuns.length];
-    if (expected !== undefined) {
-      const known = side.runs.list[expected]!;
-      let same = known.length === length;
-      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[start + k];
-      if (same) return expected;
-    }
+    if (expected !== undefined && bytesSpell(side.runs.list[expected]!, bytes, start, length)) return expected;
     return side.runs.add(bytes.toString("latin1", start, start + length));
   };
   // Reason codes met so far, matched in place as run keys are.
@@ -277,11 +279,7 @@ async function fillDocumentSide(casesPath: string, filler: SideFiller, rows: Run
   const reasonOf = (bytes: Buffer): string => {
     const start = rows.reasonStart();
     const length = rows.reasonEnd() - start;
-    for (const known of reasons) {
-      let same = known.length === length;
-      for (let k = 0; same && k < length; k++) same = known.charCodeAt(k) === bytes[start + k];
-      if (same) return known;
-    }
+    for (const known of reasons) if (bytesSpell(known, bytes, start, length)) return known;
     const text = bytes.toString("latin1", start, start + length);
     reasons.push(text);
     return text;

@@ -51,8 +51,8 @@ export function unoptimized<T>(phase: () => Promise<T>): Promise<T> {
  * and once nearly all do, makes them in the old generation from then on and throws away the
  * optimized code that makes them (`--trace-pretenuring-statistics`, `--trace-deopt`). Reading a
  * slice keeps every case and its sentences, so each of its literals is switched over once it is
- * hot: the GRPO bench slice's reader was compiled three times, TurboFan's largest cost on a run
- * without the compiled-slice cache.
+ * hot: the GRPO bench slice's reader was compiled three times on a run without the compiled-slice
+ * cache.
  */
 const PRETENURING = setting("--no-allocation-site-pretenuring", "--allocation-site-pretenuring", /^--(no-)?allocation[-_]site[-_]pretenuring(=|$)/);
 
