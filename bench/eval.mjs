@@ -6,7 +6,9 @@
 // variant once, interleaved, so a machine shared with other jobs slows them alike; the figures are
 // medians over the rounds of wall time, CPU seconds (user + sys) and peak RSS of the child
 // processes (bench/lib/measure-child.py), and each variant's CPU
-// and wall as a RATIO to the floor's median. Variants: default reports and `--report json`, with
+// and wall as a RATIO to the floor's median. Each round also starts a bare `node -e ""`
+// (`node_start`): what every process pays before it does anything, on both sides of a ratio.
+// Variants: default reports and `--report json`, with
 // `--workers 1` and `--workers 2`; on the GRPO dump also a cold compiled-slice cache (emptied
 // before the run) beside the warm one (left by the previous run). One more variant on each dump,
 // measured but no target's: `--report json` under `node --no-concurrent-recompilation`, which
@@ -18,9 +20,8 @@
 // `--no-baseline` leaves it out of the main run (on a loaded machine, for time).
 //   node bench/eval.mjs [--predictions N] [--repeat K] [--baseline-only | --no-baseline]
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { BENCH_CACHE_HOME, flag, measureChild, median, ROOT } from "./lib/measure.mjs";
+import { BENCH_CACHE_HOME, flag, machineFacts, measureChild, median, ROOT } from "./lib/measure.mjs";
 import { casesWithSentenceCounts, writeGrpo } from "./lib/dumps.mjs";
 import { once } from "node:events";
 
@@ -100,9 +101,10 @@ function evalArgs(slice, dump, name, flags) {
  * first; `node` holds flags for node itself, before bin/mari.js.
  */
 async function measureDump(slice, dump, prefix, variants) {
-  const samples = { floor: [] };
+  const samples = { floor: [], node_start: [] };
   for (const name of Object.keys(variants)) samples[name] = [];
   for (let k = 0; k < REPEAT; k++) {
+    samples.node_start.push(await measureChild(["-e", ""]));
     samples.floor.push(await measureChild(["--input-type=module", "-e", FLOOR_SCRIPT, dump]));
     for (const [name, { flags, cold, node = [] }] of Object.entries(variants)) {
       if (cold) rmSync(BENCH_CACHE_HOME, { recursive: true, force: true });
@@ -110,7 +112,9 @@ async function measureDump(slice, dump, prefix, variants) {
     }
   }
   const floor = median(samples.floor);
-  const result = { floor: { ...floor, samples: samples.floor } };
+  // What a node process costs before it does anything (`node -e ""`), in the floor and in every
+  // variant alike: a fixed cost on both sides of each ratio.
+  const result = { node_start: median(samples.node_start), floor: { ...floor, samples: samples.floor } };
   for (const name of Object.keys(variants)) {
     const m = median(samples[name]);
     const node = variants[name].node ?? [];
@@ -165,7 +169,7 @@ if (process.argv.includes("--baseline-only")) {
   const result = {
     command: "node bench/eval.mjs --baseline-only [--repeat K]",
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+    machine: machineFacts(),
     dump: { predictions: lines, runs, cases: cases.length, bytes: size },
     repeat: REPEAT,
     baseline,
@@ -209,7 +213,7 @@ const cpu = (m, name) => m[name].cpu_ratio_to_floor;
 const summary = {
   command: `npm run bench -- eval   (node bench/eval.mjs ${process.argv.slice(2).join(" ")})`,
   date: new Date().toISOString(),
-  machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? null, total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)), node: process.version },
+  machine: machineFacts(),
   method: `${REPEAT} rounds, each running the floor and every variant once, interleaved; medians; ratios are a variant's median over the floor's median of the same rounds`,
   dump: { predictions: lines, runs, cases: cases.length, bytes: size },
   repeat: REPEAT,

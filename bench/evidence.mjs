@@ -7,9 +7,8 @@
 //   node bench/evidence.mjs [--documents N] [--cases N] [--repeat K]
 import { once } from "node:events";
 import { createWriteStream, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
-import { flag, measureChild, ROOT, TIMER } from "./lib/measure.mjs";
+import { flag, machineFacts, measureChild, ROOT, TIMER } from "./lib/measure.mjs";
 
 const OUT = join(ROOT, "bench/out");
 const DOCS = join(OUT, "evidence-docs.jsonl");
@@ -249,13 +248,7 @@ const summary = {
   command: "npm run bench -- evidence   (node bench/evidence.mjs)",
   measured: `node bin/mari.js ${cli.map((a) => a.replace(`${ROOT}/`, "")).join(" ")}`,
   date: new Date().toISOString(),
-  machine: {
-    cpus: cpus().length,
-    cpu_model: cpus()[0]?.model ?? null,
-    total_memory_gb: Number((totalmem() / 2 ** 30).toFixed(1)),
-    node: process.version,
-    timer: TIMER,
-  },
+  machine: { ...machineFacts(), timer: TIMER },
   sizes,
   repeat: REPEAT,
   floor,
