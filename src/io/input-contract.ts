@@ -5,7 +5,9 @@
 // boundary, so whatever it throws becomes a located input error (exit 2), never a crash; a value
 // read from a file nests at most MAX_VALUE_DEPTH levels (JSON.stringify and every recursive walk
 // stay far from the stack's end), one nested deeper is its record's error; a checksum a format
-// carries (a zip member's CRC-32) is checked. docs/hostile-input.md tabulates the bounds.
+// carries (a zip member's CRC-32) is checked; a read that keeps what it reads (a slice) stops, with
+// the file's error, before it fills Node's heap. docs/hostile-input.md tabulates the bounds.
+import { getHeapStatistics } from "node:v8";
 import { MAX_JSON_DEPTH, MAX_LINE_BYTES } from "../core/limits.js";
 import { exceedsDepth } from "./depth.js";
 import { InputError, located } from "./errors.js";
@@ -40,6 +42,31 @@ export function declaredWithin(file: string, what: string, declared: number | bi
     throw new InputError(located(file, line, `${what} is ${String(declared)}, outside 0…${limit}`));
   }
   return value;
+}
+
+/** The young generation's most (two 16 MB semi-spaces and a large-object space as large), which V8 counts in its heap limit. */
+const YOUNG_GENERATION_BYTES = 48 * 2 ** 20;
+
+/**
+ * Throws the file's input error when what it has been read into so far fills more than `share` of
+ * Node's heap: checked as the read goes, so that a file too large for the heap is an error naming
+ * it, and how to give the process more, before V8 runs out and ends the process. `progress` says how
+ * far the read got (e.g. "after 61,440 records").
+ */
+export function heapWithin(file: string, what: string, share: number, progress: string): void {
+  const { used_heap_size: used, heap_size_limit: heapLimit } = getHeapStatistics();
+  // V8 runs out when its old generation is full, and reports the young generation's room beside it
+  // in heap_size_limit: Node 20's is --max-old-space-size plus YOUNG_GENERATION_BYTES.
+  const limit = Math.max(heapLimit - YOUNG_GENERATION_BYTES, 2 ** 20);
+  if (used <= share * limit) return;
+  const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
+  throw new InputError(
+    located(
+      file,
+      undefined,
+      `${what} is too large for this process's memory: ${progress} it fills ${mb(used)} of Node's ${mb(limit)} heap, more than ${Math.round(share * 100)} % of it; give Node more (NODE_OPTIONS=--max-old-space-size=MB) or split the file`,
+    ),
+  );
 }
 
 /** Runs a third-party decoder: an input error passes through, anything else it throws is the file's error. */

@@ -65,3 +65,33 @@ it("classify under ulimit -v 4 GB classifies every pair and finds the duplicate"
   expect(r.stdout.trim().split("\n")).toHaveLength(n);
   expect(r.stderr).toMatch(/many\.jsonl:56001: duplicate_id: duplicate id "p7"/);
 });
+
+it("a slice too large for Node's heap: exit 2 naming it and how far it got, before V8 runs out", async () => {
+  // 100,000 documents of five sentences: about 110 MB of heap read whole, past the 88 MB heap of
+  // --max-old-space-size=40, where V8 used to end the process (exit 134, its own stack) mid-read.
+  const words = ["river", "council", "budget", "winter", "market", "school", "report", "north", "agreed", "closed"];
+  const sentence = (i: number, k: number): string =>
+    `${Array.from({ length: 8 }, (_, j) => words[(i * 7 + k * 3 + j * 5) % words.length]).join(" ")} number ${i}-${k}.`;
+  const lines = Array.from({ length: 100_000 }, (_, i) =>
+    JSON.stringify({
+      id: `d${i}`,
+      text: [0, 1, 2, 3, 4].map((k) => sentence(i, k)).join(" "),
+      label: i % 2 === 0,
+      evidence: i % 2 === 0 ? sentence(i, 4) : "",
+    }),
+  );
+  const slice = write(memory.dir, "large-slice.jsonl", `${lines.join("\n")}\n`);
+  const dump = write(
+    memory.dir,
+    "one-line.jsonl",
+    `${JSON.stringify({ case_id: "d1", run: 0, judgment: false, evidence_sentence_ids: [], reasoning: "None." })}\n`,
+  );
+  const args = ["eval", slice, "--predictions", dump, "--out", join(tmp.dir, "large"), "--no-cache", "--quiet", "--progress", "none", "--report", "json"];
+  const r = await runMari(args, { env: { NODE_OPTIONS: "--max-old-space-size=40" } });
+  expectInputError(
+    r,
+    /large-slice\.jsonl: slice error: the slice is too large for this process's memory: after [\d,]+ cases read it fills \d+ MB of Node's \d+ MB heap/,
+  );
+  expect(r.stderr).toMatch(/NODE_OPTIONS=--max-old-space-size=MB/);
+  expect(r.stderr).not.toMatch(/FATAL ERROR|heap out of memory/);
+});
