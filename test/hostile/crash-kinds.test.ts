@@ -1,9 +1,11 @@
-// Three inputs that still crashed. UTF-16 on `classify -`'s stdin killed the
+// Inputs and limits that still crashed. UTF-16 on `classify -`'s stdin killed the
 // process with a stack trace (exit 1); a line longer than a JavaScript string can hold
-// (0x1fffffe8 characters) ended in exit 3 in the line splitter; and `classify` under an
-// address-space limit (`ulimit -v`) failed to reserve its 64 duplicate-id tables (exit 3).
+// (0x1fffffe8 characters) ended in exit 3 in the line splitter; `classify` under an
+// address-space limit (`ulimit -v`) failed to reserve its 64 duplicate-id tables (exit 3), and
+// `eval` under one its first WebAssembly memory (exit 3); a slice too large for the heap ended in
+// V8's own abort (exit 134).
 import { spawn } from "node:child_process";
-import { truncateSync } from "node:fs";
+import { readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { childEnv, memoryTempParent, runMari, tempDir, MARI_COMMAND } from "../support/cli.js";
@@ -94,4 +96,17 @@ it("a slice too large for Node's heap: exit 2 naming it and how far it got, befo
   );
   expect(r.stderr).toMatch(/NODE_OPTIONS=--max-old-space-size=MB/);
   expect(r.stderr).not.toMatch(/FATAL ERROR|heap out of memory/);
+});
+
+it("eval under ulimit -v 4 GB runs (node started again without its WebAssembly trap handler)", async () => {
+  // V8 reserves about 10 GB of address space around each WebAssembly memory for its trap handler;
+  // under the limit the first module failed to instantiate and every eval ended in exit 3.
+  const slice = write(tmp.dir, "limited-slice.jsonl", `${firstLines(DOC_SLICE, 20).join("\n")}\n`);
+  const out = join(tmp.dir, "limited");
+  const r = await runMari(["eval", slice, "--out", out, "--quiet", "--progress", "none", "--workers", "2", "--report", "json"], { addressSpaceKb: 4_000_000 });
+  expectNoCrash(r);
+  expect(r.code, r.stderr).toBe(0);
+  const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
+  expect(report.dataset.cases).toBe(20);
+  expect(report.metrics.accuracy).toBeGreaterThanOrEqual(0);
 });
