@@ -2,7 +2,7 @@
 // every WebAssembly memory so that its compiled code needs no bounds checks (about 10 GB of address
 // space each), and mari's first WebAssembly module fails to instantiate: every eval ended in exit 3.
 // Node can start without its WebAssembly trap handler instead, and V8 then checks each access
-// inline and reserves only what a memory may grow to; that is a flag of the node process itself,
+// inline and needs no guard regions; that is a flag of the node process itself,
 // so the launcher starts one more node with it and passes everything through. CommonJS, as the
 // launcher is (bin/package.json).
 const { spawn } = require("node:child_process");
@@ -53,4 +53,4 @@ function relaunch() {
   });
 }
 
-module.exports = { NO_TRAP_HANDLER, addressSpaceLimited, needsRelaunch, relaunch };
+module.exports = { needsRelaunch, relaunch };

@@ -20,9 +20,10 @@ export const MAX_GRID_CONFIGS = 100_000;
  */
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /**
- * The share of Node's heap (its `heap_size_limit`) a document slice may fill as it is read. A slice
- * is held whole, and a heap that runs out ends the process in V8 with no error mari can report; the
- * rest of a run needs room beside the slice (`node --trace-gc`, cold runs with the default reports:
+ * The share of Node's old generation (`--max-old-space-size`: its heap limit less the young
+ * generation) a document slice may fill as it is read. A slice is held whole, and a heap that runs
+ * out ends the process in V8 with no error mari can report; the rest of a run needs room beside the
+ * slice (`node --trace-gc`, cold runs with the default reports:
  * the GRPO bench's heap peaked at 1.46 times what its slice read alone holds, 85 against 58 MB, and
  * a 400,000-document slice's at 1.35 times, 628 against 466 MB).
  */
