@@ -47,24 +47,34 @@ export function declaredWithin(file: string, what: string, declared: number | bi
 /** The young generation's most (two 16 MB semi-spaces and a large-object space as large), which V8 counts in its heap limit. */
 const YOUNG_GENERATION_BYTES = 48 * 2 ** 20;
 
+/** The bytes of V8's heap in use now (what `heapWithin` counts from). */
+export function heapInUse(): number {
+  return getHeapStatistics().used_heap_size;
+}
+
+/** How full the heap as a whole may be during such a read, whatever the read itself holds: near the end, V8 aborts. */
+const MOST_HEAP_IN_USE = 0.85;
+
 /**
- * Throws the file's input error when what it has been read into so far fills more than `share` of
- * Node's heap: checked as the read goes, so that a file too large for the heap is an error naming
- * it, and how to give the process more, before V8 runs out and ends the process. `progress` says how
- * far the read got (e.g. "after 61,440 records").
+ * Throws the file's input error when what it has been read into so far (the heap in use beyond
+ * `from`, `heapInUse()` when the read began) fills more than `share` of the old generation Node may
+ * use, or the heap as a whole more than MOST_HEAP_IN_USE of it: checked as the read goes, so that a
+ * file too large for the heap is an error naming it, and how to give the process more, before V8
+ * runs out and ends the process. `progress` says how far the read got (e.g. "after 61,440 records").
  */
-export function heapWithin(file: string, what: string, share: number, progress: string): void {
+export function heapWithin(file: string, what: string, share: number, progress: string, from: number): void {
   const { used_heap_size: used, heap_size_limit: heapLimit } = getHeapStatistics();
   // V8 runs out when its old generation is full, and reports the young generation's room beside it
   // in heap_size_limit: Node 20's is --max-old-space-size plus YOUNG_GENERATION_BYTES.
   const limit = Math.max(heapLimit - YOUNG_GENERATION_BYTES, 2 ** 20);
-  if (used <= share * limit) return;
+  const read = Math.max(0, used - from);
+  if (read <= share * limit && used <= MOST_HEAP_IN_USE * limit) return;
   const mb = (bytes: number): string => `${Math.round(bytes / 2 ** 20)} MB`;
   throw new InputError(
     located(
       file,
       undefined,
-      `${what} is too large for this process's memory: ${progress} it fills ${mb(used)} of Node's ${mb(limit)} heap, more than ${Math.round(share * 100)} % of it; give Node more (NODE_OPTIONS=--max-old-space-size=MB) or split the file`,
+      `${what} is too large for this process's memory: ${progress} it holds ${mb(read)} and the heap ${mb(used)} of the ${mb(limit)} Node may use (the read may take ${Math.round(share * 100)} % of it); give Node more (NODE_OPTIONS=--max-old-space-size=MB) or split the file`,
     ),
   );
 }

@@ -9,7 +9,7 @@ import { alignEvidence, splitSentences } from "../core/document/sentences.js";
 import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
-import { heapWithin } from "./input-contract.js";
+import { heapInUse, heapWithin } from "./input-contract.js";
 import { MAX_SLICE_HEAP_SHARE } from "../core/limits.js";
 import { createHash } from "node:crypto";
 import { sha256File } from "./hashing.js";
@@ -229,6 +229,8 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
   const cases: SliceCase[] = [];
   const byId = new Map<string, number>();
   const rejected: RejectedSliceRecord[] = [];
+  // What the slice holds is the heap it adds: a process may hold more of its own (a training loop).
+  const heapAtStart = heapInUse();
   const reject = (where: string, message: string): void => {
     if (strict) throw new SliceRecordError(where, message);
     rejected.push({ where, message });
@@ -263,7 +265,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         byId.set(c.id, c.index);
         cases.push(c);
       }
-      heapWithin(path, "slice error: the slice", MAX_SLICE_HEAP_SHARE, `after ${cases.length.toLocaleString("en-US")} cases read`);
+      heapWithin(path, "slice error: the slice", MAX_SLICE_HEAP_SHARE, `after ${cases.length.toLocaleString("en-US")} cases read`, heapAtStart);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
