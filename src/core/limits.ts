@@ -21,13 +21,13 @@ export const MAX_GRID_CONFIGS = 100_000;
 export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /**
  * The share of Node's old generation (`--max-old-space-size`: its heap limit less the young
- * generation) a document slice may fill as it is read. A slice is held whole, and a heap that runs
- * out ends the process in V8 with no error mari can report; the rest of a run needs room beside the
- * slice (`node --trace-gc`, cold runs with the default reports:
+ * generation) that an input held whole (a document slice, a sweep's labelled pairs) may fill as it
+ * is read. A heap that runs out ends the process in V8 with no error mari can report, and the rest
+ * of a run needs room beside the input (`node --trace-gc`, cold evals with the default reports:
  * the GRPO bench's heap peaked at 1.46 times what its slice read alone holds, 85 against 58 MB, and
  * a 400,000-document slice's at 1.35 times, 628 against 466 MB).
  */
-export const MAX_SLICE_HEAP_SHARE = 0.5;
+export const MAX_HELD_INPUT_HEAP_SHARE = 0.5;
 /** Nesting depth of any JSON value read from an input record (objects and arrays count one level each). */
 export const MAX_JSON_DEPTH = 64;
 /** Largest unit price in --costs: a tally of up to 2^53 cases times this stays finite. */

@@ -10,7 +10,7 @@ import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { heapInUse, heapWithin } from "./input-contract.js";
-import { MAX_SLICE_HEAP_SHARE } from "../core/limits.js";
+import { MAX_HELD_INPUT_HEAP_SHARE } from "../core/limits.js";
 import { createHash } from "node:crypto";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
@@ -265,7 +265,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         byId.set(c.id, c.index);
         cases.push(c);
       }
-      heapWithin(path, "slice error: the slice", MAX_SLICE_HEAP_SHARE, `after ${cases.length.toLocaleString("en-US")} cases read`, heapAtStart);
+      heapWithin(path, "slice error: the slice", MAX_HELD_INPUT_HEAP_SHARE, `after ${cases.length.toLocaleString("en-US")} cases read`, heapAtStart);
     }
   } catch (err) {
     if (err instanceof InputError) throw err;

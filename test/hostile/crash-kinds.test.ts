@@ -2,8 +2,8 @@
 // process with a stack trace (exit 1); a line longer than a JavaScript string can hold
 // (0x1fffffe8 characters) ended in exit 3 in the line splitter; `classify` under an
 // address-space limit (`ulimit -v`) failed to reserve its 64 duplicate-id tables (exit 3), and
-// `eval` under one its first WebAssembly memory (exit 3); a slice too large for the heap ended in
-// V8's own abort (exit 134).
+// `eval` under one its first WebAssembly memory (exit 3); a slice, or a sweep's pair corpus, too
+// large for the heap ended in V8's own abort (exit 134).
 import { spawn } from "node:child_process";
 import { readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
@@ -109,4 +109,22 @@ it("eval under ulimit -v 4 GB runs (node started again without its WebAssembly t
   const report = JSON.parse(readFileSync(join(out, "report.json"), "utf8"));
   expect(report.dataset.cases).toBe(20);
   expect(report.metrics.accuracy).toBeGreaterThanOrEqual(0);
+});
+
+it("a pair corpus too large for Node's heap: mari sweep exits 2 naming it, before V8 runs out", async () => {
+  // 60,000 labelled pairs, which a sweep holds whole: about 90 MB of heap, past a 40 MB old generation.
+  const base = firstLines(PAIRS, 20).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const lines = Array.from({ length: 60_000 }, (_, i) => {
+    const b = base[i % base.length]!;
+    return JSON.stringify({ ...b, id: `p${i}`, new: `${String(b["new"])} variant ${i} with a few more words`, old: `${String(b["old"])} variant ${i}` });
+  });
+  const pairs = write(memory.dir, "large-pairs.jsonl", `${lines.join("\n")}\n`);
+  const r = await runMari(["sweep", pairs, "--out", join(tmp.dir, "large-sweep"), "--workers", "1", "--quiet", "--progress", "none"], {
+    env: { NODE_OPTIONS: "--max-old-space-size=40" },
+  });
+  expectInputError(
+    r,
+    /large-pairs\.jsonl: the pair corpus is too large for this process's memory: after [\d,]+ pairs read it holds \d+ MB and the heap \d+ MB of the \d+ MB Node may use/,
+  );
+  expect(r.stderr).not.toMatch(/FATAL ERROR|heap out of memory/);
 });

@@ -1,4 +1,4 @@
-// The slice reader's heap check (heapWithin in src/io/input-contract.ts, MAX_SLICE_HEAP_SHARE):
+// The slice reader's heap check (heapWithin in src/io/input-contract.ts, MAX_HELD_INPUT_HEAP_SHARE):
 // what counts is the heap the read adds, so a process that already holds much of its own (a
 // training loop importing the library) reads a small slice; and a read stops with the file's error,
 // not V8's abort, once the heap as a whole nears its end. In child nodes with a 64 MB old
