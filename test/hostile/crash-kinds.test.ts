@@ -124,7 +124,7 @@ it("a pair corpus too large for Node's heap: mari sweep exits 2 naming it, befor
   });
   expectInputError(
     r,
-    /large-pairs\.jsonl: the pair corpus is too large for this process's memory: after [\d,]+ pairs read it holds \d+ MB and the heap \d+ MB of the \d+ MB Node may use/,
+    /large-pairs\.jsonl: the pair corpus is too large for this process's memory: after [\d,]+ records read it holds \d+ MB and the heap \d+ MB of the \d+ MB Node may use/,
   );
   expect(r.stderr).not.toMatch(/FATAL ERROR|heap out of memory/);
 });

@@ -4,6 +4,8 @@ import type { RunObserver } from "../../io/observer.js";
 import { readRecords } from "../../io/records.js";
 import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
 import { located, InputError } from "../../io/errors.js";
+import { heapInUse, heapWithin } from "../../io/input-contract.js";
+import { MAX_HELD_INPUT_HEAP_SHARE } from "../../core/limits.js";
 import { listRejections } from "../../report/format.js";
 import type { RejectionExample } from "../../report/types.js";
 import { sha256Text } from "../../io/hashing.js";
@@ -79,6 +81,9 @@ function recordShard(record: Record<string, unknown> | undefined, shard: Shard):
   return typeof id === "string" && id !== "" ? shardOfCaseId(id, shard.count) : 0;
 }
 
+/** Records read between two checks of the heap (a check reads V8's heap statistics, about a microsecond). */
+const HEAP_CHECK_RECORDS = 1024;
+
 /**
  * Yields the usable pairs (of `shard`, when given) in input order; rejections (unreadable lines,
  * bad fields, a repeated id: the first record with an id wins) go into `stats`. An unreadable file
@@ -88,8 +93,15 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   // id → where it was first seen: a line number where there is one (smaller than the location text).
   const firstSeen = new Map<string, number | string>();
   let shapeChecked = false;
+  // What the read keeps (each id, each pair's hash) and what a caller holds of the pairs (a sweep
+  // holds them all) grow with the corpus: one too large for the heap stops with its own error.
+  const heapAtStart = heapInUse();
+  let read = 0;
   try {
     for await (const item of readRecords(path)) {
+      if (++read % HEAP_CHECK_RECORDS === 0) {
+        heapWithin(path, "the pair corpus", MAX_HELD_INPUT_HEAP_SHARE, `after ${read.toLocaleString("en-US")} records read`, heapAtStart);
+      }
       if (!shapeChecked && !item.error) {
         shapeChecked = true;
         assertPairCorpus(path, item.record, item.where);

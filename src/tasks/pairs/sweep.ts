@@ -22,8 +22,6 @@ import {
   type SweepPair,
 } from "../../core/pairs/index.js";
 import { InputError, located } from "../../io/errors.js";
-import { heapInUse, heapWithin } from "../../io/input-contract.js";
-import { MAX_HELD_INPUT_HEAP_SHARE } from "../../core/limits.js";
 import type { GateSpec } from "../../gates/spec.js";
 import { sha256File } from "../../io/hashing.js";
 import { collectSystemInfo } from "../../report/system.js";
@@ -122,9 +120,6 @@ async function tallyGrid(
   return { tallies: totals, threads };
 }
 
-/** Pairs read between two checks of the heap (a check reads V8's heap statistics, about a microsecond). */
-const HEAP_CHECK_PAIRS = 1024;
-
 /** Sweeps the grid over the labelled pairs and writes the sweep files. Input errors throw InputError. */
 export const runSweep = oneRunEach(runSweepInRun);
 
@@ -139,16 +134,12 @@ async function runSweepInRun(options: SweepOptions): Promise<SweepOutcome> {
   const stats = new PairInputStats();
   const pairs: SweepPair[] = [];
   let unlabelled = 0;
-  // The sweep holds every labelled pair: a corpus too large for the heap stops with its own error.
-  const heapAtStart = heapInUse();
+  // The sweep holds every labelled pair; readPairs stops a corpus too large for the heap.
   await inPhase(observer, "read pairs", undefined, async (reading) => {
     for await (const { pair } of readPairs(options.pairs, stats)) {
       reading.tick();
       if (pair.gold === null) unlabelled++;
       else pairs.push({ newText: pair.newText, oldText: pair.oldText, gold: pair.gold, kind: pair.kind });
-      if (pairs.length % HEAP_CHECK_PAIRS === 0) {
-        heapWithin(options.pairs, "the pair corpus", MAX_HELD_INPUT_HEAP_SHARE, `after ${pairs.length.toLocaleString("en-US")} pairs read`, heapAtStart);
-      }
     }
   });
   logRejections(stats, observer);
