@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 
+import torch.distributed as dist
 from datasets import Dataset
 from transformers import AutoModelForCausalLM, AutoTokenizer
 from trl import GRPOConfig, GRPOTrainer
@@ -160,6 +161,10 @@ def main():
     if args.record:
         record_rewards(trainer, args.record)
     trainer.train(resume_from_checkpoint=True if args.resume else None)
+    # Under torchrun, leave the process group before the interpreter exits: a gloo group torn down
+    # at exit can abort a rank ("terminate called without an active exception") after training ended.
+    if dist.is_available() and dist.is_initialized():
+        dist.destroy_process_group()
 
 
 if __name__ == "__main__":
