@@ -22,8 +22,9 @@ export const MAX_LINE_BYTES = 256 * 1024 * 1024;
 /**
  * The share of Node's old generation (`--max-old-space-size`: its heap limit less the young
  * generation) that an input held whole or growing with it (a document slice; a pair corpus, whose
- * ids and hashes are kept, and which a sweep holds whole) may fill as it is read. A heap that runs out ends the process in V8 with no error mari can report, and the rest
- * of a run needs room beside the input (`node --trace-gc`, cold evals with the default reports:
+ * ids and hashes are kept, and which a sweep holds whole) may fill as it is read. A heap that runs
+ * out ends the process in V8 with no error mari can report, and the rest of a run needs room beside
+ * the input (`node --trace-gc`, cold evals with the default reports:
  * the GRPO bench's heap peaked at 1.46 times what its slice read alone holds, 85 against 58 MB, and
  * a 400,000-document slice's at 1.35 times, 628 against 466 MB).
  */

@@ -60,9 +60,10 @@ const MOST_HEAP_IN_USE = 0.85;
  * `from`, `heapInUse()` when the read began) fills more than `share` of the old generation Node may
  * use, or the heap as a whole more than MOST_HEAP_IN_USE of it: checked as the read goes, so that a
  * file too large for the heap is an error naming it, and how to give the process more, before V8
- * runs out and ends the process. `progress` says how far the read got (e.g. "after 61,440 records").
+ * runs out and ends the process. The message says how far the read got: `count` `unit` (e.g.
+ * 61,440 "records"), formatted only when it is thrown.
  */
-export function heapWithin(file: string, what: string, share: number, progress: string, from: number): void {
+export function heapWithin(file: string, what: string, share: number, from: number, count: number, unit: string): void {
   const { used_heap_size: used, heap_size_limit: heapLimit } = getHeapStatistics();
   // V8 runs out when its old generation is full, and reports the young generation's room beside it
   // in heap_size_limit: Node 20's is --max-old-space-size plus YOUNG_GENERATION_BYTES.
@@ -74,7 +75,7 @@ export function heapWithin(file: string, what: string, share: number, progress: 
     located(
       file,
       undefined,
-      `${what} is too large for this process's memory: ${progress} it holds ${mb(read)} and the heap ${mb(used)} of the ${mb(limit)} Node may use (the read may take ${Math.round(share * 100)} % of it); give Node more (NODE_OPTIONS=--max-old-space-size=MB) or split the file`,
+      `${what} is too large for this process's memory: after ${count.toLocaleString("en-US")} ${unit} read it holds ${mb(read)} and the heap ${mb(used)} of the ${mb(limit)} Node may use (the read may take ${Math.round(share * 100)} % of it); give Node more (NODE_OPTIONS=--max-old-space-size=MB) or split the file`,
     ),
   );
 }

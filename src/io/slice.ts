@@ -265,7 +265,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         byId.set(c.id, c.index);
         cases.push(c);
       }
-      heapWithin(path, "slice error: the slice", MAX_HELD_INPUT_HEAP_SHARE, `after ${cases.length.toLocaleString("en-US")} cases read`, heapAtStart);
+      heapWithin(path, "slice error: the slice", MAX_HELD_INPUT_HEAP_SHARE, heapAtStart, cases.length, "cases");
     }
   } catch (err) {
     if (err instanceof InputError) throw err;

@@ -100,7 +100,7 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   try {
     for await (const item of readRecords(path)) {
       if (++read % HEAP_CHECK_RECORDS === 0) {
-        heapWithin(path, "the pair corpus", MAX_HELD_INPUT_HEAP_SHARE, `after ${read.toLocaleString("en-US")} records read`, heapAtStart);
+        heapWithin(path, "the pair corpus", MAX_HELD_INPUT_HEAP_SHARE, heapAtStart, read, "records");
       }
       if (!shapeChecked && !item.error) {
         shapeChecked = true;
