@@ -487,7 +487,7 @@ async function explorerOf(result: DocumentEvalResult, settings: Resolved, run: R
   return buildDocumentExplorer({
     outcomes: { cases: result.cases, table: result.table },
     // The dense pass's per-case columns, when it gathered them: no second pass over the cells.
-    ...(columns ? { summary: passSummary(result.cases, columns, result.slice.cases.length) } : {}),
+    ...(columns ? { summary: () => passSummary(result.cases, columns, result.slice.cases.length) } : {}),
     slice: result.slice,
     dumpPath: run.dumpPath,
     ...(run.offsets ? { offsets: run.offsets } : {}),

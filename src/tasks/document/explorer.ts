@@ -95,6 +95,15 @@ type ShownRuns = (shown: ShownCases, picker: RunPicker, fields: (k: number, labe
  */
 const SHORT_PICK_STEPS = 100_000;
 
+/**
+ * The most cases for which the page's per-case work (pageCases: the summary, the counts, the
+ * selection and the shown cases' views, each pass over every case once) runs unoptimized. Measured
+ * with `mari eval`, default reports, against V8's usual tiering: the GRPO bench (37,500 cases)
+ * 0.96–0.97× the CPU (41 alternating pairs; the 1M bench's 891 cases, 1.00×). V8 compiled those
+ * passes, one of them whole on the fly, for more than they saved.
+ */
+const SHORT_CASE_WORK = 50_000;
+
 /** The runs of a report's records. */
 function recordRuns(records: CaseRecords): ShownRuns {
   return (shown, picker, fields) =>
@@ -442,8 +451,11 @@ class CaseFacets {
 export interface DocumentExplorerInput {
   /** The scored outcomes: an eval's run table, or a finished report's cases.jsonl (its path, or `segmentRecords` of it). */
   outcomes: ScoredTable | CaseRecords | string;
-  /** What a report's records say per case when it is known already (read with the paired side); else read from `outcomes`. */
-  summary?: CaseSummary;
+  /**
+   * What a report's records say per case when it is known already (read with the paired side), or
+   * how to work it out (called in the page's per-case work); else read from `outcomes`.
+   */
+  summary?: CaseSummary | (() => CaseSummary);
   slice: DocumentSlice;
   /** The dump the cases.jsonl lines' `line` numbers point into (texts are skipped when it is null). */
   dumpPath: string | null;
@@ -654,34 +666,10 @@ async function attachTexts(
 }
 
 export async function buildDocumentExplorer(input: DocumentExplorerInput): Promise<ExplorerData> {
-  const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
   const { outcomes } = input;
   const records = typeof outcomes === "string" ? fileRecords(outcomes) : outcomes;
-  const summary =
-    input.summary ??
-    (typeof records === "function"
-      ? await recordSummary(input.slice.cases.length, records)
-      : tableSummary(records.cases, records.table, input.slice.cases.length));
-  if (changed.size > 0) {
-    const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
-    for (const id of changed.keys()) {
-      const index = indexOfId.get(id);
-      if (index !== undefined) summary.markFailed(index);
-    }
-  }
-  const changeOf = (i: number) => (changed.size > 0 ? changed.get(input.slice.cases[i]!.id)?.status : undefined);
-  const tagsOf = (i: number) => summary.tags(i, changeOf(i));
-  // Only the cases this report scored (a shard's), in slice order, and which of them failed.
-  const scored: number[] = [];
-  for (let i = 0; i < input.slice.cases.length; i++) if (summary.present[i]) scored.push(i);
-  const failed = new Uint8Array(scored.length);
-  for (let k = 0; k < scored.length; k++) failed[k] = summary.failed[scored[k]!]!;
-  const counts = countScored(summary, scored, changeOf);
-  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
-  const cap = explorerCap(input.runs.length, caseCap);
-  const selection = selectCases(failed, cap, input.seed);
-  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
-  const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
+  const work = () => pageCases(input, records);
+  const { scored, counts, cap, selection, runCap, shown } = input.slice.cases.length <= SHORT_CASE_WORK ? await unoptimized(work) : await work();
   const fromTable = typeof records !== "function";
   const attach = () => attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
   // A short pick (each shown case's runs looked at once) runs unoptimized (v8-phases.ts), unless
@@ -708,6 +696,42 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
     counts,
     cases,
   };
+}
+
+/**
+ * The page's work on every case: the summary, the counts, which cases it shows and their views (a
+ * few passes over every scored case, each once).
+ */
+async function pageCases(input: DocumentExplorerInput, records: ScoredTable | CaseRecords) {
+  const changed = new Map((input.changes ?? []).map((c) => [c.case_id, c]));
+  const given = input.summary;
+  const summary =
+    given !== undefined
+      ? typeof given === "function"
+        ? given()
+        : given
+      : typeof records === "function"
+        ? await recordSummary(input.slice.cases.length, records)
+        : tableSummary(records.cases, records.table, input.slice.cases.length);
+  if (changed.size > 0) {
+    const indexOfId = new Map(input.slice.cases.map((c) => [c.id, c.index]));
+    for (const id of changed.keys()) {
+      const index = indexOfId.get(id);
+      if (index !== undefined) summary.markFailed(index);
+    }
+  }
+  const changeOf = (i: number) => (changed.size > 0 ? changed.get(input.slice.cases[i]!.id)?.status : undefined);
+  const tagsOf = (i: number) => summary.tags(i, changeOf(i));
+  // Only the cases this report scored (a shard's), in slice order, and which of them failed.
+  const scored = presentCases(summary.present, input.slice.cases.length);
+  const failed = failedOf(summary.failed, scored);
+  const counts = countScored(summary, scored, changeOf);
+  const caseCap = input.caseCap ?? EXPLORER_CASE_CAP;
+  const cap = explorerCap(input.runs.length, caseCap);
+  const selection = selectCases(failed, cap, input.seed);
+  const runCap = explorerRunsPerCase(selection.chosen.length, caseCap);
+  const shown = caseViews(input, summary, scored, selection.chosen, runCap, changed, tagsOf);
+  return { scored, counts, cap, selection, runCap, shown };
 }
 
 /** Cases grouped by a key: each key's first case and number of cases, in order of first cases. */
@@ -747,6 +771,24 @@ class CaseKinds<Key> {
  * bring before it, so the keys come in the same order. (The GRPO bench's 37,500 cases are 7 kinds
  * of tags and one of facets.)
  */
+// The two loops over every case, each in a function that is all loop: in buildDocumentExplorer,
+// V8 compiled that whole function on the fly for them (16 ms of its compiler's time, --trace-opt,
+// on the GRPO bench's 37,500 cases).
+
+/** The cases `present` marks, in slice order. */
+function presentCases(present: Uint8Array, caseCount: number): number[] {
+  const scored: number[] = [];
+  for (let i = 0; i < caseCount; i++) if (present[i]) scored.push(i);
+  return scored;
+}
+
+/** Whether each of the `scored` cases failed (`failed` is by slice index). */
+function failedOf(failed: Uint8Array, scored: readonly number[]): Uint8Array {
+  const of = new Uint8Array(scored.length);
+  for (let k = 0; k < scored.length; k++) of[k] = failed[scored[k]!]!;
+  return of;
+}
+
 function countScored(summary: CaseSummary, scored: readonly number[], changeOf: (index: number) => string | undefined): ExplorerCounts {
   const tagKinds = new CaseKinds<number | string>();
   const facetKinds = new CaseKinds<Record<string, string>>();
