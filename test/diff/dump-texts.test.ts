@@ -3,7 +3,9 @@
 // reading buffer (lines across its refills, a CRLF line, blank and broken lines) they must equal each
 // wanted line's texts read on its own, and a Parquet dump of the same rows must give the same texts.
 // With the offsets an eval records, the positional reads (near lines read together, one buffer
-// reused for reads of every size) must give the same texts too.
+// reused for reads of every size) must give the same texts too, and so must the texts taken from the
+// block scanner's rows of the lines whose record the caller does not want.
+import { isAscii } from "node:buffer";
 import { truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -88,6 +90,80 @@ describe("dump texts read without line offsets", () => {
     expect(cut.get(1)).toEqual(readOnItsOwn(1));
     expect(cut.get(jsonl.length - 1)).toEqual({});
     expect(cut.get(jsonl.length)).toEqual({});
+  });
+
+  it("are each line's texts when read from the block scanner's rows, the record not wanted", async () => {
+    // Lines of every shape the scanner reads and of shapes it leaves to the parse: escapes, text
+    // beyond ASCII, a `\u` escape, a cache-shaped prediction, raw completions in and out of the
+    // layout, a reasoning beside a completion, null, a batch output line, a BOM, CR line ends,
+    // invalid UTF-8, broken lines.
+    const layout = (think: string, judgment: string) => `<think>\n${think}\n</think>\n<answer>\nJudgment: ${judgment}\nEvidence: [1, 2]\n</answer>`;
+    const shapes: string[] = [
+      JSON.stringify({ case_id: "a", run: 0, judgment: true, evidence_sentence_ids: [1], reasoning: "Sentence [1] says so." }),
+      JSON.stringify({ case_id: "a", run: 1, judgment: false, evidence_sentence_ids: [], reasoning: 'He said "no"\\ then\tleft.\nSentence [2].' }),
+      JSON.stringify({ case_id: "b", run: 0, judgment: true, evidence_sentence_ids: [2], reasoning: "Café, naïve, 日本 and 🙂 in [2]." }),
+      '{"case_id":"b","run":1,"judgment":true,"evidence_sentence_ids":[2],"reasoning":"An \\u escape: \\u00e9 [2]."}',
+      JSON.stringify({ case_id: "c", run: 0, prediction: { judgment: true, evidence_sentence_ids: [1], reasoning: "Nested [1]." } }),
+      JSON.stringify({ case_id: "c", run: 1, prediction: { completion: layout("Nested think [1].", "yes") } }),
+      JSON.stringify({ case_id: "d", run: 0, completion: layout("Think [1] and [2].", "yes") }),
+      JSON.stringify({ case_id: "d", run: 1, completion: layout("Ünïcode think 🙂 [1].", "no") }),
+      JSON.stringify({ case_id: "d", run: 2, completion: "Judgment: yes" }),
+      JSON.stringify({ case_id: "d", run: 3, reasoning: "Both [1].", completion: layout("Think [1].", "yes") }),
+      JSON.stringify({ case_id: "e", run: 0, judgment: true, evidence_sentence_ids: [1], reasoning: null }),
+      JSON.stringify({ custom_id: "e/1", response: { status_code: 200, body: { choices: [{ message: { content: "Judgment: yes" } }] } } }),
+      `\ufeff${JSON.stringify({ case_id: "f", run: 0, judgment: true, evidence_sentence_ids: [1], reasoning: "After a BOM [1]." })}`,
+      `${JSON.stringify({ case_id: "f", run: 1, judgment: true, evidence_sentence_ids: [1], reasoning: "CR [1]." })}\r`,
+      JSON.stringify({ case_id: "f", run: 2, judgment: 2.0, evidence_sentence_ids: [1.0], reasoning: "Floats [1]." }),
+      '{"case_id":"f","run":3,"reasoning":"first","reasoning":"second [1]"}',
+      "{broken",
+      "",
+    ];
+    const valid: Buffer[] = [];
+    for (let k = 0; k < 240; k++) valid.push(Buffer.from(shapes[k % shapes.length]!));
+    // The same with a line of invalid UTF-8 among them (the lines read together then take the parse).
+    const invalid = [...valid];
+    invalid[100] = Buffer.concat([
+      Buffer.from('{"case_id":"g","run":0,"judgment":true,"evidence_sentence_ids":[1],"reasoning":"bad '),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(' [1]"}'),
+    ]);
+    // Only the ASCII lines (their strings are then cut from one decoded text).
+    const ascii = valid.filter((line) => isAscii(line));
+    for (const [name, lines] of [
+      ["valid", valid],
+      ["ascii", ascii],
+      ["invalid", invalid],
+    ] as const) {
+      const bytes = Buffer.concat(lines.flatMap((line) => [line, Buffer.from("\n")]));
+      const path = join(dir, `shapes-${name}.jsonl`);
+      writeFileSync(path, bytes);
+      const ends: number[] = [];
+      for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) ends.push(at);
+      const offsets = new LineOffsets();
+      offsets.add(1, bytes.length, Int32Array.from(ends));
+      const wanted = Array.from({ length: lines.length }, (_, k) => k + 1);
+      const texts = new Map<number, DumpTexts>();
+      await forEachDumpLine(
+        path,
+        wanted,
+        offsets,
+        (index, t) => texts.set(wanted[index]!, t),
+        () => false,
+      );
+      let fromRows = 0;
+      for (const n of wanted) {
+        const own = textsOfDumpLine(`${lines[n - 1]!.toString("utf8")}\n`);
+        const t = texts.get(n)!;
+        expect({ line: n, reasoning: t.reasoning, raw: t.raw }).toEqual({ line: n, reasoning: own.reasoning, raw: own.raw });
+        // A line read from its row comes without its record; any other one with it, as parsed.
+        if (t.record === undefined && own.record !== undefined) fromRows++;
+        else expect(t.record).toEqual(own.record);
+      }
+      // The 9 of the 18 shapes the scanner reads (7 of the 15 ASCII ones) came from their rows, each at least 13 times.
+      if (name === "valid") expect(fromRows).toBeGreaterThanOrEqual(13 * 9);
+      else if (name === "ascii") expect(fromRows).toBeGreaterThanOrEqual(13 * 7);
+      else expect(fromRows).toBe(0);
+    }
   });
 
   it("are at the offsets of each line, recorded block after block", () => {

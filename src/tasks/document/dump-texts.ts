@@ -1,11 +1,23 @@
 // The texts the case explorer shows from a prediction dump: each wanted line's reasoning, the
 // model's raw text (a `<think>…</think><answer>…</answer>` completion, or the answer a judge could
 // not read) and the parsed line itself, so that a failed run can show what the model said. Read by
-// positional reads when the dump pass recorded line offsets (eval), else by one streaming pass over
-// the dump's bytes that decodes only the wanted lines (diff). Each line is handed to the caller as
-// it is read, so that what is parsed of it and not kept dies young.
+// positional reads when the dump pass recorded line offsets (eval), where the dump pass's block
+// scanner finds a line's strings when the caller needs no more of it, else by one streaming pass
+// over the dump's bytes that decodes only the wanted lines (diff). Each line is handed to the
+// caller as it is read, so that what is parsed of it and not kept dies young.
+import { isAscii, isUtf8 } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
+import {
+  ROW_COMPLETION_END,
+  ROW_COMPLETION_START,
+  ROW_FIELDS,
+  ROW_REASONING_END,
+  ROW_REASONING_ESCAPED,
+  ROW_REASONING_START,
+  ROW_STATUS,
+} from "../../io/block-scan.js";
 import { isBatchOutputLine, parseCompletionLayout, parseDumpLine } from "../../io/dump.js";
+import { scanLinesAhead } from "../../io/dump-bytes.js";
 import { assertRegularFile } from "../../io/input-file.js";
 import { fileLineBlocks, forEachLine, LINE_BLOCK_BYTES } from "../../io/lines.js";
 import { dumpLineBlocks, isConvertedDump } from "./dump-source.js";
@@ -70,13 +82,15 @@ function readAt(fd: number, buffer: Buffer, length: number, position: number): v
 
 /**
  * Visits the given dump lines (1-based line numbers, sorted and without repeats) that can be read,
- * each as its index in `wanted` and its texts.
+ * each as its index in `wanted` and its texts. `recordWanted(index)` false: the caller reads only
+ * that line's reasoning and raw text, so its `record` may be left undefined (see visitRead).
  */
 export async function forEachDumpLine(
   dumpPath: string,
   wanted: ArrayLike<number>,
   offsets: LineOffsets | undefined,
   visit: (index: number, texts: DumpTexts) => void,
+  recordWanted: (index: number) => boolean = () => true,
 ): Promise<void> {
   if (wanted.length === 0) return;
   if (offsets !== undefined) {
@@ -84,7 +98,7 @@ export async function forEachDumpLine(
     // dump (thousands of reads), and each awaited read cost more than decoding its lines.
     const fd = openSync(dumpPath, "r");
     try {
-      visitAtOffsets(fd, wanted, offsets, visit);
+      visitAtOffsets(fd, wanted, offsets, visit, recordWanted);
     } finally {
       closeSync(fd);
     }
@@ -118,7 +132,13 @@ export async function forEachDumpLine(
 }
 
 /** forEachDumpLine by the offsets the dump pass recorded: lines close to each other in one read (gaps up to COALESCE_BYTES are read and skipped). */
-function visitAtOffsets(fd: number, wanted: ArrayLike<number>, offsets: LineOffsets, visit: (index: number, texts: DumpTexts) => void): void {
+function visitAtOffsets(
+  fd: number,
+  wanted: ArrayLike<number>,
+  offsets: LineOffsets,
+  visit: (index: number, texts: DumpTexts) => void,
+  recordWanted: (index: number) => boolean,
+): void {
   let buffer = Buffer.allocUnsafe(0);
   let k = 0;
   while (k < wanted.length) {
@@ -137,7 +157,7 @@ function visitAtOffsets(fd: number, wanted: ArrayLike<number>, offsets: LineOffs
     }
     if (buffer.length < end - first[0]) buffer = Buffer.allocUnsafe(Math.max(end - first[0], 2 * buffer.length));
     readAt(fd, buffer, end - first[0], first[0]);
-    visitRead(buffer, first[0], wanted, k, last, offsets, visit);
+    visitRead(buffer, first[0], wanted, k, last, offsets, visit, recordWanted);
     k = last + 1;
   }
 }
@@ -146,6 +166,11 @@ function visitAtOffsets(fd: number, wanted: ArrayLike<number>, offsets: LineOffs
  * Visits wanted[from … to], read into `buffer` from byte `at` of the dump. A function of its own,
  * called once per read: the loop over the reads stays short, so V8 compiles this one (with the
  * line's parse) when it is hot instead of compiling the whole loop over the reads again on stack.
+ *
+ * The lines are first copied together and read by the dump pass's block scanner (io/block-scan.ts):
+ * a line of the shapes it reads, whose record the caller does not want, then gives its texts from
+ * where its row says its strings lie, instead of the whole line decoded and parsed (most of the
+ * case explorer's time on a GRPO-shaped dump). Any other line is parsed whole.
  */
 function visitRead(
   buffer: Buffer,
@@ -155,9 +180,75 @@ function visitRead(
   to: number,
   offsets: LineOffsets,
   visit: (index: number, texts: DumpTexts) => void,
+  recordWanted: (index: number) => boolean,
 ): void {
+  const lines = to - from + 1;
+  const starts = new Int32Array(lines);
+  const ends = new Int32Array(lines);
+  let size = 0;
   for (let j = from; j <= to; j++) {
     const range = offsets.range(wanted[j]!)!;
-    visit(j, textsOfDumpLine(buffer.toString("utf8", range[0] - at, range[1] - at)));
+    starts[j - from] = range[0] - at;
+    ends[j - from] = range[1] - at;
+    size += range[1] - range[0] + 1;
   }
+  const block = scannedLines(buffer, starts, ends, size);
+  for (let j = from; j <= to; j++) {
+    const texts = block === undefined || recordWanted(j) ? undefined : textsOfRow(block, j - from);
+    visit(j, texts ?? textsOfDumpLine(buffer.toString("utf8", starts[j - from]!, ends[j - from]!)));
+  }
+}
+
+/** Lines the block scanner read (scannedLines): their rows, and their bytes as text when that is one code unit a byte. */
+interface ScannedLines {
+  bytes: Buffer;
+  rows: Int32Array;
+  /** The bytes as a string when they are all ASCII (a byte's offset is then its character's), else undefined. */
+  ascii: string | undefined;
+}
+
+/**
+ * The lines buffer[starts[k] .. ends[k]), each without its line end and followed by a newline, in
+ * one block read by the block scanner; undefined when it was not read (the scanner reads valid
+ * UTF-8 only). Each line is copied by the typed array's own `set` of a plain view: Buffer's copy
+ * runs JavaScript of its own per call, which this phase runs unoptimized (explorer.ts).
+ */
+function scannedLines(buffer: Buffer, starts: Int32Array, ends: Int32Array, size: number): ScannedLines | undefined {
+  const bytes = Buffer.allocUnsafe(size);
+  const lineEnds = new Int32Array(starts.length);
+  let length = 0;
+  for (let k = 0; k < starts.length; k++) {
+    let end = ends[k]!;
+    if (end > starts[k]! && buffer[end - 1] === 0x0a) end--;
+    bytes.set(new Uint8Array(buffer.buffer, buffer.byteOffset + starts[k]!, end - starts[k]!), length);
+    length += end - starts[k]!;
+    lineEnds[k] = length;
+    bytes[length++] = 0x0a;
+  }
+  const block = bytes.subarray(0, length);
+  if (!isUtf8(block)) return undefined;
+  const scanned = scanLinesAhead(block, lineEnds);
+  if (scanned === undefined) return undefined;
+  return { bytes: block, rows: scanned.rows, ascii: isAscii(block) ? block.toString("latin1") : undefined };
+}
+
+/** The JSON string between the quotes at start − 1 and end of the scanned lines, decoded as JSON.parse of its whole line decodes it. */
+function jsonString(lines: ScannedLines, start: number, end: number, escaped: boolean): string {
+  if (lines.ascii !== undefined) return escaped ? (JSON.parse(lines.ascii.slice(start - 1, end + 1)) as string) : lines.ascii.slice(start, end);
+  // An escape-free string is its UTF-8 as it is.
+  return escaped ? (JSON.parse(lines.bytes.toString("utf8", start - 1, end + 1)) as string) : lines.bytes.toString("utf8", start, end);
+}
+
+/** The texts of line k of scanned lines, when its row holds the line (its record left out), else undefined. */
+function textsOfRow(lines: ScannedLines, k: number): DumpTexts | undefined {
+  const { rows } = lines;
+  const row = k * ROW_FIELDS;
+  if (rows[row + ROW_STATUS] !== 1) return undefined;
+  const reasoningStart = rows[row + ROW_REASONING_START]!;
+  let reasoning = reasoningStart < 0 ? undefined : jsonString(lines, reasoningStart, rows[row + ROW_REASONING_END]!, rows[row + ROW_REASONING_ESCAPED] === 1);
+  const completionStart = rows[row + ROW_COMPLETION_START]!;
+  // The scanner reads a completion only when its layout is written with escaped newlines.
+  const raw = completionStart < 0 ? undefined : jsonString(lines, completionStart, rows[row + ROW_COMPLETION_END]!, true);
+  if (reasoning === undefined && raw !== undefined) reasoning = parseCompletionLayout(raw)?.think;
+  return { reasoning, raw, record: undefined };
 }

@@ -635,20 +635,30 @@ async function attachTexts(
   const raw: Array<string | undefined> = new Array(runs.length);
   const messages: Array<string | undefined> = new Array(runs.length);
   const given: Array<GivenField[] | undefined> = new Array(runs.length);
-  await forEachDumpLine(dumpPath, wanted, offsets, (index, t) => {
-    for (let i = firstRun.get(wanted[index]!)!; i >= 0; i = nextRun[i]!) {
-      read[i] = 1;
-      reasoning[i] = t.reasoning;
-      raw[i] = t.raw;
-      const reason = runs[i]!.reason;
-      const sliceCase = caseOf[i];
-      if (reason === null || t.record === undefined || sliceCase === undefined) continue;
-      // Explained before the budget is spent (whether the run's texts fit is known only in the runs' order).
-      const failure = explainFailure(sliceCase, t.record, reason, options, reasonsScoredHere);
-      messages[i] = failure.message;
-      if (failure.given.length > 0) given[i] = failure.given;
-    }
-  });
+  // A line's parsed record explains a run of it that failed; a line of passing runs only gives texts.
+  const explained = (i: number): boolean => runs[i]!.reason !== null && caseOf[i] !== undefined;
+  const recordWanted = (index: number): boolean => {
+    for (let i = firstRun.get(wanted[index]!)!; i >= 0; i = nextRun[i]!) if (explained(i)) return true;
+    return false;
+  };
+  await forEachDumpLine(
+    dumpPath,
+    wanted,
+    offsets,
+    (index, t) => {
+      for (let i = firstRun.get(wanted[index]!)!; i >= 0; i = nextRun[i]!) {
+        read[i] = 1;
+        reasoning[i] = t.reasoning;
+        raw[i] = t.raw;
+        if (!explained(i) || t.record === undefined) continue;
+        // Explained before the budget is spent (whether the run's texts fit is known only in the runs' order).
+        const failure = explainFailure(caseOf[i]!, t.record, runs[i]!.reason!, options, reasonsScoredHere);
+        messages[i] = failure.message;
+        if (failure.given.length > 0) given[i] = failure.given;
+      }
+    },
+    recordWanted,
+  );
   for (let i = 0; i < runs.length; i++) {
     if (read[i] === 0) continue;
     const size = (reasoning[i]?.length ?? 0) + (raw[i]?.length ?? 0);
