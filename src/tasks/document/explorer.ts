@@ -96,8 +96,9 @@ type ShownRuns = (shown: ShownCases, picker: RunPicker, fields: (k: number, labe
 const SHORT_PICK_STEPS = 100_000;
 
 /**
- * The most cases for which the page's per-case work (pageCases: the summary, the counts, the
- * selection and the shown cases' views, each pass over every case once) runs unoptimized. Measured
+ * The most cases for which the page's per-case work (pageCases: the summary given to the page, from
+ * the dense pass's columns, the counts, the selection and the shown cases' views, each pass over
+ * every case once) runs unoptimized. Measured
  * with `mari eval`, default reports, against V8's usual tiering: the GRPO bench (37,500 cases)
  * 0.96–0.97× the CPU (41 alternating pairs; the 1M bench's 891 cases, 1.00×). V8 compiled those
  * passes, one of them whole on the fly, for more than they saved.
@@ -679,14 +680,17 @@ export async function buildDocumentExplorer(input: DocumentExplorerInput): Promi
   const { outcomes } = input;
   const records = typeof outcomes === "string" ? fileRecords(outcomes) : outcomes;
   const work = () => pageCases(input, records);
-  const { scored, counts, cap, selection, runCap, shown } = input.slice.cases.length <= SHORT_CASE_WORK ? await unoptimized(work) : await work();
+  // Only with the summary given is the work one pass or a few over the cases: a summary read from a
+  // run table or a report's records passes over every (case, run), which V8's compiler does pay for.
+  const short = input.summary !== undefined && input.slice.cases.length <= SHORT_CASE_WORK;
+  const { scored, counts, cap, selection, runCap, shown } = short ? await unoptimized(work) : await work();
   const fromTable = typeof records !== "function";
   const attach = () => attachRuns(input, fromTable ? tableRuns(records.table) : recordRuns(records), shown, runCap, fromTable);
   // A short pick (each shown case's runs looked at once) runs unoptimized (v8-phases.ts), unless
   // its texts come from a second pass over a converted dump (a Parquet file's pages decoded again).
   const steps = shown.cases.length * (fromTable ? records.table.keys.length : runCap);
-  const short = steps <= SHORT_PICK_STEPS && (input.dumpPath === null || input.offsets !== undefined);
-  const textsLeftOut = short ? await unoptimized(attach) : await attach();
+  const shortPick = steps <= SHORT_PICK_STEPS && (input.dumpPath === null || input.offsets !== undefined);
+  const textsLeftOut = shortPick ? await unoptimized(attach) : await attach();
   const cases = shown.cases;
   const cut = cases.filter((c) => c.runs_total !== undefined).length;
   const notes = [
