@@ -21,7 +21,7 @@
 //   node bench/eval.mjs [--predictions N] [--repeat K] [--baseline-only | --no-baseline]
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BENCH_CACHE_HOME, flag, machineFacts, measureChild, median, ROOT } from "./lib/measure.mjs";
+import { BENCH_CACHE_HOME, flag, machineFacts, measureChild, median, middle, ROOT } from "./lib/measure.mjs";
 import { casesWithSentenceCounts, writeGrpo } from "./lib/dumps.mjs";
 import { once } from "node:events";
 
@@ -133,13 +133,6 @@ async function measureDump(slice, dump, prefix, variants) {
     };
   }
   return result;
-}
-
-/** The median of some numbers. */
-function middle(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const h = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
 }
 
 /** `mari eval … --baseline` of the 1M dump against its own --workers 1 report, REPEAT times; median. */

@@ -116,24 +116,26 @@ export function best(samples) {
   };
 }
 
+/** The median of some numbers (nulls left out), or null when there are none. */
+export function middle(values) {
+  const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
+  if (sorted.length === 0) return null;
+  const h = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
+}
+
 /** Medians of repeated measurements (wall, CPU, peak RSS), with the largest peak RSS seen. */
 export function median(samples) {
-  const mid = (values) => {
-    const sorted = values.filter((v) => v !== null).sort((a, b) => a - b);
-    if (sorted.length === 0) return null;
-    const h = sorted.length >> 1;
-    return sorted.length % 2 === 1 ? sorted[h] : (sorted[h - 1] + sorted[h]) / 2;
-  };
   return {
-    wall_seconds: mid(samples.map((s) => s.wall_seconds)),
-    cpu_seconds: mid(samples.map((s) => s.cpu_seconds)),
+    wall_seconds: middle(samples.map((s) => s.wall_seconds)),
+    cpu_seconds: middle(samples.map((s) => s.cpu_seconds)),
     ...(samples.every((s) => s.main_thread_cpu_seconds !== undefined)
       ? {
-          main_thread_cpu_seconds: mid(samples.map((s) => s.main_thread_cpu_seconds)),
-          other_threads_cpu_seconds: mid(samples.map((s) => s.other_threads_cpu_seconds)),
+          main_thread_cpu_seconds: middle(samples.map((s) => s.main_thread_cpu_seconds)),
+          other_threads_cpu_seconds: middle(samples.map((s) => s.other_threads_cpu_seconds)),
         }
       : {}),
-    peak_rss_mb: mid(samples.map((s) => s.peak_rss_mb)),
+    peak_rss_mb: middle(samples.map((s) => s.peak_rss_mb)),
     max_peak_rss_mb: Math.max(...samples.map((s) => s.peak_rss_mb ?? 0)),
     load_average_1m: samples.map((s) => Number(s.load_average_1m.toFixed(2))),
   };

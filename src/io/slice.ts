@@ -10,7 +10,6 @@ import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { heapInUse, heapWithin } from "./input-contract.js";
-import { MAX_HELD_INPUT_HEAP_SHARE } from "../core/limits.js";
 import { createHash } from "node:crypto";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
@@ -265,7 +264,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         byId.set(c.id, c.index);
         cases.push(c);
       }
-      heapWithin(path, "slice error: the slice", MAX_HELD_INPUT_HEAP_SHARE, heapAtStart, cases.length, "cases");
+      heapWithin(path, "slice error: the slice", heapAtStart, cases.length, "cases");
     }
   } catch (err) {
     if (err instanceof InputError) throw err;

@@ -185,16 +185,21 @@ function visitRead(
   const lines = to - from + 1;
   const starts = new Int32Array(lines);
   const ends = new Int32Array(lines);
+  const parsed = new Uint8Array(lines);
   let size = 0;
+  let fromRows = 0;
   for (let j = from; j <= to; j++) {
     const range = offsets.range(wanted[j]!)!;
     starts[j - from] = range[0] - at;
     ends[j - from] = range[1] - at;
     size += range[1] - range[0] + 1;
+    if (recordWanted(j)) parsed[j - from] = 1;
+    else fromRows++;
   }
-  const block = scannedLines(buffer, starts, ends, size);
+  // Scanned only when some line may be taken from its row.
+  const block = fromRows > 0 ? scannedLines(buffer, starts, ends, size) : undefined;
   for (let j = from; j <= to; j++) {
-    const texts = block === undefined || recordWanted(j) ? undefined : textsOfRow(block, j - from);
+    const texts = block === undefined || parsed[j - from] === 1 ? undefined : textsOfRow(block, j - from);
     visit(j, texts ?? textsOfDumpLine(buffer.toString("utf8", starts[j - from]!, ends[j - from]!)));
   }
 }

@@ -5,7 +5,6 @@ import { readRecords } from "../../io/records.js";
 import { parsePairRecord, type PairRecord } from "../../core/pairs/index.js";
 import { located, InputError } from "../../io/errors.js";
 import { heapInUse, heapWithin } from "../../io/input-contract.js";
-import { MAX_HELD_INPUT_HEAP_SHARE } from "../../core/limits.js";
 import { listRejections } from "../../report/format.js";
 import type { RejectionExample } from "../../report/types.js";
 import { sha256Text } from "../../io/hashing.js";
@@ -100,7 +99,7 @@ export async function* readPairs(path: string, stats: PairInputStats, shard?: Sh
   try {
     for await (const item of readRecords(path)) {
       if (++read % HEAP_CHECK_RECORDS === 0) {
-        heapWithin(path, "the pair corpus", MAX_HELD_INPUT_HEAP_SHARE, heapAtStart, read, "records");
+        heapWithin(path, "the pair corpus", heapAtStart, read, "records");
       }
       if (!shapeChecked && !item.error) {
         shapeChecked = true;
