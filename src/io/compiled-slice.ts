@@ -28,27 +28,6 @@ export interface PackedStrings {
 
 const ABOVE_LATIN1 = /[^\u0000-\u00ff]/;
 
-export function packStrings(strings: readonly string[]): PackedStrings {
-  const count = strings.length;
-  // All the text as one string: one test and one write, not one of each per string (412,500 of
-  // them on 37,500 cases of five sentences).
-  const all = strings.join("");
-  const wide = ABOVE_LATIN1.test(all);
-  const unitBytes = wide ? 2 : 1;
-  const buffer = new SharedArrayBuffer(4 * (count + 1) + unitBytes * all.length);
-  const start = new Int32Array(buffer, 0, count + 1);
-  let at = 0;
-  for (let k = 0; k < count; k++) {
-    start[k] = at;
-    at += strings[k]!.length;
-  }
-  start[count] = at;
-  // Buffer.write copies a string's code units as they are (utf16le, lone surrogates included), or
-  // the low byte of each (latin1, exact when none is above U+00FF).
-  Buffer.from(buffer, 4 * (count + 1), unitBytes * all.length).write(all, 0, unitBytes * all.length, wide ? "utf16le" : "latin1");
-  return { buffer, count, wide };
-}
-
 /**
  * The strings of `packed`, decoded as they are asked for: strings k … l − 1 are one decode of their
  * code units (`text`), each a slice of it. A slice's sentences are most of its text (10 of the
@@ -122,31 +101,208 @@ function numberViews(buffer: SharedArrayBuffer, cases: number, gold: number): Nu
 // Breakdown fields are never "" (an empty value reads as absent), so "" stands for null.
 const optional = (value: string | null): string => value ?? "";
 
-function compile(slice: DocumentSlice): CompiledSlice {
-  const strings: string[] = [];
-  let gold = 0;
-  for (const c of slice.cases) {
-    const extra = Object.keys(c.extra).length === 0 ? "" : JSON.stringify(c.extra);
-    strings.push(c.id, c.where, optional(c.scope), optional(c.docType), c.contraType === null ? "" : JSON.stringify(c.contraType), extra);
-    gold += c.gold.length;
+/**
+ * Code units written end to end into a buffer that grows: one byte each (Latin-1) until a string
+ * with a code unit above U+00FF comes, then two (UTF-16, what was written widened once).
+ */
+class UnitWriter {
+  #bytes: Buffer;
+  units = 0;
+  wide = false;
+
+  /** `bytes`: the room to start with (the buffer doubles when it runs out). */
+  constructor(bytes: number) {
+    this.#bytes = Buffer.allocUnsafe(Math.max(bytes, 1 << 16));
   }
-  for (const c of slice.cases) for (const sentence of c.sentences) strings.push(sentence);
-  const cases = slice.cases.length;
-  const numbers = new SharedArrayBuffer(4 * (2 * (cases + 1) + gold) + cases);
-  const v = numberViews(numbers, cases, gold);
-  let stringIndex = CASE_FIELDS * cases;
-  let goldAt = 0;
-  slice.cases.forEach((c, i) => {
-    v.sentenceStart[i] = stringIndex;
-    stringIndex += c.sentenceCount;
-    v.goldStart[i] = goldAt;
-    for (const id of c.gold) v.gold[goldAt++] = id;
-    v.label[i] = c.label ? 1 : 0;
-  });
-  v.sentenceStart[cases] = stringIndex;
-  v.goldStart[cases] = goldAt;
-  const { path, format, sentences } = slice;
-  return { path, format, sentences, strings: packStrings(strings), numbers, cases, gold };
+
+  /** Writes `text`; `narrow`: the caller found no code unit of it above U+00FF. */
+  write(text: string, narrow = false): void {
+    if (!this.wide && !narrow && ABOVE_LATIN1.test(text)) this.#widen();
+    const shift = this.wide ? 1 : 0;
+    const need = (this.units + text.length) << shift;
+    if (need > this.#bytes.length) this.#bytes = grownBytes(this.#bytes, this.units << shift, need);
+    // Buffer.write copies a string's code units as they are (utf16le, lone surrogates included), or
+    // the low byte of each (latin1, exact when none is above U+00FF).
+    this.#bytes.write(text, this.units << shift, text.length << shift, this.wide ? "utf16le" : "latin1");
+    this.units += text.length;
+  }
+
+  /** Bytes written. */
+  bytes(): number {
+    return this.wide ? 2 * this.units : this.units;
+  }
+
+  /** Code units from … to − 1 as a string. */
+  text(from: number, to: number): string {
+    return this.wide ? this.#bytes.toString("utf16le", 2 * from, 2 * to) : this.#bytes.toString("latin1", from, to);
+  }
+
+  /** The units into `target` from byte `at`, two bytes each when `wide` (which this writer may not be yet). */
+  copyInto(target: Uint8Array, at: number, wide: boolean): void {
+    if (wide === this.wide) target.set(this.#bytes.subarray(0, this.units << (wide ? 1 : 0)), at);
+    else for (let k = 0; k < this.units; k++) target[at + 2 * k] = this.#bytes[k]!;
+  }
+
+  #widen(): void {
+    const wide = Buffer.alloc(Math.max(2 * this.#bytes.length, 1 << 16));
+    for (let k = 0; k < this.units; k++) wide[2 * k] = this.#bytes[k]!;
+    this.#bytes = wide;
+    this.wide = true;
+  }
+}
+
+/** How long an array that holds `length` items grows to hold `need`: doubled until it does. */
+function grownLength(length: number, need: number): number {
+  while (length < need) length *= 2;
+  return length;
+}
+
+/** `bytes` with its first `used` bytes copied into a buffer of at least `need` bytes. */
+function grownBytes(bytes: Buffer, used: number, need: number): Buffer {
+  const next = Buffer.allocUnsafe(grownLength(bytes.length, need));
+  bytes.copy(next, 0, 0, used);
+  return next;
+}
+
+/** The most room a compiler reserves for a slice's text before it is written (a larger slice's text grows). */
+const MOST_RESERVED_BYTES = 64 * 2 ** 20;
+
+/** An Int32 list that grows. */
+class Int32List {
+  values = new Int32Array(1 << 12);
+  length = 0;
+
+  push(value: number): void {
+    if (this.length === this.values.length) {
+      const values = new Int32Array(2 * this.length);
+      values.set(this.values);
+      this.values = values;
+    }
+    this.values[this.length++] = value;
+  }
+}
+
+/**
+ * A slice compiled case by case, as it is read: a case's strings are written into the text the
+ * moment it is added, so that a read keeps no case object (the GRPO bench's slice read kept 37,500
+ * of them, with 412,500 sentence strings, for the young collections to copy and promote). Every
+ * case's CASE_FIELDS strings come first in the finished slice, then every case's sentences: two
+ * texts, put together at the end.
+ */
+export class SliceCompiler {
+  readonly #fields: UnitWriter;
+  readonly #sentences: UnitWriter;
+  /** Where each case field starts in the fields' text; where each sentence starts in the sentences' text. */
+  readonly #fieldStart = new Int32List();
+  readonly #sentenceStart = new Int32List();
+  /** Per case: its first sentence (among the sentences) and its first gold id; the gold ids; labels. */
+  readonly #firstSentence = new Int32List();
+  readonly #firstGold = new Int32List();
+  readonly #gold = new Int32List();
+  #labels: Buffer = Buffer.allocUnsafe(1 << 12);
+  cases = 0;
+
+  /**
+   * `fileBytes`: the size of the file the slice is read from, when known. Its sentences take at
+   * most as many one-byte units as the file has bytes, so their text is given that room (up to
+   * MOST_RESERVED_BYTES; untouched, it is only address space) and does not grow: each doubling had
+   * copied it into fresh memory, which the kernel maps page by page.
+   */
+  constructor(fileBytes = 0) {
+    const room = Math.min(fileBytes, MOST_RESERVED_BYTES);
+    this.#sentences = new UnitWriter(room);
+    this.#fields = new UnitWriter(Math.floor(room / 8));
+  }
+
+  /**
+   * Adds case number `cases` (its `index`). `sentenceText`: its sentences joined, when the caller
+   * has them so; `narrow`: the caller found none of them above U+00FF.
+   */
+  add(
+    c: Pick<SliceCase, "id" | "where" | "scope" | "docType" | "contraType" | "extra" | "sentences" | "gold" | "label">,
+    sentenceText = c.sentences.join(""),
+    narrow = false,
+  ): void {
+    const parts = [
+      c.id,
+      c.where,
+      optional(c.scope),
+      optional(c.docType),
+      c.contraType === null ? "" : JSON.stringify(c.contraType),
+      Object.keys(c.extra).length === 0 ? "" : JSON.stringify(c.extra),
+    ];
+    let at = this.#fields.units;
+    for (const part of parts) {
+      this.#fieldStart.push(at);
+      at += part.length;
+    }
+    this.#fields.write(parts.join(""));
+    this.#firstSentence.push(this.#sentenceStart.length);
+    at = this.#sentences.units;
+    for (const sentence of c.sentences) {
+      this.#sentenceStart.push(at);
+      at += sentence.length;
+    }
+    this.#sentences.write(sentenceText, narrow);
+    this.#firstGold.push(this.#gold.length);
+    for (const id of c.gold) this.#gold.push(id);
+    if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
+    this.#labels[this.cases++] = c.label ? 1 : 0;
+  }
+
+  /** Bytes the compiler holds so far (its texts' and lists' buffers). */
+  heldBytes(): number {
+    return (
+      this.#fields.bytes() +
+      this.#sentences.bytes() +
+      this.#labels.length +
+      4 *
+        (this.#fieldStart.values.length +
+          this.#sentenceStart.values.length +
+          this.#firstSentence.values.length +
+          this.#firstGold.values.length +
+          this.#gold.values.length)
+    );
+  }
+
+  /** The `where` of case `index` (added already). */
+  whereOf(index: number): string {
+    return this.#fields.text(this.#fieldStart.values[CASE_FIELDS * index + 1]!, this.#fieldStart.values[CASE_FIELDS * index + 2]!);
+  }
+
+  finish(path: string, format: RecordFormat, sentences: SentenceRule): CompiledSlice {
+    const cases = this.cases;
+    const fieldCount = CASE_FIELDS * cases;
+    const count = fieldCount + this.#sentenceStart.length;
+    const fieldUnits = this.#fields.units;
+    const wide = this.#fields.wide || this.#sentences.wide;
+    const unitBytes = wide ? 2 : 1;
+    const buffer = new SharedArrayBuffer(4 * (count + 1) + unitBytes * (fieldUnits + this.#sentences.units));
+    const start = new Int32Array(buffer, 0, count + 1);
+    start.set(this.#fieldStart.values.subarray(0, fieldCount));
+    const sentenceStart = this.#sentenceStart.values;
+    for (let k = fieldCount; k < count; k++) start[k] = fieldUnits + sentenceStart[k - fieldCount]!;
+    start[count] = fieldUnits + this.#sentences.units;
+    const text = new Uint8Array(buffer, 4 * (count + 1));
+    this.#fields.copyInto(text, 0, wide);
+    this.#sentences.copyInto(text, unitBytes * fieldUnits, wide);
+    const gold = this.#gold.length;
+    const numbers = new SharedArrayBuffer(4 * (2 * (cases + 1) + gold) + cases);
+    const v = numberViews(numbers, cases, gold);
+    for (let i = 0; i < cases; i++) v.sentenceStart[i] = fieldCount + this.#firstSentence.values[i]!;
+    v.sentenceStart[cases] = count;
+    v.goldStart.set(this.#firstGold.values.subarray(0, cases));
+    v.goldStart[cases] = gold;
+    v.gold.set(this.#gold.values.subarray(0, gold));
+    v.label.set(this.#labels.subarray(0, cases));
+    return { path, format, sentences, strings: { buffer, count, wide }, numbers, cases, gold };
+  }
+}
+
+function compile(slice: DocumentSlice): CompiledSlice {
+  const compiler = new SliceCompiler();
+  for (const c of slice.cases) compiler.add(c);
+  return compiler.finish(slice.path, slice.format, slice.sentences);
 }
 
 const compiledOf = new WeakMap<DocumentSlice, CompiledSlice>();

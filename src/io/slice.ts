@@ -11,13 +11,18 @@ import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { heapInUse, heapWithin } from "./input-contract.js";
 import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
 import { csvColumns, detectRecordFormat, readRecordBatches, readRecords, type JsonObject, type RecordFormat } from "./records.js";
 import { sourceChunks } from "./lines.js";
+import { openCompiledSlice, SliceCompiler } from "./compiled-slice.js";
 import {
   keepSlice,
   NO_EXTRA_FIELDS,
+  isPlainText,
+  sliceCaseHash,
+  sliceHashOfCaseHashes,
   sliceKeptInProcess,
   takeKeptSlice,
   type DocumentSlice,
@@ -217,15 +222,29 @@ export function sliceCaseFromRecord(record: JsonObject, index: number, where: st
   };
 }
 
+/** Where a slice read puts each case it takes. */
+interface CaseSink {
+  /** Cases taken so far: the next one's index. */
+  readonly cases: number;
+  add(c: SliceCase): void;
+  /** Where case `index` (taken already) was read. */
+  whereOf(index: number): string;
+  /** Bytes the sink holds outside the heap, bounded with the heap the read fills. */
+  heldBytes(): number;
+}
+
 /**
- * Reads a whole slice. A bad record (unreadable, unusable or a repeated id) is rejected on its own
- * and listed in `rejected`; with `strict` it throws InputError (exit 2) instead. No usable case at
- * all throws, naming the first rejected record. `options` may be just the record format.
+ * Reads a whole slice into `sink`. A bad record (unreadable, unusable or a repeated id) is
+ * rejected on its own and listed in `rejected`; with `strict` it throws InputError (exit 2)
+ * instead. No usable case at all throws, naming the first rejected record.
  */
-export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
+async function readSliceInto(
+  path: string,
+  options: SliceReadOptions,
+  sink: CaseSink,
+): Promise<{ format: RecordFormat; byId: Map<string, number>; rejected: RejectedSliceRecord[] }> {
   refuseStdinSlice(path);
-  const { format, sentences = "mari", strict = false, progress, onBytes } = typeof options === "string" ? { format: options } : options;
-  const cases: SliceCase[] = [];
+  const { format, sentences = "mari", strict = false, progress, onBytes } = options;
   const byId = new Map<string, number>();
   const rejected: RejectedSliceRecord[] = [];
   // What the slice holds is the heap it adds: a process may hold more of its own (a training loop).
@@ -250,7 +269,7 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         }
         let c: SliceCase;
         try {
-          c = sliceCaseFromRecord(item.record, cases.length, item.where, sentences);
+          c = sliceCaseFromRecord(item.record, sink.cases, item.where, sentences);
         } catch (err) {
           if (!(err instanceof SliceRecordError) || strict) throw err;
           rejected.push({ where: err.where, message: err.detail });
@@ -258,13 +277,13 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
         }
         const previous = byId.get(c.id);
         if (previous !== undefined) {
-          reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${cases[previous]!.where})`);
+          reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${sink.whereOf(previous)})`);
           continue;
         }
         byId.set(c.id, c.index);
-        cases.push(c);
+        sink.add(c);
       }
-      heapWithin(path, "slice error: the slice", heapAtStart, cases.length, "cases");
+      heapWithin(path, "slice error: the slice", heapAtStart, sink.cases, "cases", sink.heldBytes());
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
@@ -274,21 +293,92 @@ export async function readDocumentSlice(path: string, options: SliceReadOptions 
     }
     throw err;
   }
-  if (cases.length === 0) {
+  if (sink.cases === 0) {
     const first = rejected[0];
     const why = first === undefined ? "" : `; ${rejected.length} record(s) rejected, the first: ${first.where}: slice error: ${first.message}`;
     throw new InputError(located(path, undefined, `slice error: the slice has no cases${why}`));
   }
-  return { path, format: detected, sentences, cases, byId, rejected };
+  return { format: detected, byId, rejected };
 }
 
 /**
- * `readDocumentSlice`, kept in this process by content: a slice read again (the same path as
- * given, the same options) from a file whose bytes have the same sha256 is not parsed, split and
- * aligned again: the same DocumentSlice comes back (and with it its hash and compiled form, which
- * are kept per slice object). The bytes are hashed as they are read (JSONL, CSV; the other
- * formats after the read); a later call hashes the file to compare, far cheaper than a read.
- * Slices are not changed once read, so sharing one between runs is safe.
+ * Reads a whole slice (readSliceInto), every case an object as read. `options` may be just the
+ * record format.
+ */
+export async function readDocumentSlice(path: string, options: SliceReadOptions | RecordFormat = {}): Promise<DocumentSlice> {
+  const read = typeof options === "string" ? { format: options } : options;
+  const cases: SliceCase[] = [];
+  const sink: CaseSink = {
+    get cases() {
+      return cases.length;
+    },
+    add: (c) => cases.push(c),
+    whereOf: (index) => cases[index]!.where,
+    heldBytes: () => 0,
+  };
+  const { format, byId, rejected } = await readSliceInto(path, read, sink);
+  return { path, format, sentences: read.sentences ?? "mari", cases, byId, rejected };
+}
+
+/** A sink that compiles each case as it comes (compiled-slice.ts's SliceCompiler) and keeps its content hash. */
+class CompilingSink implements CaseSink {
+  readonly compiler: SliceCompiler;
+  readonly caseHashes: string[] = [];
+
+  constructor(fileBytes: number) {
+    this.compiler = new SliceCompiler(fileBytes);
+  }
+
+  get cases(): number {
+    return this.compiler.cases;
+  }
+
+  add(c: SliceCase): void {
+    const text = c.sentences.join("");
+    const plain = isPlainText(text);
+    this.caseHashes.push(sliceCaseHash(c, plain));
+    this.compiler.add(c, text, plain);
+  }
+
+  whereOf(index: number): string {
+    return this.compiler.whereOf(index);
+  }
+
+  heldBytes(): number {
+    return this.compiler.heldBytes();
+  }
+}
+
+/**
+ * readDocumentSlice's slice, compiled as it is read and opened from its compiled form: the same
+ * cases, ids, rejected records and hash, with no case object kept through the read (the GRPO
+ * bench's slice read had kept 37,500 of them and their 412,500 sentences for the young collections
+ * to copy and promote, most of a cold eval's garbage collection). Its hash is computed case by case
+ * on the way.
+ */
+async function readDocumentSliceCompiled(path: string, options: SliceReadOptions): Promise<{ slice: DocumentSlice; sliceHash: string }> {
+  // The file's size, when it has one (the read names any file it cannot read).
+  const sink = new CompilingSink(
+    await stat(path).then(
+      (s) => s.size,
+      () => 0,
+    ),
+  );
+  const { format, rejected } = await readSliceInto(path, options, sink);
+  const rule = options.sentences ?? "mari";
+  const slice = openCompiledSlice(sink.compiler.finish(path, format, rule), options.casesLater === true);
+  slice.rejected.push(...rejected);
+  return { slice, sliceHash: sliceHashOfCaseHashes(sink.caseHashes, rule) };
+}
+
+/**
+ * A slice read as readDocumentSlice reads it, compiled as it is read (readDocumentSliceCompiled),
+ * and kept in this process by content: a slice read again (the same path as given, the same
+ * options) from a file whose bytes have the same sha256 is not parsed, split and aligned again: the
+ * same DocumentSlice comes back (and with it its hash and compiled form, which are kept per slice
+ * object). The bytes are hashed as they are read (JSONL, CSV; the other formats after the read); a
+ * later call hashes the file to compare, far cheaper than a read. Slices are not changed once read,
+ * so sharing one between runs is safe.
  */
 export async function readDocumentSliceCached(path: string, options: SliceReadOptions = {}): Promise<DocumentSlice> {
   if (sliceKeptInProcess(path, options)) {
@@ -304,7 +394,7 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
   let streamed = false;
   let records = 0;
   const progress = options.progress;
-  const slice = await readDocumentSlice(path, {
+  const { slice, sliceHash } = await readDocumentSliceCompiled(path, {
     ...options,
     progress: {
       tick: (n = 1) => {
@@ -318,7 +408,7 @@ export async function readDocumentSliceCached(path: string, options: SliceReadOp
       bytes.update(chunk);
     },
   });
-  keepSlice(path, options, slice, streamed ? bytes.digest("hex") : await sha256File(path), records);
+  keepSlice(path, options, slice, streamed ? bytes.digest("hex") : await sha256File(path), records, sliceHash);
   return slice;
 }
 

@@ -191,7 +191,7 @@ describe("the slice hash", () => {
   });
 
   it("hashes each case's canonical JSON whatever its strings hold", async () => {
-    const { sliceCaseHash } = await import("../../src/io/slice-kept.js");
+    const { isPlainText, sliceCaseHash } = await import("../../src/io/slice-kept.js");
     const { canonicalJson, sha256Text } = await import("../../src/io/hashing.js");
     // Plain text, and text with what JSON escapes: quotes, backslashes, controls, surrogates (paired or lone).
     const text = fc.oneof(
@@ -206,7 +206,10 @@ describe("the slice hash", () => {
         fc.boolean(),
         fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { maxLength: 4 }),
         (id, sentences, label, gold) => {
-          expect(sliceCaseHash({ id, sentences, label, gold })).toBe(sha256Text(canonicalJson({ id, sentences, label, gold })));
+          const expected = sha256Text(canonicalJson({ id, sentences, label, gold }));
+          expect(sliceCaseHash({ id, sentences, label, gold })).toBe(expected);
+          // The compiling read tests the sentences once, together, and says when they are plain.
+          expect(sliceCaseHash({ id, sentences, label, gold }, isPlainText(sentences.join("")))).toBe(expected);
         },
       ),
       { numRuns: 3000 },

@@ -1,7 +1,7 @@
 // The slice compiled into shared memory for worker threads: what they decode is the slice as read,
 // every field of every case, exactly (lone surrogates, empty strings, user-named keys).
 import { describe, expect, it } from "vitest";
-import { caseCount, compileSlice, openCompiledSlice, packStrings, type PackedStrings, StringTable } from "../../src/io/compiled-slice.js";
+import { caseCount, compileSlice, openCompiledSlice, type PackedStrings, SliceCompiler, StringTable } from "../../src/io/compiled-slice.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice-kept.js";
 import { dict } from "../../src/core/dict.js";
@@ -72,19 +72,70 @@ const unpack = (packed: PackedStrings): string[] => {
   return oneByOne;
 };
 
-describe("packStrings / StringTable", () => {
-  it("gives the strings back as they were, code unit for code unit", () => {
-    const strings = ["", "a", "\udc00", "x\ud83d", "[1] \u{1f600} x", "", "é".repeat(1000)];
-    const packed = packStrings(strings);
-    expect(packed.buffer).toBeInstanceOf(SharedArrayBuffer);
-    expect(unpack(packed)).toEqual(strings);
-    expect(packStrings(strings).wide).toBe(true);
-    expect(unpack(packStrings([]))).toEqual([]);
+/** A case of `sentences` (its fields plain), numbered `index`. */
+const caseOf = (index: number, sentences: string[], id = `c${index}`): SliceCase => ({
+  index,
+  id,
+  where: `s.jsonl:${index + 1}`,
+  sentences,
+  sentenceCount: sentences.length,
+  label: index % 2 === 0,
+  gold: index % 2 === 0 ? [1] : [],
+  scope: null,
+  docType: null,
+  contraType: null,
+  extra: dict(),
+});
+
+/** The strings a compiled slice of `cases` lays out: every case's six fields, then every sentence. */
+const laidOut = (cases: SliceCase[]): string[] => [...cases.flatMap((c) => [c.id, c.where, "", "", "", ""]), ...cases.flatMap((c) => c.sentences)];
+
+describe("SliceCompiler / StringTable", () => {
+  it("gives the strings back as they were, code unit for code unit, one byte each while it can", () => {
+    const wideCases = [caseOf(0, ["", "a", "\udc00", "x\ud83d"]), caseOf(1, ["[1] \u{1f600} x", "", "é".repeat(1000)])];
+    const wide = compileSlice({ path: "s.jsonl", format: "jsonl", sentences: "mari", cases: wideCases, byId: new Map(), rejected: [] });
+    expect(wide.strings.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(wide.strings.wide).toBe(true);
+    expect(unpack(wide.strings)).toEqual(laidOut(wideCases));
     // Nothing above U+00FF: one byte per code unit, the same strings back.
-    const latin1 = ["\u0000", "é\u00ff x", "", "plain"];
-    const narrow = packStrings(latin1);
-    expect(narrow.wide).toBe(false);
-    expect(narrow.buffer.byteLength).toBe(4 * 5 + 10);
-    expect(unpack(narrow)).toEqual(latin1);
+    const narrowCases = [caseOf(0, ["\u0000", "é\u00ff x", "", "plain"])];
+    const narrow = compileSlice({ path: "s.jsonl", format: "jsonl", sentences: "mari", cases: narrowCases, byId: new Map(), rejected: [] });
+    expect(narrow.strings.wide).toBe(false);
+    const units = laidOut(narrowCases).join("").length;
+    expect(narrow.strings.buffer.byteLength).toBe(4 * (narrow.strings.count + 1) + units);
+    expect(unpack(narrow.strings)).toEqual(laidOut(narrowCases));
+  });
+
+  it("widens what it wrote when a string above U+00FF comes late, in the fields or the sentences, past every first buffer", () => {
+    // Thousands of cases of one-byte text (past the texts' 64 KB and the lists' 4,096 entries), then
+    // one wide string: in a sentence, or in an id (the other text stays narrow until the end).
+    const many = (wideAt: "sentence" | "id"): SliceCase[] =>
+      Array.from({ length: 5000 }, (_, i) =>
+        i === 4321
+          ? caseOf(i, [wideAt === "sentence" ? "late \u0100 \ud800" : "plain é"], wideAt === "id" ? "id-\u{1f600}" : `c${i}`)
+          : caseOf(i, [`sentence ${i} é`, "x".repeat(i % 40)]),
+      );
+    for (const wideAt of ["sentence", "id"] as const) {
+      const cases = many(wideAt);
+      const compiler = new SliceCompiler();
+      for (const c of cases) compiler.add(c);
+      expect(compiler.whereOf(4999)).toBe("s.jsonl:5000");
+      const compiled = compiler.finish("s.jsonl", "jsonl", "mari");
+      expect(compiled.strings.wide).toBe(true);
+      expect(unpack(compiled.strings)).toEqual(laidOut(cases));
+      const opened = openCompiledSlice(compiled);
+      expect(opened.cases.map(fields)).toEqual(cases.map(fields));
+    }
+  });
+
+  it("lays a slice out the same whether compiled as read or from its case objects", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const compiler = new SliceCompiler();
+    for (const c of slice.cases) compiler.add(c);
+    const asRead = compiler.finish(slice.path, slice.format, slice.sentences);
+    const fromObjects = compileSlice(slice);
+    expect(Buffer.from(asRead.strings.buffer).equals(Buffer.from(fromObjects.strings.buffer))).toBe(true);
+    expect(Buffer.from(asRead.numbers).equals(Buffer.from(fromObjects.numbers))).toBe(true);
+    expect({ ...asRead, strings: null, numbers: null }).toEqual({ ...fromObjects, strings: null, numbers: null });
   });
 });
