@@ -166,11 +166,18 @@ function grownBytes(bytes: Buffer, used: number, need: number): Buffer {
 
 /** The most room a compiler reserves for a slice's text before it is written (a larger slice's text grows). */
 const MOST_RESERVED_BYTES = 64 * 2 ** 20;
+/** File bytes reckoned per case, and per sentence, for the room a compiler starts with (the GRPO bench slice: 340 and 31). */
+const ROOM_BYTES_PER_CASE = 128;
+const ROOM_BYTES_PER_SENTENCE = 16;
 
 /** An Int32 list that grows. */
 class Int32List {
-  values = new Int32Array(1 << 12);
+  values: Int32Array;
   length = 0;
+
+  constructor(room: number) {
+    this.values = new Int32Array(Math.max(room, 1 << 12));
+  }
 
   push(value: number): void {
     if (this.length === this.values.length) {
@@ -193,25 +200,35 @@ export class SliceCompiler {
   readonly #fields: UnitWriter;
   readonly #sentences: UnitWriter;
   /** Where each case field starts in the fields' text; where each sentence starts in the sentences' text. */
-  readonly #fieldStart = new Int32List();
-  readonly #sentenceStart = new Int32List();
+  readonly #fieldStart: Int32List;
+  readonly #sentenceStart: Int32List;
   /** Per case: its first sentence (among the sentences) and its first gold id; the gold ids; labels. */
-  readonly #firstSentence = new Int32List();
-  readonly #firstGold = new Int32List();
-  readonly #gold = new Int32List();
-  #labels: Buffer = Buffer.allocUnsafe(1 << 12);
+  readonly #firstSentence: Int32List;
+  readonly #firstGold: Int32List;
+  readonly #gold: Int32List;
+  #labels: Buffer;
   cases = 0;
 
   /**
-   * `fileBytes`: the size of the file the slice is read from, when known. Its sentences take at
-   * most as many one-byte units as the file has bytes, so their text is given that room (up to
-   * MOST_RESERVED_BYTES; untouched, it is only address space) and does not grow: each doubling had
-   * copied it into fresh memory, which the kernel maps page by page.
+   * `fileBytes`: the size of the file the slice is read from, when known, from which the room
+   * each part is given to start with is reckoned (up to MOST_RESERVED_BYTES; room not written to
+   * is only address space). The sentences take at most as many one-byte units as the file has
+   * bytes, the other fields (each case's `where` among them) are given a quarter of that; the cases and sentences are counted at one per ROOM_BYTES_PER_CASE and
+   * ROOM_BYTES_PER_SENTENCE bytes of file. On the GRPO bench slice nothing grows: each doubling had
+   * copied a part into fresh memory, which the kernel maps page by page, and its first run sent
+   * the optimized code of the function doing it back to the interpreter (`--trace-deopt`).
    */
   constructor(fileBytes = 0) {
     const room = Math.min(fileBytes, MOST_RESERVED_BYTES);
+    const cases = Math.ceil(room / ROOM_BYTES_PER_CASE);
     this.#sentences = new UnitWriter(room);
-    this.#fields = new UnitWriter(Math.floor(room / 8));
+    this.#fields = new UnitWriter(Math.floor(room / 4));
+    this.#fieldStart = new Int32List(CASE_FIELDS * cases);
+    this.#sentenceStart = new Int32List(Math.ceil(room / ROOM_BYTES_PER_SENTENCE));
+    this.#firstSentence = new Int32List(cases);
+    this.#firstGold = new Int32List(cases);
+    this.#gold = new Int32List(cases);
+    this.#labels = Buffer.allocUnsafe(Math.max(cases, 1 << 12));
   }
 
   /**
