@@ -1,6 +1,7 @@
 // The compiled slice on disk (docs/eval.md, "Performance"): a document slice, once read, split into
 // sentences and aligned, is written in its compiled form (compiled-slice.ts) under the user's cache
-// directory, keyed by the slice file's content hash, the path as given (cases name it in `where`),
+// directory, keyed by the slice file's content hash (remembered by the file's identity between
+// runs, content-memo.ts), the path as given (cases name it in `where`),
 // the read options (the sentence rule among them) and mari's version. A later run of eval, predict
 // or serve on the same bytes loads it instead of reading the slice again. The file is written
 // atomically and verified on load (its length and an XXH64 of its body, xxh64.ts: it guards against
@@ -13,7 +14,7 @@ import { join } from "node:path";
 import type { XXHashAPI } from "xxhash-wasm";
 import { MARI_VERSION } from "../version.js";
 import { compileSlice, openCompiledSlice, type CompiledSlice } from "./compiled-slice.js";
-import { sha256File } from "./hashing.js";
+import { rememberedSha256 } from "./content-memo.js";
 import { xxh64Api, xxh64With } from "./xxh64.js";
 import { withoutPretenuring } from "./v8-phases.js";
 import { inPhase, type RunObserver } from "./observer.js";
@@ -186,7 +187,7 @@ function load(file: string, path: string, key: string, casesLater: boolean, xxh6
 export async function readDocumentSliceStored(path: string, options: SliceReadOptions, cacheDir: string | undefined): Promise<DocumentSlice> {
   if (cacheDir === undefined || sliceKeptInProcess(path, options)) return readSlice(path, options);
   // A file that cannot be hashed is left to the reader, whose errors name it.
-  const content = await sha256File(path).catch(() => undefined);
+  const content = await rememberedSha256(path, join(cacheDir, "contents")).catch(() => undefined);
   if (content === undefined) return readSlice(path, options);
   const key = cacheKey(path, options, content);
   const file = join(cacheDir, "slices", `${key}.slice`);

@@ -2,6 +2,7 @@
 // read of the same bytes (same path, same options) in a fresh process state loads it: the same
 // cases, rejected records, hashes and progress count as a read. A corrupt or truncated file is
 // never trusted: the slice is read again and the file written anew.
+import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
@@ -9,6 +10,7 @@ import xxhash from "xxhash-wasm";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { clearSliceCache, sliceFileSha256, sliceHashOf, type DocumentSlice, type SliceReadOptions } from "../../src/io/slice-kept.js";
 import { defaultCacheDir, readDocumentSliceStored } from "../../src/io/slice-store.js";
+import { SETTLED_NS } from "../../src/io/content-memo.js";
 import { runMari, tempDir } from "../support/cli.js";
 import { caseFields, sliceFields } from "../support/slice-fields.js";
 
@@ -109,6 +111,25 @@ describe("readDocumentSliceStored", () => {
     expect(sliceFields(changed.slice)).toEqual(sliceFields(await readDocumentSlice(slicePath)));
     expect(files(cacheDir)).toHaveLength(3);
   });
+
+  it("a settled slice file is known by its identity the next time; a write makes it read and hashed again", async () => {
+    const { slicePath, cacheDir } = fresh();
+    const read = await readDocumentSlice(slicePath);
+    // Older than SETTLED_NS by the real clock, as a slice kept between runs is.
+    await new Promise((resolve) => setTimeout(resolve, Number(SETTLED_NS / 1_000_000n) + 500));
+    const first = await stored(slicePath, cacheDir);
+    expect(readdirSync(join(cacheDir, "contents"))).toHaveLength(1);
+    const again = await stored(slicePath, cacheDir);
+    expect(sliceFileSha256(again.slice)).toBe(sliceFileSha256(first.slice));
+    expect(sliceFields(again.slice)).toEqual(sliceFields(read));
+    // One letter changed, the length kept: a new identity, so the new bytes are hashed and read.
+    const text = readFileSync(slicePath, "latin1");
+    const at = text.indexOf(read.cases[0]!.sentences[0]!);
+    writeFileSync(slicePath, text.slice(0, at) + (text[at] === "X" ? "Y" : "X") + text.slice(at + 1), "latin1");
+    const changed = await stored(slicePath, cacheDir);
+    expect(sliceFileSha256(changed.slice)).toBe(createHash("sha256").update(readFileSync(slicePath)).digest("hex"));
+    expect(sliceFields(changed.slice)).toEqual(sliceFields(await readDocumentSlice(slicePath)));
+  }, 60_000);
 
   it("defaults to $XDG_CACHE_HOME/mari, else ~/.cache/mari", () => {
     expect(defaultCacheDir({ XDG_CACHE_HOME: "/x/cache" })).toBe("/x/cache/mari");
