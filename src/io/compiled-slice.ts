@@ -112,7 +112,8 @@ class UnitWriter {
   /** Units written (gathered ones included); units in the buffer. */
   units = 0;
   #written = 0;
-  wide = false;
+  /** Whether the buffer holds two bytes a unit (isWide: once the gathered strings are written). */
+  #wide = false;
   #pending: string[] = [];
   /** Whether every gathered string was said to be narrow. */
   #pendingNarrow = true;
@@ -133,39 +134,39 @@ class UnitWriter {
   #flush(): void {
     if (this.#pending.length === 0) return;
     const text = this.#pending.join("");
-    if (!this.wide && !this.#pendingNarrow && ABOVE_LATIN1.test(text)) this.#widen();
+    if (!this.#wide && !this.#pendingNarrow && ABOVE_LATIN1.test(text)) this.#widen();
     this.#pending = [];
     this.#pendingNarrow = true;
-    const shift = this.wide ? 1 : 0;
+    const shift = this.#wide ? 1 : 0;
     const need = (this.#written + text.length) << shift;
     if (need > this.#bytes.length) this.#bytes = grownBytes(this.#bytes, this.#written << shift, need);
     // Buffer.write copies a string's code units as they are (utf16le, lone surrogates included), or
     // the low byte of each (latin1, exact when none is above U+00FF).
-    this.#bytes.write(text, this.#written << shift, text.length << shift, this.wide ? "utf16le" : "latin1");
+    this.#bytes.write(text, this.#written << shift, text.length << shift, this.#wide ? "utf16le" : "latin1");
     this.#written += text.length;
   }
 
   /** Bytes written (gathered ones counted as they will be). */
   bytes(): number {
-    return this.wide ? 2 * this.units : this.units;
+    return this.#wide ? 2 * this.units : this.units;
   }
 
   /** Code units from … to − 1 as a string. */
   text(from: number, to: number): string {
     this.#flush();
-    return this.wide ? this.#bytes.toString("utf16le", 2 * from, 2 * to) : this.#bytes.toString("latin1", from, to);
+    return this.#wide ? this.#bytes.toString("utf16le", 2 * from, 2 * to) : this.#bytes.toString("latin1", from, to);
   }
 
   /** Whether a unit above U+00FF was written. */
   isWide(): boolean {
     this.#flush();
-    return this.wide;
+    return this.#wide;
   }
 
   /** The units into `target` from byte `at`, two bytes each when `wide` (which this writer may not be). */
   copyInto(target: Uint8Array, at: number, wide: boolean): void {
     this.#flush();
-    if (wide === this.wide) target.set(this.#bytes.subarray(0, this.units << (wide ? 1 : 0)), at);
+    if (wide === this.#wide) target.set(this.#bytes.subarray(0, this.units << (wide ? 1 : 0)), at);
     else for (let k = 0; k < this.units; k++) target[at + 2 * k] = this.#bytes[k]!;
   }
 
@@ -173,7 +174,7 @@ class UnitWriter {
     const wide = Buffer.alloc(Math.max(2 * this.#bytes.length, 1 << 16));
     for (let k = 0; k < this.#written; k++) wide[2 * k] = this.#bytes[k]!;
     this.#bytes = wide;
-    this.wide = true;
+    this.#wide = true;
   }
 }
 
@@ -239,13 +240,14 @@ export class SliceCompiler {
   cases = 0;
 
   /**
-   * `fileBytes`: the size of the file the slice is read from, when known, from which the room
-   * each part is given to start with is reckoned (up to MOST_RESERVED_BYTES; room not written to
-   * is only address space). The sentences take at most as many one-byte units as the file has
-   * bytes, the other fields (each case's `where` among them) are given a quarter of that; the cases and sentences are counted at one per ROOM_BYTES_PER_CASE and
-   * ROOM_BYTES_PER_SENTENCE bytes of file. On the GRPO bench slice nothing grows: each doubling had
-   * copied a part into fresh memory, which the kernel maps page by page, and its first run sent
-   * the optimized code of the function doing it back to the interpreter (`--trace-deopt`).
+   * `fileBytes`: the size of the file the slice is read from, when known, from which the room each
+   * part is given to start with is reckoned (up to MOST_RESERVED_BYTES; room not written to is only
+   * address space). The sentences take at most as many one-byte units as the file has bytes; the
+   * other fields (each case's `where` among them) are given a quarter of that; the cases and
+   * sentences are counted at one per ROOM_BYTES_PER_CASE and ROOM_BYTES_PER_SENTENCE bytes of file.
+   * On the GRPO bench slice nothing grows: each doubling had copied a part into fresh memory, which
+   * the kernel maps page by page, and its first run sent the optimized code of the function doing
+   * it back to the interpreter (`--trace-deopt`).
    */
   constructor(fileBytes = 0) {
     const room = Math.min(fileBytes, MOST_RESERVED_BYTES);

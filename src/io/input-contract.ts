@@ -57,11 +57,12 @@ const MOST_HEAP_IN_USE = 0.85;
 
 /**
  * Throws the file's input error when what it has been read into so far (the heap in use beyond
- * `from`, `heapInUse()` when the read began, and the `outsideHeap` bytes it holds in buffers) fills more than MAX_HELD_INPUT_HEAP_SHARE of the old
- * generation Node may use, or the heap as a whole more than MOST_HEAP_IN_USE of it: checked as the read goes, so that a
- * file too large for the heap is an error naming it, and how to give the process more, before V8
- * runs out and ends the process. The message says how far the read got: `count` `unit` (e.g.
- * 61,440 "records"), formatted only when it is thrown.
+ * `from`, `heapInUse()` when the read began, and the `outsideHeap` bytes it holds in buffers) fills
+ * more than MAX_HELD_INPUT_HEAP_SHARE of the old generation Node may use, or the heap as a whole
+ * more than MOST_HEAP_IN_USE of it: checked as the read goes, so that a file too large for the heap
+ * is an error naming it, and how to give the process more, before V8 runs out and ends the process.
+ * The message says how far the read got: `count` `unit` (e.g. 61,440 "records"), formatted only
+ * when it is thrown.
  */
 export function heapWithin(file: string, what: string, from: number, count: number, unit: string, outsideHeap = 0): void {
   const share = MAX_HELD_INPUT_HEAP_SHARE;

@@ -212,14 +212,13 @@ export function knownSliceHash(slice: Pick<DocumentSlice, "cases" | "sentences">
  */
 export function sliceHashOf(slice: Pick<DocumentSlice, "cases" | "sentences">): string {
   let known = hashOf.get(slice);
-  if (known === undefined)
-    hashOf.set(
-      slice,
-      (known = sliceHashOfCaseHashes(
-        slice.cases.map((c) => sliceCaseHash(c)),
-        slice.sentences,
-      )),
+  if (known === undefined) {
+    known = sliceHashOfCaseHashes(
+      slice.cases.map((c) => sliceCaseHash(c)),
+      slice.sentences,
     );
+    hashOf.set(slice, known);
+  }
   return known;
 }
 
