@@ -319,8 +319,7 @@ export class SliceCompiler {
     const buffer = new SharedArrayBuffer(4 * (count + 1) + unitBytes * (fieldUnits + this.#sentences.units));
     const start = new Int32Array(buffer, 0, count + 1);
     start.set(this.#fieldStart.values.subarray(0, fieldCount));
-    const sentenceStart = this.#sentenceStart.values;
-    for (let k = fieldCount; k < count; k++) start[k] = fieldUnits + sentenceStart[k - fieldCount]!;
+    shiftedInto(start, fieldCount, this.#sentenceStart.values, count - fieldCount, fieldUnits);
     start[count] = fieldUnits + this.#sentences.units;
     const text = new Uint8Array(buffer, 4 * (count + 1));
     this.#fields.copyInto(text, 0, wide);
@@ -328,7 +327,7 @@ export class SliceCompiler {
     const gold = this.#gold.length;
     const numbers = new SharedArrayBuffer(4 * (2 * (cases + 1) + gold) + cases);
     const v = numberViews(numbers, cases, gold);
-    for (let i = 0; i < cases; i++) v.sentenceStart[i] = fieldCount + this.#firstSentence.values[i]!;
+    shiftedInto(v.sentenceStart, 0, this.#firstSentence.values, cases, fieldCount);
     v.sentenceStart[cases] = count;
     v.goldStart.set(this.#firstGold.values.subarray(0, cases));
     v.goldStart[cases] = gold;
@@ -336,6 +335,15 @@ export class SliceCompiler {
     v.label.set(this.#labels.subarray(0, cases));
     return { path, format, sentences, strings: { buffer, count, wide }, numbers, cases, gold };
   }
+}
+
+/**
+ * target[at + k] = source[k] + shift for k < count. The loop is all the function does: each of
+ * finish's two loops, compiled on the fly, met a store after it that had not run yet and sent V8
+ * back to the interpreter (`--trace-deopt`).
+ */
+function shiftedInto(target: Int32Array, at: number, source: Int32Array, count: number, shift: number): void {
+  for (let k = 0; k < count; k++) target[at + k] = source[k]! + shift;
 }
 
 function compile(slice: DocumentSlice): CompiledSlice {
@@ -400,6 +408,34 @@ function decodeCases(compiled: CompiledSlice, v: NumberViews): Pick<DocumentSlic
 }
 
 /**
+ * The cases without gold (every negative one: 18,528 of the GRPO bench slice's 37,500) share one
+ * empty list, which is never changed: no case's gold is, once read.
+ */
+const NO_GOLD: number[] = [];
+
+/**
+ * Gold ids gold[from … to) as a list of exactly their length (a literal for the commonest counts:
+ * one grown by push has room for 17). One by one: a subarray per case, then Array.from, cost 15
+ * times more.
+ */
+function goldOf(v: NumberViews, from: number, to: number): number[] {
+  const ids = v.gold;
+  switch (to - from) {
+    case 0:
+      return NO_GOLD;
+    case 1:
+      return [ids[from]!];
+    case 2:
+      return [ids[from]!, ids[from + 1]!];
+    case 3:
+      return [ids[from]!, ids[from + 1]!, ids[from + 2]!];
+  }
+  const gold: number[] = [];
+  for (let k = from; k < to; k++) gold.push(ids[k]!);
+  return gold;
+}
+
+/**
  * decodeCases's loop, and all its function does: code after a loop V8 compiles on the fly has no
  * type feedback yet (it had not run), which sent the compiled code back to the interpreter.
  */
@@ -412,9 +448,7 @@ function decodeInto(strings: StringTable, v: NumberViews, count: number, byId: M
   const text = strings.text(0, CASE_FIELDS * count);
   for (let i = 0; i < count; i++) {
     const first = CASE_FIELDS * i;
-    // Gold ids copied one by one: a subarray per case, then Array.from, cost 15 times more.
-    const gold: number[] = [];
-    for (let k = v.goldStart[i]!; k < v.goldStart[i + 1]!; k++) gold.push(v.gold[k]!);
+    const gold = goldOf(v, v.goldStart[i]!, v.goldStart[i + 1]!);
     // Optional fields by their length first: most cases have none, and need no string for them.
     const c = new CompiledCase(
       i,
@@ -475,6 +509,66 @@ export function openCompiledSlice(compiled: CompiledSlice, casesLater = false): 
   }
   compiledOf.set(slice, compiled);
   return slice;
+}
+
+/**
+ * The case ids of a slice opened from its compiled form, in case order, as one run of UTF-8 bytes:
+ * id k is bytes[starts[k] … starts[k + 1]). Copied from the compiled text (a case index needs them
+ * so: score-bytes.ts), where each id otherwise took a map entry read back and a string encoded.
+ * Undefined for a slice not opened from its compiled form, or one with an id that is not ASCII
+ * (its compiled text is then not its UTF-8).
+ */
+export function compiledCaseIds(slice: Pick<DocumentSlice, "cases">): { bytes: Uint8Array; starts: Int32Array } | undefined {
+  const compiled = compiledOf.get(slice as DocumentSlice);
+  if (compiled === undefined) return undefined;
+  const { buffer, count, wide } = compiled.strings;
+  const start = new Int32Array(buffer, 0, count + 1);
+  const starts = idStarts(start, compiled.cases);
+  const bytes = new Uint8Array(starts[compiled.cases]!);
+  const text = new Uint8Array(buffer, 4 * (count + 1));
+  // A wide text is UTF-16LE: an ASCII unit is its byte and a zero.
+  const seen = wide ? copyWideIds(text, start, bytes, starts) : copyIds(text, start, bytes, starts);
+  return seen < 0x80 ? { bytes, starts } : undefined;
+}
+
+// The loops below are all their functions do: a loop V8 compiles on the fly, meeting code after it
+// that had not run yet, sends V8 back to the interpreter.
+
+/** Where each case's id starts when the ids lie one after the other (cases + 1 entries). */
+function idStarts(start: Int32Array, cases: number): Int32Array {
+  const starts = new Int32Array(cases + 1);
+  for (let i = 0; i < cases; i++) starts[i + 1] = starts[i]! + start[CASE_FIELDS * i + 1]! - start[CASE_FIELDS * i]!;
+  return starts;
+}
+
+/** Copies each case's id from the compiled text (a byte a unit) into `bytes` at `starts`; returns its units or-ed together (ASCII: below 0x80). */
+function copyIds(text: Uint8Array, start: Int32Array, bytes: Uint8Array, starts: Int32Array): number {
+  let seen = 0;
+  for (let i = 0; i + 1 < starts.length; i++) {
+    let to = starts[i]!;
+    const end = start[CASE_FIELDS * i + 1]!;
+    for (let k = start[CASE_FIELDS * i]!; k < end; k++) {
+      const unit = text[k]!;
+      seen |= unit;
+      bytes[to++] = unit;
+    }
+  }
+  return seen;
+}
+
+/** copyIds of a wide compiled text (two bytes a unit, little-endian). */
+function copyWideIds(text: Uint8Array, start: Int32Array, bytes: Uint8Array, starts: Int32Array): number {
+  let seen = 0;
+  for (let i = 0; i + 1 < starts.length; i++) {
+    let to = starts[i]!;
+    const end = 2 * start[CASE_FIELDS * i + 1]!;
+    for (let k = 2 * start[CASE_FIELDS * i]!; k < end; k += 2) {
+      const unit = text[k]! | (text[k + 1]! << 8);
+      seen |= unit;
+      bytes[to++] = unit;
+    }
+  }
+  return seen;
 }
 
 /** How many cases `slice` has, without decoding a slice opened from its compiled form. */

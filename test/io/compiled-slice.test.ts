@@ -1,7 +1,7 @@
 // The slice compiled into shared memory for worker threads: what they decode is the slice as read,
 // every field of every case, exactly (lone surrogates, empty strings, user-named keys).
 import { describe, expect, it } from "vitest";
-import { caseCount, compileSlice, openCompiledSlice, type PackedStrings, SliceCompiler, StringTable } from "../../src/io/compiled-slice.js";
+import { caseCount, compiledCaseIds, compileSlice, openCompiledSlice, type PackedStrings, SliceCompiler, StringTable } from "../../src/io/compiled-slice.js";
 import { readDocumentSlice } from "../../src/io/slice.js";
 import { sliceHashOf, type DocumentSlice, type SliceCase } from "../../src/io/slice-kept.js";
 import { dict } from "../../src/core/dict.js";
@@ -137,5 +137,53 @@ describe("SliceCompiler / StringTable", () => {
     expect(Buffer.from(asRead.strings.buffer).equals(Buffer.from(fromObjects.strings.buffer))).toBe(true);
     expect(Buffer.from(asRead.numbers).equals(Buffer.from(fromObjects.numbers))).toBe(true);
     expect({ ...asRead, strings: null, numbers: null }).toEqual({ ...fromObjects, strings: null, numbers: null });
+  });
+});
+
+describe("compiledCaseIds", () => {
+  it("gives every case's id as UTF-8 bytes in case order, for a slice opened from its compiled form", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    // A slice of case objects has no compiled form of its own yet.
+    expect(compiledCaseIds(slice)).toBeUndefined();
+    const opened = openCompiledSlice(compileSlice(slice));
+    // ContraDoc's text has characters above U+00FF: its compiled text is wide.
+    expect(compileSlice(slice).strings.wide).toBe(true);
+    const ids = compiledCaseIds(opened)!;
+    expect(ids.starts.length).toBe(slice.cases.length + 1);
+    const decoded = slice.cases.map((_, k) => Buffer.from(ids.bytes.subarray(ids.starts[k]!, ids.starts[k + 1]!)).toString("utf8"));
+    expect(decoded).toEqual(slice.cases.map((c) => c.id));
+  });
+
+  it("gives none when an id is not ASCII (Latin-1 in one byte, or wider), nor for a slice it did not open", () => {
+    for (const id of ["café", "id-\u{1f600}", "id-\u0100"]) {
+      const cases = [caseOf(0, ["One."]), caseOf(1, ["Two."], id)];
+      const compiler = new SliceCompiler();
+      for (const c of cases) compiler.add(c);
+      const opened = openCompiledSlice(compiler.finish("s.jsonl", "jsonl", "mari"));
+      expect(opened.cases[1]!.id).toBe(id);
+      expect(compiledCaseIds(opened)).toBeUndefined();
+    }
+    const cases = [caseOf(0, ["One."]), caseOf(1, ["Two."], "")];
+    const compiler = new SliceCompiler();
+    for (const c of cases) compiler.add(c);
+    const opened = openCompiledSlice(compiler.finish("s.jsonl", "jsonl", "mari"));
+    expect(compiledCaseIds(opened)).toEqual({ bytes: new Uint8Array(Buffer.from("c0")), starts: Int32Array.from([0, 2, 2]) });
+    expect(compiledCaseIds({ cases: opened.cases })).toBeUndefined();
+    // ASCII ids in a text made wide by a sentence.
+    const wideCases = [caseOf(0, ["Ōne."]), caseOf(1, ["Two \u{1f600}."], "id-1")];
+    const wideCompiler = new SliceCompiler();
+    for (const c of wideCases) wideCompiler.add(c);
+    const wideCompiled = wideCompiler.finish("s.jsonl", "jsonl", "mari");
+    expect(wideCompiled.strings.wide).toBe(true);
+    expect(compiledCaseIds(openCompiledSlice(wideCompiled))).toEqual({ bytes: new Uint8Array(Buffer.from("c0id-1")), starts: Int32Array.from([0, 2, 6]) });
+  });
+
+  it("gives each case its own gold, the negative ones an empty list, of exactly their length", () => {
+    const golds = [[], [3], [1, 4], [2, 5, 7], [1, 2, 3, 4, 6], []];
+    const cases = golds.map((gold, i) => ({ ...caseOf(i, ["A.", "B.", "C.", "D.", "E.", "F.", "G."]), gold, label: gold.length > 0 }));
+    const compiler = new SliceCompiler();
+    for (const c of cases) compiler.add(c);
+    const opened = openCompiledSlice(compiler.finish("s.jsonl", "jsonl", "mari"));
+    expect(opened.cases.map((c) => c.gold)).toEqual(golds);
   });
 });

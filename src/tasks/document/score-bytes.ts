@@ -26,7 +26,7 @@ import {
 } from "../../io/dump-bytes.js";
 import { byteWordsAt } from "../../io/byte-words.js";
 import { ANSWER_TAG_LENGTH, DECODED_MARKERS, RAW_MARKERS, tagAt, type LayoutMarkers } from "../../io/layout-bytes.js";
-import type { ScoringSlice } from "../../io/compiled-slice.js";
+import { compiledCaseIds, type ScoringSlice } from "../../io/compiled-slice.js";
 
 /** What `scoreLineBytes` found, for the caller to write into its columns (one object, reused). */
 export interface ByteOutcome {
@@ -82,7 +82,17 @@ class CaseIdIndex {
   /** The entry `find` found last. */
   private lastEntry = 0;
 
-  constructor(byId: ReadonlyMap<string, number>) {
+  constructor(byId: ReadonlyMap<string, number>, compiled?: { bytes: Uint8Array; starts: Int32Array }) {
+    if (compiled !== undefined) {
+      // Entry k is case k, whose id the compiled slice holds.
+      this.bytes = compiled.bytes;
+      this.words = new DataView(compiled.bytes.buffer, compiled.bytes.byteOffset, compiled.bytes.byteLength);
+      this.starts = compiled.starts;
+      const caseOf = new Int32Array(compiled.starts.length - 1);
+      for (let k = 0; k < caseOf.length; k++) caseOf[k] = k;
+      this.caseOf = caseOf;
+      return;
+    }
     const ids = Array.from(byId.keys());
     const index = Array.from(byId.values());
     // Room for every id as ASCII (most are): the buffer grown between calls of putAsciiIds had V8
@@ -244,7 +254,7 @@ export class CaseFacts {
   readonly gold: (readonly number[])[];
 
   constructor(private readonly slice: ScoringSlice) {
-    this.ids = new CaseIdIndex(slice.byId);
+    this.ids = new CaseIdIndex(slice.byId, compiledCaseIds(slice));
     const n = slice.cases.length;
     this.known = new Uint8Array(n);
     this.sentenceCount = new Int32Array(n);
