@@ -208,6 +208,17 @@ export function headerOf(c: SliceCase): CaseHeader {
   };
 }
 
+/** Each case's slice index and gold count, in a loop of its own (`Int32Array.from(cases, …)` walked the array iterator). */
+function indexAndGoldColumns(cases: readonly SliceCase[]): { sliceIndex: Int32Array; goldCount: Int32Array } {
+  const sliceIndex = new Int32Array(cases.length);
+  const goldCount = new Int32Array(cases.length);
+  for (let k = 0; k < cases.length; k++) {
+    sliceIndex[k] = cases[k]!.index;
+    goldCount[k] = cases[k]!.gold.length;
+  }
+  return { sliceIndex, goldCount };
+}
+
 /**
  * The summary the records of an eval's cases.jsonl give (recordSummary of them), read from its run
  * table's columns: no record built for any run. Each kept line's derived fields come from the same
@@ -247,8 +258,7 @@ export function tableSummary(cases: readonly SliceCase[], table: RunTable, caseC
   };
   const goldSets: Array<Set<number> | undefined> = new Array(cases.length);
   // What every kept line asks of its case, in columns (not read from 37,500 case objects).
-  const sliceIndex = Int32Array.from(cases, (c) => c.index);
-  const goldCount = Int32Array.from(cases, (c) => c.gold.length);
+  const { sliceIndex, goldCount } = indexAndGoldColumns(cases);
   const caseHeader = (k: number): CaseHeader => {
     const c = cases[k]!;
     header.label = c.label;

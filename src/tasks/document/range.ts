@@ -6,7 +6,7 @@ import { bootstrapMacroF1Values, outcomeCode } from "../../core/metrics/bootstra
 import { type CaseOutcome, emptyCaseOutcome } from "../../core/metrics/case-outcome.js";
 import { countRewards, REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import { addBreakdownOutcomeAt, addOutcomeAt, BREAKDOWN_FIELDS, RUN_SUM_FIELDS } from "../../core/metrics/run-sums.js";
-import { sliceHashOf, type SliceCase } from "../../io/slice-kept.js";
+import { NO_EXTRA_FIELDS, sliceHashOf, type SliceCase } from "../../io/slice-kept.js";
 import { ByteSink, FRAGMENT_SLACK, FractionBytes, fragmentOf, NUMBER_BYTES, putFragment, utf8, writeNumber } from "./line-bytes.js";
 import { type RunLineFragments, writeRangeBytes } from "./range-write.js";
 import type { SlotColumns } from "./run-table.js";
@@ -241,7 +241,8 @@ export function writeCaseLine(out: ByteSink, c: SliceCase): void {
 
 /** Whether a case line has optional fields (writeCaseLineTail writes any). */
 export function hasCaseLineTail(c: SliceCase): boolean {
-  return c.scope !== null || c.docType !== null || c.contraType !== null || Object.keys(c.extra).length > 0;
+  // Most cases share the reader's one empty `extra` object: no key list made for it.
+  return c.scope !== null || c.docType !== null || c.contraType !== null || (c.extra !== NO_EXTRA_FIELDS && Object.keys(c.extra).length > 0);
 }
 
 /** The optional fields of a case line, after its sentence count. */

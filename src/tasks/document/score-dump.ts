@@ -331,7 +331,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
     const dumpSha256 = dump.rawBytes ? dump.hash.digest("hex") : undefined;
     const finished = await finishDocumentEval({
       slice,
-      cases: slice.cases.filter((c) => tally.inShard[c.index]),
+      // Every case, without --shard, --limit or a replay's cases: the slice's own list, not a copy.
+      cases: tally.inShard.includes(0) ? slice.cases.filter((c) => tally.inShard[c.index]) : slice.cases,
       table: tally.table,
       lines: tally.lines,
       runFirstLines: tally.runFirstLines,
