@@ -140,6 +140,41 @@ describe("SliceCompiler / StringTable", () => {
   });
 });
 
+describe("a compiled slice's id map", () => {
+  it("answers every Map read as a map of the cases' ids would, whichever read comes first", async () => {
+    const slice = await readDocumentSlice(CONTRADOC_160);
+    const expected = new Map(slice.cases.map((c) => [c.id, c.index]));
+    const reads: Array<(map: Map<string, number>) => unknown> = [
+      (map) => map.size,
+      (map) => map.get(slice.cases[7]!.id),
+      (map) => map.has("no such id"),
+      (map) => [...map],
+      (map) => [...map.keys()],
+      (map) => [...map.values()],
+      (map) => [...map.entries()],
+      (map) => {
+        const seen: unknown[] = [];
+        map.forEach((value, key) => seen.push([key, value]));
+        return seen;
+      },
+    ];
+    for (const read of reads) {
+      const opened = openCompiledSlice(compileSlice(slice));
+      expect(read(opened.byId)).toEqual(read(expected));
+      expect(new Map(opened.byId)).toEqual(expected);
+    }
+    const changed = openCompiledSlice(compileSlice(slice)).byId;
+    expect(changed.delete(slice.cases[0]!.id)).toBe(true);
+    changed.set("new", 99);
+    expect(changed.size).toBe(expected.size);
+    expect(changed.get("new")).toBe(99);
+    const cleared = openCompiledSlice(compileSlice(slice)).byId;
+    cleared.clear();
+    expect(cleared.size).toBe(0);
+    expect([...cleared]).toEqual([]);
+  });
+});
+
 describe("compiledCaseIds", () => {
   it("gives every case's id as UTF-8 bytes in case order, for a slice opened from its compiled form", async () => {
     const slice = await readDocumentSlice(CONTRADOC_160);

@@ -20,7 +20,14 @@ export function caseFields(c: SliceCase): Record<string, unknown> {
   };
 }
 
-/** A slice's fields with its cases as caseFields gives them. */
+/** A slice's fields with its cases as caseFields gives them, its id map as a plain Map of its entries (a compiled slice's fills itself when first read). */
 export function sliceFields(slice: DocumentSlice): Record<string, unknown> {
-  return { path: slice.path, format: slice.format, sentences: slice.sentences, cases: slice.cases.map(caseFields), byId: slice.byId, rejected: slice.rejected };
+  return {
+    path: slice.path,
+    format: slice.format,
+    sentences: slice.sentences,
+    cases: slice.cases.map(caseFields),
+    byId: new Map(slice.byId),
+    rejected: slice.rejected,
+  };
 }
