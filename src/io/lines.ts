@@ -6,6 +6,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { MAX_LINE_BYTES } from "../core/limits.js";
 import { InputError, located } from "./errors.js";
+import { LineEnds } from "./line-ends.js";
 
 /** The error for a line that reached MAX_LINE_BYTES without ending. */
 export function lineTooLong(name: string, lineNo: number): InputError {
@@ -163,33 +164,6 @@ export async function* readLineBlocks(source: InputSource): AsyncGenerator<{ fir
     nextLineNo += lines;
   }
   if (pending.length > 0) yield { firstLineNo: nextLineNo, block: Buffer.concat(pending) };
-}
-
-/**
- * Where each line of a block ends: the offset of its newline, or the block's end for an unfinished
- * last line (an empty block is one blank line), the lines numbered as `splitBlock` numbers them.
- * One list, reused from block to block.
- */
-export class LineEnds {
-  private list = new Int32Array(1 << 14);
-
-  /** The ends of `block`'s lines: a view of the list, valid until the next call. */
-  of(block: Buffer): Int32Array {
-    let list = this.list;
-    let count = 0;
-    for (let at = block.indexOf(NEWLINE); ; at = block.indexOf(NEWLINE, at + 1)) {
-      // After the last newline: an unfinished last line, or an empty block's one blank line.
-      if (at === -1 && count > 0 && list[count - 1] === block.length - 1) break;
-      if (count === list.length) {
-        const grown = new Int32Array(2 * count);
-        grown.set(list);
-        this.list = list = grown;
-      }
-      list[count++] = at === -1 ? block.length : at;
-      if (at === -1) break;
-    }
-    return list.subarray(0, count);
-  }
 }
 
 /**

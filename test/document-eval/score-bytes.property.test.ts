@@ -19,7 +19,8 @@ import {
 } from "../../src/tasks/document/score.js";
 import { scoreLineBytes } from "../../src/tasks/document/score-bytes.js";
 import { ROW_REASON_CODES, scoreBlockRows } from "../../src/tasks/document/row-scores.js";
-import { LineEnds, splitBlock, type Line } from "../../src/io/lines.js";
+import { LineEnds } from "../../src/io/line-ends.js";
+import { splitBlock, type Line } from "../../src/io/lines.js";
 import { dumpCaseId, dumpRunKey, isBatchOutputLine, LINE_REJECTIONS, parseDumpLine, runKeyProblem } from "../../src/io/dump.js";
 import { lineText } from "../../src/io/lines.js";
 import { batchOutputRecord } from "../../src/judges/batch-results.js";

@@ -2,9 +2,19 @@ import { afterAll, describe, expect, it } from "vitest";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isUtf8 } from "node:buffer";
-import { blockLines, firstTextLine, LineEnds, lineText, readLines, splitBlock, type Line } from "../../src/io/lines.js";
+import { LineEnds } from "../../src/io/line-ends.js";
+import { blockLines, firstTextLine, lineText, readLines, splitBlock, type Line } from "../../src/io/lines.js";
 import { readRecords, detectRecordFormat } from "../../src/io/records.js";
 import { tempDir } from "../support/cli.js";
+
+/** A seeded draw of an integer below n, the same on every run (an LCG). */
+function seededDraws(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return (state >>> 8) % n;
+  };
+}
 
 const tmp = tempDir();
 afterAll(tmp.cleanup);
@@ -185,11 +195,7 @@ describe("blockLines", () => {
   const INVALID = [Buffer.from([0xff]), Buffer.from([0xc3]), Buffer.from([0xe2, 0x82])];
 
   it("gives the lines splitBlock gives, one at a time, on seeded random blocks", () => {
-    let seed = 7;
-    const next = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const next = seededDraws(7);
     for (let round = 0; round < 2000; round++) {
       const parts: Buffer[] = [];
       const count = next(12);
@@ -205,11 +211,7 @@ describe("blockLines", () => {
   });
 
   it("LineEnds cuts seeded random blocks into splitBlock's lines, and grows past its first list", () => {
-    let seed = 11;
-    const next = (n: number): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
-      return (seed >>> 8) % n;
-    };
+    const next = seededDraws(11);
     const ends = new LineEnds();
     const blocks: Buffer[] = [Buffer.from("\n".repeat(40_000)), Buffer.from(`${"x\n".repeat(20_000)}tail`)];
     for (let round = 0; round < 2000; round++) {
@@ -229,6 +231,43 @@ describe("blockLines", () => {
           : { lineNo: k + 1, text: null, invalidUtf8: true };
       });
       expect(lines, JSON.stringify(block.subarray(0, 200).toString("latin1"))).toEqual(expected);
+    }
+  });
+});
+
+describe("LineEnds of blocks of the readers' size", () => {
+  /** The ends as the definition gives them: each newline's offset, then the block's end unless it ends in one (an empty block: one line). */
+  const reference = (block: Uint8Array): number[] => {
+    const ends: number[] = [];
+    block.forEach((byte, k) => {
+      if (byte === 0x0a) ends.push(k);
+    });
+    if (ends.length === 0 || ends[ends.length - 1] !== block.length - 1) ends.push(block.length);
+    return ends;
+  };
+
+  it("finds every newline, wherever it lies in a 16-byte step, in blocks up to and past the module's size", () => {
+    const next = seededDraws(5);
+    const ends = new LineEnds();
+    const sizes = [0, 1, 15, 16, 17, (1 << 14) - 1, 1 << 14, (1 << 14) + 1, 100_003, (1 << 20) - 1, 1 << 20, (1 << 20) + 1];
+    for (const size of sizes) {
+      for (const spacing of [3, 16, 17, 140, 5000]) {
+        const block = Buffer.alloc(size, 0x61);
+        for (let k = next(spacing); k < size; k += 1 + next(2 * spacing)) block[k] = 0x0a;
+        // A byte that only looks like a newline in its low bits, and multi-byte UTF-8.
+        if (size > 3) block.set([0x8a, 0xe2, 0x80], next(size - 3));
+        for (const last of [0x0a, 0x62]) {
+          if (size > 0) block[size - 1] = last;
+          expect(Array.from(ends.of(block)), `size ${size}, spacing ${spacing}`).toEqual(reference(block));
+        }
+      }
+    }
+  });
+
+  it("gives the same ends when a block has more newlines than the module has room for", () => {
+    const ends = new LineEnds();
+    for (const block of [Buffer.alloc(1 << 20, 0x0a), Buffer.from("ab\n".repeat(300_000).slice(0, 1 << 20))]) {
+      expect(Array.from(ends.of(block))).toEqual(reference(block));
     }
   });
 });

@@ -9,7 +9,8 @@ import { DOCUMENT_CONTRADICTION_ERROR_MESSAGES, DocumentContradictionError, pyth
 import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/rewards.js";
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
-import { LineEnds, lineText, type Line } from "../../io/lines.js";
+import { LineEnds } from "../../io/line-ends.js";
+import { lineText, type Line } from "../../io/lines.js";
 import { isUtf8 } from "node:buffer";
 import {
   dumpCaseId,
