@@ -17,9 +17,19 @@ export const SETTLED_NS = 3_000_000_000n;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
-/** The name of a file's identity (the stat fields any write changes). */
+/** A file's identity: the stat fields any write changes. */
+export function fileIdentity(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+}
+
+/** Whether a file with these times was last written SETTLED_NS or more before `nowNs`. */
+export function settledBefore(info: BigIntStats, nowNs: bigint): boolean {
+  return info.mtimeNs + SETTLED_NS < nowNs && info.ctimeNs + SETTLED_NS < nowNs;
+}
+
+/** The name of a file's identity in the memo directory. */
 function identity(info: BigIntStats): string {
-  return sha256Text(`${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`);
+  return sha256Text(fileIdentity(info));
 }
 
 function sameIdentity(a: BigIntStats, b: BigIntStats): boolean {
@@ -42,7 +52,7 @@ export async function rememberedSha256(path: string, memoDir: string, nowMs: () 
   const readStartNs = BigInt(Math.floor(nowMs())) * 1_000_000n;
   const content = await sha256File(path);
   const after = await stat(path, { bigint: true }).catch(() => undefined);
-  const settled = before.mtimeNs + SETTLED_NS < readStartNs && before.ctimeNs + SETTLED_NS < readStartNs;
+  const settled = settledBefore(before, readStartNs);
   if (after !== undefined && sameIdentity(before, after) && settled) {
     // Loaded only to write: a run that finds its memo needs none of it.
     const { writeFileAtomic } = await import("./atomic-write.js");

@@ -259,16 +259,11 @@ export async function* readLines(source: InputSource): AsyncGenerator<Line> {
   }
 }
 
-/** Bytes `firstTextLine` reads before leaving a longer first line to `readLines`. */
+/** Bytes `firstTextLine` and `firstNonBlankLine` read before leaving a longer first line to `readLines`. */
 const HEAD_BYTES = 1 << 16;
 
-/**
- * The file's first line that is valid UTF-8 and not blank, as `readLines` yields it (null: none).
- * Sniffing a file by its first line through `readLines` would decode and split a whole chunk into
- * strings; this reads a small head, and only a line that does not end within it goes to `readLines`.
- */
-export async function firstTextLine(path: string): Promise<Extract<Line, { invalidUtf8: false }> | null> {
-  await assertRegularFile(path);
+/** The file's first HEAD_BYTES (all of it when shorter: `whole`), after the UTF-16 rule. */
+function fileHead(path: string): { data: Buffer; whole: boolean } {
   const head = Buffer.allocUnsafe(HEAD_BYTES);
   let size = 0;
   const fd = openSync(path, "r");
@@ -279,22 +274,47 @@ export async function firstTextLine(path: string): Promise<Extract<Line, { inval
   }
   const data = head.subarray(0, size);
   if (size > 0 && isUtf16Bom(data)) throw utf16Error(path);
-  const whole = size < HEAD_BYTES;
+  return { data, whole: size < HEAD_BYTES };
+}
+
+/**
+ * The file's first line that is valid UTF-8 and not blank, as `readLines` yields it (null: none).
+ * Sniffing a file by its first line through `readLines` would decode and split a whole chunk into
+ * strings; this reads a small head, and only a line that does not end within it goes to `readLines`.
+ */
+export async function firstTextLine(path: string): Promise<Extract<Line, { invalidUtf8: false }> | null> {
+  return (await firstLineWhere(path, (line) => !line.invalidUtf8 && line.text.trim() !== "")) as Extract<Line, { invalidUtf8: false }> | null;
+}
+
+/**
+ * The file's first line that is not blank, as `readLines` yields it (one of invalid UTF-8 included:
+ * a sniffer that meets it stops there), or null when every line is blank. A format sniffer's first
+ * look, read as `firstTextLine` reads: an eval sniffs its dump for four formats, and `readLines`
+ * read and split a whole block of a MiB for each.
+ */
+export async function firstNonBlankLine(path: string): Promise<Line | null> {
+  return firstLineWhere(path, (line) => line.invalidUtf8 || line.text.trim() !== "");
+}
+
+/** The file's first line `wanted` takes, from its head (HEAD_BYTES), else from `readLines`; null when none. */
+async function firstLineWhere(path: string, wanted: (line: Line) => boolean): Promise<Line | null> {
+  await assertRegularFile(path);
+  const { data, whole } = fileHead(path);
   let lineNo = 1;
-  for (let start = 0; start < size; lineNo++) {
+  for (let start = 0; start < data.length; lineNo++) {
     let end = data.indexOf(NEWLINE, start);
     if (end === -1) {
       if (!whole) break;
-      end = size;
+      end = data.length;
     }
     const bytes = data.subarray(start, end);
-    if (isUtf8(bytes)) {
-      const text = lineText(bytes.toString("utf8"), lineNo);
-      if (text.trim() !== "") return { lineNo, text, invalidUtf8: false };
-    }
+    const line: Line = isUtf8(bytes)
+      ? { lineNo, text: lineText(bytes.toString("utf8"), lineNo), invalidUtf8: false }
+      : { lineNo, text: null, invalidUtf8: true };
+    if (wanted(line)) return line;
     start = end + 1;
   }
   if (whole) return null;
-  for await (const line of readLines(path)) if (!line.invalidUtf8 && line.text.trim() !== "") return line;
+  for await (const line of readLines(path)) if (wanted(line)) return line;
   return null;
 }

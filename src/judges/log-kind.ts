@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { InputError } from "../io/errors.js";
 import { MAX_WHOLE_FILE_BYTES } from "../io/input-contract.js";
 import { fileStartsWith, readInputText, wholeFileTooLarge } from "../io/input-file.js";
-import { readLines } from "../io/lines.js";
+import { firstNonBlankLine } from "../io/lines.js";
 import { ZIP_MAGIC } from "../io/magic.js";
 import { isJsonObject, type JsonObject } from "../io/records.js";
 
@@ -45,14 +45,9 @@ export function promptfooResults(value: unknown): unknown[] | undefined {
  */
 export async function detectEvalLog(path: string): Promise<EvalLogKind | undefined> {
   if (await fileStartsWith(path, ZIP_MAGIC)) return "inspect-eval";
-  let head = "";
-  for await (const line of readLines(path)) {
-    if (line.text === null) return undefined;
-    if (line.text.trim() === "") continue;
-    head = line.text;
-    break;
-  }
-  const trimmed = head.trimStart();
+  const line = await firstNonBlankLine(path);
+  if (line?.text === null) return undefined;
+  const trimmed = (line?.text ?? "").trimStart();
   if (!trimmed.startsWith("{")) return undefined;
   const first = parseJson(trimmed);
   if (first !== undefined) {
@@ -92,14 +87,10 @@ const WHOLE_FILE_LIMIT = 64 * 1024 * 1024;
  * file. A file whose first line is not one of lm-eval's is left to the other readers.
  */
 export async function detectLmEvalSamples(path: string, size: number): Promise<boolean> {
-  let head: string | undefined;
-  for await (const line of readLines(path)) {
-    if (line.text === null) return false;
-    if (line.text.trim() === "") continue;
-    head = line.text.trim();
-    break;
-  }
-  if (head === undefined || !head.startsWith("{")) return false;
+  const line = await firstNonBlankLine(path);
+  if (line === null || line.text === null) return false;
+  const head = line.text.trim();
+  if (!head.startsWith("{")) return false;
   let first: unknown;
   try {
     first = JSON.parse(head);

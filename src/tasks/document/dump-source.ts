@@ -7,6 +7,7 @@
 // scored by exactly the code that scores a JSONL dump. Scoring alone takes a Parquet dump's rows
 // as the values of their fields (`dumpScoreBlocks`, io/parquet-rows.ts), which read as those lines.
 import { stat } from "node:fs/promises";
+import { fileIdentity, settledBefore } from "../../io/content-memo.js";
 import { blockLines, readFileLineBlocks, type Line } from "../../io/lines.js";
 import { isParquetFile } from "../../io/magic.js";
 import type { DumpRowBlock } from "../../io/parquet-rows.js";
@@ -36,8 +37,31 @@ export interface DumpSourceOptions extends EvalLogOptions {
 
 type DumpKind = "parquet" | "lm-eval-samples" | EvalLogKind | "serve-replay" | "jsonl";
 
-/** What holds the dump's lines, told from the content (lm-eval's results file is refused here). */
+/**
+ * What holds the dump's lines, told from the content (lm-eval's results file is refused here). Every
+ * reader of an eval asks (its shape check, scoring, the explorer's texts), and each sniffing reads
+ * the file: the kind is told once per version of a file, its identity and times, when those times
+ * are settled (content-memo.ts's rule: a file written again within the clock's tick would keep
+ * them, so a file written less than SETTLED_NS ago is sniffed at every ask).
+ */
 async function dumpKind(path: string): Promise<DumpKind> {
+  const info = await stat(path, { bigint: true }).catch(() => undefined);
+  // A file that cannot be looked at is sniffed, to fail as its reader says.
+  if (info === undefined || !settledBefore(info, BigInt(Date.now()) * 1_000_000n)) return sniffedKind(path);
+  const version = fileIdentity(info);
+  const known = kindsTold.get(path);
+  if (known !== undefined && known.version === version) return known.kind;
+  const kind = sniffedKind(path);
+  kindsTold.set(path, { version, kind });
+  // A refusal (lm-eval's results file, a file that went away) is told again at the next ask.
+  kind.catch(() => kindsTold.delete(path));
+  return kind;
+}
+
+/** Each dump path's kind, with the version of the file it was told for (dumpKind). */
+const kindsTold = new Map<string, { version: string; kind: Promise<DumpKind> }>();
+
+async function sniffedKind(path: string): Promise<DumpKind> {
   if (await isParquetFile(path)) return "parquet";
   if (await detectLmEvalSamples(path, (await stat(path)).size)) return "lm-eval-samples";
   const log = await detectEvalLog(path);
@@ -82,11 +106,6 @@ export async function* dumpLineBlocks(path: string, options: DumpSourceOptions =
       const parts = lines.slice(first, first + LOG_BLOCK_LINES).map((l) => (l === null ? INVALID_UTF8_LINE : Buffer.from(`${l}\n`, "utf8")));
       yield { firstLineNo: first + 1, block: Buffer.concat(parts), fileBytes: 0, raw: false };
     }
-    return;
-  }
-  if (await isIdentifiedServeLog(path)) {
-    const { blocks } = await serveReplay(path, options.phase ?? "train");
-    for (const b of blocks) yield { ...b, fileBytes: b.block.length, raw: false };
     return;
   }
   // A JSONL dump is read through one buffer, reused block after block: a fresh buffer per read (and
