@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import {
   CASE_REASONS,
   fixedReasonMessage,
+  reuseChunkColumns,
   scoreBlock,
   scoreCase,
   scoreLines,
@@ -637,6 +638,24 @@ describe("scoreBlock's lines scored in WebAssembly", () => {
     expect([...r.evData]).toStrictEqual([6, 7, 2, 5, 6, 7, 6, 7, 1, 3, 12, 4, 6, 7]);
     // The same lines in a block that is not UTF-8: none is scored in WebAssembly.
     sameChunk(Buffer.concat([Buffer.from(mixed.map((l) => `${l}\n`).join("")), Buffer.from([0xff, 0x0a])]), { lenientIds: false });
+
+    // A chunk scored into the columns of one given back (reuseChunkColumns) is the chunk scored into
+    // new ones, whatever the earlier chunk left in them: a shorter block, lines of both paths, an
+    // orphan and a line that is not UTF-8.
+    const state: ScoreState = { slice, options: { lenientIds: false } };
+    const long = Buffer.from([...scoredLines, ...mixed, ...scoredLines].map((l) => `${l}\n`).join(""));
+    const shorter = Buffer.concat([
+      Buffer.from([other, '{"case_id":"nowhere","judgment":true}', scoredLines[1]!].map((l) => `${l}\n`).join("")),
+      Buffer.from([0xff, 0x0a]),
+    ]);
+    for (const next of [shorter, Buffer.from(mixed.map((l) => `${l}\n`).join("")), Buffer.from(`${scoredLines[0]}\n`)]) {
+      const fresh = scoreBlock(state, 9, next);
+      const given = scoreBlock(state, 1, long);
+      reuseChunkColumns(given);
+      const reused = scoreBlock(state, 9, next);
+      expect(reused.kind.buffer).toBe(given.kind.buffer);
+      expect(reused).toStrictEqual(fresh);
+    }
   });
 
   it("scores blocks of the shapes judges write as the full parser and scoreCase do, many lines there", () => {

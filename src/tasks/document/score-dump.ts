@@ -32,6 +32,7 @@ import {
   type ScoreOptions,
   type ScoreState,
   scoreInit,
+  reuseChunkColumns,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
 import { DOCUMENT_TASK_MODULE } from "./task-module.js";
@@ -321,6 +322,8 @@ export async function runDocumentEval(opts: DocumentEvalOptions): Promise<Docume
       if (tally.lines === 0 && done > 0)
         tally.table.reserveEntries(Math.min(MOST_RESERVED_ENTRIES, Math.ceil((1.05 * (result as ChunkResult).count * total) / done)));
       tally.addChunk(result as ChunkResult);
+      // Copied into the run table: its columns are free for the chunks this thread scores next.
+      reuseChunkColumns(result as ChunkResult);
       if (rewards && tally.rewardsText.length > 0) {
         await rewards.write(tally.rewardsText);
         tally.rewardsText = "";

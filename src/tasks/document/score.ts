@@ -220,6 +220,69 @@ export function scoreCase(c: SliceCase, record: Record<string, unknown> | null, 
   };
 }
 
+/** A chunk's typed-array columns (ChunkResult's), `count` lines long (evStart one more). */
+type ChunkColumnArrays = Pick<ChunkResult, "kind" | "code" | "caseIndex" | "runKey" | "judgment" | "coverage" | "rewardAccuracy" | "matched" | "evStart">;
+
+/**
+ * Columns of chunks the main thread has put in its run table (`reuseChunkColumns`), whole, for
+ * the next chunks scored on this thread: each chunk's columns were new memory, faulted in a page at
+ * a time (1,592 faults of the GRPO bench's `--report json` eval, `perf record -e page-faults`), and
+ * their buffers, external to V8's heap, set off collections of it.
+ */
+const spareColumns: ChunkColumnArrays[] = [];
+/** At most this many sets are kept (a pool has a few chunks in flight). */
+const MOST_SPARE_COLUMNS = 4;
+
+/** Columns for a chunk of `count` lines: views of a spare set long enough, else new arrays. Not cleared. */
+function chunkColumns(count: number): ChunkColumnArrays {
+  const k = spareColumns.findIndex((set) => set.kind.length >= count);
+  if (k < 0) {
+    return {
+      kind: new Uint8Array(count),
+      code: new Uint8Array(count),
+      caseIndex: new Int32Array(count),
+      runKey: new Int32Array(count),
+      judgment: new Uint8Array(count),
+      coverage: new Float64Array(count),
+      rewardAccuracy: new Float64Array(count),
+      matched: new Int32Array(count),
+      evStart: new Int32Array(count + 1),
+    };
+  }
+  const set = spareColumns.splice(k, 1)[0]!;
+  return {
+    kind: set.kind.subarray(0, count),
+    code: set.code.subarray(0, count),
+    caseIndex: set.caseIndex.subarray(0, count),
+    runKey: set.runKey.subarray(0, count),
+    judgment: set.judgment.subarray(0, count),
+    coverage: set.coverage.subarray(0, count),
+    rewardAccuracy: set.rewardAccuracy.subarray(0, count),
+    matched: set.matched.subarray(0, count),
+    evStart: set.evStart.subarray(0, count + 1),
+  };
+}
+
+/**
+ * Gives a chunk's columns back for the next chunks scored on this thread, once nothing reads them
+ * again (the run table has copied what it keeps). Its other fields are left alone.
+ */
+export function reuseChunkColumns(chunk: ChunkResult): void {
+  if (spareColumns.length >= MOST_SPARE_COLUMNS) return;
+  const whole = <T extends Uint8Array | Int32Array | Float64Array>(view: T, make: (buffer: ArrayBuffer) => T): T => make(view.buffer as ArrayBuffer);
+  spareColumns.push({
+    kind: whole(chunk.kind, (b) => new Uint8Array(b)),
+    code: whole(chunk.code, (b) => new Uint8Array(b)),
+    caseIndex: whole(chunk.caseIndex, (b) => new Int32Array(b)),
+    runKey: whole(chunk.runKey, (b) => new Int32Array(b)),
+    judgment: whole(chunk.judgment, (b) => new Uint8Array(b)),
+    coverage: whole(chunk.coverage, (b) => new Float64Array(b)),
+    rewardAccuracy: whole(chunk.rewardAccuracy, (b) => new Float64Array(b)),
+    matched: whole(chunk.matched, (b) => new Int32Array(b)),
+    evStart: whole(chunk.evStart, (b) => new Int32Array(b)),
+  });
+}
+
 // The chunk's run keys, messages and orphans as they are met, copied into its result at the end:
 // lists made afresh for each chunk began as lists of small integers, and the scoring loop, compiled
 // for the first chunk's, was compiled again when a later chunk's held strings.
@@ -249,21 +312,42 @@ class ChunkColumns {
     chunkMessages.length = 0;
     chunkOrphans.length = 0;
     this.scored = scored;
+    const c = chunkColumns(count);
+    if (scored === undefined) {
+      c.kind.fill(0);
+      c.code.fill(0);
+      c.caseIndex.fill(-1);
+      c.judgment.fill(0);
+      c.coverage.fill(0);
+      c.rewardAccuracy.fill(0);
+      c.matched.fill(0);
+      c.evStart.fill(0);
+    } else {
+      c.kind.set(scored.kind);
+      c.code.set(scored.code);
+      c.caseIndex.set(scored.caseIndex);
+      c.judgment.set(scored.judgment);
+      c.coverage.set(scored.coverage);
+      c.rewardAccuracy.set(scored.rewardAccuracy);
+      c.matched.set(scored.matched);
+      // A scored line's start among the scored lines' IDs, moved up by the other lines' IDs before it (takeScored).
+      c.evStart.set(scored.evStart);
+    }
+    // Filled line by line: a run key's index is its order of first appearance in the chunk.
+    c.runKey.fill(0);
     this.r = {
       firstLineNo,
       count,
-      kind: scored?.kind.slice() ?? new Uint8Array(count),
-      code: scored?.code.slice() ?? new Uint8Array(count),
-      caseIndex: scored?.caseIndex.slice() ?? new Int32Array(count).fill(-1),
-      // Filled line by line: a run key's index is its order of first appearance in the chunk.
-      runKey: new Int32Array(count),
+      kind: c.kind,
+      code: c.code,
+      caseIndex: c.caseIndex,
+      runKey: c.runKey,
       runKeys: [],
-      judgment: scored?.judgment.slice() ?? new Uint8Array(count),
-      coverage: scored?.coverage.slice() ?? new Float64Array(count),
-      rewardAccuracy: scored?.rewardAccuracy.slice() ?? new Float64Array(count),
-      matched: scored?.matched.slice() ?? new Int32Array(count),
-      // A scored line's start among the scored lines' IDs, moved up by the other lines' IDs before it (takeScored).
-      evStart: scored?.evStart.slice() ?? new Int32Array(count + 1),
+      judgment: c.judgment,
+      coverage: c.coverage,
+      rewardAccuracy: c.rewardAccuracy,
+      matched: c.matched,
+      evStart: c.evStart,
       evData: new Int32Array(0),
       messages: [],
       orphans: [],
