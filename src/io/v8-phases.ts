@@ -60,3 +60,12 @@ const PRETENURING = setting("--no-allocation-site-pretenuring", "--allocation-si
 export function withoutPretenuring<T>(phase: () => Promise<T>): Promise<T> {
   return runWithout(PRETENURING, phase);
 }
+
+/**
+ * Lines or entries a call of a per-chunk loop function takes at most (run-table.ts's placeLines and
+ * shiftStarts, score.ts's knownRunKeys). A chunk's thousands of lines in one call had V8 compile the
+ * loop on the stack at each of the first chunks, then the whole function again (`--trace-opt`: three
+ * compiles of placeLines, two of shiftStarts and knownRunKeys); calls of a few hundred make the
+ * function hot by its calls, compiled once as a whole.
+ */
+export const LINES_PER_CALL = 512;

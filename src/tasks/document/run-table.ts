@@ -1,6 +1,7 @@
 // Compact per-(case, run) state of a document eval: one typed array per field, evidence in one shared
 // growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
+import { LINES_PER_CALL } from "../../io/v8-phases.js";
 import { reasonIndex, type ChunkResult, type ScoredPrediction } from "./score.js";
 
 /** A scored chunk's columns that `putChunk` reads: every line of it a prediction. */
@@ -263,14 +264,15 @@ export class RunTable {
     // The lines placeLines takes (nearly all), each other one here: dropped for its shard, or a
     // duplicate of a kept line.
     let e = first;
-    for (let i = 0; i < count; i++) {
-      const stop = placeLines(caseIndex, runKey, runOf, keep, cell, caseCount, line, entryRun, entryCase, firstLineNo, i, count, e);
+    for (let i = 0; i < count; ) {
+      const to = Math.min(count, i + LINES_PER_CALL);
+      const stop = placeLines(caseIndex, runKey, runOf, keep, cell, caseCount, line, entryRun, entryCase, firstLineNo, i, to, e);
       e += stop - i;
       i = stop;
-      if (i === count) break;
+      if (i === to) continue;
       const c = caseIndex[i]!;
-      if (keep[c] === 0) continue;
-      duplicate(i, line[cell[runOf[runKey[i]!]! * caseCount + c]! - 1]!);
+      if (keep[c] !== 0) duplicate(i, line[cell[runOf[runKey[i]!]! * caseCount + c]! - 1]!);
+      i++;
     }
     this.entries = e;
     this.byCase = undefined;
@@ -286,7 +288,8 @@ export class RunTable {
       const from = evStart[0]!;
       const at = this.reserveEvidence(evStart[count]! - from);
       this.evidence.set(evData.subarray(from, evStart[count]!), at);
-      this.mostEvidence = shiftStarts(evStart, count, at - from, this.evStart, this.evLength, first, this.mostEvidence);
+      for (let i = 0; i < count; i += LINES_PER_CALL)
+        this.mostEvidence = shiftStarts(evStart, i, Math.min(count, i + LINES_PER_CALL), at - from, this.evStart, this.evLength, first, this.mostEvidence);
       return;
     }
     // Some lines dropped: each entry's fields from its line, found by its line number.
@@ -419,12 +422,21 @@ function placeLines(
 }
 
 /**
- * The evidence starts and lengths of entries first … first + count − 1 from a chunk's lines'
- * (`evStart`, count + 1 of them), each start shifted by `shift`; returns the larger of `most` and
- * the longest.
+ * The evidence starts and lengths of entries first + from … first + to − 1 from a chunk's lines'
+ * (`evStart`, one more than the lines), each start shifted by `shift`; returns the larger of `most`
+ * and the longest.
  */
-function shiftStarts(evStart: Int32Array, count: number, shift: number, toStart: Int32Array, toLength: Int32Array, first: number, most: number): number {
-  for (let i = 0; i < count; i++) {
+function shiftStarts(
+  evStart: Int32Array,
+  from: number,
+  to: number,
+  shift: number,
+  toStart: Int32Array,
+  toLength: Int32Array,
+  first: number,
+  most: number,
+): number {
+  for (let i = from; i < to; i++) {
     const length = evStart[i + 1]! - evStart[i]!;
     toStart[first + i] = evStart[i]! + shift;
     toLength[first + i] = length;

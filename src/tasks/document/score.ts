@@ -10,6 +10,7 @@ import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { LineEnds } from "../../io/line-ends.js";
+import { LINES_PER_CALL } from "../../io/v8-phases.js";
 import { lineText, type Line } from "../../io/lines.js";
 import { isUtf8 } from "node:buffer";
 import {
@@ -573,7 +574,8 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     const runs = scores?.run;
     const runKey = out.r.runKey;
     for (let i = 0; i < count; i++) {
-      if (scoredCase !== undefined && (i = knownRunKeys(scoredCase, runs!, out.integerRuns, runKey, i, count)) === count) break;
+      // In calls of LINES_PER_CALL lines: the line a call stops at is taken below like any other.
+      if (scoredCase !== undefined && (i = knownRunKeys(scoredCase, runs!, out.integerRuns, runKey, i, Math.min(count, i + LINES_PER_CALL))) === count) break;
       if (scoredCase !== undefined && scoredCase[i]! >= 0) {
         const run = runs![i]!;
         runKey[i] = run >= 0 ? out.integerRunKeyOf(run) : runKeyOfRow(scores!.rows, i, block, out);
