@@ -8,8 +8,11 @@ import { LINE_ENDS_WASM } from "./line-ends-wasm.js";
 
 const NEWLINE = 0x0a;
 
-/** The largest block the module reads (the line readers' reads: lines.ts's LINE_BLOCK_BYTES). */
-const MOST_MODULE_BYTES = 1 << 20;
+/**
+ * Bytes read at a time by the line readers (lines.ts, which exports it to them): blocks of whole
+ * lines are cut from reads of this size, and it is the largest block the module reads.
+ */
+export const LINE_BLOCK_BYTES = 1 << 20;
 /** The smallest: below it, copying the block into the module costs more than it saves. */
 const LEAST_MODULE_BYTES = 1 << 14;
 /** Newlines the module has room for, per byte of block: lines of 8 bytes on average (more go by indexOf). */
@@ -33,11 +36,11 @@ let module: LineEndsModule | null | undefined;
 
 function lineEndsModule(): LineEndsModule | null {
   if (module !== undefined) return module;
-  const room = Math.ceil(MOST_MODULE_BYTES * NEWLINES_PER_BYTE);
+  const room = Math.ceil(LINE_BLOCK_BYTES * NEWLINES_PER_BYTE);
   try {
-    const { exports, buffer } = instantiateSized<LineEndsExports>(LINE_ENDS_WASM, "line-ends", MOST_MODULE_BYTES + 4 * room);
-    const endsAt = WASM_OWN_BYTES + MOST_MODULE_BYTES;
-    module = { exports, block: new Uint8Array(buffer, WASM_OWN_BYTES, MOST_MODULE_BYTES), endsAt, ends: new Int32Array(buffer, endsAt, room) };
+    const { exports, buffer } = instantiateSized<LineEndsExports>(LINE_ENDS_WASM, "line-ends", LINE_BLOCK_BYTES + 4 * room);
+    const endsAt = WASM_OWN_BYTES + LINE_BLOCK_BYTES;
+    module = { exports, block: new Uint8Array(buffer, WASM_OWN_BYTES, LINE_BLOCK_BYTES), endsAt, ends: new Int32Array(buffer, endsAt, room) };
   } catch {
     module = null;
   }
@@ -54,7 +57,7 @@ export class LineEnds {
 
   /** The ends of `block`'s lines: a view of the list, valid until the next call. */
   of(block: Uint8Array): Int32Array {
-    const newlines = block.length >= LEAST_MODULE_BYTES && block.length <= MOST_MODULE_BYTES ? this.newlinesByModule(block) : -1;
+    const newlines = block.length >= LEAST_MODULE_BYTES && block.length <= LINE_BLOCK_BYTES ? this.newlinesByModule(block) : -1;
     const count = newlines >= 0 ? newlines : this.newlinesByIndexOf(block);
     // After the last newline: an unfinished last line, or an empty block's one blank line.
     if (count > 0 && this.list[count - 1] === block.length - 1) return this.list.subarray(0, count);

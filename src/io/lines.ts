@@ -6,7 +6,9 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { MAX_LINE_BYTES } from "../core/limits.js";
 import { InputError, located } from "./errors.js";
-import { LineEnds } from "./line-ends.js";
+import { LINE_BLOCK_BYTES, LineEnds } from "./line-ends.js";
+
+export { LINE_BLOCK_BYTES };
 
 /** The error for a line that reached MAX_LINE_BYTES without ending. */
 export function lineTooLong(name: string, lineNo: number): InputError {
@@ -18,8 +20,6 @@ export type Line =
   | { readonly lineNo: number; readonly text: null; readonly invalidUtf8: true };
 
 const NEWLINE = 0x0a;
-/** Bytes read at a time by the line readers: blocks of whole lines are cut from reads of this size. */
-export const LINE_BLOCK_BYTES = 1 << 20;
 
 /**
  * Bytes that can only be read once, front to back (stdin, a pipe): `name` stands in for a path in

@@ -62,10 +62,10 @@ export function withoutPretenuring<T>(phase: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Lines or entries a call of a per-chunk loop function takes at most (run-table.ts's placeLines and
- * shiftStarts, score.ts's knownRunKeys). A chunk's thousands of lines in one call had V8 compile the
- * loop on the stack at each of the first chunks, then the whole function again (`--trace-opt`: three
- * compiles of placeLines, two of shiftStarts and knownRunKeys); calls of a few hundred make the
- * function hot by its calls, compiled once as a whole.
+ * Lines a call of a per-chunk loop function takes at most (run-table.ts's placeLines and
+ * shiftStarts). A chunk's thousands of lines in one call had V8 compile the loop on the stack at
+ * each of the first chunks, then the whole function again; in calls of a few hundred the function
+ * grows hot by its calls (`--trace-opt` on the GRPO bench: placeLines compiled once or twice instead
+ * of three or four times, shiftStarts once instead of three).
  */
 export const LINES_PER_CALL = 512;

@@ -51,11 +51,13 @@ async function dumpKind(path: string): Promise<DumpKind> {
   const version = fileIdentity(info);
   const known = kindsTold.get(path);
   if (known !== undefined && known.version === version) return known.kind;
-  const kind = sniffedKind(path);
-  kindsTold.set(path, { version, kind });
+  const told = { version, kind: sniffedKind(path) };
+  kindsTold.set(path, told);
   // A refusal (lm-eval's results file, a file that went away) is told again at the next ask.
-  kind.catch(() => kindsTold.delete(path));
-  return kind;
+  told.kind.catch(() => {
+    if (kindsTold.get(path) === told) kindsTold.delete(path);
+  });
+  return told.kind;
 }
 
 /** Each dump path's kind, with the version of the file it was told for (dumpKind). */

@@ -10,7 +10,6 @@ import { accuracyReward, checkedGold, sortedOverlap } from "../../core/document/
 import { checkDocumentContradiction, type CheckedJudgment } from "../../core/document/validation.js";
 import type { CompletionEndRule } from "../../core/document/completion-end.js";
 import { LineEnds } from "../../io/line-ends.js";
-import { LINES_PER_CALL } from "../../io/v8-phases.js";
 import { lineText, type Line } from "../../io/lines.js";
 import { isUtf8 } from "node:buffer";
 import {
@@ -270,17 +269,17 @@ function chunkColumns(count: number): ChunkColumnArrays {
  */
 export function reuseChunkColumns(chunk: ChunkResult): void {
   if (spareColumns.length >= MOST_SPARE_COLUMNS) return;
-  const whole = <T extends Uint8Array | Int32Array | Float64Array>(view: T, make: (buffer: ArrayBuffer) => T): T => make(view.buffer as ArrayBuffer);
+  // Each column whole again: a view of its own buffer from the start (chunkColumns gives views of a part).
   spareColumns.push({
-    kind: whole(chunk.kind, (b) => new Uint8Array(b)),
-    code: whole(chunk.code, (b) => new Uint8Array(b)),
-    caseIndex: whole(chunk.caseIndex, (b) => new Int32Array(b)),
-    runKey: whole(chunk.runKey, (b) => new Int32Array(b)),
-    judgment: whole(chunk.judgment, (b) => new Uint8Array(b)),
-    coverage: whole(chunk.coverage, (b) => new Float64Array(b)),
-    rewardAccuracy: whole(chunk.rewardAccuracy, (b) => new Float64Array(b)),
-    matched: whole(chunk.matched, (b) => new Int32Array(b)),
-    evStart: whole(chunk.evStart, (b) => new Int32Array(b)),
+    kind: new Uint8Array(chunk.kind.buffer),
+    code: new Uint8Array(chunk.code.buffer),
+    caseIndex: new Int32Array(chunk.caseIndex.buffer),
+    runKey: new Int32Array(chunk.runKey.buffer),
+    judgment: new Uint8Array(chunk.judgment.buffer),
+    coverage: new Float64Array(chunk.coverage.buffer),
+    rewardAccuracy: new Float64Array(chunk.rewardAccuracy.buffer),
+    matched: new Int32Array(chunk.matched.buffer),
+    evStart: new Int32Array(chunk.evStart.buffer),
   });
 }
 
@@ -574,8 +573,7 @@ export function scoreBlock(state: ScoreState, firstLineNo: number, block: Buffer
     const runs = scores?.run;
     const runKey = out.r.runKey;
     for (let i = 0; i < count; i++) {
-      // In calls of LINES_PER_CALL lines: the line a call stops at is taken below like any other.
-      if (scoredCase !== undefined && (i = knownRunKeys(scoredCase, runs!, out.integerRuns, runKey, i, Math.min(count, i + LINES_PER_CALL))) === count) break;
+      if (scoredCase !== undefined && (i = knownRunKeys(scoredCase, runs!, out.integerRuns, runKey, i, count)) === count) break;
       if (scoredCase !== undefined && scoredCase[i]! >= 0) {
         const run = runs![i]!;
         runKey[i] = run >= 0 ? out.integerRunKeyOf(run) : runKeyOfRow(scores!.rows, i, block, out);
