@@ -13,6 +13,12 @@ const ROOT = resolve(import.meta.dirname, "..");
 export const ASC_OPTIONS = ["-O3", "--noAssert", "--runtime", "stub", "--initialMemory", "256", "--enable", "simd"];
 
 /**
+ * A module that imports a shared memory (src/core/wasm.ts, `SizedOptions`): declared shared, with
+ * the most pages a memory may have, so that any memory instantiateSized makes for it fits.
+ */
+const SHARED_MEMORY_OPTIONS = ["--sharedMemory", "--maximumMemory", "65536", "--enable", "threads"];
+
+/**
  * The wasm bytes of wasm/NAME.ts.
  * @param {string} name
  * @returns {Promise<Buffer>}
@@ -59,7 +65,12 @@ export function wasmModuleText(name, constName, bytes) {
 export const WASM_MODULES = [
   { name: "block-scan", out: "src/io/block-scan-wasm.ts", constName: "BLOCK_SCAN_WASM" },
   { name: "range-write", out: "src/tasks/document/range-write-wasm.ts", constName: "RANGE_WRITE_WASM" },
-  { name: "range-pass", out: "src/tasks/document/range-pass-wasm.ts", constName: "RANGE_PASS_WASM", options: ["--importMemory", "--initialMemory", "1"] },
+  {
+    name: "range-pass",
+    out: "src/tasks/document/range-pass-wasm.ts",
+    constName: "RANGE_PASS_WASM",
+    options: ["--importMemory", "--initialMemory", "1", ...SHARED_MEMORY_OPTIONS],
+  },
   { name: "multinomial", out: "src/core/metrics/multinomial-wasm.ts", constName: "MULTINOMIAL_WASM", options: ["--importMemory", "--initialMemory", "1"] },
   {
     name: "evidence-pairs",

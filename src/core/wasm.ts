@@ -15,19 +15,34 @@ export const WASM_PAGE_BYTES = 65536;
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
   Instance: new (module: object, imports: object) => { exports: unknown };
-  Memory: new (descriptor: { initial: number; maximum?: number }) => WasmMemory;
+  Memory: new (descriptor: { initial: number; maximum?: number; shared?: boolean }) => WasmMemory;
 }
 const WASM = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** A new WebAssembly memory of `pages` pages, for a module that imports its memory. */
-export function wasmMemory(pages: number): WasmMemory {
-  return new WASM.Memory({ initial: pages, maximum: pages });
+/**
+ * A new WebAssembly memory of `pages` pages, for a module that imports its memory; `shared` for a
+ * module that declares it shared (scripts/build-wasm.mjs, SHARED_MEMORY_OPTIONS).
+ */
+export function wasmMemory(pages: number, shared = false): WasmMemory {
+  return new WASM.Memory({ initial: pages, maximum: pages, shared });
 }
 
 /** What a module imports beside `abort`: its memory, when it imports one, and JavaScript functions by name. */
 export interface WasmImports {
   memory?: WasmMemory;
   functions?: Record<string, (...args: number[]) => number>;
+}
+
+/**
+ * How instantiateSized makes a module's memory: `shared` for a module compiled to import a shared
+ * one. V8 counts the bytes of a memory that is not shared, like an ArrayBuffer's, as external
+ * memory, and a run that has allocated enough of it since the last full garbage collection starts
+ * another; a shared memory's bytes it does not count. A memory that lives until its run ends frees
+ * nothing in such a collection.
+ */
+export interface SizedOptions {
+  functions?: WasmImports["functions"];
+  shared?: boolean;
 }
 
 /** Bytes kept at the start of a memory a module imports for its own data: the caller's columns come after. */
@@ -49,9 +64,9 @@ export function instantiateSized<Exports extends { heapBase(): number }>(
   base64: string,
   name: string,
   bytes: number,
-  functions?: WasmImports["functions"],
+  { functions, shared = false }: SizedOptions = {},
 ): SizedWasm<Exports> {
-  const memory = wasmMemory(Math.ceil((WASM_OWN_BYTES + bytes) / WASM_PAGE_BYTES));
+  const memory = wasmMemory(Math.ceil((WASM_OWN_BYTES + bytes) / WASM_PAGE_BYTES), shared);
   const exports = instantiateWasm<Exports>(base64, name, functions === undefined ? { memory } : { memory, functions });
   if (exports.heapBase() > WASM_OWN_BYTES) throw new Error(`${name}: the module's own data outgrew its room`);
   return { exports, buffer: memory.buffer };

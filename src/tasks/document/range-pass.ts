@@ -448,7 +448,9 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   let sized: SizedWasm<RangePassExports>;
   try {
     // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
-    sized = instantiateSized<RangePassExports>(RANGE_PASS_WASM, "range-pass", layout.end + 8);
+    // Shared: the memory lives until the pass ends, and an unshared one this big counts toward the
+    // external memory that starts a full garbage collection (core/wasm.ts, SizedOptions).
+    sized = instantiateSized<RangePassExports>(RANGE_PASS_WASM, "range-pass", layout.end + 8, { shared: true });
   } catch {
     // The process cannot have that much more memory: range.ts's ranges need less at a time.
     return undefined;

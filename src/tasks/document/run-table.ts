@@ -23,6 +23,16 @@ export interface SlotColumns {
   evStart: Int32Array;
 }
 
+/*
+ * The growing columns are made on SharedArrayBuffers: V8 counts an ArrayBuffer's bytes as external
+ * memory, and enough of it allocated since the last full garbage collection starts another; a
+ * SharedArrayBuffer's it does not count (core/wasm.ts, SizedOptions). The table lives until the eval
+ * ends, so such a collection freed none of it.
+ */
+const int32Column = (length: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * length));
+const uint8Column = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(length));
+const float64Column = (length: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * length));
+
 /** The run table's entries grouped by case: case i's are `entries[start[i] .. start[i + 1])`. */
 export interface EntriesByCase {
   readonly start: Int32Array;
@@ -48,28 +58,28 @@ export class RunTable {
    */
   private byValue = new Int32Array(0);
   private readonly index = new Map<string, number>();
-  private evidence = new Int32Array(1 << 12);
+  private evidence: Int32Array = new Int32Array(1 << 12);
   private evidenceUsed = 0;
   /** Runs the slot column has room for. */
   private capacity = 0;
   /** Per slot: its entry + 1, 0 when the slot has no kept line. */
-  cell = new Int32Array(0);
+  cell: Int32Array = new Int32Array(0);
   /** Entries (kept lines) so far; entry e's fields are at index e of the entry columns. */
   entries = 0;
   /** Per entry: the dump line number of the kept line. */
-  line = new Int32Array(16);
-  judgment = new Uint8Array(16);
-  reason = new Uint8Array(16);
-  coverage = new Float64Array(16);
-  rewardAccuracy = new Float64Array(16);
-  matched = new Int32Array(16);
-  evStart = new Int32Array(16);
-  evLength = new Int32Array(16);
+  line: Int32Array = new Int32Array(16);
+  judgment: Uint8Array = new Uint8Array(16);
+  reason: Uint8Array = new Uint8Array(16);
+  coverage: Float64Array = new Float64Array(16);
+  rewardAccuracy: Float64Array = new Float64Array(16);
+  matched: Int32Array = new Int32Array(16);
+  evStart: Int32Array = new Int32Array(16);
+  evLength: Int32Array = new Int32Array(16);
   /** The most evidence IDs an entry has had (the dense pass sizes its line buffers by it). */
   mostEvidence = 0;
   /** Per entry: its run and its case (slice index). */
-  entryRun = new Int32Array(16);
-  entryCase = new Int32Array(16);
+  entryRun: Int32Array = new Int32Array(16);
+  entryCase: Int32Array = new Int32Array(16);
 
   /** entriesByCase's answer, while it holds. */
   private byCase: EntriesByCase | undefined;
@@ -89,7 +99,7 @@ export class RunTable {
     r = this.keys.length;
     if (r >= this.capacity) {
       const runs = Math.max(4, this.capacity * 2);
-      const cell = new Int32Array(runs * this.caseCount);
+      const cell = int32Column(runs * this.caseCount);
       cell.set(this.cell);
       this.cell = cell;
       this.capacity = runs;
@@ -322,16 +332,16 @@ export class RunTable {
       to.set(from);
       return to;
     };
-    this.line = grown(this.line, (k) => new Int32Array(k));
-    this.judgment = grown(this.judgment, (k) => new Uint8Array(k));
-    this.reason = grown(this.reason, (k) => new Uint8Array(k));
-    this.coverage = grown(this.coverage, (k) => new Float64Array(k));
-    this.rewardAccuracy = grown(this.rewardAccuracy, (k) => new Float64Array(k));
-    this.matched = grown(this.matched, (k) => new Int32Array(k));
-    this.evStart = grown(this.evStart, (k) => new Int32Array(k));
-    this.evLength = grown(this.evLength, (k) => new Int32Array(k));
-    this.entryRun = grown(this.entryRun, (k) => new Int32Array(k));
-    this.entryCase = grown(this.entryCase, (k) => new Int32Array(k));
+    this.line = grown(this.line, int32Column);
+    this.judgment = grown(this.judgment, uint8Column);
+    this.reason = grown(this.reason, uint8Column);
+    this.coverage = grown(this.coverage, float64Column);
+    this.rewardAccuracy = grown(this.rewardAccuracy, float64Column);
+    this.matched = grown(this.matched, int32Column);
+    this.evStart = grown(this.evStart, int32Column);
+    this.evLength = grown(this.evLength, int32Column);
+    this.entryRun = grown(this.entryRun, int32Column);
+    this.entryCase = grown(this.entryCase, int32Column);
   }
 
   /** Appends the evidence IDs of (run, case) to `into`. */
@@ -373,7 +383,7 @@ export class RunTable {
   private reserveEvidence(count: number): number {
     const start = this.evidenceUsed;
     if (start + count > this.evidence.length) {
-      const grown = new Int32Array(Math.max(this.evidence.length * 2, start + count));
+      const grown = int32Column(Math.max(this.evidence.length * 2, start + count));
       grown.set(this.evidence.subarray(0, start));
       this.evidence = grown;
     }
