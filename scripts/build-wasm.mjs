@@ -13,7 +13,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 export const ASC_OPTIONS = ["-O3", "--noAssert", "--runtime", "stub", "--initialMemory", "256", "--enable", "simd"];
 
 /**
- * A module that imports a shared memory (src/core/wasm.ts, `SizedOptions`): declared shared, with
+ * A module that imports a shared memory (src/core/wasm.ts, `WasmArena`): declared shared, with
  * the most pages a memory may have, so that any memory instantiateSized makes for it fits.
  */
 const SHARED_MEMORY_OPTIONS = ["--sharedMemory", "--maximumMemory", "65536", "--enable", "threads"];

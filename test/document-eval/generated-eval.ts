@@ -1,6 +1,7 @@
 // A generated slice and run table, aggregated in process: the fixtures of the tests
 // that hold two paths of the document aggregation (dense and sparse, the WebAssembly pass and
 // range.ts's ranges) to the same numbers and bytes.
+import type { WasmArena } from "../../src/core/wasm.js";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import { createChunkPool } from "../../src/pool/pool.js";
 import { aggregateDocumentEval, type Aggregate, type AggregateOptions } from "../../src/tasks/document/aggregate.js";
@@ -34,11 +35,19 @@ export async function generatedSlice(dir: string, cases: number, seed: number): 
 
 /**
  * `runs` runs (keys `runKey(r)`), each (case, run) kept with probability `share`: right, wrong,
- * format-invalid and reference-less answers, with fractional coverages.
+ * format-invalid and reference-less answers, with fractional coverages; the columns in `arena` when
+ * given (as an eval's dump pass makes them).
  */
-export function generatedRunTable(s: DocumentSlice, runs: number, share: number, seed: number, runKey: (r: number) => string = String): RunTable {
+export function generatedRunTable(
+  s: DocumentSlice,
+  runs: number,
+  share: number,
+  seed: number,
+  runKey: (r: number) => string = String,
+  arena?: WasmArena,
+): RunTable {
   const rand = lcg(seed);
-  const t = new RunTable(s.cases.length);
+  const t = new RunTable(s.cases.length, arena);
   let line = 0;
   for (let r = 0; r < runs; r++) {
     const run = t.ensureRun(runKey(r));

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readDocumentSlice, type DocumentSlice } from "../../src/io/slice.js";
 import type { Aggregate } from "../../src/tasks/document/aggregate.js";
 import { passSummary, tableSummary } from "../../src/tasks/document/explorer.js";
-import { denseRangePass } from "../../src/tasks/document/range-pass.js";
+import { denseRangePass, passArena } from "../../src/tasks/document/range-pass.js";
+import { WasmArena } from "../../src/core/wasm.js";
 import type { CaseSummary } from "../../src/report/explorer-summary.js";
 import type { RunTable } from "../../src/tasks/document/run-table.js";
 import { tempDir } from "../support/cli.js";
@@ -84,6 +85,23 @@ describe("the WebAssembly dense pass", () => {
     const t = generatedRunTable(s, 200, 0.9, 8, runKey);
     expect(denseRangePass(s.cases, t, { data: new Uint8Array(0), start: new Int32Array(201) }, OPTIONS)?.sum()).toBe(true);
     expect((await sameAsRanges(s, t, 2)).bytes.length).toBeGreaterThan(0);
+  });
+
+  it("reads a run table made in its arena where it lies, and one whose arena ran out of room from a copy, with range.ts's result", async () => {
+    const s = await generatedSlice(tmp.dir, 37, 13);
+    const inArena = generatedRunTable(s, 8, 0.9, 13, runKey, passArena());
+    const columnsOf = (t: RunTable) => [t.cell, t.line, t.judgment, t.reason, t.coverage, t.rewardAccuracy, t.matched, t.evStart, t.evLength, t.evidenceIds];
+    // Every column the pass reads lies in the arena (else the pass would read a copy of it).
+    expect(columnsOf(inArena).map((column) => inArena.arena?.holds(column))).toEqual(columnsOf(inArena).map(() => true));
+    // An arena with room for all but the last columns: those are made on their own.
+    const small = WasmArena.create((inArena.arena?.end ?? 0) - 4096);
+    const outgrown = generatedRunTable(s, 8, 0.9, 13, runKey, small);
+    expect(new Set(columnsOf(outgrown).map((column) => small?.holds(column)))).toEqual(new Set([true, false]));
+    const copied = generatedRunTable(s, 8, 0.9, 13, runKey);
+    const bytes = await Promise.all([inArena, outgrown, copied].map(async (t) => (await sameAsRanges(s, t)).bytes));
+    expect(bytes[0]!.length).toBeGreaterThan(0);
+    expect(bytes[1]!.equals(bytes[0]!)).toBe(true);
+    expect(bytes[2]!.equals(bytes[0]!)).toBe(true);
   });
 
   it("leaves to range.ts's ranges an eval with a coverage that is not k / n of its case's sentences, with the same result", async () => {

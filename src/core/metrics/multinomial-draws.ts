@@ -29,9 +29,7 @@ export class MultinomialDraws {
     const powersAt = at.stirling + 8 * STIRLING_TAIL.length;
     const trialsAt = powersAt + 8 * POWER_WAYS * G;
     const drawnAt = trialsAt + 4 * POWER_WAYS * G;
-    const { exports, buffer } = instantiateSized<MultinomialExports>(MULTINOMIAL_WASM, "multinomial", drawnAt + 4 * G - own, {
-      functions: { log: Math.log, pow: Math.pow },
-    });
+    const { exports, buffer } = instantiateSized<MultinomialExports>(MULTINOMIAL_WASM, "multinomial", drawnAt + 4 * G - own, { log: Math.log, pow: Math.pow });
     this.wasm = exports;
     new Float64Array(buffer, at.sizes, G).set(sizes);
     new Float64Array(buffer, at.stirling, STIRLING_TAIL.length).set(STIRLING_TAIL);

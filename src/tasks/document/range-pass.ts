@@ -1,7 +1,8 @@
 // The dense aggregation of a document eval on this thread, in WebAssembly (its source
 // wasm/range-pass.ts, its bytes range-pass-wasm.ts): the run table's columns and everything
 // JavaScript renders once (each case's id and optional fields, run keys, judgment parts, coverage endings, each case's
-// missing prediction and breakdown cells) are laid out in a memory sized for the eval; the module
+// missing prediction and breakdown cells) are laid out in one memory (the run table's columns where
+// the table made them, in its arena: core/wasm.ts's WasmArena); the module
 // adds every cell into the totals and writes cases.jsonl's lines, range by range as range.ts cuts
 // them. Its sums have range.ts's bits and its lines range.ts's bytes
 // (test/document-eval/range-pass.test.ts); an eval it does not take (see `denseRangePass`) is
@@ -13,7 +14,7 @@ import { countColumn } from "../../core/metrics/run-sums.js";
 import { REWARD_HISTOGRAM_SLOTS } from "../../core/metrics/reward-histograms.js";
 import type { SliceCase } from "../../io/slice.js";
 import { JUDGED_NEGATIVE, JUDGED_POSITIVE, LOC_MISS, OUTCOMES } from "../../report/explorer-summary.js";
-import { instantiateSized, type SizedWasm, WASM_OWN_BYTES } from "../../core/wasm.js";
+import { instantiateOn, WasmArena } from "../../core/wasm.js";
 import type { RejectionExample } from "../../report/types.js";
 import { ByteSink } from "./line-bytes.js";
 import {
@@ -91,6 +92,45 @@ const PASS_CELL_FIELDS = ["cases", "correct", "positives", "truePositives", "loc
  * process 577 MB, past the 512 MB every eval keeps under).
  */
 const MOST_PASS_BYTES = 128 << 20;
+
+/**
+ * The arena for the run table of an eval the dense pass is to aggregate (score-dump.ts): the
+ * columns the pass reads are made in it, so that the pass reads them in place (a copy of them was
+ * 14 ms of CPU, most of it page faults, on the GRPO bench's `--report json` eval). Undefined when
+ * one cannot be had.
+ */
+export function passArena(): WasmArena | undefined {
+  return WasmArena.create(MOST_PASS_BYTES);
+}
+
+/** The run table's columns the pass reads, by their place in the layout table. */
+type TableColumns = readonly (readonly [name: string, column: Int32Array | Uint8Array | Float64Array])[];
+
+/**
+ * Where the pass goes in `arena`: `passBytes` for its own columns from `base`, and each of the run
+ * table's where it lies when the arena holds it, else copied in after the pass's; undefined when
+ * the arena has no room for them.
+ */
+function placePass(arena: WasmArena, passBytes: number, columns: TableColumns): { base: number; columnAt: Map<string, number> } | undefined {
+  let copied = 0;
+  for (const [, column] of columns) if (!arena.holds(column)) copied = align8(copied + column.byteLength);
+  // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
+  const base = arena.claim(passBytes + copied + 8);
+  if (base === undefined) return undefined;
+  const columnAt = new Map<string, number>();
+  const bytes = new Uint8Array(arena.buffer);
+  let at = base + passBytes;
+  for (const [name, column] of columns) {
+    if (arena.holds(column)) {
+      columnAt.set(name, column.byteOffset);
+      continue;
+    }
+    bytes.set(new Uint8Array(column.buffer, column.byteOffset, column.byteLength), at);
+    columnAt.set(name, at);
+    at = align8(at + column.byteLength);
+  }
+  return { base, columnAt };
+}
 
 /**
  * Cells the module goes over in one call of sumRanges, about: V8 compiles a WebAssembly
@@ -412,16 +452,6 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     caseFixed: layout.claim(fragmentTableBytes(caseFixedPieces)),
     tailTables: layout.claim(4 * n),
     tails: layout.claim([...tailPieces.values()].reduce((sum, pieces) => sum + align8(fragmentTableBytes(pieces)), 0)),
-    slots: layout.claim(4 * R * table.caseCount),
-    line: layout.claim(4 * E),
-    judgment: layout.claim(E),
-    reason: layout.claim(E),
-    coverage: layout.claim(8 * E),
-    accuracy: layout.claim(8 * E),
-    matched: layout.claim(4 * E),
-    evStart: layout.claim(4 * E),
-    evLength: layout.claim(4 * E),
-    ids: layout.claim(4 * idCount),
     runKeys: layout.claim(8 * R + keys.data.length),
     fixed: layout.claim(fragmentTableBytes(fixedPieces)),
     judgments: layout.claim(fragmentTableBytes(judgmentPieces)),
@@ -444,23 +474,40 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     output: [layout.claim(outputBytes), layout.claim(outputBytes)],
     layout: layout.claim(4 * LAYOUT_ROOM),
   };
-  if (WASM_OWN_BYTES + layout.end > MOST_PASS_BYTES) return undefined;
-  let sized: SizedWasm<RangePassExports>;
+  const tableColumns: TableColumns = [
+    ["slots", table.cell.subarray(0, R * table.caseCount)],
+    ["line", table.line.subarray(0, E)],
+    ["judgment", table.judgment.subarray(0, E)],
+    ["reason", table.reason.subarray(0, E)],
+    ["coverage", table.coverage.subarray(0, E)],
+    ["accuracy", table.rewardAccuracy.subarray(0, E)],
+    ["matched", table.matched.subarray(0, E)],
+    ["evStart", table.evStart.subarray(0, E)],
+    ["evLength", table.evLength.subarray(0, E)],
+    ["ids", table.evidenceIds.subarray(0, idCount)],
+  ];
+  // In the table's arena when it has room, else in one of the pass's own, the columns copied in.
+  let arena = table.arena;
+  let placed = arena === undefined ? undefined : placePass(arena, layout.end, tableColumns);
+  if (placed === undefined) {
+    arena = passArena();
+    placed = arena === undefined ? undefined : placePass(arena, layout.end, tableColumns);
+  }
+  // The process cannot have that much more memory: range.ts's ranges need less at a time.
+  if (arena === undefined || placed === undefined) return undefined;
+  let wasm: RangePassExports;
   try {
-    // The module's writer reads up to 8 bytes past a fragment (wasm/fragments.ts, WIDE_SLACK): room after the last.
-    // Shared: the memory lives until the pass ends, and an unshared one this big counts toward the
-    // external memory that starts a full garbage collection (core/wasm.ts, SizedOptions).
-    sized = instantiateSized<RangePassExports>(RANGE_PASS_WASM, "range-pass", layout.end + 8, { shared: true });
+    wasm = instantiateOn<RangePassExports>(RANGE_PASS_WASM, "range-pass", arena);
   } catch {
-    // The process cannot have that much more memory: range.ts's ranges need less at a time.
     return undefined;
   }
-  const wasm = sized.exports;
-  // Everything claimed above comes after the module's own data.
-  const to = (offset: number): number => WASM_OWN_BYTES + offset;
-  const bytes = new Uint8Array(sized.buffer);
-  const ints = new Int32Array(sized.buffer);
-  const floats = new Float64Array(sized.buffer);
+  const { base, columnAt } = placed;
+  const column = (name: string): number => columnAt.get(name)!;
+  const to = (offset: number): number => base + offset;
+  const buffer = arena.buffer;
+  const bytes = new Uint8Array(buffer);
+  const ints = new Int32Array(buffer);
+  const floats = new Float64Array(buffer);
 
   bytes.set(missing.judgment, to(at.missJudgment));
   ints.set(missing.predicted, to(at.missPredicted) >> 2);
@@ -499,18 +546,6 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     tailTableAt,
   );
 
-  // The run table.
-  ints.set(table.cell.subarray(0, R * table.caseCount), to(at.slots) >> 2);
-  ints.set(table.line.subarray(0, E), to(at.line) >> 2);
-  bytes.set(table.judgment.subarray(0, E), to(at.judgment));
-  bytes.set(table.reason.subarray(0, E), to(at.reason));
-  floats.set(table.coverage.subarray(0, E), to(at.coverage) >> 3);
-  floats.set(table.rewardAccuracy.subarray(0, E), to(at.accuracy) >> 3);
-  ints.set(table.matched.subarray(0, E), to(at.matched) >> 2);
-  ints.set(table.evStart.subarray(0, E), to(at.evStart) >> 2);
-  ints.set(table.evLength.subarray(0, E), to(at.evLength) >> 2);
-  ints.set(table.evidenceIds.subarray(0, idCount), to(at.ids) >> 2);
-
   // The run lines' fragments.
   const keyTable = to(at.runKeys);
   bytes.set(keys.data.subarray(keys.start[0]!, keys.start[R]!), keyTable + 8 * R);
@@ -545,16 +580,16 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
     to(at.tailTables),
     R,
     table.caseCount,
-    to(at.slots),
-    to(at.line),
-    to(at.judgment),
-    to(at.reason),
-    to(at.coverage),
-    to(at.accuracy),
-    to(at.matched),
-    to(at.evStart),
-    to(at.evLength),
-    to(at.ids),
+    column("slots"),
+    column("line"),
+    column("judgment"),
+    column("reason"),
+    column("coverage"),
+    column("accuracy"),
+    column("matched"),
+    column("evStart"),
+    column("evLength"),
+    column("ids"),
     rangeCases(R),
     runStep,
     keyTable,
@@ -585,7 +620,7 @@ export function denseRangePass(cases: readonly SliceCase[], table: RunTable, key
   ints.set(layoutTable, to(at.layout) >> 2);
   ints.set(SUMMARY_BIT_TABLE, to(at.summaryBits) >> 2);
   wasm.setLayout(to(at.layout));
-  return new DenseRangePass(wasm, sized.buffer, {
+  return new DenseRangePass(wasm, buffer, {
     caseSlice: passSlice(rangeCases(R), R),
     cases,
     runKeys: table.keys,
@@ -629,7 +664,7 @@ interface PassPlaces {
 export class DenseRangePass {
   constructor(
     private readonly wasm: RangePassExports,
-    private readonly buffer: ArrayBuffer,
+    private readonly buffer: SharedArrayBuffer,
     private readonly laid: {
       /** Cases per call of sumRanges (whole ranges). */
       caseSlice: number;

@@ -1,6 +1,7 @@
 // Compact per-(case, run) state of a document eval: one typed array per field, evidence in one shared
 // growable buffer. This is all that is kept of the dump (memory is bounded by cases × runs, never
 // by the number of dump lines), and everything the aggregation, SetCons and cases.jsonl need.
+import type { WasmArena } from "../../core/wasm.js";
 import { LINES_PER_CALL } from "../../io/v8-phases.js";
 import { reasonIndex, type ChunkResult, type ScoredPrediction } from "./score.js";
 
@@ -24,14 +25,11 @@ export interface SlotColumns {
 }
 
 /*
- * The growing columns are made on SharedArrayBuffers: V8 counts an ArrayBuffer's bytes as external
- * memory, and enough of it allocated since the last full garbage collection starts another; a
- * SharedArrayBuffer's it does not count (core/wasm.ts, SizedOptions). The table lives until the eval
- * ends, so such a collection freed none of it.
+ * Columns outside an arena are made on SharedArrayBuffers, for the reason WasmArena's are shared:
+ * the table lives until the eval ends, and V8 counts an ArrayBuffer's bytes toward starting a full
+ * garbage collection, which frees none of it.
  */
 const int32Column = (length: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * length));
-const uint8Column = (length: number): Uint8Array => new Uint8Array(new SharedArrayBuffer(length));
-const float64Column = (length: number): Float64Array => new Float64Array(new SharedArrayBuffer(8 * length));
 
 /** The run table's entries grouped by case: case i's are `entries[start[i] .. start[i + 1])`. */
 export interface EntriesByCase {
@@ -58,7 +56,8 @@ export class RunTable {
    */
   private byValue = new Int32Array(0);
   private readonly index = new Map<string, number>();
-  private evidence: Int32Array = new Int32Array(1 << 12);
+  /** Made at the first IDs (in the arena when there is one). */
+  private evidence: Int32Array = new Int32Array(0);
   private evidenceUsed = 0;
   /** Runs the slot column has room for. */
   private capacity = 0;
@@ -84,7 +83,34 @@ export class RunTable {
   /** entriesByCase's answer, while it holds. */
   private byCase: EntriesByCase | undefined;
 
-  constructor(readonly caseCount: number) {}
+  /**
+   * `arena`: where the columns the dense pass reads are claimed while it has room (range-pass.ts
+   * lays out the pass after them, in the same memory); without one, or past its room, each is a
+   * SharedArrayBuffer of its own, which the pass copies.
+   */
+  constructor(
+    readonly caseCount: number,
+    readonly arena?: WasmArena,
+  ) {}
+
+  /** A column of `length` Int32s: claimed in the arena while it has room, else on its own. */
+  private int32(length: number): Int32Array {
+    const { arena } = this;
+    const at = arena?.claim(4 * length);
+    return arena === undefined || at === undefined ? int32Column(length) : new Int32Array(arena.buffer, at, length);
+  }
+
+  private uint8(length: number): Uint8Array {
+    const { arena } = this;
+    const at = arena?.claim(length);
+    return arena === undefined || at === undefined ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(arena.buffer, at, length);
+  }
+
+  private float64(length: number): Float64Array {
+    const { arena } = this;
+    const at = arena?.claim(8 * length);
+    return arena === undefined || at === undefined ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(arena.buffer, at, length);
+  }
 
   runIndex(key: string): number | undefined {
     const value = integerKeyValue(key);
@@ -99,7 +125,7 @@ export class RunTable {
     r = this.keys.length;
     if (r >= this.capacity) {
       const runs = Math.max(4, this.capacity * 2);
-      const cell = int32Column(runs * this.caseCount);
+      const cell = this.int32(runs * this.caseCount);
       cell.set(this.cell);
       this.cell = cell;
       this.capacity = runs;
@@ -136,7 +162,7 @@ export class RunTable {
     if (!moved) return;
     const n = this.caseCount;
     // Sized for the runs there are (the doubling's spare room is a quarter of the column or more).
-    const cell = new Int32Array(this.keys.length * n);
+    const cell = this.int32(this.keys.length * n);
     order.forEach((old, r) => cell.set(this.cell.subarray(old * n, (old + 1) * n), r * n));
     this.cell = cell;
     this.capacity = this.keys.length;
@@ -332,14 +358,15 @@ export class RunTable {
       to.set(from);
       return to;
     };
-    this.line = grown(this.line, int32Column);
-    this.judgment = grown(this.judgment, uint8Column);
-    this.reason = grown(this.reason, uint8Column);
-    this.coverage = grown(this.coverage, float64Column);
-    this.rewardAccuracy = grown(this.rewardAccuracy, float64Column);
-    this.matched = grown(this.matched, int32Column);
-    this.evStart = grown(this.evStart, int32Column);
-    this.evLength = grown(this.evLength, int32Column);
+    this.line = grown(this.line, (k) => this.int32(k));
+    this.judgment = grown(this.judgment, (k) => this.uint8(k));
+    this.reason = grown(this.reason, (k) => this.uint8(k));
+    this.coverage = grown(this.coverage, (k) => this.float64(k));
+    this.rewardAccuracy = grown(this.rewardAccuracy, (k) => this.float64(k));
+    this.matched = grown(this.matched, (k) => this.int32(k));
+    this.evStart = grown(this.evStart, (k) => this.int32(k));
+    this.evLength = grown(this.evLength, (k) => this.int32(k));
+    // Not read by the dense pass: outside the arena.
     this.entryRun = grown(this.entryRun, int32Column);
     this.entryCase = grown(this.entryCase, int32Column);
   }
@@ -383,7 +410,7 @@ export class RunTable {
   private reserveEvidence(count: number): number {
     const start = this.evidenceUsed;
     if (start + count > this.evidence.length) {
-      const grown = int32Column(Math.max(this.evidence.length * 2, start + count));
+      const grown = this.int32(Math.max(this.evidence.length * 2, start + count, 1 << 12));
       grown.set(this.evidence.subarray(0, start));
       this.evidence = grown;
     }

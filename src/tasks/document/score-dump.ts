@@ -35,6 +35,7 @@ import {
   reuseChunkColumns,
 } from "./score.js";
 import { RunTable } from "./run-table.js";
+import { passArena } from "./range-pass.js";
 import { DOCUMENT_TASK_MODULE } from "./task-module.js";
 import type { DocumentTaskPayload, DocumentTaskResult, SliceHashResult } from "./range.js";
 
@@ -468,7 +469,7 @@ export class DumpTally {
   ) {
     this.inShard = casesInShard(slice, opts);
     this.countsLineLevel = !opts.shard || opts.shard.index === 0;
-    this.table = new RunTable(slice.cases.length);
+    this.table = new RunTable(slice.cases.length, passArena());
     this.dumpName = opts.dumpPath;
   }
 
