@@ -14,7 +14,7 @@ export const ASC_OPTIONS = ["-O3", "--noAssert", "--runtime", "stub", "--initial
 
 /**
  * A module that imports a shared memory (src/core/wasm.ts, `WasmArena`): declared shared, with
- * the most pages a memory may have, so that any memory instantiateSized makes for it fits.
+ * the most pages a memory may have, so that any arena it is instantiated on fits.
  */
 const SHARED_MEMORY_OPTIONS = ["--sharedMemory", "--maximumMemory", "65536", "--enable", "threads"];
 

@@ -96,7 +96,7 @@ const MOST_PASS_BYTES = 128 << 20;
 /**
  * The arena for the run table of an eval the dense pass is to aggregate (score-dump.ts): the
  * columns the pass reads are made in it, so that the pass reads them in place (a copy of them was
- * 14 ms of CPU, most of it page faults, on the GRPO bench's `--report json` eval). Undefined when
+ * 11–14 ms of CPU, most of it page faults, on the GRPO bench's `--report json` eval). Undefined when
  * one cannot be had.
  */
 export function passArena(): WasmArena | undefined {

@@ -24,12 +24,22 @@ export interface SlotColumns {
   evStart: Int32Array;
 }
 
-/*
- * Columns outside an arena are made on SharedArrayBuffers, for the reason WasmArena's are shared:
- * the table lives until the eval ends, and V8 counts an ArrayBuffer's bytes toward starting a full
- * garbage collection, which frees none of it.
+/** A typed array type a column is made of. */
+interface ColumnType<T> {
+  new (buffer: SharedArrayBuffer, at: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+/**
+ * A column of `length` in `arena` while it has room, else on a SharedArrayBuffer of its own, for
+ * the reason WasmArena's memory is shared: the table lives until the eval ends, and V8 counts an
+ * ArrayBuffer's bytes toward starting a full garbage collection, which frees none of it.
  */
-const int32Column = (length: number): Int32Array => new Int32Array(new SharedArrayBuffer(4 * length));
+function column<T>(type: ColumnType<T>, length: number, arena?: WasmArena): T {
+  const bytes = type.BYTES_PER_ELEMENT * length;
+  const at = arena?.claim(bytes);
+  return arena === undefined || at === undefined ? new type(new SharedArrayBuffer(bytes), 0, length) : new type(arena.buffer, at, length);
+}
 
 /** The run table's entries grouped by case: case i's are `entries[start[i] .. start[i + 1])`. */
 export interface EntriesByCase {
@@ -93,25 +103,6 @@ export class RunTable {
     readonly arena?: WasmArena,
   ) {}
 
-  /** A column of `length` Int32s: claimed in the arena while it has room, else on its own. */
-  private int32(length: number): Int32Array {
-    const { arena } = this;
-    const at = arena?.claim(4 * length);
-    return arena === undefined || at === undefined ? int32Column(length) : new Int32Array(arena.buffer, at, length);
-  }
-
-  private uint8(length: number): Uint8Array {
-    const { arena } = this;
-    const at = arena?.claim(length);
-    return arena === undefined || at === undefined ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint8Array(arena.buffer, at, length);
-  }
-
-  private float64(length: number): Float64Array {
-    const { arena } = this;
-    const at = arena?.claim(8 * length);
-    return arena === undefined || at === undefined ? new Float64Array(new SharedArrayBuffer(8 * length)) : new Float64Array(arena.buffer, at, length);
-  }
-
   runIndex(key: string): number | undefined {
     const value = integerKeyValue(key);
     if (value < this.byValue.length && this.byValue[value] !== 0) return this.byValue[value]! - 1;
@@ -125,7 +116,7 @@ export class RunTable {
     r = this.keys.length;
     if (r >= this.capacity) {
       const runs = Math.max(4, this.capacity * 2);
-      const cell = this.int32(runs * this.caseCount);
+      const cell = column(Int32Array, runs * this.caseCount, this.arena);
       cell.set(this.cell);
       this.cell = cell;
       this.capacity = runs;
@@ -162,7 +153,7 @@ export class RunTable {
     if (!moved) return;
     const n = this.caseCount;
     // Sized for the runs there are (the doubling's spare room is a quarter of the column or more).
-    const cell = this.int32(this.keys.length * n);
+    const cell = column(Int32Array, this.keys.length * n, this.arena);
     order.forEach((old, r) => cell.set(this.cell.subarray(old * n, (old + 1) * n), r * n));
     this.cell = cell;
     this.capacity = this.keys.length;
@@ -358,17 +349,18 @@ export class RunTable {
       to.set(from);
       return to;
     };
-    this.line = grown(this.line, (k) => this.int32(k));
-    this.judgment = grown(this.judgment, (k) => this.uint8(k));
-    this.reason = grown(this.reason, (k) => this.uint8(k));
-    this.coverage = grown(this.coverage, (k) => this.float64(k));
-    this.rewardAccuracy = grown(this.rewardAccuracy, (k) => this.float64(k));
-    this.matched = grown(this.matched, (k) => this.int32(k));
-    this.evStart = grown(this.evStart, (k) => this.int32(k));
-    this.evLength = grown(this.evLength, (k) => this.int32(k));
+    const { arena } = this;
+    this.line = grown(this.line, (k) => column(Int32Array, k, arena));
+    this.judgment = grown(this.judgment, (k) => column(Uint8Array, k, arena));
+    this.reason = grown(this.reason, (k) => column(Uint8Array, k, arena));
+    this.coverage = grown(this.coverage, (k) => column(Float64Array, k, arena));
+    this.rewardAccuracy = grown(this.rewardAccuracy, (k) => column(Float64Array, k, arena));
+    this.matched = grown(this.matched, (k) => column(Int32Array, k, arena));
+    this.evStart = grown(this.evStart, (k) => column(Int32Array, k, arena));
+    this.evLength = grown(this.evLength, (k) => column(Int32Array, k, arena));
     // Not read by the dense pass: outside the arena.
-    this.entryRun = grown(this.entryRun, int32Column);
-    this.entryCase = grown(this.entryCase, int32Column);
+    this.entryRun = grown(this.entryRun, (k) => column(Int32Array, k));
+    this.entryCase = grown(this.entryCase, (k) => column(Int32Array, k));
   }
 
   /** Appends the evidence IDs of (run, case) to `into`. */
@@ -410,7 +402,7 @@ export class RunTable {
   private reserveEvidence(count: number): number {
     const start = this.evidenceUsed;
     if (start + count > this.evidence.length) {
-      const grown = this.int32(Math.max(this.evidence.length * 2, start + count, 1 << 12));
+      const grown = column(Int32Array, Math.max(this.evidence.length * 2, start + count, 1 << 12), this.arena);
       grown.set(this.evidence.subarray(0, start));
       this.evidence = grown;
     }
