@@ -59,7 +59,7 @@ export function wasmModuleText(name, constName, bytes) {
 
 /**
  * Each module of wasm/: where its bytes go, under which name, and its own options (range-pass,
- * multinomial, evidence-pairs, judgment-agreement, run-lines, line-ends and bootstrap-sums import their memory: the caller sizes it for the eval, so that it
+ * multinomial, evidence-pairs, judgment-agreement, run-lines, line-ends, slice-lines and bootstrap-sums import their memory: the caller sizes it for the eval, so that it
  * never grows).
  */
 export const WASM_MODULES = [
@@ -91,6 +91,7 @@ export const WASM_MODULES = [
     options: ["--importMemory", "--initialMemory", "1"],
   },
   { name: "line-ends", out: "src/io/line-ends-wasm.ts", constName: "LINE_ENDS_WASM", options: ["--importMemory", "--initialMemory", "1"] },
+  { name: "slice-lines", out: "src/io/slice-lines-wasm.ts", constName: "SLICE_LINES_WASM", options: ["--importMemory", "--initialMemory", "1"] },
   {
     name: "bootstrap-sums",
     out: "src/core/metrics/bootstrap-sums-wasm.ts",

@@ -9,6 +9,7 @@
 import { dict } from "../core/dict.js";
 import type { JsonObject, RecordFormat } from "./records.js";
 import { NO_EXTRA_FIELDS, type DocumentSlice, type SentenceRule, type SliceCase } from "./slice-kept.js";
+import type { SliceLineScan } from "./slice-scan.js";
 
 /** The cases a scorer reads (`mari serve`'s item resolvers and `scoreCase`). */
 export type ScoringSlice = Pick<DocumentSlice, "cases" | "byId">;
@@ -129,6 +130,22 @@ class UnitWriter {
     this.#pendingNarrow &&= narrow;
     this.units += text.length;
     if (this.#pending.length === PENDING_WRITES) this.#flush();
+  }
+
+  /** Writes the one-byte (Latin-1) units `bytes`. */
+  writeLatin1(bytes: Uint8Array): void {
+    this.#flush();
+    const wide = this.#wide;
+    const need = (this.#written + bytes.length) << (wide ? 1 : 0);
+    if (need > this.#bytes.length) this.#bytes = grownBytes(this.#bytes, this.#written << (wide ? 1 : 0), need);
+    if (!wide) this.#bytes.set(bytes, this.#written);
+    else
+      for (let k = 0; k < bytes.length; k++) {
+        this.#bytes[2 * (this.#written + k)] = bytes[k]!;
+        this.#bytes[2 * (this.#written + k) + 1] = 0;
+      }
+    this.#written += bytes.length;
+    this.units += bytes.length;
   }
 
   #flush(): void {
@@ -296,6 +313,37 @@ export class SliceCompiler {
     for (const id of c.gold) this.#gold.push(id);
     if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
     this.#labels[this.cases++] = c.label ? 1 : 0;
+  }
+
+  /**
+   * Adds case number `cases` from line `line` of the block `scan` read last (slice-scan.ts), as
+   * `add` adds the case the general reader makes of the same line.
+   */
+  addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
+    const scope = scan.scope(line);
+    const docType = scan.docType(line);
+    const fieldStart = this.#fieldStart;
+    let at = this.#fields.units;
+    fieldStart.push(at);
+    fieldStart.push((at += id.length));
+    fieldStart.push((at += where.length));
+    fieldStart.push((at += scope.length));
+    fieldStart.push((at += docType.length));
+    // No contra_type.
+    fieldStart.push(at);
+    this.#fields.write(id + where + scope + docType + scan.extra(line));
+    this.#firstSentence.push(this.#sentenceStart.length);
+    at = this.#sentences.units;
+    for (const length of scan.sentenceLengths(line)) {
+      this.#sentenceStart.push(at);
+      at += length;
+    }
+    this.#sentences.writeLatin1(scan.sentenceBytes(line));
+    this.#firstGold.push(this.#gold.length);
+    const gold = scan.gold(line);
+    if (gold > 0) this.#gold.push(gold);
+    if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
+    this.#labels[this.cases++] = scan.label(line) ? 1 : 0;
   }
 
   /** Bytes the compiled slice takes so far (the room reserved beyond them is untouched memory). */

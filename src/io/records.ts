@@ -667,7 +667,12 @@ export async function* readRecordBatches(source: InputSource, format: RecordForm
 
 /** The records of `lines`, each parsed when the iteration reaches it. */
 function* parsedInTurn(name: string, lines: readonly Line[]): Generator<RecordItem> {
-  for (const line of lines) yield underNullRule(jsonlItem(name, line));
+  for (const line of lines) yield jsonlRecord(name, line);
+}
+
+/** The record item of one line of JSONL file `name`, as `readRecords` gives it. */
+export function jsonlRecord(name: string, line: Line): RecordItem {
+  return underNullRule(jsonlItem(name, line));
 }
 
 /** Records as the file holds them; a stream is sniffed from its head, then replayed. */

@@ -10,12 +10,13 @@ import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { heapInUse, heapWithin } from "./input-contract.js";
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
-import { csvColumns, detectRecordFormat, readRecordBatches, readRecords, type JsonObject, type RecordFormat } from "./records.js";
-import { sourceChunks } from "./lines.js";
+import { csvColumns, detectRecordFormat, jsonlRecord, readRecordBatches, readRecords, type JsonObject, type RecordFormat, type RecordItem } from "./records.js";
+import { forEachLine, readLineBlocks, sourceChunks, sourceName } from "./lines.js";
+import { sliceLineScan, type SliceLineScan } from "./slice-scan.js";
 import { openCompiledSlice, SliceCompiler } from "./compiled-slice.js";
 import {
   keepSlice,
@@ -227,6 +228,8 @@ interface CaseSink {
   /** Cases taken so far: the next one's index. */
   readonly cases: number;
   add(c: SliceCase): void;
+  /** Takes the case of line `line` of the block `scan` read last (a sink without it has every case from the general reader). */
+  addScanned?(scan: SliceLineScan, line: number, id: string, where: string): void;
   /** Where case `index` (taken already) was read. */
   whereOf(index: number): string;
   /** Bytes the sink holds outside the heap, bounded with the heap the read fills. */
@@ -236,12 +239,16 @@ interface CaseSink {
 /**
  * Reads a whole slice into `sink`. A bad record (unreadable, unusable or a repeated id) is
  * rejected on its own and listed in `rejected`; with `strict` it throws InputError (exit 2)
- * instead. No usable case at all throws, naming the first rejected record.
+ * instead. No usable case at all throws, naming the first rejected record. `scanLines`: a JSONL
+ * slice's common lines read by WebAssembly (slice-scan.ts) when the sink takes them, the same cases
+ * as the general reader makes of them (false: every line by the general reader, for the tests
+ * that check so).
  */
 async function readSliceInto(
   path: string,
   options: SliceReadOptions,
   sink: CaseSink,
+  scanLines = true,
 ): Promise<{ format: RecordFormat; byId: Map<string, number>; rejected: RejectedSliceRecord[] }> {
   refuseStdinSlice(path);
   const { format, sentences = "mari", strict = false, progress, onBytes } = options;
@@ -253,37 +260,71 @@ async function readSliceInto(
     if (strict) throw new SliceRecordError(where, message);
     rejected.push({ where, message });
   };
+  /** Whether `id` is new (else its record is rejected as a repeat of the case read first). */
+  const isNewId = (id: string, where: string): boolean => {
+    const previous = byId.get(id);
+    if (previous === undefined) return true;
+    reject(where, `duplicate id ${JSON.stringify(id)} (first at ${sink.whereOf(previous)})`);
+    return false;
+  };
+  const take = (item: RecordItem): void => {
+    progress?.tick();
+    if (item.error) {
+      // A blank line carries no record.
+      if (item.error.code !== "blank_line") reject(item.where, item.error.message);
+      return;
+    }
+    let c: SliceCase;
+    try {
+      c = sliceCaseFromRecord(item.record, sink.cases, item.where, sentences);
+    } catch (err) {
+      if (!(err instanceof SliceRecordError) || strict) throw err;
+      rejected.push({ where: err.where, message: err.detail });
+      return;
+    }
+    if (!isNewId(c.id, item.where)) return;
+    byId.set(c.id, c.index);
+    sink.add(c);
+  };
   let detected: RecordFormat;
   try {
     detected = format ?? (await detectRecordFormat(path));
     // The same bytes as the path gives (the file's chunks), named by the path: a stream of them
     // lets `onBytes` see each chunk once, as it is read.
     const source = onBytes !== undefined && STREAMED_FORMATS.has(detected) ? { name: path, chunks: tapped(path, onBytes) } : path;
-    for await (const items of readRecordBatches(source, detected)) {
-      for (const item of items) {
+    const scan = scanLines && detected === "jsonl" && sentences === "mari" && sink.addScanned !== undefined ? sliceLineScan() : null;
+    if (scan !== null) {
+      const name = sourceName(source);
+      const addScanned = sink.addScanned!.bind(sink);
+      // The block's lines with records, and the next line's number among them. The two callbacks
+      // are made once: new ones per block had V8 throw away forEachLine's optimized code at each.
+      let scanned = 0;
+      let line = 0;
+      const readByJs = (lineNo: number, text: string | null): void =>
+        take(jsonlRecord(name, text === null ? { lineNo, text, invalidUtf8: true } : { lineNo, text, invalidUtf8: false }));
+      const takeScanned = (lineNo: number): boolean => {
+        const k = line++;
+        if (k >= scanned || !scan.isCase(k)) return false;
         progress?.tick();
-        if (item.error) {
-          // A blank line carries no record.
-          if (item.error.code !== "blank_line") reject(item.where, item.error.message);
-          continue;
+        const id = scan.id(k);
+        const where = `${name}:${lineNo}`;
+        if (isNewId(id, where)) {
+          byId.set(id, sink.cases);
+          addScanned(scan, k, id, where);
         }
-        let c: SliceCase;
-        try {
-          c = sliceCaseFromRecord(item.record, sink.cases, item.where, sentences);
-        } catch (err) {
-          if (!(err instanceof SliceRecordError) || strict) throw err;
-          rejected.push({ where: err.where, message: err.detail });
-          continue;
-        }
-        const previous = byId.get(c.id);
-        if (previous !== undefined) {
-          reject(item.where, `duplicate id ${JSON.stringify(c.id)} (first at ${sink.whereOf(previous)})`);
-          continue;
-        }
-        byId.set(c.id, c.index);
-        sink.add(c);
+        return true;
+      };
+      for await (const { firstLineNo, block } of readLineBlocks(source)) {
+        scanned = scan.read(block);
+        line = 0;
+        forEachLine(block, firstLineNo, readByJs, takeScanned);
+        heapWithin(path, "slice error: the slice", heapAtStart, sink.cases, "cases", sink.heldBytes());
       }
-      heapWithin(path, "slice error: the slice", heapAtStart, sink.cases, "cases", sink.heldBytes());
+    } else {
+      for await (const items of readRecordBatches(source, detected)) {
+        for (const item of items) take(item);
+        heapWithin(path, "slice error: the slice", heapAtStart, sink.cases, "cases", sink.heldBytes());
+      }
     }
   } catch (err) {
     if (err instanceof InputError) throw err;
@@ -340,6 +381,11 @@ class CompilingSink implements CaseSink {
     this.compiler.add(c, text, plain);
   }
 
+  addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
+    this.caseHashes.push(hash("sha256", scan.hashedJson(line), "hex"));
+    this.compiler.addScanned(scan, line, id, where);
+  }
+
   whereOf(index: number): string {
     return this.compiler.whereOf(index);
   }
@@ -356,14 +402,18 @@ class CompilingSink implements CaseSink {
  * to copy and promote: its young collections took up to 13 ms each, now 1–4 ms, `--trace-gc`).
  * Its hash is computed case by case on the way.
  */
-async function readDocumentSliceCompiled(path: string, options: SliceReadOptions): Promise<{ slice: DocumentSlice; sliceHash: string }> {
+export async function readDocumentSliceCompiled(
+  path: string,
+  options: SliceReadOptions,
+  scanLines = true,
+): Promise<{ slice: DocumentSlice; sliceHash: string }> {
   // The file's size, when it has one (the read names any file it cannot read).
   const fileBytes = await stat(path).then(
     (info) => info.size,
     () => 0,
   );
   const sink = new CompilingSink(fileBytes);
-  const { format, rejected } = await readSliceInto(path, options, sink);
+  const { format, rejected } = await readSliceInto(path, options, sink, scanLines);
   const rule = options.sentences ?? "mari";
   const slice = openCompiledSlice(sink.compiler.finish(path, format, rule), options.casesLater === true);
   slice.rejected.push(...rejected);

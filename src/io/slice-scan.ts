@@ -1,0 +1,169 @@
+// A block of slice lines read into cases by WebAssembly (its source wasm/slice-lines.ts, its bytes
+// slice-lines-wasm.ts): a line whose strings are all ASCII and whose fields are the common ones
+// (`id`, `text`, a boolean `label`, `evidence`, `scope`, `doc_type`, fields of the case's own
+// holding strings or booleans) comes out split into sentences, its evidence aligned, with its
+// content hash's JSON written, and no JavaScript object made for it. Every other line is left to
+// the general reader (slice.ts). A cold read of the GRPO bench slice had spent most of its CPU on
+// JSON.parse, the sentence rule, the alignment and the hash's JSON, one case at a time, and on V8
+// compiling that JavaScript (docs/eval.md, "Performance").
+import { instantiateSized, WASM_OWN_BYTES } from "../core/wasm.js";
+import { LINE_BLOCK_BYTES } from "./line-ends.js";
+import { SLICE_LINES_WASM } from "./slice-lines-wasm.js";
+
+interface SliceLinesExports {
+  heapBase(): number;
+  recordInts(): number;
+  readBlock(block: number, length: number, records: number, recordRoom: number, out: number, outEnd: number, scratch: number, scratchEnd: number): number;
+}
+
+// A line's record (wasm/slice-lines.ts, R_*).
+const R_LINE_START = 0;
+const R_IS_CASE = 1;
+const R_LABEL = 2;
+const R_ID_AT = 3;
+const R_ID_LENGTH = 4;
+const R_SCOPE_AT = 5;
+const R_SCOPE_LENGTH = 6;
+const R_DOC_TYPE_AT = 7;
+const R_DOC_TYPE_LENGTH = 8;
+const R_EXTRA_AT = 9;
+const R_EXTRA_LENGTH = 10;
+const R_SENTENCES_AT = 11;
+const R_SENTENCES_LENGTH = 12;
+const R_SENTENCE_LENGTHS_AT = 13;
+const R_SENTENCE_COUNT = 14;
+const R_GOLD = 15;
+const R_JSON_AT = 16;
+const R_JSON_LENGTH = 17;
+const RECORD_INTS = 18;
+
+/**
+ * The largest block read here (a larger one is JavaScript's): twice the readers' blocks, as a
+ * block cut from a stream's chunks holds the end of the chunk before (lines.ts, readLineBlocks).
+ */
+const MOST_BLOCK_BYTES = 2 * LINE_BLOCK_BYTES;
+/** Lines a block may have records for: 32 bytes a line on average (a block of shorter lines leaves the rest to JavaScript). */
+const RECORD_ROOM = MOST_BLOCK_BYTES / 32;
+/** Room for the cases' outputs (a line's take at most ten times its bytes; the module stops short of the room). */
+const OUT_BYTES = 12 * LINE_BLOCK_BYTES;
+/** Room for a case's sentence bounds and alignment tokens: a text of up to about 180 kB (a longer one is JavaScript's). */
+const SCRATCH_BYTES = 4 * LINE_BLOCK_BYTES;
+
+/** The records of the block read last, and the cases' outputs they point to: valid until the next block. */
+export class SliceLineScan {
+  readonly #exports: SliceLinesExports;
+  readonly #bytes: Buffer;
+  readonly #ints: Int32Array;
+  readonly #blockAt = WASM_OWN_BYTES;
+  readonly #recordsAt = WASM_OWN_BYTES + MOST_BLOCK_BYTES;
+  readonly #outAt: number;
+  readonly #scratchAt: number;
+  /** Lines of the block read last that have records. */
+  lines = 0;
+
+  constructor(exports: SliceLinesExports, buffer: ArrayBuffer) {
+    this.#exports = exports;
+    this.#bytes = Buffer.from(buffer);
+    this.#ints = new Int32Array(buffer);
+    this.#outAt = this.#recordsAt + 4 * RECORD_INTS * RECORD_ROOM;
+    this.#scratchAt = this.#outAt + OUT_BYTES;
+  }
+
+  /** Reads `block` (whole lines): how many of its lines, from the first, have records (0 for a block too large). */
+  read(block: Uint8Array): number {
+    if (block.length > MOST_BLOCK_BYTES) return (this.lines = 0);
+    this.#bytes.set(block, this.#blockAt);
+    const outEnd = this.#outAt + OUT_BYTES;
+    return (this.lines = this.#exports.readBlock(
+      this.#blockAt,
+      block.length,
+      this.#recordsAt,
+      RECORD_ROOM,
+      this.#outAt,
+      outEnd,
+      this.#scratchAt,
+      this.#scratchAt + SCRATCH_BYTES,
+    ));
+  }
+
+  #field(line: number, field: number): number {
+    return this.#ints[(this.#recordsAt >> 2) + line * RECORD_INTS + field]!;
+  }
+
+  /** Where line `line` starts in the block. */
+  lineStart(line: number): number {
+    return this.#field(line, R_LINE_START);
+  }
+
+  /** Whether line `line` (with a record) is a case read here. */
+  isCase(line: number): boolean {
+    return this.#field(line, R_IS_CASE) === 1;
+  }
+
+  #text(line: number, at: number, length: number): string {
+    const from = this.#field(line, at);
+    return this.#bytes.toString("latin1", from, from + this.#field(line, length));
+  }
+
+  id(line: number): string {
+    return this.#text(line, R_ID_AT, R_ID_LENGTH);
+  }
+
+  label(line: number): boolean {
+    return this.#field(line, R_LABEL) === 1;
+  }
+
+  /** `scope`, "" when absent. */
+  scope(line: number): string {
+    return this.#text(line, R_SCOPE_AT, R_SCOPE_LENGTH);
+  }
+
+  /** `doc_type`, "" when absent. */
+  docType(line: number): string {
+    return this.#text(line, R_DOC_TYPE_AT, R_DOC_TYPE_LENGTH);
+  }
+
+  /** The case's own fields as JSON.stringify writes them, "" when it has none. */
+  extra(line: number): string {
+    return this.#text(line, R_EXTRA_AT, R_EXTRA_LENGTH);
+  }
+
+  /** The gold sentence ID of a positive case (1-based), 0 for a negative one. */
+  gold(line: number): number {
+    return this.#field(line, R_GOLD);
+  }
+
+  /** The sentences' bytes (ASCII) end to end. */
+  sentenceBytes(line: number): Uint8Array {
+    const from = this.#field(line, R_SENTENCES_AT);
+    return this.#bytes.subarray(from, from + this.#field(line, R_SENTENCES_LENGTH));
+  }
+
+  /** Each sentence's length. */
+  sentenceLengths(line: number): Int32Array {
+    const from = this.#field(line, R_SENTENCE_LENGTHS_AT) >> 2;
+    return this.#ints.subarray(from, from + this.#field(line, R_SENTENCE_COUNT));
+  }
+
+  /** The JSON sliceCaseHash hashes (slice-kept.ts): {gold, id, label, sentences}, as JSON.stringify writes it. */
+  hashedJson(line: number): Uint8Array {
+    const from = this.#field(line, R_JSON_AT);
+    return this.#bytes.subarray(from, from + this.#field(line, R_JSON_LENGTH));
+  }
+}
+
+/** The scan of this thread, made at first use; null when the module cannot be had (every line is then JavaScript's). */
+let scan: SliceLineScan | null | undefined;
+
+export function sliceLineScan(): SliceLineScan | null {
+  if (scan !== undefined) return scan;
+  try {
+    const bytes = MOST_BLOCK_BYTES + 4 * RECORD_INTS * RECORD_ROOM + OUT_BYTES + SCRATCH_BYTES;
+    const { exports, buffer } = instantiateSized<SliceLinesExports>(SLICE_LINES_WASM, "slice-lines", bytes);
+    if (exports.recordInts() !== RECORD_INTS) throw new Error("slice-lines: the module's records are not this reader's");
+    scan = new SliceLineScan(exports, buffer);
+  } catch {
+    scan = null;
+  }
+  return scan;
+}
