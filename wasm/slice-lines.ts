@@ -60,6 +60,8 @@ let line: usize = 0;
 let lineEnd: i32 = 0;
 let pos: i32 = 0;
 let out: usize = 0;
+/** Where the next case's sentence bytes go: the block's cases' end to end. */
+let sentenceOut: usize = 0;
 /** The last value read: its kind, and a string's decoded bytes (in `out`). */
 let valueKind: i32 = 0;
 let valueAt: usize = 0;
@@ -704,15 +706,16 @@ function readLine(record: usize, scratch: usize, scratchEnd: usize): bool {
     gold = alignQuote(textAt, evidenceAt, evidenceLength, strippedFrom, strippedTo);
   }
   store<i32>(record + (<usize>R_GOLD << 2), gold);
-  const sentencesAt = out;
+  // The sentences' bytes go after the block's other cases' (so that a run of cases is one copy).
+  const sentencesAt = sentenceOut;
   for (let s = 0; s < sentenceCount; s++) {
     const from = load<i32>(sentenceStarts + (<usize>s << 2));
     const to = load<i32>(sentenceEnds + (<usize>s << 2));
-    copyBytes(out, textAt + <usize>from, to - from);
-    out += <usize>(to - from);
+    copyBytes(sentenceOut, textAt + <usize>from, to - from);
+    sentenceOut += <usize>(to - from);
   }
   store<i32>(record + (<usize>R_SENTENCES_AT << 2), <i32>sentencesAt);
-  store<i32>(record + (<usize>R_SENTENCES_LENGTH << 2), <i32>(out - sentencesAt));
+  store<i32>(record + (<usize>R_SENTENCES_LENGTH << 2), <i32>(sentenceOut - sentencesAt));
   out = (out + 3) & ~(<usize>3);
   const lengthsAt = out;
   for (let s = 0; s < sentenceCount; s++) {
@@ -743,26 +746,43 @@ function readLine(record: usize, scratch: usize, scratchEnd: usize): bool {
 
 /**
  * Reads the lines of the `length` bytes at `block` (whole lines, the last perhaps without its
- * newline), writing a record of RECORD_INTS Int32s per line at `records` (room for `recordRoom`)
- * and each case's outputs from `out` on (up to `outEnd`), with `scratch` … `scratchEnd` for its
- * work. Returns how many lines it wrote records for: the lines after them (no room left) are
+ * newline), writing a record of RECORD_INTS Int32s per line at `records` (room for `recordRoom`),
+ * each case's outputs from `outAt` on (up to `outEnd`) but its sentences' bytes, which go from
+ * `sentencesAt` on (up to `sentencesEnd`), the block's cases' end to end, with `scratch` …
+ * `scratchEnd` for its work. Returns how many lines it wrote records for: the lines after them (no room left) are
  * JavaScript's.
  */
-export function readBlock(block: usize, length: i32, records: usize, recordRoom: i32, outAt: usize, outEnd: usize, scratch: usize, scratchEnd: usize): i32 {
+export function readBlock(
+  block: usize,
+  length: i32,
+  records: usize,
+  recordRoom: i32,
+  outAt: usize,
+  outEnd: usize,
+  sentencesAt: usize,
+  sentencesEnd: usize,
+  scratch: usize,
+  scratchEnd: usize,
+): i32 {
   out = outAt;
+  sentenceOut = sentencesAt;
   let start = 0;
   let count = 0;
   while (start < length && count < recordRoom) {
     const end = nextNewline(block, start, length);
-    // A line's outputs take at most ten times its bytes and a little more.
-    if (out + 10 * <usize>(end - start) + 256 > outEnd) break;
+    // A line's outputs take at most ten times its bytes and a little more; its sentences, its bytes.
+    if (out + 10 * <usize>(end - start) + 256 > outEnd || sentenceOut + <usize>(end - start) + 16 > sentencesEnd) break;
     const record = records + <usize>(count * RECORD_INTS) * 4;
     line = block + <usize>start;
     lineEnd = end - start;
     const mark = out;
+    const sentenceMark = sentenceOut;
     store<i32>(record + (<usize>R_LINE_START << 2), start);
     const isCase = readLine(record, scratch, scratchEnd);
-    if (!isCase) out = mark;
+    if (!isCase) {
+      out = mark;
+      sentenceOut = sentenceMark;
+    }
     store<i32>(record + (<usize>R_IS_CASE << 2), isCase ? 1 : 0);
     count++;
     start = end + 1;

@@ -116,6 +116,10 @@ class UnitWriter {
   /** Whether the buffer holds two bytes a unit (isWide: once the gathered strings are written). */
   #wide = false;
   #pending: string[] = [];
+  /** One-byte units gathered by `writeLatin1`: source[from … to), written before anything after them. */
+  #range: Uint8Array | undefined;
+  #rangeFrom = 0;
+  #rangeTo = 0;
   /** Whether every gathered string was said to be narrow. */
   #pendingNarrow = true;
 
@@ -126,15 +130,39 @@ class UnitWriter {
 
   /** Writes `text`; `narrow`: the caller found no code unit of it above U+00FF. */
   write(text: string, narrow = false): void {
+    if (this.#range !== undefined) this.#copyRange(this.#range);
     this.#pending.push(text);
     this.#pendingNarrow &&= narrow;
     this.units += text.length;
     if (this.#pending.length === PENDING_WRITES) this.#flush();
   }
 
-  /** Writes the one-byte (Latin-1) units `bytes`. */
-  writeLatin1(bytes: Uint8Array): void {
+  /**
+   * Writes the one-byte (Latin-1) units source[from … to), which must stay as they are until the
+   * next write or `flush`: units that follow the last ones written so are gathered with them, and
+   * a run of them is copied at once.
+   */
+  writeLatin1(source: Uint8Array, from: number, to: number): void {
+    this.units += to - from;
+    if (this.#range === source && this.#rangeTo === from) {
+      this.#rangeTo = to;
+      return;
+    }
+    this.flush();
+    this.#range = source;
+    this.#rangeFrom = from;
+    this.#rangeTo = to;
+  }
+
+  /** Writes what is gathered. */
+  flush(): void {
+    if (this.#range !== undefined) this.#copyRange(this.#range);
     this.#flush();
+  }
+
+  #copyRange(source: Uint8Array): void {
+    const bytes = source.subarray(this.#rangeFrom, this.#rangeTo);
+    this.#range = undefined;
     const wide = this.#wide;
     const need = (this.#written + bytes.length) << (wide ? 1 : 0);
     if (need > this.#bytes.length) this.#bytes = grownBytes(this.#bytes, this.#written << (wide ? 1 : 0), need);
@@ -145,10 +173,10 @@ class UnitWriter {
         this.#bytes[2 * (this.#written + k) + 1] = 0;
       }
     this.#written += bytes.length;
-    this.units += bytes.length;
   }
 
   #flush(): void {
+    if (this.#range !== undefined) this.#copyRange(this.#range);
     if (this.#pending.length === 0) return;
     const text = this.#pending.join("");
     if (!this.#wide && !this.#pendingNarrow && ABOVE_LATIN1.test(text)) this.#widen();
@@ -334,16 +362,25 @@ export class SliceCompiler {
     this.#fields.write(id + where + scope + docType + scan.extra(line));
     this.#firstSentence.push(this.#sentenceStart.length);
     at = this.#sentences.units;
-    for (const length of scan.sentenceLengths(line)) {
+    const lengths = scan.ints;
+    const first = scan.sentenceLengthsAt(line);
+    const end = first + scan.sentenceCount(line);
+    for (let k = first; k < end; k++) {
       this.#sentenceStart.push(at);
-      at += length;
+      at += lengths[k]!;
     }
-    this.#sentences.writeLatin1(scan.sentenceBytes(line));
+    const bytesAt = scan.sentencesAt(line);
+    this.#sentences.writeLatin1(scan.units, bytesAt, bytesAt + scan.sentencesLength(line));
     this.#firstGold.push(this.#gold.length);
     const gold = scan.gold(line);
     if (gold > 0) this.#gold.push(gold);
     if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
     this.#labels[this.cases++] = scan.label(line) ? 1 : 0;
+  }
+
+  /** Writes the sentences gathered from the block `addScanned` read from, before the scan reads another. */
+  endScannedBlock(): void {
+    this.#sentences.flush();
   }
 
   /** Bytes the compiled slice takes so far (the room reserved beyond them is untouched memory). */

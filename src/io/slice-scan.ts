@@ -13,7 +13,18 @@ import { SLICE_LINES_WASM } from "./slice-lines-wasm.js";
 interface SliceLinesExports {
   heapBase(): number;
   recordInts(): number;
-  readBlock(block: number, length: number, records: number, recordRoom: number, out: number, outEnd: number, scratch: number, scratchEnd: number): number;
+  readBlock(
+    block: number,
+    length: number,
+    records: number,
+    recordRoom: number,
+    out: number,
+    outEnd: number,
+    sentences: number,
+    sentencesEnd: number,
+    scratch: number,
+    scratchEnd: number,
+  ): number;
 }
 
 // A line's record (wasm/slice-lines.ts, R_*).
@@ -46,6 +57,8 @@ const MOST_BLOCK_BYTES = 2 * LINE_BLOCK_BYTES;
 const RECORD_ROOM = MOST_BLOCK_BYTES / 32;
 /** Room for the cases' outputs (a line's take at most ten times its bytes; the module stops short of the room). */
 const OUT_BYTES = 12 * LINE_BLOCK_BYTES;
+/** Room for the block's cases' sentences, end to end (they are its text's bytes at most). */
+const SENTENCE_BYTES = MOST_BLOCK_BYTES + 64;
 /** Room for a case's sentence bounds and alignment tokens: a text of up to about 180 kB (a longer one is JavaScript's). */
 const SCRATCH_BYTES = 4 * LINE_BLOCK_BYTES;
 
@@ -53,10 +66,13 @@ const SCRATCH_BYTES = 4 * LINE_BLOCK_BYTES;
 export class SliceLineScan {
   readonly #exports: SliceLinesExports;
   readonly #bytes: Buffer;
-  readonly #ints: Int32Array;
+  /** The module's memory, as bytes and as Int32s (sentence lengths are read from it where they are). */
+  readonly units: Uint8Array;
+  readonly ints: Int32Array;
   readonly #blockAt = WASM_OWN_BYTES;
   readonly #recordsAt = WASM_OWN_BYTES + MOST_BLOCK_BYTES;
   readonly #outAt: number;
+  readonly #sentencesAt: number;
   readonly #scratchAt: number;
   /** Lines of the block read last that have records. */
   lines = 0;
@@ -64,30 +80,33 @@ export class SliceLineScan {
   constructor(exports: SliceLinesExports, buffer: ArrayBuffer) {
     this.#exports = exports;
     this.#bytes = Buffer.from(buffer);
-    this.#ints = new Int32Array(buffer);
+    this.units = new Uint8Array(buffer);
+    this.ints = new Int32Array(buffer);
     this.#outAt = this.#recordsAt + 4 * RECORD_INTS * RECORD_ROOM;
-    this.#scratchAt = this.#outAt + OUT_BYTES;
+    this.#sentencesAt = this.#outAt + OUT_BYTES;
+    this.#scratchAt = this.#sentencesAt + SENTENCE_BYTES;
   }
 
   /** Reads `block` (whole lines): how many of its lines, from the first, have records (0 for a block too large). */
   read(block: Uint8Array): number {
     if (block.length > MOST_BLOCK_BYTES) return (this.lines = 0);
-    this.#bytes.set(block, this.#blockAt);
-    const outEnd = this.#outAt + OUT_BYTES;
+    this.units.set(block, this.#blockAt);
     return (this.lines = this.#exports.readBlock(
       this.#blockAt,
       block.length,
       this.#recordsAt,
       RECORD_ROOM,
       this.#outAt,
-      outEnd,
+      this.#outAt + OUT_BYTES,
+      this.#sentencesAt,
+      this.#sentencesAt + SENTENCE_BYTES,
       this.#scratchAt,
       this.#scratchAt + SCRATCH_BYTES,
     ));
   }
 
   #field(line: number, field: number): number {
-    return this.#ints[(this.#recordsAt >> 2) + line * RECORD_INTS + field]!;
+    return this.ints[(this.#recordsAt >> 2) + line * RECORD_INTS + field]!;
   }
 
   /** Where line `line` starts in the block. */
@@ -101,8 +120,10 @@ export class SliceLineScan {
   }
 
   #text(line: number, at: number, length: number): string {
+    const bytes = this.#field(line, length);
+    if (bytes === 0) return "";
     const from = this.#field(line, at);
-    return this.#bytes.toString("latin1", from, from + this.#field(line, length));
+    return this.#bytes.toString("latin1", from, from + bytes);
   }
 
   id(line: number): string {
@@ -133,22 +154,29 @@ export class SliceLineScan {
     return this.#field(line, R_GOLD);
   }
 
-  /** The sentences' bytes (ASCII) end to end. */
-  sentenceBytes(line: number): Uint8Array {
-    const from = this.#field(line, R_SENTENCES_AT);
-    return this.#bytes.subarray(from, from + this.#field(line, R_SENTENCES_LENGTH));
+  /** Where the sentences' bytes (ASCII) start in `units`, the block's cases' end to end. */
+  sentencesAt(line: number): number {
+    return this.#field(line, R_SENTENCES_AT);
   }
 
-  /** Each sentence's length. */
-  sentenceLengths(line: number): Int32Array {
-    const from = this.#field(line, R_SENTENCE_LENGTHS_AT) >> 2;
-    return this.#ints.subarray(from, from + this.#field(line, R_SENTENCE_COUNT));
+  /** How many bytes the sentences take. */
+  sentencesLength(line: number): number {
+    return this.#field(line, R_SENTENCES_LENGTH);
+  }
+
+  /** Where the sentences' lengths start in `ints`. */
+  sentenceLengthsAt(line: number): number {
+    return this.#field(line, R_SENTENCE_LENGTHS_AT) >> 2;
+  }
+
+  sentenceCount(line: number): number {
+    return this.#field(line, R_SENTENCE_COUNT);
   }
 
   /** The JSON sliceCaseHash hashes (slice-kept.ts): {gold, id, label, sentences}, as JSON.stringify writes it. */
   hashedJson(line: number): Uint8Array {
     const from = this.#field(line, R_JSON_AT);
-    return this.#bytes.subarray(from, from + this.#field(line, R_JSON_LENGTH));
+    return this.units.subarray(from, from + this.#field(line, R_JSON_LENGTH));
   }
 }
 
@@ -158,7 +186,7 @@ let scan: SliceLineScan | null | undefined;
 export function sliceLineScan(): SliceLineScan | null {
   if (scan !== undefined) return scan;
   try {
-    const bytes = MOST_BLOCK_BYTES + 4 * RECORD_INTS * RECORD_ROOM + OUT_BYTES + SCRATCH_BYTES;
+    const bytes = MOST_BLOCK_BYTES + 4 * RECORD_INTS * RECORD_ROOM + OUT_BYTES + SENTENCE_BYTES + SCRATCH_BYTES;
     const { exports, buffer } = instantiateSized<SliceLinesExports>(SLICE_LINES_WASM, "slice-lines", bytes);
     if (exports.recordInts() !== RECORD_INTS) throw new Error("slice-lines: the module's records are not this reader's");
     scan = new SliceLineScan(exports, buffer);

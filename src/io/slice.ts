@@ -230,6 +230,8 @@ interface CaseSink {
   add(c: SliceCase): void;
   /** Takes the case of line `line` of the block `scan` read last (a sink without it has every case from the general reader). */
   addScanned?(scan: SliceLineScan, line: number, id: string, where: string): void;
+  /** Called when the cases of the block the scan read last are all taken, before it reads another. */
+  endScannedBlock?(): void;
   /** Where case `index` (taken already) was read. */
   whereOf(index: number): string;
   /** Bytes the sink holds outside the heap, bounded with the heap the read fills. */
@@ -318,6 +320,7 @@ async function readSliceInto(
         scanned = scan.read(block);
         line = 0;
         forEachLine(block, firstLineNo, readByJs, takeScanned);
+        sink.endScannedBlock?.();
         heapWithin(path, "slice error: the slice", heapAtStart, sink.cases, "cases", sink.heldBytes());
       }
     } else {
@@ -384,6 +387,10 @@ class CompilingSink implements CaseSink {
   addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
     this.caseHashes.push(hash("sha256", scan.hashedJson(line), "hex"));
     this.compiler.addScanned(scan, line, id, where);
+  }
+
+  endScannedBlock(): void {
+    this.compiler.endScannedBlock();
   }
 
   whereOf(index: number): string {
