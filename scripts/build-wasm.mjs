@@ -91,7 +91,12 @@ export const WASM_MODULES = [
     options: ["--importMemory", "--initialMemory", "1"],
   },
   { name: "line-ends", out: "src/io/line-ends-wasm.ts", constName: "LINE_ENDS_WASM", options: ["--importMemory", "--initialMemory", "1"] },
-  { name: "slice-lines", out: "src/io/slice-lines-wasm.ts", constName: "SLICE_LINES_WASM", options: ["--importMemory", "--initialMemory", "1"] },
+  {
+    name: "slice-lines",
+    out: "src/io/slice-lines-wasm.ts",
+    constName: "SLICE_LINES_WASM",
+    options: ["--importMemory", "--initialMemory", "1", ...SHARED_MEMORY_OPTIONS],
+  },
   {
     name: "bootstrap-sums",
     out: "src/core/metrics/bootstrap-sums-wasm.ts",

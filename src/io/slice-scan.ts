@@ -6,7 +6,7 @@
 // the general reader (slice.ts). A cold read of the GRPO bench slice had spent most of its CPU on
 // JSON.parse, the sentence rule, the alignment and the hash's JSON, one case at a time, and on V8
 // compiling that JavaScript (docs/eval.md, "Performance").
-import { instantiateSized, WASM_OWN_BYTES } from "../core/wasm.js";
+import { instantiateOn, WASM_OWN_BYTES, WasmArena } from "../core/wasm.js";
 import { LINE_BLOCK_BYTES } from "./line-ends.js";
 import { SLICE_LINES_WASM } from "./slice-lines-wasm.js";
 
@@ -77,7 +77,7 @@ export class SliceLineScan {
   /** Lines of the block read last that have records. */
   lines = 0;
 
-  constructor(exports: SliceLinesExports, buffer: ArrayBuffer) {
+  constructor(exports: SliceLinesExports, buffer: SharedArrayBuffer) {
     this.#exports = exports;
     this.#bytes = Buffer.from(buffer);
     this.units = new Uint8Array(buffer);
@@ -187,9 +187,14 @@ export function sliceLineScan(): SliceLineScan | null {
   if (scan !== undefined) return scan;
   try {
     const bytes = MOST_BLOCK_BYTES + 4 * RECORD_INTS * RECORD_ROOM + OUT_BYTES + SENTENCE_BYTES + SCRATCH_BYTES;
-    const { exports, buffer } = instantiateSized<SliceLinesExports>(SLICE_LINES_WASM, "slice-lines", bytes);
+    // A shared memory (WasmArena), which V8 does not count as external memory: its 21 MB, which
+    // live as long as the process, had it start full garbage collections that free nothing
+    // (`node --trace-gc`: "external memory pressure").
+    const arena = WasmArena.create(WASM_OWN_BYTES + bytes);
+    if (arena === undefined || arena.claim(bytes) !== WASM_OWN_BYTES) throw new Error("slice-lines: no memory");
+    const exports = instantiateOn<SliceLinesExports>(SLICE_LINES_WASM, "slice-lines", arena);
     if (exports.recordInts() !== RECORD_INTS) throw new Error("slice-lines: the module's records are not this reader's");
-    scan = new SliceLineScan(exports, buffer);
+    scan = new SliceLineScan(exports, arena.buffer);
   } catch {
     scan = null;
   }
