@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, "..");
 
 describe("the committed WebAssembly modules", () => {
   it.each(WASM_MODULES)(
-    "src's bytes of wasm/$name.ts are its compiled form",
+    "src's bytes of the module $name (wasm/) are its compiled form",
     async ({ name, out, constName }) => {
       const committed = (await import(pathToFileURL(join(ROOT, out)).href)) as Record<string, string>;
       const bytes = await compileWasm(name);

@@ -300,6 +300,8 @@ async function readSliceInto(
       const addScanned = sink.addScanned!.bind(sink);
       // The block's lines with records, and the next line's number among them. The two callbacks
       // are made once: new ones per block had V8 throw away forEachLine's optimized code at each.
+      // A block is read and taken with no await between, so reads taking turns on one thread can
+      // share the thread's scan.
       let scanned = 0;
       let line = 0;
       const readByJs = (lineNo: number, text: string | null): void =>

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { compileSlice } from "../../src/io/compiled-slice.js";
-import { readDocumentSliceCompiled } from "../../src/io/slice.js";
+import { readDocumentSliceCached, readDocumentSliceCompiled } from "../../src/io/slice.js";
+import { sliceHashOf } from "../../src/io/slice-kept.js";
 import { sliceLineScan } from "../../src/io/slice-scan.js";
 import { tempDir } from "../support/cli.js";
 
@@ -180,6 +181,67 @@ describe("the slice line scan", () => {
     expect(Buffer.from(scan!.hashedJson(1)).toString("latin1")).toBe(
       JSON.stringify({ gold: [], id: "3488771835_6", label: false, sentences: ["Mrs.", 'Frisby is a "widow".', "She lives."] }),
     );
+  });
+
+  it("reads a slice of many blocks, through the stream a cached read hashes, as the general reader does", async () => {
+    // About 4 MB: blocks cut from the stream's chunks (over 1 MiB each), a line above ASCII, one
+    // with a number and a repeated id now and then, every other case positive.
+    const lines: string[] = [];
+    for (let k = 0; k < 12_000; k++) {
+      const text = `Case ${k} opened the river market. The council met after ${k % 7} winters! Was it closed? North ${k}.`;
+      const evidence = k % 3 === 0 ? "The council met after" : `North ${k}.`;
+      if (k % 997 === 5) lines.push(JSON.stringify({ id: `c${k}`, text: `${text} Caf\u00e9.`, label: true, evidence }));
+      else if (k % 991 === 7) lines.push(JSON.stringify({ id: `c${k}`, text, label: false, evidence: "", score: 2.5 }));
+      else if (k % 1009 === 11) lines.push(JSON.stringify({ id: `c${k - 1}`, text, label: false }));
+      else lines.push(JSON.stringify({ id: `c${k}`, text: "x ".repeat(k % 40) + text, label: k % 2 === 0, evidence: k % 2 === 0 ? evidence : null }));
+    }
+    const path = join(dir, "many-blocks.jsonl");
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const general = await readAll(path, false);
+    const cached = await readDocumentSliceCached(path, {});
+    const compiled = compileSlice(cached);
+    expect({
+      sliceHash: sliceHashOf(cached),
+      cases: cached.cases.map((c) => ({ ...c, sentences: [...c.sentences], extra: { ...c.extra } })),
+      rejected: cached.rejected,
+      strings: Buffer.from(compiled.strings.buffer).toString("base64"),
+      numbers: Buffer.from(compiled.numbers).toString("base64"),
+    }).toStrictEqual({
+      sliceHash: (general as { sliceHash: unknown }).sliceHash,
+      cases: (general as { cases: unknown }).cases,
+      rejected: (general as { rejected: unknown }).rejected,
+      strings: (general as { strings: unknown }).strings,
+      numbers: (general as { numbers: unknown }).numbers,
+    });
+    expect((general as { rejected: unknown[] }).rejected.length).toBeGreaterThan(0);
+  });
+
+  it("leaves to the general reader the lines past its room: a block of blank lines, a text too long to align", async () => {
+    const sentence = "The river closed after the council met. ";
+    const long = sentence.repeat(8000);
+    const lines = [
+      JSON.stringify({ id: "first", text: "One. Two.", label: true, evidence: "Two." }),
+      // More lines in one block than the module has records for.
+      ...new Array<string>(150_000).fill(""),
+      JSON.stringify({ id: "after-blanks", text: "Three. Four.", label: false }),
+      // A positive text of 320 kB, more than the module's room for its alignment tokens.
+      JSON.stringify({ id: "long", text: `${long}North closed.`, label: true, evidence: "North closed." }),
+      JSON.stringify({ id: "last", text: "Five. Six.", label: true, evidence: "five" }),
+    ];
+    const path = join(dir, "past-room.jsonl");
+    writeFileSync(path, `${lines.join("\n")}\n`);
+    const scan = sliceLineScan()!;
+    expect(scan.read(Buffer.from(`${lines.slice(0, 150_002).join("\n")}\n`))).toBeLessThan(150_002);
+    expect(scan.read(Buffer.from(`${lines[150_002]}\n`))).toBe(1);
+    expect(scan.isCase(0)).toBe(false);
+    const read = (await readAll(path, true)) as { cases: { id: string; gold: number[] }[] };
+    expect(read).toStrictEqual(await readAll(path, false));
+    expect(read.cases.map((c) => [c.id, c.gold])).toStrictEqual([
+      ["first", [2]],
+      ["after-blanks", []],
+      ["long", [8001]],
+      ["last", [1]],
+    ]);
   });
 
   it("reads generated slices as the general reader does, cases, rejections, compiled form and hash", async () => {
