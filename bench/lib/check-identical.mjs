@@ -10,10 +10,12 @@
 // with XXH64, an older build's cases_sha256 with SHA-256) and left out of the comparison; a base
 // that records cases_sha256 is compared as it would read with cases_xxh64 instead (schema_version
 // at least 1.3.0, report.md's and report.html's rows for both), so nothing else may differ.
+// `--cold` runs both builds with `--no-cache`, so that each reads its slice rather than loading the
+// compiled slice the other may have left in the user's cache (a change to the slice's read).
 // `--only NAME` checks one input (rejections, grpo, eval-1m: the 1M dump, when
 // bench/out/eval-dump.jsonl exists and without --quick); a NAME that is unknown or unavailable is
 // exit 2, naming the inputs.
-//   node bench/lib/check-identical.mjs --base /tmp/perf-base [--allow ci.macro_f1.low ...] [--quick] [--only NAME]
+//   node bench/lib/check-identical.mjs --base /tmp/perf-base [--allow ci.macro_f1.low ...] [--quick] [--cold] [--only NAME]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -25,6 +27,7 @@ import xxhash from "xxhash-wasm";
 const args = process.argv.slice(2);
 const base = args[args.indexOf("--base") + 1];
 const allow = args.flatMap((a, i) => (a === "--allow" ? [args[i + 1]] : []));
+const cold = args.includes("--cold");
 const OUT = join(ROOT, "bench/out/identical");
 mkdirSync(OUT, { recursive: true });
 
@@ -96,6 +99,7 @@ function run(bin, input, opts, dir) {
       "--quiet",
       "--rewards",
       join(dir, "rewards.jsonl"),
+      ...(cold ? ["--no-cache"] : []),
       ...opts,
     ],
     { encoding: "utf8", maxBuffer: 1 << 26 },
