@@ -1,15 +1,15 @@
 // AssemblyScript, compiled by scripts/build-wasm.mjs into src/io/slice-lines-wasm.ts (the
 // module's bytes, checked to be current by test/wasm-modules.test.ts).
 //
-// The slice lines whose every string is ASCII, read into cases without JavaScript (src/io/slice-scan.ts):
-// one JSON object per line of string, `true`, `false` and `null` values (escapes decoded, none
-// above U+007F), an `id`, a `text` and a boolean `label`, perhaps an `evidence`, a `scope`, a
-// `doc_type` and fields of its own. The text is split by mari's sentence rule and a positive
-// case's evidence aligned to its sentences by token Jaccard, as src/core/document/sentences.ts
-// does; the case's JSON for its content hash and its own fields' JSON are written as
-// JSON.stringify writes them. Any other line (a number, a list, a key read two times, a field
-// the reader treats otherwise, bytes above ASCII, a case the reader would reject) gets no case:
-// JavaScript reads it with the general reader, which decides, errors included.
+// The slice lines whose every string is ASCII, read into cases without JavaScript
+// (src/io/slice-scan.ts): a JSON object per line, its values strings (escapes decoded, none above
+// U+007F), `true`, `false` or `null`; an `id`, a `text` and a boolean `label`, perhaps an
+// `evidence`, a `scope`, a `doc_type` and fields of its own. The text is split by mari's sentence
+// rule and a positive case's evidence aligned to its sentences by token Jaccard, as
+// src/core/document/sentences.ts does; the case's JSON for its content hash and its own fields'
+// JSON are written as JSON.stringify writes them. Any other line (a number, a list, a key read two
+// times, a field the reader treats otherwise, bytes above ASCII, a case the reader would reject)
+// gets no case: JavaScript reads it with the general reader, which decides, errors included.
 
 /** Int32 fields of a line's record. */
 const RECORD_INTS: i32 = 18;
