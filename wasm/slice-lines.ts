@@ -12,25 +12,24 @@
 // gets no case: JavaScript reads it with the general reader, which decides, errors included.
 
 /** Int32 fields of a line's record. */
-const RECORD_INTS: i32 = 18;
-const R_LINE_START: i32 = 0;
-const R_IS_CASE: i32 = 1;
-const R_LABEL: i32 = 2;
-const R_ID_AT: i32 = 3;
-const R_ID_LENGTH: i32 = 4;
-const R_SCOPE_AT: i32 = 5;
-const R_SCOPE_LENGTH: i32 = 6;
-const R_DOC_TYPE_AT: i32 = 7;
-const R_DOC_TYPE_LENGTH: i32 = 8;
-const R_EXTRA_AT: i32 = 9;
-const R_EXTRA_LENGTH: i32 = 10;
-const R_SENTENCES_AT: i32 = 11;
-const R_SENTENCES_LENGTH: i32 = 12;
-const R_SENTENCE_LENGTHS_AT: i32 = 13;
-const R_SENTENCE_COUNT: i32 = 14;
-const R_GOLD: i32 = 15;
-const R_JSON_AT: i32 = 16;
-const R_JSON_LENGTH: i32 = 17;
+const RECORD_INTS: i32 = 17;
+const R_IS_CASE: i32 = 0;
+const R_LABEL: i32 = 1;
+const R_ID_AT: i32 = 2;
+const R_ID_LENGTH: i32 = 3;
+const R_SCOPE_AT: i32 = 4;
+const R_SCOPE_LENGTH: i32 = 5;
+const R_DOC_TYPE_AT: i32 = 6;
+const R_DOC_TYPE_LENGTH: i32 = 7;
+const R_EXTRA_AT: i32 = 8;
+const R_EXTRA_LENGTH: i32 = 9;
+const R_SENTENCES_AT: i32 = 10;
+const R_SENTENCES_LENGTH: i32 = 11;
+const R_SENTENCE_LENGTHS_AT: i32 = 12;
+const R_SENTENCE_COUNT: i32 = 13;
+const R_GOLD: i32 = 14;
+const R_JSON_AT: i32 = 15;
+const R_JSON_LENGTH: i32 = 16;
 
 const NEWLINE: u8 = 0x0a;
 const QUOTE: u8 = 0x22;
@@ -777,7 +776,6 @@ export function readBlock(
     lineEnd = end - start;
     const mark = out;
     const sentenceMark = sentenceOut;
-    store<i32>(record + (<usize>R_LINE_START << 2), start);
     const isCase = readLine(record, scratch, scratchEnd);
     if (!isCase) {
       out = mark;

@@ -156,7 +156,6 @@ class UnitWriter {
 
   /** Writes what is gathered. */
   flush(): void {
-    if (this.#range !== undefined) this.#copyRange(this.#range);
     this.#flush();
   }
 
@@ -321,17 +320,9 @@ export class SliceCompiler {
     const contraType = c.contraType === null ? "" : JSON.stringify(c.contraType);
     // A case without extra fields shares the reader's one frozen object (NO_EXTRA_FIELDS).
     const extra = c.extra === NO_EXTRA_FIELDS || Object.keys(c.extra).length === 0 ? "" : JSON.stringify(c.extra);
-    const fieldStart = this.#fieldStart;
-    let at = this.#fields.units;
-    fieldStart.push(at);
-    fieldStart.push((at += c.id.length));
-    fieldStart.push((at += c.where.length));
-    fieldStart.push((at += scope.length));
-    fieldStart.push((at += docType.length));
-    fieldStart.push(at + contraType.length);
-    this.#fields.write(c.id + c.where + scope + docType + contraType + extra);
+    this.#addFields(c.id, c.where, scope, docType, contraType, extra);
     this.#firstSentence.push(this.#sentenceStart.length);
-    at = this.#sentences.units;
+    let at = this.#sentences.units;
     for (const sentence of c.sentences) {
       this.#sentenceStart.push(at);
       at += sentence.length;
@@ -339,17 +330,11 @@ export class SliceCompiler {
     this.#sentences.write(sentenceText, narrow);
     this.#firstGold.push(this.#gold.length);
     for (const id of c.gold) this.#gold.push(id);
-    if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
-    this.#labels[this.cases++] = c.label ? 1 : 0;
+    this.#addLabel(c.label);
   }
 
-  /**
-   * Adds case number `cases` from line `line` of the block `scan` read last (slice-scan.ts), as
-   * `add` adds the case the general reader makes of the same line.
-   */
-  addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
-    const scope = scan.scope(line);
-    const docType = scan.docType(line);
+  /** A case's CASE_FIELDS strings (the optional ones "" when absent) and where each starts. */
+  #addFields(id: string, where: string, scope: string, docType: string, contraType: string, extra: string): void {
     const fieldStart = this.#fieldStart;
     let at = this.#fields.units;
     fieldStart.push(at);
@@ -357,11 +342,25 @@ export class SliceCompiler {
     fieldStart.push((at += where.length));
     fieldStart.push((at += scope.length));
     fieldStart.push((at += docType.length));
-    // No contra_type.
-    fieldStart.push(at);
-    this.#fields.write(id + where + scope + docType + scan.extra(line));
+    fieldStart.push(at + contraType.length);
+    this.#fields.write(id + where + scope + docType + contraType + extra);
+  }
+
+  /** The case's label, the last of its parts: the case is counted. */
+  #addLabel(label: boolean): void {
+    if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
+    this.#labels[this.cases++] = label ? 1 : 0;
+  }
+
+  /**
+   * Adds case number `cases` from line `line` of the block `scan` read last (slice-scan.ts), as
+   * `add` adds the case the general reader makes of the same line.
+   */
+  addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
+    // A scanned case has no contra_type.
+    this.#addFields(id, where, scan.scope(line), scan.docType(line), "", scan.extra(line));
     this.#firstSentence.push(this.#sentenceStart.length);
-    at = this.#sentences.units;
+    let at = this.#sentences.units;
     const lengths = scan.ints;
     const first = scan.sentenceLengthsAt(line);
     const end = first + scan.sentenceCount(line);
@@ -374,8 +373,7 @@ export class SliceCompiler {
     this.#firstGold.push(this.#gold.length);
     const gold = scan.gold(line);
     if (gold > 0) this.#gold.push(gold);
-    if (this.cases === this.#labels.length) this.#labels = grownBytes(this.#labels, this.cases, this.cases + 1);
-    this.#labels[this.cases++] = scan.label(line) ? 1 : 0;
+    this.#addLabel(scan.label(line));
   }
 
   /** Writes the sentences gathered from the block `addScanned` read from, before the scan reads another. */

@@ -667,11 +667,11 @@ export async function* readRecordBatches(source: InputSource, format: RecordForm
 
 /** The records of `lines`, each parsed when the iteration reaches it. */
 function* parsedInTurn(name: string, lines: readonly Line[]): Generator<RecordItem> {
-  for (const line of lines) yield jsonlRecord(name, line);
+  for (const line of lines) yield jsonlRecordItem(name, line);
 }
 
 /** The record item of one line of JSONL file `name`, as `readRecords` gives it. */
-export function jsonlRecord(name: string, line: Line): RecordItem {
+export function jsonlRecordItem(name: string, line: Line): RecordItem {
   return underNullRule(jsonlItem(name, line));
 }
 

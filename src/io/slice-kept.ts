@@ -181,8 +181,16 @@ function caseJson(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">, sen
  * `sentencesPlain`: the caller found its sentences plain (isPlainText of them together).
  */
 export function sliceCaseHash(c: Pick<SliceCase, "gold" | "id" | "label" | "sentences">, sentencesPlain = false): string {
+  return caseHashOfJson(caseJson(c, sentencesPlain));
+}
+
+/**
+ * A case's content hash from canonicalJson's text of {id, sentences, label, gold}, as a string or
+ * its UTF-8 bytes (the slice scan writes those: slice-scan.ts).
+ */
+export function caseHashOfJson(json: string | Uint8Array): string {
   // The one-shot hash is ≈ 3× faster than a Hash object per case.
-  return hash("sha256", caseJson(c, sentencesPlain), "hex");
+  return hash("sha256", json, "hex");
 }
 
 /** What JSON_ESCAPED finds, and every code unit above U+00FF. */

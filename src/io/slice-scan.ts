@@ -28,25 +28,24 @@ interface SliceLinesExports {
 }
 
 // A line's record (wasm/slice-lines.ts, R_*).
-const R_LINE_START = 0;
-const R_IS_CASE = 1;
-const R_LABEL = 2;
-const R_ID_AT = 3;
-const R_ID_LENGTH = 4;
-const R_SCOPE_AT = 5;
-const R_SCOPE_LENGTH = 6;
-const R_DOC_TYPE_AT = 7;
-const R_DOC_TYPE_LENGTH = 8;
-const R_EXTRA_AT = 9;
-const R_EXTRA_LENGTH = 10;
-const R_SENTENCES_AT = 11;
-const R_SENTENCES_LENGTH = 12;
-const R_SENTENCE_LENGTHS_AT = 13;
-const R_SENTENCE_COUNT = 14;
-const R_GOLD = 15;
-const R_JSON_AT = 16;
-const R_JSON_LENGTH = 17;
-const RECORD_INTS = 18;
+const R_IS_CASE = 0;
+const R_LABEL = 1;
+const R_ID_AT = 2;
+const R_ID_LENGTH = 3;
+const R_SCOPE_AT = 4;
+const R_SCOPE_LENGTH = 5;
+const R_DOC_TYPE_AT = 6;
+const R_DOC_TYPE_LENGTH = 7;
+const R_EXTRA_AT = 8;
+const R_EXTRA_LENGTH = 9;
+const R_SENTENCES_AT = 10;
+const R_SENTENCES_LENGTH = 11;
+const R_SENTENCE_LENGTHS_AT = 12;
+const R_SENTENCE_COUNT = 13;
+const R_GOLD = 14;
+const R_JSON_AT = 15;
+const R_JSON_LENGTH = 16;
+const RECORD_INTS = 17;
 
 /**
  * The largest block read here (a larger one is JavaScript's): twice the readers' blocks, as a
@@ -74,8 +73,6 @@ export class SliceLineScan {
   readonly #outAt: number;
   readonly #sentencesAt: number;
   readonly #scratchAt: number;
-  /** Lines of the block read last that have records. */
-  lines = 0;
 
   constructor(exports: SliceLinesExports, buffer: SharedArrayBuffer) {
     this.#exports = exports;
@@ -89,9 +86,9 @@ export class SliceLineScan {
 
   /** Reads `block` (whole lines): how many of its lines, from the first, have records (0 for a block too large). */
   read(block: Uint8Array): number {
-    if (block.length > MOST_BLOCK_BYTES) return (this.lines = 0);
+    if (block.length > MOST_BLOCK_BYTES) return 0;
     this.units.set(block, this.#blockAt);
-    return (this.lines = this.#exports.readBlock(
+    return this.#exports.readBlock(
       this.#blockAt,
       block.length,
       this.#recordsAt,
@@ -102,16 +99,11 @@ export class SliceLineScan {
       this.#sentencesAt + SENTENCE_BYTES,
       this.#scratchAt,
       this.#scratchAt + SCRATCH_BYTES,
-    ));
+    );
   }
 
   #field(line: number, field: number): number {
     return this.ints[(this.#recordsAt >> 2) + line * RECORD_INTS + field]!;
-  }
-
-  /** Where line `line` starts in the block. */
-  lineStart(line: number): number {
-    return this.#field(line, R_LINE_START);
   }
 
   /** Whether line `line` (with a record) is a case read here. */

@@ -10,15 +10,25 @@ import { splitSentencesPunkt } from "../core/document/punkt.js";
 import { englishPunktParameters } from "./punkt-english.js";
 import { InputError, located } from "./errors.js";
 import { heapInUse, heapWithin } from "./input-contract.js";
-import { createHash, hash } from "node:crypto";
+import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { sha256File } from "./hashing.js";
 import { inPhase, type RunObserver } from "./observer.js";
-import { csvColumns, detectRecordFormat, jsonlRecord, readRecordBatches, readRecords, type JsonObject, type RecordFormat, type RecordItem } from "./records.js";
+import {
+  csvColumns,
+  detectRecordFormat,
+  jsonlRecordItem,
+  readRecordBatches,
+  readRecords,
+  type JsonObject,
+  type RecordFormat,
+  type RecordItem,
+} from "./records.js";
 import { forEachLine, readLineBlocks, sourceChunks, sourceName } from "./lines.js";
 import { sliceLineScan, type SliceLineScan } from "./slice-scan.js";
 import { openCompiledSlice, SliceCompiler } from "./compiled-slice.js";
 import {
+  caseHashOfJson,
   keepSlice,
   NO_EXTRA_FIELDS,
   isPlainText,
@@ -305,7 +315,7 @@ async function readSliceInto(
       let scanned = 0;
       let line = 0;
       const readByJs = (lineNo: number, text: string | null): void =>
-        take(jsonlRecord(name, text === null ? { lineNo, text, invalidUtf8: true } : { lineNo, text, invalidUtf8: false }));
+        take(jsonlRecordItem(name, text === null ? { lineNo, text, invalidUtf8: true } : { lineNo, text, invalidUtf8: false }));
       const takeScanned = (lineNo: number): boolean => {
         const k = line++;
         if (k >= scanned || !scan.isCase(k)) return false;
@@ -387,7 +397,7 @@ class CompilingSink implements CaseSink {
   }
 
   addScanned(scan: SliceLineScan, line: number, id: string, where: string): void {
-    this.caseHashes.push(hash("sha256", scan.hashedJson(line), "hex"));
+    this.caseHashes.push(caseHashOfJson(scan.hashedJson(line)));
     this.compiler.addScanned(scan, line, id, where);
   }
 
